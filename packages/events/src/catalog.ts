@@ -1,0 +1,10 @@
+import type { StreamSpec } from '@mimamori/bus';
+import { eventsV1 } from '@mimamori/contracts';
+import { eventType } from './event-type.ts';
+
+/** Every stream of the system. Services declare the ones they use at start. */
+export const streams = {
+  accounts: { name: 'ACCOUNTS', subjects: ['accounts.>'], duplicateWindowMs: 120_000 },
+} as const satisfies Record<string, StreamSpec>;
+
+export const accountCreated = eventType('accounts.created', streams.accounts.name, eventsV1.AccountCreated);

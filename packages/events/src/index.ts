@@ -1,0 +1,2 @@
+export { accountCreated, streams } from './catalog.ts';
+export { type EventType, eventType } from './event-type.ts';

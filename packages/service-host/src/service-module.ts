@@ -1,0 +1,31 @@
+import type { CatalogEntry, StreamSpec } from '@mimamori/bus';
+import type { Migration } from '@mimamori/db';
+import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
+
+/**
+ * What one service is, independent of how it runs: its schema and migrations, the gRPC
+ * services it serves, the events it consumes and the streams it publishes to. The same
+ * module runs as its own process (cluster) or beside the others in one process.
+ */
+export interface ServiceModule {
+  name: string;
+  /** The service's own PostgreSQL schema. */
+  schema: string;
+  migrations: readonly Migration[];
+  /** Streams this service publishes to or consumes from; declared at start (idempotent). */
+  streams?: readonly StreamSpec[];
+  grpc?: readonly GrpcServiceBinding[];
+  /** The service's subject catalog; checked at start, one handler per subject. */
+  consumers?: readonly CatalogEntry[];
+  /** Whether the service writes events through its outbox (a relay then runs for it). */
+  outbox?: boolean;
+  /** Extra readiness checks beyond the database and the bus. */
+  readiness?: () => Promise<Record<string, boolean>>;
+  /** Called after everything else stopped taking work, before connections close. */
+  stop?: () => Promise<void>;
+}
+
+export interface GrpcServiceBinding {
+  definition: ServiceDefinition;
+  implementation: UntypedServiceImplementation;
+}

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+
+export const standaloneEnv = z.object({
+  // Port the product is served on; 0 picks a free one.
+  MIMAMORI_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  // Address to bind; 127.0.0.1 keeps it on this machine.
+  MIMAMORI_HOST: z.string().default('127.0.0.1'),
+  // Where the embedded database, blobs and the local mailbox live.
+  MIMAMORI_DATA_DIR: z.string().default('.data'),
+  // pino level.
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Export traces over OTLP/HTTP to this endpoint; off when unset.
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+});

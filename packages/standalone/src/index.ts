@@ -1,0 +1,1 @@
+export { type Standalone, type StandaloneOptions, startStandalone } from './start-standalone.ts';

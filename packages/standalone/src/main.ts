@@ -1,0 +1,29 @@
+import { fileURLToPath } from 'node:url';
+import { createLogger, createShutdown, loadConfig, startTelemetry } from '@mimamori/runtime';
+import { standaloneEnv } from './config.ts';
+import { startStandalone } from './start-standalone.ts';
+
+const config = loadConfig(standaloneEnv);
+const telemetry = startTelemetry({ serviceName: 'mimamori', otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
+const logger = createLogger({ service: 'mimamori', level: config.LOG_LEVEL });
+const shutdown = createShutdown({ logger, timeoutMs: 8_000 });
+shutdown.listen();
+shutdown.register('telemetry', () => telemetry.shutdown());
+
+try {
+  const { url } = await startStandalone({
+    host: config.MIMAMORI_HOST,
+    port: config.MIMAMORI_HTTP_PORT,
+    dataDir: config.MIMAMORI_DATA_DIR,
+    webDistDir: fileURLToPath(new URL('../../../web/dist', import.meta.url)),
+    logger,
+    shutdown,
+  });
+  // Printed plainly (not only logged) so a person, or a test, can find the address.
+  console.log(`Mimamori is running at ${url}`);
+  console.log(`Outgoing mail: ${url}dev/mailbox`);
+} catch (error) {
+  logger.fatal({ err: error }, 'Mimamori failed to start');
+  await shutdown.run('start failure');
+  process.exit(1);
+}

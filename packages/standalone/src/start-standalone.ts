@@ -1,0 +1,76 @@
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { createAccountService } from '@mimamori/account';
+import { createInProcessBus } from '@mimamori/bus';
+import { accountV1 } from '@mimamori/contracts';
+import { createCrawlerService } from '@mimamori/crawler';
+import { openPglite } from '@mimamori/db';
+import { createDiffService } from '@mimamori/diff';
+import { createFilingsService } from '@mimamori/filings';
+import { createGateway } from '@mimamori/gateway';
+import { createMailbox, type Mailbox } from '@mimamori/mail';
+import { createNotifierService } from '@mimamori/notifier';
+import { createGrpcClient, type Logger, type Shutdown } from '@mimamori/runtime';
+import { createSchedulerService } from '@mimamori/scheduler';
+import { type RunningService, runService } from '@mimamori/service-host';
+import { createTargetService } from '@mimamori/target';
+
+export interface StandaloneOptions {
+  host: string;
+  port: number;
+  dataDir: string;
+  webDistDir?: string;
+  logger: Logger;
+  shutdown: Shutdown;
+}
+
+export interface Standalone {
+  url: string;
+  mailbox: Mailbox;
+  services: Record<string, RunningService>;
+}
+
+const MAIL_FROM = 'Mimamori <no-reply@mimamori.local>';
+
+/**
+ * All eight services in this process on embedded defaults: PGlite in the data folder, the
+ * in-process bus and a local mailbox. The services are the same modules
+ * the cluster runs; they still talk over gRPC (on loopback) and the bus.
+ */
+export async function startStandalone(options: StandaloneOptions): Promise<Standalone> {
+  const { logger, shutdown } = options;
+  const dataDir = resolve(options.dataDir);
+  await mkdir(join(dataDir, 'pg'), { recursive: true });
+
+  const db = await openPglite(join(dataDir, 'pg'));
+  shutdown.register('database', () => db.close());
+  const bus = createInProcessBus();
+  shutdown.register('bus', () => bus.close());
+  const mailbox = await createMailbox(join(dataDir, 'mailbox'), { from: MAIL_FROM });
+
+  const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 } };
+  const modules = [
+    createAccountService({ db, logger }),
+    createTargetService(),
+    createSchedulerService(),
+    createCrawlerService(),
+    createDiffService(),
+    createNotifierService({ db, logger, mail: mailbox }),
+    createFilingsService(),
+  ];
+  const services: Record<string, RunningService> = {};
+  for (const module of modules) services[module.name] = await runService(module, host);
+
+  const account = createGrpcClient(accountV1.AccountServiceClient, services.account?.grpcAddress ?? '');
+  shutdown.register('account client', async () => account.close());
+  const gateway = await createGateway({
+    logger: logger.child({ service: 'gateway' }),
+    account,
+    webDistDir: options.webDistDir,
+    mailbox,
+    isShuttingDown: shutdown.isShuttingDown,
+  });
+  const url = await gateway.listen({ host: options.host, port: options.port });
+  shutdown.register('http', () => gateway.close());
+  return { url, mailbox, services };
+}

@@ -1,0 +1,139 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const SERVICES = ['account', 'target', 'scheduler', 'crawler', 'diff', 'notifier', 'filings'] as const;
+export type ServiceName = (typeof SERVICES)[number] | 'gateway';
+
+export interface ClusterOptions {
+  databaseUrl: string;
+  natsUrl: string;
+  smtpUrl: string;
+  httpPort: number;
+  /** Extra environment for every process. */
+  env?: Record<string, string>;
+  /** Each output line of every process, tagged with its service. */
+  onLine?: (service: ServiceName, line: string) => void;
+}
+
+export interface Cluster {
+  url: string;
+  processes: Map<ServiceName, ChildProcess>;
+  opsUrls: Map<ServiceName, string>;
+  /** SIGTERM to every process; resolves with each exit code. */
+  stop(): Promise<Map<ServiceName, number | null>>;
+}
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * Starts every service as its own Node process against real PostgreSQL and NATS, the way
+ * Kubernetes runs them, and waits until each one reports ready.
+ */
+export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
+  const processes = new Map<ServiceName, ChildProcess>();
+  const opsUrls = new Map<ServiceName, string>();
+  const grpcPorts = new Map<ServiceName, number>();
+  const common = {
+    ...process.env,
+    DATABASE_URL: options.databaseUrl,
+    NATS_URL: options.natsUrl,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    ...options.env,
+  };
+  const start = (service: ServiceName, env: Record<string, string>) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`], {
+      cwd: root,
+      env: { ...common, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    for (const stream of [child.stdout, child.stderr]) {
+      let buffered = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => {
+        buffered += chunk;
+        const lines = buffered.split('\n');
+        buffered = lines.pop() ?? '';
+        for (const line of lines) options.onLine?.(service, line);
+      });
+    }
+    processes.set(service, child);
+  };
+
+  const cluster: Cluster = {
+    url: `http://127.0.0.1:${options.httpPort}/`,
+    processes,
+    opsUrls,
+    async stop() {
+      const exits = new Map<ServiceName, number | null>();
+      await Promise.all(
+        [...processes].map(
+          ([service, child]) =>
+            new Promise<void>((resolve) => {
+              if (child.exitCode !== null || child.signalCode !== null) {
+                exits.set(service, child.exitCode);
+                return resolve();
+              }
+              child.once('exit', (code) => {
+                exits.set(service, code);
+                resolve();
+              });
+              child.kill('SIGTERM');
+            }),
+        ),
+      );
+      return exits;
+    },
+  };
+
+  try {
+    for (const service of SERVICES) {
+      const [grpcPort, opsPort] = [await freePort(), await freePort()];
+      grpcPorts.set(service, grpcPort);
+      opsUrls.set(service, `http://127.0.0.1:${opsPort}/`);
+      start(service, {
+        GRPC_PORT: String(grpcPort),
+        OPS_PORT: String(opsPort),
+        ...(service === 'notifier' ? { SMTP_URL: options.smtpUrl } : {}),
+      });
+    }
+    // Migrations of separate schemas run in parallel; readiness waits for all of them.
+    await Promise.all(SERVICES.map((service) => waitForOk(`${opsUrls.get(service)}readyz`, processes.get(service))));
+    start('gateway', {
+      HTTP_PORT: String(options.httpPort),
+      ACCOUNT_GRPC_ADDR: `127.0.0.1:${grpcPorts.get('account')}`,
+      WEB_DIST_DIR: `${root}web/dist`,
+    });
+    await waitForOk(`${cluster.url}readyz`, processes.get('gateway'));
+    return cluster;
+  } catch (error) {
+    await cluster.stop();
+    throw error;
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForOk(url: string, child: ChildProcess | undefined, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) throw new Error(`process exited with ${child.exitCode} before ${url} was ready`);
+    const ok = await fetch(url).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} was not ready within ${timeoutMs} ms`);
+}

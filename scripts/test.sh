@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The whole test run: lint, contracts, type-check, then unit, integration (real PostgreSQL,
+# NATS JetStream, SMTP) and browser (system Chromium) tests. Needs PostgreSQL on
+# 127.0.0.1:5432 and NATS with JetStream on 127.0.0.1:4222 (.ci/run makes sure of both).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
+cd "$MIMAMORI_ROOT"
+
+step() { printf '\n== %s\n' "$*"; }
+step lint && biome ci .
+step "buf lint" && (cd proto && buf lint)
+step "generated contracts are current" && bash proto/check-generated.sh
+step type-check && tsc -p tsconfig.json && tsc -p web/tsconfig.json
+step "build web" && pnpm --filter @mimamori/web build >/dev/null
+
+step tests
+results="$(mktemp -d)/vitest.json"
+status=0
+vitest run --reporter=default --reporter=json --outputFile.json="$results" || status=$?
+# A closing line any CI reader understands, whatever vitest prints above it.
+node -e '
+  const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const skipped = r.numPendingTests + r.numTodoTests;
+  console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
+  if (r.numTotalTests === 0) { console.error("no test ran"); process.exit(1); }
+' "$results" || status=1
+exit "$status"

@@ -1,0 +1,2 @@
+export { accountEnv } from './config.ts';
+export { createAccountService } from './service.ts';

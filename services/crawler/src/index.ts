@@ -1,0 +1,2 @@
+export { crawlerEnv } from './config.ts';
+export { createCrawlerService } from './service.ts';

@@ -1,0 +1,2 @@
+export { diffEnv } from './config.ts';
+export { createDiffService } from './service.ts';

@@ -1,0 +1,2 @@
+export { filingsEnv } from './config.ts';
+export { createFilingsService } from './service.ts';

@@ -1,0 +1,14 @@
+import { runtimeEnv } from '@mimamori/runtime';
+import { z } from 'zod';
+
+export const gatewayEnv = {
+  ...runtimeEnv,
+  // Port of the browser-facing HTTP API and SPA.
+  HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  // Address the HTTP server binds.
+  HTTP_HOST: z.string().default('127.0.0.1'),
+  // host:port of the account service's gRPC server.
+  ACCOUNT_GRPC_ADDR: z.string().min(3),
+  // The built SPA (vite build output) to serve; none when the SPA is served elsewhere.
+  WEB_DIST_DIR: z.string().optional(),
+};

@@ -1,0 +1,62 @@
+import fastifyCookie from '@fastify/cookie';
+import type { accountV1 } from '@mimamori/contracts';
+import type { Mailbox } from '@mimamori/mail';
+import type { Logger } from '@mimamori/runtime';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { sendApiError } from './http/api-error.ts';
+import { csrfProtection } from './http/csrf.ts';
+import { healthRoutes } from './http/health-routes.ts';
+import { mailboxRoutes } from './http/mailbox-routes.ts';
+import { openApiRoutes } from './http/openapi-routes.ts';
+import { spaRoutes } from './http/spa-routes.ts';
+import { userInfoRoutes } from './http/user-info-routes.ts';
+
+export interface GatewayDeps {
+  logger: Logger;
+  account: accountV1.AccountServiceClient;
+  /** The built SPA; served with a history-mode fallback when given. */
+  webDistDir?: string | undefined;
+  /** The local mailbox of the single-process mode, browsable under /dev/mailbox. */
+  mailbox?: Mailbox | undefined;
+  isShuttingDown(): boolean;
+}
+
+export interface Gateway {
+  app: FastifyInstance;
+  listen(address: { host: string; port: number }): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    disableRequestLogging: true,
+    // Idle keep-alive sockets would otherwise hold close() open after in-flight requests end.
+    forceCloseConnections: 'idle',
+    trustProxy: true,
+  });
+  await app.register(fastifyCookie);
+  csrfProtection(app);
+  healthRoutes(app, deps);
+  openApiRoutes(app);
+  userInfoRoutes(app, deps);
+  if (deps.mailbox) mailboxRoutes(app, deps.mailbox);
+  if (deps.webDistDir) await spaRoutes(app, deps.webDistDir);
+  app.setNotFoundHandler((request, reply) => sendApiError(reply, 404, 'not_found'));
+  app.setErrorHandler((error, request, reply) => {
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status && status >= 400 && status < 500) return sendApiError(reply, status, 'bad_request');
+    request.log.error({ err: error }, 'request failed');
+    return sendApiError(reply, 500, 'internal');
+  });
+  return {
+    app,
+    async listen(address) {
+      await app.listen(address);
+      const bound = app.server.address();
+      const port = typeof bound === 'object' && bound ? bound.port : address.port;
+      return `http://${address.host === '0.0.0.0' ? '127.0.0.1' : address.host}:${port}/`;
+    },
+    close: () => app.close(),
+  };
+}

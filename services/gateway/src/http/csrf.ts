@@ -1,0 +1,36 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { sendApiError } from './api-error.ts';
+
+export const CSRF_COOKIE = 'csrf_token';
+export const CSRF_HEADER = 'x-csrf-token';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Double-submit protection: every visitor gets a random token in a cookie the SPA can read
+ * (and another site cannot); a state-changing API call must echo it in a header.
+ */
+export function csrfProtection(app: FastifyInstance) {
+  app.addHook('onRequest', async (request, reply) => {
+    const cookieToken = request.cookies[CSRF_COOKIE];
+    if (!cookieToken) {
+      reply.setCookie(CSRF_COOKIE, randomBytes(24).toString('base64url'), {
+        path: '/',
+        sameSite: 'strict',
+        secure: true,
+        httpOnly: false,
+      });
+    }
+    if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+    const headerToken = request.headers[CSRF_HEADER];
+    if (typeof headerToken !== 'string' || !cookieToken || !sameToken(headerToken, cookieToken)) {
+      return sendApiError(reply, 403, 'csrf_failed');
+    }
+  });
+}
+
+function sameToken(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}

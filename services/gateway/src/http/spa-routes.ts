@@ -1,0 +1,24 @@
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { sendApiError } from './api-error.ts';
+
+/**
+ * Serves the built SPA. Any other GET that asks for a page (not the API) gets index.html,
+ * because the SPA routes in history mode (/target2?id=…, /sr2c, …).
+ */
+export async function spaRoutes(app: FastifyInstance, webDistDir: string) {
+  await access(join(webDistDir, 'index.html')).catch(() => {
+    throw new Error(`the SPA is not built: ${join(webDistDir, 'index.html')} is missing (run pnpm --filter @mimamori/web build)`);
+  });
+  await app.register(fastifyStatic, { root: webDistDir, wildcard: false, index: false });
+  const sendIndex = (reply: FastifyReply) =>
+    reply.header('cache-control', 'no-cache').sendFile('index.html');
+  app.get('/', (request, reply) => sendIndex(reply));
+  app.get('/*', (request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (path.startsWith('/api/') || path.startsWith('/assets/')) return sendApiError(reply, 404, 'not_found');
+    return sendIndex(reply);
+  });
+}

@@ -1,0 +1,53 @@
+import type { accountV1 } from '@mimamori/contracts';
+
+/** user_info exactly as spec section 3 names it (snake_case, `_60min`-style quota keys). */
+export function toUserInfoJson(info: accountV1.UserInfo) {
+  return {
+    user_id: info.userId,
+    mails: info.mails,
+    num: toQuotaJson(info.num),
+    used_num: toQuotaJson(info.usedNum),
+    subscription: info.subscription
+      ? {
+          price: info.subscription.price,
+          status: info.subscription.status,
+          suspend_at: info.subscription.suspendAt?.toISOString() ?? null,
+          s_info: info.subscription.sInfo
+            ? {
+                Plan: info.subscription.sInfo.plan,
+                Cycle: info.subscription.sInfo.cycle,
+                Options: info.subscription.sInfo.options,
+              }
+            : null,
+        }
+      : null,
+    has_pi: info.hasPi,
+    tdedinets: info.tdedinets.map((item) => ({ edinet: item.edinet, tdnet: item.tdnet, name1: item.name1 })),
+    cik_isins: info.cikIsins.map((item) => ({
+      id: item.id,
+      label: item.label,
+      cik: item.cik,
+      ticker: item.ticker,
+      isin: item.isin,
+    })),
+    locale: {
+      Lang: info.locale?.lang ?? 'ja',
+      Timezone: info.locale?.timezone ?? '',
+      Currency: info.locale?.currency ?? 'JPY',
+    },
+    line_url: info.lineUrl,
+    line_need_setting: info.lineNeedSetting,
+  };
+}
+
+function toQuotaJson(quota: accountV1.Quota | undefined) {
+  return {
+    _60min: quota?.min60 ?? 0,
+    _10min: quota?.min10 ?? 0,
+    _1min: quota?.min1 ?? 0,
+    random_ip: quota?.randomIp ?? 0,
+    ss: quota?.ss ?? 0,
+    mail: quota?.mail ?? 0,
+    line_notify: quota?.lineNotify ?? 0,
+  };
+}

@@ -1,0 +1,2 @@
+export { gatewayEnv } from './config.ts';
+export { createGateway, type Gateway, type GatewayDeps } from './gateway.ts';

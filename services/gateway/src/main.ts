@@ -1,0 +1,24 @@
+import { accountV1 } from '@mimamori/contracts';
+import { createGrpcClient, createLogger, createShutdown, loadConfig, startTelemetry } from '@mimamori/runtime';
+import { z } from 'zod';
+import { gatewayEnv } from './config.ts';
+import { createGateway } from './gateway.ts';
+
+const config = loadConfig(z.object(gatewayEnv));
+const telemetry = startTelemetry({ serviceName: 'mimamori-gateway', otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
+const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
+const shutdown = createShutdown({ logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS });
+shutdown.listen();
+shutdown.register('telemetry', () => telemetry.shutdown());
+
+const account = createGrpcClient(accountV1.AccountServiceClient, config.ACCOUNT_GRPC_ADDR);
+shutdown.register('account client', async () => account.close());
+const gateway = await createGateway({
+  logger,
+  account,
+  webDistDir: config.WEB_DIST_DIR,
+  isShuttingDown: shutdown.isShuttingDown,
+});
+const url = await gateway.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });
+shutdown.register('http', () => gateway.close());
+logger.info({ url }, 'gateway listening');

@@ -1,0 +1,2 @@
+export { notifierEnv } from './config.ts';
+export { createNotifierService } from './service.ts';

@@ -1,0 +1,2 @@
+export { schedulerEnv } from './config.ts';
+export { createSchedulerService } from './service.ts';

@@ -1,0 +1,2 @@
+export { targetEnv } from './config.ts';
+export { createTargetService } from './service.ts';
