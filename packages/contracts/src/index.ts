@@ -1,0 +1,5 @@
+// One namespace per proto file: `<service>V1` for a gRPC API (mimamori/<service>/v1/<service>.proto),
+// `<stream>EventsV1` for an event file (mimamori/events/v1/<stream>.proto). Namespaces keep the
+// helpers every generated file declares (protobufPackage, MessageFns, DeepPartial, …) apart.
+export * as accountV1 from './gen/mimamori/account/v1/account.ts';
+export * as accountsEventsV1 from './gen/mimamori/events/v1/accounts.ts';
