@@ -1,0 +1,27 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import en from './en.json';
+import ja from './ja.json';
+import type { Language } from './language.ts';
+
+// English must carry every key the Japanese catalogue has; tsc fails on a missing one.
+const english: typeof ja = en;
+
+const resources = {
+  ja: { translation: ja },
+  en: { translation: english },
+} as const;
+
+/** Starts i18next with both catalogues bundled and keeps `<html lang>` in step with the language. */
+export function startI18n(language: Language) {
+  i18next.on('languageChanged', (current) => {
+    document.documentElement.lang = current;
+  });
+  return i18next.use(initReactI18next).init({
+    resources,
+    lng: language,
+    fallbackLng: 'ja',
+    initAsync: false,
+    interpolation: { escapeValue: false },
+  });
+}

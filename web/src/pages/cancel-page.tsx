@@ -1,0 +1,5 @@
+import { Page } from '../shell/page.tsx';
+
+export default function CancelPage() {
+  return <Page title="cancel" />;
+}

@@ -1,0 +1,5 @@
+import { Page } from '../shell/page.tsx';
+
+export default function NewCardPage() {
+  return <Page title="newCard" />;
+}

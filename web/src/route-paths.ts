@@ -1,0 +1,21 @@
+/** The SPA's routes as spec section 2 names them (history mode). */
+export const routePaths = {
+  dashboard: '/',
+  account: '/account',
+  newCard: '/newcard',
+  planChange: '/planchange',
+  cancel: '/cancel',
+  /** Version 2 site detail; query `id`. */
+  targetDetail: '/target2',
+  /** Version 1 site history; query `id`. */
+  siteHistory: '/history',
+  siteRegistrationColumns: '/sr2c',
+  siteRegistrationMobile: '/sr2m',
+  signup: '/signup',
+  signin: '/signin',
+  resetPassword: '/reset_pass',
+  verifyEmail: '/verify',
+  chatLinkComplete: '/linecomplete',
+  supportRequest: '/req_support',
+  mockShop: '/mock/ec',
+} as const;

@@ -1,0 +1,85 @@
+import type { ComponentType } from 'react';
+import type { RouteObject } from 'react-router';
+import { loadChunk } from './chunk-load.ts';
+import { routePaths } from './route-paths.ts';
+import { AppLayout, type ShellHandle } from './shell/app-layout.tsx';
+import { LoadingIndicator } from './shell/loading-indicator.tsx';
+import { RedirectSignedIn } from './shell/redirect-signed-in.tsx';
+import { RequireSignIn } from './shell/require-sign-in.tsx';
+import { RouteErrorPage } from './shell/route-error-page.tsx';
+
+/** Each screen is its own chunk, fetched when its route is first visited. */
+function screen(importScreen: () => Promise<{ default: ComponentType }>): RouteObject['lazy'] {
+  return async () => ({ Component: (await loadChunk(importScreen)).default });
+}
+
+const withoutTopNav: ShellHandle = { hideTopNav: true };
+
+export const routes: RouteObject[] = [
+  {
+    Component: AppLayout,
+    HydrateFallback: LoadingIndicator,
+    // Catches a failure of the layout itself; the inner boundary keeps the navigation usable.
+    ErrorBoundary: RouteErrorPage,
+    children: [
+      {
+        ErrorBoundary: RouteErrorPage,
+        children: [
+          {
+            path: routePaths.signin,
+            Component: RedirectSignedIn,
+            handle: withoutTopNav,
+            children: [{ index: true, lazy: screen(() => import('./pages/signin-page.tsx')) }],
+          },
+          {
+            path: routePaths.signup,
+            handle: withoutTopNav,
+            lazy: screen(() => import('./pages/signup-page.tsx')),
+          },
+          {
+            path: routePaths.resetPassword,
+            handle: withoutTopNav,
+            lazy: screen(() => import('./pages/reset-password-page.tsx')),
+          },
+          {
+            path: routePaths.verifyEmail,
+            handle: withoutTopNav,
+            lazy: screen(() => import('./pages/verify-email-page.tsx')),
+          },
+          {
+            path: routePaths.chatLinkComplete,
+            handle: withoutTopNav,
+            lazy: screen(() => import('./pages/chat-link-complete-page.tsx')),
+          },
+          {
+            path: routePaths.supportRequest,
+            handle: withoutTopNav,
+            lazy: screen(() => import('./pages/support-request-page.tsx')),
+          },
+          { path: routePaths.mockShop, lazy: screen(() => import('./pages/mock-shop-page.tsx')) },
+          {
+            Component: RequireSignIn,
+            children: [
+              { path: routePaths.dashboard, lazy: screen(() => import('./pages/dashboard-page.tsx')) },
+              { path: routePaths.account, lazy: screen(() => import('./pages/account-page.tsx')) },
+              { path: routePaths.newCard, lazy: screen(() => import('./pages/new-card-page.tsx')) },
+              { path: routePaths.planChange, lazy: screen(() => import('./pages/plan-change-page.tsx')) },
+              { path: routePaths.cancel, lazy: screen(() => import('./pages/cancel-page.tsx')) },
+              { path: routePaths.targetDetail, lazy: screen(() => import('./pages/target-detail-page.tsx')) },
+              { path: routePaths.siteHistory, lazy: screen(() => import('./pages/site-history-page.tsx')) },
+              {
+                path: routePaths.siteRegistrationColumns,
+                lazy: screen(() => import('./pages/site-registration-columns-page.tsx')),
+              },
+              {
+                path: routePaths.siteRegistrationMobile,
+                lazy: screen(() => import('./pages/site-registration-mobile-page.tsx')),
+              },
+            ],
+          },
+          { path: '*', lazy: screen(() => import('./pages/not-found-page.tsx')) },
+        ],
+      },
+    ],
+  },
+];
