@@ -4,10 +4,12 @@
  *
  * Contract:
  * - at-least-once: a message is delivered until it is acked, termed, or has been delivered
- *   `maxDeliver` times; then it goes to the dead-letter stream (`deadletter.<stream>`)
+ *   `maxDeliver` times; then it goes to the dead-letter stream (`DEADLETTER`, subject
+ *   `deadletter.<stream>.<subject>`)
  * - `nak(delayMs)` redelivers after the delay; no ack within `ackWaitMs` redelivers too
  * - `publish` with a `msgId` already published within the duplicate window is dropped
- * - messages of one stream are kept until every durable consumer of it has acked them
+ * - a `workqueue` stream drops a message once its consumer acked it; a `limits` stream keeps
+ *   it (up to `maxAgeMs`), so a durable created later still reads from the beginning
  */
 export interface EventBus {
   /** Creates streams (idempotent). Every subject published must fall in a declared stream. */
@@ -15,6 +17,10 @@ export interface EventBus {
   publish(subject: string, data: Uint8Array, options: PublishOptions): Promise<PublishAck>;
   /** Starts a durable pull consumer; resolves once it is receiving. */
   consume(spec: ConsumerSpec, handler: MessageHandler): Promise<Consumption>;
+  /** Whether a stream has been declared (by this process or another one). */
+  hasStream(name: string): Promise<boolean>;
+  /** Removes a stream with its messages and consumers (test isolation, namespaced buses). */
+  deleteStream(name: string): Promise<void>;
   /** Stops consuming and closes connections; in-flight handlers finish first. */
   close(): Promise<void>;
 }
@@ -28,6 +34,8 @@ export interface StreamSpec {
   duplicateWindowMs?: number;
   /** `workqueue`: a message is removed when acked (checks.run); `limits`: kept for all consumers. */
   retention?: 'limits' | 'workqueue';
+  /** How long a `limits` stream keeps a message; forever when omitted. */
+  maxAgeMs?: number;
 }
 
 export interface PublishOptions {
@@ -58,6 +66,7 @@ export interface ConsumerSpec {
 export interface BusMessage {
   subject: string;
   data: Uint8Array;
+  /** The event id given to `publish`; kept when a dead letter is redriven. */
   msgId: string;
   headers: Record<string, string>;
   /** 1 on first delivery. */
@@ -81,5 +90,7 @@ export interface Consumption {
   /** Stops fetching new messages and waits for in-flight handlers. */
   stop(): Promise<void>;
 }
+
+export const deadLetterStream = 'DEADLETTER';
 
 export const deadLetterSubject = (stream: string, subject: string) => `deadletter.${stream}.${subject}`;
