@@ -79,6 +79,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
   const streams = new Map<string, StreamState>();
   const subscriptions = new Set<{ stop(): Promise<void> }>();
   let closed = false;
+  let closing: Promise<void> | undefined;
 
   const declare = (spec: StreamSpec) => {
     const existing = streams.get(spec.name);
@@ -340,12 +341,16 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
       streams.delete(name);
     },
 
-    async close() {
-      // In-flight handlers may still publish (dead letters included) while they finish.
-      await Promise.all([...subscriptions].map((subscription) => subscription.stop()));
-      closed = true;
-      for (const stream of streams.values())
-        for (const consumer of stream.consumers.values()) stopConsumer(consumer);
+    close() {
+      closing ??= (async () => {
+        // In-flight handlers may still publish (dead letters included) while they finish.
+        await Promise.all([...subscriptions].map((subscription) => subscription.stop()));
+        closed = true;
+        for (const stream of streams.values()) {
+          for (const consumer of stream.consumers.values()) stopConsumer(consumer);
+        }
+      })();
+      return closing;
     },
   };
 }

@@ -51,6 +51,7 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
   const jsm = await jetstreamManager(connection);
   const retryDelay = options.retryDelay ?? exponentialRetryDelay;
   const consumptions = new Set<Consumption>();
+  let closing: Promise<void> | undefined;
   await ensureStream(jsm, { name: deadLetterStream, subjects: ['deadletter.>'] });
 
   const publishRaw = async (
@@ -127,10 +128,13 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
       }
     },
 
-    async close() {
-      await Promise.all([...consumptions].map((consumption) => consumption.stop()));
-      // Draining flushes the acks and publishes the handlers sent on their way out.
-      await connection.drain();
+    close() {
+      closing ??= (async () => {
+        await Promise.all([...consumptions].map((consumption) => consumption.stop()));
+        // Draining flushes the acks and publishes the handlers sent on their way out.
+        await connection.drain();
+      })();
+      return closing;
     },
   };
 }

@@ -10,7 +10,9 @@ import {
 } from '@opentelemetry/api';
 import { readHeader } from './message-headers.ts';
 
-const tracer = trace.getTracer('@mimamori/bus');
+// Looked up on each use: a tracer taken at import would stay a no-op if telemetry is
+// registered again later (tests, or a restart of telemetry in one process).
+const tracer = () => trace.getTracer('@mimamori/bus');
 
 const headerGetter: TextMapGetter<Record<string, string>> = {
   keys: (carrier) => Object.keys(carrier),
@@ -29,7 +31,7 @@ export function publishTraced<T>(
   publish: (headers: Record<string, string>) => Promise<T>,
 ): Promise<T> {
   const parent = propagation.extract(context.active(), headers, headerGetter);
-  return tracer.startActiveSpan(
+  return tracer().startActiveSpan(
     `publish ${subject}`,
     {
       kind: SpanKind.PRODUCER,
@@ -55,7 +57,7 @@ export function handleTraced(
   handle: () => Promise<void>,
 ): Promise<void> {
   const parent = propagation.extract(ROOT_CONTEXT, message.headers, headerGetter);
-  return tracer.startActiveSpan(
+  return tracer().startActiveSpan(
     `process ${message.subject}`,
     {
       kind: SpanKind.CONSUMER,

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deadLetterProbe, describeBusContract } from './bus-contract.ts';
+import { deadLetterStream } from './event-bus.ts';
+import { createJetStreamBus } from './jetstream-bus.ts';
+import { namespacedBus } from './namespaced-bus.ts';
+
+const servers = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+let admin: NatsConnection;
+
+beforeAll(async () => {
+  admin = await connect({ servers });
+});
+
+afterAll(async () => {
+  await admin?.close();
+});
+
+/** Removes what a test left on the shared server: its streams and its dead letters. */
+async function removeStreams(streams: string[]) {
+  const jsm = await jetstreamManager(admin);
+  for (const stream of streams) {
+    await jsm.streams.delete(stream).catch(() => false);
+    await jsm.consumers.delete(deadLetterStream, deadLetterProbe(stream)).catch(() => false);
+    await jsm.streams.purge(deadLetterStream, { filter: `deadletter.${stream}.>` }).catch(() => undefined);
+  }
+}
+
+describeBusContract(
+  'JetStream',
+  ({ retryDelay }) => createJetStreamBus({ servers, retryDelay }),
+  removeStreams,
+);
+
+describe('JetStream bus beyond the contract', () => {
+  it('keeps the ack of a handler that finished during close', async () => {
+    const stream = `S${randomBytes(5).toString('hex')}`;
+    const subject = `${stream.toLowerCase()}.x`;
+    const spec = { stream, durable: 'graceful', ackWaitMs: 400, maxDeliver: 5 };
+    try {
+      const bus = await createJetStreamBus({ servers });
+      await bus.declareStreams([{ name: stream, subjects: [`${stream.toLowerCase()}.>`] }]);
+      let started = false;
+      await bus.consume(spec, async () => {
+        started = true;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      });
+      await bus.publish(subject, new TextEncoder().encode('in-flight'), { msgId: 'in-flight' });
+      while (!started) await new Promise((resolve) => setTimeout(resolve, 10));
+      await bus.close();
+
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const next = await createJetStreamBus({ servers });
+      const seen: string[] = [];
+      await next.consume(spec, async (message) => {
+        seen.push(message.msgId);
+      });
+      await next.publish(subject, new TextEncoder().encode('marker'), { msgId: 'marker' });
+      while (!seen.includes('marker')) await new Promise((resolve) => setTimeout(resolve, 10));
+      await next.close();
+      expect(seen).toEqual(['marker']);
+    } finally {
+      await removeStreams([stream]);
+    }
+  });
+
+  it('isolates a namespaced bus and deletes its streams when closed', async () => {
+    const namespace = `t${randomBytes(4).toString('hex')}`;
+    const bus = namespacedBus(await createJetStreamBus({ servers }), namespace);
+    await bus.declareStreams([{ name: 'ACCOUNTS', subjects: ['accounts.>'] }]);
+    const seen: string[] = [];
+    await bus.consume(
+      { stream: 'ACCOUNTS', durable: 'reader', ackWaitMs: 1_000, maxDeliver: 3 },
+      async (message) => {
+        seen.push(message.subject);
+      },
+    );
+    const ack = await bus.publish('accounts.created', new Uint8Array([1]), { msgId: 'one' });
+    expect(ack.stream).toBe('ACCOUNTS');
+    while (seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(seen).toEqual(['accounts.created']);
+
+    const jsm = await jetstreamManager(admin);
+    expect((await jsm.streams.info(`${namespace}_ACCOUNTS`)).config.subjects).toEqual([
+      `${namespace}.accounts.>`,
+    ]);
+    await bus.close();
+    await expect(jsm.streams.info(`${namespace}_ACCOUNTS`)).rejects.toThrow();
+  });
+});
