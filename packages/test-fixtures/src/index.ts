@@ -1,0 +1,10 @@
+export { dropSchemas } from './drop-schemas.ts';
+export { createFreshDatabase, type FreshDatabase } from './fresh-database.ts';
+export { testDatabaseUrl, testNatsUrl } from './server-urls.ts';
+export {
+  type SmtpServerFixture,
+  type SmtpServerFixtureOptions,
+  startSmtpServer,
+} from './smtp-server-fixture.ts';
+export { uniqueName } from './unique-name.ts';
+export { itWithServers } from './with-servers.ts';
