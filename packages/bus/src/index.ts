@@ -1,3 +1,4 @@
+export { type DeadLetter, type DeadLetterQuery, openDeadLetters } from './dead-letter-admin.ts';
 export type {
   BusMessage,
   ConsumerSpec,

@@ -3,6 +3,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deadLetterProbe, describeBusContract } from './bus-contract.ts';
+import { openDeadLetters } from './dead-letter-admin.ts';
 import { deadLetterStream } from './event-bus.ts';
 import { createJetStreamBus } from './jetstream-bus.ts';
 import { namespacedBus } from './namespaced-bus.ts';
@@ -88,5 +89,44 @@ describe('JetStream bus beyond the contract', () => {
     ]);
     await bus.close();
     await expect(jsm.streams.info(`${namespace}_ACCOUNTS`)).rejects.toThrow();
+  });
+
+  it('lists dead letters of a stream and redrives them under their event id', async () => {
+    const stream = `S${randomBytes(5).toString('hex')}`;
+    const subject = `${stream.toLowerCase()}.created`;
+    const bus = await createJetStreamBus({ servers, retryDelay: () => 50 });
+    const deadLetters = await openDeadLetters(servers);
+    try {
+      await bus.declareStreams([{ name: stream, subjects: [`${stream.toLowerCase()}.>`] }]);
+      let broken = true;
+      const handled: string[] = [];
+      await bus.consume({ stream, durable: 'fragile', ackWaitMs: 1_000, maxDeliver: 2 }, async (message) => {
+        if (broken) throw new Error('downstream unavailable');
+        handled.push(`${message.msgId} ${message.headers['x-origin']}`);
+      });
+      await bus.publish(subject, new TextEncoder().encode('payload'), {
+        msgId: 'event-7',
+        headers: { 'x-origin': 'test' },
+      });
+      let listed = await deadLetters.list({ stream });
+      while (listed.length === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        listed = await deadLetters.list({ stream });
+      }
+      expect(listed).toMatchObject([
+        { stream, subject, consumer: 'fragile', deliveries: 2, eventId: 'event-7' },
+      ]);
+      expect(listed[0]?.reason).toContain('downstream unavailable');
+
+      broken = false;
+      expect(await deadLetters.redrive({ stream })).toHaveLength(1);
+      while (handled.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(handled).toEqual(['event-7 test']);
+      expect(await deadLetters.list({ stream })).toEqual([]);
+    } finally {
+      await bus.close();
+      await deadLetters.close();
+      await removeStreams([stream]);
+    }
   });
 });
