@@ -54,8 +54,8 @@ async function measure(bus: EventBus): Promise<Run> {
   return {
     seconds,
     throughput: messages / seconds,
-    p50Ms: percentile(latencies, 0.5),
-    p99Ms: percentile(latencies, 0.99),
+    p50Ms: Number(percentile(latencies, 0.5).toFixed(2)),
+    p99Ms: Number(percentile(latencies, 0.99).toFixed(2)),
   };
 }
 
@@ -75,8 +75,8 @@ const row = (adapter: string, run: Run) => ({
   messages,
   seconds: Number(run.seconds.toFixed(2)),
   'msgs/s': Math.round(run.throughput),
-  'p50 ms': Number(run.p50Ms.toFixed(2)),
-  'p99 ms': Number(run.p99Ms.toFixed(2)),
+  'p50 ms': run.p50Ms,
+  'p99 ms': run.p99Ms,
 });
 report(
   `event bus: publish → handled, ${messages} messages, publish window ${publishWindow}, concurrency ${concurrency}`,
