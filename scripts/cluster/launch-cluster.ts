@@ -20,8 +20,12 @@ export interface Cluster {
   url: string;
   processes: Map<ServiceName, ChildProcess>;
   opsUrls: Map<ServiceName, string>;
-  /** SIGTERM to every process; resolves with each exit code. */
-  stop(): Promise<Map<ServiceName, number | null>>;
+  grpcAddresses: Map<ServiceName, string>;
+  /**
+   * SIGTERM to every process; resolves with each exit code. A process still running after
+   * `killAfterMs` is killed and reported with the code null.
+   */
+  stop(killAfterMs?: number): Promise<Map<ServiceName, number | null>>;
 }
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -33,7 +37,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
   const processes = new Map<ServiceName, ChildProcess>();
   const opsUrls = new Map<ServiceName, string>();
-  const grpcPorts = new Map<ServiceName, number>();
+  const grpcAddresses = new Map<ServiceName, string>();
   const common = {
     ...process.env,
     DATABASE_URL: options.databaseUrl,
@@ -64,7 +68,8 @@ export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
     url: `http://127.0.0.1:${options.httpPort}/`,
     processes,
     opsUrls,
-    async stop() {
+    grpcAddresses,
+    async stop(killAfterMs = 10_000) {
       const exits = new Map<ServiceName, number | null>();
       await Promise.all(
         [...processes].map(
@@ -74,7 +79,9 @@ export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
                 exits.set(service, child.exitCode);
                 return resolve();
               }
+              const kill = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
               child.once('exit', (code) => {
+                clearTimeout(kill);
                 exits.set(service, code);
                 resolve();
               });
@@ -89,7 +96,7 @@ export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
   try {
     for (const service of SERVICES) {
       const [grpcPort, opsPort] = [await freePort(), await freePort()];
-      grpcPorts.set(service, grpcPort);
+      grpcAddresses.set(service, `127.0.0.1:${grpcPort}`);
       opsUrls.set(service, `http://127.0.0.1:${opsPort}/`);
       start(service, {
         GRPC_PORT: String(grpcPort),
@@ -98,10 +105,12 @@ export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
       });
     }
     // Migrations of separate schemas run in parallel; readiness waits for all of them.
-    await Promise.all(SERVICES.map((service) => waitForOk(`${opsUrls.get(service)}readyz`, processes.get(service))));
+    await Promise.all(
+      SERVICES.map((service) => waitForOk(`${opsUrls.get(service)}readyz`, processes.get(service))),
+    );
     start('gateway', {
       HTTP_PORT: String(options.httpPort),
-      ACCOUNT_GRPC_ADDR: `127.0.0.1:${grpcPorts.get('account')}`,
+      ACCOUNT_GRPC_ADDR: grpcAddresses.get('account') ?? '',
       WEB_DIST_DIR: `${root}web/dist`,
     });
     await waitForOk(`${cluster.url}readyz`, processes.get('gateway'));
@@ -127,7 +136,8 @@ export function freePort(): Promise<number> {
 async function waitForOk(url: string, child: ChildProcess | undefined, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child && child.exitCode !== null) throw new Error(`process exited with ${child.exitCode} before ${url} was ready`);
+    if (child && child.exitCode !== null)
+      throw new Error(`process exited with ${child.exitCode} before ${url} was ready`);
     const ok = await fetch(url).then(
       (response) => response.ok,
       () => false,

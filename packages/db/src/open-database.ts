@@ -14,5 +14,7 @@ export async function openDatabase(url: string, applicationName?: string): Promi
     const where = url.slice('pglite:'.length);
     return openPglite(where === 'memory' ? undefined : where);
   }
-  throw new Error(`DATABASE_URL must start with postgres://, postgresql:// or pglite: (got ${url.split(':')[0]}:)`);
+  throw new Error(
+    `DATABASE_URL must start with postgres://, postgresql:// or pglite: (got ${url.split(':')[0]}:)`,
+  );
 }

@@ -9,7 +9,10 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   const pglite = await PGlite.create(dataDir ? { dataDir } : {});
   const run = async <Row>(client: Pick<PGlite, 'query'>, text: string, params?: unknown[]) => {
     const result = await client.query<Row>(text, params);
-    return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length } satisfies QueryResult<Row>;
+    return {
+      rows: result.rows,
+      rowCount: result.affectedRows ?? result.rows.length,
+    } satisfies QueryResult<Row>;
   };
   return {
     query: (text, params) => run(pglite, text, params),

@@ -1,5 +1,5 @@
 import type { StreamSpec } from '@mimamori/bus';
-import { eventsV1 } from '@mimamori/contracts';
+import { accountsEventsV1 } from '@mimamori/contracts';
 import { eventType } from './event-type.ts';
 
 /** Every stream of the system. Services declare the ones they use at start. */
@@ -7,4 +7,8 @@ export const streams = {
   accounts: { name: 'ACCOUNTS', subjects: ['accounts.>'], duplicateWindowMs: 120_000 },
 } as const satisfies Record<string, StreamSpec>;
 
-export const accountCreated = eventType('accounts.created', streams.accounts.name, eventsV1.AccountCreated);
+export const accountCreated = eventType(
+  'accounts.created',
+  streams.accounts.name,
+  accountsEventsV1.AccountCreated,
+);

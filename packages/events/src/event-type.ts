@@ -11,7 +11,11 @@ interface ProtoCodec<Payload> {
   decode(input: Uint8Array): Payload;
 }
 
-export function eventType<Payload>(subject: string, stream: string, codec: ProtoCodec<Payload>): EventType<Payload> {
+export function eventType<Payload>(
+  subject: string,
+  stream: string,
+  codec: ProtoCodec<Payload>,
+): EventType<Payload> {
   return {
     subject,
     stream,

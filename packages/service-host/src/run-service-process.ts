@@ -1,6 +1,13 @@
-import { createJetStreamBus, type EventBus } from '@mimamori/bus';
+import { createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
 import { type Db, openDatabase } from '@mimamori/db';
-import { createLogger, createShutdown, type Logger, loadConfig, runtimeEnv, startTelemetry } from '@mimamori/runtime';
+import {
+  createLogger,
+  createShutdown,
+  type Logger,
+  loadConfig,
+  runtimeEnv,
+  startTelemetry,
+} from '@mimamori/runtime';
 import { z } from 'zod';
 import { runService } from './run-service.ts';
 import type { ServiceModule } from './service-module.ts';
@@ -12,6 +19,12 @@ export const serviceProcessEnv = {
   DATABASE_URL: z.string().min(1),
   // NATS with JetStream carrying events and work queues.
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  // Prefix for stream and subject names, so several environments (or test runs) can share
+  // one NATS server without seeing each other's events.
+  BUS_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9_]*$/, 'lowercase letters, digits and _ only')
+    .default(''),
 };
 
 export interface ProcessDeps<Config> {
@@ -31,16 +44,22 @@ export async function runServiceProcess<Shape extends typeof serviceProcessEnv>(
   shape: Shape,
   makeModule: (deps: ProcessDeps<z.infer<z.ZodObject<Shape>>>) => ServiceModule | Promise<ServiceModule>,
 ): Promise<void> {
+  // The service's whole configuration for its module; the shared part, typed, for the host.
   const config = loadConfig(z.object(shape));
-  const telemetry = startTelemetry({ serviceName: `mimamori-${name}`, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
-  const logger = createLogger({ service: name, level: config.LOG_LEVEL });
-  const shutdown = createShutdown({ logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS });
+  const host = loadConfig(z.object(serviceProcessEnv));
+  const telemetry = startTelemetry({
+    serviceName: `mimamori-${name}`,
+    otlpEndpoint: host.OTEL_EXPORTER_OTLP_ENDPOINT,
+  });
+  const logger = createLogger({ service: name, level: host.LOG_LEVEL });
+  const shutdown = createShutdown({ logger, timeoutMs: host.SHUTDOWN_TIMEOUT_MS });
   shutdown.listen();
   shutdown.register('telemetry', () => telemetry.shutdown());
   try {
-    const db = await openDatabase(config.DATABASE_URL, `mimamori-${name}`);
+    const db = await openDatabase(host.DATABASE_URL, `mimamori-${name}`);
     shutdown.register('database', () => db.close());
-    const bus = await createJetStreamBus({ servers: config.NATS_URL, name: `mimamori-${name}` });
+    const jetStream = await createJetStreamBus({ servers: host.NATS_URL, name: `mimamori-${name}` });
+    const bus = host.BUS_NAMESPACE ? namespacedBus(jetStream, host.BUS_NAMESPACE) : jetStream;
     shutdown.register('bus', () => bus.close());
     const module = await makeModule({ config, db, bus, logger });
     await runService(module, {
@@ -48,8 +67,8 @@ export async function runServiceProcess<Shape extends typeof serviceProcessEnv>(
       bus,
       logger,
       shutdown,
-      grpc: { host: config.GRPC_HOST, port: config.GRPC_PORT },
-      ops: { host: config.GRPC_HOST, port: config.OPS_PORT },
+      grpc: { host: host.GRPC_HOST, port: host.GRPC_PORT },
+      ops: { host: host.GRPC_HOST, port: host.OPS_PORT },
     });
   } catch (error) {
     logger.fatal({ err: error }, 'service failed to start');

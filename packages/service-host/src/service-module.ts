@@ -1,6 +1,6 @@
+import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import type { CatalogEntry, StreamSpec } from '@mimamori/bus';
 import type { Migration } from '@mimamori/db';
-import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 
 /**
  * What one service is, independent of how it runs: its schema and migrations, the gRPC

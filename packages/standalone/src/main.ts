@@ -4,7 +4,10 @@ import { standaloneEnv } from './config.ts';
 import { startStandalone } from './start-standalone.ts';
 
 const config = loadConfig(standaloneEnv);
-const telemetry = startTelemetry({ serviceName: 'mimamori', otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
+const telemetry = startTelemetry({
+  serviceName: 'mimamori',
+  otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+});
 const logger = createLogger({ service: 'mimamori', level: config.LOG_LEVEL });
 const shutdown = createShutdown({ logger, timeoutMs: 8_000 });
 shutdown.listen();

@@ -5,8 +5,8 @@ import { streams } from '@mimamori/events';
 import type { Logger } from '@mimamori/runtime';
 import type { ServiceModule } from '@mimamori/service-host';
 import { accountServer } from './grpc/account-server.ts';
-import { accountMigrations, ACCOUNT_SCHEMA } from './store/migrations.ts';
 import { createAccountStore } from './store/account-store.ts';
+import { ACCOUNT_SCHEMA, accountMigrations } from './store/migrations.ts';
 
 export interface AccountDeps {
   db: Db;
@@ -18,7 +18,11 @@ export function createAccountService({ db, logger }: AccountDeps): ServiceModule
   return {
     name: 'account',
     schema: ACCOUNT_SCHEMA,
-    migrations: [...accountMigrations, outboxMigration(ACCOUNT_SCHEMA), processedEventsMigration(ACCOUNT_SCHEMA)],
+    migrations: [
+      ...accountMigrations,
+      outboxMigration(ACCOUNT_SCHEMA),
+      processedEventsMigration(ACCOUNT_SCHEMA),
+    ],
     streams: [streams.accounts],
     outbox: true,
     grpc: [{ definition: accountV1.AccountServiceService, implementation: accountServer({ store, logger }) }],

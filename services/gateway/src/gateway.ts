@@ -2,7 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import type { accountV1 } from '@mimamori/contracts';
 import type { Mailbox } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { sendApiError } from './http/api-error.ts';
 import { csrfProtection } from './http/csrf.ts';
 import { healthRoutes } from './http/health-routes.ts';
@@ -29,8 +29,9 @@ export interface Gateway {
 
 export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const app = Fastify({
-    loggerInstance: deps.logger,
-    disableRequestLogging: true,
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    // Per-request lines would drown the service's own; failures are logged where they happen.
+    logController: new LogController({ disableRequestLogging: true }),
     // Idle keep-alive sockets would otherwise hold close() open after in-flight requests end.
     forceCloseConnections: 'idle',
     trustProxy: true,
@@ -42,7 +43,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   userInfoRoutes(app, deps);
   if (deps.mailbox) mailboxRoutes(app, deps.mailbox);
   if (deps.webDistDir) await spaRoutes(app, deps.webDistDir);
-  app.setNotFoundHandler((request, reply) => sendApiError(reply, 404, 'not_found'));
+  app.setNotFoundHandler((_request, reply) => sendApiError(reply, 404, 'not_found'));
   app.setErrorHandler((error, request, reply) => {
     const status = (error as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) return sendApiError(reply, status, 'bad_request');

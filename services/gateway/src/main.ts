@@ -1,11 +1,20 @@
 import { accountV1 } from '@mimamori/contracts';
-import { createGrpcClient, createLogger, createShutdown, loadConfig, startTelemetry } from '@mimamori/runtime';
+import {
+  createGrpcClient,
+  createLogger,
+  createShutdown,
+  loadConfig,
+  startTelemetry,
+} from '@mimamori/runtime';
 import { z } from 'zod';
 import { gatewayEnv } from './config.ts';
 import { createGateway } from './gateway.ts';
 
 const config = loadConfig(z.object(gatewayEnv));
-const telemetry = startTelemetry({ serviceName: 'mimamori-gateway', otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
+const telemetry = startTelemetry({
+  serviceName: 'mimamori-gateway',
+  otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+});
 const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
 const shutdown = createShutdown({ logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS });
 shutdown.listen();

@@ -1,4 +1,4 @@
-import { checkEmail, checkPassword, type CredentialProblem } from './credentials.ts';
+import { type CredentialProblem, checkEmail, checkPassword } from './credentials.ts';
 
 export interface NewAccount {
   id: string;

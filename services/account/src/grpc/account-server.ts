@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
-import { hash } from '@node-rs/argon2';
-import { accountV1 } from '@mimamori/contracts';
+import type { accountV1 } from '@mimamori/contracts';
 import { GrpcError, type Logger } from '@mimamori/runtime';
 import { unaryHandler } from '@mimamori/service-host';
+import { hash } from '@node-rs/argon2';
 import { type AccountWriter, createAccount } from '../domain/create-account.ts';
 import { hashSessionToken } from '../domain/session-token.ts';
 import type { SessionReader } from '../domain/user-info.ts';

@@ -6,7 +6,10 @@ import type { FastifyReply } from 'fastify';
  * translates (spec section 8 messages live in the SPA's catalogues).
  */
 export function sendApiError(reply: FastifyReply, httpStatus: number, code: string) {
-  return reply.code(httpStatus).type('application/json').send({ error: { code, message_key: `errors.${code}` } });
+  return reply
+    .code(httpStatus)
+    .type('application/json')
+    .send({ error: { code, message_key: `errors.${code}` } });
 }
 
 const httpByGrpc: Partial<Record<number, [number, string]>> = {

@@ -9,7 +9,10 @@ const apiError = {
       required: ['code', 'message_key'],
       properties: {
         code: { type: 'string', description: 'Stable machine code, e.g. unauthenticated, csrf_failed.' },
-        message_key: { type: 'string', description: 'Key of the message the SPA shows, e.g. errors.unauthenticated.' },
+        message_key: {
+          type: 'string',
+          description: 'Key of the message the SPA shows, e.g. errors.unauthenticated.',
+        },
       },
     },
   },
@@ -18,7 +21,10 @@ const apiError = {
 const quota = {
   type: 'object',
   properties: Object.fromEntries(
-    ['_60min', '_10min', '_1min', 'random_ip', 'ss', 'mail', 'line_notify'].map((key) => [key, { type: 'integer' }]),
+    ['_60min', '_10min', '_1min', 'random_ip', 'ss', 'mail', 'line_notify'].map((key) => [
+      key,
+      { type: 'integer' },
+    ]),
   ),
 };
 
@@ -41,7 +47,14 @@ export const openApiDocument = {
           has_pi: { type: 'boolean' },
           tdedinets: { type: 'array', items: { type: 'object' } },
           cik_isins: { type: 'array', items: { type: 'object' } },
-          locale: { type: 'object', properties: { Lang: { type: 'string' }, Timezone: { type: 'string' }, Currency: { type: 'string' } } },
+          locale: {
+            type: 'object',
+            properties: {
+              Lang: { type: 'string' },
+              Timezone: { type: 'string' },
+              Currency: { type: 'string' },
+            },
+          },
           line_url: { type: 'string' },
           line_need_setting: { type: 'boolean' },
         },
@@ -61,8 +74,14 @@ export const openApiDocument = {
         summary: 'The signed-in user (spec section 3, user_info)',
         security: [{ session: [] }],
         responses: {
-          '200': { description: 'user_info', content: { 'application/json': { schema: { $ref: '#/components/schemas/UserInfo' } } } },
-          '401': { description: 'Signed out', content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiError' } } } },
+          '200': {
+            description: 'user_info',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/UserInfo' } } },
+          },
+          '401': {
+            description: 'Signed out',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiError' } } },
+          },
         },
       },
     },

@@ -10,12 +10,13 @@ import { sendApiError } from './api-error.ts';
  */
 export async function spaRoutes(app: FastifyInstance, webDistDir: string) {
   await access(join(webDistDir, 'index.html')).catch(() => {
-    throw new Error(`the SPA is not built: ${join(webDistDir, 'index.html')} is missing (run pnpm --filter @mimamori/web build)`);
+    throw new Error(
+      `the SPA is not built: ${join(webDistDir, 'index.html')} is missing (run pnpm --filter @mimamori/web build)`,
+    );
   });
   await app.register(fastifyStatic, { root: webDistDir, wildcard: false, index: false });
-  const sendIndex = (reply: FastifyReply) =>
-    reply.header('cache-control', 'no-cache').sendFile('index.html');
-  app.get('/', (request, reply) => sendIndex(reply));
+  const sendIndex = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html');
+  app.get('/', (_request, reply) => sendIndex(reply));
   app.get('/*', (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     if (path.startsWith('/api/') || path.startsWith('/assets/')) return sendApiError(reply, 404, 'not_found');

@@ -5,7 +5,11 @@ import type { Logger } from '@mimamori/runtime';
 import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
 import { welcomeMail } from '../domain/welcome-mail.ts';
 
-export function welcomeConsumer(deps: { deliveries: DeliveryLedger; mail: MailTransport; logger: Logger }): CatalogEntry {
+export function welcomeConsumer(deps: {
+  deliveries: DeliveryLedger;
+  mail: MailTransport;
+  logger: Logger;
+}): CatalogEntry {
   return {
     stream: accountCreated.stream,
     durable: 'notifier-account-created',

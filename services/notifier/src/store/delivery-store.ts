@@ -14,7 +14,10 @@ export function createDeliveryStore(db: Db): DeliveryLedger {
       return rows[0]?.status === 'sent' ? 'already_sent' : 'send';
     },
     async markSent(id) {
-      await db.query(`UPDATE ${NOTIFIER_SCHEMA}.deliveries SET status = 'sent', sent_at = now() WHERE id = $1`, [id]);
+      await db.query(
+        `UPDATE ${NOTIFIER_SCHEMA}.deliveries SET status = 'sent', sent_at = now() WHERE id = $1`,
+        [id],
+      );
     },
   };
 }

@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import { status } from '@grpc/grpc-js';
+import { type BusMessage, createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
+import { accountV1 } from '@mimamori/contracts';
+import { type Db, openPostgres } from '@mimamori/db';
+import { accountCreated } from '@mimamori/events';
+import { createGrpcClient, createLogger, createShutdown, type Shutdown, unary } from '@mimamori/runtime';
+import { runService } from '@mimamori/service-host';
+import { createFreshDatabase, type FreshDatabase, testNatsUrl } from '@mimamori/test-fixtures';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashSessionToken } from './domain/session-token.ts';
+import { createAccountService } from './service.ts';
+
+const logger = createLogger({ service: 'account-test', level: 'silent' });
+let database: FreshDatabase;
+let db: Db;
+let bus: EventBus;
+let shutdown: Shutdown;
+let client: accountV1.AccountServiceClient;
+const published: BusMessage[] = [];
+
+beforeAll(async () => {
+  database = await createFreshDatabase();
+  db = openPostgres(database.url);
+  bus = namespacedBus(
+    await createJetStreamBus({ servers: testNatsUrl() }),
+    `t${randomBytes(4).toString('hex')}`,
+  );
+  shutdown = createShutdown({ logger, timeoutMs: 5_000 });
+  const running = await runService(createAccountService({ db, logger }), {
+    db,
+    bus,
+    logger,
+    shutdown,
+    grpc: { host: '127.0.0.1', port: 0 },
+  });
+  client = createGrpcClient(accountV1.AccountServiceClient, running.grpcAddress);
+  await bus.consume(
+    { stream: accountCreated.stream, durable: 'account-test', ackWaitMs: 5_000, maxDeliver: 3 },
+    async (message) => {
+      published.push(message);
+    },
+  );
+});
+
+afterAll(async () => {
+  client?.close();
+  await shutdown?.run('test finished');
+  await bus?.close();
+  await db?.close();
+  await database?.drop();
+});
+
+async function waitFor<T>(probe: () => T | undefined, what: string): Promise<T> {
+  for (let i = 0; i < 100; i++) {
+    const value = probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+describe('account service over gRPC on PostgreSQL and JetStream', () => {
+  it('creates an account with an argon2id hash and publishes AccountCreated through the outbox', async () => {
+    const { userId } = await unary(client, 'createAccount', {
+      email: 'Hanako@example.jp',
+      password: 'abcd1234',
+      lang: 'ja',
+    });
+    const { rows } = await db.query<{ email: string; password_hash: string; lang: string }>(
+      'SELECT email, password_hash, lang FROM account.users WHERE id = $1',
+      [userId],
+    );
+    expect(rows[0]?.email).toBe('Hanako@example.jp');
+    expect(rows[0]?.password_hash).toMatch(/^\$argon2id\$/);
+    expect(rows[0]?.password_hash).not.toContain('abcd1234');
+
+    const message = await waitFor(
+      () => published.find((m) => accountCreated.decode(m.data).userId === userId),
+      'the AccountCreated event',
+    );
+    expect(message.msgId).toBe(`account-created:${userId}`);
+    expect(message.subject).toBe(accountCreated.subject);
+    expect(accountCreated.decode(message.data)).toMatchObject({
+      userId,
+      email: 'Hanako@example.jp',
+      lang: 'ja',
+    });
+  });
+
+  it('refuses an e-mail already registered, whatever its case', async () => {
+    await unary(client, 'createAccount', { email: 'taro@example.jp', password: 'abcd1234', lang: 'ja' });
+    await expect(
+      unary(client, 'createAccount', { email: 'TARO@example.jp', password: 'efgh5678', lang: 'en' }),
+    ).rejects.toMatchObject({ code: status.ALREADY_EXISTS });
+  });
+
+  it('refuses invalid credentials as INVALID_ARGUMENT naming the problem', async () => {
+    await expect(
+      unary(client, 'createAccount', { email: 'x@example.jp', password: 'short', lang: 'ja' }),
+    ).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      details: 'password_too_short',
+    });
+  });
+
+  it('answers user_info only for a live session', async () => {
+    await expect(unary(client, 'getUserInfo', { sessionToken: '' })).rejects.toMatchObject({
+      code: status.UNAUTHENTICATED,
+    });
+    await expect(unary(client, 'getUserInfo', { sessionToken: 'unknown' })).rejects.toMatchObject({
+      code: status.UNAUTHENTICATED,
+    });
+
+    const { userId } = await unary(client, 'createAccount', {
+      email: 'jiro@example.com',
+      password: 'abcd1234',
+      lang: 'en',
+    });
+    await db.query(
+      `INSERT INTO account.sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 day'),
+                                                                      ($3, $2, now() - interval '1 second')`,
+      [hashSessionToken('live-token'), userId, hashSessionToken('expired-token')],
+    );
+    const { userInfo } = await unary(client, 'getUserInfo', { sessionToken: 'live-token' });
+    expect(userInfo).toMatchObject({
+      userId,
+      mails: ['jiro@example.com'],
+      locale: { lang: 'en', currency: 'JPY' },
+    });
+    await expect(unary(client, 'getUserInfo', { sessionToken: 'expired-token' })).rejects.toMatchObject({
+      code: status.UNAUTHENTICATED,
+    });
+  });
+});

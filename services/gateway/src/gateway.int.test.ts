@@ -1,0 +1,160 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAccountService } from '@mimamori/account';
+import { createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
+import { accountV1 } from '@mimamori/contracts';
+import { type Db, openPostgres } from '@mimamori/db';
+import { createGrpcClient, createLogger, createShutdown, type Shutdown, unary } from '@mimamori/runtime';
+import { runService } from '@mimamori/service-host';
+import { createFreshDatabase, type FreshDatabase, testNatsUrl } from '@mimamori/test-fixtures';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGateway, type Gateway } from './gateway.ts';
+
+const logger = createLogger({ service: 'gateway-test', level: 'silent' });
+let database: FreshDatabase;
+let db: Db;
+let bus: EventBus;
+let shutdown: Shutdown;
+let account: accountV1.AccountServiceClient;
+let gateway: Gateway;
+let webDist: string;
+
+beforeAll(async () => {
+  database = await createFreshDatabase();
+  db = openPostgres(database.url);
+  bus = namespacedBus(
+    await createJetStreamBus({ servers: testNatsUrl() }),
+    `t${randomBytes(4).toString('hex')}`,
+  );
+  shutdown = createShutdown({ logger, timeoutMs: 5_000 });
+  const running = await runService(createAccountService({ db, logger }), {
+    db,
+    bus,
+    logger,
+    shutdown,
+    grpc: { host: '127.0.0.1', port: 0 },
+  });
+  account = createGrpcClient(accountV1.AccountServiceClient, running.grpcAddress);
+  webDist = await mkdtemp(join(tmpdir(), 'mimamori-web-'));
+  await mkdir(join(webDist, 'assets'));
+  await writeFile(join(webDist, 'index.html'), '<!doctype html><title>Mimamori</title><div id="root"></div>');
+  await writeFile(join(webDist, 'assets', 'app.js'), 'console.log("app")');
+  gateway = await createGateway({
+    logger,
+    account,
+    webDistDir: webDist,
+    isShuttingDown: shutdown.isShuttingDown,
+  });
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  account?.close();
+  await shutdown?.run('test finished');
+  await bus?.close();
+  await db?.close();
+  await database?.drop();
+  if (webDist) await rm(webDist, { recursive: true, force: true });
+});
+
+describe('gateway', () => {
+  it('answers /healthz', async () => {
+    const response = await gateway.app.inject({ method: 'GET', url: '/healthz' });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('answers user_info with 401 and a stable error code when signed out or the session is unknown', async () => {
+    for (const cookies of [{}, { mimamori_session: 'not-a-session' }] as Record<string, string>[]) {
+      const response = await gateway.app.inject({ method: 'GET', url: '/api/user_info', cookies });
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({
+        error: { code: 'unauthenticated', message_key: 'errors.unauthenticated' },
+      });
+    }
+  });
+
+  it('answers user_info in the spec shape for a live session, read from PostgreSQL through account', async () => {
+    const { userId } = await unary(account, 'createAccount', {
+      email: 'sato@example.jp',
+      password: 'abcd1234',
+      lang: 'ja',
+    });
+    const token = randomBytes(32).toString('base64url');
+    await db.query(
+      `INSERT INTO account.sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')`,
+      [createHash('sha256').update(token).digest('base64url'), userId],
+    );
+    const response = await gateway.app.inject({
+      method: 'GET',
+      url: '/api/user_info',
+      cookies: { mimamori_session: token },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      user_id: userId,
+      mails: ['sato@example.jp'],
+      num: { _60min: 0, _10min: 0, _1min: 0, random_ip: 0, ss: 0, mail: 0, line_notify: 0 },
+      used_num: { _60min: 0 },
+      has_pi: false,
+      tdedinets: [],
+      cik_isins: [],
+      locale: { Lang: 'ja', Currency: 'JPY' },
+      line_url: '',
+      line_need_setting: false,
+    });
+  });
+
+  it('refuses a state-changing call without the CSRF token, and lets it through with it', async () => {
+    const first = await gateway.app.inject({ method: 'GET', url: '/healthz' });
+    const csrf = first.cookies.find((cookie) => cookie.name === 'csrf_token');
+    expect(csrf).toMatchObject({ sameSite: 'Strict', secure: true });
+    expect(csrf?.httpOnly).toBeFalsy();
+
+    const refused = await gateway.app.inject({
+      method: 'POST',
+      url: '/api/v2/pause',
+      cookies: { csrf_token: csrf?.value ?? '' },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ error: { code: 'csrf_failed', message_key: 'errors.csrf_failed' } });
+
+    const wrong = await gateway.app.inject({
+      method: 'POST',
+      url: '/api/v2/pause',
+      cookies: { csrf_token: csrf?.value ?? '' },
+      headers: { 'x-csrf-token': 'something-else' },
+    });
+    expect(wrong.statusCode).toBe(403);
+
+    const allowed = await gateway.app.inject({
+      method: 'POST',
+      url: '/api/v2/pause',
+      cookies: { csrf_token: csrf?.value ?? '' },
+      headers: { 'x-csrf-token': csrf?.value ?? '' },
+    });
+    expect(allowed.statusCode).toBe(404);
+    expect(allowed.json()).toMatchObject({ error: { code: 'not_found' } });
+  });
+
+  it('serves the SPA for history-mode routes and 404s unknown assets and API paths', async () => {
+    for (const url of ['/', '/target2?id=42', '/sr2c']) {
+      const response = await gateway.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body).toContain('<div id="root">');
+    }
+    expect((await gateway.app.inject({ method: 'GET', url: '/assets/app.js' })).body).toContain(
+      'console.log',
+    );
+    expect((await gateway.app.inject({ method: 'GET', url: '/assets/missing-chunk.js' })).statusCode).toBe(
+      404,
+    );
+    expect((await gateway.app.inject({ method: 'GET', url: '/api/nothing-here' })).statusCode).toBe(404);
+  });
+
+  it('describes its API in OpenAPI', async () => {
+    const response = await gateway.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(response.json()).toMatchObject({ openapi: '3.1.0', paths: { '/api/user_info': { get: {} } } });
+  });
+});

@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { accountV1 } from '@mimamori/contracts';
+import { createGrpcClient, unary } from '@mimamori/runtime';
+import {
+  createFreshDatabase,
+  type FreshDatabase,
+  startSmtpServer,
+  testNatsUrl,
+} from '@mimamori/test-fixtures';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Cluster,
+  freePort,
+  launchCluster,
+  type ServiceName,
+} from '../../../scripts/cluster/launch-cluster.ts';
+
+// The cluster mode for real: eight processes, PostgreSQL, NATS JetStream, an SMTP server.
+let database: FreshDatabase;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let cluster: Cluster;
+const lines: { service: ServiceName; line: string }[] = [];
+
+beforeAll(async () => {
+  database = await createFreshDatabase();
+  // Each message takes a while to accept, so a SIGTERM below lands while one is in flight.
+  smtp = await startSmtpServer({ acceptDelayMs: 2_000 });
+  cluster = await launchCluster({
+    databaseUrl: database.url,
+    natsUrl: testNatsUrl(),
+    smtpUrl: smtp.url,
+    httpPort: await freePort(),
+    env: { BUS_NAMESPACE: `t${randomBytes(4).toString('hex')}`, LOG_LEVEL: 'info' },
+    onLine: (service, line) => lines.push({ service, line }),
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+  await smtp?.close();
+  await database?.drop();
+});
+
+function errorLines() {
+  return lines.filter(({ line }) => {
+    try {
+      return ((JSON.parse(line) as { level?: number }).level ?? 0) >= 50;
+    } catch {
+      return /error/i.test(line);
+    }
+  });
+}
+
+describe('cluster mode', () => {
+  it('serves the SPA, /healthz and a 401 user_info through gateway → account → PostgreSQL', async () => {
+    const page = await fetch(cluster.url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
+    expect((await fetch(new URL('/healthz', cluster.url))).status).toBe(200);
+    const userInfo = await fetch(new URL('/api/user_info', cluster.url), {
+      headers: { cookie: 'mimamori_session=unknown-session' },
+    });
+    expect(userInfo.status).toBe(401);
+    expect(await userInfo.json()).toEqual({
+      error: { code: 'unauthenticated', message_key: 'errors.unauthenticated' },
+    });
+  });
+
+  it('exposes gRPC health, readiness and metrics on every service', async () => {
+    for (const [service, opsUrl] of cluster.opsUrls) {
+      expect((await fetch(new URL('readyz', opsUrl))).status, service).toBe(200);
+      expect(await (await fetch(new URL('metrics', opsUrl))).text(), service).toContain('process_cpu');
+    }
+  });
+
+  it('carries an event from account (outbox) to notifier (consumer) over JetStream, and SIGTERM finishes work in flight', async () => {
+    const account = createGrpcClient(
+      accountV1.AccountServiceClient,
+      cluster.grpcAddresses.get('account') ?? '',
+    );
+    await unary(account, 'createAccount', { email: 'cluster@example.jp', password: 'abcd1234', lang: 'en' });
+    account.close();
+    await smtp.waitForConnection(30_000);
+
+    // The notifier is now handing the mail to a slow SMTP server: stop everything. A process
+    // still running 10 s after SIGTERM is killed and shows up as a null exit code.
+    const exits = await cluster.stop(10_000);
+
+    expect(Object.fromEntries(exits)).toEqual(
+      Object.fromEntries([...cluster.processes.keys()].map((service) => [service, 0])),
+    );
+    expect(smtp.messages.map((mail) => mail.subject)).toEqual(['Welcome to Mimamori']);
+    expect(errorLines()).toEqual([]);
+  });
+});
