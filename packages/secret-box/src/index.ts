@@ -1,0 +1,1 @@
+export { createSecretBox, generateSecretKey, type SecretBox } from './secret-box.ts';

@@ -1,0 +1,102 @@
+/**
+ * The port both fetch modes implement: HTTP (undici + an HTML parser) and browser
+ * (Playwright driving system Chromium). The check consumer and the wizard preview pick one
+ * per site; everything secret in a request has already been opened from its sealed form.
+ */
+export type SelectorType = 'css' | 'xpath';
+
+export interface Locator {
+  selector: string;
+  selectorType: SelectorType;
+  /** The iframe the element lives in, when it is not in the top document. */
+  frame?: { selector: string; selectorType: SelectorType };
+}
+
+export interface AreaRequest extends Locator {
+  areaId: string;
+}
+
+export type PageActionType = 'click' | 'enter_text' | 'modifier_key' | 'goto_url';
+
+export interface PageAction {
+  type: PageActionType;
+  /** Where to click or type; absent for goto_url. */
+  locator?: Locator;
+  /** Text to type, key to press (e.g. `Control+A`), or the URL to go to. */
+  value?: string;
+  /** A skippable action whose element is missing is passed over instead of failing the check. */
+  skippable: boolean;
+}
+
+export type UserAgentKind = 'none' | 'free' | 'iphone' | 'android' | 'chrome' | 'firefox' | 'safari';
+
+export interface LoginSettings {
+  actions: PageAction[];
+  /** How a kept session is known to still be signed in. */
+  verify: { kind: 'cookie'; name: string } | { kind: 'replay' };
+}
+
+export interface FetchRequest {
+  url: string;
+  mode: 'http' | 'browser';
+  userAgent: { kind: UserAgentKind; value?: string };
+  /** Screen size; the user agent's own when absent. */
+  viewport?: { width: number; height: number };
+  /** Cookies the user set for the site, as a Cookie header value. */
+  cookies?: string;
+  login?: LoginSettings;
+  /** Session cookies kept from the previous check (opened from their sealed form). */
+  sessionState?: string;
+  actions: PageAction[];
+  areas: AreaRequest[];
+  screenshot: 'none' | 'page' | 'areas';
+  /** An upstream proxy from the configured pool, when the site uses one. */
+  proxyUrl?: string;
+}
+
+export interface AreaContent {
+  areaId: string;
+  found: boolean;
+  html: string;
+  /** What a person sees (browser) or its closest equivalent (HTTP). */
+  text: string;
+  /** Encoded image (WebP or JPEG) of the area, when area screenshots were asked for. */
+  screenshot?: { data: Uint8Array; contentType: string };
+}
+
+export type CrawlErrorCode =
+  | 'unreachable'
+  | 'blocked_by_robot'
+  | 'timeout'
+  | 'http_status'
+  | 'refused_address'
+  | 'too_large'
+  | 'too_many_redirects'
+  | 'element_not_found'
+  | 'login_failed'
+  | 'action_failed'
+  | 'browser_crashed';
+
+export type FetchResult =
+  | {
+      ok: true;
+      finalUrl: string;
+      status: number;
+      areas: AreaContent[];
+      pageScreenshot?: { data: Uint8Array; contentType: string };
+      /** Session cookies to keep for the next check (sealed before they leave the crawler). */
+      sessionState?: string;
+    }
+  | {
+      ok: false;
+      code: CrawlErrorCode;
+      /** For people and logs: names the selector, status or address; never a secret. */
+      detail: string;
+      /** Whether trying again later may succeed (nak with delay) or not (terminate). */
+      retryable: boolean;
+    };
+
+export interface PageFetcher {
+  fetch(request: FetchRequest, signal: AbortSignal): Promise<FetchResult>;
+  close(): Promise<void>;
+}
