@@ -1,0 +1,36 @@
+/** The options of one monitoring area (spec section 3). */
+export interface AreaOptions {
+  /** Compare the visible text (true) or the markup (false). */
+  readonly stripTags: boolean;
+  readonly excludeDates: boolean;
+  readonly excludeTimes: boolean;
+  readonly excludeNumbers: boolean;
+  /** Only new information counts as an update: removals and reorders alone are not updates. */
+  readonly addOnly: boolean;
+  readonly excludeWords: readonly string[];
+  /** Patterns in Python `re` syntax, run on RE2; each match is removed from the compared text. */
+  readonly excludeRegexes: readonly string[];
+  /** A word that only moved (removed in one place, added in another) is not an update. */
+  readonly allowSameWords: boolean;
+  /** New content equal to one of the last `count` update versions is not an update. */
+  readonly excludeSameAsPast: { readonly enabled: boolean; readonly count: number };
+}
+
+export const DEFAULT_AREA_OPTIONS: AreaOptions = {
+  stripTags: true,
+  excludeDates: false,
+  excludeTimes: false,
+  excludeNumbers: false,
+  addOnly: false,
+  excludeWords: [],
+  excludeRegexes: [],
+  allowSameWords: false,
+  excludeSameAsPast: { enabled: false, count: 0 },
+};
+
+export const AREA_OPTION_LIMITS = {
+  excludeWords: 100,
+  wordLength: 200,
+  excludeRegexes: 20,
+  pastUpdates: 100,
+} as const;

@@ -1,0 +1,122 @@
+import type { AreaOptions } from './area-options.ts';
+import { type AreaDiff, diffArea, EMPTY_DIFF } from './diff/area-diff.ts';
+import { type AreaSnapshot, extractAreaContent } from './normalise/extract-area-content.ts';
+import { createAreaNormaliser, type NormalisedArea } from './normalise/normalise-area.ts';
+
+/** One watched area of a check, as the diff service hands it over. */
+export interface AreaCheckInput {
+  readonly areaId: string;
+  readonly options: AreaOptions;
+  /** What the crawler captured now; null when the area's element was not found on the page. */
+  readonly current: AreaSnapshot | null;
+  /** The version the last update recorded (what the person last saw); null on the first check. */
+  readonly previous: AreaSnapshot | null;
+  /** The last update versions, newest first; read when `excludeSameAsPast` is on. */
+  readonly pastUpdates?: readonly AreaSnapshot[];
+}
+
+export type AreaErrorReason = 'area_not_found' | 'area_empty' | 'invalid_area_options';
+
+/** Why content that differs is not an update, named after what decided it. */
+export type NotCountedReason = 'whitespace_only' | 'add_only' | 'same_words' | 'same_as_past_update';
+
+export type AreaResult =
+  | {
+      readonly areaId: string;
+      readonly outcome: 'first_check' | 'unchanged' | 'updated';
+      readonly contentHash: string;
+      /** The normalised content: what was compared and what the diff shows. */
+      readonly text: string;
+      readonly diff: AreaDiff;
+    }
+  | {
+      readonly areaId: string;
+      readonly outcome: 'not_counted';
+      readonly reason: NotCountedReason;
+      readonly contentHash: string;
+      readonly text: string;
+      /** What changed, for the record; not an update, so nobody is notified of it. */
+      readonly diff: AreaDiff;
+    }
+  | {
+      readonly areaId: string;
+      readonly outcome: 'error';
+      readonly reason: AreaErrorReason;
+      readonly message: string;
+    };
+
+/** The area's result plus what notification rules read: the previous full text for increase/decrease. */
+export interface AreaComparison {
+  readonly result: AreaResult;
+  readonly previousText: string | null;
+}
+
+const VISIBLE = /[^\s\p{Cc}\p{Cf}]/u;
+
+/** Decides whether one area was updated. Throws only on invalid options, which evaluateCheck reports. */
+export function compareArea(input: AreaCheckInput): AreaComparison {
+  const { areaId, options } = input;
+  if (!input.current) {
+    return failed(
+      areaId,
+      'area_not_found',
+      'the area was not found on the page: check its selector or XPath',
+    );
+  }
+  const normalise = createAreaNormaliser(options);
+  const extracted = extractAreaContent(input.current, options.stripTags);
+  if (!VISIBLE.test(extracted)) {
+    return failed(areaId, 'area_empty', 'the area has no content: enlarge the area or keep the tags');
+  }
+  const current = normalise(extracted);
+  const settled = (
+    outcome: 'first_check' | 'unchanged' | 'updated',
+    diff: AreaDiff,
+    previousText: string | null,
+  ) => ({
+    result: { areaId, outcome, contentHash: current.contentHash, text: current.text, diff },
+    previousText,
+  });
+  if (!input.previous) return settled('first_check', EMPTY_DIFF, null);
+  const previous = normalise(extractAreaContent(input.previous, options.stripTags));
+  const notCounted = (reason: NotCountedReason, diff: AreaDiff): AreaComparison => ({
+    result: {
+      areaId,
+      outcome: 'not_counted',
+      reason,
+      contentHash: current.contentHash,
+      text: current.text,
+      diff,
+    },
+    previousText: previous.text,
+  });
+  if (previous.text === current.text) return settled('unchanged', EMPTY_DIFF, previous.text);
+  if (previous.contentHash === current.contentHash) return notCounted('whitespace_only', EMPTY_DIFF);
+  const diff = diffArea(previous.lines, current.lines, {
+    cancelMoves: options.addOnly || options.allowSameWords,
+    countRemovals: !options.addOnly,
+  });
+  if (!diff.rows.some((row) => row.changed))
+    return notCounted(options.addOnly ? 'add_only' : 'same_words', diff);
+  if (sameAsPastUpdate(current, input, normalise)) return notCounted('same_as_past_update', diff);
+  return settled('updated', diff, previous.text);
+}
+
+function sameAsPastUpdate(
+  current: NormalisedArea,
+  input: AreaCheckInput,
+  normalise: (content: string) => NormalisedArea,
+): boolean {
+  const { enabled, count } = input.options.excludeSameAsPast;
+  if (!enabled || count <= 0) return false;
+  return (input.pastUpdates ?? [])
+    .slice(0, count)
+    .some(
+      (past) =>
+        normalise(extractAreaContent(past, input.options.stripTags)).contentHash === current.contentHash,
+    );
+}
+
+function failed(areaId: string, reason: AreaErrorReason, message: string): AreaComparison {
+  return { result: { areaId, outcome: 'error', reason, message }, previousText: null };
+}

@@ -1,0 +1,61 @@
+import { DIGIT, NOT_AFTER_DIGIT, NOT_BEFORE_DIGIT, SPACE } from './digit-forms.ts';
+import { type ExclusionForm, form } from './exclusion-form.ts';
+
+const D = DIGIT;
+const ERA = '(?:令和|平成|昭和|大正|明治)';
+// A weekday written after a Japanese or numeric date: 11月22日（日）, 2026/11/22(Sun), 11/22（祝）.
+const WEEKDAY_AFTER = `(?:${SPACE}[(（](?:[月火水木金土日](?:曜日?)?|祝日?|(?=[A-Z])(?i:mon|tue|wed|thu|fri|sat|sun)[a-z]*\\.?)(?:[・･][祝休]日?)?[)）]|${SPACE}[月火水木金土日]曜日)?`;
+// English names must start with a capital so that the verb 'may' is not taken for a month.
+const MONTH =
+  '(?<![A-Za-z])(?=[A-Z])(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?![A-Za-z])\\.?';
+const WEEKDAY_BEFORE =
+  '(?:(?<![A-Za-z])(?=[A-Z])(?i:mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?i:day)?(?![A-Za-z])\\.?,?\\s+)?';
+const ORDINAL = '(?:st|nd|rd|th)?(?![A-Za-z])';
+const YEAR4 = `(?<y>${D}{4})${NOT_BEFORE_DIGIT}`;
+const NUMERIC_SEPARATOR = '[/／\\-－.．]';
+
+/** Dates in Japanese and English forms; the README lists each with an example. */
+export const DATE_FORMS: readonly ExclusionForm[] = [
+  form(
+    'japanese year-month-day',
+    `(?:${ERA}${SPACE}(?:元|${D}{1,2})|${NOT_AFTER_DIGIT}(?<y>${D}{4}))${SPACE}年(?:${SPACE}(?<m>${D}{1,2})${SPACE}月(?:${SPACE}(?<d>${D}{1,2})${SPACE}日)?)?${WEEKDAY_AFTER}`,
+  ),
+  form(
+    'japanese month-day',
+    `${NOT_AFTER_DIGIT}(?<m>${D}{1,2})${SPACE}月${SPACE}(?<d>${D}{1,2})${SPACE}日${WEEKDAY_AFTER}`,
+  ),
+  form('japanese month', `${NOT_AFTER_DIGIT}(?<m>${D}{1,2})${SPACE}月(?!${SPACE}${D})`),
+  form(
+    'japanese era abbreviation',
+    `(?<![A-Za-z])[RHSTM]${D}{1,2}[./／．](?<m>${D}{1,2})[./／．](?<d>${D}{1,2})${NOT_BEFORE_DIGIT}${WEEKDAY_AFTER}`,
+  ),
+  form(
+    'numeric year-month-day',
+    `${NOT_AFTER_DIGIT}(?<y>${D}{4})(?<s>${NUMERIC_SEPARATOR})(?<m>${D}{1,2})\\k<s>(?<d>${D}{1,2})${NOT_BEFORE_DIGIT}${WEEKDAY_AFTER}`,
+  ),
+  form(
+    'numeric day-month-year or month-day-year',
+    `${NOT_AFTER_DIGIT}(?<p>${D}{1,2})(?<s>${NUMERIC_SEPARATOR})(?<q>${D}{1,2})\\k<s>${YEAR4}${WEEKDAY_AFTER}`,
+  ),
+  form(
+    'numeric year-month',
+    `${NOT_AFTER_DIGIT}(?<![/／\\-－.．])(?<y>${D}{4})[/／\\-－](?<m>${D}{1,2})${NOT_BEFORE_DIGIT}(?![/／\\-－.．]${D})`,
+  ),
+  form(
+    'numeric month/day',
+    `${NOT_AFTER_DIGIT}(?<![/／.．])(?<m>${D}{1,2})[/／](?<d>${D}{1,2})${NOT_BEFORE_DIGIT}(?![/／.．,，]${D})${WEEKDAY_AFTER}`,
+  ),
+  form(
+    'english month day year',
+    `${WEEKDAY_BEFORE}${MONTH}\\s*(?<d>${D}{1,2})${NOT_BEFORE_DIGIT}${ORDINAL}(?:,?\\s*${YEAR4})?`,
+  ),
+  form(
+    'english day month year',
+    `${WEEKDAY_BEFORE}${NOT_AFTER_DIGIT}(?<d>${D}{1,2})${ORDINAL}\\s*(?:of\\s+)?${MONTH}(?:,?\\s*${YEAR4})?`,
+  ),
+  form('english month year', `${MONTH},?\\s*${YEAR4}`),
+  form(
+    'relative date',
+    `${D}+${SPACE}(?:日|週間|週|か月|ヶ月|カ月|ヵ月|ケ月|年)${SPACE}[前後]|${D}+\\s?(?i:days?|weeks?|months?|years?)\\s+(?i:ago)(?![A-Za-z])`,
+  ),
+];

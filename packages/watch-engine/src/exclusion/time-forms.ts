@@ -1,0 +1,24 @@
+import { DIGIT, NOT_AFTER_DIGIT, NOT_BEFORE_DIGIT, SPACE } from './digit-forms.ts';
+import { type ExclusionForm, form } from './exclusion-form.ts';
+
+const D = DIGIT;
+const MERIDIEM = '(?:午前|午後)';
+const AM_PM = '(?i:[ap]\\.?m\\.?)(?![A-Za-z])';
+const ZONE = `(?:\\s?(?:JST|UTC|GMT|Z)(?:[+\\-]${D}{1,2}(?::?${D}{2})?)?(?![A-Za-z]))?`;
+
+/** Times of day in Japanese and English forms; the README lists each with an example. */
+export const TIME_FORMS: readonly ExclusionForm[] = [
+  form(
+    'clock time',
+    `(?:${MERIDIEM}${SPACE})?${NOT_AFTER_DIGIT}(?<h>${D}{1,2})[:：](?<n>${D}{2})(?:[:：]${D}{2}(?:[.．]${D}{1,6})?)?${NOT_BEFORE_DIGIT}(?:\\s?${AM_PM})?${ZONE}`,
+  ),
+  form('hour with am/pm', `${NOT_AFTER_DIGIT}(?<h>${D}{1,2})\\s?${AM_PM}`),
+  form(
+    'japanese time',
+    `(?:${MERIDIEM}${SPACE})?${NOT_AFTER_DIGIT}(?<h>${D}{1,2})${SPACE}時(?!間)(?:${SPACE}(?:(?<n>${D}{1,2})${SPACE}分(?:${SPACE}${D}{1,2}${SPACE}秒)?|半))?`,
+  ),
+  form(
+    'relative time',
+    `${D}+${SPACE}(?:秒|分|時間)${SPACE}前|${D}+\\s?(?i:seconds?|secs?|minutes?|mins?|hours?|hrs?)\\s+(?i:ago)(?![A-Za-z])`,
+  ),
+];

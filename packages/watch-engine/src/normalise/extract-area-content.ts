@@ -1,0 +1,155 @@
+import { Parser } from 'htmlparser2';
+
+/** What the crawler captured for an area: its markup and, when a browser rendered it, its visible text. */
+export interface AreaSnapshot {
+  readonly html?: string;
+  /** The rendered visible text (innerText); preferred over text derived from `html` when tags are stripped. */
+  readonly text?: string;
+}
+
+// Elements that start a new line in rendered text (and in the canonical markup, so diffs stay per block).
+const BLOCK = new Set([
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'caption',
+  'dd',
+  'details',
+  'dialog',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hgroup',
+  'hr',
+  'legend',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'option',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'tr',
+  'ul',
+]);
+// Elements whose content a person never reads on the page.
+const INVISIBLE = new Set(['head', 'iframe', 'noscript', 'object', 'script', 'style', 'template', 'title']);
+const PREFORMATTED = new Set(['pre', 'textarea', 'listing', 'plaintext']);
+const RAW_TEXT = new Set(['script', 'style', 'xmp', 'iframe', 'noembed', 'noframes']);
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
+  'wbr',
+]);
+const HTML_SPACE_RUN = /[\t\n\f\r ]+/g;
+
+/**
+ * The content compared for an area: its visible text when tags are stripped, otherwise its markup in a
+ * canonical form (entities decoded then escaped minimally, attributes sorted, comments dropped, one
+ * block element per line) so that '&amp;' against '&' or reordered attributes are not changes.
+ */
+export function extractAreaContent(snapshot: AreaSnapshot, stripTags: boolean): string {
+  if (stripTags) return snapshot.text ?? visibleText(snapshot.html ?? '');
+  return snapshot.html === undefined ? (snapshot.text ?? '') : canonicalMarkup(snapshot.html);
+}
+
+/** Text as a browser renders it, roughly: block elements on their own lines, hidden elements left out. */
+export function visibleText(html: string): string {
+  let text = '';
+  let hiddenDepth = 0;
+  let preformattedDepth = 0;
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        if (INVISIBLE.has(name)) hiddenDepth++;
+        if (PREFORMATTED.has(name)) preformattedDepth++;
+        if (hiddenDepth > 0) return;
+        if (name === 'br' || BLOCK.has(name)) text += '\n';
+      },
+      onclosetag(name) {
+        if (INVISIBLE.has(name)) hiddenDepth--;
+        if (PREFORMATTED.has(name)) preformattedDepth--;
+        if (hiddenDepth === 0 && BLOCK.has(name)) text += '\n';
+      },
+      ontext(data) {
+        if (hiddenDepth > 0) return;
+        text += preformattedDepth > 0 ? data : data.replace(HTML_SPACE_RUN, ' ');
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.end(html);
+  return text;
+}
+
+/** Markup re-serialised so that equivalent spellings of the same document compare equal. */
+export function canonicalMarkup(html: string): string {
+  let markup = '';
+  let rawTextDepth = 0;
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        if (BLOCK.has(name)) markup += '\n';
+        markup += `<${name}${serialiseAttributes(attributes)}>`;
+        if (RAW_TEXT.has(name)) rawTextDepth++;
+      },
+      onclosetag(name) {
+        if (RAW_TEXT.has(name)) rawTextDepth--;
+        if (!VOID.has(name)) markup += `</${name}>`;
+        if (BLOCK.has(name)) markup += '\n';
+      },
+      ontext(data) {
+        const collapsed = data.replace(HTML_SPACE_RUN, ' ');
+        markup += rawTextDepth > 0 ? collapsed : escapeText(collapsed);
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.end(html);
+  return markup;
+}
+
+function serialiseAttributes(attributes: Record<string, string>): string {
+  return Object.keys(attributes)
+    .sort()
+    .map((name) => {
+      const value = attributes[name] ?? '';
+      return value === '' ? ` ${name}` : ` ${name}="${value.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`;
+    })
+    .join('');
+}
+
+function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}

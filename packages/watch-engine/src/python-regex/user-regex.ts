@@ -1,0 +1,100 @@
+import { RE2JS } from 're2js';
+import { RegexProblem, type RegexProblemCode } from './regex-problem.ts';
+import { translatePythonRegex } from './translate-python-regex.ts';
+
+export const MAX_PATTERN_LENGTH = 1000;
+
+export interface RegexRefusal {
+  readonly ok: false;
+  readonly code: RegexProblemCode;
+  readonly message: string;
+}
+
+export type PythonRegexValidation = { readonly ok: true; readonly source: string } | RegexRefusal;
+
+/** A user pattern compiled for RE2 (linear time): no pattern can hang a worker. */
+export interface UserRegex {
+  readonly pattern: string;
+  readonly re2: RE2JS;
+}
+
+const COMPILED_CACHE_SIZE = 500;
+const compiled = new Map<string, UserRegex | RegexRefusal>();
+
+/**
+ * Checks a pattern written in Python `re` syntax and returns the RE2 source it runs as, or a code and a
+ * message naming what is wrong. The registration API calls this for exclude regexes and re/not_re rules.
+ */
+export function validatePythonRegex(pattern: string): PythonRegexValidation {
+  const result = compileCached(pattern);
+  return 're2' in result ? { ok: true, source: result.re2.pattern() } : result;
+}
+
+/** Compiles a pattern that validatePythonRegex accepts; throws RegexProblem otherwise. */
+export function compileUserRegex(pattern: string): UserRegex {
+  const result = compileCached(pattern);
+  if ('re2' in result) return result;
+  throw new RegexProblem(result.code, result.message);
+}
+
+function compileCached(pattern: string): UserRegex | RegexRefusal {
+  const cached = compiled.get(pattern);
+  if (cached) {
+    // Re-inserting keeps the map in least-recently-used order for eviction.
+    compiled.delete(pattern);
+    compiled.set(pattern, cached);
+    return cached;
+  }
+  const result = compile(pattern);
+  compiled.set(pattern, result);
+  if (compiled.size > COMPILED_CACHE_SIZE) compiled.delete(compiled.keys().next().value as string);
+  return result;
+}
+
+function compile(pattern: string): UserRegex | RegexRefusal {
+  if (pattern.length === 0) return refuse('empty_pattern', 'the pattern is empty');
+  if (pattern.length > MAX_PATTERN_LENGTH) {
+    return refuse('too_long', `the pattern is longer than ${MAX_PATTERN_LENGTH} characters`);
+  }
+  let source: string;
+  try {
+    source = translatePythonRegex(pattern);
+  } catch (error) {
+    if (error instanceof RegexProblem) return refuse(error.code, error.message);
+    throw error;
+  }
+  try {
+    return { pattern, re2: RE2JS.compile(source) };
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return /repeat|too large|program size/i.test(detail)
+      ? refuse('too_complex', `the pattern is too complex for RE2: ${detail}`)
+      : refuse('syntax_error', `the pattern cannot be compiled: ${detail}`);
+  }
+}
+
+function refuse(code: RegexProblemCode, message: string): RegexRefusal {
+  return { ok: false, code, message };
+}
+
+/** Whether the pattern matches anywhere in `text` (Python's re.search). */
+export function searchUserRegex(regex: UserRegex, text: string): boolean {
+  return regex.re2.test(text);
+}
+
+/** Removes every non-empty match, left to right and non-overlapping (Python's re.sub with ''). */
+export function removeUserRegexMatches(regex: UserRegex, text: string): string {
+  // test() runs on RE2's DFA without capture bookkeeping; most lines do not match at all.
+  if (!regex.re2.test(text)) return text;
+  const matcher = regex.re2.matcher(text);
+  let kept = '';
+  let from = 0;
+  while (matcher.find()) {
+    const start = matcher.start();
+    const end = matcher.end();
+    if (end === start) continue;
+    kept += text.slice(from, start);
+    from = end;
+  }
+  return kept + text.slice(from);
+}
