@@ -4,10 +4,15 @@ import { type Consumption, deadLetterStream, type EventBus } from './event-bus.t
  * A view of a bus whose streams (`<namespace>_<name>`) and subjects (`<namespace>.<subject>`)
  * belong to one test, so test files sharing a NATS server cannot see each other's events.
  * Code under test keeps using its real stream and subject names. Closing it deletes the
- * streams it declared, then closes the underlying bus. Dead letters still go to the shared
+ * streams it declared (unless `keepStreams`: a service process of a namespaced environment
+ * must leave them to its siblings), then closes the underlying bus. Dead letters still go to the shared
  * `DEADLETTER` stream, under the namespaced names.
  */
-export function namespacedBus(bus: EventBus, namespace: string): EventBus {
+export function namespacedBus(
+  bus: EventBus,
+  namespace: string,
+  options: { keepStreams?: boolean } = {},
+): EventBus {
   if (!/^[A-Za-z0-9_-]+$/.test(namespace)) throw new Error(`invalid namespace: ${namespace}`);
   const streamName = (name: string) => (name === deadLetterStream ? name : `${namespace}_${name}`);
   const subjectPrefix = `${namespace}.`;
@@ -68,7 +73,7 @@ export function namespacedBus(bus: EventBus, namespace: string): EventBus {
 
     async close() {
       await Promise.all([...consumptions].map((consumption) => consumption.stop()));
-      for (const name of declared) await bus.deleteStream(name);
+      if (!options.keepStreams) for (const name of declared) await bus.deleteStream(name);
       await bus.close();
     },
   };

@@ -4,7 +4,12 @@ import { eventType } from './event-type.ts';
 
 /** Every stream of the system. Services declare the ones they use at start. */
 export const streams = {
-  accounts: { name: 'ACCOUNTS', subjects: ['accounts.>'], duplicateWindowMs: 120_000 },
+  accounts: {
+    name: 'ACCOUNTS',
+    subjects: ['accounts.>'],
+    duplicateWindowMs: 120_000,
+    maxAgeMs: 7 * 24 * 3_600_000,
+  },
 } as const satisfies Record<string, StreamSpec>;
 
 export const accountCreated = eventType(

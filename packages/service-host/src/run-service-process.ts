@@ -59,7 +59,9 @@ export async function runServiceProcess<Shape extends typeof serviceProcessEnv>(
     const db = await openDatabase(host.DATABASE_URL, `mimamori-${name}`);
     shutdown.register('database', () => db.close());
     const jetStream = await createJetStreamBus({ servers: host.NATS_URL, name: `mimamori-${name}` });
-    const bus = host.BUS_NAMESPACE ? namespacedBus(jetStream, host.BUS_NAMESPACE) : jetStream;
+    const bus = host.BUS_NAMESPACE
+      ? namespacedBus(jetStream, host.BUS_NAMESPACE, { keepStreams: true })
+      : jetStream;
     shutdown.register('bus', () => bus.close());
     const module = await makeModule({ config, db, bus, logger });
     await runService(module, {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createJetStreamBus } from '@mimamori/bus';
 import { accountV1 } from '@mimamori/contracts';
 import { createGrpcClient, unary } from '@mimamori/runtime';
 import {
@@ -19,6 +20,7 @@ import {
 let database: FreshDatabase;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let cluster: Cluster;
+const namespace = `t${randomBytes(4).toString('hex')}`;
 const lines: { service: ServiceName; line: string }[] = [];
 
 beforeAll(async () => {
@@ -30,13 +32,17 @@ beforeAll(async () => {
     natsUrl: testNatsUrl(),
     smtpUrl: smtp.url,
     httpPort: await freePort(),
-    env: { BUS_NAMESPACE: `t${randomBytes(4).toString('hex')}`, LOG_LEVEL: 'info' },
+    env: { BUS_NAMESPACE: namespace, LOG_LEVEL: 'info' },
     onLine: (service, line) => lines.push({ service, line }),
   });
 }, 120_000);
 
 afterAll(async () => {
   await cluster?.stop();
+  // The services leave their namespaced streams in place; this run's are removed here.
+  const bus = await createJetStreamBus({ servers: testNatsUrl() });
+  if (await bus.hasStream(`${namespace}_ACCOUNTS`)) await bus.deleteStream(`${namespace}_ACCOUNTS`);
+  await bus.close();
   await smtp?.close();
   await database?.drop();
 });
