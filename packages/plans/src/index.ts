@@ -1,0 +1,14 @@
+export { type CustomOption, customPlanQuota, InvalidCustomOption } from './custom-plan.ts';
+export { CYCLE_DAYS, type Cycle, isCycle, isPlanId, PLANS, type Plan, type PlanId } from './plan-catalog.ts';
+export {
+  type Currency,
+  formatPrice,
+  isCurrency,
+  type PlanPrice,
+  type PlanPrices,
+  parsePlanPrices,
+  planPrice,
+} from './plan-prices.ts';
+export { planQuota } from './plan-quota.ts';
+export { NO_QUOTA, QUOTA_KEYS, type Quota, type QuotaKey } from './quota.ts';
+export { hasFreeSlot, type SiteDemand, type UsageCell, usageTable, usedQuota } from './usage.ts';

@@ -1,0 +1,68 @@
+import { NO_QUOTA, type Quota } from './quota.ts';
+
+/** Plan ids of spec section 3; 0 and 1 have no name and no quota. */
+export type PlanId = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11;
+export type Cycle = 'month' | 'year';
+
+export const CYCLE_DAYS: Record<Cycle, number> = { month: 30, year: 365 };
+
+export interface Plan {
+  id: PlanId;
+  /** Catalogue key of the plan's name in the SPA (`plans.basic5`); empty for 0 and 1. */
+  nameKey: string;
+  /** Total sites the plan covers. */
+  sites: number;
+  /** Fixed limits; the custom plan (2) derives its limits from its options instead. */
+  quota: Quota;
+}
+
+function basic(sites: number, oneMinuteSites: number): Quota {
+  return {
+    _60min: 0,
+    _10min: sites - oneMinuteSites,
+    _1min: oneMinuteSites,
+    random_ip: 0,
+    ss: sites,
+    mail: 3,
+    line_notify: sites,
+  };
+}
+
+const CUSTOM_BASE_SITES = 5;
+
+/**
+ * The catalogue. The spec gives the site counts; the per-interval split follows the plan
+ * names (a "1-minute" plan moves that many sites from the 10-minute to the 1-minute slot).
+ */
+export const PLANS: Record<PlanId, Plan> = {
+  0: { id: 0, nameKey: '', sites: 0, quota: NO_QUOTA },
+  1: { id: 1, nameKey: '', sites: 0, quota: NO_QUOTA },
+  2: {
+    id: 2,
+    nameKey: 'plans.custom',
+    sites: CUSTOM_BASE_SITES,
+    quota: { ...NO_QUOTA, _60min: CUSTOM_BASE_SITES, mail: 0 },
+  },
+  3: { id: 3, nameKey: 'plans.basic5', sites: 5, quota: basic(5, 0) },
+  4: { id: 4, nameKey: 'plans.basic5_1min', sites: 5, quota: basic(5, 5) },
+  5: { id: 5, nameKey: 'plans.basic25', sites: 25, quota: basic(25, 0) },
+  6: { id: 6, nameKey: 'plans.basic25_1min_5', sites: 25, quota: basic(25, 5) },
+  7: { id: 7, nameKey: 'plans.basic25_1min_10', sites: 25, quota: basic(25, 10) },
+  8: { id: 8, nameKey: 'plans.basic25_1min_15', sites: 25, quota: basic(25, 15) },
+  9: { id: 9, nameKey: 'plans.basic25_1min_20', sites: 25, quota: basic(25, 20) },
+  10: { id: 10, nameKey: 'plans.basic25_1min_25', sites: 25, quota: basic(25, 25) },
+  11: {
+    id: 11,
+    nameKey: 'plans.advanced',
+    sites: 100,
+    quota: { _60min: 0, _10min: 50, _1min: 50, random_ip: 100, ss: 100, mail: 10, line_notify: 100 },
+  },
+};
+
+export function isPlanId(value: number): value is PlanId {
+  return Number.isInteger(value) && value >= 0 && value <= 11;
+}
+
+export function isCycle(value: string): value is Cycle {
+  return value === 'month' || value === 'year';
+}
