@@ -115,29 +115,43 @@ export function visibleText(html: string): string {
 
 /** Markup re-serialised so that equivalent spellings of the same document compare equal. */
 export function canonicalMarkup(html: string): string {
-  let markup = '';
+  const parts: string[] = [];
   let rawTextDepth = 0;
+  // The line breaks put around blocks must not turn into text when the markup is parsed again, so
+  // spaces next to them are dropped: the result is stable under a second pass.
+  const breakLine = () => {
+    for (let last = parts.at(-1); last !== undefined; last = parts.at(-1)) {
+      const trimmed = last.trimEnd();
+      if (trimmed !== '' || last.endsWith('\n')) {
+        if (!last.endsWith('\n')) parts[parts.length - 1] = trimmed;
+        break;
+      }
+      parts.pop();
+    }
+    parts.push('\n');
+  };
   const parser = new Parser(
     {
       onopentag(name, attributes) {
-        if (BLOCK.has(name)) markup += '\n';
-        markup += `<${name}${serialiseAttributes(attributes)}>`;
+        if (BLOCK.has(name)) breakLine();
+        parts.push(`<${name}${serialiseAttributes(attributes)}>`);
         if (RAW_TEXT.has(name)) rawTextDepth++;
       },
       onclosetag(name) {
         if (RAW_TEXT.has(name)) rawTextDepth--;
-        if (!VOID.has(name)) markup += `</${name}>`;
-        if (BLOCK.has(name)) markup += '\n';
+        if (!VOID.has(name)) parts.push(`</${name}>`);
+        if (BLOCK.has(name)) breakLine();
       },
       ontext(data) {
-        const collapsed = data.replace(HTML_SPACE_RUN, ' ');
-        markup += rawTextDepth > 0 ? collapsed : escapeText(collapsed);
+        let collapsed = data.replace(HTML_SPACE_RUN, ' ');
+        if (parts.length === 0 || parts.at(-1)?.endsWith('\n')) collapsed = collapsed.trimStart();
+        if (collapsed !== '') parts.push(rawTextDepth > 0 ? collapsed : escapeText(collapsed));
       },
     },
     { decodeEntities: true },
   );
   parser.end(html);
-  return markup;
+  return parts.join('');
 }
 
 function serialiseAttributes(attributes: Record<string, string>): string {

@@ -1,0 +1,68 @@
+import { describe, expect, test } from 'vitest';
+import { canonicalMarkup, extractAreaContent, visibleText } from './extract-area-content.ts';
+
+describe('visible text (strip tags)', () => {
+  test('block elements and <br> start lines; source line breaks inside a paragraph do not', () => {
+    const html = '<div><h2>新着</h2><p>本日\n  発売</p><ul><li>A</li><li>B<br>C</li></ul></div>';
+    expect(visibleText(html).split('\n').filter(Boolean)).toEqual(['新着', '本日 発売', 'A', 'B', 'C']);
+  });
+
+  test('scripts, styles, templates and noscript are not text a person reads', () => {
+    const html = '<p>a<script>var t = Date.now()</script><style>p{}</style><noscript>x</noscript>b</p>';
+    expect(visibleText(html).trim()).toBe('ab');
+  });
+
+  test('entities are decoded, so &amp; and & read the same', () => {
+    expect(visibleText('<p>Tom &amp; Jerry &lt;3&gt; &#x5728;&nbsp;庫</p>').trim()).toBe(
+      'Tom & Jerry <3> 在\u00a0庫',
+    );
+    expect(visibleText('<p>Tom & Jerry</p>')).toBe(visibleText('<p>Tom &amp; Jerry</p>'));
+  });
+
+  test('preformatted text keeps its line breaks', () => {
+    expect(visibleText('<pre>a\nb</pre>').split('\n').filter(Boolean)).toEqual(['a', 'b']);
+  });
+});
+
+describe('canonical markup (keep tags)', () => {
+  test('attributes are sorted, comments dropped, entities spelled one way', () => {
+    const a = '<a href="/x?a=1&amp;b=2" class="c"><!-- built 12:00 -->Tom &amp; Jerry</a>';
+    const b = '<a class="c" href="/x?a=1&b=2">Tom & Jerry</a>';
+    expect(canonicalMarkup(a)).toBe(canonicalMarkup(b));
+    expect(canonicalMarkup(b)).toBe('<a class="c" href="/x?a=1&amp;b=2">Tom &amp; Jerry</a>');
+  });
+
+  test('a changed attribute is a change', () => {
+    expect(canonicalMarkup('<img src="a.png">')).not.toBe(canonicalMarkup('<img src="b.png">'));
+  });
+
+  test('block elements are put on their own lines, implied end tags written out', () => {
+    expect(canonicalMarkup('<ul><li>a<li>b</ul>').split('\n').filter(Boolean)).toEqual([
+      '<ul>',
+      '<li>a</li>',
+      '<li>b</li>',
+      '</ul>',
+    ]);
+  });
+
+  test('is stable: canonical markup parsed again gives itself', () => {
+    const html = '<div id=x><p>a < b &amp; c<br>d<p>e</div><script>if (a < b) {}</script>';
+    const once = canonicalMarkup(html);
+    expect(canonicalMarkup(once)).toBe(once);
+  });
+});
+
+describe('extractAreaContent', () => {
+  test('prefers the rendered text when tags are stripped', () => {
+    expect(extractAreaContent({ html: '<p>hidden<span hidden>x</span></p>', text: 'hidden' }, true)).toBe(
+      'hidden',
+    );
+    expect(extractAreaContent({ html: '<p>a</p>' }, true).trim()).toBe('a');
+  });
+
+  test('compares markup when tags are kept, and falls back to the text without markup', () => {
+    expect(extractAreaContent({ html: '<b>a</b>', text: 'a' }, false)).toBe('<b>a</b>');
+    expect(extractAreaContent({ text: 'a' }, false)).toBe('a');
+    expect(extractAreaContent({}, true)).toBe('');
+  });
+});

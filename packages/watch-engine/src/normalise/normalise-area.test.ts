@@ -1,0 +1,202 @@
+import { describe, expect, test } from 'vitest';
+import { type AreaOptions, DEFAULT_AREA_OPTIONS } from '../area-options.ts';
+import { normaliseArea } from './normalise-area.ts';
+
+function normalised(text: string, options: Partial<AreaOptions> = {}): string {
+  return normaliseArea(text, { ...DEFAULT_AREA_OPTIONS, ...options }).text;
+}
+
+// Each row: a written form the README lists, inside a sentence, and the sentence once it is removed.
+const DATE_FORMS: readonly [form: string, text: string, expected: string][] = [
+  ['year-month-day in kanji', '更新日 2026年11月22日 です', '更新日 です'],
+  ['with spaces and full-width digits', '更新日 ２０２６ 年 １１ 月 ２２ 日 です', '更新日 です'],
+  ['year-month', '2026年11月 の予定', 'の予定'],
+  ['year', '2026年 の予定', 'の予定'],
+  ['era year', '令和8年11月22日 公開', '公開'],
+  ['first year of an era', '令和元年5月1日 公開', '公開'],
+  ['older era', '平成31年4月30日 公開', '公開'],
+  ['month-day', '受付 11月22日 まで', '受付 まで'],
+  ['month-day with weekday', '受付 11月22日（日） まで', '受付 まで'],
+  ['weekday with holiday mark', '受付 11月23日(月・祝) まで', '受付 まで'],
+  ['weekday written in full', '受付 11月22日 日曜日 まで', '受付 まで'],
+  ['month alone', '11月 のお知らせ', 'のお知らせ'],
+  ['era abbreviation', '届出 R8.11.22 受理', '届出 受理'],
+  ['numeric y/m/d', 'posted 2026/11/22 by', 'posted by'],
+  ['numeric y-m-d', 'posted 2026-11-22 by', 'posted by'],
+  ['numeric y.m.d', 'posted 2026.11.22 by', 'posted by'],
+  ['numeric y/m/d with weekday', 'posted 2026/11/22(Sun) by', 'posted by'],
+  ['full-width numeric', '掲載 ２０２６／１１／２２ 終了', '掲載 終了'],
+  ['day/month/year', 'posted 22/11/2026 by', 'posted by'],
+  ['month/day/year', 'posted 11/22/2026 by', 'posted by'],
+  ['year/month', 'issue 2026/11 out', 'issue out'],
+  ['month/day', 'sale 11/22 only', 'sale only'],
+  ['English month day, year', 'Updated Nov 22, 2026 by', 'Updated by'],
+  ['English full month with ordinal', 'Updated November 22nd 2026 by', 'Updated by'],
+  ['English abbreviation with dot, no year', 'Updated Nov. 22 by', 'Updated by'],
+  ['English with weekday', 'Updated Sunday, November 22, 2026 by', 'Updated by'],
+  ['English day month year', 'Updated 22 November 2026 by', 'Updated by'],
+  ['English day of month', 'Updated 22nd of November by', 'Updated by'],
+  ['RFC-style date', 'Updated Sun, 22 Nov 2026 by', 'Updated by'],
+  ['English month year', 'Issue November 2026 out', 'Issue out'],
+  ['relative date in Japanese', '投稿 3日前 です', '投稿 です'],
+  ['relative weeks and months', '投稿 2週間前 と 3か月前', '投稿 と'],
+  ['relative date in English', 'posted 3 days ago by', 'posted by'],
+];
+
+const NOT_DATES: readonly [what: string, text: string][] = [
+  ['a ratio that is not a month/day', 'open 24/7'],
+  ['a version number', 'version 1.2.3'],
+  ['the verb may', 'you may 5 times'],
+  ['a year outside 1900-2199', '1234-05 part'],
+  ['a duration', '3か月 保証'],
+  ['a time', '14:05'],
+];
+
+const TIME_FORMS: readonly [form: string, text: string, expected: string][] = [
+  ['hours and minutes', '発車 14:05 予定', '発車 予定'],
+  ['with seconds and fraction', 'at 14:05:30.123 ok', 'at ok'],
+  ['full-width colon and digits', '発車 １４：０５ 予定', '発車 予定'],
+  ['am/pm', 'at 2:05 PM ok', 'at ok'],
+  ['am/pm with dots', 'at 2:05 a.m. ok', 'at ok'],
+  ['with time zone', 'at 14:05 JST ok', 'at ok'],
+  ['with offset', 'at 14:05 UTC+9 ok', 'at ok'],
+  ['hour with am/pm', 'opens 11am daily', 'opens daily'],
+  ['Japanese hours and minutes', '開始 14時05分 から', '開始 から'],
+  ['Japanese with seconds', '開始 14時5分30秒 から', '開始 から'],
+  ['Japanese hour', '開始 14時 から', '開始 から'],
+  ['Japanese half past', '開始 2時半 から', '開始 から'],
+  ['午後 with hour and minute', '開始 午後2時5分 から', '開始 から'],
+  ['午前 with hour', '開始 午前10時 から', '開始 から'],
+  ['午後 with a clock time', '開始 午後2:05 から', '開始 から'],
+  ['relative minutes', '更新 5分前', '更新'],
+  ['relative hours', '更新 3時間前', '更新'],
+  ['relative in English', 'updated 5 minutes ago', 'updated'],
+];
+
+const NOT_TIMES: readonly [what: string, text: string][] = [
+  ['an aspect ratio', 'screen 16:9'],
+  ['a duration in hours', '所要 3時間'],
+  ['a date', '2026/11/22'],
+];
+
+const NUMBER_FORMS: readonly [form: string, text: string, expected: string][] = [
+  ['integer', '在庫 12 個', '在庫 個'],
+  ['thousands separators and decimals', '価格 1,234.50 円', '価格 円'],
+  ['full-width digits', '価格 １２３４ 円', '価格 円'],
+  ['full-width separators', '価格 １，２３４．５ 円', '価格 円'],
+  ['kanji multipliers mixed with digits', '売上 12万3千 円', '売上 円'],
+  ['oku and man', '売上 1億2000万円', '売上 円'],
+  ['negative', 'change -5 pts', 'change pts'],
+  ['accounting minus mark', '前期比 ▲1,234 百万円', '前期比 百万円'],
+  ['currency mark kept', 'now $12.50 only', 'now $ only'],
+  ['digits inside a word', 'iPhone15 Pro', 'iPhone Pro'],
+];
+
+describe('exclude dates', () => {
+  test.each(DATE_FORMS)('%s', (_form, text, expected) => {
+    expect(normalised(text, { excludeDates: true })).toBe(expected);
+    expect(normalised(text)).toBe(text.replace(/\s+/gu, ' '));
+  });
+
+  test.each(NOT_DATES)('leaves %s', (_what, text) => {
+    expect(normalised(text, { excludeDates: true })).toBe(text);
+  });
+});
+
+describe('exclude times', () => {
+  test.each(TIME_FORMS)('%s', (_form, text, expected) => {
+    expect(normalised(text, { excludeTimes: true })).toBe(expected);
+  });
+
+  test.each(NOT_TIMES)('leaves %s', (_what, text) => {
+    expect(normalised(text, { excludeTimes: true })).toBe(text);
+  });
+
+  test('dates and times together leave neither', () => {
+    expect(normalised('2026年11月22日（日） 14:05 更新', { excludeDates: true, excludeTimes: true })).toBe(
+      '更新',
+    );
+    expect(normalised('Nov 22, 2026 2:05 PM updated', { excludeDates: true, excludeTimes: true })).toBe(
+      'updated',
+    );
+  });
+});
+
+describe('exclude numbers', () => {
+  test.each(NUMBER_FORMS)('%s', (_form, text, expected) => {
+    expect(normalised(text, { excludeNumbers: true })).toBe(expected);
+  });
+
+  test('kanji numerals without digits stay: they are also ordinary words', () => {
+    expect(normalised('一覧 三十 件', { excludeNumbers: true })).toBe('一覧 三十 件');
+  });
+});
+
+describe('exclude words', () => {
+  test('removes each word, ignoring case, longest first', () => {
+    expect(normalised('SALE price and sale', { excludeWords: ['sale', 'sale price'] })).toBe('and');
+  });
+
+  test('Latin words match whole words only; Japanese words match anywhere', () => {
+    expect(normalised('wholesale sale', { excludeWords: ['sale'] })).toBe('wholesale');
+    expect(normalised('本日限定セール開催', { excludeWords: ['限定'] })).toBe('本日セール開催');
+  });
+
+  test('characters with regex meaning are taken literally', () => {
+    expect(normalised('a.b a+b (x)', { excludeWords: ['a.b', '(x)'] })).toBe('a+b');
+  });
+});
+
+describe('exclude regexes (Python syntax)', () => {
+  test('removes matches on each line, seeing the text before dates and numbers are removed', () => {
+    const options = { excludeRegexes: [String.raw`閲覧数\s*\d+`], excludeNumbers: true };
+    expect(normalised('記事A 閲覧数 120\n記事B 価格 300円', options)).toBe('記事A\n記事B 価格 円');
+  });
+
+  test('^ and $ anchor at each line', () => {
+    expect(normalised('PR 広告\n本文 PR', { excludeRegexes: ['^PR'] })).toBe('広告\n本文 PR');
+  });
+
+  test('a removal that joins text into a new match is repeated until nothing changes', () => {
+    expect(normalised('aaabbb', { excludeRegexes: ['ab'] })).toBe('');
+  });
+});
+
+describe('whitespace and invisible characters', () => {
+  test('runs of spaces, tabs, NBSP and ideographic spaces become one space; lines are trimmed', () => {
+    expect(normalised('  a\t\u00a0b\u3000 c  ')).toBe('a b c');
+  });
+
+  test('zero-width spaces, joiners, soft hyphens and BOMs are removed', () => {
+    expect(normalised('在\u200b庫\u200dあ\u00adり\ufeff')).toBe('在庫あり');
+  });
+
+  test('blank lines are dropped and line breaks of any kind split lines', () => {
+    expect(normaliseArea('a\r\n\r\n  \nb\rc\u2028d', DEFAULT_AREA_OPTIONS).lines).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+    ]);
+  });
+
+  test('composed and decomposed kana compare equal', () => {
+    expect(normalised('\u304b\u3099')).toBe(normalised('\u304c'));
+  });
+});
+
+describe('content hash', () => {
+  test('is equal exactly when only whitespace differs', () => {
+    const hash = (text: string) => normaliseArea(text, DEFAULT_AREA_OPTIONS).contentHash;
+    expect(hash('在庫 あり\n価格')).toBe(hash('在庫あり 価格'));
+    expect(hash('在庫あり')).not.toBe(hash('在庫なし'));
+    expect(hash('x')).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  test('ignores what the options exclude', () => {
+    const options = { ...DEFAULT_AREA_OPTIONS, excludeNumbers: true };
+    expect(normaliseArea('在庫 3 個', options).contentHash).toBe(
+      normaliseArea('在庫 12 個', options).contentHash,
+    );
+  });
+});
