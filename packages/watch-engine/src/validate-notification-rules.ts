@@ -107,6 +107,8 @@ function validateCondition(
     });
   }
   const valuePath = `${path}.value`;
+  // What the value must be depends on the operator; an unknown operator is reported once, above.
+  if (operator !== input.operator) return { areaId, operand, operator, value };
   if (NUMERIC_OPERATORS.has(operator)) {
     if (operand !== 'all') {
       problems.push({
