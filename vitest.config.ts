@@ -15,7 +15,12 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['packages/*/src/**/*.int.test.ts', 'services/*/src/**/*.int.test.ts', 'packages/*/test/**/*.int.test.ts', 'services/*/test/**/*.int.test.ts'],
+          include: [
+            'packages/*/src/**/*.int.test.ts',
+            'services/*/src/**/*.int.test.ts',
+            'packages/*/test/**/*.int.test.ts',
+            'services/*/test/**/*.int.test.ts',
+          ],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: true,

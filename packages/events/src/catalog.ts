@@ -17,3 +17,21 @@ export const accountCreated = eventType(
   streams.accounts.name,
   accountsEventsV1.AccountCreated,
 );
+
+export const accountMailRequested = eventType(
+  'accounts.mail_requested',
+  streams.accounts.name,
+  accountsEventsV1.AccountMailRequested,
+);
+
+export const trialEnded = eventType(
+  'accounts.trial_ended',
+  streams.accounts.name,
+  accountsEventsV1.TrialEnded,
+);
+
+export const accountCancelled = eventType(
+  'accounts.cancelled',
+  streams.accounts.name,
+  accountsEventsV1.AccountCancelled,
+);

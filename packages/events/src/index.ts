@@ -1,2 +1,2 @@
-export { accountCreated, streams } from './catalog.ts';
+export { accountCancelled, accountCreated, accountMailRequested, streams, trialEnded } from './catalog.ts';
 export { type EventType, eventType } from './event-type.ts';
