@@ -1,0 +1,151 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createGuardedDispatcher } from '@mimamori/egress';
+import type { Dispatcher } from 'undici';
+import { deviceProfile } from '../browser/user-agent-presets.ts';
+import type { AreaContent, FetchRequest, FetchResult, PageFetcher } from '../domain/page-fetcher.ts';
+import { botProtectionMarker } from './bot-protection.ts';
+import { CrawlFailure } from './crawl-failure.ts';
+import { InvalidSelectorError, ParsedPage } from './parsed-page.ts';
+import { type DocumentLimits, fetchServedDocument, type ServedDocument } from './served-document.ts';
+
+export interface HttpPageFetcherOptions {
+  /** `host:port` destinations the egress guard lets through: tests' loopback fixtures only. */
+  allow?: readonly string[];
+  /** Largest page (and iframe) read, compressed or not. */
+  maxBytes?: number;
+  maxRedirects?: number;
+  /** Deadline for one attempt: every hop, the body and the iframes it needs. */
+  timeoutMs?: number;
+  attempts?: number;
+  /** First pause between attempts; doubles each time. */
+  retryDelayMs?: number;
+}
+
+/** Sent when the site asked for no particular user agent: honest about being a robot. */
+const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; Mimamori/1.0; +https://mimamori.jp/bot)';
+
+/**
+ * The fast path: undici through the egress guard, the served HTML parsed once, each area
+ * located by CSS selector or XPath (inside its iframe's own document when it has one).
+ */
+export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): PageFetcher {
+  const limits: DocumentLimits = {
+    maxBytes: options.maxBytes ?? 5 * 1_048_576,
+    maxRedirects: options.maxRedirects ?? 10,
+  };
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const attempts = options.attempts ?? 3;
+  const retryDelayMs = options.retryDelayMs ?? 1_000;
+  const allow = options.allow ?? [];
+  const direct = createGuardedDispatcher({ allow });
+  const proxied = new Map<string, Dispatcher>();
+  const dispatcherFor = (proxyUrl: string | undefined) => {
+    if (!proxyUrl) return direct;
+    let dispatcher = proxied.get(proxyUrl);
+    if (!dispatcher) {
+      dispatcher = createGuardedDispatcher({ allow, upstreamProxy: proxyUrl });
+      proxied.set(proxyUrl, dispatcher);
+    }
+    return dispatcher;
+  };
+
+  const attempt = async (job: FetchRequest, signal: AbortSignal): Promise<FetchResult> => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const context = {
+      dispatcher: dispatcherFor(job.proxyUrl),
+      headers: requestHeaders(job),
+      cookieJar: new Map<string, Map<string, string>>(),
+      signal: AbortSignal.any([signal, deadline]),
+      timedOut: () => deadline.aborted,
+      limits,
+    };
+    const load = async (url: string) => checkServed(await fetchServedDocument({ ...context, url }));
+    const top = await load(job.url);
+    const page = new ParsedPage(top.text);
+    const frames = new Map<string, Promise<ParsedPage>>();
+    const areas: AreaContent[] = [];
+    const missing: string[] = [];
+    for (const area of job.areas) {
+      let document = page;
+      if (area.frame) {
+        const frame = page.locate(area.frame);
+        if (!frame?.src) {
+          missing.push(`iframe ${describe(area.frame)}${frame ? ' (it has no src)' : ''}`);
+          continue;
+        }
+        const frameUrl = new URL(frame.src, top.finalUrl).href;
+        let loaded = frames.get(frameUrl);
+        if (!loaded) {
+          loaded = load(frameUrl).then((served) => new ParsedPage(served.text));
+          frames.set(frameUrl, loaded);
+        }
+        document = await loaded;
+      }
+      const element = document.locate(area);
+      if (!element) missing.push(describe(area));
+      else areas.push({ areaId: area.areaId, found: true, html: element.html, text: element.text });
+    }
+    if (missing.length > 0) {
+      return new CrawlFailure(
+        'element_not_found',
+        `element not found: ${missing.join(', ')}`,
+        false,
+      ).toResult();
+    }
+    return { ok: true, finalUrl: top.finalUrl, status: top.status, areas };
+  };
+
+  return {
+    async fetch(job, signal) {
+      for (let tried = 1; ; tried += 1) {
+        let failure: CrawlFailure;
+        try {
+          return await attempt(job, signal);
+        } catch (error) {
+          if (error instanceof InvalidSelectorError) {
+            return new CrawlFailure('element_not_found', error.message, false).toResult();
+          }
+          if (!(error instanceof CrawlFailure)) throw error;
+          failure = error;
+        }
+        if (!failure.retryable || tried >= attempts || signal.aborted) return failure.toResult();
+        await sleep(retryDelayMs * 2 ** (tried - 1), undefined, { signal }).catch(() => undefined);
+      }
+    },
+    async close() {
+      await Promise.all([direct, ...proxied.values()].map((dispatcher) => dispatcher.close()));
+    },
+  };
+}
+
+function requestHeaders(job: FetchRequest): Record<string, string> {
+  const profile = deviceProfile(job.userAgent, job.viewport);
+  return {
+    'user-agent': profile.userAgent ?? DEFAULT_USER_AGENT,
+    accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+    'accept-language': 'ja,en;q=0.8',
+    'accept-encoding': 'gzip, deflate, br',
+    ...(profile.isMobile ? { 'sec-ch-ua-mobile': '?1' } : {}),
+    ...(job.cookies ? { cookie: job.cookies } : {}),
+  };
+}
+
+/** The page as served must be the page: not an error status and not a robot wall. */
+function checkServed(served: ServedDocument): ServedDocument {
+  const marker = botProtectionMarker(served.status, served.headers, served.text.slice(0, 65_536));
+  if (marker) {
+    throw new CrawlFailure(
+      'blocked_by_robot',
+      `${marker} blocked the request to ${served.finalUrl} (HTTP ${served.status})`,
+      false,
+    );
+  }
+  if (served.status >= 200 && served.status < 300) return served;
+  // Server errors and rate limits pass; a missing page stays missing until someone fixes the URL.
+  const retryable = served.status >= 500 || served.status === 429 || served.status === 408;
+  throw new CrawlFailure('http_status', `HTTP ${served.status} from ${served.finalUrl}`, retryable);
+}
+
+function describe(locator: { selector: string; selectorType: 'css' | 'xpath' }): string {
+  return `${locator.selectorType === 'xpath' ? 'XPath' : 'CSS'} ${JSON.stringify(locator.selector)}`;
+}

@@ -1,0 +1,142 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Encoding from 'encoding-japanese';
+import iconv from 'iconv-lite';
+
+export interface FixtureSite {
+  origin: string;
+  /** `127.0.0.1:<port>`, for the egress allow-list. */
+  authority: string;
+  /** Requests received, by path, with the headers they carried. */
+  requests: { path: string; headers: IncomingMessage['headers'] }[];
+  close(): Promise<void>;
+}
+
+export const JAPANESE_NEWS = '新製品「みまもり」を発売しました。価格は１，２８０円です。';
+
+const page = (body: string, head = '') =>
+  `<!doctype html><html><head>${head}<title>Fixture</title></head><body>${body}</body></html>`;
+const newsPage = (head = '') =>
+  page(`<div id="news"><h2>お知らせ</h2><p class="item">${JAPANESE_NEWS}</p></div>`, head);
+const jis = (text: string) =>
+  Buffer.from(Encoding.convert(Encoding.stringToCode(text), { to: 'JIS', from: 'UNICODE' }) as number[]);
+
+/**
+ * The outside world for crawler tests, on loopback: pages in each Japanese encoding, slow,
+ * huge, redirecting, failing and robot-walled pages, an iframe, and redirects to addresses the
+ * egress guard must refuse (`redirectTargets`).
+ */
+export async function startFixtureSite(redirectTargets: Record<string, string> = {}): Promise<FixtureSite> {
+  const requests: FixtureSite['requests'] = [];
+  const open = new Set<ServerResponse>();
+  const server = createServer((incoming, response) => {
+    const path = new URL(incoming.url ?? '/', 'http://fixture').pathname;
+    requests.push({ path, headers: incoming.headers });
+    open.add(response);
+    response.on('close', () => open.delete(response));
+    route(path, incoming, response, redirectTargets);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    authority: `127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const response of open) response.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function route(
+  path: string,
+  incoming: IncomingMessage,
+  response: ServerResponse,
+  redirectTargets: Record<string, string>,
+) {
+  const html = (body: string | Buffer, contentType = 'text/html; charset=utf-8', status = 200) => {
+    response.writeHead(status, { 'content-type': contentType });
+    response.end(body);
+  };
+  const redirect = (location: string, status = 302) => {
+    response.writeHead(status, { location });
+    response.end();
+  };
+  const chain = /^\/redirect\/(\d+)$/.exec(path);
+  if (chain) return redirect(Number(chain[1]) > 0 ? `/redirect/${Number(chain[1]) - 1}` : '/static');
+  const elsewhere = /^\/redirect-to\/(\w+)$/.exec(path);
+  if (elsewhere) return redirect(redirectTargets[elsewhere[1] ?? ''] ?? '/static', 301);
+  switch (path) {
+    case '/static':
+      return html(newsPage('<meta charset="utf-8">'));
+    case '/utf8-undeclared':
+      return html(Buffer.from(newsPage()), 'text/html');
+    case '/sjis':
+      return html(iconv.encode(newsPage(), 'cp932'), 'text/html; charset=Shift_JIS');
+    case '/sjis-meta':
+      return html(
+        iconv.encode(
+          newsPage('<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS">'),
+          'cp932',
+        ),
+        'text/html',
+      );
+    case '/sjis-undeclared':
+      return html(iconv.encode(newsPage(), 'cp932'), 'text/html');
+    case '/eucjp':
+      return html(iconv.encode(newsPage('<meta charset="EUC-JP">'), 'euc-jp'), 'text/html');
+    case '/eucjp-undeclared':
+      return html(iconv.encode(newsPage(), 'euc-jp'), 'text/html');
+    case '/iso2022jp':
+      return html(jis(newsPage()), 'text/html; charset=ISO-2022-JP');
+    case '/iso2022jp-undeclared':
+      return html(jis(newsPage()), 'text/html');
+    case '/slow':
+      // Headers, then nothing: the check's deadline must end it.
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.write('<html><body>');
+      return;
+    case '/slow-then-done':
+      setTimeout(() => html(newsPage()), 4_000);
+      return;
+    case '/large': {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      const chunk = Buffer.from(`<p>${'x'.repeat(1_000)}</p>`);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 8 * 1_048_576) {
+          sent += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', pump);
+        }
+        response.end();
+      };
+      response.on('error', () => undefined);
+      return pump();
+    }
+    case '/redirect-loop':
+      return redirect('/redirect-loop');
+    case '/missing':
+      return html(page('<h1>Not Found</h1>'), 'text/html', 404);
+    case '/broken':
+      return html(page('<h1>Internal Server Error</h1>'), 'text/html', 500);
+    case '/challenge':
+      response.writeHead(503, { 'content-type': 'text/html', server: 'cloudflare' });
+      return void response.end(
+        '<html><head><title>Just a moment...</title></head><body><script src="/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1"></script></body></html>',
+      );
+    case '/with-frame':
+      return html(page('<h1>Outer</h1><iframe id="prices" src="/frame/prices"></iframe>'));
+    case '/frame/prices':
+      return html(page('<table id="list"><tr><td>りんご</td><td>120円</td></tr></table>'));
+    case '/needs-cookie': {
+      const cookie = incoming.headers.cookie ?? '';
+      return html(page(`<p id="who">${/member=gold/.test(cookie) ? 'gold member' : 'guest'}</p>`));
+    }
+    case '/echo-headers':
+      return html(page(`<pre id="headers">${JSON.stringify(incoming.headers)}</pre>`));
+    default:
+      return html(page('<h1>Not Found</h1>'), 'text/html', 404);
+  }
+}
