@@ -52,6 +52,11 @@ export interface FetchRequest {
   screenshot: 'none' | 'page' | 'areas';
   /** An upstream proxy from the configured pool, when the site uses one. */
   proxyUrl?: string;
+  /**
+   * The account the check is for. Browser mode may reuse a warm context for consecutive checks
+   * of the same account (never across accounts); without it every check gets a fresh context.
+   */
+  accountId?: string;
 }
 
 export interface AreaContent {

@@ -1,0 +1,311 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FetchRequest, FetchResult, PageFetcher } from '../domain/page-fetcher.ts';
+import { createBrowserPageFetcher } from './browser-page-fetcher.ts';
+import { type BrowserPool, createBrowserPool } from './browser-pool.ts';
+import { type FixtureSite, startFixtureSite } from './testing/fixture-site.ts';
+
+let site: FixtureSite;
+let pool: BrowserPool;
+let fetcher: PageFetcher;
+
+beforeAll(async () => {
+  site = await startFixtureSite();
+  pool = createBrowserPool({ allow: [site.hostPort], pagesPerBrowser: 3 });
+  fetcher = createBrowserPageFetcher({
+    pool,
+    limits: {
+      loadTimeoutMs: 4_000,
+      settleTimeoutMs: 4_000,
+      maxDocumentBytes: 1_000_000,
+      actionTimeoutMs: 3_000,
+    },
+  });
+});
+
+afterAll(async () => {
+  await fetcher?.close();
+  await site?.close();
+});
+
+function request(path: string, overrides: Partial<FetchRequest> = {}): FetchRequest {
+  return {
+    url: `${site.url}${path}`,
+    mode: 'browser',
+    userAgent: { kind: 'chrome' },
+    actions: [],
+    areas: [],
+    screenshot: 'none',
+    ...overrides,
+  };
+}
+
+const css = (areaId: string, selector: string) => ({ areaId, selector, selectorType: 'css' as const });
+
+async function fetchOk(input: FetchRequest) {
+  const result = await fetcher.fetch(input, new AbortController().signal);
+  if (!result.ok) throw new Error(`expected a snapshot, got ${result.code}: ${result.detail}`);
+  return result;
+}
+
+function failure(result: FetchResult) {
+  if (result.ok) throw new Error('expected a failure');
+  return result;
+}
+
+/** Chromium processes this worker launched (Playwright starts them as its children). */
+function browserProcesses(): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chrom');
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+describe('browser page fetcher', () => {
+  it('reads areas of a static page by CSS and XPath: HTML and what a person sees', async () => {
+    const result = await fetchOk(
+      request('/static', {
+        areas: [
+          css('price', '#price'),
+          { areaId: 'note', selector: '//p[@class="note"]', selectorType: 'xpath' },
+        ],
+      }),
+    );
+    expect(result.status).toBe(200);
+    expect(result.areas).toEqual([
+      { areaId: 'price', found: true, html: '<div id="price">¥1,200</div>', text: '¥1,200' },
+      { areaId: 'note', found: true, html: '<p class="note">in stock</p>', text: 'in stock' },
+    ]);
+  });
+
+  it('waits for content a script renders after load', async () => {
+    const result = await fetchOk(request('/scripted', { areas: [css('app', '#app')] }));
+    expect(result.areas[0]?.text).toBe('rendered by script');
+  });
+
+  it('reads areas in the isolated world, so page scripts that patch the DOM API cannot lie', async () => {
+    const result = await fetchOk(request('/tampering', { areas: [css('price', '#price')] }));
+    expect(result.areas[0]?.text).toBe('¥5,000');
+  });
+
+  it('reads an area inside an iframe', async () => {
+    const result = await fetchOk(
+      request('/framed', {
+        areas: [{ ...css('inside', 'p.inside'), frame: { selector: '#inner-frame', selectorType: 'css' } }],
+      }),
+    );
+    expect(result.areas[0]?.text).toBe('content inside the frame');
+  });
+
+  it('names the selector when an element or its iframe is missing', async () => {
+    const missing = failure(
+      await fetcher.fetch(request('/static', { areas: [css('a', '#nope')] }), new AbortController().signal),
+    );
+    expect(missing).toMatchObject({ code: 'element_not_found', retryable: false });
+    expect(missing.detail).toContain('#nope');
+    const noFrame = failure(
+      await fetcher.fetch(
+        request('/static', {
+          areas: [{ ...css('a', 'p'), frame: { selector: '#no-frame', selectorType: 'css' } }],
+        }),
+        new AbortController().signal,
+      ),
+    );
+    expect(noFrame.code).toBe('element_not_found');
+    expect(noFrame.detail).toContain('#no-frame');
+  });
+
+  it('reveals content with a click action', async () => {
+    const result = await fetchOk(
+      request('/reveal', {
+        actions: [{ type: 'click', locator: { selector: '#more', selectorType: 'css' }, skippable: false }],
+        areas: [css('hidden', '#hidden')],
+      }),
+    );
+    expect(result.areas[0]?.text).toBe('revealed text');
+  });
+
+  it('passes over a skippable action whose element is missing, and fails on a required one', async () => {
+    const skipped = await fetchOk(
+      request('/static', {
+        actions: [
+          { type: 'click', locator: { selector: '#cookie-banner', selectorType: 'css' }, skippable: true },
+        ],
+        areas: [css('price', '#price')],
+      }),
+    );
+    expect(skipped.areas[0]?.text).toBe('¥1,200');
+    const required = failure(
+      await fetcher.fetch(
+        request('/static', {
+          actions: [
+            { type: 'click', locator: { selector: '#cookie-banner', selectorType: 'css' }, skippable: false },
+          ],
+        }),
+        new AbortController().signal,
+      ),
+    );
+    expect(required.code).toBe('element_not_found');
+    expect(required.detail).toContain('#cookie-banner');
+  });
+
+  it('signs in with the login actions, keeps the session, and does not replay the login while the cookie holds', async () => {
+    const login = {
+      verify: { kind: 'cookie' as const, name: 'member' },
+      actions: [
+        {
+          type: 'enter_text' as const,
+          locator: { selector: '#user', selectorType: 'css' as const },
+          value: 'sato',
+          skippable: false,
+        },
+        {
+          type: 'enter_text' as const,
+          locator: { selector: '#pass', selectorType: 'css' as const },
+          value: 's3cret!',
+          skippable: false,
+        },
+        {
+          type: 'click' as const,
+          locator: { selector: '#submit', selectorType: 'css' as const },
+          skippable: false,
+        },
+      ],
+    };
+    const first = await fetchOk(request('/members', { login, areas: [css('secret', '#secret')] }));
+    expect(first.areas[0]?.text).toBe('members only: 会員価格 980円');
+    expect(first.sessionState).toContain('member');
+    expect(site.hits.get('/do-login')).toBe(1);
+
+    const second = await fetchOk(
+      request('/members', {
+        login,
+        sessionState: first.sessionState as string,
+        areas: [css('secret', '#secret')],
+      }),
+    );
+    expect(second.areas[0]?.text).toBe('members only: 会員価格 980円');
+    expect(site.hits.get('/do-login')).toBe(1);
+
+    const wrong = failure(
+      await fetcher.fetch(
+        request('/members', {
+          login: {
+            ...login,
+            actions: login.actions.map((action, index) =>
+              index === 1 ? { ...action, value: 'wrong' } : action,
+            ),
+          },
+          areas: [css('secret', '#secret')],
+        }),
+        new AbortController().signal,
+      ),
+    );
+    expect(wrong.code).toBe('login_failed');
+    expect(wrong.detail).not.toContain('wrong');
+  });
+
+  it('reads a page behind a cookie the user set', async () => {
+    const result = await fetchOk(
+      request('/members', { cookies: 'member=ok', areas: [css('secret', '#secret')] }),
+    );
+    expect(result.areas[0]?.text).toContain('members only');
+  });
+
+  it('reports a timeout for a page that does not load in time', async () => {
+    const before = site.hits.get('/slow') ?? 0;
+    const result = failure(await fetcher.fetch(request('/slow'), new AbortController().signal));
+    expect(result).toMatchObject({ code: 'timeout', retryable: true });
+    expect((site.hits.get('/slow') ?? 0) - before).toBe(3);
+  });
+
+  it('refuses a page larger than the cap', async () => {
+    const result = failure(await fetcher.fetch(request('/large'), new AbortController().signal));
+    expect(result.code).toBe('too_large');
+  });
+
+  it('tells a bot-protection page and an error status apart from an unreachable site', async () => {
+    const challenge = failure(await fetcher.fetch(request('/challenge'), new AbortController().signal));
+    expect(challenge.code).toBe('blocked_by_robot');
+    const missing = failure(await fetcher.fetch(request('/missing'), new AbortController().signal));
+    expect(missing).toMatchObject({ code: 'http_status', retryable: false });
+    expect(missing.detail).toContain('404');
+  });
+
+  it('refuses loopback addresses that are not allow-listed, over http and https, through the guarded proxy', async () => {
+    for (const url of ['http://127.0.0.2:8081/', 'https://127.0.0.2:8443/']) {
+      const result = failure(await fetcher.fetch(request('/static', { url }), new AbortController().signal));
+      expect(result).toMatchObject({ code: 'refused_address', retryable: false });
+      expect(result.detail).toContain('127.0.0.2');
+    }
+  });
+
+  it('takes a WebP screenshot of the page and of an area, with Japanese text rendered', async () => {
+    const result = await fetchOk(
+      request('/japanese', { screenshot: 'areas', areas: [css('title', '#title')] }),
+    );
+    const area = result.areas[0]?.screenshot;
+    expect(area?.contentType).toBe('image/webp');
+    const areaMeta = await sharp(area?.data as Uint8Array).metadata();
+    expect(areaMeta.format).toBe('webp');
+    expect(areaMeta.width).toBeGreaterThan(200);
+
+    const page = await fetchOk(request('/japanese', { screenshot: 'page', areas: [css('body', '#body')] }));
+    const pageMeta = await sharp(page.pageScreenshot?.data as Uint8Array).metadata();
+    expect(pageMeta.width).toBe(1280);
+    // Rendered CJK glyphs leave many dark pixels; missing fonts leave empty boxes or nothing.
+    const { data, info } = await sharp(area?.data as Uint8Array)
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const dark = data.filter((value) => value < 128).length / (info.width * info.height);
+    expect(dark).toBeGreaterThan(0.03);
+    if (process.env.KEEP_SCREENSHOTS) {
+      await sharp(page.pageScreenshot?.data as Uint8Array)
+        .png()
+        .toFile(`${process.env.KEEP_SCREENSHOTS}/page.png`);
+      await sharp(area?.data as Uint8Array)
+        .png()
+        .toFile(`${process.env.KEEP_SCREENSHOTS}/area.png`);
+    }
+  });
+
+  it('replaces a browser killed mid-check and still completes that check', async () => {
+    const [victim] = browserProcesses();
+    expect(victim).toBeDefined();
+    const running = fetcher.fetch(
+      request('/delayed', { areas: [css('done', '#done')] }),
+      new AbortController().signal,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    process.kill(victim as number, 'SIGKILL');
+    const result = await running;
+    if (!result.ok) throw new Error(`${result.code}: ${result.detail}`);
+    expect(result.areas[0]?.text).toBe('finally');
+    expect(browserProcesses()).not.toContain(victim);
+    const next = await fetchOk(request('/static', { areas: [css('price', '#price')] }));
+    expect(next.areas[0]?.text).toBe('¥1,200');
+  });
+
+  it('reuses a warm context for the next check of the same account, never for another account', async () => {
+    const cookiesSeen = async (accountId?: string) => {
+      const result = await fetchOk(
+        request('/cookie-echo', { ...(accountId ? { accountId } : {}), areas: [css('c', '#cookies')] }),
+      );
+      return result.areas[0]?.text;
+    };
+    expect(await cookiesSeen('account-1')).toBe('none');
+    expect(await cookiesSeen('account-1')).toBe('seen=yes');
+    expect(await cookiesSeen('account-2')).toBe('none');
+    expect(await cookiesSeen()).toBe('none');
+  });
+});

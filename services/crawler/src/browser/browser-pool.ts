@@ -1,0 +1,315 @@
+import { createEgressGuard, type EgressGuard, type GuardedProxy, startGuardedProxy } from '@mimamori/egress';
+import type { Logger } from '@mimamori/runtime';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumExecutablePath } from './chromium-binary.ts';
+import type { DeviceProfile } from './user-agent-presets.ts';
+
+export interface BrowserPoolOptions {
+  /**
+   * `host:port` destinations the egress guard lets through unchecked: tests' own loopback
+   * fixture servers only; empty in production.
+   */
+  allow?: readonly string[];
+  /** Long-lived browser processes. */
+  browsers?: number;
+  /** Pages in flight per browser; more wait for a slot. */
+  pagesPerBrowser?: number;
+  /** How long an account's warm context is kept for its next check. */
+  warmIdleMs?: number;
+  executablePath?: string;
+  logger?: Logger;
+}
+
+export interface ContextSpec {
+  device: DeviceProfile;
+  /** An upstream proxy from the configured pool; the guard still checks every target. */
+  upstreamProxy?: string;
+  /** Playwright storage state (JSON) kept from an earlier check. */
+  storageState?: string;
+  /** Images are only fetched when a screenshot will show them. */
+  blockImages: boolean;
+  javaScriptEnabled?: boolean;
+  /**
+   * Consecutive checks of the same account with the same settings may reuse one warm context
+   * (never across accounts): a fresh context and page cost more than the check itself.
+   */
+  warmKey?: string;
+}
+
+/** The browser running a check went away (crash, kill); the check may be run again. */
+export class BrowserCrashedError extends Error {
+  override readonly name = 'BrowserCrashedError';
+}
+
+export interface LeasedPage {
+  page: Page;
+  context: BrowserContext;
+  /** Whether the context came warm from an earlier check of the same account. */
+  warm: boolean;
+}
+
+export interface BrowserPool {
+  readonly executablePath: string;
+  /** The guard the pool's proxies apply, for telling a refused address from an unreachable one. */
+  readonly guard: EgressGuard;
+  /** Runs `work` on a page in a context made for `spec`, then closes it (or keeps it warm). */
+  run<T>(spec: ContextSpec, work: (lease: LeasedPage) => Promise<T>): Promise<T>;
+  /** A context the caller keeps (wizard preview sessions); closing it frees its slot. */
+  open(spec: ContextSpec): Promise<LeasedPage & { close(): Promise<void> }>;
+  close(): Promise<void>;
+}
+
+interface Member {
+  browser: Browser;
+  active: number;
+  alive: boolean;
+}
+
+interface WarmEntry {
+  key: string;
+  member: Member;
+  context: BrowserContext;
+  page: Page;
+  timer: NodeJS.Timeout;
+}
+
+const BLOCKED_ALWAYS = new Set(['font', 'media']);
+
+export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
+  const executablePath = options.executablePath ?? chromiumExecutablePath();
+  const browserCount = options.browsers ?? 1;
+  const pagesPerBrowser = options.pagesPerBrowser ?? 4;
+  const warmIdleMs = options.warmIdleMs ?? 15_000;
+  const members: (Member | Promise<Member> | undefined)[] = new Array(browserCount).fill(undefined);
+  const proxies = new Map<string, Promise<GuardedProxy>>();
+  const warm = new Map<string, WarmEntry[]>();
+  const waiters: (() => void)[] = [];
+  let inUse = 0;
+  let closed = false;
+
+  function proxyFor(upstreamProxy: string | undefined): Promise<GuardedProxy> {
+    const key = upstreamProxy ?? '';
+    let proxy = proxies.get(key);
+    if (!proxy) {
+      // Every browser request, sub-resources and redirects included, leaves through this proxy.
+      proxy = startGuardedProxy({
+        ...(options.allow ? { allow: options.allow } : {}),
+        ...(upstreamProxy ? { upstreamProxy } : {}),
+      });
+      proxies.set(key, proxy);
+      proxy.catch(() => proxies.delete(key));
+    }
+    return proxy;
+  }
+
+  async function launch(index: number): Promise<Member> {
+    const proxy = await proxyFor(undefined);
+    // Playwright adds <-loopback> to the bypass list, so loopback also goes through the guard.
+    const browser = await chromium.launch({
+      executablePath,
+      args: CHROMIUM_ARGS,
+      proxy: { server: proxy.url },
+    });
+    const member: Member = { browser, active: 0, alive: true };
+    browser.on('disconnected', () => {
+      member.alive = false;
+      if (members[index] === member) members[index] = undefined;
+      dropWarm((entry) => entry.member === member);
+      if (!closed)
+        options.logger?.warn({ browser: index }, 'browser went away; the next check launches another');
+    });
+    return member;
+  }
+
+  /** The live browser at `index`, launching a replacement when the last one died. */
+  async function memberAt(index: number): Promise<Member> {
+    const current = members[index];
+    if (current && !(current instanceof Promise) && current.alive) return current;
+    if (current instanceof Promise) return current;
+    const launching = launch(index);
+    members[index] = launching;
+    try {
+      const member = await launching;
+      members[index] = member;
+      return member;
+    } catch (error) {
+      members[index] = undefined;
+      throw error;
+    }
+  }
+
+  async function leastBusy(): Promise<Member> {
+    let best = 0;
+    let bestActive = Number.POSITIVE_INFINITY;
+    for (let index = 0; index < browserCount; index++) {
+      const member = members[index];
+      const active = member && !(member instanceof Promise) ? member.active : 0;
+      if (active < bestActive) {
+        best = index;
+        bestActive = active;
+      }
+    }
+    return memberAt(best);
+  }
+
+  async function acquireSlot(): Promise<void> {
+    if (closed) throw new Error('browser pool closed');
+    if (inUse < browserCount * pagesPerBrowser) {
+      inUse++;
+      return;
+    }
+    await new Promise<void>((resolve) => waiters.push(resolve));
+    if (closed) throw new Error('browser pool closed');
+  }
+
+  function releaseSlot() {
+    const next = waiters.shift();
+    if (next) next();
+    else inUse--;
+  }
+
+  function dropWarm(matches: (entry: WarmEntry) => boolean) {
+    for (const [key, entries] of warm) {
+      const kept = entries.filter((entry) => {
+        if (!matches(entry)) return true;
+        clearTimeout(entry.timer);
+        entry.context.close().catch(() => undefined);
+        return false;
+      });
+      if (kept.length > 0) warm.set(key, kept);
+      else warm.delete(key);
+    }
+  }
+
+  function takeWarm(key: string): WarmEntry | undefined {
+    const entries = warm.get(key);
+    const entry = entries?.pop();
+    if (entries && entries.length === 0) warm.delete(key);
+    if (entry) clearTimeout(entry.timer);
+    return entry?.member.alive && !entry.page.isClosed() ? entry : undefined;
+  }
+
+  function keepWarm(key: string, member: Member, context: BrowserContext, page: Page) {
+    const entry: WarmEntry = {
+      key,
+      member,
+      context,
+      page,
+      timer: setTimeout(() => dropWarm((candidate) => candidate === entry), warmIdleMs),
+    };
+    entry.timer.unref();
+    const entries = warm.get(key) ?? [];
+    entries.push(entry);
+    warm.set(key, entries);
+  }
+
+  async function newContext(
+    member: Member,
+    spec: ContextSpec,
+  ): Promise<{ context: BrowserContext; page: Page }> {
+    const proxy = spec.upstreamProxy ? await proxyFor(spec.upstreamProxy) : undefined;
+    const context = await member.browser.newContext({
+      viewport: spec.device.viewport,
+      screen: spec.device.viewport,
+      isMobile: spec.device.isMobile,
+      hasTouch: spec.device.hasTouch,
+      deviceScaleFactor: spec.device.deviceScaleFactor,
+      ...(spec.device.userAgent ? { userAgent: spec.device.userAgent } : {}),
+      ...(proxy ? { proxy: { server: proxy.url } } : {}),
+      ...(spec.storageState ? { storageState: JSON.parse(spec.storageState) } : {}),
+      javaScriptEnabled: spec.javaScriptEnabled ?? true,
+      serviceWorkers: 'block',
+      acceptDownloads: false,
+    });
+    await context.route('**/*', (route) => {
+      const type = route.request().resourceType();
+      if (BLOCKED_ALWAYS.has(type) || (spec.blockImages && type === 'image'))
+        return route.abort('blockedbyclient');
+      return route.fallback();
+    });
+    const page = await context.newPage();
+    return { context, page };
+  }
+
+  async function lease(spec: ContextSpec): Promise<{ member: Member; leased: LeasedPage }> {
+    const reused = spec.warmKey ? takeWarm(spec.warmKey) : undefined;
+    if (reused) {
+      reused.member.active++;
+      return { member: reused.member, leased: { page: reused.page, context: reused.context, warm: true } };
+    }
+    const member = await leastBusy();
+    member.active++;
+    try {
+      const { context, page } = await newContext(member, spec);
+      return { member, leased: { page, context, warm: false } };
+    } catch (error) {
+      member.active--;
+      throw member.alive ? error : new BrowserCrashedError('the browser went away while opening a page');
+    }
+  }
+
+  return {
+    executablePath,
+    guard: createEgressGuard(options.allow ? { allow: options.allow } : {}),
+
+    async run(spec, work) {
+      await acquireSlot();
+      try {
+        const { member, leased } = await lease(spec);
+        let keep = false;
+        try {
+          const result = await work(leased);
+          keep = Boolean(spec.warmKey) && member.alive && !closed;
+          return result;
+        } catch (error) {
+          if (!member.alive) throw new BrowserCrashedError('the browser went away during the check');
+          throw error;
+        } finally {
+          member.active--;
+          if (keep && spec.warmKey) keepWarm(spec.warmKey, member, leased.context, leased.page);
+          else await leased.context.close().catch(() => undefined);
+        }
+      } finally {
+        releaseSlot();
+      }
+    },
+
+    async open(spec) {
+      await acquireSlot();
+      try {
+        const { member, leased } = await lease({ ...spec, warmKey: undefined } as ContextSpec);
+        let released = false;
+        return {
+          ...leased,
+          async close() {
+            if (released) return;
+            released = true;
+            member.active--;
+            releaseSlot();
+            await leased.context.close().catch(() => undefined);
+          },
+        };
+      } catch (error) {
+        releaseSlot();
+        throw error;
+      }
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      dropWarm(() => true);
+      for (const waiter of waiters.splice(0)) waiter();
+      const launched = await Promise.allSettled(members.map((member) => member));
+      await Promise.allSettled(
+        launched.map((outcome) =>
+          outcome.status === 'fulfilled' && outcome.value ? outcome.value.browser.close() : undefined,
+        ),
+      );
+      const opened = await Promise.allSettled(proxies.values());
+      await Promise.allSettled(
+        opened.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.close() : undefined)),
+      );
+    },
+  };
+}

@@ -1,0 +1,207 @@
+import type { EgressGuard } from '@mimamori/egress';
+import { errors, type Page, type Response } from 'playwright-core';
+import { botProtectionMarker } from '../http/bot-protection.ts';
+import { CrawlFailure } from '../http/crawl-failure.ts';
+import { isolatedWorld } from './isolated-world.ts';
+import { PAGE_FACTS, WAIT_DOM_QUIET } from './page-scripts.ts';
+
+export interface LoadLimits {
+  /** Until the load event (spec: about 30 s). */
+  loadTimeoutMs: number;
+  /** Optimised loading after it: network idle or DOM stable, at most this long (about 30 s). */
+  settleTimeoutMs: number;
+  /** How long the DOM must stay unchanged to count as stable. */
+  quietMs: number;
+  maxRedirects: number;
+  /** The served document, decoded. */
+  maxDocumentBytes: number;
+  /** Elements in the rendered document (script-built pages never have a served size). */
+  maxElements: number;
+}
+
+export const DEFAULT_LOAD_LIMITS: LoadLimits = {
+  loadTimeoutMs: 30_000,
+  settleTimeoutMs: 30_000,
+  quietMs: 500,
+  maxRedirects: 10,
+  maxDocumentBytes: 15 * 1024 * 1024,
+  maxElements: 300_000,
+};
+
+const REFUSED_HEADER = 'x-refused-address';
+
+/**
+ * Opens `url` in `page` and waits for it to settle. Throws CrawlFailure for every way a page
+ * can fail to load, with a code that tells a refused address, a timeout, a robot wall, an
+ * error status and an unreachable site apart.
+ */
+export async function loadPage(
+  page: Page,
+  url: string,
+  limits: LoadLimits,
+  guard: EgressGuard,
+): Promise<Response> {
+  trackRequests(page);
+  let failedDocument: string | undefined;
+  const onFailed = (request: { isNavigationRequest(): boolean; url(): string }) => {
+    if (request.isNavigationRequest()) failedDocument = request.url();
+  };
+  page.on('requestfailed', onFailed);
+  let response: Response | null;
+  try {
+    response = await page.goto(url, { waitUntil: 'load', timeout: limits.loadTimeoutMs });
+  } catch (error) {
+    throw await navigationFailure(error, failedDocument ?? url, guard);
+  } finally {
+    page.off('requestfailed', onFailed);
+  }
+  if (!response) throw new CrawlFailure('unreachable', `no response from ${url}`, true);
+  await checkResponse(page, response, limits);
+  await settle(page, limits);
+  await checkSettledPage(page, response, limits);
+  return response;
+}
+
+async function navigationFailure(
+  error: unknown,
+  failedUrl: string,
+  guard: EgressGuard,
+): Promise<CrawlFailure> {
+  if (error instanceof CrawlFailure) return error;
+  if (error instanceof errors.TimeoutError) {
+    return new CrawlFailure('timeout', `the page did not finish loading: ${failedUrl}`, true);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  if (message.includes('ERR_TOO_MANY_REDIRECTS')) {
+    return new CrawlFailure('too_many_redirects', `too many redirects from ${failedUrl}`, false);
+  }
+  if (message.includes('ERR_UNSAFE_PORT')) {
+    return new CrawlFailure('refused_address', `the browser refuses the port of ${failedUrl}`, false);
+  }
+  if (message.includes('ERR_TUNNEL_CONNECTION_FAILED')) {
+    // An https refusal only shows as a failed tunnel; ask the same guard why.
+    const refusal = await guard.checkUrl(failedUrl).then(
+      () => undefined,
+      (cause: Error) => (cause.name === 'RefusedAddressError' ? cause.message : undefined),
+    );
+    if (refusal) return new CrawlFailure('refused_address', refusal, false);
+  }
+  if (/Target .*closed|browser has been closed|Target crashed/i.test(message)) throw error;
+  const reason = /net::[A-Z_]+/.exec(message)?.[0] ?? 'the connection failed';
+  return new CrawlFailure('unreachable', `${reason} at ${failedUrl}`, true);
+}
+
+async function checkResponse(page: Page, response: Response, limits: LoadLimits) {
+  const refused = response.headers()[REFUSED_HEADER];
+  if (response.status() === 403 && refused) throw new CrawlFailure('refused_address', refused, false);
+  let hops = 0;
+  for (let request = response.request().redirectedFrom(); request; request = request.redirectedFrom()) hops++;
+  if (hops > limits.maxRedirects) {
+    throw new CrawlFailure('too_many_redirects', `${hops} redirects (at most ${limits.maxRedirects})`, false);
+  }
+  const status = response.status();
+  if (status < 400) return;
+  const facts = await pageFacts(page);
+  const marker = botProtectionMarker(status, response.headers(), facts.markup);
+  if (marker) throw new CrawlFailure('blocked_by_robot', `HTTP ${status}: ${marker}`, true);
+  throw new CrawlFailure(
+    'http_status',
+    `HTTP ${status} from ${response.url()}`,
+    status >= 500 || status === 429,
+  );
+}
+
+interface PageFacts {
+  documentBytes: number;
+  elements: number;
+  markup: string;
+}
+
+/** Bot-protection markers sit near the top of a page; the rest need not be serialised. */
+const MARKUP_FOR_MARKERS = 200_000;
+
+function pageFacts(page: Page): Promise<PageFacts> {
+  return isolatedWorld(page).then((world) =>
+    world.evaluate<PageFacts>(PAGE_FACTS, { markup: MARKUP_FOR_MARKERS }),
+  );
+}
+
+/**
+ * Optimised loading: done when the DOM has been quiet for `quietMs` with no request in flight,
+ * or quiet five times as long even with requests pending (long polls never finish), or when
+ * `settleTimeoutMs` runs out, in which case the page is read as it is.
+ */
+export async function settle(page: Page, limits: LoadLimits): Promise<void> {
+  const inFlight = trackRequests(page);
+  const deadline = Date.now() + limits.settleTimeoutMs;
+  const quietFor = async (quietMs: number) => {
+    const world = await isolatedWorld(page);
+    return world.evaluate<boolean>(WAIT_DOM_QUIET, { quietMs, maxMs: Math.max(0, deadline - Date.now()) });
+  };
+  while (Date.now() < deadline) {
+    try {
+      if (!(await quietFor(limits.quietMs))) return;
+      if (inFlight.count() === 0) return;
+      const longQuiet = await Promise.race([inFlight.idle().then(() => false), quietFor(limits.quietMs * 5)]);
+      if (longQuiet) return;
+    } catch (error) {
+      // A navigation (client-side redirect) replaced the document mid-wait: wait on the new one.
+      if (page.isClosed()) throw error;
+      await page
+        .waitForLoadState('load', { timeout: Math.max(1, deadline - Date.now()) })
+        .catch(() => undefined);
+    }
+  }
+}
+
+async function checkSettledPage(page: Page, response: Response, limits: LoadLimits) {
+  const facts = await pageFacts(page);
+  if (facts.documentBytes > limits.maxDocumentBytes) {
+    throw new CrawlFailure(
+      'too_large',
+      `the page is ${facts.documentBytes} bytes (at most ${limits.maxDocumentBytes})`,
+      false,
+    );
+  }
+  if (facts.elements > limits.maxElements) {
+    throw new CrawlFailure(
+      'too_large',
+      `the page has ${facts.elements} elements (at most ${limits.maxElements})`,
+      false,
+    );
+  }
+  const marker = botProtectionMarker(response.status(), response.headers(), facts.markup);
+  if (marker) throw new CrawlFailure('blocked_by_robot', marker, true);
+}
+
+interface RequestCounter {
+  count(): number;
+  /** Resolves when no request is in flight. */
+  idle(): Promise<void>;
+}
+
+const counters = new WeakMap<Page, RequestCounter>();
+
+/** Requests the page has in flight, counted from its first load on. */
+function trackRequests(page: Page): RequestCounter {
+  let counter = counters.get(page);
+  if (counter) return counter;
+  const pending = new Set<unknown>();
+  let waiters: (() => void)[] = [];
+  const done = (request: unknown) => {
+    pending.delete(request);
+    if (pending.size > 0) return;
+    for (const waiter of waiters) waiter();
+    waiters = [];
+  };
+  page.on('request', (request) => pending.add(request));
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  counter = {
+    count: () => pending.size,
+    idle: () =>
+      pending.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve)),
+  };
+  counters.set(page, counter);
+  return counter;
+}

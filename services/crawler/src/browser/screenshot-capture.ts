@@ -1,0 +1,39 @@
+import type { Page } from 'playwright-core';
+import type { Box } from './area-reader.ts';
+import { isolatedWorld } from './isolated-world.ts';
+import { PAGE_SIZE } from './page-scripts.ts';
+import { type EncodedImage, encodeScreenshot } from './screenshot-encoding.ts';
+
+/** Taller pages are captured down to here; WebP cannot hold more than 16383 px anyway. */
+const MAX_CAPTURE_HEIGHT = 16_000;
+
+/**
+ * Chromium captures JPEG (about half the cost of PNG on long pages); sharp then bounds the size
+ * and encodes WebP.
+ */
+export async function capturePage(page: Page): Promise<EncodedImage> {
+  const world = await isolatedWorld(page);
+  const size = await world.evaluate<{ width: number; height: number }>(PAGE_SIZE);
+  const viewport = page.viewportSize();
+  const width = Math.max(1, Math.min(size.width, viewport?.width ?? size.width));
+  const height = Math.max(1, Math.min(size.height, MAX_CAPTURE_HEIGHT));
+  const capture = await page.screenshot({
+    type: 'jpeg',
+    quality: 85,
+    fullPage: true,
+    clip: { x: 0, y: 0, width, height },
+    caret: 'hide',
+  });
+  return encodeScreenshot(capture);
+}
+
+export async function captureArea(page: Page, box: Box): Promise<EncodedImage> {
+  const clip = {
+    x: Math.max(0, box.x),
+    y: Math.max(0, box.y),
+    width: Math.max(1, Math.min(box.width, 4_000)),
+    height: Math.max(1, Math.min(box.height, MAX_CAPTURE_HEIGHT)),
+  };
+  const capture = await page.screenshot({ type: 'jpeg', quality: 85, fullPage: true, clip, caret: 'hide' });
+  return encodeScreenshot(capture);
+}

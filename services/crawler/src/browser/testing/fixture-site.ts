@@ -1,0 +1,164 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+
+/**
+ * A local site with one page per situation the browser half must handle. Tests allow-list its
+ * loopback address in the egress guard; nothing else on loopback is reachable.
+ */
+export interface FixtureSite {
+  url: string;
+  /** `127.0.0.1:<port>`, for the guard's allow-list. */
+  hostPort: string;
+  /** How many requests each path received. */
+  hits: Map<string, number>;
+  close(): Promise<void>;
+}
+
+type Handler = (request: IncomingMessage, response: ServerResponse) => void;
+
+const html = (body: string, head = '') =>
+  `<!doctype html><html><head><meta charset="utf-8">${head}</head><body>${body}</body></html>`;
+
+function send(response: ServerResponse, body: string, status = 200, headers: Record<string, string> = {}) {
+  response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(body);
+}
+
+const LARGE_PAGE = html(
+  `<div id="start">big</div>${'<p>filler text for a very large page</p>'.repeat(80_000)}`,
+);
+
+const pages: Record<string, Handler> = {
+  '/static': (_request, response) =>
+    send(response, html('<h1>Shop</h1><div id="price">¥1,200</div><p class="note">in stock</p>')),
+
+  '/scripted': (_request, response) =>
+    send(
+      response,
+      html(
+        '<div id="app">loading</div><script>fetch("/data").then(function (r) { return r.json(); }).then(function (data) { document.getElementById("app").textContent = data.message; });</script>',
+      ),
+    ),
+
+  '/data': (_request, response) => {
+    // Longer than the DOM's quiet window: only the pending request tells the page is not done.
+    const timer = setTimeout(
+      () =>
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end('{"message":"rendered by script"}'),
+      900,
+    );
+    response.on('close', () => clearTimeout(timer));
+  },
+
+  '/framed': (_request, response) =>
+    send(
+      response,
+      html('<p>outer</p><iframe id="inner-frame" src="/inner" width="400" height="200"></iframe>'),
+    ),
+  '/inner': (_request, response) => send(response, html('<p class="inside">content inside the frame</p>')),
+
+  '/login': (_request, response) =>
+    send(
+      response,
+      html(
+        '<form method="post" action="/do-login"><input id="user" name="user"><input id="pass" name="pass" type="password"><button id="submit" type="submit">Sign in</button></form>',
+      ),
+    ),
+  '/do-login': (request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    request.on('end', () => {
+      const form = new URLSearchParams(body);
+      if (form.get('user') === 'sato' && form.get('pass') === 's3cret!') {
+        response.writeHead(303, { location: '/members', 'set-cookie': 'member=ok; Path=/; HttpOnly' }).end();
+      } else response.writeHead(303, { location: '/login' }).end();
+    });
+  },
+  '/members': (request, response) => {
+    if (/(^|;\s*)member=ok/.test(request.headers.cookie ?? '')) {
+      send(response, html('<div id="secret">members only: 会員価格 980円</div>'));
+    } else response.writeHead(302, { location: '/login' }).end();
+  },
+
+  '/reveal': (_request, response) =>
+    send(
+      response,
+      html(
+        '<button id="more">more</button><div id="hidden" style="display:none">revealed text</div><script>document.getElementById("more").addEventListener("click", function () { document.getElementById("hidden").style.display = "block"; });</script>',
+      ),
+    ),
+
+  '/slow': (_request, response) => {
+    const timer = setTimeout(() => send(response, html('<div id="late">too late</div>')), 20_000);
+    response.on('close', () => clearTimeout(timer));
+  },
+  '/delayed': (_request, response) => {
+    const timer = setTimeout(() => send(response, html('<div id="done">finally</div>')), 1_500);
+    response.on('close', () => clearTimeout(timer));
+  },
+
+  '/large': (_request, response) => send(response, LARGE_PAGE),
+
+  '/japanese': (_request, response) =>
+    send(
+      response,
+      html(
+        '<h1 id="title">見守り — ウェブページの変更を監視します</h1><p id="body">本日の価格は１，２００円です。在庫あり。東京都千代田区</p>',
+        '<style>body{font-size:28px;background:#fff;color:#111}</style>',
+      ),
+    ),
+
+  '/tampering': (_request, response) =>
+    send(
+      response,
+      html(
+        '<div id="price">¥5,000</div><script>Document.prototype.querySelector = function () { return null; }; Object.defineProperty(HTMLElement.prototype, "innerText", { get: function () { return "tampered"; } });</script>',
+      ),
+    ),
+
+  '/challenge': (_request, response) =>
+    send(
+      response,
+      '<!doctype html><html><head><title>Just a moment...</title></head><body><script src="/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1"></script></body></html>',
+      403,
+      { server: 'cloudflare' },
+    ),
+
+  '/cookie-echo': (request, response) =>
+    send(response, html(`<div id="cookies">${escapeHtml(request.headers.cookie ?? 'none')}</div>`), 200, {
+      'set-cookie': 'seen=yes; Path=/',
+    }),
+
+  '/missing': (_request, response) => send(response, html('<h1>gone</h1>'), 404),
+};
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+export async function startFixtureSite(extra: Record<string, Handler> = {}): Promise<FixtureSite> {
+  const hits = new Map<string, number>();
+  const routes = { ...pages, ...extra };
+  const server: Server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://fixture').pathname;
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    const handler = routes[path];
+    if (handler) handler(request, response);
+    else send(response, html('<h1>not here</h1>'), 404);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hostPort: `127.0.0.1:${port}`,
+    hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
