@@ -1,5 +1,5 @@
 import type { StreamSpec } from '@mimamori/bus';
-import { accountsEventsV1 } from '@mimamori/contracts';
+import { accountsEventsV1, checksEventsV1 } from '@mimamori/contracts';
 import { eventType } from './event-type.ts';
 
 /** Every stream of the system. Services declare the ones they use at start. */
@@ -8,6 +8,20 @@ export const streams = {
     name: 'ACCOUNTS',
     subjects: ['accounts.>'],
     duplicateWindowMs: 120_000,
+    maxAgeMs: 7 * 24 * 3_600_000,
+  },
+  // The check work queue: a check is removed once a crawler acked it; the scheduler's message id
+  // `<target id>:<due time ISO>` drops a check dispatched twice within the window.
+  checks: {
+    name: 'CHECKS',
+    subjects: ['checks.>'],
+    retention: 'workqueue',
+    duplicateWindowMs: 10 * 60_000,
+  },
+  snapshots: {
+    name: 'SNAPSHOTS',
+    subjects: ['snapshots.>'],
+    duplicateWindowMs: 10 * 60_000,
     maxAgeMs: 7 * 24 * 3_600_000,
   },
 } as const satisfies Record<string, StreamSpec>;
@@ -34,4 +48,12 @@ export const accountCancelled = eventType(
   'accounts.cancelled',
   streams.accounts.name,
   accountsEventsV1.AccountCancelled,
+);
+
+export const checkRequested = eventType('checks.run', streams.checks.name, checksEventsV1.CheckRequested);
+
+export const snapshotCaptured = eventType(
+  'snapshots.captured',
+  streams.snapshots.name,
+  checksEventsV1.SnapshotCaptured,
 );

@@ -1,2 +1,10 @@
-export { accountCancelled, accountCreated, accountMailRequested, streams, trialEnded } from './catalog.ts';
+export {
+  accountCancelled,
+  accountCreated,
+  accountMailRequested,
+  checkRequested,
+  snapshotCaptured,
+  streams,
+  trialEnded,
+} from './catalog.ts';
 export { type EventType, eventType } from './event-type.ts';
