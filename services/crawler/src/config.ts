@@ -1,4 +1,33 @@
 import { serviceProcessEnv } from '@mimamori/service-host';
+import { z } from 'zod';
 
-/** The crawler service reads only the shared service variables so far. */
-export const crawlerEnv = { ...serviceProcessEnv };
+const list = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  );
+
+export const crawlerEnv = {
+  ...serviceProcessEnv,
+  // Keys that open the sealed cookies, typed texts and sessions of a check (`<id>:<base64>`,
+  // comma-separated, the first one sealing). Without them, checks carrying sealed values fail
+  // with invalid_job.
+  SECRET_KEYS: z.string().default(''),
+  // Where area content too large for an event and screenshots go: file:<folder> or
+  // nats://host:port/<bucket>. Default: a JetStream object store on NATS_URL.
+  BLOB_URL: z.string().optional(),
+  // Checks this process runs at once.
+  CRAWLER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  // How long a check may go without a heartbeat before another crawler gets it.
+  CRAWLER_ACK_WAIT_MS: z.coerce.number().int().min(1_000).default(60_000),
+  // One attempt's deadline for loading a page in HTTP mode.
+  CRAWLER_PAGE_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(30_000),
+  // The proxy pool for sites that use one: http://user:pass@host:port, comma-separated.
+  CRAWLER_PROXIES: list,
+  // Tests only: host:port fixture servers the egress guard lets through. Empty in production.
+  CRAWLER_ALLOW: list,
+};

@@ -1,5 +1,26 @@
+import { openBlobStore } from '@mimamori/blob-store';
+import { createSecretBox } from '@mimamori/secret-box';
 import { runServiceProcess } from '@mimamori/service-host';
 import { crawlerEnv } from './config.ts';
 import { createCrawlerService } from './service.ts';
 
-await runServiceProcess('crawler', crawlerEnv, () => createCrawlerService());
+await runServiceProcess('crawler', crawlerEnv, async ({ config, bus, logger }) => {
+  if (!config.SECRET_KEYS)
+    logger.warn('SECRET_KEYS is not set: checks with sealed cookies, texts or sessions will fail');
+  if (config.CRAWLER_ALLOW.length > 0)
+    logger.warn({ allow: config.CRAWLER_ALLOW }, 'egress allow-list in use (tests only)');
+  const blobUrl =
+    config.BLOB_URL ??
+    `${config.NATS_URL.replace(/\/+$/, '')}/${config.BUS_NAMESPACE ? `${config.BUS_NAMESPACE}_` : ''}mimamori_blobs`;
+  return createCrawlerService({
+    bus,
+    logger,
+    blobs: await openBlobStore(blobUrl),
+    ...(config.SECRET_KEYS ? { secrets: createSecretBox(config.SECRET_KEYS) } : {}),
+    concurrency: config.CRAWLER_CONCURRENCY,
+    ackWaitMs: config.CRAWLER_ACK_WAIT_MS,
+    pageTimeoutMs: config.CRAWLER_PAGE_TIMEOUT_MS,
+    proxies: config.CRAWLER_PROXIES,
+    allow: config.CRAWLER_ALLOW,
+  });
+});

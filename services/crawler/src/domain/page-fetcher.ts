@@ -80,7 +80,9 @@ export type CrawlErrorCode =
   | 'element_not_found'
   | 'login_failed'
   | 'action_failed'
-  | 'browser_crashed';
+  | 'browser_crashed'
+  /** The job itself cannot run: a sealed value that does not open, a fetch mode not served here. */
+  | 'invalid_job';
 
 export type FetchResult =
   | {

@@ -1,0 +1,120 @@
+import { checksEventsV1 } from '@mimamori/contracts';
+import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
+import { describe, expect, it } from 'vitest';
+import { InvalidJobError, openCheckJob, sealingContext } from './open-check-job.ts';
+
+const secrets = createSecretBox(generateSecretKey('k1'));
+const css = (selector: string) => ({
+  selector,
+  selectorType: 'css',
+  frameSelector: '',
+  frameSelectorType: '',
+});
+
+const job = (overrides: Partial<checksEventsV1.CheckRequested> = {}) =>
+  checksEventsV1.CheckRequested.fromPartial({
+    checkId: 't1:2026-11-23T10:00:00.000Z',
+    targetId: 't1',
+    url: 'https://example.jp/news',
+    fetchMode: 'browser',
+    userAgentKind: 'iphone',
+    areas: [
+      {
+        areaId: 'a1',
+        locator: { ...css('#news'), frameSelector: '//iframe[1]', frameSelectorType: 'xpath' },
+      },
+    ],
+    screenshot: 'areas',
+    ...overrides,
+  });
+
+describe('openCheckJob', () => {
+  it('opens sealed cookies, session and typed texts with their own contexts', () => {
+    const request = openCheckJob(
+      job({
+        sealedCookies: secrets.seal('sid=abc', sealingContext.cookies('t1')),
+        sealedSessionState: secrets.seal('{"cookies":[]}', sealingContext.session('t1')),
+        login: {
+          actions: [
+            {
+              type: 'enter_text',
+              locator: css('#password'),
+              value: '',
+              sealedValue: secrets.seal('hunter22', sealingContext.loginAction('t1', 0)),
+              skippable: false,
+            },
+            {
+              type: 'click',
+              locator: css('button[type=submit]'),
+              value: '',
+              sealedValue: '',
+              skippable: false,
+            },
+          ],
+          verifyKind: 'cookie',
+          verifyCookieName: 'sid',
+        },
+        actions: [{ type: 'goto_url', value: 'https://example.jp/mypage', sealedValue: '', skippable: true }],
+        useProxy: true,
+      }),
+      secrets,
+      () => 'http://proxy.example:3128',
+    );
+    expect(request).toEqual({
+      url: 'https://example.jp/news',
+      mode: 'browser',
+      userAgent: { kind: 'iphone' },
+      cookies: 'sid=abc',
+      sessionState: '{"cookies":[]}',
+      login: {
+        actions: [
+          {
+            type: 'enter_text',
+            locator: { selector: '#password', selectorType: 'css' },
+            value: 'hunter22',
+            skippable: false,
+          },
+          {
+            type: 'click',
+            locator: { selector: 'button[type=submit]', selectorType: 'css' },
+            skippable: false,
+          },
+        ],
+        verify: { kind: 'cookie', name: 'sid' },
+      },
+      actions: [{ type: 'goto_url', value: 'https://example.jp/mypage', skippable: true }],
+      areas: [
+        {
+          areaId: 'a1',
+          selector: '#news',
+          selectorType: 'css',
+          frame: { selector: '//iframe[1]', selectorType: 'xpath' },
+        },
+      ],
+      screenshot: 'areas',
+      proxyUrl: 'http://proxy.example:3128',
+    });
+  });
+
+  it('refuses a value sealed for another target or field, without showing it', () => {
+    const moved = job({ sealedCookies: secrets.seal('sid=abc', sealingContext.cookies('t2')) });
+    expect(() => openCheckJob(moved, secrets, () => undefined)).toThrow(InvalidJobError);
+    expect(() => openCheckJob(moved, secrets, () => undefined)).toThrow(
+      'the cookies could not be opened (wrong key or context)',
+    );
+    expect(() => openCheckJob(moved, undefined, () => undefined)).toThrow(/SECRET_KEYS is not configured/);
+  });
+
+  it('refuses unknown modes and selector types', () => {
+    expect(() => openCheckJob(job({ fetchMode: 'ftp' }), secrets, () => undefined)).toThrow(
+      /unknown fetch mode/,
+    );
+    expect(() =>
+      openCheckJob(
+        job({ areas: [{ areaId: 'a', locator: { ...css('x'), selectorType: 'regex' } }] }),
+        secrets,
+        () => undefined,
+      ),
+    ).toThrow(/unknown selector type/);
+  });
+});

@@ -1,0 +1,134 @@
+import type { checksEventsV1 } from '@mimamori/contracts';
+import type { SecretBox } from '@mimamori/secret-box';
+import type {
+  AreaRequest,
+  FetchRequest,
+  Locator,
+  PageAction,
+  PageActionType,
+  SelectorType,
+  UserAgentKind,
+} from './page-fetcher.ts';
+
+type CheckRequested = checksEventsV1.CheckRequested;
+
+/** A check job that cannot run as sent; its message never carries a secret. */
+export class InvalidJobError extends Error {
+  override readonly name = 'InvalidJobError';
+}
+
+/** Where each sealed value of a target was sealed; the context binds it to its field and target. */
+export const sealingContext = {
+  cookies: (targetId: string) => `target:${targetId}:cookies`,
+  session: (targetId: string) => `target:${targetId}:session`,
+  action: (targetId: string, index: number) => `target:${targetId}:actions:${index}`,
+  loginAction: (targetId: string, index: number) => `target:${targetId}:login:${index}`,
+};
+
+/**
+ * Turns a check job from the queue into a fetch request, opening its sealed values: this is
+ * the only place the crawler holds them in the clear, and only in memory for the check.
+ */
+export function openCheckJob(
+  job: CheckRequested,
+  secrets: SecretBox | undefined,
+  pickProxy: () => string | undefined,
+): FetchRequest {
+  const open = (sealed: string, context: string, what: string) => {
+    if (!sealed) return undefined;
+    if (!secrets) throw new InvalidJobError(`the check carries ${what} but SECRET_KEYS is not configured`);
+    try {
+      return secrets.open(sealed, context);
+    } catch {
+      throw new InvalidJobError(`the ${what} could not be opened (wrong key or context)`);
+    }
+  };
+  const mode = job.fetchMode === 'browser' ? 'browser' : job.fetchMode === 'http' ? 'http' : undefined;
+  if (!mode) throw new InvalidJobError(`unknown fetch mode ${JSON.stringify(job.fetchMode)}`);
+  const actions = (list: checksEventsV1.CheckAction[], context: (index: number) => string, what: string) =>
+    list.map((action, index): PageAction => {
+      const value = action.sealedValue
+        ? open(action.sealedValue, context(index), `${what} ${index + 1}'s text`)
+        : action.value;
+      return {
+        type: actionType(action.type),
+        ...(action.locator ? { locator: locator(action.locator) } : {}),
+        ...(value ? { value } : {}),
+        skippable: action.skippable,
+      };
+    });
+  const cookies = open(job.sealedCookies, sealingContext.cookies(job.targetId), 'cookies');
+  const sessionState = open(job.sealedSessionState, sealingContext.session(job.targetId), 'session state');
+  const proxyUrl = job.useProxy ? pickProxy() : undefined;
+  return {
+    url: job.url,
+    mode,
+    userAgent: {
+      kind: userAgentKind(job.userAgentKind),
+      ...(job.userAgentValue ? { value: job.userAgentValue } : {}),
+    },
+    ...(job.viewportWidth && job.viewportHeight
+      ? { viewport: { width: job.viewportWidth, height: job.viewportHeight } }
+      : {}),
+    ...(cookies ? { cookies } : {}),
+    ...(job.login
+      ? {
+          login: {
+            actions: actions(
+              job.login.actions,
+              (index) => sealingContext.loginAction(job.targetId, index),
+              'login action',
+            ),
+            verify:
+              job.login.verifyKind === 'cookie'
+                ? { kind: 'cookie' as const, name: job.login.verifyCookieName }
+                : { kind: 'replay' as const },
+          },
+        }
+      : {}),
+    ...(sessionState ? { sessionState } : {}),
+    actions: actions(job.actions, (index) => sealingContext.action(job.targetId, index), 'action'),
+    areas: job.areas.map((area): AreaRequest => {
+      if (!area.locator) throw new InvalidJobError(`area ${area.areaId} has no locator`);
+      return { areaId: area.areaId, ...locator(area.locator) };
+    }),
+    screenshot: job.screenshot === 'page' || job.screenshot === 'areas' ? job.screenshot : 'none',
+    ...(proxyUrl ? { proxyUrl } : {}),
+  };
+}
+
+function locator(sent: checksEventsV1.CheckLocator): Locator {
+  if (!sent.selector) throw new InvalidJobError('an area or action has no selector');
+  return {
+    selector: sent.selector,
+    selectorType: selectorType(sent.selectorType),
+    ...(sent.frameSelector
+      ? { frame: { selector: sent.frameSelector, selectorType: selectorType(sent.frameSelectorType) } }
+      : {}),
+  };
+}
+
+function selectorType(sent: string): SelectorType {
+  if (sent === 'css' || sent === 'xpath') return sent;
+  throw new InvalidJobError(`unknown selector type ${JSON.stringify(sent)}`);
+}
+
+const ACTION_TYPES: readonly PageActionType[] = ['click', 'enter_text', 'modifier_key', 'goto_url'];
+function actionType(sent: string): PageActionType {
+  const found = ACTION_TYPES.find((type) => type === sent);
+  if (!found) throw new InvalidJobError(`unknown action type ${JSON.stringify(sent)}`);
+  return found;
+}
+
+const USER_AGENT_KINDS: readonly UserAgentKind[] = [
+  'none',
+  'free',
+  'iphone',
+  'android',
+  'chrome',
+  'firefox',
+  'safari',
+];
+function userAgentKind(sent: string): UserAgentKind {
+  return USER_AGENT_KINDS.find((kind) => kind === sent) ?? 'none';
+}

@@ -1,0 +1,109 @@
+import type { BlobStore } from '@mimamori/blob-store';
+import type { CatalogEntry, EventBus } from '@mimamori/bus';
+import { checkRequested, snapshotCaptured } from '@mimamori/events';
+import type { Logger } from '@mimamori/runtime';
+import type { SecretBox } from '@mimamori/secret-box';
+import { InvalidJobError, openCheckJob } from '../domain/open-check-job.ts';
+import type { FetchResult, PageFetcher } from '../domain/page-fetcher.ts';
+import { snapshotEvent } from '../domain/snapshot-event.ts';
+
+export interface CheckConsumerDeps {
+  bus: EventBus;
+  blobs: BlobStore;
+  secrets: SecretBox | undefined;
+  logger: Logger;
+  fetchers: { http: PageFetcher; browser?: PageFetcher };
+  /** Upstream proxies for sites that use one; one is picked at random per check. */
+  proxies: readonly string[];
+  /** Checks this process runs at once. */
+  concurrency: number;
+  /** Redelivery when a crawler stops answering; heartbeats keep a long check alive. */
+  ackWaitMs: number;
+}
+
+/** Deliveries a check gets before a failure that might pass is recorded as the check's outcome. */
+const RETRIED_DELIVERIES = 3;
+const MAX_DELIVER = 6;
+
+/**
+ * Runs checks from the work queue: open the job, fetch with the mode's fetcher while telling
+ * the queue it is still working, publish the snapshot (message id = check id, so a check
+ * redelivered after a crash publishes once), then ack. A failure that may pass later is
+ * handed back with a delay a few times, then recorded; a permanent one is recorded and the
+ * message terminated.
+ */
+export function checkConsumer(deps: CheckConsumerDeps): CatalogEntry {
+  const pickProxy = () =>
+    deps.proxies.length > 0 ? deps.proxies[Math.floor(Math.random() * deps.proxies.length)] : undefined;
+  return {
+    stream: checkRequested.stream,
+    durable: 'crawler-checks',
+    subject: checkRequested.subject,
+    maxDeliver: MAX_DELIVER,
+    ackWaitMs: deps.ackWaitMs,
+    concurrency: deps.concurrency,
+    async handler(message) {
+      const job = checkRequested.decode(message.data);
+      const log = deps.logger.child({
+        checkId: job.checkId,
+        targetId: job.targetId,
+        delivery: message.deliveryCount,
+      });
+      const heartbeat = setInterval(() => message.working(), Math.max(500, Math.floor(deps.ackWaitMs / 3)));
+      const abort = new AbortController();
+      try {
+        const result = await runCheck(job, abort.signal);
+        if (!result.ok && result.retryable && message.deliveryCount < RETRIED_DELIVERIES) {
+          log.info({ code: result.code, detail: result.detail }, 'check failed, will retry');
+          message.nak(30_000 * message.deliveryCount);
+          return;
+        }
+        const event = await snapshotEvent(job, result, {
+          blobs: deps.blobs,
+          secrets: deps.secrets,
+          now: new Date(),
+        });
+        await deps.bus.publish(snapshotCaptured.subject, snapshotCaptured.encode(event), {
+          msgId: job.checkId,
+        });
+        if (result.ok) {
+          log.info({ areas: result.areas.length, mode: job.fetchMode }, 'snapshot captured');
+          message.ack();
+        } else if (result.retryable) {
+          log.warn({ code: result.code, detail: result.detail }, 'check failed after retries');
+          message.ack();
+        } else {
+          log.warn({ code: result.code, detail: result.detail }, 'check failed');
+          message.term(`${result.code}: ${result.detail}`);
+        }
+      } finally {
+        clearInterval(heartbeat);
+        abort.abort();
+      }
+    },
+  };
+
+  async function runCheck(
+    job: ReturnType<typeof checkRequested.decode>,
+    signal: AbortSignal,
+  ): Promise<FetchResult> {
+    let request: ReturnType<typeof openCheckJob>;
+    try {
+      request = openCheckJob(job, deps.secrets, pickProxy);
+    } catch (error) {
+      if (error instanceof InvalidJobError)
+        return { ok: false, code: 'invalid_job', detail: error.message, retryable: false };
+      throw error;
+    }
+    const fetcher = request.mode === 'browser' ? deps.fetchers.browser : deps.fetchers.http;
+    if (!fetcher) {
+      return {
+        ok: false,
+        code: 'invalid_job',
+        detail: 'browser mode is not available in this crawler',
+        retryable: false,
+      };
+    }
+    return fetcher.fetch(request, signal);
+  }
+}
