@@ -88,7 +88,11 @@ async function run(
       deadLetters.push(message);
     },
   );
-  return { seen, snapshots, deadLetters, stop: async () => (await stop(), await consumeDeadLetters.stop()) };
+  const stopAll = async () => {
+    await stop();
+    await consumeDeadLetters.stop();
+  };
+  return { seen, snapshots, deadLetters, stop: stopAll };
 }
 
 const until = async (condition: () => boolean) => {
