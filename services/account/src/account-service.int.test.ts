@@ -5,6 +5,7 @@ import { accountV1 } from '@mimamori/contracts';
 import { type Db, openPostgres } from '@mimamori/db';
 import { accountCreated } from '@mimamori/events';
 import { createGrpcClient, createLogger, createShutdown, type Shutdown, unary } from '@mimamori/runtime';
+import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
 import { runService } from '@mimamori/service-host';
 import { createFreshDatabase, type FreshDatabase, testNatsUrl } from '@mimamori/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,13 +28,16 @@ beforeAll(async () => {
     `t${randomBytes(4).toString('hex')}`,
   );
   shutdown = createShutdown({ logger, timeoutMs: 5_000 });
-  const running = await runService(createAccountService({ db, logger }), {
-    db,
-    bus,
-    logger,
-    shutdown,
-    grpc: { host: '127.0.0.1', port: 0 },
-  });
+  const running = await runService(
+    createAccountService({ db, logger, secretBox: createSecretBox(generateSecretKey('test')) }),
+    {
+      db,
+      bus,
+      logger,
+      shutdown,
+      grpc: { host: '127.0.0.1', port: 0 },
+    },
+  );
   client = createGrpcClient(accountV1.AccountServiceClient, running.grpcAddress);
   await bus.consume(
     { stream: accountCreated.stream, durable: 'account-test', ackWaitMs: 5_000, maxDeliver: 3 },

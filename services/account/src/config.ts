@@ -1,4 +1,30 @@
 import { serviceProcessEnv } from '@mimamori/service-host';
+import { z } from 'zod';
 
-/** The account service reads only the shared service variables so far. */
-export const accountEnv = { ...serviceProcessEnv };
+/**
+ * Used when SECRET_KEYS is unset, so a local cluster runs without setup; the service logs a
+ * warning. Production sets SECRET_KEYS (the same value in account and notifier).
+ */
+export const DEVELOPMENT_SECRET_KEYS = 'dev:bWltYW1vcmktZGV2ZWxvcG1lbnQta2V5LW5vdC1zZWM=';
+
+export const accountEnv = {
+  ...serviceProcessEnv,
+  // Keys sealing secrets at rest (Discord webhook URLs) and link tokens in mail events:
+  // `<id>:<base64 32 bytes>`, comma-separated, the first one sealing. Shared with the notifier.
+  SECRET_KEYS: z.string().min(1).optional(),
+  // Plan prices, JPY whole units and USD cents per cycle: {"3":{"month":{"JPY":980,"USD":700},"year":{…}}}.
+  PLAN_PRICES: z.string().default('{}'),
+  // How long an account stays on hold after its trial ends without a card before it is cancelled.
+  TRIAL_GRACE_DAYS: z.coerce.number().int().min(0).default(30),
+  // How often the trial sweeper looks for ended trials and due cancellations.
+  TRIAL_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(60_000),
+  // Where Discord webhooks are posted; a local stand-in in tests. Stored URLs always name discord.com.
+  DISCORD_API_BASE: z.string().url().default('https://discord.com'),
+  // Sign in with X (OAuth 2.0 + PKCE); unset client id turns it off.
+  X_OAUTH_CLIENT_ID: z.string().default(''),
+  X_OAUTH_CLIENT_SECRET: z.string().default(''),
+  X_OAUTH_AUTHORIZE_URL: z.string().url().default('https://x.com/i/oauth2/authorize'),
+  X_OAUTH_TOKEN_URL: z.string().url().default('https://api.x.com/2/oauth2/token'),
+  X_OAUTH_USERINFO_URL: z.string().url().default('https://api.x.com/2/users/me'),
+  X_OAUTH_SCOPES: z.string().default('users.read tweet.read'),
+};

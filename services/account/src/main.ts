@@ -1,5 +1,28 @@
+import { parsePlanPrices } from '@mimamori/plans';
+import { createSecretBox } from '@mimamori/secret-box';
 import { runServiceProcess } from '@mimamori/service-host';
-import { accountEnv } from './config.ts';
+import { accountEnv, DEVELOPMENT_SECRET_KEYS } from './config.ts';
 import { createAccountService } from './service.ts';
 
-await runServiceProcess('account', accountEnv, ({ db, logger }) => createAccountService({ db, logger }));
+await runServiceProcess('account', accountEnv, ({ config, db, logger }) => {
+  if (!config.SECRET_KEYS) logger.warn('SECRET_KEYS is unset: sealing with the development key');
+  return createAccountService({
+    db,
+    logger,
+    secretBox: createSecretBox(config.SECRET_KEYS ?? DEVELOPMENT_SECRET_KEYS),
+    prices: parsePlanPrices(config.PLAN_PRICES),
+    trialGraceMs: config.TRIAL_GRACE_DAYS * 86_400_000,
+    sweepIntervalMs: config.TRIAL_SWEEP_INTERVAL_MS,
+    discordApiBase: config.DISCORD_API_BASE,
+    xOAuth: config.X_OAUTH_CLIENT_ID
+      ? {
+          clientId: config.X_OAUTH_CLIENT_ID,
+          clientSecret: config.X_OAUTH_CLIENT_SECRET,
+          authorizeUrl: config.X_OAUTH_AUTHORIZE_URL,
+          tokenUrl: config.X_OAUTH_TOKEN_URL,
+          userInfoUrl: config.X_OAUTH_USERINFO_URL,
+          scopes: config.X_OAUTH_SCOPES,
+        }
+      : null,
+  });
+});

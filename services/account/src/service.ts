@@ -1,20 +1,64 @@
+import { randomUUID } from 'node:crypto';
 import { outboxMigration, processedEventsMigration } from '@mimamori/bus';
 import { accountV1 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
+import type { PlanPrices } from '@mimamori/plans';
 import type { Logger } from '@mimamori/runtime';
+import type { SecretBox } from '@mimamori/secret-box';
 import type { ServiceModule } from '@mimamori/service-host';
+import { hash, verify } from '@node-rs/argon2';
+import { postDiscordMessage } from './discord-client.ts';
+import { type Clock, systemClock } from './domain/clock.ts';
+import { testMessage } from './domain/discord-link.ts';
+import type { XOAuthConfig } from './domain/x-sign-in.ts';
 import { accountServer } from './grpc/account-server.ts';
 import { createAccountStore } from './store/account-store.ts';
 import { ACCOUNT_SCHEMA, accountMigrations } from './store/migrations.ts';
+import { createTrialStore } from './store/trial-store.ts';
+import { startTrialSweeper } from './trial-sweeper.ts';
 
-export interface AccountDeps {
+export interface AccountServiceOptions {
   db: Db;
   logger: Logger;
+  secretBox: SecretBox;
+  clock?: Clock;
+  prices?: PlanPrices;
+  /** Hold after a trial ends before auto-cancel; 30 days unless set. */
+  trialGraceMs?: number;
+  sweepIntervalMs?: number;
+  discordApiBase?: string;
+  xOAuth?: XOAuthConfig | null;
 }
 
-export function createAccountService({ db, logger }: AccountDeps): ServiceModule {
-  const store = createAccountStore(db);
+const DAY_MS = 86_400_000;
+
+export function createAccountService(options: AccountServiceOptions): ServiceModule {
+  const { db, logger, secretBox } = options;
+  const clock = options.clock ?? systemClock;
+  const accounts = createAccountStore(db, secretBox);
+  const sweeper = startTrialSweeper({
+    trials: createTrialStore(db),
+    clock,
+    graceMs: options.trialGraceMs ?? 30 * DAY_MS,
+    intervalMs: options.sweepIntervalMs ?? 60_000,
+    logger,
+  });
+  const implementation = accountServer({
+    accounts,
+    clock,
+    // @node-rs/argon2 hashes with argon2id unless told otherwise.
+    passwords: { hash: (password) => hash(password), verify: (digest, password) => verify(digest, password) },
+    newId: randomUUID,
+    logger,
+    prices: options.prices ?? {},
+    discord: {
+      discordApiBase: options.discordApiBase ?? 'https://discord.com',
+      seal: (url, userId) => secretBox.seal(url, `account:${userId}:discord_webhook`),
+      sendTestMessage: (url, lang) => postDiscordMessage(url, testMessage(lang)),
+    },
+    xOAuth: options.xOAuth ?? null,
+  });
   return {
     name: 'account',
     schema: ACCOUNT_SCHEMA,
@@ -25,6 +69,7 @@ export function createAccountService({ db, logger }: AccountDeps): ServiceModule
     ],
     streams: [streams.accounts],
     outbox: true,
-    grpc: [{ definition: accountV1.AccountServiceService, implementation: accountServer({ store, logger }) }],
+    grpc: [{ definition: accountV1.AccountServiceService, implementation }],
+    stop: () => sweeper.stop(),
   };
 }

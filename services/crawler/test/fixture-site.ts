@@ -34,7 +34,7 @@ export async function startFixtureSite(redirectTargets: Record<string, string> =
     requests.push({ path, headers: incoming.headers });
     open.add(response);
     response.on('close', () => open.delete(response));
-    route(path, incoming, response, redirectTargets);
+    route(path, incoming, response, redirectTargets, requests);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -55,6 +55,7 @@ function route(
   incoming: IncomingMessage,
   response: ServerResponse,
   redirectTargets: Record<string, string>,
+  requests: FixtureSite['requests'],
 ) {
   const html = (body: string | Buffer, contentType = 'text/html; charset=utf-8', status = 200) => {
     response.writeHead(status, { 'content-type': contentType });
@@ -98,9 +99,13 @@ function route(
       response.writeHead(200, { 'content-type': 'text/html' });
       response.write('<html><body>');
       return;
-    case '/slow-then-done':
-      setTimeout(() => html(newsPage()), 4_000);
+    case '/hold-first': {
+      // The first request is held open for good (its crawler is killed meanwhile); later ones
+      // are answered.
+      const seen = requests.filter((request) => request.path === path).length;
+      if (seen > 1) html(newsPage());
       return;
+    }
     case '/large': {
       response.writeHead(200, { 'content-type': 'text/html' });
       const chunk = Buffer.from(`<p>${'x'.repeat(1_000)}</p>`);

@@ -11,4 +11,7 @@ export const gatewayEnv = {
   ACCOUNT_GRPC_ADDR: z.string().min(3),
   // The built SPA (vite build output) to serve; none when the SPA is served elsewhere.
   WEB_DIST_DIR: z.string().optional(),
+  // The product's address in the browser (https://mimamori.example); OAuth redirect URIs start
+  // with it. The request's own host when unset.
+  PUBLIC_URL: z.string().url().optional(),
 };

@@ -7,6 +7,7 @@ import { createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus'
 import { accountV1 } from '@mimamori/contracts';
 import { type Db, openPostgres } from '@mimamori/db';
 import { createGrpcClient, createLogger, createShutdown, type Shutdown, unary } from '@mimamori/runtime';
+import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
 import { runService } from '@mimamori/service-host';
 import { createFreshDatabase, type FreshDatabase, testNatsUrl } from '@mimamori/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,13 +30,16 @@ beforeAll(async () => {
     `t${randomBytes(4).toString('hex')}`,
   );
   shutdown = createShutdown({ logger, timeoutMs: 5_000 });
-  const running = await runService(createAccountService({ db, logger }), {
-    db,
-    bus,
-    logger,
-    shutdown,
-    grpc: { host: '127.0.0.1', port: 0 },
-  });
+  const running = await runService(
+    createAccountService({ db, logger, secretBox: createSecretBox(generateSecretKey('test')) }),
+    {
+      db,
+      bus,
+      logger,
+      shutdown,
+      grpc: { host: '127.0.0.1', port: 0 },
+    },
+  );
   account = createGrpcClient(accountV1.AccountServiceClient, running.grpcAddress);
   webDist = await mkdtemp(join(tmpdir(), 'mimamori-web-'));
   await mkdir(join(webDist, 'assets'));
@@ -95,15 +99,18 @@ describe('gateway', () => {
     expect(response.json()).toMatchObject({
       user_id: userId,
       mails: ['sato@example.jp'],
-      num: { _60min: 0, _10min: 0, _1min: 0, random_ip: 0, ss: 0, mail: 0, line_notify: 0 },
-      used_num: { _60min: 0 },
+      // The trial covers Basic 5 (plan 3) until a card is registered.
+      num: { _60min: 0, _10min: 5, _1min: 0, random_ip: 0, ss: 5, mail: 3, line_notify: 5 },
+      used_num: { _60min: 0, _10min: 0, _1min: 0, random_ip: 0, ss: 0, mail: 0, line_notify: 0 },
+      subscription: { price: 0, status: 1, s_info: { Plan: 3, Cycle: 'month', Options: [] } },
       has_pi: false,
       tdedinets: [],
       cik_isins: [],
       locale: { Lang: 'ja', Currency: 'JPY' },
-      line_url: '',
-      line_need_setting: false,
+      line_url: '/account',
+      line_need_setting: true,
     });
+    expect(response.json()).not.toHaveProperty('deleted_user');
   });
 
   it('refuses a state-changing call without the CSRF token, and lets it through with it', async () => {

@@ -3,13 +3,18 @@ import type { accountV1 } from '@mimamori/contracts';
 import type { Mailbox } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { accountRoutes } from './http/account-routes.ts';
 import { sendApiError } from './http/api-error.ts';
+import { authRoutes } from './http/auth-routes.ts';
 import { csrfProtection } from './http/csrf.ts';
 import { healthRoutes } from './http/health-routes.ts';
 import { mailboxRoutes } from './http/mailbox-routes.ts';
 import { openApiRoutes } from './http/openapi-routes.ts';
 import { spaRoutes } from './http/spa-routes.ts';
+import { supportRoutes } from './http/support-routes.ts';
+import { timezoneRoutes } from './http/timezone-routes.ts';
 import { userInfoRoutes } from './http/user-info-routes.ts';
+import { xSignInRoutes } from './http/x-sign-in-routes.ts';
 
 export interface GatewayDeps {
   logger: Logger;
@@ -18,6 +23,8 @@ export interface GatewayDeps {
   webDistDir?: string | undefined;
   /** The local mailbox of the single-process mode, browsable under /dev/mailbox. */
   mailbox?: Mailbox | undefined;
+  /** The product's address in the browser (for OAuth redirect URIs); the request's host when unset. */
+  publicUrl?: string | undefined;
   isShuttingDown(): boolean;
 }
 
@@ -41,6 +48,11 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   healthRoutes(app, deps);
   openApiRoutes(app);
   userInfoRoutes(app, deps);
+  authRoutes(app, deps);
+  accountRoutes(app, deps);
+  supportRoutes(app, deps);
+  xSignInRoutes(app, deps);
+  timezoneRoutes(app);
   if (deps.mailbox) mailboxRoutes(app, deps.mailbox);
   if (deps.webDistDir) await spaRoutes(app, deps.webDistDir);
   app.setNotFoundHandler((_request, reply) => sendApiError(reply, 404, 'not_found'));

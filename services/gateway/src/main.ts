@@ -26,6 +26,7 @@ const gateway = await createGateway({
   logger,
   account,
   webDistDir: config.WEB_DIST_DIR,
+  publicUrl: config.PUBLIC_URL,
   isShuttingDown: shutdown.isShuttingDown,
 });
 const url = await gateway.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });

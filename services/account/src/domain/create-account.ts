@@ -1,43 +1,31 @@
-import { type CredentialProblem, checkEmail, checkPassword } from './credentials.ts';
+import type { AccountDeps } from './account-deps.ts';
+import { AccountProblem, refuseIf } from './account-problem.ts';
+import { checkEmail, checkPassword, normaliseEmail } from './credentials.ts';
+import { startTrial } from './trial.ts';
 
-export interface NewAccount {
-  id: string;
-  email: string;
-  passwordHash: string;
-  lang: 'ja' | 'en';
-  createdAt: Date;
-}
-
-export interface AccountWriter {
-  /** Stores the account and its AccountCreated event in one transaction. */
-  insertAccount(account: NewAccount): Promise<'created' | 'email_taken'>;
-}
-
-export type CreateAccountResult =
-  | { ok: true; userId: string }
-  | { ok: false; problem: CredentialProblem | 'email_taken' };
-
-export interface CreateAccountDeps {
-  accounts: AccountWriter;
-  hashPassword(password: string): Promise<string>;
-  newId(): string;
-  now(): Date;
-}
-
+/**
+ * Creates an unverified account with a trial and no mail, saying whether the address was
+ * taken: for operators and tests; the browser's sign-up is `signUp`, which reveals nothing.
+ */
 export async function createAccount(
   input: { email: string; password: string; lang: string },
-  deps: CreateAccountDeps,
-): Promise<CreateAccountResult> {
-  const email = input.email.trim();
-  const problem = checkEmail(email) ?? checkPassword(input.password);
-  if (problem) return { ok: false, problem };
-  const account: NewAccount = {
-    id: deps.newId(),
+  deps: AccountDeps,
+): Promise<string> {
+  const email = normaliseEmail(input.email);
+  refuseIf(checkEmail(email) ?? checkPassword(input.password));
+  const now = deps.clock.now();
+  const id = deps.newId();
+  const outcome = await deps.accounts.insertAccount({
+    id,
     email,
-    passwordHash: await deps.hashPassword(input.password),
+    passwordHash: await deps.passwords.hash(input.password),
+    name: '',
     lang: input.lang === 'en' ? 'en' : 'ja',
-    createdAt: deps.now(),
-  };
-  const outcome = await deps.accounts.insertAccount(account);
-  return outcome === 'created' ? { ok: true, userId: account.id } : { ok: false, problem: 'email_taken' };
+    timezone: null,
+    xSubject: null,
+    createdAt: now,
+    subscription: startTrial(now),
+  });
+  if (outcome === 'email_taken') throw new AccountProblem('exists', 'email_taken');
+  return id;
 }

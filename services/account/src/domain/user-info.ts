@@ -1,13 +1,59 @@
-/** The account as user_info shows it (spec section 3); quotas and billing fill in later. */
-export interface AccountView {
-  id: string;
-  email: string;
-  lang: string;
-  timezone: string | null;
-  currency: string;
+import { NO_QUOTA, type PlanPrices, planPrice, planQuota, type Quota, usedQuota } from '@mimamori/plans';
+import { type AccountRecord, SubscriptionStatus } from './account-record.ts';
+
+/** user_info of spec section 3, before it is put on the wire. */
+export interface UserInfoView {
+  userId: string;
+  mails: string[];
+  num: Quota;
+  usedNum: Quota;
+  subscription: {
+    price: number;
+    status: number;
+    suspendAt: Date | null;
+    plan: number;
+    cycle: string;
+    options: string[];
+  } | null;
+  hasPi: boolean;
+  locale: { lang: string; timezone: string; currency: string };
+  lineUrl: string;
+  lineNeedSetting: boolean;
 }
 
-export interface SessionReader {
-  /** The account a live (unexpired) session belongs to. */
-  findAccountBySessionTokenHash(tokenHash: string, now: Date): Promise<AccountView | null>;
+/** Where the SPA sends the user to finish the chat link. */
+const CHAT_LINK_PAGE = '/account';
+
+export function toUserInfoView(account: AccountRecord, prices: PlanPrices): UserInfoView {
+  const sub = account.subscription;
+  const num =
+    sub.status === 0 || sub.status === SubscriptionStatus.cancelled
+      ? NO_QUOTA
+      : planQuota(sub.plan, sub.options);
+  const verifiedMails = account.mails.filter((mail) => mail.verified);
+  // Site counts come from the target service once it reports them; addresses are ours.
+  const usedNum = usedQuota(num, { ...NO_QUOTA, mail: verifiedMails.length });
+  const lineNeedSetting = num.line_notify > 0 && account.discordState !== 'complete';
+  return {
+    userId: account.id,
+    mails: [...(account.email ? [account.email] : []), ...verifiedMails.map((mail) => mail.email)],
+    num,
+    usedNum,
+    subscription:
+      sub.status === 0
+        ? null
+        : {
+            price: planPrice(prices, sub.plan, sub.cycle, account.currency),
+            status: sub.status,
+            // During the trial monitoring stops at its end; on hold, the account ends at the delete date.
+            suspendAt: sub.status === SubscriptionStatus.trial ? sub.trialEndsAt : sub.deleteAt,
+            plan: sub.plan,
+            cycle: sub.cycle,
+            options: sub.options,
+          },
+    hasPi: sub.hasCard,
+    locale: { lang: account.lang, timezone: account.timezone ?? '', currency: account.currency },
+    lineUrl: lineNeedSetting ? CHAT_LINK_PAGE : '',
+    lineNeedSetting,
+  };
 }

@@ -1,44 +1,172 @@
-import { randomUUID } from 'node:crypto';
-import { status } from '@grpc/grpc-js';
 import type { accountV1 } from '@mimamori/contracts';
-import { GrpcError, type Logger } from '@mimamori/runtime';
+import type { PlanPrices } from '@mimamori/plans';
+import type { Logger } from '@mimamori/runtime';
 import { unaryHandler } from '@mimamori/service-host';
-import { hash } from '@node-rs/argon2';
-import { type AccountWriter, createAccount } from '../domain/create-account.ts';
+import type { AccountDeps } from '../domain/account-deps.ts';
+import { AccountProblem } from '../domain/account-problem.ts';
+import { addMail, loadOwnAccount, removeMail, updateProfile } from '../domain/account-settings.ts';
+import { createAccount } from '../domain/create-account.ts';
+import { type DiscordLinkDeps, linkDiscord, unlinkDiscord } from '../domain/discord-link.ts';
+import { changePassword, requestPasswordReset, resetPassword } from '../domain/passwords.ts';
 import { hashSessionToken } from '../domain/session-token.ts';
-import type { SessionReader } from '../domain/user-info.ts';
-import { toUserInfo } from './user-info-message.ts';
+import { requireUser } from '../domain/sessions.ts';
+import { signIn } from '../domain/sign-in.ts';
+import { signUp } from '../domain/sign-up.ts';
+import {
+  createSupportRequest,
+  getSupportFollowUp,
+  submitSupportFollowUp,
+} from '../domain/support-request.ts';
+import { toUserInfoView } from '../domain/user-info.ts';
+import { verifyEmail } from '../domain/verify-email.ts';
+import { finishXSignIn, startXSignIn, type XOAuthConfig } from '../domain/x-sign-in.ts';
+import { toAccountSettings } from './account-settings-message.ts';
+import { answering } from './problem-status.ts';
+import { deletedUserInfo, toUserInfo } from './user-info-message.ts';
 
-export function accountServer({
-  store,
-  logger,
-}: {
-  store: AccountWriter & SessionReader;
+export interface AccountServerDeps extends AccountDeps {
   logger: Logger;
-}): accountV1.AccountServiceServer {
+  prices: PlanPrices;
+  discord: Omit<DiscordLinkDeps, 'accounts'>;
+  xOAuth: XOAuthConfig | null;
+}
+
+/** Every method resolves the caller from the session token first; no method takes a user id on trust. */
+export function accountServer(deps: AccountServerDeps): accountV1.AccountServiceServer {
+  const settingsOf = async (userId: string) => ({
+    account: toAccountSettings(await loadOwnAccount(userId, deps)),
+  });
+  const rpc = <Req, Res>(work: (request: Req) => Promise<Res>) =>
+    unaryHandler((request: Req) => answering(() => work(request)));
+
   return {
-    getUserInfo: unaryHandler(async (request: accountV1.GetUserInfoRequest) => {
-      const account = request.sessionToken
-        ? await store.findAccountBySessionTokenHash(hashSessionToken(request.sessionToken), new Date())
+    getUserInfo: rpc(async (request: accountV1.GetUserInfoRequest) => {
+      const session = request.sessionToken
+        ? await deps.accounts.findSession(hashSessionToken(request.sessionToken), deps.clock.now())
         : null;
-      if (!account) throw new GrpcError(status.UNAUTHENTICATED, 'unauthenticated');
-      return { userInfo: toUserInfo(account) };
+      if (!session) throw new AccountProblem('unauthenticated', 'unauthenticated');
+      const account = session.deleted ? null : await deps.accounts.loadAccount(session.userId);
+      if (!account || account.deleted) return { userInfo: deletedUserInfo(session.userId) };
+      return { userInfo: toUserInfo(toUserInfoView(account, deps.prices)) };
     }),
 
-    createAccount: unaryHandler(async (request: accountV1.CreateAccountRequest) => {
-      const result = await createAccount(request, {
-        accounts: store,
-        // @node-rs/argon2 hashes with argon2id unless told otherwise.
-        hashPassword: (password) => hash(password),
-        newId: randomUUID,
-        now: () => new Date(),
+    createAccount: rpc(async (request: accountV1.CreateAccountRequest) => {
+      const userId = await createAccount(request, deps);
+      deps.logger.info({ userId }, 'account created');
+      return { userId };
+    }),
+
+    signUp: rpc(async (request: accountV1.SignUpRequest) => {
+      await signUp(
+        {
+          email: request.email,
+          password: request.password,
+          lang: request.lang,
+          agreedToTerms: request.agreedToTerms,
+          timezone: request.timezone,
+        },
+        deps,
+      );
+      return {};
+    }),
+
+    signIn: rpc(async (request: accountV1.SignInRequest) => {
+      const session = await signIn(request, deps);
+      return { sessionToken: session.token, expiresAt: session.expiresAt };
+    }),
+
+    signOut: rpc(async (request: accountV1.SignOutRequest) => {
+      if (request.sessionToken) await deps.accounts.deleteSession(hashSessionToken(request.sessionToken));
+      return {};
+    }),
+
+    verifyEmail: rpc(async (request: accountV1.VerifyEmailRequest) => ({
+      outcome: await verifyEmail(request.token, deps),
+    })),
+
+    requestPasswordReset: rpc(async (request: accountV1.RequestPasswordResetRequest) => {
+      await requestPasswordReset(request.email, deps);
+      return {};
+    }),
+
+    resetPassword: rpc(async (request: accountV1.ResetPasswordRequest) => {
+      await resetPassword(request.token, request.password, deps);
+      return {};
+    }),
+
+    changePassword: rpc(async (request: accountV1.ChangePasswordRequest) => {
+      const userId = await requireUser(request.sessionToken, deps);
+      await changePassword(
+        {
+          userId,
+          sessionToken: request.sessionToken,
+          currentPassword: request.currentPassword,
+          newPassword: request.newPassword,
+        },
+        deps,
+      );
+      return {};
+    }),
+
+    getAccount: rpc(async (request: accountV1.GetAccountRequest) =>
+      settingsOf(await requireUser(request.sessionToken, deps)),
+    ),
+
+    updateAccount: rpc(async (request: accountV1.UpdateAccountRequest) => {
+      const userId = await requireUser(request.sessionToken, deps);
+      await updateProfile(userId, request, deps);
+      return settingsOf(userId);
+    }),
+
+    addMail: rpc(async (request: accountV1.AddMailRequest) => {
+      const userId = await requireUser(request.sessionToken, deps);
+      await addMail(userId, request.email, deps);
+      return settingsOf(userId);
+    }),
+
+    removeMail: rpc(async (request: accountV1.RemoveMailRequest) => {
+      const userId = await requireUser(request.sessionToken, deps);
+      await removeMail(userId, request.mailId, deps);
+      return settingsOf(userId);
+    }),
+
+    linkDiscord: rpc(async (request: accountV1.LinkDiscordRequest) => {
+      const userId = await requireUser(request.sessionToken, deps);
+      const account = await loadOwnAccount(userId, deps);
+      await linkDiscord(userId, account.lang, request.webhookUrl, {
+        ...deps.discord,
+        accounts: deps.accounts,
       });
-      if (!result.ok) {
-        const code = result.problem === 'email_taken' ? status.ALREADY_EXISTS : status.INVALID_ARGUMENT;
-        throw new GrpcError(code, result.problem);
-      }
-      logger.info({ userId: result.userId }, 'account created');
-      return { userId: result.userId };
+      return settingsOf(userId);
+    }),
+
+    unlinkDiscord: rpc(async (request: accountV1.UnlinkDiscordRequest) => {
+      const userId = await requireUser(request.sessionToken, deps);
+      await unlinkDiscord(userId, deps);
+      return settingsOf(userId);
+    }),
+
+    createSupportRequest: rpc(async (request: accountV1.CreateSupportRequestRequest) => {
+      const userId = await requireUser(request.sessionToken, deps);
+      return { requestId: await createSupportRequest(userId, request, deps) };
+    }),
+
+    getSupportFollowUp: rpc(async (request: accountV1.GetSupportFollowUpRequest) =>
+      getSupportFollowUp(request.token, deps),
+    ),
+
+    submitSupportFollowUp: rpc(async (request: accountV1.SubmitSupportFollowUpRequest) => {
+      await submitSupportFollowUp(request.token, request.notes, deps);
+      return {};
+    }),
+
+    startXSignIn: rpc(async (request: accountV1.StartXSignInRequest) =>
+      startXSignIn(deps.xOAuth, request.redirectUri),
+    ),
+
+    finishXSignIn: rpc(async (request: accountV1.FinishXSignInRequest) => {
+      const session = await finishXSignIn(deps.xOAuth, request, deps);
+      return { sessionToken: session.token, expiresAt: session.expiresAt };
     }),
   };
 }

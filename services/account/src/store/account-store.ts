@@ -1,51 +1,337 @@
 import { writeEvent } from '@mimamori/bus';
 import type { Db } from '@mimamori/db';
 import { accountCreated } from '@mimamori/events';
-import type { AccountWriter, NewAccount } from '../domain/create-account.ts';
-import type { AccountView, SessionReader } from '../domain/user-info.ts';
+import type { SecretBox } from '@mimamori/secret-box';
+import type { AccountMail } from '../domain/account-mail.ts';
+import type { AccountPort, NewAccount, ProfileChange, SignInIdentity } from '../domain/account-port.ts';
+import type { AccountRecord, DiscordState, MailAddress } from '../domain/account-record.ts';
+import { writeAccountMail } from './account-mail-writer.ts';
+import { ACCOUNT_COLUMNS, type AccountRow, toAccountRecord } from './account-row.ts';
 import { ACCOUNT_SCHEMA } from './migrations.ts';
 
+const S = ACCOUNT_SCHEMA;
 const UNIQUE_VIOLATION = '23505';
 
-export function createAccountStore(db: Db): AccountWriter & SessionReader {
+interface IdentityRow {
+  id: string;
+  password_hash: string | null;
+  email_verified_at: Date | null;
+  deleted_at: Date | null;
+  lang: string;
+  email: string | null;
+}
+
+function toIdentity(row: IdentityRow | undefined): SignInIdentity | null {
+  if (!row) return null;
   return {
-    async insertAccount(account: NewAccount) {
+    id: row.id,
+    passwordHash: row.password_hash,
+    emailVerified: row.email_verified_at !== null,
+    deleted: row.deleted_at !== null,
+    lang: row.lang === 'en' ? 'en' : 'ja',
+    email: row.email,
+  };
+}
+
+const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === UNIQUE_VIOLATION;
+
+export function createAccountStore(db: Db, box: SecretBox): AccountPort {
+  const identity = `id, password_hash, email_verified_at, deleted_at, lang, email`;
+  return {
+    async insertAccount(account: NewAccount, mail?: AccountMail) {
       try {
         await db.transaction(async (tx) => {
           await tx.query(
-            `INSERT INTO ${ACCOUNT_SCHEMA}.users (id, email, password_hash, lang, created_at)
-             VALUES ($1, $2, $3, $4, $5)`,
-            [account.id, account.email, account.passwordHash, account.lang, account.createdAt],
+            `INSERT INTO ${S}.users (id, email, password_hash, name, lang, timezone, x_subject, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+            [
+              account.id,
+              account.email,
+              account.passwordHash,
+              account.name,
+              account.lang,
+              account.timezone,
+              account.xSubject,
+              account.createdAt,
+            ],
+          );
+          const sub = account.subscription;
+          await tx.query(
+            `INSERT INTO ${S}.subscriptions (user_id, plan, cycle, options, status, trial_ends_at, delete_at, has_card)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+            [
+              account.id,
+              sub.plan,
+              sub.cycle,
+              sub.options,
+              sub.status,
+              sub.trialEndsAt,
+              sub.deleteAt,
+              sub.hasCard,
+            ],
           );
           // The event id says what the event is about, so a retried write is the same event.
           const eventId = `account-created:${account.id}`;
-          await writeEvent(tx, ACCOUNT_SCHEMA, {
+          await writeEvent(tx, S, {
             id: eventId,
             subject: accountCreated.subject,
             data: accountCreated.encode({
               eventId,
               userId: account.id,
-              email: account.email,
+              email: account.email ?? '',
               lang: account.lang,
               createdAt: account.createdAt,
             }),
           });
+          if (mail) await writeAccountMail(tx, box, mail);
         });
         return 'created';
       } catch (error) {
-        if ((error as { code?: string }).code === UNIQUE_VIOLATION) return 'email_taken';
+        if (isUniqueViolation(error)) return 'email_taken';
         throw error;
       }
     },
 
-    async findAccountBySessionTokenHash(tokenHash: string, now: Date): Promise<AccountView | null> {
-      const { rows } = await db.query<AccountView>(
-        `SELECT u.id, u.email, u.lang, u.timezone, u.currency
-           FROM ${ACCOUNT_SCHEMA}.sessions s JOIN ${ACCOUNT_SCHEMA}.users u ON u.id = s.user_id
+    async findByEmail(email) {
+      const { rows } = await db.query<IdentityRow>(
+        `SELECT ${identity} FROM ${S}.users WHERE lower(email) = lower($1)`,
+        [email],
+      );
+      return toIdentity(rows[0]);
+    },
+
+    async findByXSubject(subject) {
+      const { rows } = await db.query<IdentityRow>(
+        `SELECT ${identity} FROM ${S}.users WHERE x_subject = $1`,
+        [subject],
+      );
+      return toIdentity(rows[0]);
+    },
+
+    async loadAccount(userId): Promise<AccountRecord | null> {
+      const { rows } = await db.query<AccountRow>(
+        `SELECT ${ACCOUNT_COLUMNS}
+           FROM ${S}.users u LEFT JOIN ${S}.subscriptions s ON s.user_id = u.id
+          WHERE u.id = $1`,
+        [userId],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      const mails = await db.query<{ id: string; position: number; email: string; verified_at: Date | null }>(
+        `SELECT id, position, email, verified_at FROM ${S}.mail_addresses WHERE user_id = $1 ORDER BY position`,
+        [userId],
+      );
+      return toAccountRecord(
+        row,
+        mails.rows.map(
+          (mail): MailAddress => ({
+            id: mail.id,
+            index: mail.position,
+            email: mail.email,
+            verified: mail.verified_at !== null,
+          }),
+        ),
+      );
+    },
+
+    async queueMail(mail) {
+      await db.transaction((tx) => writeAccountMail(tx, box, mail));
+    },
+
+    async findSession(tokenHash, now) {
+      const { rows } = await db.query<{ user_id: string; deleted_at: Date | null }>(
+        `SELECT s.user_id, u.deleted_at
+           FROM ${S}.sessions s JOIN ${S}.users u ON u.id = s.user_id
           WHERE s.token_hash = $1 AND s.expires_at > $2`,
         [tokenHash, now],
       );
+      const row = rows[0];
+      return row ? { userId: row.user_id, deleted: row.deleted_at !== null } : null;
+    },
+
+    async createSession(session, replacedTokenHash) {
+      await db.transaction(async (tx) => {
+        if (replacedTokenHash) {
+          await tx.query(`DELETE FROM ${S}.sessions WHERE token_hash = $1`, [replacedTokenHash]);
+        }
+        await tx.query(
+          `INSERT INTO ${S}.sessions (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
+          [session.tokenHash, session.userId, session.createdAt, session.expiresAt],
+        );
+      });
+    },
+
+    async deleteSession(tokenHash) {
+      await db.query(`DELETE FROM ${S}.sessions WHERE token_hash = $1`, [tokenHash]);
+    },
+
+    async countSignInFailures(accountKey, clientAddress, since) {
+      const { rows } = await db.query<{ account: string; address: string }>(
+        `SELECT (SELECT count(*) FROM ${S}.sign_in_failures WHERE account_key = $1 AND failed_at > $3) AS account,
+                (SELECT count(*) FROM ${S}.sign_in_failures WHERE client_address = $2 AND failed_at > $3) AS address`,
+        [accountKey, clientAddress, since],
+      );
+      return { account: Number(rows[0]?.account ?? 0), address: Number(rows[0]?.address ?? 0) };
+    },
+
+    async recordSignInFailure(accountKey, clientAddress, at) {
+      await db.query(
+        `INSERT INTO ${S}.sign_in_failures (account_key, client_address, failed_at) VALUES ($1, $2, $3)`,
+        [accountKey, clientAddress, at],
+      );
+    },
+
+    async useVerificationToken(tokenHash, now) {
+      return db.transaction(async (tx) => {
+        const { rows } = await tx.query<{
+          kind: string;
+          user_id: string;
+          subject: string;
+          used_at: Date | null;
+        }>(
+          `SELECT kind, user_id, subject, used_at FROM ${S}.tokens
+            WHERE token_hash = $1 AND kind IN ('verify_email', 'verify_mail') AND expires_at > $2
+            FOR UPDATE`,
+          [tokenHash, now],
+        );
+        const token = rows[0];
+        if (!token) return null;
+        if (token.used_at) return 'used' as const;
+        await tx.query(`UPDATE ${S}.tokens SET used_at = $2 WHERE token_hash = $1`, [tokenHash, now]);
+        if (token.kind === 'verify_email') {
+          await tx.query(
+            `UPDATE ${S}.users SET email_verified_at = coalesce(email_verified_at, $2)
+              WHERE id = $1 AND lower(email) = lower($3)`,
+            [token.user_id, now, token.subject],
+          );
+        } else {
+          await tx.query(
+            `UPDATE ${S}.mail_addresses SET verified_at = coalesce(verified_at, $3) WHERE id = $1 AND user_id = $2`,
+            [token.subject, token.user_id, now],
+          );
+        }
+        return { userId: token.user_id, subject: token.subject };
+      });
+    },
+
+    async resetPassword(tokenHash, passwordHash, now) {
+      return db.transaction(async (tx) => {
+        const { rows } = await tx.query<{ user_id: string; subject: string }>(
+          `UPDATE ${S}.tokens SET used_at = $2
+            WHERE token_hash = $1 AND kind = 'reset_password' AND used_at IS NULL AND expires_at > $2
+            RETURNING user_id, subject`,
+          [tokenHash, now],
+        );
+        const token = rows[0];
+        if (!token) return false;
+        // Opening the mailed link proves the address too.
+        await tx.query(
+          `UPDATE ${S}.users SET password_hash = $2, email_verified_at = coalesce(email_verified_at, $3)
+            WHERE id = $1`,
+          [token.user_id, passwordHash, now],
+        );
+        await tx.query(`DELETE FROM ${S}.sessions WHERE user_id = $1`, [token.user_id]);
+        return true;
+      });
+    },
+
+    async setPassword(userId, passwordHash, keepSessionHash) {
+      await db.transaction(async (tx) => {
+        await tx.query(`UPDATE ${S}.users SET password_hash = $2 WHERE id = $1`, [userId, passwordHash]);
+        await tx.query(`DELETE FROM ${S}.sessions WHERE user_id = $1 AND token_hash <> $2`, [
+          userId,
+          keepSessionHash,
+        ]);
+      });
+    },
+
+    async passwordHashOf(userId) {
+      const { rows } = await db.query<{ password_hash: string | null }>(
+        `SELECT password_hash FROM ${S}.users WHERE id = $1`,
+        [userId],
+      );
+      return rows[0]?.password_hash ?? null;
+    },
+
+    async updateProfile(userId, change: ProfileChange) {
+      await db.query(
+        `UPDATE ${S}.users SET name = coalesce($2, name), lang = coalesce($3, lang),
+                timezone = coalesce($4, timezone), currency = coalesce($5, currency)
+          WHERE id = $1`,
+        [userId, change.name ?? null, change.lang ?? null, change.timezone ?? null, change.currency ?? null],
+      );
+    },
+
+    async addMail(address, mail) {
+      try {
+        await db.transaction(async (tx) => {
+          // The next free index; the unique (user, position) index settles two concurrent adds.
+          await tx.query(
+            `INSERT INTO ${S}.mail_addresses (id, user_id, position, email, created_at)
+             SELECT $1, $2, coalesce(max(position) + 1, 0), $3, $4 FROM ${S}.mail_addresses WHERE user_id = $2`,
+            [address.id, address.userId, address.email, address.createdAt],
+          );
+          await writeAccountMail(tx, box, mail);
+        });
+        return 'added';
+      } catch (error) {
+        if (isUniqueViolation(error)) return 'duplicate';
+        throw error;
+      }
+    },
+
+    async removeMail(userId, mailId) {
+      const { rows } = await db.query<{ id: string }>(
+        `DELETE FROM ${S}.mail_addresses WHERE user_id = $1 AND id::text = $2 RETURNING id`,
+        [userId, mailId],
+      );
+      return rows.length > 0;
+    },
+
+    async setDiscord(userId, sealedWebhook, state: DiscordState) {
+      await db.query(`UPDATE ${S}.users SET discord_webhook_sealed = $2, discord_state = $3 WHERE id = $1`, [
+        userId,
+        sealedWebhook,
+        state,
+      ]);
+    },
+
+    async insertSupportRequest(request, mail) {
+      await db.transaction(async (tx) => {
+        await tx.query(
+          `INSERT INTO ${S}.support_requests (id, user_id, type, notes, created_at) VALUES ($1, $2, $3, $4, $5)`,
+          [request.id, request.userId, request.type, request.notes, request.createdAt],
+        );
+        if (mail) await writeAccountMail(tx, box, mail);
+      });
+    },
+
+    async findSupportFollowUp(tokenHash, now) {
+      const { rows } = await db.query<{ type: string; notes: string }>(
+        `SELECT r.type, r.notes FROM ${S}.tokens t
+           JOIN ${S}.support_requests r ON r.id::text = t.subject AND r.user_id = t.user_id
+          WHERE t.token_hash = $1 AND t.kind = 'support_follow_up' AND t.used_at IS NULL AND t.expires_at > $2`,
+        [tokenHash, now],
+      );
       return rows[0] ?? null;
+    },
+
+    async useSupportFollowUp(tokenHash, notes, now) {
+      return db.transaction(async (tx) => {
+        const { rows } = await tx.query<{ user_id: string; subject: string }>(
+          `UPDATE ${S}.tokens SET used_at = $2
+            WHERE token_hash = $1 AND kind = 'support_follow_up' AND used_at IS NULL AND expires_at > $2
+            RETURNING user_id, subject`,
+          [tokenHash, now],
+        );
+        const token = rows[0];
+        if (!token) return false;
+        await tx.query(
+          `UPDATE ${S}.support_requests SET follow_up_notes = $3 WHERE id::text = $1 AND user_id = $2`,
+          [token.subject, token.user_id, notes],
+        );
+        return true;
+      });
     },
   };
 }

@@ -27,4 +27,88 @@ export const accountMigrations: Migration[] = [
       CREATE INDEX sessions_user_id_idx ON sessions (user_id);
     `,
   },
+  {
+    version: 2,
+    name: 'trial, tokens, addresses, sign-in attempts, chat link, support, cancellation feedback',
+    sql: `
+      -- A user who signs in with X may have no e-mail address.
+      ALTER TABLE users ALTER COLUMN email DROP NOT NULL;
+      ALTER TABLE users
+        ADD COLUMN name text NOT NULL DEFAULT '',
+        ADD COLUMN email_verified_at timestamptz,
+        ADD COLUMN x_subject text,
+        -- Set when the account is cancelled; its sessions stay so the SPA learns of it.
+        ADD COLUMN deleted_at timestamptz,
+        -- Sealed with the secret box; never stored or logged in clear.
+        ADD COLUMN discord_webhook_sealed text,
+        ADD COLUMN discord_state text NOT NULL DEFAULT 'not_set';
+      CREATE UNIQUE INDEX users_x_subject_key ON users (x_subject) WHERE x_subject IS NOT NULL;
+
+      -- Status: 1 trial, 2 active, 6 renewal failed, 7 on hold, 9 cancelled.
+      CREATE TABLE subscriptions (
+        user_id uuid PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        plan integer NOT NULL,
+        cycle text NOT NULL DEFAULT 'month',
+        options text[] NOT NULL DEFAULT '{}',
+        status integer NOT NULL,
+        trial_ends_at timestamptz,
+        delete_at timestamptz,
+        has_card boolean NOT NULL DEFAULT false
+      );
+      CREATE INDEX subscriptions_trial_due_idx ON subscriptions (trial_ends_at) WHERE status = 1;
+      CREATE INDEX subscriptions_delete_due_idx ON subscriptions (delete_at) WHERE status = 7;
+
+      CREATE TABLE mail_addresses (
+        id uuid PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        position integer NOT NULL,
+        email text NOT NULL,
+        verified_at timestamptz,
+        created_at timestamptz NOT NULL
+      );
+      CREATE UNIQUE INDEX mail_addresses_position_key ON mail_addresses (user_id, position);
+      CREATE UNIQUE INDEX mail_addresses_email_key ON mail_addresses (user_id, lower(email));
+
+      -- Single-use link tokens (verification, reset, support follow-up), by hash only.
+      CREATE TABLE tokens (
+        token_hash text PRIMARY KEY,
+        kind text NOT NULL,
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        subject text NOT NULL DEFAULT '',
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        used_at timestamptz
+      );
+      CREATE INDEX tokens_user_idx ON tokens (user_id, kind);
+
+      -- Failed sign-ins, kept in the database so every gateway and account replica throttles alike.
+      CREATE TABLE sign_in_failures (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        account_key text NOT NULL,
+        client_address text NOT NULL,
+        failed_at timestamptz NOT NULL
+      );
+      CREATE INDEX sign_in_failures_account_idx ON sign_in_failures (account_key, failed_at);
+      CREATE INDEX sign_in_failures_address_idx ON sign_in_failures (client_address, failed_at);
+
+      CREATE TABLE support_requests (
+        id uuid PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        type text NOT NULL,
+        notes text NOT NULL,
+        follow_up_notes text NOT NULL DEFAULT '',
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX support_requests_user_idx ON support_requests (user_id);
+
+      CREATE TABLE cancellation_feedback (
+        id uuid PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        reasons text[] NOT NULL,
+        comment text NOT NULL DEFAULT '',
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX cancellation_feedback_user_idx ON cancellation_feedback (user_id);
+    `,
+  },
 ];

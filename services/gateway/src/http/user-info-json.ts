@@ -37,6 +37,8 @@ export function toUserInfoJson(info: accountV1.UserInfo) {
     },
     line_url: info.lineUrl,
     line_need_setting: info.lineNeedSetting,
+    // Only present when the account ended under a live session; the SPA then reloads.
+    ...(info.deletedUser ? { deleted_user: true } : {}),
   };
 }
 

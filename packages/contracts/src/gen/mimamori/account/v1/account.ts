@@ -52,6 +52,8 @@ export interface UserInfo {
   locale?: Locale | undefined;
   lineUrl: string;
   lineNeedSetting: boolean;
+  /** The session outlived its account (cancelled or deleted); the SPA reloads. */
+  deletedUser: boolean;
 }
 
 /** Site counts per check interval plus feature counts; the JSON names are the spec's keys. */
@@ -111,6 +113,213 @@ export interface CreateAccountRequest {
 
 export interface CreateAccountResponse {
   userId: string;
+}
+
+export interface SignUpRequest {
+  email: string;
+  password: string;
+  lang: string;
+  agreedToTerms: boolean;
+  /** Etc/GMT zone derived from the browser, or empty. */
+  timezone: string;
+}
+
+export interface SignUpResponse {
+}
+
+export interface SignInRequest {
+  email: string;
+  password: string;
+  /** The browser's address as the gateway saw it; attempts are throttled per address too. */
+  clientAddress: string;
+  /** The session cookie the browser still had, ended so a fixated token is useless. */
+  previousSessionToken: string;
+}
+
+export interface SignInResponse {
+  sessionToken: string;
+  expiresAt?: Date | undefined;
+}
+
+export interface SignOutRequest {
+  sessionToken: string;
+}
+
+export interface SignOutResponse {
+}
+
+export interface VerifyEmailRequest {
+  token: string;
+}
+
+export interface VerifyEmailResponse {
+  /** "verified" or "already_verified". */
+  outcome: string;
+}
+
+export interface RequestPasswordResetRequest {
+  email: string;
+  /** Language of the mail when the address belongs to nobody's preference yet. */
+  lang: string;
+}
+
+export interface RequestPasswordResetResponse {
+}
+
+export interface ResetPasswordRequest {
+  token: string;
+  password: string;
+}
+
+export interface ResetPasswordResponse {
+}
+
+export interface ChangePasswordRequest {
+  sessionToken: string;
+  /** Empty for an X user who has no password yet. */
+  currentPassword: string;
+  newPassword: string;
+}
+
+export interface ChangePasswordResponse {
+}
+
+export interface GetAccountRequest {
+  sessionToken: string;
+}
+
+export interface GetAccountResponse {
+  account?: AccountSettings | undefined;
+}
+
+export interface AccountSettings {
+  userId: string;
+  name: string;
+  /** Empty for an X user who gave none. */
+  email: string;
+  emailVerified: boolean;
+  mails: MailAddress[];
+  lang: string;
+  timezone: string;
+  currency: string;
+  hasPassword: boolean;
+  xLinked: boolean;
+  /** "not_set", "linking", "complete" or "not_complete". */
+  discordState: string;
+  plan: number;
+  cycle: string;
+  trialEndsAt?: Date | undefined;
+  deleteAt?: Date | undefined;
+  subscriptionStatus: number;
+}
+
+/** An additional e-mail address; index is its stable position in the account's list. */
+export interface MailAddress {
+  id: string;
+  index: number;
+  email: string;
+  verified: boolean;
+}
+
+/** Only the fields that are set change; user_id must be the signed-in user's. */
+export interface UpdateAccountRequest {
+  sessionToken: string;
+  userId: string;
+  name?: string | undefined;
+  lang?: string | undefined;
+  timezone?: string | undefined;
+  currency?: string | undefined;
+}
+
+export interface UpdateAccountResponse {
+  account?: AccountSettings | undefined;
+}
+
+export interface AddMailRequest {
+  sessionToken: string;
+  email: string;
+}
+
+export interface AddMailResponse {
+  account?: AccountSettings | undefined;
+}
+
+export interface RemoveMailRequest {
+  sessionToken: string;
+  mailId: string;
+}
+
+export interface RemoveMailResponse {
+  account?: AccountSettings | undefined;
+}
+
+export interface LinkDiscordRequest {
+  sessionToken: string;
+  webhookUrl: string;
+}
+
+export interface LinkDiscordResponse {
+  account?: AccountSettings | undefined;
+}
+
+export interface UnlinkDiscordRequest {
+  sessionToken: string;
+}
+
+export interface UnlinkDiscordResponse {
+  account?: AccountSettings | undefined;
+}
+
+export interface CreateSupportRequestRequest {
+  sessionToken: string;
+  /** "navigation", "login_action", "area", "notification" or "other". */
+  type: string;
+  notes: string;
+}
+
+export interface CreateSupportRequestResponse {
+  requestId: string;
+}
+
+export interface GetSupportFollowUpRequest {
+  token: string;
+}
+
+export interface GetSupportFollowUpResponse {
+  type: string;
+  notes: string;
+}
+
+export interface SubmitSupportFollowUpRequest {
+  token: string;
+  notes: string;
+}
+
+export interface SubmitSupportFollowUpResponse {
+}
+
+export interface StartXSignInRequest {
+  /** Where the provider sends the browser back (the gateway's callback). */
+  redirectUri: string;
+}
+
+export interface StartXSignInResponse {
+  authorizeUrl: string;
+  state: string;
+  /** Kept by the gateway in an httpOnly cookie until the callback. */
+  codeVerifier: string;
+}
+
+export interface FinishXSignInRequest {
+  code: string;
+  codeVerifier: string;
+  redirectUri: string;
+  previousSessionToken: string;
+}
+
+export interface FinishXSignInResponse {
+  sessionToken: string;
+  expiresAt?: Date | undefined;
 }
 
 function createBaseGetUserInfoRequest(): GetUserInfoRequest {
@@ -274,6 +483,7 @@ function createBaseUserInfo(): UserInfo {
     locale: undefined,
     lineUrl: "",
     lineNeedSetting: false,
+    deletedUser: false,
   };
 }
 
@@ -311,6 +521,9 @@ export const UserInfo: MessageFns<UserInfo> = {
     }
     if (message.lineNeedSetting !== false) {
       writer.uint32(88).bool(message.lineNeedSetting);
+    }
+    if (message.deletedUser !== false) {
+      writer.uint32(96).bool(message.deletedUser);
     }
     return writer;
   },
@@ -416,6 +629,14 @@ export const UserInfo: MessageFns<UserInfo> = {
             message.lineNeedSetting = reader.bool();
             continue;
           }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.deletedUser = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -467,6 +688,11 @@ export const UserInfo: MessageFns<UserInfo> = {
         : isSet(object.line_need_setting)
         ? globalThis.Boolean(object.line_need_setting)
         : false,
+      deletedUser: isSet(object.deletedUser)
+        ? globalThis.Boolean(object.deletedUser)
+        : isSet(object.deleted_user)
+        ? globalThis.Boolean(object.deleted_user)
+        : false,
     };
   },
 
@@ -505,6 +731,9 @@ export const UserInfo: MessageFns<UserInfo> = {
     if (message.lineNeedSetting !== false) {
       obj.lineNeedSetting = message.lineNeedSetting;
     }
+    if (message.deletedUser !== false) {
+      obj.deletedUser = message.deletedUser;
+    }
     return obj;
   },
 
@@ -530,6 +759,7 @@ export const UserInfo: MessageFns<UserInfo> = {
       : undefined;
     message.lineUrl = object.lineUrl ?? "";
     message.lineNeedSetting = object.lineNeedSetting ?? false;
+    message.deletedUser = object.deletedUser ?? false;
     return message;
   },
 };
@@ -1456,6 +1686,3449 @@ export const CreateAccountResponse: MessageFns<CreateAccountResponse> = {
   },
 };
 
+function createBaseSignUpRequest(): SignUpRequest {
+  return { email: "", password: "", lang: "", agreedToTerms: false, timezone: "" };
+}
+
+export const SignUpRequest: MessageFns<SignUpRequest> = {
+  encode(message: SignUpRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    if (message.password !== "") {
+      writer.uint32(18).string(message.password);
+    }
+    if (message.lang !== "") {
+      writer.uint32(26).string(message.lang);
+    }
+    if (message.agreedToTerms !== false) {
+      writer.uint32(32).bool(message.agreedToTerms);
+    }
+    if (message.timezone !== "") {
+      writer.uint32(42).string(message.timezone);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignUpRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignUpRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.lang = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.agreedToTerms = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.timezone = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SignUpRequest {
+    return {
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      password: isSet(object.password) ? globalThis.String(object.password) : "",
+      lang: isSet(object.lang) ? globalThis.String(object.lang) : "",
+      agreedToTerms: isSet(object.agreedToTerms)
+        ? globalThis.Boolean(object.agreedToTerms)
+        : isSet(object.agreed_to_terms)
+        ? globalThis.Boolean(object.agreed_to_terms)
+        : false,
+      timezone: isSet(object.timezone) ? globalThis.String(object.timezone) : "",
+    };
+  },
+
+  toJSON(message: SignUpRequest): unknown {
+    const obj: any = {};
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.password !== "") {
+      obj.password = message.password;
+    }
+    if (message.lang !== "") {
+      obj.lang = message.lang;
+    }
+    if (message.agreedToTerms !== false) {
+      obj.agreedToTerms = message.agreedToTerms;
+    }
+    if (message.timezone !== "") {
+      obj.timezone = message.timezone;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SignUpRequest>, I>>(base?: I): SignUpRequest {
+    return SignUpRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SignUpRequest>, I>>(object: I): SignUpRequest {
+    const message = createBaseSignUpRequest();
+    message.email = object.email ?? "";
+    message.password = object.password ?? "";
+    message.lang = object.lang ?? "";
+    message.agreedToTerms = object.agreedToTerms ?? false;
+    message.timezone = object.timezone ?? "";
+    return message;
+  },
+};
+
+function createBaseSignUpResponse(): SignUpResponse {
+  return {};
+}
+
+export const SignUpResponse: MessageFns<SignUpResponse> = {
+  encode(_: SignUpResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignUpResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignUpResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): SignUpResponse {
+    return {};
+  },
+
+  toJSON(_: SignUpResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SignUpResponse>, I>>(base?: I): SignUpResponse {
+    return SignUpResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SignUpResponse>, I>>(_: I): SignUpResponse {
+    const message = createBaseSignUpResponse();
+    return message;
+  },
+};
+
+function createBaseSignInRequest(): SignInRequest {
+  return { email: "", password: "", clientAddress: "", previousSessionToken: "" };
+}
+
+export const SignInRequest: MessageFns<SignInRequest> = {
+  encode(message: SignInRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    if (message.password !== "") {
+      writer.uint32(18).string(message.password);
+    }
+    if (message.clientAddress !== "") {
+      writer.uint32(26).string(message.clientAddress);
+    }
+    if (message.previousSessionToken !== "") {
+      writer.uint32(34).string(message.previousSessionToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignInRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignInRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.clientAddress = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.previousSessionToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SignInRequest {
+    return {
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      password: isSet(object.password) ? globalThis.String(object.password) : "",
+      clientAddress: isSet(object.clientAddress)
+        ? globalThis.String(object.clientAddress)
+        : isSet(object.client_address)
+        ? globalThis.String(object.client_address)
+        : "",
+      previousSessionToken: isSet(object.previousSessionToken)
+        ? globalThis.String(object.previousSessionToken)
+        : isSet(object.previous_session_token)
+        ? globalThis.String(object.previous_session_token)
+        : "",
+    };
+  },
+
+  toJSON(message: SignInRequest): unknown {
+    const obj: any = {};
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.password !== "") {
+      obj.password = message.password;
+    }
+    if (message.clientAddress !== "") {
+      obj.clientAddress = message.clientAddress;
+    }
+    if (message.previousSessionToken !== "") {
+      obj.previousSessionToken = message.previousSessionToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SignInRequest>, I>>(base?: I): SignInRequest {
+    return SignInRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SignInRequest>, I>>(object: I): SignInRequest {
+    const message = createBaseSignInRequest();
+    message.email = object.email ?? "";
+    message.password = object.password ?? "";
+    message.clientAddress = object.clientAddress ?? "";
+    message.previousSessionToken = object.previousSessionToken ?? "";
+    return message;
+  },
+};
+
+function createBaseSignInResponse(): SignInResponse {
+  return { sessionToken: "", expiresAt: undefined };
+}
+
+export const SignInResponse: MessageFns<SignInResponse> = {
+  encode(message: SignInResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    if (message.expiresAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.expiresAt), writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignInResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignInResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.expiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SignInResponse {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      expiresAt: isSet(object.expiresAt)
+        ? fromJsonTimestamp(object.expiresAt)
+        : isSet(object.expires_at)
+        ? fromJsonTimestamp(object.expires_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: SignInResponse): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SignInResponse>, I>>(base?: I): SignInResponse {
+    return SignInResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SignInResponse>, I>>(object: I): SignInResponse {
+    const message = createBaseSignInResponse();
+    message.sessionToken = object.sessionToken ?? "";
+    message.expiresAt = object.expiresAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseSignOutRequest(): SignOutRequest {
+  return { sessionToken: "" };
+}
+
+export const SignOutRequest: MessageFns<SignOutRequest> = {
+  encode(message: SignOutRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignOutRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignOutRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SignOutRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+    };
+  },
+
+  toJSON(message: SignOutRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SignOutRequest>, I>>(base?: I): SignOutRequest {
+    return SignOutRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SignOutRequest>, I>>(object: I): SignOutRequest {
+    const message = createBaseSignOutRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    return message;
+  },
+};
+
+function createBaseSignOutResponse(): SignOutResponse {
+  return {};
+}
+
+export const SignOutResponse: MessageFns<SignOutResponse> = {
+  encode(_: SignOutResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignOutResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignOutResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): SignOutResponse {
+    return {};
+  },
+
+  toJSON(_: SignOutResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SignOutResponse>, I>>(base?: I): SignOutResponse {
+    return SignOutResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SignOutResponse>, I>>(_: I): SignOutResponse {
+    const message = createBaseSignOutResponse();
+    return message;
+  },
+};
+
+function createBaseVerifyEmailRequest(): VerifyEmailRequest {
+  return { token: "" };
+}
+
+export const VerifyEmailRequest: MessageFns<VerifyEmailRequest> = {
+  encode(message: VerifyEmailRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifyEmailRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifyEmailRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifyEmailRequest {
+    return { token: isSet(object.token) ? globalThis.String(object.token) : "" };
+  },
+
+  toJSON(message: VerifyEmailRequest): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifyEmailRequest>, I>>(base?: I): VerifyEmailRequest {
+    return VerifyEmailRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifyEmailRequest>, I>>(object: I): VerifyEmailRequest {
+    const message = createBaseVerifyEmailRequest();
+    message.token = object.token ?? "";
+    return message;
+  },
+};
+
+function createBaseVerifyEmailResponse(): VerifyEmailResponse {
+  return { outcome: "" };
+}
+
+export const VerifyEmailResponse: MessageFns<VerifyEmailResponse> = {
+  encode(message: VerifyEmailResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.outcome !== "") {
+      writer.uint32(10).string(message.outcome);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifyEmailResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifyEmailResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.outcome = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifyEmailResponse {
+    return { outcome: isSet(object.outcome) ? globalThis.String(object.outcome) : "" };
+  },
+
+  toJSON(message: VerifyEmailResponse): unknown {
+    const obj: any = {};
+    if (message.outcome !== "") {
+      obj.outcome = message.outcome;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifyEmailResponse>, I>>(base?: I): VerifyEmailResponse {
+    return VerifyEmailResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifyEmailResponse>, I>>(object: I): VerifyEmailResponse {
+    const message = createBaseVerifyEmailResponse();
+    message.outcome = object.outcome ?? "";
+    return message;
+  },
+};
+
+function createBaseRequestPasswordResetRequest(): RequestPasswordResetRequest {
+  return { email: "", lang: "" };
+}
+
+export const RequestPasswordResetRequest: MessageFns<RequestPasswordResetRequest> = {
+  encode(message: RequestPasswordResetRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    if (message.lang !== "") {
+      writer.uint32(18).string(message.lang);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RequestPasswordResetRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRequestPasswordResetRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.lang = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RequestPasswordResetRequest {
+    return {
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      lang: isSet(object.lang) ? globalThis.String(object.lang) : "",
+    };
+  },
+
+  toJSON(message: RequestPasswordResetRequest): unknown {
+    const obj: any = {};
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.lang !== "") {
+      obj.lang = message.lang;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RequestPasswordResetRequest>, I>>(base?: I): RequestPasswordResetRequest {
+    return RequestPasswordResetRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RequestPasswordResetRequest>, I>>(object: I): RequestPasswordResetRequest {
+    const message = createBaseRequestPasswordResetRequest();
+    message.email = object.email ?? "";
+    message.lang = object.lang ?? "";
+    return message;
+  },
+};
+
+function createBaseRequestPasswordResetResponse(): RequestPasswordResetResponse {
+  return {};
+}
+
+export const RequestPasswordResetResponse: MessageFns<RequestPasswordResetResponse> = {
+  encode(_: RequestPasswordResetResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RequestPasswordResetResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRequestPasswordResetResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): RequestPasswordResetResponse {
+    return {};
+  },
+
+  toJSON(_: RequestPasswordResetResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RequestPasswordResetResponse>, I>>(base?: I): RequestPasswordResetResponse {
+    return RequestPasswordResetResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RequestPasswordResetResponse>, I>>(_: I): RequestPasswordResetResponse {
+    const message = createBaseRequestPasswordResetResponse();
+    return message;
+  },
+};
+
+function createBaseResetPasswordRequest(): ResetPasswordRequest {
+  return { token: "", password: "" };
+}
+
+export const ResetPasswordRequest: MessageFns<ResetPasswordRequest> = {
+  encode(message: ResetPasswordRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    if (message.password !== "") {
+      writer.uint32(18).string(message.password);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResetPasswordRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResetPasswordRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResetPasswordRequest {
+    return {
+      token: isSet(object.token) ? globalThis.String(object.token) : "",
+      password: isSet(object.password) ? globalThis.String(object.password) : "",
+    };
+  },
+
+  toJSON(message: ResetPasswordRequest): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    if (message.password !== "") {
+      obj.password = message.password;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResetPasswordRequest>, I>>(base?: I): ResetPasswordRequest {
+    return ResetPasswordRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResetPasswordRequest>, I>>(object: I): ResetPasswordRequest {
+    const message = createBaseResetPasswordRequest();
+    message.token = object.token ?? "";
+    message.password = object.password ?? "";
+    return message;
+  },
+};
+
+function createBaseResetPasswordResponse(): ResetPasswordResponse {
+  return {};
+}
+
+export const ResetPasswordResponse: MessageFns<ResetPasswordResponse> = {
+  encode(_: ResetPasswordResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResetPasswordResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResetPasswordResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ResetPasswordResponse {
+    return {};
+  },
+
+  toJSON(_: ResetPasswordResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResetPasswordResponse>, I>>(base?: I): ResetPasswordResponse {
+    return ResetPasswordResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResetPasswordResponse>, I>>(_: I): ResetPasswordResponse {
+    const message = createBaseResetPasswordResponse();
+    return message;
+  },
+};
+
+function createBaseChangePasswordRequest(): ChangePasswordRequest {
+  return { sessionToken: "", currentPassword: "", newPassword: "" };
+}
+
+export const ChangePasswordRequest: MessageFns<ChangePasswordRequest> = {
+  encode(message: ChangePasswordRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    if (message.currentPassword !== "") {
+      writer.uint32(18).string(message.currentPassword);
+    }
+    if (message.newPassword !== "") {
+      writer.uint32(26).string(message.newPassword);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangePasswordRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangePasswordRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.currentPassword = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.newPassword = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChangePasswordRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      currentPassword: isSet(object.currentPassword)
+        ? globalThis.String(object.currentPassword)
+        : isSet(object.current_password)
+        ? globalThis.String(object.current_password)
+        : "",
+      newPassword: isSet(object.newPassword)
+        ? globalThis.String(object.newPassword)
+        : isSet(object.new_password)
+        ? globalThis.String(object.new_password)
+        : "",
+    };
+  },
+
+  toJSON(message: ChangePasswordRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    if (message.currentPassword !== "") {
+      obj.currentPassword = message.currentPassword;
+    }
+    if (message.newPassword !== "") {
+      obj.newPassword = message.newPassword;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChangePasswordRequest>, I>>(base?: I): ChangePasswordRequest {
+    return ChangePasswordRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChangePasswordRequest>, I>>(object: I): ChangePasswordRequest {
+    const message = createBaseChangePasswordRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    message.currentPassword = object.currentPassword ?? "";
+    message.newPassword = object.newPassword ?? "";
+    return message;
+  },
+};
+
+function createBaseChangePasswordResponse(): ChangePasswordResponse {
+  return {};
+}
+
+export const ChangePasswordResponse: MessageFns<ChangePasswordResponse> = {
+  encode(_: ChangePasswordResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangePasswordResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangePasswordResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ChangePasswordResponse {
+    return {};
+  },
+
+  toJSON(_: ChangePasswordResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChangePasswordResponse>, I>>(base?: I): ChangePasswordResponse {
+    return ChangePasswordResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChangePasswordResponse>, I>>(_: I): ChangePasswordResponse {
+    const message = createBaseChangePasswordResponse();
+    return message;
+  },
+};
+
+function createBaseGetAccountRequest(): GetAccountRequest {
+  return { sessionToken: "" };
+}
+
+export const GetAccountRequest: MessageFns<GetAccountRequest> = {
+  encode(message: GetAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAccountRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAccountRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAccountRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+    };
+  },
+
+  toJSON(message: GetAccountRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAccountRequest>, I>>(base?: I): GetAccountRequest {
+    return GetAccountRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAccountRequest>, I>>(object: I): GetAccountRequest {
+    const message = createBaseGetAccountRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    return message;
+  },
+};
+
+function createBaseGetAccountResponse(): GetAccountResponse {
+  return { account: undefined };
+}
+
+export const GetAccountResponse: MessageFns<GetAccountResponse> = {
+  encode(message: GetAccountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.account !== undefined) {
+      AccountSettings.encode(message.account, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAccountResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAccountResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.account = AccountSettings.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAccountResponse {
+    return { account: isSet(object.account) ? AccountSettings.fromJSON(object.account) : undefined };
+  },
+
+  toJSON(message: GetAccountResponse): unknown {
+    const obj: any = {};
+    if (message.account !== undefined) {
+      obj.account = AccountSettings.toJSON(message.account);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAccountResponse>, I>>(base?: I): GetAccountResponse {
+    return GetAccountResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAccountResponse>, I>>(object: I): GetAccountResponse {
+    const message = createBaseGetAccountResponse();
+    message.account = (object.account !== undefined && object.account !== null)
+      ? AccountSettings.fromPartial(object.account)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseAccountSettings(): AccountSettings {
+  return {
+    userId: "",
+    name: "",
+    email: "",
+    emailVerified: false,
+    mails: [],
+    lang: "",
+    timezone: "",
+    currency: "",
+    hasPassword: false,
+    xLinked: false,
+    discordState: "",
+    plan: 0,
+    cycle: "",
+    trialEndsAt: undefined,
+    deleteAt: undefined,
+    subscriptionStatus: 0,
+  };
+}
+
+export const AccountSettings: MessageFns<AccountSettings> = {
+  encode(message: AccountSettings, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.email !== "") {
+      writer.uint32(26).string(message.email);
+    }
+    if (message.emailVerified !== false) {
+      writer.uint32(32).bool(message.emailVerified);
+    }
+    for (const v of message.mails) {
+      MailAddress.encode(v!, writer.uint32(42).fork()).join();
+    }
+    if (message.lang !== "") {
+      writer.uint32(50).string(message.lang);
+    }
+    if (message.timezone !== "") {
+      writer.uint32(58).string(message.timezone);
+    }
+    if (message.currency !== "") {
+      writer.uint32(66).string(message.currency);
+    }
+    if (message.hasPassword !== false) {
+      writer.uint32(72).bool(message.hasPassword);
+    }
+    if (message.xLinked !== false) {
+      writer.uint32(80).bool(message.xLinked);
+    }
+    if (message.discordState !== "") {
+      writer.uint32(90).string(message.discordState);
+    }
+    if (message.plan !== 0) {
+      writer.uint32(96).int32(message.plan);
+    }
+    if (message.cycle !== "") {
+      writer.uint32(106).string(message.cycle);
+    }
+    if (message.trialEndsAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.trialEndsAt), writer.uint32(114).fork()).join();
+    }
+    if (message.deleteAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.deleteAt), writer.uint32(122).fork()).join();
+    }
+    if (message.subscriptionStatus !== 0) {
+      writer.uint32(128).int32(message.subscriptionStatus);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AccountSettings {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAccountSettings();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.emailVerified = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.mails.push(MailAddress.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.lang = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.timezone = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.hasPassword = reader.bool();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.xLinked = reader.bool();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.discordState = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.plan = reader.int32();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.cycle = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.trialEndsAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.deleteAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.subscriptionStatus = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AccountSettings {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      emailVerified: isSet(object.emailVerified)
+        ? globalThis.Boolean(object.emailVerified)
+        : isSet(object.email_verified)
+        ? globalThis.Boolean(object.email_verified)
+        : false,
+      mails: globalThis.Array.isArray(object?.mails) ? object.mails.map((e: any) => MailAddress.fromJSON(e)) : [],
+      lang: isSet(object.lang) ? globalThis.String(object.lang) : "",
+      timezone: isSet(object.timezone) ? globalThis.String(object.timezone) : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      hasPassword: isSet(object.hasPassword)
+        ? globalThis.Boolean(object.hasPassword)
+        : isSet(object.has_password)
+        ? globalThis.Boolean(object.has_password)
+        : false,
+      xLinked: isSet(object.xLinked)
+        ? globalThis.Boolean(object.xLinked)
+        : isSet(object.x_linked)
+        ? globalThis.Boolean(object.x_linked)
+        : false,
+      discordState: isSet(object.discordState)
+        ? globalThis.String(object.discordState)
+        : isSet(object.discord_state)
+        ? globalThis.String(object.discord_state)
+        : "",
+      plan: isSet(object.plan) ? globalThis.Number(object.plan) : 0,
+      cycle: isSet(object.cycle) ? globalThis.String(object.cycle) : "",
+      trialEndsAt: isSet(object.trialEndsAt)
+        ? fromJsonTimestamp(object.trialEndsAt)
+        : isSet(object.trial_ends_at)
+        ? fromJsonTimestamp(object.trial_ends_at)
+        : undefined,
+      deleteAt: isSet(object.deleteAt)
+        ? fromJsonTimestamp(object.deleteAt)
+        : isSet(object.delete_at)
+        ? fromJsonTimestamp(object.delete_at)
+        : undefined,
+      subscriptionStatus: isSet(object.subscriptionStatus)
+        ? globalThis.Number(object.subscriptionStatus)
+        : isSet(object.subscription_status)
+        ? globalThis.Number(object.subscription_status)
+        : 0,
+    };
+  },
+
+  toJSON(message: AccountSettings): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.emailVerified !== false) {
+      obj.emailVerified = message.emailVerified;
+    }
+    if (message.mails?.length) {
+      obj.mails = message.mails.map((e) => MailAddress.toJSON(e));
+    }
+    if (message.lang !== "") {
+      obj.lang = message.lang;
+    }
+    if (message.timezone !== "") {
+      obj.timezone = message.timezone;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.hasPassword !== false) {
+      obj.hasPassword = message.hasPassword;
+    }
+    if (message.xLinked !== false) {
+      obj.xLinked = message.xLinked;
+    }
+    if (message.discordState !== "") {
+      obj.discordState = message.discordState;
+    }
+    if (message.plan !== 0) {
+      obj.plan = Math.round(message.plan);
+    }
+    if (message.cycle !== "") {
+      obj.cycle = message.cycle;
+    }
+    if (message.trialEndsAt !== undefined) {
+      obj.trialEndsAt = message.trialEndsAt.toISOString();
+    }
+    if (message.deleteAt !== undefined) {
+      obj.deleteAt = message.deleteAt.toISOString();
+    }
+    if (message.subscriptionStatus !== 0) {
+      obj.subscriptionStatus = Math.round(message.subscriptionStatus);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AccountSettings>, I>>(base?: I): AccountSettings {
+    return AccountSettings.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AccountSettings>, I>>(object: I): AccountSettings {
+    const message = createBaseAccountSettings();
+    message.userId = object.userId ?? "";
+    message.name = object.name ?? "";
+    message.email = object.email ?? "";
+    message.emailVerified = object.emailVerified ?? false;
+    message.mails = object.mails?.map((e) => MailAddress.fromPartial(e)) || [];
+    message.lang = object.lang ?? "";
+    message.timezone = object.timezone ?? "";
+    message.currency = object.currency ?? "";
+    message.hasPassword = object.hasPassword ?? false;
+    message.xLinked = object.xLinked ?? false;
+    message.discordState = object.discordState ?? "";
+    message.plan = object.plan ?? 0;
+    message.cycle = object.cycle ?? "";
+    message.trialEndsAt = object.trialEndsAt ?? undefined;
+    message.deleteAt = object.deleteAt ?? undefined;
+    message.subscriptionStatus = object.subscriptionStatus ?? 0;
+    return message;
+  },
+};
+
+function createBaseMailAddress(): MailAddress {
+  return { id: "", index: 0, email: "", verified: false };
+}
+
+export const MailAddress: MessageFns<MailAddress> = {
+  encode(message: MailAddress, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.index !== 0) {
+      writer.uint32(16).int32(message.index);
+    }
+    if (message.email !== "") {
+      writer.uint32(26).string(message.email);
+    }
+    if (message.verified !== false) {
+      writer.uint32(32).bool(message.verified);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MailAddress {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMailAddress();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.index = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.verified = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MailAddress {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      index: isSet(object.index) ? globalThis.Number(object.index) : 0,
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      verified: isSet(object.verified) ? globalThis.Boolean(object.verified) : false,
+    };
+  },
+
+  toJSON(message: MailAddress): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.index !== 0) {
+      obj.index = Math.round(message.index);
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.verified !== false) {
+      obj.verified = message.verified;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MailAddress>, I>>(base?: I): MailAddress {
+    return MailAddress.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MailAddress>, I>>(object: I): MailAddress {
+    const message = createBaseMailAddress();
+    message.id = object.id ?? "";
+    message.index = object.index ?? 0;
+    message.email = object.email ?? "";
+    message.verified = object.verified ?? false;
+    return message;
+  },
+};
+
+function createBaseUpdateAccountRequest(): UpdateAccountRequest {
+  return { sessionToken: "", userId: "", name: undefined, lang: undefined, timezone: undefined, currency: undefined };
+}
+
+export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
+  encode(message: UpdateAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    if (message.name !== undefined) {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.lang !== undefined) {
+      writer.uint32(34).string(message.lang);
+    }
+    if (message.timezone !== undefined) {
+      writer.uint32(42).string(message.timezone);
+    }
+    if (message.currency !== undefined) {
+      writer.uint32(50).string(message.currency);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateAccountRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateAccountRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.lang = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.timezone = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateAccountRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
+      lang: isSet(object.lang) ? globalThis.String(object.lang) : undefined,
+      timezone: isSet(object.timezone) ? globalThis.String(object.timezone) : undefined,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : undefined,
+    };
+  },
+
+  toJSON(message: UpdateAccountRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.name !== undefined) {
+      obj.name = message.name;
+    }
+    if (message.lang !== undefined) {
+      obj.lang = message.lang;
+    }
+    if (message.timezone !== undefined) {
+      obj.timezone = message.timezone;
+    }
+    if (message.currency !== undefined) {
+      obj.currency = message.currency;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateAccountRequest>, I>>(base?: I): UpdateAccountRequest {
+    return UpdateAccountRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateAccountRequest>, I>>(object: I): UpdateAccountRequest {
+    const message = createBaseUpdateAccountRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    message.userId = object.userId ?? "";
+    message.name = object.name ?? undefined;
+    message.lang = object.lang ?? undefined;
+    message.timezone = object.timezone ?? undefined;
+    message.currency = object.currency ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateAccountResponse(): UpdateAccountResponse {
+  return { account: undefined };
+}
+
+export const UpdateAccountResponse: MessageFns<UpdateAccountResponse> = {
+  encode(message: UpdateAccountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.account !== undefined) {
+      AccountSettings.encode(message.account, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateAccountResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateAccountResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.account = AccountSettings.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateAccountResponse {
+    return { account: isSet(object.account) ? AccountSettings.fromJSON(object.account) : undefined };
+  },
+
+  toJSON(message: UpdateAccountResponse): unknown {
+    const obj: any = {};
+    if (message.account !== undefined) {
+      obj.account = AccountSettings.toJSON(message.account);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateAccountResponse>, I>>(base?: I): UpdateAccountResponse {
+    return UpdateAccountResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateAccountResponse>, I>>(object: I): UpdateAccountResponse {
+    const message = createBaseUpdateAccountResponse();
+    message.account = (object.account !== undefined && object.account !== null)
+      ? AccountSettings.fromPartial(object.account)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseAddMailRequest(): AddMailRequest {
+  return { sessionToken: "", email: "" };
+}
+
+export const AddMailRequest: MessageFns<AddMailRequest> = {
+  encode(message: AddMailRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AddMailRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAddMailRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AddMailRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+    };
+  },
+
+  toJSON(message: AddMailRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AddMailRequest>, I>>(base?: I): AddMailRequest {
+    return AddMailRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AddMailRequest>, I>>(object: I): AddMailRequest {
+    const message = createBaseAddMailRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    message.email = object.email ?? "";
+    return message;
+  },
+};
+
+function createBaseAddMailResponse(): AddMailResponse {
+  return { account: undefined };
+}
+
+export const AddMailResponse: MessageFns<AddMailResponse> = {
+  encode(message: AddMailResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.account !== undefined) {
+      AccountSettings.encode(message.account, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AddMailResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAddMailResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.account = AccountSettings.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AddMailResponse {
+    return { account: isSet(object.account) ? AccountSettings.fromJSON(object.account) : undefined };
+  },
+
+  toJSON(message: AddMailResponse): unknown {
+    const obj: any = {};
+    if (message.account !== undefined) {
+      obj.account = AccountSettings.toJSON(message.account);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AddMailResponse>, I>>(base?: I): AddMailResponse {
+    return AddMailResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AddMailResponse>, I>>(object: I): AddMailResponse {
+    const message = createBaseAddMailResponse();
+    message.account = (object.account !== undefined && object.account !== null)
+      ? AccountSettings.fromPartial(object.account)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRemoveMailRequest(): RemoveMailRequest {
+  return { sessionToken: "", mailId: "" };
+}
+
+export const RemoveMailRequest: MessageFns<RemoveMailRequest> = {
+  encode(message: RemoveMailRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    if (message.mailId !== "") {
+      writer.uint32(18).string(message.mailId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemoveMailRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemoveMailRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.mailId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RemoveMailRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      mailId: isSet(object.mailId)
+        ? globalThis.String(object.mailId)
+        : isSet(object.mail_id)
+        ? globalThis.String(object.mail_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RemoveMailRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    if (message.mailId !== "") {
+      obj.mailId = message.mailId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RemoveMailRequest>, I>>(base?: I): RemoveMailRequest {
+    return RemoveMailRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RemoveMailRequest>, I>>(object: I): RemoveMailRequest {
+    const message = createBaseRemoveMailRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    message.mailId = object.mailId ?? "";
+    return message;
+  },
+};
+
+function createBaseRemoveMailResponse(): RemoveMailResponse {
+  return { account: undefined };
+}
+
+export const RemoveMailResponse: MessageFns<RemoveMailResponse> = {
+  encode(message: RemoveMailResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.account !== undefined) {
+      AccountSettings.encode(message.account, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemoveMailResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemoveMailResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.account = AccountSettings.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RemoveMailResponse {
+    return { account: isSet(object.account) ? AccountSettings.fromJSON(object.account) : undefined };
+  },
+
+  toJSON(message: RemoveMailResponse): unknown {
+    const obj: any = {};
+    if (message.account !== undefined) {
+      obj.account = AccountSettings.toJSON(message.account);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RemoveMailResponse>, I>>(base?: I): RemoveMailResponse {
+    return RemoveMailResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RemoveMailResponse>, I>>(object: I): RemoveMailResponse {
+    const message = createBaseRemoveMailResponse();
+    message.account = (object.account !== undefined && object.account !== null)
+      ? AccountSettings.fromPartial(object.account)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseLinkDiscordRequest(): LinkDiscordRequest {
+  return { sessionToken: "", webhookUrl: "" };
+}
+
+export const LinkDiscordRequest: MessageFns<LinkDiscordRequest> = {
+  encode(message: LinkDiscordRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    if (message.webhookUrl !== "") {
+      writer.uint32(18).string(message.webhookUrl);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LinkDiscordRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLinkDiscordRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.webhookUrl = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LinkDiscordRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      webhookUrl: isSet(object.webhookUrl)
+        ? globalThis.String(object.webhookUrl)
+        : isSet(object.webhook_url)
+        ? globalThis.String(object.webhook_url)
+        : "",
+    };
+  },
+
+  toJSON(message: LinkDiscordRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    if (message.webhookUrl !== "") {
+      obj.webhookUrl = message.webhookUrl;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LinkDiscordRequest>, I>>(base?: I): LinkDiscordRequest {
+    return LinkDiscordRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LinkDiscordRequest>, I>>(object: I): LinkDiscordRequest {
+    const message = createBaseLinkDiscordRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    message.webhookUrl = object.webhookUrl ?? "";
+    return message;
+  },
+};
+
+function createBaseLinkDiscordResponse(): LinkDiscordResponse {
+  return { account: undefined };
+}
+
+export const LinkDiscordResponse: MessageFns<LinkDiscordResponse> = {
+  encode(message: LinkDiscordResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.account !== undefined) {
+      AccountSettings.encode(message.account, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LinkDiscordResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLinkDiscordResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.account = AccountSettings.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LinkDiscordResponse {
+    return { account: isSet(object.account) ? AccountSettings.fromJSON(object.account) : undefined };
+  },
+
+  toJSON(message: LinkDiscordResponse): unknown {
+    const obj: any = {};
+    if (message.account !== undefined) {
+      obj.account = AccountSettings.toJSON(message.account);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LinkDiscordResponse>, I>>(base?: I): LinkDiscordResponse {
+    return LinkDiscordResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LinkDiscordResponse>, I>>(object: I): LinkDiscordResponse {
+    const message = createBaseLinkDiscordResponse();
+    message.account = (object.account !== undefined && object.account !== null)
+      ? AccountSettings.fromPartial(object.account)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUnlinkDiscordRequest(): UnlinkDiscordRequest {
+  return { sessionToken: "" };
+}
+
+export const UnlinkDiscordRequest: MessageFns<UnlinkDiscordRequest> = {
+  encode(message: UnlinkDiscordRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UnlinkDiscordRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUnlinkDiscordRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UnlinkDiscordRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+    };
+  },
+
+  toJSON(message: UnlinkDiscordRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UnlinkDiscordRequest>, I>>(base?: I): UnlinkDiscordRequest {
+    return UnlinkDiscordRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UnlinkDiscordRequest>, I>>(object: I): UnlinkDiscordRequest {
+    const message = createBaseUnlinkDiscordRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    return message;
+  },
+};
+
+function createBaseUnlinkDiscordResponse(): UnlinkDiscordResponse {
+  return { account: undefined };
+}
+
+export const UnlinkDiscordResponse: MessageFns<UnlinkDiscordResponse> = {
+  encode(message: UnlinkDiscordResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.account !== undefined) {
+      AccountSettings.encode(message.account, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UnlinkDiscordResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUnlinkDiscordResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.account = AccountSettings.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UnlinkDiscordResponse {
+    return { account: isSet(object.account) ? AccountSettings.fromJSON(object.account) : undefined };
+  },
+
+  toJSON(message: UnlinkDiscordResponse): unknown {
+    const obj: any = {};
+    if (message.account !== undefined) {
+      obj.account = AccountSettings.toJSON(message.account);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UnlinkDiscordResponse>, I>>(base?: I): UnlinkDiscordResponse {
+    return UnlinkDiscordResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UnlinkDiscordResponse>, I>>(object: I): UnlinkDiscordResponse {
+    const message = createBaseUnlinkDiscordResponse();
+    message.account = (object.account !== undefined && object.account !== null)
+      ? AccountSettings.fromPartial(object.account)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCreateSupportRequestRequest(): CreateSupportRequestRequest {
+  return { sessionToken: "", type: "", notes: "" };
+}
+
+export const CreateSupportRequestRequest: MessageFns<CreateSupportRequestRequest> = {
+  encode(message: CreateSupportRequestRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    if (message.notes !== "") {
+      writer.uint32(26).string(message.notes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateSupportRequestRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateSupportRequestRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.notes = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateSupportRequestRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      notes: isSet(object.notes) ? globalThis.String(object.notes) : "",
+    };
+  },
+
+  toJSON(message: CreateSupportRequestRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.notes !== "") {
+      obj.notes = message.notes;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateSupportRequestRequest>, I>>(base?: I): CreateSupportRequestRequest {
+    return CreateSupportRequestRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateSupportRequestRequest>, I>>(object: I): CreateSupportRequestRequest {
+    const message = createBaseCreateSupportRequestRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    message.type = object.type ?? "";
+    message.notes = object.notes ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateSupportRequestResponse(): CreateSupportRequestResponse {
+  return { requestId: "" };
+}
+
+export const CreateSupportRequestResponse: MessageFns<CreateSupportRequestResponse> = {
+  encode(message: CreateSupportRequestResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.requestId !== "") {
+      writer.uint32(10).string(message.requestId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateSupportRequestResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateSupportRequestResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.requestId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateSupportRequestResponse {
+    return {
+      requestId: isSet(object.requestId)
+        ? globalThis.String(object.requestId)
+        : isSet(object.request_id)
+        ? globalThis.String(object.request_id)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateSupportRequestResponse): unknown {
+    const obj: any = {};
+    if (message.requestId !== "") {
+      obj.requestId = message.requestId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateSupportRequestResponse>, I>>(base?: I): CreateSupportRequestResponse {
+    return CreateSupportRequestResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateSupportRequestResponse>, I>>(object: I): CreateSupportRequestResponse {
+    const message = createBaseCreateSupportRequestResponse();
+    message.requestId = object.requestId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetSupportFollowUpRequest(): GetSupportFollowUpRequest {
+  return { token: "" };
+}
+
+export const GetSupportFollowUpRequest: MessageFns<GetSupportFollowUpRequest> = {
+  encode(message: GetSupportFollowUpRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSupportFollowUpRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSupportFollowUpRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSupportFollowUpRequest {
+    return { token: isSet(object.token) ? globalThis.String(object.token) : "" };
+  },
+
+  toJSON(message: GetSupportFollowUpRequest): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSupportFollowUpRequest>, I>>(base?: I): GetSupportFollowUpRequest {
+    return GetSupportFollowUpRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSupportFollowUpRequest>, I>>(object: I): GetSupportFollowUpRequest {
+    const message = createBaseGetSupportFollowUpRequest();
+    message.token = object.token ?? "";
+    return message;
+  },
+};
+
+function createBaseGetSupportFollowUpResponse(): GetSupportFollowUpResponse {
+  return { type: "", notes: "" };
+}
+
+export const GetSupportFollowUpResponse: MessageFns<GetSupportFollowUpResponse> = {
+  encode(message: GetSupportFollowUpResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.type !== "") {
+      writer.uint32(10).string(message.type);
+    }
+    if (message.notes !== "") {
+      writer.uint32(18).string(message.notes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSupportFollowUpResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSupportFollowUpResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.notes = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSupportFollowUpResponse {
+    return {
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      notes: isSet(object.notes) ? globalThis.String(object.notes) : "",
+    };
+  },
+
+  toJSON(message: GetSupportFollowUpResponse): unknown {
+    const obj: any = {};
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.notes !== "") {
+      obj.notes = message.notes;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSupportFollowUpResponse>, I>>(base?: I): GetSupportFollowUpResponse {
+    return GetSupportFollowUpResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSupportFollowUpResponse>, I>>(object: I): GetSupportFollowUpResponse {
+    const message = createBaseGetSupportFollowUpResponse();
+    message.type = object.type ?? "";
+    message.notes = object.notes ?? "";
+    return message;
+  },
+};
+
+function createBaseSubmitSupportFollowUpRequest(): SubmitSupportFollowUpRequest {
+  return { token: "", notes: "" };
+}
+
+export const SubmitSupportFollowUpRequest: MessageFns<SubmitSupportFollowUpRequest> = {
+  encode(message: SubmitSupportFollowUpRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    if (message.notes !== "") {
+      writer.uint32(18).string(message.notes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubmitSupportFollowUpRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubmitSupportFollowUpRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.notes = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubmitSupportFollowUpRequest {
+    return {
+      token: isSet(object.token) ? globalThis.String(object.token) : "",
+      notes: isSet(object.notes) ? globalThis.String(object.notes) : "",
+    };
+  },
+
+  toJSON(message: SubmitSupportFollowUpRequest): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    if (message.notes !== "") {
+      obj.notes = message.notes;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SubmitSupportFollowUpRequest>, I>>(base?: I): SubmitSupportFollowUpRequest {
+    return SubmitSupportFollowUpRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SubmitSupportFollowUpRequest>, I>>(object: I): SubmitSupportFollowUpRequest {
+    const message = createBaseSubmitSupportFollowUpRequest();
+    message.token = object.token ?? "";
+    message.notes = object.notes ?? "";
+    return message;
+  },
+};
+
+function createBaseSubmitSupportFollowUpResponse(): SubmitSupportFollowUpResponse {
+  return {};
+}
+
+export const SubmitSupportFollowUpResponse: MessageFns<SubmitSupportFollowUpResponse> = {
+  encode(_: SubmitSupportFollowUpResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubmitSupportFollowUpResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubmitSupportFollowUpResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): SubmitSupportFollowUpResponse {
+    return {};
+  },
+
+  toJSON(_: SubmitSupportFollowUpResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SubmitSupportFollowUpResponse>, I>>(base?: I): SubmitSupportFollowUpResponse {
+    return SubmitSupportFollowUpResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SubmitSupportFollowUpResponse>, I>>(_: I): SubmitSupportFollowUpResponse {
+    const message = createBaseSubmitSupportFollowUpResponse();
+    return message;
+  },
+};
+
+function createBaseStartXSignInRequest(): StartXSignInRequest {
+  return { redirectUri: "" };
+}
+
+export const StartXSignInRequest: MessageFns<StartXSignInRequest> = {
+  encode(message: StartXSignInRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.redirectUri !== "") {
+      writer.uint32(10).string(message.redirectUri);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartXSignInRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartXSignInRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.redirectUri = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartXSignInRequest {
+    return {
+      redirectUri: isSet(object.redirectUri)
+        ? globalThis.String(object.redirectUri)
+        : isSet(object.redirect_uri)
+        ? globalThis.String(object.redirect_uri)
+        : "",
+    };
+  },
+
+  toJSON(message: StartXSignInRequest): unknown {
+    const obj: any = {};
+    if (message.redirectUri !== "") {
+      obj.redirectUri = message.redirectUri;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartXSignInRequest>, I>>(base?: I): StartXSignInRequest {
+    return StartXSignInRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartXSignInRequest>, I>>(object: I): StartXSignInRequest {
+    const message = createBaseStartXSignInRequest();
+    message.redirectUri = object.redirectUri ?? "";
+    return message;
+  },
+};
+
+function createBaseStartXSignInResponse(): StartXSignInResponse {
+  return { authorizeUrl: "", state: "", codeVerifier: "" };
+}
+
+export const StartXSignInResponse: MessageFns<StartXSignInResponse> = {
+  encode(message: StartXSignInResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.authorizeUrl !== "") {
+      writer.uint32(10).string(message.authorizeUrl);
+    }
+    if (message.state !== "") {
+      writer.uint32(18).string(message.state);
+    }
+    if (message.codeVerifier !== "") {
+      writer.uint32(26).string(message.codeVerifier);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartXSignInResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartXSignInResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.authorizeUrl = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.codeVerifier = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartXSignInResponse {
+    return {
+      authorizeUrl: isSet(object.authorizeUrl)
+        ? globalThis.String(object.authorizeUrl)
+        : isSet(object.authorize_url)
+        ? globalThis.String(object.authorize_url)
+        : "",
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      codeVerifier: isSet(object.codeVerifier)
+        ? globalThis.String(object.codeVerifier)
+        : isSet(object.code_verifier)
+        ? globalThis.String(object.code_verifier)
+        : "",
+    };
+  },
+
+  toJSON(message: StartXSignInResponse): unknown {
+    const obj: any = {};
+    if (message.authorizeUrl !== "") {
+      obj.authorizeUrl = message.authorizeUrl;
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.codeVerifier !== "") {
+      obj.codeVerifier = message.codeVerifier;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartXSignInResponse>, I>>(base?: I): StartXSignInResponse {
+    return StartXSignInResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartXSignInResponse>, I>>(object: I): StartXSignInResponse {
+    const message = createBaseStartXSignInResponse();
+    message.authorizeUrl = object.authorizeUrl ?? "";
+    message.state = object.state ?? "";
+    message.codeVerifier = object.codeVerifier ?? "";
+    return message;
+  },
+};
+
+function createBaseFinishXSignInRequest(): FinishXSignInRequest {
+  return { code: "", codeVerifier: "", redirectUri: "", previousSessionToken: "" };
+}
+
+export const FinishXSignInRequest: MessageFns<FinishXSignInRequest> = {
+  encode(message: FinishXSignInRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== "") {
+      writer.uint32(10).string(message.code);
+    }
+    if (message.codeVerifier !== "") {
+      writer.uint32(18).string(message.codeVerifier);
+    }
+    if (message.redirectUri !== "") {
+      writer.uint32(26).string(message.redirectUri);
+    }
+    if (message.previousSessionToken !== "") {
+      writer.uint32(34).string(message.previousSessionToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FinishXSignInRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFinishXSignInRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.codeVerifier = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.redirectUri = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.previousSessionToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FinishXSignInRequest {
+    return {
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      codeVerifier: isSet(object.codeVerifier)
+        ? globalThis.String(object.codeVerifier)
+        : isSet(object.code_verifier)
+        ? globalThis.String(object.code_verifier)
+        : "",
+      redirectUri: isSet(object.redirectUri)
+        ? globalThis.String(object.redirectUri)
+        : isSet(object.redirect_uri)
+        ? globalThis.String(object.redirect_uri)
+        : "",
+      previousSessionToken: isSet(object.previousSessionToken)
+        ? globalThis.String(object.previousSessionToken)
+        : isSet(object.previous_session_token)
+        ? globalThis.String(object.previous_session_token)
+        : "",
+    };
+  },
+
+  toJSON(message: FinishXSignInRequest): unknown {
+    const obj: any = {};
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.codeVerifier !== "") {
+      obj.codeVerifier = message.codeVerifier;
+    }
+    if (message.redirectUri !== "") {
+      obj.redirectUri = message.redirectUri;
+    }
+    if (message.previousSessionToken !== "") {
+      obj.previousSessionToken = message.previousSessionToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FinishXSignInRequest>, I>>(base?: I): FinishXSignInRequest {
+    return FinishXSignInRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FinishXSignInRequest>, I>>(object: I): FinishXSignInRequest {
+    const message = createBaseFinishXSignInRequest();
+    message.code = object.code ?? "";
+    message.codeVerifier = object.codeVerifier ?? "";
+    message.redirectUri = object.redirectUri ?? "";
+    message.previousSessionToken = object.previousSessionToken ?? "";
+    return message;
+  },
+};
+
+function createBaseFinishXSignInResponse(): FinishXSignInResponse {
+  return { sessionToken: "", expiresAt: undefined };
+}
+
+export const FinishXSignInResponse: MessageFns<FinishXSignInResponse> = {
+  encode(message: FinishXSignInResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    if (message.expiresAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.expiresAt), writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FinishXSignInResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFinishXSignInResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.expiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FinishXSignInResponse {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      expiresAt: isSet(object.expiresAt)
+        ? fromJsonTimestamp(object.expiresAt)
+        : isSet(object.expires_at)
+        ? fromJsonTimestamp(object.expires_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: FinishXSignInResponse): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FinishXSignInResponse>, I>>(base?: I): FinishXSignInResponse {
+    return FinishXSignInResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FinishXSignInResponse>, I>>(object: I): FinishXSignInResponse {
+    const message = createBaseFinishXSignInResponse();
+    message.sessionToken = object.sessionToken ?? "";
+    message.expiresAt = object.expiresAt ?? undefined;
+    return message;
+  },
+};
+
 /** Accounts, sessions, plans, quotas and billing. Called by the gateway. */
 export type AccountServiceService = typeof AccountServiceService;
 export const AccountServiceService = {
@@ -1480,6 +5153,199 @@ export const AccountServiceService = {
       Buffer.from(CreateAccountResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateAccountResponse => CreateAccountResponse.decode(value),
   },
+  /**
+   * Sign-up with a 14-day trial. Answers the same whether or not the e-mail is registered (the
+   * owner of a registered address is mailed instead), so it reveals no accounts.
+   */
+  signUp: {
+    path: "/mimamori.account.v1.AccountService/SignUp" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SignUpRequest): Buffer => Buffer.from(SignUpRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SignUpRequest => SignUpRequest.decode(value),
+    responseSerialize: (value: SignUpResponse): Buffer => Buffer.from(SignUpResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SignUpResponse => SignUpResponse.decode(value),
+  },
+  /**
+   * E-mail and password sign-in, throttled per account and per client address. Replaces the
+   * caller's previous session (rotation). UNAUTHENTICATED credentials_mismatch,
+   * RESOURCE_EXHAUSTED too_many_attempts.
+   */
+  signIn: {
+    path: "/mimamori.account.v1.AccountService/SignIn" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SignInRequest): Buffer => Buffer.from(SignInRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SignInRequest => SignInRequest.decode(value),
+    responseSerialize: (value: SignInResponse): Buffer => Buffer.from(SignInResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SignInResponse => SignInResponse.decode(value),
+  },
+  signOut: {
+    path: "/mimamori.account.v1.AccountService/SignOut" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SignOutRequest): Buffer => Buffer.from(SignOutRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SignOutRequest => SignOutRequest.decode(value),
+    responseSerialize: (value: SignOutResponse): Buffer => Buffer.from(SignOutResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SignOutResponse => SignOutResponse.decode(value),
+  },
+  /** Consumes a verification link (sign-up address or an additional address). */
+  verifyEmail: {
+    path: "/mimamori.account.v1.AccountService/VerifyEmail" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: VerifyEmailRequest): Buffer => Buffer.from(VerifyEmailRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): VerifyEmailRequest => VerifyEmailRequest.decode(value),
+    responseSerialize: (value: VerifyEmailResponse): Buffer => Buffer.from(VerifyEmailResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): VerifyEmailResponse => VerifyEmailResponse.decode(value),
+  },
+  /** Mails a reset link when the address is registered; answers the same either way. */
+  requestPasswordReset: {
+    path: "/mimamori.account.v1.AccountService/RequestPasswordReset" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RequestPasswordResetRequest): Buffer =>
+      Buffer.from(RequestPasswordResetRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RequestPasswordResetRequest => RequestPasswordResetRequest.decode(value),
+    responseSerialize: (value: RequestPasswordResetResponse): Buffer =>
+      Buffer.from(RequestPasswordResetResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RequestPasswordResetResponse => RequestPasswordResetResponse.decode(value),
+  },
+  resetPassword: {
+    path: "/mimamori.account.v1.AccountService/ResetPassword" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResetPasswordRequest): Buffer => Buffer.from(ResetPasswordRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResetPasswordRequest => ResetPasswordRequest.decode(value),
+    responseSerialize: (value: ResetPasswordResponse): Buffer =>
+      Buffer.from(ResetPasswordResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResetPasswordResponse => ResetPasswordResponse.decode(value),
+  },
+  changePassword: {
+    path: "/mimamori.account.v1.AccountService/ChangePassword" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ChangePasswordRequest): Buffer =>
+      Buffer.from(ChangePasswordRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ChangePasswordRequest => ChangePasswordRequest.decode(value),
+    responseSerialize: (value: ChangePasswordResponse): Buffer =>
+      Buffer.from(ChangePasswordResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ChangePasswordResponse => ChangePasswordResponse.decode(value),
+  },
+  /** The account screen: profile, addresses, locale, chat link, plan and trial. */
+  getAccount: {
+    path: "/mimamori.account.v1.AccountService/GetAccount" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetAccountRequest): Buffer => Buffer.from(GetAccountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetAccountRequest => GetAccountRequest.decode(value),
+    responseSerialize: (value: GetAccountResponse): Buffer => Buffer.from(GetAccountResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetAccountResponse => GetAccountResponse.decode(value),
+  },
+  updateAccount: {
+    path: "/mimamori.account.v1.AccountService/UpdateAccount" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateAccountRequest): Buffer => Buffer.from(UpdateAccountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateAccountRequest => UpdateAccountRequest.decode(value),
+    responseSerialize: (value: UpdateAccountResponse): Buffer =>
+      Buffer.from(UpdateAccountResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateAccountResponse => UpdateAccountResponse.decode(value),
+  },
+  /** Adds an additional e-mail address; it is used only once its verification link is opened. */
+  addMail: {
+    path: "/mimamori.account.v1.AccountService/AddMail" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AddMailRequest): Buffer => Buffer.from(AddMailRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AddMailRequest => AddMailRequest.decode(value),
+    responseSerialize: (value: AddMailResponse): Buffer => Buffer.from(AddMailResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AddMailResponse => AddMailResponse.decode(value),
+  },
+  removeMail: {
+    path: "/mimamori.account.v1.AccountService/RemoveMail" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RemoveMailRequest): Buffer => Buffer.from(RemoveMailRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RemoveMailRequest => RemoveMailRequest.decode(value),
+    responseSerialize: (value: RemoveMailResponse): Buffer => Buffer.from(RemoveMailResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RemoveMailResponse => RemoveMailResponse.decode(value),
+  },
+  /** Stores a Discord webhook URL (sealed) and sends it a test message. */
+  linkDiscord: {
+    path: "/mimamori.account.v1.AccountService/LinkDiscord" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: LinkDiscordRequest): Buffer => Buffer.from(LinkDiscordRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): LinkDiscordRequest => LinkDiscordRequest.decode(value),
+    responseSerialize: (value: LinkDiscordResponse): Buffer => Buffer.from(LinkDiscordResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LinkDiscordResponse => LinkDiscordResponse.decode(value),
+  },
+  unlinkDiscord: {
+    path: "/mimamori.account.v1.AccountService/UnlinkDiscord" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UnlinkDiscordRequest): Buffer => Buffer.from(UnlinkDiscordRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UnlinkDiscordRequest => UnlinkDiscordRequest.decode(value),
+    responseSerialize: (value: UnlinkDiscordResponse): Buffer =>
+      Buffer.from(UnlinkDiscordResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UnlinkDiscordResponse => UnlinkDiscordResponse.decode(value),
+  },
+  createSupportRequest: {
+    path: "/mimamori.account.v1.AccountService/CreateSupportRequest" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateSupportRequestRequest): Buffer =>
+      Buffer.from(CreateSupportRequestRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateSupportRequestRequest => CreateSupportRequestRequest.decode(value),
+    responseSerialize: (value: CreateSupportRequestResponse): Buffer =>
+      Buffer.from(CreateSupportRequestResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateSupportRequestResponse => CreateSupportRequestResponse.decode(value),
+  },
+  /** The support follow-up form behind the mailed link (/req_support). */
+  getSupportFollowUp: {
+    path: "/mimamori.account.v1.AccountService/GetSupportFollowUp" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSupportFollowUpRequest): Buffer =>
+      Buffer.from(GetSupportFollowUpRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSupportFollowUpRequest => GetSupportFollowUpRequest.decode(value),
+    responseSerialize: (value: GetSupportFollowUpResponse): Buffer =>
+      Buffer.from(GetSupportFollowUpResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetSupportFollowUpResponse => GetSupportFollowUpResponse.decode(value),
+  },
+  submitSupportFollowUp: {
+    path: "/mimamori.account.v1.AccountService/SubmitSupportFollowUp" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SubmitSupportFollowUpRequest): Buffer =>
+      Buffer.from(SubmitSupportFollowUpRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SubmitSupportFollowUpRequest => SubmitSupportFollowUpRequest.decode(value),
+    responseSerialize: (value: SubmitSupportFollowUpResponse): Buffer =>
+      Buffer.from(SubmitSupportFollowUpResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SubmitSupportFollowUpResponse => SubmitSupportFollowUpResponse.decode(value),
+  },
+  /** Sign-in with X: the authorization URL with a PKCE challenge, then the code exchange. */
+  startXSignIn: {
+    path: "/mimamori.account.v1.AccountService/StartXSignIn" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StartXSignInRequest): Buffer => Buffer.from(StartXSignInRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StartXSignInRequest => StartXSignInRequest.decode(value),
+    responseSerialize: (value: StartXSignInResponse): Buffer =>
+      Buffer.from(StartXSignInResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StartXSignInResponse => StartXSignInResponse.decode(value),
+  },
+  finishXSignIn: {
+    path: "/mimamori.account.v1.AccountService/FinishXSignIn" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FinishXSignInRequest): Buffer => Buffer.from(FinishXSignInRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FinishXSignInRequest => FinishXSignInRequest.decode(value),
+    responseSerialize: (value: FinishXSignInResponse): Buffer =>
+      Buffer.from(FinishXSignInResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FinishXSignInResponse => FinishXSignInResponse.decode(value),
+  },
 } as const;
 
 export interface AccountServiceServer extends UntypedServiceImplementation {
@@ -1487,6 +5353,40 @@ export interface AccountServiceServer extends UntypedServiceImplementation {
   getUserInfo: handleUnaryCall<GetUserInfoRequest, GetUserInfoResponse>;
   /** Sign-up: creates an unverified account and publishes mimamori.events.v1.AccountCreated. */
   createAccount: handleUnaryCall<CreateAccountRequest, CreateAccountResponse>;
+  /**
+   * Sign-up with a 14-day trial. Answers the same whether or not the e-mail is registered (the
+   * owner of a registered address is mailed instead), so it reveals no accounts.
+   */
+  signUp: handleUnaryCall<SignUpRequest, SignUpResponse>;
+  /**
+   * E-mail and password sign-in, throttled per account and per client address. Replaces the
+   * caller's previous session (rotation). UNAUTHENTICATED credentials_mismatch,
+   * RESOURCE_EXHAUSTED too_many_attempts.
+   */
+  signIn: handleUnaryCall<SignInRequest, SignInResponse>;
+  signOut: handleUnaryCall<SignOutRequest, SignOutResponse>;
+  /** Consumes a verification link (sign-up address or an additional address). */
+  verifyEmail: handleUnaryCall<VerifyEmailRequest, VerifyEmailResponse>;
+  /** Mails a reset link when the address is registered; answers the same either way. */
+  requestPasswordReset: handleUnaryCall<RequestPasswordResetRequest, RequestPasswordResetResponse>;
+  resetPassword: handleUnaryCall<ResetPasswordRequest, ResetPasswordResponse>;
+  changePassword: handleUnaryCall<ChangePasswordRequest, ChangePasswordResponse>;
+  /** The account screen: profile, addresses, locale, chat link, plan and trial. */
+  getAccount: handleUnaryCall<GetAccountRequest, GetAccountResponse>;
+  updateAccount: handleUnaryCall<UpdateAccountRequest, UpdateAccountResponse>;
+  /** Adds an additional e-mail address; it is used only once its verification link is opened. */
+  addMail: handleUnaryCall<AddMailRequest, AddMailResponse>;
+  removeMail: handleUnaryCall<RemoveMailRequest, RemoveMailResponse>;
+  /** Stores a Discord webhook URL (sealed) and sends it a test message. */
+  linkDiscord: handleUnaryCall<LinkDiscordRequest, LinkDiscordResponse>;
+  unlinkDiscord: handleUnaryCall<UnlinkDiscordRequest, UnlinkDiscordResponse>;
+  createSupportRequest: handleUnaryCall<CreateSupportRequestRequest, CreateSupportRequestResponse>;
+  /** The support follow-up form behind the mailed link (/req_support). */
+  getSupportFollowUp: handleUnaryCall<GetSupportFollowUpRequest, GetSupportFollowUpResponse>;
+  submitSupportFollowUp: handleUnaryCall<SubmitSupportFollowUpRequest, SubmitSupportFollowUpResponse>;
+  /** Sign-in with X: the authorization URL with a PKCE challenge, then the code exchange. */
+  startXSignIn: handleUnaryCall<StartXSignInRequest, StartXSignInResponse>;
+  finishXSignIn: handleUnaryCall<FinishXSignInRequest, FinishXSignInResponse>;
 }
 
 export interface AccountServiceClient extends Client {
@@ -1521,6 +5421,292 @@ export interface AccountServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateAccountResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Sign-up with a 14-day trial. Answers the same whether or not the e-mail is registered (the
+   * owner of a registered address is mailed instead), so it reveals no accounts.
+   */
+  signUp(
+    request: SignUpRequest,
+    callback: (error: ServiceError | null, response: SignUpResponse) => void,
+  ): ClientUnaryCall;
+  signUp(
+    request: SignUpRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SignUpResponse) => void,
+  ): ClientUnaryCall;
+  signUp(
+    request: SignUpRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SignUpResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * E-mail and password sign-in, throttled per account and per client address. Replaces the
+   * caller's previous session (rotation). UNAUTHENTICATED credentials_mismatch,
+   * RESOURCE_EXHAUSTED too_many_attempts.
+   */
+  signIn(
+    request: SignInRequest,
+    callback: (error: ServiceError | null, response: SignInResponse) => void,
+  ): ClientUnaryCall;
+  signIn(
+    request: SignInRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SignInResponse) => void,
+  ): ClientUnaryCall;
+  signIn(
+    request: SignInRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SignInResponse) => void,
+  ): ClientUnaryCall;
+  signOut(
+    request: SignOutRequest,
+    callback: (error: ServiceError | null, response: SignOutResponse) => void,
+  ): ClientUnaryCall;
+  signOut(
+    request: SignOutRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SignOutResponse) => void,
+  ): ClientUnaryCall;
+  signOut(
+    request: SignOutRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SignOutResponse) => void,
+  ): ClientUnaryCall;
+  /** Consumes a verification link (sign-up address or an additional address). */
+  verifyEmail(
+    request: VerifyEmailRequest,
+    callback: (error: ServiceError | null, response: VerifyEmailResponse) => void,
+  ): ClientUnaryCall;
+  verifyEmail(
+    request: VerifyEmailRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: VerifyEmailResponse) => void,
+  ): ClientUnaryCall;
+  verifyEmail(
+    request: VerifyEmailRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: VerifyEmailResponse) => void,
+  ): ClientUnaryCall;
+  /** Mails a reset link when the address is registered; answers the same either way. */
+  requestPasswordReset(
+    request: RequestPasswordResetRequest,
+    callback: (error: ServiceError | null, response: RequestPasswordResetResponse) => void,
+  ): ClientUnaryCall;
+  requestPasswordReset(
+    request: RequestPasswordResetRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RequestPasswordResetResponse) => void,
+  ): ClientUnaryCall;
+  requestPasswordReset(
+    request: RequestPasswordResetRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RequestPasswordResetResponse) => void,
+  ): ClientUnaryCall;
+  resetPassword(
+    request: ResetPasswordRequest,
+    callback: (error: ServiceError | null, response: ResetPasswordResponse) => void,
+  ): ClientUnaryCall;
+  resetPassword(
+    request: ResetPasswordRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResetPasswordResponse) => void,
+  ): ClientUnaryCall;
+  resetPassword(
+    request: ResetPasswordRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResetPasswordResponse) => void,
+  ): ClientUnaryCall;
+  changePassword(
+    request: ChangePasswordRequest,
+    callback: (error: ServiceError | null, response: ChangePasswordResponse) => void,
+  ): ClientUnaryCall;
+  changePassword(
+    request: ChangePasswordRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ChangePasswordResponse) => void,
+  ): ClientUnaryCall;
+  changePassword(
+    request: ChangePasswordRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ChangePasswordResponse) => void,
+  ): ClientUnaryCall;
+  /** The account screen: profile, addresses, locale, chat link, plan and trial. */
+  getAccount(
+    request: GetAccountRequest,
+    callback: (error: ServiceError | null, response: GetAccountResponse) => void,
+  ): ClientUnaryCall;
+  getAccount(
+    request: GetAccountRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetAccountResponse) => void,
+  ): ClientUnaryCall;
+  getAccount(
+    request: GetAccountRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetAccountResponse) => void,
+  ): ClientUnaryCall;
+  updateAccount(
+    request: UpdateAccountRequest,
+    callback: (error: ServiceError | null, response: UpdateAccountResponse) => void,
+  ): ClientUnaryCall;
+  updateAccount(
+    request: UpdateAccountRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateAccountResponse) => void,
+  ): ClientUnaryCall;
+  updateAccount(
+    request: UpdateAccountRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateAccountResponse) => void,
+  ): ClientUnaryCall;
+  /** Adds an additional e-mail address; it is used only once its verification link is opened. */
+  addMail(
+    request: AddMailRequest,
+    callback: (error: ServiceError | null, response: AddMailResponse) => void,
+  ): ClientUnaryCall;
+  addMail(
+    request: AddMailRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AddMailResponse) => void,
+  ): ClientUnaryCall;
+  addMail(
+    request: AddMailRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AddMailResponse) => void,
+  ): ClientUnaryCall;
+  removeMail(
+    request: RemoveMailRequest,
+    callback: (error: ServiceError | null, response: RemoveMailResponse) => void,
+  ): ClientUnaryCall;
+  removeMail(
+    request: RemoveMailRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RemoveMailResponse) => void,
+  ): ClientUnaryCall;
+  removeMail(
+    request: RemoveMailRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RemoveMailResponse) => void,
+  ): ClientUnaryCall;
+  /** Stores a Discord webhook URL (sealed) and sends it a test message. */
+  linkDiscord(
+    request: LinkDiscordRequest,
+    callback: (error: ServiceError | null, response: LinkDiscordResponse) => void,
+  ): ClientUnaryCall;
+  linkDiscord(
+    request: LinkDiscordRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LinkDiscordResponse) => void,
+  ): ClientUnaryCall;
+  linkDiscord(
+    request: LinkDiscordRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LinkDiscordResponse) => void,
+  ): ClientUnaryCall;
+  unlinkDiscord(
+    request: UnlinkDiscordRequest,
+    callback: (error: ServiceError | null, response: UnlinkDiscordResponse) => void,
+  ): ClientUnaryCall;
+  unlinkDiscord(
+    request: UnlinkDiscordRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UnlinkDiscordResponse) => void,
+  ): ClientUnaryCall;
+  unlinkDiscord(
+    request: UnlinkDiscordRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UnlinkDiscordResponse) => void,
+  ): ClientUnaryCall;
+  createSupportRequest(
+    request: CreateSupportRequestRequest,
+    callback: (error: ServiceError | null, response: CreateSupportRequestResponse) => void,
+  ): ClientUnaryCall;
+  createSupportRequest(
+    request: CreateSupportRequestRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateSupportRequestResponse) => void,
+  ): ClientUnaryCall;
+  createSupportRequest(
+    request: CreateSupportRequestRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateSupportRequestResponse) => void,
+  ): ClientUnaryCall;
+  /** The support follow-up form behind the mailed link (/req_support). */
+  getSupportFollowUp(
+    request: GetSupportFollowUpRequest,
+    callback: (error: ServiceError | null, response: GetSupportFollowUpResponse) => void,
+  ): ClientUnaryCall;
+  getSupportFollowUp(
+    request: GetSupportFollowUpRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetSupportFollowUpResponse) => void,
+  ): ClientUnaryCall;
+  getSupportFollowUp(
+    request: GetSupportFollowUpRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetSupportFollowUpResponse) => void,
+  ): ClientUnaryCall;
+  submitSupportFollowUp(
+    request: SubmitSupportFollowUpRequest,
+    callback: (error: ServiceError | null, response: SubmitSupportFollowUpResponse) => void,
+  ): ClientUnaryCall;
+  submitSupportFollowUp(
+    request: SubmitSupportFollowUpRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SubmitSupportFollowUpResponse) => void,
+  ): ClientUnaryCall;
+  submitSupportFollowUp(
+    request: SubmitSupportFollowUpRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SubmitSupportFollowUpResponse) => void,
+  ): ClientUnaryCall;
+  /** Sign-in with X: the authorization URL with a PKCE challenge, then the code exchange. */
+  startXSignIn(
+    request: StartXSignInRequest,
+    callback: (error: ServiceError | null, response: StartXSignInResponse) => void,
+  ): ClientUnaryCall;
+  startXSignIn(
+    request: StartXSignInRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StartXSignInResponse) => void,
+  ): ClientUnaryCall;
+  startXSignIn(
+    request: StartXSignInRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StartXSignInResponse) => void,
+  ): ClientUnaryCall;
+  finishXSignIn(
+    request: FinishXSignInRequest,
+    callback: (error: ServiceError | null, response: FinishXSignInResponse) => void,
+  ): ClientUnaryCall;
+  finishXSignIn(
+    request: FinishXSignInRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FinishXSignInResponse) => void,
+  ): ClientUnaryCall;
+  finishXSignIn(
+    request: FinishXSignInRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FinishXSignInResponse) => void,
   ): ClientUnaryCall;
 }
 

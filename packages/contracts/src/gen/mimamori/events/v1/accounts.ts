@@ -22,6 +22,45 @@ export interface AccountCreated {
   createdAt?: Date | undefined;
 }
 
+/** Published on accounts.mail_requested when the account service needs a mail with a link sent. */
+export interface AccountMailRequested {
+  eventId: string;
+  userId: string;
+  to: string;
+  lang: string;
+  /** "verify_email", "verify_mail", "email_taken", "reset_password" or "support_received". */
+  kind: string;
+  /**
+   * The link's single-use token, sealed with the shared secret keys (context: the event id), so
+   * the stream never holds a usable token. Empty for mails without a link.
+   */
+  sealedToken: string;
+  /** Support requests: the request type, echoed in the confirmation. */
+  supportType: string;
+}
+
+/** Published on accounts.trial_ended: the trial ran out without a card; monitoring stops. */
+export interface TrialEnded {
+  eventId: string;
+  userId: string;
+  endedAt?:
+    | Date
+    | undefined;
+  /** Cancelled automatically at this time unless a card is registered. */
+  deleteAt?: Date | undefined;
+}
+
+/** Published on accounts.cancelled when an account ends (auto-cancel after the trial). */
+export interface AccountCancelled {
+  eventId: string;
+  userId: string;
+  cancelledAt?:
+    | Date
+    | undefined;
+  /** "trial_expired". */
+  reason: string;
+}
+
 function createBaseAccountCreated(): AccountCreated {
   return { eventId: "", userId: "", email: "", lang: "", createdAt: undefined };
 }
@@ -163,6 +202,449 @@ export const AccountCreated: MessageFns<AccountCreated> = {
     message.email = object.email ?? "";
     message.lang = object.lang ?? "";
     message.createdAt = object.createdAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseAccountMailRequested(): AccountMailRequested {
+  return { eventId: "", userId: "", to: "", lang: "", kind: "", sealedToken: "", supportType: "" };
+}
+
+export const AccountMailRequested: MessageFns<AccountMailRequested> = {
+  encode(message: AccountMailRequested, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    if (message.to !== "") {
+      writer.uint32(26).string(message.to);
+    }
+    if (message.lang !== "") {
+      writer.uint32(34).string(message.lang);
+    }
+    if (message.kind !== "") {
+      writer.uint32(42).string(message.kind);
+    }
+    if (message.sealedToken !== "") {
+      writer.uint32(50).string(message.sealedToken);
+    }
+    if (message.supportType !== "") {
+      writer.uint32(58).string(message.supportType);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AccountMailRequested {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAccountMailRequested();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.lang = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.sealedToken = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.supportType = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AccountMailRequested {
+    return {
+      eventId: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      to: isSet(object.to) ? globalThis.String(object.to) : "",
+      lang: isSet(object.lang) ? globalThis.String(object.lang) : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      sealedToken: isSet(object.sealedToken)
+        ? globalThis.String(object.sealedToken)
+        : isSet(object.sealed_token)
+        ? globalThis.String(object.sealed_token)
+        : "",
+      supportType: isSet(object.supportType)
+        ? globalThis.String(object.supportType)
+        : isSet(object.support_type)
+        ? globalThis.String(object.support_type)
+        : "",
+    };
+  },
+
+  toJSON(message: AccountMailRequested): unknown {
+    const obj: any = {};
+    if (message.eventId !== "") {
+      obj.eventId = message.eventId;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.to !== "") {
+      obj.to = message.to;
+    }
+    if (message.lang !== "") {
+      obj.lang = message.lang;
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.sealedToken !== "") {
+      obj.sealedToken = message.sealedToken;
+    }
+    if (message.supportType !== "") {
+      obj.supportType = message.supportType;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AccountMailRequested>, I>>(base?: I): AccountMailRequested {
+    return AccountMailRequested.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AccountMailRequested>, I>>(object: I): AccountMailRequested {
+    const message = createBaseAccountMailRequested();
+    message.eventId = object.eventId ?? "";
+    message.userId = object.userId ?? "";
+    message.to = object.to ?? "";
+    message.lang = object.lang ?? "";
+    message.kind = object.kind ?? "";
+    message.sealedToken = object.sealedToken ?? "";
+    message.supportType = object.supportType ?? "";
+    return message;
+  },
+};
+
+function createBaseTrialEnded(): TrialEnded {
+  return { eventId: "", userId: "", endedAt: undefined, deleteAt: undefined };
+}
+
+export const TrialEnded: MessageFns<TrialEnded> = {
+  encode(message: TrialEnded, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    if (message.endedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.endedAt), writer.uint32(26).fork()).join();
+    }
+    if (message.deleteAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.deleteAt), writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TrialEnded {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTrialEnded();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.endedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.deleteAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TrialEnded {
+    return {
+      eventId: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      endedAt: isSet(object.endedAt)
+        ? fromJsonTimestamp(object.endedAt)
+        : isSet(object.ended_at)
+        ? fromJsonTimestamp(object.ended_at)
+        : undefined,
+      deleteAt: isSet(object.deleteAt)
+        ? fromJsonTimestamp(object.deleteAt)
+        : isSet(object.delete_at)
+        ? fromJsonTimestamp(object.delete_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: TrialEnded): unknown {
+    const obj: any = {};
+    if (message.eventId !== "") {
+      obj.eventId = message.eventId;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.endedAt !== undefined) {
+      obj.endedAt = message.endedAt.toISOString();
+    }
+    if (message.deleteAt !== undefined) {
+      obj.deleteAt = message.deleteAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TrialEnded>, I>>(base?: I): TrialEnded {
+    return TrialEnded.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TrialEnded>, I>>(object: I): TrialEnded {
+    const message = createBaseTrialEnded();
+    message.eventId = object.eventId ?? "";
+    message.userId = object.userId ?? "";
+    message.endedAt = object.endedAt ?? undefined;
+    message.deleteAt = object.deleteAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseAccountCancelled(): AccountCancelled {
+  return { eventId: "", userId: "", cancelledAt: undefined, reason: "" };
+}
+
+export const AccountCancelled: MessageFns<AccountCancelled> = {
+  encode(message: AccountCancelled, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    if (message.cancelledAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.cancelledAt), writer.uint32(26).fork()).join();
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AccountCancelled {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAccountCancelled();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.cancelledAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AccountCancelled {
+    return {
+      eventId: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      cancelledAt: isSet(object.cancelledAt)
+        ? fromJsonTimestamp(object.cancelledAt)
+        : isSet(object.cancelled_at)
+        ? fromJsonTimestamp(object.cancelled_at)
+        : undefined,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: AccountCancelled): unknown {
+    const obj: any = {};
+    if (message.eventId !== "") {
+      obj.eventId = message.eventId;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.cancelledAt !== undefined) {
+      obj.cancelledAt = message.cancelledAt.toISOString();
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AccountCancelled>, I>>(base?: I): AccountCancelled {
+    return AccountCancelled.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AccountCancelled>, I>>(object: I): AccountCancelled {
+    const message = createBaseAccountCancelled();
+    message.eventId = object.eventId ?? "";
+    message.userId = object.userId ?? "";
+    message.cancelledAt = object.cancelledAt ?? undefined;
+    message.reason = object.reason ?? "";
     return message;
   },
 };

@@ -1,0 +1,20 @@
+import type { IssuedToken } from './one-time-token.ts';
+
+export type AccountMailKind =
+  | 'verify_email'
+  | 'verify_mail'
+  | 'email_taken'
+  | 'reset_password'
+  | 'support_received';
+
+/** A mail the notifier sends for the account service, with the link token it carries. */
+export interface AccountMail {
+  kind: AccountMailKind;
+  userId: string;
+  to: string;
+  lang: 'ja' | 'en';
+  token?: IssuedToken;
+  /** What the token is about beyond its user: the address it verifies, the request it follows up. */
+  tokenSubject?: string;
+  supportType?: string;
+}

@@ -1,0 +1,81 @@
+import type { AccountMail } from './account-mail.ts';
+import type { AccountRecord, DiscordState, SubscriptionRecord } from './account-record.ts';
+
+export interface NewAccount {
+  id: string;
+  email: string | null;
+  /** Null for an X user until they set one. */
+  passwordHash: string | null;
+  name: string;
+  lang: 'ja' | 'en';
+  timezone: string | null;
+  xSubject: string | null;
+  createdAt: Date;
+  subscription: SubscriptionRecord;
+}
+
+export interface SignInIdentity {
+  id: string;
+  passwordHash: string | null;
+  emailVerified: boolean;
+  deleted: boolean;
+  lang: 'ja' | 'en';
+  email: string | null;
+}
+
+export interface ProfileChange {
+  name?: string;
+  lang?: 'ja' | 'en';
+  timezone?: string;
+  currency?: 'JPY' | 'USD';
+}
+
+export type TokenUse = { userId: string; subject: string } | 'used' | null;
+
+/** What the account's use cases need from storage; each call is one transaction. */
+export interface AccountPort {
+  /** Stores the account, its trial, AccountCreated and (when given) its first mail together. */
+  insertAccount(account: NewAccount, mail?: AccountMail): Promise<'created' | 'email_taken'>;
+  findByEmail(email: string): Promise<SignInIdentity | null>;
+  findByXSubject(subject: string): Promise<SignInIdentity | null>;
+  loadAccount(userId: string): Promise<AccountRecord | null>;
+  queueMail(mail: AccountMail): Promise<void>;
+
+  /** Live session → its user; `deleted` when the account ended but the session remains. */
+  findSession(tokenHash: string, now: Date): Promise<{ userId: string; deleted: boolean } | null>;
+  createSession(
+    session: { userId: string; tokenHash: string; createdAt: Date; expiresAt: Date },
+    replacedTokenHash: string | null,
+  ): Promise<void>;
+  deleteSession(tokenHash: string): Promise<void>;
+
+  countSignInFailures(
+    accountKey: string,
+    clientAddress: string,
+    since: Date,
+  ): Promise<{ account: number; address: number }>;
+  recordSignInFailure(accountKey: string, clientAddress: string, at: Date): Promise<void>;
+
+  /** Marks the token used and applies its effect, atomically; 'used' when already spent. */
+  useVerificationToken(tokenHash: string, now: Date): Promise<TokenUse>;
+  /** Sets the password from a reset token and ends every session of the user. */
+  resetPassword(tokenHash: string, passwordHash: string, now: Date): Promise<boolean>;
+  /** Sets the password and ends the user's other sessions. */
+  setPassword(userId: string, passwordHash: string, keepSessionHash: string): Promise<void>;
+  passwordHashOf(userId: string): Promise<string | null>;
+
+  updateProfile(userId: string, change: ProfileChange): Promise<void>;
+  addMail(
+    address: { id: string; userId: string; email: string; createdAt: Date },
+    mail: AccountMail,
+  ): Promise<'added' | 'duplicate'>;
+  removeMail(userId: string, mailId: string): Promise<boolean>;
+  setDiscord(userId: string, sealedWebhook: string | null, state: DiscordState): Promise<void>;
+
+  insertSupportRequest(
+    request: { id: string; userId: string; type: string; notes: string; createdAt: Date },
+    mail: AccountMail | null,
+  ): Promise<void>;
+  findSupportFollowUp(tokenHash: string, now: Date): Promise<{ type: string; notes: string } | null>;
+  useSupportFollowUp(tokenHash: string, notes: string, now: Date): Promise<boolean>;
+}

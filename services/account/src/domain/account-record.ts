@@ -1,0 +1,47 @@
+import type { Cycle, PlanId } from '@mimamori/plans';
+
+/** Subscription status (spec section 4 names 6 and 7). */
+export const SubscriptionStatus = {
+  trial: 1,
+  active: 2,
+  renewalFailed: 6,
+  onHold: 7,
+  cancelled: 9,
+} as const;
+
+export type DiscordState = 'not_set' | 'linking' | 'complete' | 'not_complete';
+
+export interface MailAddress {
+  id: string;
+  index: number;
+  email: string;
+  verified: boolean;
+}
+
+export interface SubscriptionRecord {
+  plan: PlanId;
+  cycle: Cycle;
+  options: string[];
+  status: number;
+  trialEndsAt: Date | null;
+  deleteAt: Date | null;
+  hasCard: boolean;
+}
+
+/** Everything the account screens and user_info show about one user. */
+export interface AccountRecord {
+  id: string;
+  name: string;
+  email: string | null;
+  emailVerified: boolean;
+  lang: 'ja' | 'en';
+  timezone: string | null;
+  currency: 'JPY' | 'USD';
+  hasPassword: boolean;
+  xLinked: boolean;
+  deleted: boolean;
+  discordState: DiscordState;
+  subscription: SubscriptionRecord;
+  /** Additional addresses in index order. */
+  mails: MailAddress[];
+}

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import type { AccountDeps } from './account-deps.ts';
+import { AccountProblem } from './account-problem.ts';
+import { normaliseEmail } from './credentials.ts';
+import { type IssuedSession, openSession } from './sessions.ts';
+import { isThrottled, SIGN_IN_WINDOW_MS } from './sign-in-throttle.ts';
+
+// Verified against when the address is unknown, so an unknown address takes as long as a
+// wrong password and timing tells nothing.
+let decoyHash: Promise<string> | undefined;
+const decoy = (deps: AccountDeps) => {
+  decoyHash ??= deps.passwords.hash(randomBytes(16).toString('hex'));
+  return decoyHash;
+};
+
+export interface SignInInput {
+  email: string;
+  password: string;
+  clientAddress: string;
+  previousSessionToken: string;
+}
+
+export async function signIn(input: SignInInput, deps: AccountDeps): Promise<IssuedSession> {
+  const email = normaliseEmail(input.email);
+  const accountKey = email.toLowerCase().slice(0, 254);
+  const now = deps.clock.now();
+  const failures = await deps.accounts.countSignInFailures(
+    accountKey,
+    input.clientAddress,
+    new Date(now.getTime() - SIGN_IN_WINDOW_MS),
+  );
+  if (isThrottled(failures)) throw new AccountProblem('throttled', 'too_many_attempts');
+
+  const user = email ? await deps.accounts.findByEmail(email) : null;
+  const password = input.password.slice(0, 256);
+  const matches =
+    user?.passwordHash && !user.deleted
+      ? await deps.passwords.verify(user.passwordHash, password)
+      : (await deps.passwords.verify(await decoy(deps), password)) && false;
+  if (!user || !matches) {
+    await deps.accounts.recordSignInFailure(accountKey, input.clientAddress, now);
+    throw new AccountProblem('unauthenticated', 'credentials_mismatch');
+  }
+  // Only someone who knows the password learns this, so it reveals no account.
+  if (!user.emailVerified) throw new AccountProblem('precondition', 'email_not_verified');
+  return openSession(user.id, input.previousSessionToken, deps);
+}

@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
+import { checksEventsV1 } from '@mimamori/contracts';
+import { checkRequested, snapshotCaptured, streams } from '@mimamori/events';
+import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
+import { createFreshDatabase, type FreshDatabase, testNatsUrl } from '@mimamori/test-fixtures';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sealingContext } from '../src/domain/open-check-job.ts';
+import { type CrawlerProcess, startCrawlerProcess } from './crawler-process.ts';
+import { type FixtureSite, JAPANESE_NEWS, startFixtureSite } from './fixture-site.ts';
+
+// Real NATS JetStream, real crawler processes, a fixture page that holds the first request.
+const namespace = `t${randomBytes(4).toString('hex')}`;
+const secretKeys = generateSecretKey('k1');
+const secrets = createSecretBox(secretKeys);
+let database: FreshDatabase;
+let site: FixtureSite;
+let bus: EventBus;
+let blobFolder: string;
+const crawlers: CrawlerProcess[] = [];
+
+beforeAll(async () => {
+  database = await createFreshDatabase();
+  site = await startFixtureSite();
+  blobFolder = await mkdtemp(join(tmpdir(), 'crawler-queue-'));
+  bus = namespacedBus(await createJetStreamBus({ servers: testNatsUrl() }), namespace);
+  await bus.declareStreams([streams.checks, streams.snapshots]);
+});
+
+afterAll(async () => {
+  for (const crawler of crawlers)
+    if (crawler.child.exitCode === null && !crawler.child.signalCode) crawler.child.kill('SIGKILL');
+  await bus?.close();
+  await site?.close();
+  await database?.drop();
+  if (blobFolder) await rm(blobFolder, { recursive: true, force: true });
+});
+
+const crawlerEnv = () => ({
+  DATABASE_URL: database.url,
+  NATS_URL: testNatsUrl(),
+  BUS_NAMESPACE: namespace,
+  BLOB_URL: `file:${blobFolder}`,
+  SECRET_KEYS: secretKeys,
+  CRAWLER_ALLOW: site.authority,
+  CRAWLER_ACK_WAIT_MS: '2000',
+  LOG_LEVEL: 'info',
+});
+
+it('redelivers a check whose crawler was killed mid-page to another crawler, which publishes its snapshot once', async () => {
+  const snapshots: checksEventsV1.SnapshotCaptured[] = [];
+  await bus.consume(
+    {
+      stream: snapshotCaptured.stream,
+      durable: 'test-snapshots',
+      filterSubject: snapshotCaptured.subject,
+      ackWaitMs: 10_000,
+      maxDeliver: 3,
+    },
+    async (message) => {
+      snapshots.push(snapshotCaptured.decode(message.data));
+    },
+  );
+  const first = await startCrawlerProcess(crawlerEnv());
+  crawlers.push(first);
+
+  const checkId = `target-1:2026-11-23T10:00:00.000Z`;
+  const job = checksEventsV1.CheckRequested.fromPartial({
+    checkId,
+    targetId: 'target-1',
+    userId: 'user-1',
+    dueAt: new Date('2026-11-23T10:00:00.000Z'),
+    url: `${site.origin}/hold-first`,
+    fetchMode: 'http',
+    userAgentKind: 'chrome',
+    sealedCookies: secrets.seal('sid=secret-cookie-value', sealingContext.cookies('target-1')),
+    areas: [{ areaId: 'news', locator: { selector: '#news .item', selectorType: 'css' } }],
+    screenshot: 'none',
+  });
+  await bus.publish(checkRequested.subject, checkRequested.encode(job), { msgId: checkId });
+
+  // The first crawler is now waiting for the held page: kill it without warning.
+  while (!site.requests.some(({ path }) => path === '/hold-first'))
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  first.child.kill('SIGKILL');
+  expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
+
+  const second = await startCrawlerProcess(crawlerEnv());
+  crawlers.push(second);
+  while (snapshots.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  second.child.kill('SIGTERM');
+  expect(await second.exited).toEqual({ code: 0, signal: null });
+
+  expect(snapshots).toHaveLength(1);
+  expect(snapshots[0]).toMatchObject({
+    checkId,
+    targetId: 'target-1',
+    finalUrl: `${site.origin}/hold-first`,
+    httpStatus: 200,
+    areas: [{ areaId: 'news', found: true, text: JAPANESE_NEWS }],
+  });
+  expect(snapshots[0]?.error).toBeUndefined();
+  const holds = site.requests.filter(({ path }) => path === '/hold-first');
+  expect(holds.map(({ headers }) => headers.cookie)).toEqual([
+    'sid=secret-cookie-value',
+    'sid=secret-cookie-value',
+  ]);
+
+  const captured = second.lines
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .find((line) => line.msg === 'snapshot captured');
+  expect(captured).toMatchObject({ checkId, delivery: 2 });
+  expect([...first.lines, ...second.lines].join('\n')).not.toContain('secret-cookie-value');
+
+  // Exactly one snapshot in the stream, and the work queue emptied by the ack.
+  const nats = await connect({ servers: testNatsUrl() });
+  try {
+    const manager = await jetstreamManager(nats);
+    expect((await manager.streams.info(`${namespace}_${streams.snapshots.name}`)).state.messages).toBe(1);
+    expect((await manager.streams.info(`${namespace}_${streams.checks.name}`)).state.messages).toBe(0);
+  } finally {
+    await nats.close();
+  }
+});

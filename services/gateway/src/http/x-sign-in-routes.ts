@@ -1,0 +1,73 @@
+import type { accountV1 } from '@mimamori/contracts';
+import { unary, withIncomingHttpContext } from '@mimamori/runtime';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_COOKIE, setSessionCookie } from './session-cookie.ts';
+
+const START_PATH = '/api/signin/x';
+const CALLBACK_PATH = '/api/signin/x/callback';
+/** Holds `state.verifier` between the redirect to X and the callback; only this path sees it. */
+export const X_OAUTH_COOKIE = 'mimamori_x_oauth';
+
+function callbackUrl(request: FastifyRequest, publicUrl: string | undefined): string {
+  return new URL(CALLBACK_PATH, publicUrl ?? `${request.protocol}://${request.host}`).toString();
+}
+
+/**
+ * Sign-in with X: OAuth 2.0 authorization code with PKCE. The account service builds the
+ * authorization URL and exchanges the code; the gateway keeps state and verifier in a short-lived
+ * httpOnly cookie and checks the state the provider sends back.
+ */
+export function xSignInRoutes(
+  app: FastifyInstance,
+  deps: { account: accountV1.AccountServiceClient; publicUrl?: string | undefined },
+) {
+  const failed = (reply: FastifyReply) => {
+    reply.clearCookie(X_OAUTH_COOKIE, { path: START_PATH });
+    return reply.redirect('/signin?error=x_sign_in_failed', 302);
+  };
+
+  app.get(START_PATH, (request, reply) =>
+    withIncomingHttpContext(request.headers, `GET ${START_PATH}`, async () => {
+      try {
+        const start = await unary(deps.account, 'startXSignIn', {
+          redirectUri: callbackUrl(request, deps.publicUrl),
+        });
+        reply.setCookie(X_OAUTH_COOKIE, `${start.state}.${start.codeVerifier}`, {
+          path: START_PATH,
+          httpOnly: true,
+          secure: true,
+          // Lax: the provider's redirect back is a top-level navigation from another site.
+          sameSite: 'lax',
+          maxAge: 600,
+        });
+        return reply.redirect(start.authorizeUrl, 302);
+      } catch (error) {
+        request.log.warn({ err: error }, 'X sign-in could not start');
+        return failed(reply);
+      }
+    }),
+  );
+
+  app.get(CALLBACK_PATH, (request, reply) =>
+    withIncomingHttpContext(request.headers, `GET ${CALLBACK_PATH}`, async () => {
+      const query = request.query as { code?: unknown; state?: unknown };
+      const [state, codeVerifier] = (request.cookies[X_OAUTH_COOKIE] ?? '').split('.');
+      if (!state || !codeVerifier || typeof query.code !== 'string' || query.state !== state)
+        return failed(reply);
+      try {
+        const { sessionToken } = await unary(deps.account, 'finishXSignIn', {
+          code: query.code,
+          codeVerifier,
+          redirectUri: callbackUrl(request, deps.publicUrl),
+          previousSessionToken: request.cookies[SESSION_COOKIE] ?? '',
+        });
+        reply.clearCookie(X_OAUTH_COOKIE, { path: START_PATH });
+        setSessionCookie(reply, sessionToken);
+        return reply.redirect('/', 302);
+      } catch (error) {
+        request.log.warn({ err: error }, 'X sign-in failed');
+        return failed(reply);
+      }
+    }),
+  );
+}
