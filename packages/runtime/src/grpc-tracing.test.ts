@@ -3,6 +3,7 @@ import { accountV1 } from '@mimamori/contracts';
 import { SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { accountServiceWith } from './account-service-test-double.ts';
 import { createGrpcClient, unary } from './grpc-client.ts';
 import { GrpcError } from './grpc-error.ts';
 import { createGrpcServer, type GrpcServer } from './grpc-server.ts';
@@ -27,14 +28,17 @@ describe('trace propagation over gRPC', () => {
       destination: { write: (line) => void logLines.push(JSON.parse(line)) },
     });
     server = createGrpcServer({ logger, metrics: createMetrics({ service: 'account' }) });
-    server.addService(accountV1.AccountServiceService, {
-      getUserInfo: (call, callback) => {
-        logger.info({ token: call.request.sessionToken }, 'handling');
-        if (call.request.sessionToken === 'refused') throw new GrpcError(status.UNAUTHENTICATED, 'no');
-        callback(null, { userInfo: undefined });
-      },
-      createAccount: (_call, callback) => callback(null, { userId: 'u' }),
-    } satisfies accountV1.AccountServiceServer);
+    server.addService(
+      accountV1.AccountServiceService,
+      accountServiceWith({
+        getUserInfo: (call, callback) => {
+          logger.info({ token: call.request.sessionToken }, 'handling');
+          if (call.request.sessionToken === 'refused') throw new GrpcError(status.UNAUTHENTICATED, 'no');
+          callback(null, { userInfo: undefined });
+        },
+        createAccount: (_call, callback) => callback(null, { userId: 'u' }),
+      }),
+    );
     const port = await server.start({ host: '127.0.0.1', port: 0 });
     client = createGrpcClient(accountV1.AccountServiceClient, `127.0.0.1:${port}`);
   });

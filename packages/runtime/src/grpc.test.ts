@@ -2,6 +2,7 @@ import { type Client, makeGenericClientConstructor, type ServiceError, status } 
 import { accountV1 } from '@mimamori/contracts';
 import { service as healthService } from 'grpc-health-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { accountServiceWith } from './account-service-test-double.ts';
 import { createGrpcClient, unary } from './grpc-client.ts';
 import { GrpcError } from './grpc-error.ts';
 import { createGrpcServer, type GrpcServer } from './grpc-server.ts';
@@ -18,6 +19,7 @@ const userInfo: accountV1.UserInfo = {
   cikIsins: [],
   lineUrl: '',
   lineNeedSetting: false,
+  deletedUser: false,
 };
 
 interface Deferred {
@@ -58,7 +60,7 @@ function testImplementation(hooks: { held: Deferred; release: Promise<void> }) {
         throw new GrpcError(status.ALREADY_EXISTS, 'email_taken');
       callback(null, { userId: `user-of-${call.request.email}` });
     },
-  } satisfies accountV1.AccountServiceServer;
+  } satisfies Partial<accountV1.AccountServiceServer>;
 }
 
 describe('gRPC server and client', () => {
@@ -80,7 +82,7 @@ describe('gRPC server and client', () => {
     releaseHeld = release.resolve;
     hooks = { held: deferred(), release: release.promise };
     server = createGrpcServer({ logger, metrics: createMetrics({ service: 'account' }) });
-    server.addService(accountV1.AccountServiceService, testImplementation(hooks));
+    server.addService(accountV1.AccountServiceService, accountServiceWith(testImplementation(hooks)));
     address = `127.0.0.1:${await server.start({ host: '127.0.0.1', port: 0 })}`;
   });
 

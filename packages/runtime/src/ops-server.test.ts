@@ -1,5 +1,6 @@
 import { accountV1 } from '@mimamori/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
+import { accountServiceWith } from './account-service-test-double.ts';
 import { createGrpcClient, unary } from './grpc-client.ts';
 import { createGrpcServer } from './grpc-server.ts';
 import { createLogger } from './logger.ts';
@@ -75,10 +76,13 @@ describe('ops server', () => {
   it('serves Prometheus text with process metrics and the gRPC server counters', async () => {
     const metrics = createMetrics({ service: 'account' });
     const server = createGrpcServer({ logger, metrics });
-    server.addService(accountV1.AccountServiceService, {
-      getUserInfo: (_call, callback) => callback(null, { userInfo: undefined }),
-      createAccount: (_call, callback) => callback(null, { userId: 'u' }),
-    } satisfies accountV1.AccountServiceServer);
+    server.addService(
+      accountV1.AccountServiceService,
+      accountServiceWith({
+        getUserInfo: (_call, callback) => callback(null, { userInfo: undefined }),
+        createAccount: (_call, callback) => callback(null, { userId: 'u' }),
+      }),
+    );
     const port = await server.start({ host: '127.0.0.1', port: 0 });
     cleanups.push(() => server.shutdown(1000));
     const client = createGrpcClient(accountV1.AccountServiceClient, `127.0.0.1:${port}`);
