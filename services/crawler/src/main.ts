@@ -3,6 +3,7 @@ import { createSecretBox } from '@mimamori/secret-box';
 import { runServiceProcess } from '@mimamori/service-host';
 import { crawlerEnv } from './config.ts';
 import { createCrawlerService } from './service.ts';
+import { lazyBlobStore } from './store/lazy-blob-store.ts';
 
 await runServiceProcess('crawler', crawlerEnv, async ({ config, bus, logger }) => {
   if (!config.SECRET_KEYS)
@@ -15,7 +16,7 @@ await runServiceProcess('crawler', crawlerEnv, async ({ config, bus, logger }) =
   return createCrawlerService({
     bus,
     logger,
-    blobs: await openBlobStore(blobUrl),
+    blobs: lazyBlobStore(() => openBlobStore(blobUrl)),
     ...(config.SECRET_KEYS ? { secrets: createSecretBox(config.SECRET_KEYS) } : {}),
     concurrency: config.CRAWLER_CONCURRENCY,
     ackWaitMs: config.CRAWLER_ACK_WAIT_MS,
