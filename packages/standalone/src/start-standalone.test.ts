@@ -44,5 +44,6 @@ describe('single-process mode', () => {
       await shutdown.run('test finished');
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+    // PGlite migrating eight schemas takes seconds when the machine is busy.
+  }, 30_000);
 });
