@@ -1,12 +1,17 @@
 import type { BlobStore } from '@mimamori/blob-store';
 import type { EventBus } from '@mimamori/bus';
+import { crawlerV1 } from '@mimamori/contracts';
 import { streams } from '@mimamori/events';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { ServiceModule } from '@mimamori/service-host';
+import { createBrowserPageFetcher } from './browser/browser-page-fetcher.ts';
+import { createBrowserPool } from './browser/browser-pool.ts';
 import type { PageFetcher } from './domain/page-fetcher.ts';
 import { checkConsumer } from './events/check-consumer.ts';
+import { previewServer } from './grpc/preview-server.ts';
 import { createHttpPageFetcher } from './http/index.ts';
+import { createPreviewService } from './preview/preview-service.ts';
 
 export interface CrawlerDeps {
   bus: EventBus;
@@ -14,7 +19,7 @@ export interface CrawlerDeps {
   blobs: BlobStore;
   /** Opens the job's sealed values; absent when no SECRET_KEYS are configured. */
   secrets?: SecretBox;
-  /** Browser mode; browser-mode checks fail with invalid_job until one is given. */
+  /** Browser mode; by default a fetcher on the pool the wizard preview also uses. */
   browser?: PageFetcher;
   concurrency?: number;
   ackWaitMs?: number;
@@ -33,6 +38,10 @@ export function createCrawlerService(deps: CrawlerDeps): ServiceModule {
     allow: deps.allow ?? [],
     ...(deps.pageTimeoutMs ? { timeoutMs: deps.pageTimeoutMs } : {}),
   });
+  // Browser-mode checks and the wizard preview share one pool; Chromium starts on first use.
+  const pool = createBrowserPool({ allow: deps.allow ?? [], logger: deps.logger });
+  const browser = deps.browser ?? createBrowserPageFetcher({ pool });
+  const preview = createPreviewService({ pool, httpFetcher: http, proxyPool: deps.proxies ?? [] });
   return {
     name: 'crawler',
     schema: 'crawler',
@@ -44,14 +53,16 @@ export function createCrawlerService(deps: CrawlerDeps): ServiceModule {
         blobs: deps.blobs,
         secrets: deps.secrets,
         logger: deps.logger.child({ service: 'crawler' }),
-        fetchers: { http, ...(deps.browser ? { browser: deps.browser } : {}) },
+        fetchers: { http, browser },
         proxies: deps.proxies ?? [],
         concurrency: deps.concurrency ?? 8,
         ackWaitMs: deps.ackWaitMs ?? 60_000,
       }),
     ],
+    grpc: [{ definition: crawlerV1.PreviewServiceService, implementation: previewServer(preview) }],
     async stop() {
-      await Promise.all([http.close(), deps.browser?.close(), deps.blobs.close()]);
+      await preview.closeAll();
+      await Promise.all([http.close(), browser.close(), pool.close(), deps.blobs.close()]);
     },
   };
 }

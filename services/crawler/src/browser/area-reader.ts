@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import type { AreaRequest } from '../domain/page-fetcher.ts';
 import { FrameNotFoundError, isolatedWorld } from './isolated-world.ts';
-import { BOX_OF, READ_AREAS } from './page-scripts.ts';
+import { FRAME_CONTENT_BOX, READ_AREAS } from './page-scripts.ts';
 
 export interface Box {
   x: number;
@@ -43,7 +43,10 @@ export async function readAreas(page: Page, areas: readonly AreaRequest[]): Prom
       const world = await isolatedWorld(page, frame);
       const raw = await world.evaluate<RawReading[]>(READ_AREAS, group);
       const offset = frame
-        ? ((await (await isolatedWorld(page)).evaluate<Box | null>(BOX_OF, frame)) ?? { x: 0, y: 0 })
+        ? ((await (await isolatedWorld(page)).evaluate<Box | null>(FRAME_CONTENT_BOX, frame)) ?? {
+            x: 0,
+            y: 0,
+          })
         : { x: 0, y: 0 };
       group.forEach((area, index) => {
         const reading = raw[index] ?? { found: false, html: '', text: '', box: null };

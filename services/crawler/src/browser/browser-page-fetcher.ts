@@ -3,10 +3,12 @@ import type { AreaContent, FetchRequest, FetchResult, PageFetcher } from '../dom
 import { CrawlFailure } from '../http/crawl-failure.ts';
 import { readAreas } from './area-reader.ts';
 import { BrowserCrashedError, type BrowserPool, type ContextSpec, type LeasedPage } from './browser-pool.ts';
+import { cookiesFromHeader } from './cookie-header.ts';
 import { ensureSignedIn } from './login.ts';
 import { type ActionLimits, describe, runActions } from './page-actions.ts';
 import { DEFAULT_LOAD_LIMITS, loadPage } from './page-load.ts';
 import { captureArea, capturePage } from './screenshot-capture.ts';
+import type { EncodedImage } from './screenshot-encoding.ts';
 import { deviceProfile } from './user-agent-presets.ts';
 
 export interface BrowserFetcherOptions {
@@ -52,13 +54,13 @@ export function createBrowserPageFetcher(options: BrowserFetcherOptions): PageFe
     const abort = () => void page.close().catch(() => undefined);
     signal.addEventListener('abort', abort, { once: true });
     try {
-      if (request.cookies) await context.addCookies(parseCookieHeader(request.cookies, request.url));
+      if (request.cookies) await context.addCookies(cookiesFromHeader(request.cookies, request.url));
       const response = request.login
         ? await ensureSignedIn(page, request.url, request.login, limits, pool.guard)
         : await loadPage(page, request.url, limits, pool.guard);
       if (request.actions.length > 0) await runActions(page, request.actions, limits, pool.guard);
       const areas = await readCheckedAreas(page, request);
-      const pageScreenshot = request.screenshot === 'page' ? await capturePage(page) : undefined;
+      const pageScreenshot = request.screenshot === 'page' ? imageOnly(await capturePage(page)) : undefined;
       const keepsSession = Boolean(request.login || request.sessionState);
       return {
         ok: true,
@@ -87,7 +89,9 @@ export function createBrowserPageFetcher(options: BrowserFetcherOptions): PageFe
     const contents: AreaContent[] = [];
     for (const reading of readings) {
       const screenshot =
-        request.screenshot === 'areas' && reading.box ? await captureArea(page, reading.box) : undefined;
+        request.screenshot === 'areas' && reading.box
+          ? imageOnly(await captureArea(page, reading.box))
+          : undefined;
       contents.push({
         areaId: reading.areaId,
         found: reading.found,
@@ -112,6 +116,8 @@ export function createBrowserPageFetcher(options: BrowserFetcherOptions): PageFe
   };
 }
 
+const imageOnly = ({ data, contentType }: EncodedImage) => ({ data, contentType });
+
 function contextSpec(request: FetchRequest): ContextSpec {
   const device = deviceProfile(request.userAgent, request.viewport);
   const spec: ContextSpec = {
@@ -128,16 +134,4 @@ function contextSpec(request: FetchRequest): ContextSpec {
     ...spec,
     warmKey: JSON.stringify([request.accountId, device, spec.blockImages, request.proxyUrl ?? '']),
   };
-}
-
-/** `a=1; b=2` as Playwright cookies scoped to the checked URL's host. */
-function parseCookieHeader(header: string, url: string) {
-  return header
-    .split(';')
-    .map((part) => part.trim())
-    .filter((part) => part.includes('='))
-    .map((part) => {
-      const at = part.indexOf('=');
-      return { name: part.slice(0, at).trim(), value: part.slice(at + 1).trim(), url };
-    });
 }

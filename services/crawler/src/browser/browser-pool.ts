@@ -76,7 +76,8 @@ interface WarmEntry {
 const BLOCKED_ALWAYS = new Set(['font', 'media']);
 
 export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
-  const executablePath = options.executablePath ?? chromiumExecutablePath();
+  // Resolved on first launch, so a crawler that never runs a browser needs no Chromium.
+  let executablePath = options.executablePath;
   const browserCount = options.browsers ?? 1;
   const pagesPerBrowser = options.pagesPerBrowser ?? 4;
   const warmIdleMs = options.warmIdleMs ?? 15_000;
@@ -105,6 +106,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   async function launch(index: number): Promise<Member> {
     const proxy = await proxyFor(undefined);
     // Playwright adds <-loopback> to the bypass list, so loopback also goes through the guard.
+    executablePath ??= chromiumExecutablePath();
     const browser = await chromium.launch({
       executablePath,
       args: CHROMIUM_ARGS,
@@ -249,7 +251,10 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   }
 
   return {
-    executablePath,
+    get executablePath() {
+      executablePath ??= chromiumExecutablePath();
+      return executablePath;
+    },
     guard: createEgressGuard(options.allow ? { allow: options.allow } : {}),
 
     async run(spec, work) {

@@ -38,13 +38,6 @@ export const READ_AREAS = `function (areas) {
   });
 }`;
 
-/** The box of one element in document pixels, or null. */
-export const BOX_OF = `function (locator) {
-  ${LOCATE}
-  const element = locate(locator);
-  return element ? boxOf(element) : null;
-}`;
-
 /**
  * Resolves once no node was added, removed or changed its text for \`quietMs\`, or after \`maxMs\`.
  * Attribute changes are ignored: animations change styles forever without changing content.
@@ -156,4 +149,18 @@ export const ELEMENT_MAP = `function (options) {
 export const PAGE_SIZE = `function () {
   const root = document.documentElement;
   return { width: root ? root.scrollWidth : 0, height: root ? root.scrollHeight : 0 };
+}`;
+
+/** Where an iframe's document is drawn: its box inside the border, in document pixels. */
+export const FRAME_CONTENT_BOX = `function (locator) {
+  ${LOCATE}
+  const frame = locate(locator);
+  if (!frame) return null;
+  const rect = frame.getBoundingClientRect();
+  return {
+    x: rect.left + window.scrollX + frame.clientLeft,
+    y: rect.top + window.scrollY + frame.clientTop,
+    width: frame.clientWidth,
+    height: frame.clientHeight,
+  };
 }`;

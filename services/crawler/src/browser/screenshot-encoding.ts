@@ -3,6 +3,8 @@ import sharp from 'sharp';
 export interface EncodedImage {
   data: Uint8Array;
   contentType: string;
+  width: number;
+  height: number;
 }
 
 export interface ScreenshotEncoding {
@@ -36,6 +38,13 @@ export async function encodeScreenshot(
       height: maxHeight,
     });
   }
-  const data = await pipeline.webp({ quality: encoding.quality ?? 70, effort: 2 }).toBuffer();
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), contentType: 'image/webp' };
+  const { data, info } = await pipeline
+    .webp({ quality: encoding.quality ?? 70, effort: 2 })
+    .toBuffer({ resolveWithObject: true });
+  return {
+    data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+    contentType: 'image/webp',
+    width: info.width,
+    height: info.height,
+  };
 }

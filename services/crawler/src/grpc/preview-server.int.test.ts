@@ -1,0 +1,246 @@
+import { status } from '@grpc/grpc-js';
+import { crawlerV1 } from '@mimamori/contracts';
+import {
+  createGrpcClient,
+  createGrpcServer,
+  createLogger,
+  createMetrics,
+  type GrpcServer,
+  unary,
+} from '@mimamori/runtime';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BrowserPool, createBrowserPool } from '../browser/browser-pool.ts';
+import { type FixtureSite, startFixtureSite } from '../browser/testing/fixture-site.ts';
+import type { PageFetcher } from '../domain/page-fetcher.ts';
+import { createHttpPageFetcher } from '../http/index.ts';
+import { createPreviewService, type PreviewService } from '../preview/preview-service.ts';
+import { previewServer } from './preview-server.ts';
+
+let site: FixtureSite;
+let pool: BrowserPool;
+let http: PageFetcher;
+let preview: PreviewService;
+let server: GrpcServer;
+let client: crawlerV1.PreviewServiceClient;
+let clockSkewMs = 0;
+
+beforeAll(async () => {
+  site = await startFixtureSite();
+  pool = createBrowserPool({ allow: [site.hostPort], pagesPerBrowser: 6 });
+  http = createHttpPageFetcher({ allow: [site.hostPort], attempts: 1 });
+  preview = createPreviewService({
+    pool,
+    httpFetcher: http,
+    limits: { loadTimeoutMs: 5_000, settleTimeoutMs: 5_000, actionTimeoutMs: 2_000 },
+    sessions: { perUser: 3, total: 12, idleMs: 10 * 60_000 },
+    now: () => Date.now() + clockSkewMs,
+  });
+  const logger = createLogger({
+    service: 'crawler-test',
+    level: (process.env.TEST_LOG_LEVEL ?? 'silent') as 'silent',
+  });
+  server = createGrpcServer({ logger, metrics: createMetrics({ service: 'crawler-test' }) });
+  server.addService(crawlerV1.PreviewServiceService, previewServer(preview));
+  const port = await server.start({ host: '127.0.0.1', port: 0 });
+  server.setServing(true);
+  client = createGrpcClient(crawlerV1.PreviewServiceClient, `127.0.0.1:${port}`, { deadlineMs: 30_000 });
+});
+
+afterAll(async () => {
+  client?.close();
+  await server?.shutdown(1_000);
+  await preview?.closeAll();
+  await pool?.close();
+  await http?.close();
+  await site?.close();
+});
+
+const open = (userId: string, path: string, extra: Partial<crawlerV1.OpenPreviewRequest> = {}) =>
+  unary(client, 'openPreview', {
+    userId,
+    url: `${site.url}${path}`,
+    userAgentKind: 'chrome',
+    userAgentValue: '',
+    viewportWidth: 0,
+    viewportHeight: 0,
+    cookies: '',
+    useProxy: false,
+    ...extra,
+  });
+
+const css = (selector: string) => ({
+  selector,
+  selectorType: 'css',
+  frameSelector: '',
+  frameSelectorType: '',
+});
+
+async function grpcCode(call: Promise<unknown>): Promise<number | undefined> {
+  try {
+    await call;
+    return undefined;
+  } catch (error) {
+    return (error as { code?: number }).code;
+  }
+}
+
+describe('wizard preview over gRPC', () => {
+  it('opens a page: a WebP screenshot and visible elements with boxes, CSS selector and XPath', async () => {
+    const opened = await open('user-a', '/static');
+    expect(opened.sessionId).not.toBe('');
+    const render = opened.render as crawlerV1.PreviewRender;
+    expect(render.screenshotType).toBe('image/webp');
+    const meta = await sharp(render.screenshot).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['webp', render.imageWidth, render.imageHeight]);
+    expect(render.scale).toBeCloseTo(1);
+    const price = render.elements.find((element) => element.css === '#price');
+    expect(price).toMatchObject({ tag: 'div', xpath: '//*[@id="price"]', text: '¥1,200' });
+    expect(price?.box?.width).toBeGreaterThan(0);
+    const note = render.elements.find((element) => element.tag === 'p');
+    expect(note).toMatchObject({ css: 'html > body > p:nth-of-type(1)', xpath: '/html/body[1]/p[1]' });
+    await unary(client, 'closePreview', { userId: 'user-a', sessionId: opened.sessionId });
+  });
+
+  it('lists frames and re-renders inside one', async () => {
+    const opened = await open('user-a', '/framed');
+    expect(opened.render?.frames).toMatchObject([{ css: '#inner-frame', src: `${site.url}/inner` }]);
+    const inside = await unary(client, 'renderPreview', {
+      userId: 'user-a',
+      sessionId: opened.sessionId,
+      frameSelector: '#inner-frame',
+      frameSelectorType: 'css',
+    });
+    expect(inside.render?.frameSelector).toBe('#inner-frame');
+    expect(inside.render?.elements.map((element) => element.text)).toContain('content inside the frame');
+    expect(inside.render?.imageWidth).toBe(400);
+    await unary(client, 'closePreview', { userId: 'user-a', sessionId: opened.sessionId });
+  });
+
+  it('evaluates a candidate area and tells whether the served HTML has the same text', async () => {
+    const served = await open('user-a', '/static');
+    const price = await unary(client, 'evaluateArea', {
+      userId: 'user-a',
+      sessionId: served.sessionId,
+      area: css('#price'),
+    });
+    expect(price).toMatchObject({ found: true, text: '¥1,200', httpSuffices: true });
+    const missing = await unary(client, 'evaluateArea', {
+      userId: 'user-a',
+      sessionId: served.sessionId,
+      area: css('#none'),
+    });
+    expect(missing).toMatchObject({ found: false, httpSuffices: false });
+    await unary(client, 'closePreview', { userId: 'user-a', sessionId: served.sessionId });
+
+    const scripted = await open('user-a', '/scripted');
+    const app = await unary(client, 'evaluateArea', {
+      userId: 'user-a',
+      sessionId: scripted.sessionId,
+      area: css('#app'),
+    });
+    expect(app).toMatchObject({ found: true, text: 'rendered by script', httpSuffices: false });
+    await unary(client, 'closePreview', { userId: 'user-a', sessionId: scripted.sessionId });
+  });
+
+  it('tests a login: a wrong password fails with login_failed, the right one shows the members page', async () => {
+    const opened = await open('user-b', '/members');
+    const actions = (password: string) => [
+      { type: 'enter_text', locator: css('#user'), value: 'sato', skippable: false },
+      { type: 'enter_text', locator: css('#pass'), value: password, skippable: false },
+      { type: 'click', locator: css('#submit'), value: '', skippable: false },
+    ];
+    const login = (password: string) =>
+      unary(client, 'testLogin', {
+        userId: 'user-b',
+        sessionId: opened.sessionId,
+        actions: actions(password),
+        verifyKind: 'cookie',
+        verifyCookieName: 'member',
+      });
+    const wrong = await login('nope');
+    expect(wrong).toMatchObject({ ok: false, problem: { code: 'login_failed' } });
+    expect(wrong.problem?.detail).not.toContain('nope');
+    const right = await login('s3cret!');
+    expect(right.ok).toBe(true);
+    expect(right.render?.elements.find((element) => element.css === '#secret')?.text).toContain(
+      'members only',
+    );
+    await unary(client, 'closePreview', { userId: 'user-b', sessionId: opened.sessionId });
+  });
+
+  it('runs actions and renders what they revealed', async () => {
+    const opened = await open('user-b', '/reveal');
+    expect(opened.render?.elements.some((element) => element.css === '#hidden')).toBe(false);
+    const ran = await unary(client, 'runActions', {
+      userId: 'user-b',
+      sessionId: opened.sessionId,
+      actions: [{ type: 'click', locator: css('#more'), value: '', skippable: false }],
+    });
+    expect(ran.ok).toBe(true);
+    expect(ran.render?.elements.find((element) => element.css === '#hidden')?.text).toBe('revealed text');
+    const failed = await unary(client, 'runActions', {
+      userId: 'user-b',
+      sessionId: opened.sessionId,
+      actions: [{ type: 'click', locator: css('#absent'), value: '', skippable: false }],
+    });
+    expect(failed).toMatchObject({ ok: false, problem: { code: 'element_not_found' } });
+    expect(failed.problem?.detail).toContain('#absent');
+    await unary(client, 'closePreview', { userId: 'user-b', sessionId: opened.sessionId });
+  });
+
+  it('answers a page that cannot be opened with a problem and keeps no session', async () => {
+    const refused = await open('user-c', '', { url: 'http://127.0.0.2:8081/' });
+    expect(refused).toMatchObject({ sessionId: '', problem: { code: 'refused_address' } });
+    expect(await grpcCode(open('user-c', '', { url: 'file:///etc/passwd' }))).toBe(status.INVALID_ARGUMENT);
+  });
+
+  it('limits sessions per user, keeps them to their user, and frees a slot on close', async () => {
+    const sessions = [];
+    for (let index = 0; index < 3; index++) sessions.push((await open('user-d', '/static')).sessionId);
+    expect(await grpcCode(open('user-d', '/static'))).toBe(status.RESOURCE_EXHAUSTED);
+
+    const other = await open('user-e', '/static');
+    expect(other.sessionId).not.toBe('');
+    const [first] = sessions as [string];
+    const foreign = unary(client, 'evaluateArea', {
+      userId: 'user-e',
+      sessionId: first,
+      area: css('#price'),
+    });
+    expect(await grpcCode(foreign)).toBe(status.NOT_FOUND);
+    expect(await grpcCode(unary(client, 'closePreview', { userId: 'user-e', sessionId: first }))).toBe(
+      status.NOT_FOUND,
+    );
+
+    await unary(client, 'closePreview', { userId: 'user-d', sessionId: first });
+    const again = await open('user-d', '/static');
+    expect(again.sessionId).not.toBe('');
+    for (const sessionId of [...sessions.slice(1), again.sessionId]) {
+      await unary(client, 'closePreview', { userId: 'user-d', sessionId });
+    }
+    await unary(client, 'closePreview', { userId: 'user-e', sessionId: other.sessionId });
+  });
+
+  it('expires idle sessions and frees their slots', async () => {
+    const sessions = [];
+    for (let index = 0; index < 3; index++) sessions.push((await open('user-f', '/static')).sessionId);
+    clockSkewMs = 11 * 60_000;
+    try {
+      await preview.sweep();
+      const [first] = sessions as [string];
+      const expired = unary(client, 'renderPreview', {
+        userId: 'user-f',
+        sessionId: first,
+        frameSelector: '',
+        frameSelectorType: '',
+      });
+      expect(await grpcCode(expired)).toBe(status.NOT_FOUND);
+      const fresh = await open('user-f', '/static');
+      expect(fresh.sessionId).not.toBe('');
+      await unary(client, 'closePreview', { userId: 'user-f', sessionId: fresh.sessionId });
+    } finally {
+      clockSkewMs = 0;
+    }
+  });
+});

@@ -1,0 +1,181 @@
+import { status } from '@grpc/grpc-js';
+import type { crawlerV1 } from '@mimamori/contracts';
+import { GrpcError } from '@mimamori/runtime';
+import { unaryHandler } from '@mimamori/service-host';
+import type {
+  AreaRequest,
+  Locator,
+  PageAction,
+  SelectorType,
+  UserAgentKind,
+} from '../domain/page-fetcher.ts';
+import type { PreviewRender } from '../preview/preview-render.ts';
+import type { PreviewProblem, PreviewService } from '../preview/preview-service.ts';
+import { PreviewError } from '../preview/preview-sessions.ts';
+
+const USER_AGENTS = new Set<UserAgentKind>([
+  'none',
+  'free',
+  'iphone',
+  'android',
+  'chrome',
+  'firefox',
+  'safari',
+]);
+const ACTIONS = new Set<PageAction['type']>(['click', 'enter_text', 'modifier_key', 'goto_url']);
+
+/** The gRPC face of the wizard preview; every call names the user the gateway signed in. */
+export function previewServer(preview: PreviewService): crawlerV1.PreviewServiceServer {
+  return {
+    openPreview: handle(async (request: crawlerV1.OpenPreviewRequest) => {
+      const userId = requireUser(request.userId);
+      const kind = request.userAgentKind || 'none';
+      if (!USER_AGENTS.has(kind as UserAgentKind)) invalid('unknown user agent');
+      const viewport =
+        request.viewportWidth > 0 && request.viewportHeight > 0
+          ? {
+              width: clamp(request.viewportWidth, 240, 3840),
+              height: clamp(request.viewportHeight, 240, 4000),
+            }
+          : undefined;
+      const opened = await preview.open(userId, {
+        url: request.url,
+        userAgent: {
+          kind: kind as UserAgentKind,
+          ...(request.userAgentValue ? { value: request.userAgentValue } : {}),
+        },
+        ...(viewport ? { viewport } : {}),
+        ...(request.cookies ? { cookies: request.cookies } : {}),
+        useProxy: request.useProxy,
+      });
+      if ('problem' in opened) return { sessionId: '', problem: opened.problem };
+      return { sessionId: opened.sessionId, render: toRender(opened.render) };
+    }),
+
+    renderPreview: handle(async (request: crawlerV1.RenderPreviewRequest) => {
+      const frame = request.frameSelector
+        ? { selector: request.frameSelector, selectorType: selectorType(request.frameSelectorType) }
+        : undefined;
+      const rendered = await preview.render(requireUser(request.userId), request.sessionId, frame);
+      return 'problem' in rendered ? { problem: rendered.problem } : { render: toRender(rendered.render) };
+    }),
+
+    evaluateArea: handle(async (request: crawlerV1.EvaluateAreaRequest) => {
+      if (!request.area) invalid('an area is required');
+      const area: AreaRequest = {
+        areaId: 'candidate',
+        ...toLocator(request.area as crawlerV1.PreviewLocator),
+      };
+      return preview.evaluateArea(requireUser(request.userId), request.sessionId, area);
+    }),
+
+    testLogin: handle(async (request: crawlerV1.TestLoginRequest) => {
+      const verify =
+        request.verifyKind === 'cookie'
+          ? {
+              kind: 'cookie' as const,
+              name: request.verifyCookieName || invalid('a cookie name is required'),
+            }
+          : request.verifyKind === 'replay'
+            ? { kind: 'replay' as const }
+            : invalid('verify_kind is "cookie" or "replay"');
+      const outcome = await preview.testLogin(requireUser(request.userId), request.sessionId, {
+        actions: request.actions.map(toAction),
+        verify,
+      });
+      return toStep(outcome);
+    }),
+
+    runActions: handle(async (request: crawlerV1.RunActionsRequest) => {
+      const outcome = await preview.runActions(
+        requireUser(request.userId),
+        request.sessionId,
+        request.actions.map(toAction),
+      );
+      return toStep(outcome);
+    }),
+
+    closePreview: handle(async (request: crawlerV1.ClosePreviewRequest) => {
+      await preview.close(requireUser(request.userId), request.sessionId);
+      return {};
+    }),
+  };
+}
+
+/** unaryHandler with the preview's own errors turned into status codes. */
+function handle<Request, Response>(work: (request: Request) => Promise<Response>) {
+  return unaryHandler(async (request: Request) => {
+    try {
+      return await work(request);
+    } catch (error) {
+      if (!(error instanceof PreviewError)) throw error;
+      const code =
+        error.kind === 'not_found'
+          ? status.NOT_FOUND
+          : error.kind === 'exhausted'
+            ? status.RESOURCE_EXHAUSTED
+            : status.INVALID_ARGUMENT;
+      throw new GrpcError(code, error.message);
+    }
+  });
+}
+
+function invalid(message: string): never {
+  throw new GrpcError(status.INVALID_ARGUMENT, message);
+}
+
+function requireUser(userId: string): string {
+  return userId || invalid('user_id is required');
+}
+
+function selectorType(value: string): SelectorType {
+  if (value === '' || value === 'css') return 'css';
+  if (value === 'xpath') return 'xpath';
+  return invalid('selector_type is "css" or "xpath"');
+}
+
+function toLocator(locator: crawlerV1.PreviewLocator): Locator {
+  if (!locator.selector) invalid('a selector is required');
+  return {
+    selector: locator.selector,
+    selectorType: selectorType(locator.selectorType),
+    ...(locator.frameSelector
+      ? { frame: { selector: locator.frameSelector, selectorType: selectorType(locator.frameSelectorType) } }
+      : {}),
+  };
+}
+
+function toAction(action: crawlerV1.PreviewAction): PageAction {
+  if (!ACTIONS.has(action.type as PageAction['type'])) invalid('unknown action type');
+  return {
+    type: action.type as PageAction['type'],
+    ...(action.locator ? { locator: toLocator(action.locator) } : {}),
+    ...(action.value ? { value: action.value } : {}),
+    skippable: action.skippable,
+  };
+}
+
+function toStep(outcome: { ok: boolean; problem?: PreviewProblem; render?: PreviewRender }) {
+  return {
+    ok: outcome.ok,
+    ...(outcome.problem ? { problem: outcome.problem } : {}),
+    ...(outcome.render ? { render: toRender(outcome.render) } : {}),
+  };
+}
+
+function toRender(render: PreviewRender): crawlerV1.PreviewRender {
+  return {
+    url: render.url,
+    screenshot: Buffer.from(render.screenshot.data),
+    screenshotType: render.screenshot.contentType,
+    imageWidth: render.screenshot.width,
+    imageHeight: render.screenshot.height,
+    scale: render.scale,
+    frameSelector: render.frame?.selector ?? '',
+    frameSelectorType: render.frame?.selectorType ?? '',
+    frames: render.frames,
+    elements: render.elements,
+  };
+}
+
+const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
