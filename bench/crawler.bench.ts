@@ -1,0 +1,195 @@
+// Cost per check of the crawler's HTTP mode against Debian's urlwatch on the same ≥500
+// generated pages (Japanese and English, 20–60 KB) with an equivalent CSS filter, served from
+// a separate loopback process so only the checking side's CPU is counted. When the browser half's
+// bench/crawler-browser.ts is present, its browser-mode figures join the same report.
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHttpPageFetcher } from '@mimamori/crawler';
+import { generateCrawlerPages } from './fixtures/crawler-pages.ts';
+import { report } from './report.ts';
+
+const PAGES = Number(process.env.BENCH_PAGES ?? 500);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+const IN_FLIGHT = 16;
+
+const pages = generateCrawlerPages(PAGES);
+const server = await startPageServer(PAGES);
+const origin = `http://127.0.0.1:${server.port}`;
+const benchPages = pages.map((page) => ({
+  url: `${origin}${page.path}`,
+  selector: page.selector,
+  lang: page.lang,
+}));
+
+try {
+  const http = await measureHttpMode();
+  const urlwatch = await measureUrlwatch();
+  const browser = await measureBrowserMode();
+  const rows: Record<string, string | number>[] = [
+    {
+      mode: 'http (undici + htmlparser2)',
+      checks: http.checks,
+      checks_per_s: round(http.checks / http.wallSeconds),
+      cpu_ms_per_check: round((http.cpuSeconds / http.checks) * 1_000, 3),
+      checks_per_cpu_s: round(http.checks / http.cpuSeconds),
+    },
+    {
+      mode: `urlwatch ${urlwatch.version} (css + html2text)`,
+      checks: urlwatch.checks,
+      checks_per_s: round(urlwatch.checks / urlwatch.wallSeconds),
+      cpu_ms_per_check: round((urlwatch.cpuSeconds / urlwatch.checks) * 1_000, 3),
+      checks_per_cpu_s: round(urlwatch.checks / urlwatch.cpuSeconds),
+    },
+    ...(browser?.rows ?? []),
+  ];
+  const httpPerCpu = http.checks / http.cpuSeconds;
+  const urlwatchPerCpu = urlwatch.checks / urlwatch.cpuSeconds;
+  const { rows: _browserRows, ...browserFigures } = browser ?? { rows: [] };
+  report(
+    `crawler: ${PAGES} pages (${pages.filter((page) => page.lang === 'ja').length} Japanese), ${IN_FLIGHT} in flight`,
+    rows,
+    {
+      pages: PAGES,
+      http_checks_per_s: round(http.checks / http.wallSeconds),
+      http_cpu_s_per_check: round(http.cpuSeconds / http.checks, 6),
+      http_checks_per_cpu_s: round(httpPerCpu),
+      urlwatch_checks_per_cpu_s: round(urlwatchPerCpu),
+      http_ratio_vs_urlwatch: round(httpPerCpu / urlwatchPerCpu, 2),
+      ...browserFigures,
+    },
+  );
+} finally {
+  server.child.kill('SIGTERM');
+}
+
+async function measureHttpMode() {
+  const fetcher = createHttpPageFetcher({ allow: [`127.0.0.1:${server.port}`] });
+  const signal = new AbortController().signal;
+  const checkAll = async () => {
+    let next = 0;
+    const worker = async () => {
+      while (next < benchPages.length) {
+        const page = benchPages[next++];
+        if (!page) return;
+        const result = await fetcher.fetch(
+          {
+            url: page.url,
+            mode: 'http',
+            userAgent: { kind: 'chrome' },
+            actions: [],
+            areas: [{ areaId: 'watched', selector: page.selector, selectorType: 'css' }],
+            screenshot: 'none',
+          },
+          signal,
+        );
+        if (!result.ok || !result.areas[0]?.text)
+          throw new Error(`check of ${page.url} failed: ${JSON.stringify(result)}`);
+      }
+    };
+    await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  };
+  await checkAll(); // warm-up: JIT and keep-alive connections
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  for (let round = 0; round < ROUNDS; round += 1) await checkAll();
+  const wallSeconds = (performance.now() - started) / 1_000;
+  const cpu = process.cpuUsage(cpuBefore);
+  await fetcher.close();
+  return { checks: ROUNDS * benchPages.length, wallSeconds, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
+}
+
+async function measureUrlwatch() {
+  ensureUrlwatch();
+  const version =
+    execFileSync('urlwatch', ['--version'], { encoding: 'utf8' }).trim().split(/\s+/).pop() ?? '?';
+  const folder = await mkdtemp(join(tmpdir(), 'urlwatch-bench-'));
+  try {
+    const jobs = benchPages
+      .map(
+        (page, index) =>
+          `name: page-${index}\nurl: ${page.url}\nfilter:\n  - css: '${page.selector}'\n  - html2text\n`,
+      )
+      .join('---\n');
+    await writeFile(join(folder, 'urls.yaml'), jobs);
+    const args = [
+      '--urls',
+      'urls.yaml',
+      '--config',
+      'urlwatch.yaml',
+      '--hooks',
+      'hooks.py',
+      '--cache',
+      'cache.db',
+    ].map((arg) => (arg.startsWith('--') ? arg : join(folder, arg)));
+    // The first run fills urlwatch's cache; the second is the steady state that is measured.
+    spawnSync('urlwatch', args, { stdio: 'ignore' });
+    const timed = spawnSync('/usr/bin/time', ['-f', 'TIME %e %U %S', 'urlwatch', ...args], {
+      encoding: 'utf8',
+    });
+    const times = /TIME ([\d.]+) ([\d.]+) ([\d.]+)/.exec(timed.stderr);
+    if (timed.status !== 0 || !times) throw new Error(`urlwatch failed: ${timed.stderr.slice(-2_000)}`);
+    if (/error|traceback/i.test(timed.stdout))
+      throw new Error(`urlwatch reported errors: ${timed.stdout.slice(0, 2_000)}`);
+    return {
+      version,
+      checks: benchPages.length,
+      wallSeconds: Number(times[1]),
+      cpuSeconds: Number(times[2]) + Number(times[3]),
+    };
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+function ensureUrlwatch() {
+  if (spawnSync('urlwatch', ['--version']).status === 0) return;
+  console.error('installing urlwatch (Debian package) for the baseline…');
+  execFileSync('apt-get', ['install', '-y', 'urlwatch'], { stdio: 'inherit' });
+}
+
+interface BrowserFigures {
+  rows: Record<string, string | number>[];
+  browser_checks_per_s: number;
+  naive_browser_checks_per_s: number;
+  browser_ratio_vs_naive: number;
+  peak_rss_mb_per_page: number;
+}
+
+async function measureBrowserMode(): Promise<BrowserFigures | undefined> {
+  const module = new URL('./crawler-browser.ts', import.meta.url);
+  if (!existsSync(module)) return undefined;
+  const { measureBrowser } = (await import(module.href)) as {
+    measureBrowser(pages: typeof benchPages): Promise<BrowserFigures>;
+  };
+  return measureBrowser(benchPages);
+}
+
+async function startPageServer(count: number): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      new URL('./fixtures/crawler-page-server.ts', import.meta.url).pathname,
+      String(count),
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`page server exited with ${code}`)));
+    child.stdout
+      ?.setEncoding('utf8')
+      .once('data', (line: string) => resolve((JSON.parse(line) as { port: number }).port));
+  });
+  return { child, port };
+}
+
+function round(value: number, digits = 1): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
