@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto';
+import { createAccountService, type XOAuthConfig } from '@mimamori/account';
+import { createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
+import { accountV1 } from '@mimamori/contracts';
+import { type Db, openPostgres } from '@mimamori/db';
+import { openMailTransport } from '@mimamori/mail';
+import { createNotifierService } from '@mimamori/notifier';
+import { createGrpcClient, createLogger, createShutdown, type Shutdown } from '@mimamori/runtime';
+import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
+import { runService } from '@mimamori/service-host';
+import {
+  createFreshDatabase,
+  type FreshDatabase,
+  type SmtpServerFixture,
+  startSmtpServer,
+  testNatsUrl,
+} from '@mimamori/test-fixtures';
+import { createGateway, type Gateway } from '../../src/gateway.ts';
+import { TestBrowser } from './test-browser.ts';
+
+export const PUBLIC_URL = 'http://localhost';
+
+type ParsedMail = SmtpServerFixture['messages'][number];
+
+/** Time the account service sees; tests move it instead of waiting. */
+export class TestClock {
+  private at = new Date();
+  now(): Date {
+    return new Date(this.at);
+  }
+  advance(ms: number): void {
+    this.at = new Date(this.at.getTime() + ms);
+  }
+}
+
+export interface AccountHarness {
+  db: Db;
+  gateway: Gateway;
+  smtp: SmtpServerFixture;
+  clock: TestClock;
+  account: accountV1.AccountServiceClient;
+  /** A new browser with its own cookie jar, CSRF cookie already fetched. */
+  browser(): Promise<TestBrowser>;
+  /** Waits for a mail to `to` whose subject matches, returns the newest. */
+  mailTo(to: string, subject: RegExp): Promise<ParsedMail>;
+  mailsTo(to: string): ParsedMail[];
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  discordApiBase?: string;
+  xOAuth?: XOAuthConfig;
+  /** Trial sweeps this often; long by default so only trial tests see it act. */
+  sweepIntervalMs?: number;
+  trialGraceMs?: number;
+}
+
+/**
+ * The account path as it runs in the cluster, in this process: real PostgreSQL (fresh
+ * database), JetStream (a namespace of its own), the real SMTP server fixture, account and
+ * notifier modules on the service host, and the gateway answering fastify inject requests.
+ */
+export async function startAccountHarness(options: HarnessOptions = {}): Promise<AccountHarness> {
+  const logger = createLogger({ service: 'accounts-test', level: 'silent' });
+  const database: FreshDatabase = await createFreshDatabase();
+  const db = openPostgres(database.url);
+  const bus: EventBus = namespacedBus(
+    await createJetStreamBus({ servers: testNatsUrl() }),
+    `t${randomBytes(4).toString('hex')}`,
+  );
+  const smtp = await startSmtpServer();
+  const shutdown: Shutdown = createShutdown({ logger, timeoutMs: 5_000 });
+  const secretBox = createSecretBox(generateSecretKey('test'));
+  const clock = new TestClock();
+  const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 } };
+  const running = await runService(
+    createAccountService({
+      db,
+      logger,
+      secretBox,
+      clock,
+      prices: { 3: { month: { JPY: 980, USD: 700 }, year: { JPY: 9800, USD: 7000 } } },
+      sweepIntervalMs: options.sweepIntervalMs ?? 3_600_000,
+      ...(options.trialGraceMs !== undefined ? { trialGraceMs: options.trialGraceMs } : {}),
+      ...(options.discordApiBase ? { discordApiBase: options.discordApiBase } : {}),
+      ...(options.xOAuth ? { xOAuth: options.xOAuth } : {}),
+    }),
+    host,
+  );
+  await runService(
+    createNotifierService({
+      db,
+      logger,
+      mail: openMailTransport(smtp.url, 'Mimamori <no-reply@mimamori.local>'),
+      secretBox,
+      publicUrl: () => PUBLIC_URL,
+    }),
+    host,
+  );
+  const account = createGrpcClient(accountV1.AccountServiceClient, running.grpcAddress);
+  const gateway = await createGateway({
+    logger,
+    account,
+    publicUrl: PUBLIC_URL,
+    isShuttingDown: shutdown.isShuttingDown,
+  });
+
+  const mailsTo = (to: string) =>
+    smtp.messages.filter((mail) => JSON.stringify(mail.to).toLowerCase().includes(to.toLowerCase()));
+
+  return {
+    db,
+    gateway,
+    smtp,
+    clock,
+    account,
+    async browser() {
+      const browser = new TestBrowser(gateway.app);
+      await browser.get('/healthz');
+      return browser;
+    },
+    mailsTo,
+    async mailTo(to, subject) {
+      for (let i = 0; i < 150; i++) {
+        const found = mailsTo(to).filter((mail) => subject.test(mail.subject ?? ''));
+        const newest = found.at(-1);
+        if (newest) return newest;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(
+        `no mail to ${to} matching ${subject}: ${JSON.stringify(mailsTo(to).map((m) => m.subject))}`,
+      );
+    },
+    async close() {
+      await gateway.close();
+      account.close();
+      await shutdown.run('test finished');
+      await bus.close();
+      await smtp.close();
+      await db.close();
+      await database.drop();
+    },
+  };
+}
+
+/** The link a mail carries (text part), e.g. http://localhost/verify?token=… */
+export function linkIn(mail: ParsedMail): URL {
+  const match = /https?:\/\/\S+\?token=[A-Za-z0-9_-]+/.exec(mail.text ?? '');
+  if (!match) throw new Error(`no link in mail: ${mail.text}`);
+  return new URL(match[0]);
+}
+
+export function tokenIn(mail: ParsedMail): string {
+  return linkIn(mail).searchParams.get('token') ?? '';
+}
