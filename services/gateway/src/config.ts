@@ -9,6 +9,8 @@ export const gatewayEnv = {
   HTTP_HOST: z.string().default('127.0.0.1'),
   // host:port of the account service's gRPC server.
   ACCOUNT_GRPC_ADDR: z.string().min(3),
+  // host:port of the crawler's gRPC server (the wizard preview); without it /api/preview is absent.
+  CRAWLER_GRPC_ADDR: z.string().min(3).optional(),
   // The built SPA (vite build output) to serve; none when the SPA is served elsewhere.
   WEB_DIST_DIR: z.string().optional(),
   // The product's address in the browser (https://mimamori.example); OAuth redirect URIs start

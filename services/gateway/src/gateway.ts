@@ -1,5 +1,5 @@
 import fastifyCookie from '@fastify/cookie';
-import type { accountV1 } from '@mimamori/contracts';
+import type { accountV1, crawlerV1 } from '@mimamori/contracts';
 import type { Mailbox } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
@@ -10,6 +10,7 @@ import { csrfProtection } from './http/csrf.ts';
 import { healthRoutes } from './http/health-routes.ts';
 import { mailboxRoutes } from './http/mailbox-routes.ts';
 import { openApiRoutes } from './http/openapi-routes.ts';
+import { previewRoutes } from './http/preview-routes.ts';
 import { spaRoutes } from './http/spa-routes.ts';
 import { supportRoutes } from './http/support-routes.ts';
 import { timezoneRoutes } from './http/timezone-routes.ts';
@@ -19,6 +20,8 @@ import { xSignInRoutes } from './http/x-sign-in-routes.ts';
 export interface GatewayDeps {
   logger: Logger;
   account: accountV1.AccountServiceClient;
+  /** The crawler's wizard preview; the /api/preview routes exist only with it. */
+  preview?: crawlerV1.PreviewServiceClient | undefined;
   /** The built SPA; served with a history-mode fallback when given. */
   webDistDir?: string | undefined;
   /** The local mailbox of the single-process mode, browsable under /dev/mailbox. */
@@ -53,6 +56,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   supportRoutes(app, deps);
   xSignInRoutes(app, deps);
   timezoneRoutes(app);
+  if (deps.preview) previewRoutes(app, { account: deps.account, preview: deps.preview });
   if (deps.mailbox) mailboxRoutes(app, deps.mailbox);
   if (deps.webDistDir) await spaRoutes(app, deps.webDistDir);
   app.setNotFoundHandler((_request, reply) => sendApiError(reply, 404, 'not_found'));

@@ -1,4 +1,4 @@
-import { accountV1 } from '@mimamori/contracts';
+import { accountV1, crawlerV1 } from '@mimamori/contracts';
 import {
   createGrpcClient,
   createLogger,
@@ -22,9 +22,14 @@ shutdown.register('telemetry', () => telemetry.shutdown());
 
 const account = createGrpcClient(accountV1.AccountServiceClient, config.ACCOUNT_GRPC_ADDR);
 shutdown.register('account client', async () => account.close());
+const preview = config.CRAWLER_GRPC_ADDR
+  ? createGrpcClient(crawlerV1.PreviewServiceClient, config.CRAWLER_GRPC_ADDR)
+  : undefined;
+if (preview) shutdown.register('crawler client', async () => preview.close());
 const gateway = await createGateway({
   logger,
   account,
+  preview,
   webDistDir: config.WEB_DIST_DIR,
   publicUrl: config.PUBLIC_URL,
   isShuttingDown: shutdown.isShuttingDown,

@@ -30,7 +30,7 @@ export function previewServer(preview: PreviewService): crawlerV1.PreviewService
     openPreview: handle(async (request: crawlerV1.OpenPreviewRequest) => {
       const userId = requireUser(request.userId);
       const kind = request.userAgentKind || 'none';
-      if (!USER_AGENTS.has(kind as UserAgentKind)) invalid('unknown user agent');
+      if (!USER_AGENTS.has(kind as UserAgentKind)) invalid('invalid_user_agent');
       const viewport =
         request.viewportWidth > 0 && request.viewportHeight > 0
           ? {
@@ -61,7 +61,7 @@ export function previewServer(preview: PreviewService): crawlerV1.PreviewService
     }),
 
     evaluateArea: handle(async (request: crawlerV1.EvaluateAreaRequest) => {
-      if (!request.area) invalid('an area is required');
+      if (!request.area) invalid('missing_area');
       const area: AreaRequest = {
         areaId: 'candidate',
         ...toLocator(request.area as crawlerV1.PreviewLocator),
@@ -74,11 +74,11 @@ export function previewServer(preview: PreviewService): crawlerV1.PreviewService
         request.verifyKind === 'cookie'
           ? {
               kind: 'cookie' as const,
-              name: request.verifyCookieName || invalid('a cookie name is required'),
+              name: request.verifyCookieName || invalid('missing_cookie_name'),
             }
           : request.verifyKind === 'replay'
             ? { kind: 'replay' as const }
-            : invalid('verify_kind is "cookie" or "replay"');
+            : invalid('invalid_verify_kind');
       const outcome = await preview.testLogin(requireUser(request.userId), request.sessionId, {
         actions: request.actions.map(toAction),
         verify,
@@ -120,22 +120,23 @@ function handle<Request, Response>(work: (request: Request) => Promise<Response>
   });
 }
 
-function invalid(message: string): never {
-  throw new GrpcError(status.INVALID_ARGUMENT, message);
+/** `code` is snake_case: the gateway answers it as the API error code. */
+function invalid(code: string): never {
+  throw new GrpcError(status.INVALID_ARGUMENT, code);
 }
 
 function requireUser(userId: string): string {
-  return userId || invalid('user_id is required');
+  return userId || invalid('missing_user');
 }
 
 function selectorType(value: string): SelectorType {
   if (value === '' || value === 'css') return 'css';
   if (value === 'xpath') return 'xpath';
-  return invalid('selector_type is "css" or "xpath"');
+  return invalid('invalid_selector_type');
 }
 
 function toLocator(locator: crawlerV1.PreviewLocator): Locator {
-  if (!locator.selector) invalid('a selector is required');
+  if (!locator.selector) invalid('missing_selector');
   return {
     selector: locator.selector,
     selectorType: selectorType(locator.selectorType),
@@ -146,7 +147,7 @@ function toLocator(locator: crawlerV1.PreviewLocator): Locator {
 }
 
 function toAction(action: crawlerV1.PreviewAction): PageAction {
-  if (!ACTIONS.has(action.type as PageAction['type'])) invalid('unknown action type');
+  if (!ACTIONS.has(action.type as PageAction['type'])) invalid('invalid_action');
   return {
     type: action.type as PageAction['type'],
     ...(action.locator ? { locator: toLocator(action.locator) } : {}),

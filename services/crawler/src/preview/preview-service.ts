@@ -194,10 +194,9 @@ function checkedUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new PreviewError('invalid', 'the URL is not valid');
+    throw new PreviewError('invalid', 'invalid_url');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new PreviewError('invalid', 'only http and https URLs');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PreviewError('invalid', 'invalid_url');
   return url.href;
 }
 

@@ -3,6 +3,7 @@ import type { LeasedPage } from '../browser/browser-pool.ts';
 
 export type PreviewErrorKind = 'not_found' | 'exhausted' | 'invalid';
 
+/** A refused preview call; its message is a stable snake_case code the gateway passes on. */
 export class PreviewError extends Error {
   override readonly name = 'PreviewError';
   constructor(
@@ -79,11 +80,10 @@ export function createPreviewSessions<Settings>(limits: SessionLimits, now: () =
 
   function live(userId: string, id: string): Entry<Settings> {
     const entry = entries.get(id);
-    if (!entry || entry.session.userId !== userId)
-      throw new PreviewError('not_found', 'no such preview session');
+    if (!entry || entry.session.userId !== userId) throw new PreviewError('not_found', 'preview_not_found');
     if (entry.busy === 0 && entry.lastUsed < now() - limits.idleMs) {
       void expire(id, entry);
-      throw new PreviewError('not_found', 'no such preview session');
+      throw new PreviewError('not_found', 'preview_not_found');
     }
     return entry;
   }
@@ -95,10 +95,9 @@ export function createPreviewSessions<Settings>(limits: SessionLimits, now: () =
      */
     async open(userId: string, start: () => Promise<{ lease: PreviewLease; settings: Settings }>) {
       if (countFor(userId) >= limits.perUser) {
-        throw new PreviewError('exhausted', `at most ${limits.perUser} preview sessions at once`);
+        throw new PreviewError('exhausted', 'too_many_previews');
       }
-      if (totalCount() >= limits.total)
-        throw new PreviewError('exhausted', 'the preview is busy; try again shortly');
+      if (totalCount() >= limits.total) throw new PreviewError('exhausted', 'preview_busy');
       opening.set(userId, (opening.get(userId) ?? 0) + 1);
       try {
         const { lease, settings } = await start();

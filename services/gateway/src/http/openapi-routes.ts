@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { previewOpenApiPaths } from './preview-openapi.ts';
 
 const apiError = {
   type: 'object',
@@ -62,6 +63,7 @@ export const openApiDocument = {
     },
   },
   paths: {
+    ...previewOpenApiPaths,
     '/healthz': { get: { summary: 'Liveness', responses: { '200': { description: 'The gateway runs.' } } } },
     '/readyz': {
       get: {
