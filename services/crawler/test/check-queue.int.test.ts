@@ -23,6 +23,7 @@ let site: FixtureSite;
 let bus: EventBus;
 let blobFolder: string;
 const crawlers: CrawlerProcess[] = [];
+const snapshots: checksEventsV1.SnapshotCaptured[] = [];
 
 beforeAll(async () => {
   database = await createFreshDatabase();
@@ -30,6 +31,18 @@ beforeAll(async () => {
   blobFolder = await mkdtemp(join(tmpdir(), 'crawler-queue-'));
   bus = namespacedBus(await createJetStreamBus({ servers: testNatsUrl() }), namespace);
   await bus.declareStreams([streams.checks, streams.snapshots]);
+  await bus.consume(
+    {
+      stream: snapshotCaptured.stream,
+      durable: 'test-snapshots',
+      filterSubject: snapshotCaptured.subject,
+      ackWaitMs: 10_000,
+      maxDeliver: 3,
+    },
+    async (message) => {
+      snapshots.push(snapshotCaptured.decode(message.data));
+    },
+  );
 });
 
 afterAll(async () => {
@@ -52,35 +65,37 @@ const crawlerEnv = () => ({
   LOG_LEVEL: 'info',
 });
 
+function jobFor(targetId: string, path: string) {
+  return {
+    checkId: `${targetId}:2026-11-23T10:00:00.000Z`,
+    targetId,
+    userId: 'user-1',
+    dueAt: new Date('2026-11-23T10:00:00.000Z'),
+    url: `${site.origin}${path}`,
+    fetchMode: 'http',
+    userAgentKind: 'chrome',
+    areas: [
+      {
+        areaId: 'news',
+        locator: { selector: '#news .item', selectorType: 'css', frameSelector: '', frameSelectorType: '' },
+      },
+    ],
+    screenshot: 'none',
+  };
+}
+
+const logLines = (crawler: CrawlerProcess) =>
+  crawler.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+
 it('redelivers a check whose crawler was killed mid-page to another crawler, which publishes its snapshot once', async () => {
-  const snapshots: checksEventsV1.SnapshotCaptured[] = [];
-  await bus.consume(
-    {
-      stream: snapshotCaptured.stream,
-      durable: 'test-snapshots',
-      filterSubject: snapshotCaptured.subject,
-      ackWaitMs: 10_000,
-      maxDeliver: 3,
-    },
-    async (message) => {
-      snapshots.push(snapshotCaptured.decode(message.data));
-    },
-  );
   const first = await startCrawlerProcess(crawlerEnv());
   crawlers.push(first);
 
   const checkId = `target-1:2026-11-23T10:00:00.000Z`;
   const job = checksEventsV1.CheckRequested.fromPartial({
+    ...jobFor('target-1', '/hold-first'),
     checkId,
-    targetId: 'target-1',
-    userId: 'user-1',
-    dueAt: new Date('2026-11-23T10:00:00.000Z'),
-    url: `${site.origin}/hold-first`,
-    fetchMode: 'http',
-    userAgentKind: 'chrome',
     sealedCookies: secrets.seal('sid=secret-cookie-value', sealingContext.cookies('target-1')),
-    areas: [{ areaId: 'news', locator: { selector: '#news .item', selectorType: 'css' } }],
-    screenshot: 'none',
   });
   await bus.publish(checkRequested.subject, checkRequested.encode(job), { msgId: checkId });
 
@@ -126,4 +141,23 @@ it('redelivers a check whose crawler was killed mid-page to another crawler, whi
   } finally {
     await nats.close();
   }
+});
+
+it('keeps a check that outlasts the ack wait with its crawler through heartbeats', async () => {
+  const crawler = await startCrawlerProcess(crawlerEnv());
+  crawlers.push(crawler);
+  const job = checksEventsV1.CheckRequested.fromPartial(jobFor('target-2', '/slow-answer'));
+  await bus.publish(checkRequested.subject, checkRequested.encode(job), { msgId: job.checkId });
+  while (!snapshots.some(({ checkId }) => checkId === job.checkId))
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  crawler.child.kill('SIGTERM');
+  expect(await crawler.exited).toEqual({ code: 0, signal: null });
+
+  // The page answers after 5 s against a 2 s ack wait: without heartbeats the check would have
+  // been redelivered and the page requested again.
+  expect(site.requests.filter(({ path }) => path === '/slow-answer')).toHaveLength(1);
+  expect(logLines(crawler).filter((line) => line.msg === 'snapshot captured')).toEqual([
+    expect.objectContaining({ checkId: job.checkId, delivery: 1 }),
+  ]);
+  expect(snapshots.filter(({ checkId }) => checkId === job.checkId)).toHaveLength(1);
 });

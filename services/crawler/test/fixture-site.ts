@@ -99,6 +99,10 @@ function route(
       response.writeHead(200, { 'content-type': 'text/html' });
       response.write('<html><body>');
       return;
+    case '/slow-answer':
+      // Longer than the test crawler's ack wait: only heartbeats keep the check with its crawler.
+      setTimeout(() => html(newsPage()), 5_000);
+      return;
     case '/hold-first': {
       // The first request is held open for good (its crawler is killed meanwhile); later ones
       // are answered.

@@ -173,6 +173,14 @@ describe('HTTP page fetcher against fixture pages', () => {
     });
   });
 
+  it('leaves login, actions and screenshots to browser mode', async () => {
+    expect(failure(await check('/static', { screenshot: 'page' }))).toEqual({
+      code: 'invalid_job',
+      detail: 'login, actions and screenshots need browser mode',
+      retryable: false,
+    });
+  });
+
   it('times out a page that never finishes', async () => {
     expect(failure(await check('/slow'))).toMatchObject({ code: 'timeout', retryable: true });
   });

@@ -97,6 +97,13 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): Pag
 
   return {
     async fetch(job, signal) {
+      if (job.login || job.actions.length > 0 || job.screenshot !== 'none') {
+        return new CrawlFailure(
+          'invalid_job',
+          'login, actions and screenshots need browser mode',
+          false,
+        ).toResult();
+      }
       for (let tried = 1; ; tried += 1) {
         let failure: CrawlFailure;
         try {
