@@ -111,6 +111,7 @@ export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
     start('gateway', {
       HTTP_PORT: String(options.httpPort),
       ACCOUNT_GRPC_ADDR: grpcAddresses.get('account') ?? '',
+      CRAWLER_GRPC_ADDR: grpcAddresses.get('crawler') ?? '',
       WEB_DIST_DIR: `${root}web/dist`,
     });
     await waitForOk(`${cluster.url}readyz`, processes.get('gateway'));

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { createAccountService } from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
 import { createInProcessBus } from '@mimamori/bus';
-import { accountV1 } from '@mimamori/contracts';
+import { accountV1, crawlerV1 } from '@mimamori/contracts';
 import { createCrawlerService } from '@mimamori/crawler';
 import { openPglite } from '@mimamori/db';
 import { createDiffService } from '@mimamori/diff';
@@ -69,9 +69,12 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
 
   const account = createGrpcClient(accountV1.AccountServiceClient, services.account?.grpcAddress ?? '');
   shutdown.register('account client', async () => account.close());
+  const preview = createGrpcClient(crawlerV1.PreviewServiceClient, services.crawler?.grpcAddress ?? '');
+  shutdown.register('crawler client', async () => preview.close());
   const gateway = await createGateway({
     logger: logger.child({ service: 'gateway' }),
     account,
+    preview,
     webDistDir: options.webDistDir,
     mailbox,
     isShuttingDown: shutdown.isShuttingDown,
