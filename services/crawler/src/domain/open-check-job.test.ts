@@ -15,6 +15,7 @@ const job = (overrides: Partial<checksEventsV1.CheckRequested> = {}) =>
   checksEventsV1.CheckRequested.fromPartial({
     checkId: 't1:2026-11-23T10:00:00.000Z',
     targetId: 't1',
+    userId: 'u1',
     url: 'https://example.jp/news',
     fetchMode: 'browser',
     userAgentKind: 'iphone',
@@ -93,6 +94,7 @@ describe('openCheckJob', () => {
       ],
       screenshot: 'areas',
       proxyUrl: 'http://proxy.example:3128',
+      accountId: 'u1',
     });
   });
 

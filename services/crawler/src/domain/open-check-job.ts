@@ -94,6 +94,8 @@ export function openCheckJob(
     }),
     screenshot: job.screenshot === 'page' || job.screenshot === 'areas' ? job.screenshot : 'none',
     ...(proxyUrl ? { proxyUrl } : {}),
+    // Lets browser mode keep a warm context for the same account's consecutive checks.
+    ...(job.userId ? { accountId: job.userId } : {}),
   };
 }
 
