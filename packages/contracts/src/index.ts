@@ -2,6 +2,6 @@
 // `<stream>EventsV1` for an event file (mimamori/events/v1/<stream>.proto). Namespaces keep the
 // helpers every generated file declares (protobufPackage, MessageFns, DeepPartial, …) apart.
 export * as accountV1 from './gen/mimamori/account/v1/account.ts';
-export * as accountsEventsV1 from './gen/mimamori/events/v1/accounts.ts';
 export * as crawlerV1 from './gen/mimamori/crawler/v1/crawler.ts';
+export * as accountsEventsV1 from './gen/mimamori/events/v1/accounts.ts';
 export * as checksEventsV1 from './gen/mimamori/events/v1/checks.ts';
