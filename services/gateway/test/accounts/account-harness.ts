@@ -35,6 +35,7 @@ export class TestClock {
 
 export interface AccountHarness {
   db: Db;
+  bus: EventBus;
   gateway: Gateway;
   smtp: SmtpServerFixture;
   clock: TestClock;
@@ -110,6 +111,7 @@ export async function startAccountHarness(options: HarnessOptions = {}): Promise
 
   return {
     db,
+    bus,
     gateway,
     smtp,
     clock,
