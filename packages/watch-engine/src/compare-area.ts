@@ -64,7 +64,21 @@ export function compareArea(input: AreaCheckInput): AreaComparison {
     );
   }
   const normalise = createAreaNormaliser(options);
-  const extracted = extractAreaContent(input.current, options.stripTags);
+  // The previous version is usually also the newest past update: the same markup is parsed once.
+  const extractedByMarkup = new Map<string, string>();
+  const extract = (snapshot: AreaSnapshot): string => {
+    const markup = snapshot.html;
+    if (markup === undefined || (options.stripTags && snapshot.text !== undefined)) {
+      return extractAreaContent(snapshot, options.stripTags);
+    }
+    let extracted = extractedByMarkup.get(markup);
+    if (extracted === undefined) {
+      extracted = extractAreaContent(snapshot, options.stripTags);
+      extractedByMarkup.set(markup, extracted);
+    }
+    return extracted;
+  };
+  const extracted = extract(input.current);
   if (!VISIBLE.test(extracted)) {
     return failed(areaId, 'area_empty', 'the area has no content: enlarge the area or keep the tags');
   }
@@ -78,7 +92,7 @@ export function compareArea(input: AreaCheckInput): AreaComparison {
     previousText,
   });
   if (!input.previous) return settled('first_check', EMPTY_DIFF, null);
-  const previous = normalise(extractAreaContent(input.previous, options.stripTags));
+  const previous = normalise(extract(input.previous));
   const notCounted = (reason: NotCountedReason, diff: AreaDiff): AreaComparison => ({
     result: {
       areaId,
@@ -98,23 +112,21 @@ export function compareArea(input: AreaCheckInput): AreaComparison {
   });
   if (!diff.rows.some((row) => row.changed))
     return notCounted(options.addOnly ? 'add_only' : 'same_words', diff);
-  if (sameAsPastUpdate(current, input, normalise)) return notCounted('same_as_past_update', diff);
+  if (sameAsPastUpdate(current, input, (snapshot) => normalise(extract(snapshot))))
+    return notCounted('same_as_past_update', diff);
   return settled('updated', diff, previous.text);
 }
 
 function sameAsPastUpdate(
   current: NormalisedArea,
   input: AreaCheckInput,
-  normalise: (content: string) => NormalisedArea,
+  normalise: (snapshot: AreaSnapshot) => NormalisedArea,
 ): boolean {
   const { enabled, count } = input.options.excludeSameAsPast;
   if (!enabled || count <= 0) return false;
   return (input.pastUpdates ?? [])
     .slice(0, count)
-    .some(
-      (past) =>
-        normalise(extractAreaContent(past, input.options.stripTags)).contentHash === current.contentHash,
-    );
+    .some((past) => normalise(past).contentHash === current.contentHash);
 }
 
 function failed(areaId: string, reason: AreaErrorReason, message: string): AreaComparison {

@@ -10,7 +10,12 @@ export function asciiDigits(text: string): string {
   return text.replace(/[\uFF10-\uFF19]/g, (c) => String(c.charCodeAt(0) - 0xff10));
 }
 
-/** The integer value of a run of half-width or full-width digits. */
+/** The integer value of a run of half-width or full-width digits (called for every date and time found). */
 export function digitValue(digits: string): number {
-  return Number(asciiDigits(digits));
+  let value = 0;
+  for (let k = 0; k < digits.length; k++) {
+    const code = digits.charCodeAt(k);
+    value = value * 10 + (code >= 0xff10 ? code - 0xff10 : code - 0x30);
+  }
+  return value;
 }

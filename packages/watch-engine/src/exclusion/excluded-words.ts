@@ -15,7 +15,7 @@ export function excludedWordsPattern(words: readonly string[]): RegExp | undefin
     const after = /[A-Za-z0-9]$/.test(word) ? '(?![A-Za-z0-9])' : '';
     return `${before}${escapeRegex(word)}${after}`;
   });
-  return new RegExp(alternatives.join('|'), 'giu');
+  return new RegExp(alternatives.join('|'), 'gi');
 }
 
 function escapeRegex(text: string): string {

@@ -1,33 +1,45 @@
 import { digitValue } from './digit-forms.ts';
 
 /**
- * One written form of a date, time or number. Groups named y (year), m (month), d (day), h (hour) and
- * n (minute) are range-checked, so '13/45' or '1234-56' is not taken for a date.
+ * One written form of a date, time or number, as regex source. Groups named y (year), m (month), d (day),
+ * p and q (an all-numeric day and month in either order), h (hour) and n (minute) are range-checked, so
+ * '13/45' or '1234-56' is not taken for a date.
  */
 export interface ExclusionForm {
   readonly name: string;
-  readonly regex: RegExp;
+  readonly source: string;
+  /** A cheap test every match passes; lines without it skip the form (most lines have no date at all). */
+  readonly hint?: RegExp;
+}
+
+export function form(name: string, source: string, hint?: RegExp): ExclusionForm {
+  return hint ? { name, source, hint } : { name, source };
 }
 
 const HAS_DIGIT = /[0-9\uFF10-\uFF19]/;
 
-export function form(name: string, source: string, flags = ''): ExclusionForm {
-  return { name, regex: new RegExp(source, `gu${flags}`) };
-}
-
-/** Removes every match of every form, in order; forms only match text that has a digit. */
-export function removeForms(line: string, forms: readonly ExclusionForm[]): string {
-  if (!HAS_DIGIT.test(line)) return line;
-  let result = line;
-  for (const { regex } of forms) {
-    result = result.replace(regex, (...args: unknown[]) => {
-      // The replacer gets the named groups last, only when the form has any.
-      const last = args.at(-1);
-      const groups = typeof last === 'object' ? (last as Record<string, string | undefined>) : undefined;
-      return groups === undefined || inRange(groups) ? '' : (args[0] as string);
-    });
-  }
-  return result;
+/**
+ * A remover for the given forms. Each form runs over the whole line in turn, so an earlier form wins
+ * wherever two overlap ('Nov 22, 2026' is a month-day-year even with '5 Nov' before it), which keeps
+ * the result the same when only the numbers in a line change.
+ */
+export function formRemover(forms: readonly ExclusionForm[]): (line: string) => string {
+  const patterns = forms.map((item) => ({ regex: new RegExp(item.source, 'gu'), hint: item.hint }));
+  const replacer = (...args: unknown[]): string => {
+    // The replacer gets the named groups last, only when the form has any.
+    const last = args.at(-1);
+    return typeof last !== 'object' || inRange(last as Record<string, string | undefined>)
+      ? ''
+      : (args[0] as string);
+  };
+  return (line) => {
+    if (!HAS_DIGIT.test(line)) return line;
+    let result = line;
+    for (const { regex, hint } of patterns) {
+      if (!hint || hint.test(result)) result = result.replace(regex, replacer);
+    }
+    return result;
+  };
 }
 
 function inRange(groups: Record<string, string | undefined>): boolean {

@@ -2,6 +2,10 @@ import { DIGIT, NOT_AFTER_DIGIT, NOT_BEFORE_DIGIT, SPACE } from './digit-forms.t
 import { type ExclusionForm, form } from './exclusion-form.ts';
 
 const D = DIGIT;
+const HAS_COLON = /[:：]/;
+const HAS_AM_PM = /[AaPp]\.?[Mm]/;
+const HAS_HOUR_MARK = /時/;
+const HAS_RELATIVE = /前|ago/i;
 const MERIDIEM = '(?:午前|午後)';
 const AM_PM = '(?i:[ap]\\.?m\\.?)(?![A-Za-z])';
 const ZONE = `(?:\\s?(?:JST|UTC|GMT|Z)(?:[+\\-]${D}{1,2}(?::?${D}{2})?)?(?![A-Za-z]))?`;
@@ -11,14 +15,17 @@ export const TIME_FORMS: readonly ExclusionForm[] = [
   form(
     'clock time',
     `(?:${MERIDIEM}${SPACE})?${NOT_AFTER_DIGIT}(?<h>${D}{1,2})[:：](?<n>${D}{2})(?:[:：]${D}{2}(?:[.．]${D}{1,6})?)?${NOT_BEFORE_DIGIT}(?:\\s?${AM_PM})?${ZONE}`,
+    HAS_COLON,
   ),
-  form('hour with am/pm', `${NOT_AFTER_DIGIT}(?<h>${D}{1,2})\\s?${AM_PM}`),
+  form('hour with am/pm', `${NOT_AFTER_DIGIT}(?<h>${D}{1,2})\\s?${AM_PM}`, HAS_AM_PM),
   form(
     'japanese time',
     `(?:${MERIDIEM}${SPACE})?${NOT_AFTER_DIGIT}(?<h>${D}{1,2})${SPACE}時(?!間)(?:${SPACE}(?:(?<n>${D}{1,2})${SPACE}分(?:${SPACE}${D}{1,2}${SPACE}秒)?|半))?`,
+    HAS_HOUR_MARK,
   ),
   form(
     'relative time',
     `${D}+${SPACE}(?:秒|分|時間)${SPACE}前|${D}+\\s?(?i:seconds?|secs?|minutes?|mins?|hours?|hrs?)\\s+(?i:ago)(?![A-Za-z])`,
+    HAS_RELATIVE,
   ),
 ];

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { AreaOptions } from '../area-options.ts';
 import { DATE_FORMS } from '../exclusion/date-forms.ts';
 import { excludedWordsPattern } from '../exclusion/excluded-words.ts';
-import { type ExclusionForm, removeForms } from '../exclusion/exclusion-form.ts';
-import { NUMBER_FORMS } from '../exclusion/number-forms.ts';
+import { formRemover } from '../exclusion/exclusion-form.ts';
+import { NUMBER_FORM } from '../exclusion/number-forms.ts';
 import { TIME_FORMS } from '../exclusion/time-forms.ts';
 import { compileUserRegex, removeUserRegexMatches } from '../python-regex/user-regex.ts';
 
@@ -23,7 +23,8 @@ export interface NormalisedArea {
 // bidi marks) and control characters other than tabs and line breaks.
 const INVISIBLE = /[[\p{Cc}\p{Cf}]--[\t\n\v\f\r\u0085]]/gv;
 const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/;
-const WHITESPACE_RUN = /\s+/gu;
+// JavaScript's \s already covers Unicode spaces (NBSP, U+3000); without the u flag it runs faster.
+const WHITESPACE_RUN = /\s+/g;
 // Removing one match can join text into a new match ('aabb' without 'ab'); repeating until nothing
 // changes keeps normalisation idempotent. Real text settles in one or two passes.
 const MAX_EXCLUSION_PASSES = 8;
@@ -67,18 +68,23 @@ function contentHashOf(text: string): string {
 function lineNormaliser(options: AreaOptions): (line: string) => string {
   const userRegexes = options.excludeRegexes.map(compileUserRegex);
   const words = excludedWordsPattern(options.excludeWords);
-  const forms: ExclusionForm[] = [
+  const removeForms = formRemover([
     ...(options.excludeDates ? DATE_FORMS : []),
     ...(options.excludeTimes ? TIME_FORMS : []),
-    ...(options.excludeNumbers ? NUMBER_FORMS : []),
-  ];
-  const excludes = userRegexes.length > 0 || words !== undefined || forms.length > 0;
+    ...(options.excludeNumbers ? [NUMBER_FORM] : []),
+  ]);
+  const excludes =
+    userRegexes.length > 0 ||
+    words !== undefined ||
+    options.excludeDates ||
+    options.excludeTimes ||
+    options.excludeNumbers;
   // User patterns and words see the line before dates and numbers are taken out, as it was written.
   const exclude = (line: string): string => {
     let result = line;
     for (const regex of userRegexes) result = removeUserRegexMatches(regex, result);
     if (words) result = result.replace(words, '');
-    return removeForms(result, forms);
+    return removeForms(result);
   };
   return (raw) => {
     let line = collapseWhitespace(raw.normalize('NFC'));
@@ -92,6 +98,9 @@ function lineNormaliser(options: AreaOptions): (line: string) => string {
   };
 }
 
+// Most lines are already clean; testing first avoids building a new string for each of them.
+const UNTIDY_SPACE = /[^\S ]| {2}|^ | $/;
+
 function collapseWhitespace(line: string): string {
-  return line.replace(WHITESPACE_RUN, ' ').trim();
+  return UNTIDY_SPACE.test(line) ? line.replace(WHITESPACE_RUN, ' ').trim() : line;
 }

@@ -1,0 +1,144 @@
+import { type AreaOptions, type CheckInput, evaluateCheck } from '@mimamori/watch-engine';
+import { diffLines } from 'diff';
+import { percentile, report } from './report.ts';
+
+// Watch engine: one area fully evaluated (tag stripping, every exclusion, diff, add-only, same words,
+// same-as-past against 3 versions, a rule on the new part) against a plain line diff of the raw text
+// with the `diff` package, at 1 KB, 10 KB, 100 KB and 1 MB of area text.
+
+const ALL_OPTIONS: AreaOptions = {
+  stripTags: true,
+  excludeDates: true,
+  excludeTimes: true,
+  excludeNumbers: true,
+  addOnly: true,
+  excludeWords: ['おすすめ', 'PR'],
+  excludeRegexes: [String.raw`閲覧数\s*\d+`, String.raw`(?i)ref=\w+`],
+  allowSameWords: true,
+  excludeSameAsPast: { enabled: true, count: 3 },
+};
+
+// 'sparse' is a page between two checks: one line in ten has a moving counter, a date or stock, a new
+// entry appears and the oldest drops off. 'dense' changes a number on every line of every version, the
+// worst case for the engine (no line is shared between versions) and for Myers' diff.
+const CASES = [
+  { label: '1kb', bytes: 1_000, runs: 3_000, dense: false },
+  { label: '10kb', bytes: 10_000, runs: 2_000, dense: false },
+  { label: '100kb', bytes: 100_000, runs: 200, dense: false },
+  { label: '1mb', bytes: 1_000_000, runs: 20, dense: false },
+  { label: '10kb_dense', bytes: 10_000, runs: 1_000, dense: true },
+];
+
+/** A line of a product or news listing, as Japanese shops and IR pages write them. */
+function listingLine(k: number, version: number, dense: boolean): string {
+  const v = dense || k % 10 === 0 ? version : 0;
+  const day = 1 + ((k + v) % 28);
+  const kinds = [
+    `2026年11月${day}日 14:0${k % 10} 新商品 No.${k} を追加しました 価格 ¥${(1000 + k * 7).toLocaleString('en')} 閲覧数 ${k * 3 + v}`,
+    `Nov ${day}, 2026 ${1 + (k % 12)}:15 PM  Item ${k} in stock, $${(k * 1.5).toFixed(2)} ref=a${k}v${v}`,
+    `令和8年${1 + (k % 12)}月${day}日 お知らせ: 第${k}回 定時株主総会 招集通知 PR おすすめ`,
+    `カテゴリ ${k % 17} ／ 在庫 ${(k * 13 + v) % 50} 点 ／ 残り ${v + (k % 5)} 日`,
+  ];
+  return kinds[k % kinds.length] as string;
+}
+
+/** Area markup of about `bytes` bytes of visible text. */
+function areaHtml(bytes: number, version: number, dense: boolean): { html: string; textBytes: number } {
+  const lines: string[] = [];
+  let size = 0;
+  for (let k = 0; size < bytes; k++) {
+    const line = listingLine(k, version, dense);
+    lines.push(line);
+    size += Buffer.byteLength(line) + 1;
+  }
+  // Each later version has one new entry and loses the oldest, as a news list does.
+  if (version > 0) {
+    const filing = ['', '決算短信', '配当予想の修正', '自己株式の取得'][version];
+    lines.splice(3, 0, `2026年11月30日 新着 ${filing} を掲載しました`);
+    lines.pop();
+  }
+  return { html: `<ul>${lines.map((line) => `<li>${line}</li>`).join('\n')}</ul>`, textBytes: size };
+}
+
+function timeMs(run: () => void): number {
+  const start = process.hrtime.bigint();
+  run();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+const rows: Record<string, string | number>[] = [];
+const figures: Record<string, number> = {};
+
+for (const { label, bytes, runs, dense } of CASES) {
+  const previous = areaHtml(bytes, 0, dense);
+  const current = areaHtml(bytes, 1, dense);
+  const input: CheckInput = {
+    areas: [
+      {
+        areaId: 'bench',
+        options: ALL_OPTIONS,
+        previous: { html: previous.html },
+        current: { html: current.html },
+        pastUpdates: [
+          { html: previous.html },
+          { html: areaHtml(bytes, 2, dense).html },
+          { html: areaHtml(bytes, 3, dense).html },
+        ],
+      },
+    ],
+    rules: {
+      combine: 'and',
+      groups: [
+        {
+          combine: 'or',
+          conditions: [{ areaId: 'bench', operand: 'new', operator: 'keyword', value: '決算' }],
+        },
+      ],
+    },
+  };
+  const result = evaluateCheck(input);
+  if (result.kind !== 'update' || !result.notify)
+    throw new Error(`bench input is not an update: ${result.kind}`);
+
+  const warmup = Math.max(3, Math.ceil(runs / 10));
+  for (let k = 0; k < warmup; k++) {
+    evaluateCheck(input);
+    diffLines(previous.html, current.html);
+  }
+  const engine: number[] = [];
+  const baseline: number[] = [];
+  for (let k = 0; k < runs; k++) {
+    engine.push(timeMs(() => evaluateCheck(input)));
+    baseline.push(timeMs(() => diffLines(previous.html, current.html)));
+  }
+  const p50 = percentile(engine, 0.5);
+  const p99 = percentile(engine, 0.99);
+  const baselineP50 = percentile(baseline, 0.5);
+  const mbPerS = current.textBytes / 1e6 / (engine.reduce((a, b) => a + b, 0) / runs / 1000);
+  const ratio = p50 / baselineP50;
+  rows.push({
+    area: label,
+    runs,
+    'engine p50 ms': round(p50),
+    'engine p99 ms': round(p99),
+    'engine MB/s': round(mbPerS),
+    'baseline p50 ms': round(baselineP50),
+    'baseline p99 ms': round(percentile(baseline, 0.99)),
+    'ratio p50': round(ratio),
+  });
+  figures[`p50_ms_${label}`] = round(p50);
+  figures[`p99_ms_${label}`] = round(p99);
+  figures[`mb_per_s_${label}`] = round(mbPerS);
+  figures[`baseline_p99_ms_${label}`] = round(percentile(baseline, 0.99));
+  figures[`ratio_vs_baseline_${label}`] = round(ratio);
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+report(
+  'watch engine: one area, all options on (MB/s of visible text; ratio = engine p50 / line-diff p50)',
+  rows,
+  figures,
+);
