@@ -162,6 +162,16 @@ describe('gateway', () => {
 
   it('describes its API in OpenAPI', async () => {
     const response = await gateway.app.inject({ method: 'GET', url: '/api/openapi.json' });
-    expect(response.json()).toMatchObject({ openapi: '3.1.0', paths: { '/api/user_info': { get: {} } } });
+    expect(response.json()).toMatchObject({
+      openapi: '3.1.0',
+      paths: {
+        '/api/user_info': { get: {} },
+        '/api/signup': { post: {} },
+        '/api/signin': { post: {} },
+        '/api/signout': { get: {} },
+        '/api/account/update': { post: {} },
+        '/static/timezones.json': { get: {} },
+      },
+    });
   });
 });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { accountPaths, accountSettingsSchema } from './openapi-account-paths.ts';
 import { previewOpenApiPaths } from './preview-openapi.ts';
 
 const apiError = {
@@ -37,6 +38,7 @@ export const openApiDocument = {
     securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'mimamori_session' } },
     schemas: {
       ApiError: apiError,
+      AccountSettings: accountSettingsSchema,
       UserInfo: {
         type: 'object',
         properties: {
@@ -44,7 +46,25 @@ export const openApiDocument = {
           mails: { type: 'array', items: { type: 'string' } },
           num: quota,
           used_num: quota,
-          subscription: { type: ['object', 'null'] },
+          subscription: {
+            type: ['object', 'null'],
+            properties: {
+              price: { type: 'integer', description: 'JPY in whole yen, USD in cents' },
+              status: {
+                type: 'integer',
+                description: '1 trial, 2 active, 6 renewal failed, 7 on hold, 9 cancelled',
+              },
+              suspend_at: { type: ['string', 'null'], format: 'date-time' },
+              s_info: {
+                type: ['object', 'null'],
+                properties: {
+                  Plan: { type: 'integer' },
+                  Cycle: { enum: ['month', 'year'] },
+                  Options: { type: 'array', items: { type: 'string' } },
+                },
+              },
+            },
+          },
           has_pi: { type: 'boolean' },
           tdedinets: { type: 'array', items: { type: 'object' } },
           cik_isins: { type: 'array', items: { type: 'object' } },
@@ -58,11 +78,13 @@ export const openApiDocument = {
           },
           line_url: { type: 'string' },
           line_need_setting: { type: 'boolean' },
+          deleted_user: { const: true, description: 'Only when the account ended; the SPA reloads.' },
         },
       },
     },
   },
   paths: {
+    ...accountPaths,
     ...previewOpenApiPaths,
     '/healthz': { get: { summary: 'Liveness', responses: { '200': { description: 'The gateway runs.' } } } },
     '/readyz': {
