@@ -8,15 +8,16 @@ import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { ServiceModule } from '@mimamori/service-host';
 import { hash, verify } from '@node-rs/argon2';
+import { startAccountSweeper } from './account-sweeper.ts';
 import { postDiscordMessage } from './discord-client.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { testMessage } from './domain/discord-link.ts';
 import type { XOAuthConfig } from './domain/x-sign-in.ts';
 import { accountServer } from './grpc/account-server.ts';
 import { createAccountStore } from './store/account-store.ts';
+import { createExpiredRowsStore } from './store/expired-rows-store.ts';
 import { ACCOUNT_SCHEMA, accountMigrations } from './store/migrations.ts';
 import { createTrialStore } from './store/trial-store.ts';
-import { startTrialSweeper } from './trial-sweeper.ts';
 
 export interface AccountServiceOptions {
   db: Db;
@@ -37,8 +38,9 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
   const { db, logger, secretBox } = options;
   const clock = options.clock ?? systemClock;
   const accounts = createAccountStore(db, secretBox);
-  const sweeper = startTrialSweeper({
+  const sweeper = startAccountSweeper({
     trials: createTrialStore(db),
+    expired: createExpiredRowsStore(db),
     clock,
     graceMs: options.trialGraceMs ?? 30 * DAY_MS,
     intervalMs: options.sweepIntervalMs ?? 60_000,

@@ -52,7 +52,17 @@ describe('trial lifecycle with a moved clock', () => {
       has_pi: false,
     });
 
+    await paying.post('/api/signin', { email: 'card@example.com', password: 'wrong-pass' });
+    const failures = async () =>
+      Number(
+        (await harness.db.query<{ n: string }>('SELECT count(*) AS n FROM account.sign_in_failures')).rows[0]
+          ?.n,
+      );
+    expect(await failures()).toBe(1);
+
     harness.clock.advance(13 * DAY);
+    // The same sweep prunes failed sign-ins older than the throttling window.
+    await eventually(async () => ((await failures()) === 0 ? true : undefined), 'failed sign-ins pruned');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await browser.get('/api/user_info')).body).toMatchObject({ subscription: { status: 1 } });
 

@@ -1,0 +1,43 @@
+import type { Logger } from '@mimamori/runtime';
+import type { Clock } from './domain/clock.ts';
+import type { ExpiredRowsPort } from './domain/expired-rows.ts';
+import { SIGN_IN_WINDOW_MS } from './domain/sign-in-throttle.ts';
+import { sweepTrials, type TrialPort } from './domain/trial.ts';
+
+/**
+ * Every `intervalMs`: moves trials on (hold, cancel) and prunes expired rows. A failed sweep is
+ * logged and the next one tries again; the first runs one interval after start, once the
+ * host has migrated the schema.
+ */
+export function startAccountSweeper(deps: {
+  trials: TrialPort;
+  expired: ExpiredRowsPort;
+  clock: Clock;
+  graceMs: number;
+  intervalMs: number;
+  logger: Logger;
+}): { stop(): Promise<void> } {
+  let running: Promise<void> | null = null;
+  const sweep = async () => {
+    const now = deps.clock.now();
+    const { held, cancelled } = await sweepTrials(deps.trials, now, deps.graceMs);
+    if (held.length || cancelled.length) deps.logger.info({ held, cancelled }, 'trials swept');
+    await deps.expired.pruneExpired(now, new Date(now.getTime() - SIGN_IN_WINDOW_MS));
+  };
+  const tick = () => {
+    if (running) return;
+    running = sweep()
+      .catch((error: unknown) => deps.logger.error({ err: error }, 'account sweep failed'))
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(tick, deps.intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

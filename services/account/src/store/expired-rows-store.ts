@@ -1,0 +1,23 @@
+import type { Db } from '@mimamori/db';
+import type { ExpiredRowsPort } from '../domain/expired-rows.ts';
+import { ACCOUNT_SCHEMA } from './migrations.ts';
+
+const S = ACCOUNT_SCHEMA;
+// A used or expired link is kept a week so "already used" can still be told apart from invalid.
+const LINK_MEMORY = "interval '7 days'";
+
+export function createExpiredRowsStore(db: Db): ExpiredRowsPort {
+  return {
+    async pruneExpired(now, failuresBefore) {
+      const failures = await db.query(`DELETE FROM ${S}.sign_in_failures WHERE failed_at < $1`, [
+        failuresBefore,
+      ]);
+      const tokens = await db.query(
+        `DELETE FROM ${S}.tokens WHERE expires_at < $1::timestamptz - ${LINK_MEMORY}`,
+        [now],
+      );
+      const sessions = await db.query(`DELETE FROM ${S}.sessions WHERE expires_at < $1`, [now]);
+      return failures.rowCount + tokens.rowCount + sessions.rowCount;
+    },
+  };
+}
