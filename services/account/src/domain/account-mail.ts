@@ -3,6 +3,7 @@ import type { IssuedToken } from './one-time-token.ts';
 export type AccountMailKind =
   | 'verify_email'
   | 'verify_mail'
+  | 'change_email'
   | 'email_taken'
   | 'reset_password'
   | 'support_received';

@@ -50,6 +50,26 @@ export async function updateProfile(userId: string, input: ProfileInput, deps: A
   await deps.accounts.updateProfile(userId, change);
 }
 
+/**
+ * Mails a link to the new sign-in address; the address changes only when that link is opened,
+ * and not if another account has taken it by then. The answer does not say whether it is taken.
+ */
+export async function changeEmail(userId: string, email: string, deps: AccountDeps): Promise<void> {
+  const address = normaliseEmail(email);
+  refuseIf(checkEmail(address));
+  const account = await loadOwnAccount(userId, deps);
+  if (account.email?.toLowerCase() === address.toLowerCase())
+    throw new AccountProblem('invalid', 'no_changes');
+  await deps.accounts.queueMail({
+    kind: 'change_email',
+    userId,
+    to: address,
+    lang: account.lang,
+    token: issueToken('change_email', deps.clock.now()),
+    tokenSubject: address,
+  });
+}
+
 /** Adds an additional address within the plan's `mail` quota; it counts once verified. */
 export async function addMail(userId: string, email: string, deps: AccountDeps): Promise<void> {
   const address = normaliseEmail(email);

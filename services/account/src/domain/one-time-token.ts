@@ -1,12 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 /** What a mailed link is for; each kind has its own lifetime. */
-export type TokenKind = 'verify_email' | 'verify_mail' | 'reset_password' | 'support_follow_up';
+export type TokenKind =
+  | 'verify_email'
+  | 'verify_mail'
+  | 'change_email'
+  | 'reset_password'
+  | 'support_follow_up';
 
 const HOUR = 3_600_000;
 export const TOKEN_LIFETIME_MS: Record<TokenKind, number> = {
   verify_email: 24 * HOUR,
   verify_mail: 24 * HOUR,
+  change_email: 24 * HOUR,
   reset_password: HOUR,
   support_follow_up: 7 * 24 * HOUR,
 };

@@ -4,7 +4,13 @@ import type { Logger } from '@mimamori/runtime';
 import { unaryHandler } from '@mimamori/service-host';
 import type { AccountDeps } from '../domain/account-deps.ts';
 import { AccountProblem } from '../domain/account-problem.ts';
-import { addMail, loadOwnAccount, removeMail, updateProfile } from '../domain/account-settings.ts';
+import {
+  addMail,
+  changeEmail,
+  loadOwnAccount,
+  removeMail,
+  updateProfile,
+} from '../domain/account-settings.ts';
 import { createAccount } from '../domain/create-account.ts';
 import { type DiscordLinkDeps, linkDiscord, unlinkDiscord } from '../domain/discord-link.ts';
 import { changePassword, requestPasswordReset, resetPassword } from '../domain/passwords.ts';
@@ -115,6 +121,12 @@ export function accountServer(deps: AccountServerDeps): accountV1.AccountService
     updateAccount: rpc(async (request: accountV1.UpdateAccountRequest) => {
       const userId = await requireUser(request.sessionToken, deps);
       await updateProfile(userId, request, deps);
+      return settingsOf(userId);
+    }),
+
+    changeEmail: rpc(async (request: accountV1.ChangeEmailRequest) => {
+      const userId = await requireUser(request.sessionToken, deps);
+      await changeEmail(userId, request.email, deps);
       return settingsOf(userId);
     }),
 

@@ -190,7 +190,7 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
           used_at: Date | null;
         }>(
           `SELECT kind, user_id, subject, used_at FROM ${S}.tokens
-            WHERE token_hash = $1 AND kind IN ('verify_email', 'verify_mail') AND expires_at > $2
+            WHERE token_hash = $1 AND kind IN ('verify_email', 'verify_mail', 'change_email') AND expires_at > $2
             FOR UPDATE`,
           [tokenHash, now],
         );
@@ -204,6 +204,14 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
               WHERE id = $1 AND lower(email) = lower($3)`,
             [token.user_id, now, token.subject],
           );
+        } else if (token.kind === 'change_email') {
+          const changed = await tx.query(
+            `UPDATE ${S}.users SET email = $3, email_verified_at = $2
+              WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM ${S}.users o WHERE lower(o.email) = lower($3) AND o.id <> $1)`,
+            [token.user_id, now, token.subject],
+          );
+          // Someone registered the address meanwhile: the link no longer leads anywhere.
+          if (changed.rowCount === 0) return null;
         } else {
           await tx.query(
             `UPDATE ${S}.mail_addresses SET verified_at = coalesce(verified_at, $3) WHERE id = $1 AND user_id = $2`,

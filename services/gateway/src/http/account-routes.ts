@@ -39,6 +39,17 @@ export function accountRoutes(app: FastifyInstance, deps: { account: accountV1.A
   );
 
   app.post(
+    '/api/account/email',
+    accountRoute('POST /api/account/email', async (request, reply) => {
+      const response = await unary(account, 'changeEmail', {
+        sessionToken: request.cookies[SESSION_COOKIE] ?? '',
+        email: textField(request, 'email'),
+      });
+      return reply.code(202).send(toAccountJson(response.account));
+    }),
+  );
+
+  app.post(
     '/api/account/password',
     accountRoute('POST /api/account/password', async (request, reply) => {
       await unary(account, 'changePassword', {

@@ -189,6 +189,22 @@ export const accountPaths = {
       },
     },
   },
+  '/api/account/email': {
+    post: {
+      summary: 'Change the sign-in address: mails a link to the new one, which takes effect when opened',
+      security: session,
+      requestBody: body({ email: { type: 'string' } }, ['email']),
+      responses: {
+        '202': {
+          description: 'Link sent; the account is unchanged until it is opened',
+          ...json(ref('AccountSettings')),
+        },
+        '400': failure('Refused', [...emailProblems, 'no_changes']),
+        '401': signedOut,
+        '403': csrf,
+      },
+    },
+  },
   '/api/account/password': {
     post: {
       summary:

@@ -68,6 +68,44 @@ describe('account settings', () => {
     });
   });
 
+  it('changes the sign-in address only once the link mailed to the new one is opened', async () => {
+    const browser = await signedIn('old-address@example.com');
+    const requested = await browser.post('/api/account/email', { email: 'new-address@example.com' });
+    expect(requested).toMatchObject({ status: 202, body: { email: 'old-address@example.com' } });
+    expect(await browser.post('/api/account/email', { email: 'OLD-address@example.com' })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'no_changes' } },
+    });
+    const mail = await harness.mailTo('new-address@example.com', /new e-mail address/);
+    expect(linkIn(mail).pathname).toBe('/verify');
+    expect((await browser.post('/api/verify', { token: tokenIn(mail) })).body).toEqual({
+      status: 'verified',
+    });
+    expect((await browser.get('/api/account')).body).toMatchObject({
+      email: 'new-address@example.com',
+      email_verified: true,
+    });
+    const fresh = await harness.browser();
+    expect(
+      (await fresh.post('/api/signin', { email: 'old-address@example.com', password: 'abcd1234' })).status,
+    ).toBe(401);
+    expect(
+      (await fresh.post('/api/signin', { email: 'new-address@example.com', password: 'abcd1234' })).status,
+    ).toBe(200);
+  });
+
+  it('does not move the sign-in address onto one another account took meanwhile', async () => {
+    const browser = await signedIn('first-owner@example.com');
+    await browser.post('/api/account/email', { email: 'contested@example.com' });
+    const mail = await harness.mailTo('contested@example.com', /new e-mail address/);
+    await signedIn('contested@example.com');
+    expect(await browser.post('/api/verify', { token: tokenIn(mail) })).toMatchObject({
+      status: 404,
+      body: { error: { code: 'verification_link_invalid' } },
+    });
+    expect((await browser.get('/api/account')).body).toMatchObject({ email: 'first-owner@example.com' });
+  });
+
   it('serves the time zone list as {o, d, a, v}', async () => {
     const response = await harness.gateway.app.inject({ method: 'GET', url: '/static/timezones.json' });
     expect(response.statusCode).toBe(200);

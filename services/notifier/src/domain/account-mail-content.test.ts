@@ -6,6 +6,7 @@ describe('account mail content', () => {
     ['verify_email', 'ja', 'メールアドレスの確認'],
     ['verify_email', 'en', 'confirm your e-mail address'],
     ['verify_mail', 'en', 'notification address'],
+    ['change_email', 'ja', '新しいメールアドレス'],
     ['email_taken', 'ja', '登録のお試し'],
     ['reset_password', 'en', 'reset your password'],
     ['support_received', 'ja', 'サポート'],

@@ -3,6 +3,7 @@ import { escapeHtml } from '@mimamori/mail';
 export type AccountMailKind =
   | 'verify_email'
   | 'verify_mail'
+  | 'change_email'
   | 'email_taken'
   | 'reset_password'
   | 'support_received';
@@ -11,6 +12,7 @@ export type AccountMailKind =
 export const LINK_PATHS: Partial<Record<AccountMailKind, string>> = {
   verify_email: '/verify',
   verify_mail: '/verify',
+  change_email: '/verify',
   reset_password: '/reset_pass',
   support_received: '/req_support',
 };
@@ -47,6 +49,14 @@ function copy(kind: AccountMailKind, lang: 'ja' | 'en', supportType: string): Co
         '下のリンクを開くと通知の送信が始まります（24時間有効）。',
       ],
       action: 'アドレスを確認する',
+    },
+    change_email: {
+      subject: '【Mimamori】新しいメールアドレスの確認',
+      lines: [
+        'サインインに使うメールアドレスの変更を受け付けました。',
+        '下のリンクを開くと変更が完了します（24時間有効）。',
+      ],
+      action: 'このアドレスに変更する',
     },
     email_taken: {
       subject: '【Mimamori】登録のお試しがありました',
@@ -86,6 +96,14 @@ function copy(kind: AccountMailKind, lang: 'ja' | 'en', supportType: string): Co
       ],
       action: 'Confirm this address',
     },
+    change_email: {
+      subject: 'Mimamori: confirm your new e-mail address',
+      lines: [
+        'We received a request to sign in with this address from now on.',
+        'Open the link below to complete the change (valid for 24 hours).',
+      ],
+      action: 'Use this address',
+    },
     email_taken: {
       subject: 'Mimamori: someone tried to sign up with your address',
       lines: [
@@ -111,7 +129,14 @@ function copy(kind: AccountMailKind, lang: 'ja' | 'en', supportType: string): Co
 }
 
 export function isAccountMailKind(kind: string): kind is AccountMailKind {
-  return ['verify_email', 'verify_mail', 'email_taken', 'reset_password', 'support_received'].includes(kind);
+  return [
+    'verify_email',
+    'verify_mail',
+    'change_email',
+    'email_taken',
+    'reset_password',
+    'support_received',
+  ].includes(kind);
 }
 
 /** The mail in the account's language, as plain text and as HTML with the same link. */

@@ -235,6 +235,15 @@ export interface UpdateAccountResponse {
   account?: AccountSettings | undefined;
 }
 
+export interface ChangeEmailRequest {
+  sessionToken: string;
+  email: string;
+}
+
+export interface ChangeEmailResponse {
+  account?: AccountSettings | undefined;
+}
+
 export interface AddMailRequest {
   sessionToken: string;
   email: string;
@@ -3634,6 +3643,164 @@ export const UpdateAccountResponse: MessageFns<UpdateAccountResponse> = {
   },
 };
 
+function createBaseChangeEmailRequest(): ChangeEmailRequest {
+  return { sessionToken: "", email: "" };
+}
+
+export const ChangeEmailRequest: MessageFns<ChangeEmailRequest> = {
+  encode(message: ChangeEmailRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangeEmailRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangeEmailRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChangeEmailRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+    };
+  },
+
+  toJSON(message: ChangeEmailRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChangeEmailRequest>, I>>(base?: I): ChangeEmailRequest {
+    return ChangeEmailRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChangeEmailRequest>, I>>(object: I): ChangeEmailRequest {
+    const message = createBaseChangeEmailRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    message.email = object.email ?? "";
+    return message;
+  },
+};
+
+function createBaseChangeEmailResponse(): ChangeEmailResponse {
+  return { account: undefined };
+}
+
+export const ChangeEmailResponse: MessageFns<ChangeEmailResponse> = {
+  encode(message: ChangeEmailResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.account !== undefined) {
+      AccountSettings.encode(message.account, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangeEmailResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangeEmailResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.account = AccountSettings.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChangeEmailResponse {
+    return { account: isSet(object.account) ? AccountSettings.fromJSON(object.account) : undefined };
+  },
+
+  toJSON(message: ChangeEmailResponse): unknown {
+    const obj: any = {};
+    if (message.account !== undefined) {
+      obj.account = AccountSettings.toJSON(message.account);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChangeEmailResponse>, I>>(base?: I): ChangeEmailResponse {
+    return ChangeEmailResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChangeEmailResponse>, I>>(object: I): ChangeEmailResponse {
+    const message = createBaseChangeEmailResponse();
+    message.account = (object.account !== undefined && object.account !== null)
+      ? AccountSettings.fromPartial(object.account)
+      : undefined;
+    return message;
+  },
+};
+
 function createBaseAddMailRequest(): AddMailRequest {
   return { sessionToken: "", email: "" };
 }
@@ -5252,6 +5419,16 @@ export const AccountServiceService = {
       Buffer.from(UpdateAccountResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): UpdateAccountResponse => UpdateAccountResponse.decode(value),
   },
+  /** Mails a link to the new sign-in address; the address changes when the link is opened. */
+  changeEmail: {
+    path: "/mimamori.account.v1.AccountService/ChangeEmail" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ChangeEmailRequest): Buffer => Buffer.from(ChangeEmailRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ChangeEmailRequest => ChangeEmailRequest.decode(value),
+    responseSerialize: (value: ChangeEmailResponse): Buffer => Buffer.from(ChangeEmailResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ChangeEmailResponse => ChangeEmailResponse.decode(value),
+  },
   /** Adds an additional e-mail address; it is used only once its verification link is opened. */
   addMail: {
     path: "/mimamori.account.v1.AccountService/AddMail" as const,
@@ -5374,6 +5551,8 @@ export interface AccountServiceServer extends UntypedServiceImplementation {
   /** The account screen: profile, addresses, locale, chat link, plan and trial. */
   getAccount: handleUnaryCall<GetAccountRequest, GetAccountResponse>;
   updateAccount: handleUnaryCall<UpdateAccountRequest, UpdateAccountResponse>;
+  /** Mails a link to the new sign-in address; the address changes when the link is opened. */
+  changeEmail: handleUnaryCall<ChangeEmailRequest, ChangeEmailResponse>;
   /** Adds an additional e-mail address; it is used only once its verification link is opened. */
   addMail: handleUnaryCall<AddMailRequest, AddMailResponse>;
   removeMail: handleUnaryCall<RemoveMailRequest, RemoveMailResponse>;
@@ -5568,6 +5747,22 @@ export interface AccountServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: UpdateAccountResponse) => void,
+  ): ClientUnaryCall;
+  /** Mails a link to the new sign-in address; the address changes when the link is opened. */
+  changeEmail(
+    request: ChangeEmailRequest,
+    callback: (error: ServiceError | null, response: ChangeEmailResponse) => void,
+  ): ClientUnaryCall;
+  changeEmail(
+    request: ChangeEmailRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ChangeEmailResponse) => void,
+  ): ClientUnaryCall;
+  changeEmail(
+    request: ChangeEmailRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ChangeEmailResponse) => void,
   ): ClientUnaryCall;
   /** Adds an additional e-mail address; it is used only once its verification link is opened. */
   addMail(

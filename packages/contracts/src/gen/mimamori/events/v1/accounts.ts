@@ -28,7 +28,10 @@ export interface AccountMailRequested {
   userId: string;
   to: string;
   lang: string;
-  /** "verify_email", "verify_mail", "email_taken", "reset_password" or "support_received". */
+  /**
+   * "verify_email", "verify_mail", "change_email", "email_taken", "reset_password" or
+   * "support_received".
+   */
   kind: string;
   /**
    * The link's single-use token, sealed with the shared secret keys (context: the event id), so
