@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
 import { type BusMessage, createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
 import { accountV1 } from '@mimamori/contracts';
@@ -11,6 +11,7 @@ import { createFreshDatabase, type FreshDatabase, testNatsUrl } from '@mimamori/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSessionToken } from './domain/session-token.ts';
 import { createAccountService } from './service.ts';
+import { recordCancellationFeedback } from './store/cancellation-feedback-store.ts';
 
 const logger = createLogger({ service: 'account-test', level: 'silent' });
 let database: FreshDatabase;
@@ -135,5 +136,24 @@ describe('account service over gRPC on PostgreSQL and JetStream', () => {
     await expect(unary(client, 'getUserInfo', { sessionToken: 'expired-token' })).rejects.toMatchObject({
       code: status.UNAUTHENTICATED,
     });
+  });
+
+  it('keeps cancellation questionnaire answers for the billing issue', async () => {
+    const { userId } = await unary(client, 'createAccount', {
+      email: 'leaving@example.com',
+      password: 'abcd1234',
+      lang: 'ja',
+    });
+    await recordCancellationFeedback(db, {
+      id: randomUUID(),
+      userId,
+      feedback: { reasons: ['too_expensive', 'other'], comment: '高い' },
+      at: new Date('2026-12-01T00:00:00Z'),
+    });
+    const { rows } = await db.query<{ reasons: string[]; comment: string }>(
+      'SELECT reasons, comment FROM account.cancellation_feedback WHERE user_id = $1',
+      [userId],
+    );
+    expect(rows).toEqual([{ reasons: ['too_expensive', 'other'], comment: '高い' }]);
   });
 });

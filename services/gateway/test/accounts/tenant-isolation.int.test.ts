@@ -90,6 +90,15 @@ describe('tenant isolation: with two accounts, each endpoint refuses the other a
     expect(rows.map((row) => row.user_id)).toEqual([aliceId]);
   });
 
+  it('cannot take over the other account’s sign-in address', async () => {
+    const requested = await alice.post('/api/account/email', { email: 'bob@example.com' });
+    expect(requested.status).toBe(202);
+    const mail = await harness.mailTo('bob@example.com', /new e-mail address/);
+    expect((await alice.post('/api/verify', { token: tokenIn(mail) })).status).toBe(404);
+    expect((await alice.get('/api/account')).body).toMatchObject({ email: 'alice@example.com' });
+    expect((await bob.get('/api/account')).body).toMatchObject({ email: 'bob@example.com' });
+  });
+
   it('signs out only its own session', async () => {
     const other = await harness.browser();
     await other.post('/api/signin', { email: 'bob@example.com', password: 'abcd1234' });
