@@ -3,7 +3,7 @@ import { AccountProblem, refuseIf } from './account-problem.ts';
 import { checkEmail, checkPassword, normaliseEmail } from './credentials.ts';
 import { issueToken } from './one-time-token.ts';
 import { checkTimezone } from './profile-fields.ts';
-import { startTrial } from './trial.ts';
+import { isTrialPlan, startTrial, TRIAL_PLAN } from './trial.ts';
 
 export interface SignUpInput {
   email: string;
@@ -11,6 +11,8 @@ export interface SignUpInput {
   lang: string;
   agreedToTerms: boolean;
   timezone: string;
+  /** 0 for the default trial plan. */
+  plan: number;
 }
 
 /**
@@ -24,6 +26,8 @@ export async function signUp(input: SignUpInput, deps: AccountDeps): Promise<voi
   if (!input.agreedToTerms) throw new AccountProblem('invalid', 'terms_not_agreed');
   const timezone = input.timezone === '' ? null : input.timezone;
   if (timezone) refuseIf(checkTimezone(timezone));
+  const plan = input.plan === 0 ? TRIAL_PLAN : input.plan;
+  if (!isTrialPlan(plan)) throw new AccountProblem('invalid', 'invalid_plan');
   const lang = input.lang === 'en' ? 'en' : 'ja';
   const now = deps.clock.now();
   const id = deps.newId();
@@ -37,7 +41,7 @@ export async function signUp(input: SignUpInput, deps: AccountDeps): Promise<voi
       timezone,
       xSubject: null,
       createdAt: now,
-      subscription: startTrial(now),
+      subscription: startTrial(now, plan),
     },
     {
       kind: 'verify_email',

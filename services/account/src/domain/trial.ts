@@ -1,4 +1,4 @@
-import type { PlanId } from '@mimamori/plans';
+import { isPlanId, type PlanId } from '@mimamori/plans';
 import { type SubscriptionRecord, SubscriptionStatus } from './account-record.ts';
 
 /** Spec section 9: two weeks, no card. */
@@ -7,6 +7,11 @@ const DAY_MS = 86_400_000;
 
 /** The plan a trial covers when the sign-up names none: Basic 5. */
 export const TRIAL_PLAN: PlanId = 3;
+
+/** A trial covers any catalogue plan with fixed quotas; the custom plan is arranged with a quote. */
+export function isTrialPlan(plan: number): plan is PlanId {
+  return isPlanId(plan) && plan >= 3;
+}
 
 export function startTrial(now: Date, plan: PlanId = TRIAL_PLAN): SubscriptionRecord {
   return {

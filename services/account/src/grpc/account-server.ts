@@ -70,6 +70,7 @@ export function accountServer(deps: AccountServerDeps): accountV1.AccountService
           lang: request.lang,
           agreedToTerms: request.agreedToTerms,
           timezone: request.timezone,
+          plan: request.plan,
         },
         deps,
       );

@@ -2,7 +2,7 @@ import type { accountV1 } from '@mimamori/contracts';
 import { unary, withIncomingHttpContext } from '@mimamori/runtime';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendAccountFailure } from './account-failure.ts';
-import { booleanField, textField } from './request-body.ts';
+import { booleanField, integerField, textField } from './request-body.ts';
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from './session-cookie.ts';
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
@@ -33,6 +33,7 @@ export function authRoutes(app: FastifyInstance, deps: { account: accountV1.Acco
         lang: textField(request, 'lang'),
         agreedToTerms: booleanField(request, 'agree'),
         timezone: textField(request, 'timezone'),
+        plan: integerField(request, 'plan'),
       });
       // The same answer for a new and a registered address.
       return reply.code(202).send({ status: 'verification_sent' });

@@ -28,6 +28,15 @@ export function optionalTextField(request: FastifyRequest, name: string): string
   return value;
 }
 
+/** A whole-number field; missing reads as 0. */
+export function integerField(request: FastifyRequest, name: string): number {
+  const value = fields(request)[name];
+  if (value === undefined || value === null) return 0;
+  if (typeof value !== 'number' || !Number.isInteger(value))
+    throw new BadRequestBody(`${name} must be an integer`);
+  return value;
+}
+
 export function booleanField(request: FastifyRequest, name: string): boolean {
   const value = fields(request)[name];
   if (value === undefined || value === null) return false;

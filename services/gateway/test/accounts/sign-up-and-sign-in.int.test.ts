@@ -144,6 +144,40 @@ describe('sign-up, verification, sign-in and sign-out', () => {
     expect(rows).toHaveLength(0);
   });
 
+  it('starts the trial on the plan chosen from the sign-up page’s table, and refuses one it cannot cover', async () => {
+    const browser = await harness.browser();
+    expect(
+      await browser.post('/api/signup', {
+        email: 'plan@example.com',
+        password: 'abcd1234',
+        agree: true,
+        plan: 2,
+      }),
+    ).toMatchObject({ status: 400, body: { error: { code: 'invalid_plan' } } });
+    expect(
+      await browser.post('/api/signup', {
+        email: 'plan@example.com',
+        password: 'abcd1234',
+        agree: true,
+        plan: 12,
+      }),
+    ).toMatchObject({ status: 400, body: { error: { code: 'invalid_plan' } } });
+    await browser.post('/api/signup', {
+      email: 'plan@example.com',
+      password: 'abcd1234',
+      agree: true,
+      plan: 8,
+    });
+    await browser.post('/api/verify', {
+      token: tokenIn(await harness.mailTo('plan@example.com', /メールアドレスの確認/)),
+    });
+    await browser.post('/api/signin', { email: 'plan@example.com', password: 'abcd1234' });
+    expect((await browser.get('/api/user_info')).body).toMatchObject({
+      num: { _10min: 10, _1min: 15 },
+      subscription: { status: 1, s_info: { Plan: 8 } },
+    });
+  });
+
   it('answers a wrong password and an unknown address alike', async () => {
     await signUpAndVerify('alike@example.com');
     const browser = await harness.browser();

@@ -122,6 +122,8 @@ export interface SignUpRequest {
   agreedToTerms: boolean;
   /** Etc/GMT zone derived from the browser, or empty. */
   timezone: string;
+  /** The plan the trial covers (3..11, from the sign-up page's plan table); 0 for Basic 5. */
+  plan: number;
 }
 
 export interface SignUpResponse {
@@ -1696,7 +1698,7 @@ export const CreateAccountResponse: MessageFns<CreateAccountResponse> = {
 };
 
 function createBaseSignUpRequest(): SignUpRequest {
-  return { email: "", password: "", lang: "", agreedToTerms: false, timezone: "" };
+  return { email: "", password: "", lang: "", agreedToTerms: false, timezone: "", plan: 0 };
 }
 
 export const SignUpRequest: MessageFns<SignUpRequest> = {
@@ -1715,6 +1717,9 @@ export const SignUpRequest: MessageFns<SignUpRequest> = {
     }
     if (message.timezone !== "") {
       writer.uint32(42).string(message.timezone);
+    }
+    if (message.plan !== 0) {
+      writer.uint32(48).int32(message.plan);
     }
     return writer;
   },
@@ -1772,6 +1777,14 @@ export const SignUpRequest: MessageFns<SignUpRequest> = {
             message.timezone = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.plan = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1795,6 +1808,7 @@ export const SignUpRequest: MessageFns<SignUpRequest> = {
         ? globalThis.Boolean(object.agreed_to_terms)
         : false,
       timezone: isSet(object.timezone) ? globalThis.String(object.timezone) : "",
+      plan: isSet(object.plan) ? globalThis.Number(object.plan) : 0,
     };
   },
 
@@ -1815,6 +1829,9 @@ export const SignUpRequest: MessageFns<SignUpRequest> = {
     if (message.timezone !== "") {
       obj.timezone = message.timezone;
     }
+    if (message.plan !== 0) {
+      obj.plan = Math.round(message.plan);
+    }
     return obj;
   },
 
@@ -1828,6 +1845,7 @@ export const SignUpRequest: MessageFns<SignUpRequest> = {
     message.lang = object.lang ?? "";
     message.agreedToTerms = object.agreedToTerms ?? false;
     message.timezone = object.timezone ?? "";
+    message.plan = object.plan ?? 0;
     return message;
   },
 };
