@@ -78,6 +78,22 @@ describe('sign-up, verification, sign-in and sign-out', () => {
       has_pi: false,
       locale: { Lang: 'ja', Timezone: 'Etc/GMT-9', Currency: 'JPY' },
     });
+    // Exactly the spec's keys (section 3), nothing more.
+    expect(Object.keys(info.body).sort()).toEqual(
+      [
+        'user_id',
+        'mails',
+        'num',
+        'used_num',
+        'subscription',
+        'has_pi',
+        'tdedinets',
+        'cik_isins',
+        'locale',
+        'line_url',
+        'line_need_setting',
+      ].sort(),
+    );
     const suspendAt = new Date(String((info.body.subscription as { suspend_at: string }).suspend_at));
     const days = (suspendAt.getTime() - harness.clock.now().getTime()) / 86_400_000;
     expect(Math.round(days)).toBe(14);
