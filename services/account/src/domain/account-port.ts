@@ -49,12 +49,17 @@ export interface AccountPort {
   ): Promise<void>;
   deleteSession(tokenHash: string): Promise<void>;
 
-  countSignInFailures(
-    accountKey: string,
-    clientAddress: string,
-    since: Date,
-  ): Promise<{ account: number; address: number }>;
-  recordSignInFailure(accountKey: string, clientAddress: string, at: Date): Promise<void>;
+  /**
+   * Counts the failures since `since` and, unless `isThrottled` says stop, records this attempt
+   * as a failure, both under a lock on the account key: parallel attempts cannot all slip
+   * under the limit. Returns the attempt's id, or null when throttled.
+   */
+  beginSignInAttempt(
+    attempt: { accountKey: string; clientAddress: string; at: Date; since: Date },
+    isThrottled: (failures: { account: number; address: number }) => boolean,
+  ): Promise<string | null>;
+  /** A successful attempt does not count as a failure. */
+  clearSignInAttempt(attemptId: string): Promise<void>;
 
   /** Marks the token used and applies its effect, atomically; 'used' when already spent. */
   useVerificationToken(tokenHash: string, now: Date): Promise<TokenUse>;

@@ -24,12 +24,18 @@ export async function signIn(input: SignInInput, deps: AccountDeps): Promise<Iss
   const email = normaliseEmail(input.email);
   const accountKey = email.toLowerCase().slice(0, 254);
   const now = deps.clock.now();
-  const failures = await deps.accounts.countSignInFailures(
-    accountKey,
-    input.clientAddress,
-    new Date(now.getTime() - SIGN_IN_WINDOW_MS),
+  // Recorded as a failure before the password is checked, and cleared on success, so
+  // attempts in flight count too.
+  const attemptId = await deps.accounts.beginSignInAttempt(
+    {
+      accountKey,
+      clientAddress: input.clientAddress,
+      at: now,
+      since: new Date(now.getTime() - SIGN_IN_WINDOW_MS),
+    },
+    isThrottled,
   );
-  if (isThrottled(failures)) throw new AccountProblem('throttled', 'too_many_attempts');
+  if (attemptId === null) throw new AccountProblem('throttled', 'too_many_attempts');
 
   const user = email ? await deps.accounts.findByEmail(email) : null;
   const password = input.password.slice(0, 256);
@@ -37,10 +43,8 @@ export async function signIn(input: SignInInput, deps: AccountDeps): Promise<Iss
     user?.passwordHash && !user.deleted
       ? await deps.passwords.verify(user.passwordHash, password)
       : (await deps.passwords.verify(await decoy(deps), password)) && false;
-  if (!user || !matches) {
-    await deps.accounts.recordSignInFailure(accountKey, input.clientAddress, now);
-    throw new AccountProblem('unauthenticated', 'credentials_mismatch');
-  }
+  if (!user || !matches) throw new AccountProblem('unauthenticated', 'credentials_mismatch');
+  await deps.accounts.clearSignInAttempt(attemptId);
   // Only someone who knows the password learns this, so it reveals no account.
   if (!user.emailVerified) throw new AccountProblem('precondition', 'email_not_verified');
   return openSession(user.id, input.previousSessionToken, deps);

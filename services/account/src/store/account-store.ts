@@ -165,20 +165,26 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
       await db.query(`DELETE FROM ${S}.sessions WHERE token_hash = $1`, [tokenHash]);
     },
 
-    async countSignInFailures(accountKey, clientAddress, since) {
-      const { rows } = await db.query<{ account: string; address: string }>(
-        `SELECT (SELECT count(*) FROM ${S}.sign_in_failures WHERE account_key = $1 AND failed_at > $3) AS account,
-                (SELECT count(*) FROM ${S}.sign_in_failures WHERE client_address = $2 AND failed_at > $3) AS address`,
-        [accountKey, clientAddress, since],
-      );
-      return { account: Number(rows[0]?.account ?? 0), address: Number(rows[0]?.address ?? 0) };
+    beginSignInAttempt(attempt, isThrottled) {
+      return db.transaction(async (tx) => {
+        // Held to commit only: the count and the insert, never the password check.
+        await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`sign-in:${attempt.accountKey}`]);
+        const { rows } = await tx.query<{ account: number; address: number }>(
+          `SELECT (SELECT count(*) FROM ${S}.sign_in_failures WHERE account_key = $1 AND failed_at > $3)::int AS account,
+                  (SELECT count(*) FROM ${S}.sign_in_failures WHERE client_address = $2 AND failed_at > $3)::int AS address`,
+          [attempt.accountKey, attempt.clientAddress, attempt.since],
+        );
+        if (isThrottled({ account: rows[0]?.account ?? 0, address: rows[0]?.address ?? 0 })) return null;
+        const inserted = await tx.query<{ id: number }>(
+          `INSERT INTO ${S}.sign_in_failures (account_key, client_address, failed_at) VALUES ($1, $2, $3) RETURNING id`,
+          [attempt.accountKey, attempt.clientAddress, attempt.at],
+        );
+        return String(inserted.rows[0]?.id);
+      });
     },
 
-    async recordSignInFailure(accountKey, clientAddress, at) {
-      await db.query(
-        `INSERT INTO ${S}.sign_in_failures (account_key, client_address, failed_at) VALUES ($1, $2, $3)`,
-        [accountKey, clientAddress, at],
-      );
+    async clearSignInAttempt(attemptId) {
+      await db.query(`DELETE FROM ${S}.sign_in_failures WHERE id = $1`, [attemptId]);
     },
 
     async useVerificationToken(tokenHash, now) {

@@ -232,6 +232,20 @@ describe('sign-up, verification, sign-in and sign-out', () => {
     expect(allowed).toMatchObject({ status: 200, body: { status: 'signed_in' } });
   });
 
+  it('counts attempts in flight: thirty parallel guesses get at most ten password checks', async () => {
+    await signUpAndVerify('parallel@example.com', 'right-pass-2');
+    const browser = await harness.browser();
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        browser.post('/api/signin', { email: 'parallel@example.com', password: `wrong-${i}` }),
+      ),
+    );
+    const codes = responses.map((response) => (response.body.error as { code: string }).code);
+    expect(codes.filter((code) => code === 'credentials_mismatch')).toHaveLength(10);
+    expect(codes.filter((code) => code === 'too_many_attempts')).toHaveLength(20);
+    harness.clock.advance(15 * 60_000);
+  });
+
   it('throttles one address guessing many accounts', async () => {
     const browser = await harness.browser();
     harness.clock.advance(60 * 60_000);
