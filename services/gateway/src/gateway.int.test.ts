@@ -12,6 +12,7 @@ import { runService } from '@mimamori/service-host';
 import { createFreshDatabase, type FreshDatabase, testNatsUrl } from '@mimamori/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from './gateway.ts';
+import { accountPaths } from './http/openapi-account-paths.ts';
 
 const logger = createLogger({ service: 'gateway-test', level: 'silent' });
 let database: FreshDatabase;
@@ -158,6 +159,18 @@ describe('gateway', () => {
       404,
     );
     expect((await gateway.app.inject({ method: 'GET', url: '/api/nothing-here' })).statusCode).toBe(404);
+  });
+
+  it('serves every account path its OpenAPI document describes', async () => {
+    for (const [path, operations] of Object.entries(accountPaths)) {
+      for (const method of Object.keys(operations)) {
+        const url = path.replace(/\{[^}]+\}/g, 'x');
+        expect(
+          gateway.app.hasRoute({ method: method.toUpperCase() as 'GET', url }),
+          `${method} ${path}`,
+        ).toBe(true);
+      }
+    }
   });
 
   it('describes its API in OpenAPI', async () => {
