@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { keptSecretKeys } from '@mimamori/secret-box';
 import pg from 'pg';
 import { launchCluster } from './cluster/launch-cluster.ts';
 
@@ -7,6 +8,7 @@ import { launchCluster } from './cluster/launch-cluster.ts';
 //   NATS_URL     (default nats://127.0.0.1:4222)
 //   SMTP_URL     (default: a local mailbox in .data/cluster-mailbox)
 //   HTTP_PORT    (default 8080)
+//   SECRET_KEYS  (default: a key made on first run and kept in .data/cluster-secret-keys)
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/mimamori';
 await ensureDatabase(databaseUrl);
 
@@ -15,6 +17,7 @@ const cluster = await launchCluster({
   natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
   smtpUrl: process.env.SMTP_URL ?? `mailbox:${resolve('.data/cluster-mailbox')}`,
   httpPort: Number(process.env.HTTP_PORT ?? 8080),
+  secretKeys: process.env.SECRET_KEYS ?? (await keptSecretKeys(resolve('.data/cluster-secret-keys'))),
   onLine: (service, line) => console.log(`${service.padEnd(9)} | ${line}`),
 });
 console.log(`Mimamori (cluster mode) is running at ${cluster.url}`);

@@ -10,6 +10,8 @@ export interface ClusterOptions {
   natsUrl: string;
   smtpUrl: string;
   httpPort: number;
+  /** SECRET_KEYS shared by the services that seal and open user secrets. */
+  secretKeys: string;
   /** Extra environment for every process. */
   env?: Record<string, string>;
   /** Each output line of every process, tagged with its service. */
@@ -42,6 +44,7 @@ export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
     ...process.env,
     DATABASE_URL: options.databaseUrl,
     NATS_URL: options.natsUrl,
+    SECRET_KEYS: options.secretKeys,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     ...options.env,
   };

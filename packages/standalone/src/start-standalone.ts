@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createAccountService } from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
@@ -13,7 +13,7 @@ import { createMailbox, type Mailbox } from '@mimamori/mail';
 import { createNotifierService } from '@mimamori/notifier';
 import { createGrpcClient, type Logger, type Shutdown } from '@mimamori/runtime';
 import { createSchedulerService } from '@mimamori/scheduler';
-import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
+import { createSecretBox, keptSecretKeys } from '@mimamori/secret-box';
 import { type RunningService, runService } from '@mimamori/service-host';
 import { createTargetService } from '@mimamori/target';
 
@@ -50,7 +50,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   shutdown.register('bus', () => bus.close());
   const mailbox = await createMailbox(join(dataDir, 'mailbox'), { from: MAIL_FROM });
 
-  const secretBox = createSecretBox(await localSecretKeys(dataDir));
+  const secretBox = createSecretBox(await keptSecretKeys(join(dataDir, 'secret-keys')));
   let url = '';
 
   const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 } };
@@ -82,16 +82,4 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   url = await gateway.listen({ host: options.host, port: options.port });
   shutdown.register('http', () => gateway.close());
   return { url, mailbox, services };
-}
-
-/** The single process keeps its own secret key in the data folder, made on first start. */
-async function localSecretKeys(dataDir: string): Promise<string> {
-  const file = join(dataDir, 'secret-keys');
-  try {
-    return (await readFile(file, 'utf8')).trim();
-  } catch {
-    const keys = generateSecretKey('local');
-    await writeFile(file, `${keys}\n`, { mode: 0o600, flag: 'wx' });
-    return keys;
-  }
 }

@@ -1,17 +1,12 @@
 import { serviceProcessEnv } from '@mimamori/service-host';
 import { z } from 'zod';
 
-/**
- * Used when SECRET_KEYS is unset, so a local cluster runs without setup; the service logs a
- * warning. Production sets SECRET_KEYS (the same value in account and notifier).
- */
-export const DEVELOPMENT_SECRET_KEYS = 'dev:bWltYW1vcmktZGV2ZWxvcG1lbnQta2V5LW5vdC1zZWM=';
-
 export const accountEnv = {
   ...serviceProcessEnv,
   // Keys sealing secrets at rest (Discord webhook URLs) and link tokens in mail events:
-  // `<id>:<base64 32 bytes>`, comma-separated, the first one sealing. Shared with the notifier.
-  SECRET_KEYS: z.string().min(1).optional(),
+  // `<id>:<base64 32 bytes>`, comma-separated, the first one sealing. Shared with the notifier
+  // and the crawler. Required: a secret sealed with a key anyone can read is not sealed.
+  SECRET_KEYS: z.string().min(1),
   // Plan prices, JPY whole units and USD cents per cycle: {"3":{"month":{"JPY":980,"USD":700},"year":{…}}}.
   PLAN_PRICES: z.string().default('{}'),
   // How long an account stays on hold after its trial ends without a card before it is cancelled.

@@ -1,4 +1,4 @@
-export { accountEnv, DEVELOPMENT_SECRET_KEYS } from './config.ts';
+export { accountEnv } from './config.ts';
 export { type Clock, systemClock } from './domain/clock.ts';
 export type { XOAuthConfig } from './domain/x-sign-in.ts';
 export { type AccountServiceOptions, createAccountService } from './service.ts';

@@ -1,15 +1,14 @@
 import { parsePlanPrices } from '@mimamori/plans';
 import { createSecretBox } from '@mimamori/secret-box';
 import { runServiceProcess } from '@mimamori/service-host';
-import { accountEnv, DEVELOPMENT_SECRET_KEYS } from './config.ts';
+import { accountEnv } from './config.ts';
 import { createAccountService } from './service.ts';
 
-await runServiceProcess('account', accountEnv, ({ config, db, logger }) => {
-  if (!config.SECRET_KEYS) logger.warn('SECRET_KEYS is unset: sealing with the development key');
-  return createAccountService({
+await runServiceProcess('account', accountEnv, ({ config, db, logger }) =>
+  createAccountService({
     db,
     logger,
-    secretBox: createSecretBox(config.SECRET_KEYS ?? DEVELOPMENT_SECRET_KEYS),
+    secretBox: createSecretBox(config.SECRET_KEYS),
     prices: parsePlanPrices(config.PLAN_PRICES),
     trialGraceMs: config.TRIAL_GRACE_DAYS * 86_400_000,
     sweepIntervalMs: config.TRIAL_SWEEP_INTERVAL_MS,
@@ -24,5 +23,5 @@ await runServiceProcess('account', accountEnv, ({ config, db, logger }) => {
           scopes: config.X_OAUTH_SCOPES,
         }
       : null,
-  });
-});
+  }),
+);

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createJetStreamBus } from '@mimamori/bus';
 import { accountV1 } from '@mimamori/contracts';
+import { streams } from '@mimamori/events';
 import { createGrpcClient, unary } from '@mimamori/runtime';
+import { generateSecretKey } from '@mimamori/secret-box';
 import {
   createFreshDatabase,
   type FreshDatabase,
@@ -32,6 +34,7 @@ beforeAll(async () => {
     natsUrl: testNatsUrl(),
     smtpUrl: smtp.url,
     httpPort: await freePort(),
+    secretKeys: generateSecretKey('test'),
     env: { BUS_NAMESPACE: namespace, LOG_LEVEL: 'info' },
     onLine: (service, line) => lines.push({ service, line }),
   });
@@ -41,7 +44,9 @@ afterAll(async () => {
   await cluster?.stop();
   // The services leave their namespaced streams in place; this run's are removed here.
   const bus = await createJetStreamBus({ servers: testNatsUrl() });
-  if (await bus.hasStream(`${namespace}_ACCOUNTS`)) await bus.deleteStream(`${namespace}_ACCOUNTS`);
+  for (const { name } of Object.values(streams)) {
+    if (await bus.hasStream(`${namespace}_${name}`)) await bus.deleteStream(`${namespace}_${name}`);
+  }
   await bus.close();
   await smtp?.close();
   await database?.drop();

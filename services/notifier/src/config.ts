@@ -1,9 +1,6 @@
 import { serviceProcessEnv } from '@mimamori/service-host';
 import { z } from 'zod';
 
-/** The account service's development key (see its config), used when SECRET_KEYS is unset. */
-export const DEVELOPMENT_SECRET_KEYS = 'dev:bWltYW1vcmktZGV2ZWxvcG1lbnQta2V5LW5vdC1zZWM=';
-
 export const notifierEnv = {
   ...serviceProcessEnv,
   // Where outgoing mail goes: smtp://user:pass@host:port, or mailbox:<folder> to keep it locally.
@@ -13,5 +10,5 @@ export const notifierEnv = {
   // The product's address in the browser; mailed links (verification, reset) start with it.
   PUBLIC_URL: z.string().url().default('http://127.0.0.1:8080'),
   // The account service's SECRET_KEYS (same value): opens the link tokens sealed in its events.
-  SECRET_KEYS: z.string().min(1).optional(),
+  SECRET_KEYS: z.string().min(1),
 };
