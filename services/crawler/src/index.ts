@@ -1,3 +1,12 @@
+export { type BrowserFetcherOptions, createBrowserPageFetcher } from './browser/browser-page-fetcher.ts';
+export {
+  BrowserCrashedError,
+  type BrowserPool,
+  type BrowserPoolOptions,
+  type ContextSpec,
+  createBrowserPool,
+} from './browser/browser-pool.ts';
+export { chromiumExecutablePath } from './browser/chromium-binary.ts';
 export { crawlerEnv } from './config.ts';
 export type * from './domain/page-fetcher.ts';
 export {

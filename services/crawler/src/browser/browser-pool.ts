@@ -80,10 +80,10 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   let executablePath = options.executablePath;
   const browserCount = options.browsers ?? 1;
   const pagesPerBrowser = options.pagesPerBrowser ?? 4;
-  const warmIdleMs = options.warmIdleMs ?? 15_000;
+  const warmIdleMs = options.warmIdleMs ?? 10_000;
   const members: (Member | Promise<Member> | undefined)[] = new Array(browserCount).fill(undefined);
   const proxies = new Map<string, Promise<GuardedProxy>>();
-  const warm = new Map<string, WarmEntry[]>();
+  const warm = new Map<string, WarmEntry>();
   const waiters: (() => void)[] = [];
   let inUse = 0;
   let closed = false;
@@ -171,27 +171,38 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   }
 
   function dropWarm(matches: (entry: WarmEntry) => boolean) {
-    for (const [key, entries] of warm) {
-      const kept = entries.filter((entry) => {
-        if (!matches(entry)) return true;
-        clearTimeout(entry.timer);
-        entry.context.close().catch(() => undefined);
-        return false;
-      });
-      if (kept.length > 0) warm.set(key, kept);
-      else warm.delete(key);
+    for (const [key, entry] of warm) {
+      if (!matches(entry)) continue;
+      warm.delete(key);
+      clearTimeout(entry.timer);
+      entry.context.close().catch(() => undefined);
     }
   }
 
   function takeWarm(key: string): WarmEntry | undefined {
-    const entries = warm.get(key);
-    const entry = entries?.pop();
-    if (entries && entries.length === 0) warm.delete(key);
-    if (entry) clearTimeout(entry.timer);
-    return entry?.member.alive && !entry.page.isClosed() ? entry : undefined;
+    const entry = warm.get(key);
+    if (!entry) return undefined;
+    warm.delete(key);
+    clearTimeout(entry.timer);
+    if (entry.member.alive && !entry.page.isClosed()) return entry;
+    entry.context.close().catch(() => undefined);
+    return undefined;
   }
 
+  /**
+   * Keeps one idle context per key, and no more idle contexts than pages may be in flight
+   * (the oldest goes first): idle contexts hold a renderer's memory.
+   */
   function keepWarm(key: string, member: Member, context: BrowserContext, page: Page) {
+    if (warm.has(key)) {
+      context.close().catch(() => undefined);
+      return;
+    }
+    const capacity = browserCount * pagesPerBrowser;
+    for (const oldest of warm.values()) {
+      if (warm.size < capacity) break;
+      dropWarm((entry) => entry === oldest);
+    }
     const entry: WarmEntry = {
       key,
       member,
@@ -200,9 +211,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       timer: setTimeout(() => dropWarm((candidate) => candidate === entry), warmIdleMs),
     };
     entry.timer.unref();
-    const entries = warm.get(key) ?? [];
-    entries.push(entry);
-    warm.set(key, entries);
+    warm.set(key, entry);
   }
 
   async function newContext(

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { readAreas } from '../browser/area-reader.ts';
-import { DEFAULT_ACTION_LIMITS } from '../browser/browser-page-fetcher.ts';
 import type { BrowserPool } from '../browser/browser-pool.ts';
+import { DEFAULT_ACTION_LIMITS } from '../browser/check-on-page.ts';
 import { cookiesFromHeader } from '../browser/cookie-header.ts';
 import { FrameNotFoundError } from '../browser/isolated-world.ts';
 import { ensureSignedIn } from '../browser/login.ts';

@@ -1,0 +1,78 @@
+import type { EgressGuard } from '@mimamori/egress';
+import type { Page } from 'playwright-core';
+import type { AreaContent, FetchRequest, FetchResult } from '../domain/page-fetcher.ts';
+import { CrawlFailure } from '../http/crawl-failure.ts';
+import { readAreas } from './area-reader.ts';
+import type { LeasedPage } from './browser-pool.ts';
+import { cookiesFromHeader } from './cookie-header.ts';
+import { ensureSignedIn } from './login.ts';
+import { type ActionLimits, describe, runActions } from './page-actions.ts';
+import { DEFAULT_LOAD_LIMITS, loadPage } from './page-load.ts';
+import { captureArea, capturePage } from './screenshot-capture.ts';
+import type { EncodedImage } from './screenshot-encoding.ts';
+
+export const DEFAULT_ACTION_LIMITS: ActionLimits = { ...DEFAULT_LOAD_LIMITS, actionTimeoutMs: 10_000 };
+
+/**
+ * One browser-mode check on a page of a context made for it: cookies, login, load, actions,
+ * areas read in an isolated world, screenshots. Throws CrawlFailure for a failed check.
+ */
+export async function checkOnPage(
+  lease: Pick<LeasedPage, 'page' | 'context'>,
+  request: FetchRequest,
+  { limits, guard, signal }: { limits: ActionLimits; guard: EgressGuard; signal: AbortSignal },
+): Promise<FetchResult> {
+  const { page, context } = lease;
+  const abort = () => void page.close().catch(() => undefined);
+  signal.addEventListener('abort', abort, { once: true });
+  try {
+    if (request.cookies) await context.addCookies(cookiesFromHeader(request.cookies, request.url));
+    const response = request.login
+      ? await ensureSignedIn(page, request.url, request.login, limits, guard)
+      : await loadPage(page, request.url, limits, guard);
+    if (request.actions.length > 0) await runActions(page, request.actions, limits, guard);
+    const areas = await readCheckedAreas(page, request);
+    const pageScreenshot = request.screenshot === 'page' ? imageOnly(await capturePage(page)) : undefined;
+    const keepsSession = Boolean(request.login || request.sessionState);
+    return {
+      ok: true,
+      finalUrl: page.url(),
+      status: response.status(),
+      areas,
+      ...(pageScreenshot ? { pageScreenshot } : {}),
+      ...(keepsSession ? { sessionState: JSON.stringify(await context.storageState()) } : {}),
+    };
+  } finally {
+    signal.removeEventListener('abort', abort);
+  }
+}
+
+async function readCheckedAreas(page: Page, request: FetchRequest): Promise<AreaContent[]> {
+  const readings = await readAreas(page, request.areas);
+  const missing = readings.findIndex((reading) => !reading.found);
+  const area = request.areas[missing];
+  if (area) {
+    const frame = readings[missing]?.missingFrame;
+    const what = frame
+      ? `iframe not found: ${area.frame?.selectorType} ${frame}`
+      : `element not found: ${describe(area)}`;
+    throw new CrawlFailure('element_not_found', what, false);
+  }
+  const contents: AreaContent[] = [];
+  for (const reading of readings) {
+    const screenshot =
+      request.screenshot === 'areas' && reading.box
+        ? imageOnly(await captureArea(page, reading.box))
+        : undefined;
+    contents.push({
+      areaId: reading.areaId,
+      found: reading.found,
+      html: reading.html,
+      text: reading.text,
+      ...(screenshot ? { screenshot } : {}),
+    });
+  }
+  return contents;
+}
+
+const imageOnly = ({ data, contentType }: EncodedImage) => ({ data, contentType });
