@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { accountV1 } from '@mimamori/contracts';
-import { createGrpcClient, createLogger, createShutdown, unary } from '@mimamori/runtime';
+import { createLogger, createShutdown } from '@mimamori/runtime';
+import { createHttpVisitor } from '@mimamori/test-fixtures';
 import { describe, expect, it } from 'vitest';
 import { startStandalone } from './start-standalone.ts';
 
@@ -17,19 +17,20 @@ describe('single-process mode', () => {
         ['account', 'crawler', 'diff', 'filings', 'notifier', 'scheduler', 'target'].sort(),
       );
 
-      expect((await fetch(new URL('/healthz', product.url))).status).toBe(200);
-      const userInfo = await fetch(new URL('/api/user_info', product.url));
-      expect(userInfo.status).toBe(401);
-      expect(await userInfo.json()).toEqual({
-        error: { code: 'unauthenticated', message_key: 'errors.unauthenticated' },
+      const visitor = createHttpVisitor(product.url);
+      expect((await visitor.get('/healthz')).status).toBe(200);
+      expect(await visitor.get('/api/user_info')).toEqual({
+        status: 401,
+        body: { error: { code: 'unauthenticated', message_key: 'errors.unauthenticated' } },
       });
 
-      const account = createGrpcClient(
-        accountV1.AccountServiceClient,
-        product.services.account?.grpcAddress ?? '',
-      );
-      await unary(account, 'createAccount', { email: 'yamada@example.jp', password: 'abcd1234', lang: 'ja' });
-      account.close();
+      const signUp = await visitor.post('/api/signup', {
+        email: 'yamada@example.jp',
+        password: 'abcd1234',
+        agree: true,
+        lang: 'ja',
+      });
+      expect(signUp.status).toBe(202);
 
       // account's outbox → in-process bus → notifier → the local mailbox, browsable over HTTP.
       let mails: Awaited<ReturnType<typeof product.mailbox.list>> = [];
@@ -37,9 +38,20 @@ describe('single-process mode', () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
         mails = await product.mailbox.list();
       }
-      expect(mails.map((mail) => mail.subject)).toEqual(['Mimamori へようこそ']);
-      const page = await fetch(new URL('/dev/mailbox', product.url));
-      expect(await page.text()).toContain('Mimamori へようこそ');
+      expect(mails.map((mail) => mail.subject)).toEqual(['【Mimamori】メールアドレスの確認']);
+      const page = await visitor.get('/dev/mailbox');
+      expect(page.body).toContain('【Mimamori】メールアドレスの確認');
+
+      const mail = await product.mailbox.read(mails[0]?.id ?? '');
+      const token = /[?&]token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1] ?? '';
+      expect((await visitor.post('/api/verify', { token })).status).toBe(200);
+      expect(
+        (await visitor.post('/api/signin', { email: 'yamada@example.jp', password: 'abcd1234' })).status,
+      ).toBe(200);
+      expect(await visitor.get('/api/user_info')).toMatchObject({
+        status: 200,
+        body: { mails: ['yamada@example.jp'] },
+      });
     } finally {
       await shutdown.run('test finished');
       await rm(dataDir, { recursive: true, force: true });

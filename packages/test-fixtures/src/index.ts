@@ -1,5 +1,6 @@
 export { dropSchemas } from './drop-schemas.ts';
 export { createFreshDatabase, type FreshDatabase } from './fresh-database.ts';
+export { createHttpVisitor, type HttpVisitor, type VisitorResponse } from './http-visitor.ts';
 export { testDatabaseUrl, testNatsUrl } from './server-urls.ts';
 export {
   type SmtpServerFixture,

@@ -15,6 +15,11 @@ export interface SmtpServerFixture {
   waitForMessages(count: number, timeoutMs?: number): Promise<ParsedMail[]>;
   /** Resolves once a client has connected (at any time since start); rejects after `timeoutMs`. */
   waitForConnection(timeoutMs?: number): Promise<void>;
+  /**
+   * Resolves once at least `count` messages have begun arriving (their DATA started), accepted
+   * or not yet: with `acceptDelayMs`, the last of them is then in flight.
+   */
+  waitForIncoming(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -35,6 +40,7 @@ export async function startSmtpServer(options: SmtpServerFixtureOptions = {}): P
   const messages: ParsedMail[] = [];
   const logins: string[] = [];
   let connections = 0;
+  let incoming = 0;
   const waiters = new Set<() => void>();
   const changed = () => {
     for (const waiter of waiters) waiter();
@@ -57,6 +63,8 @@ export async function startSmtpServer(options: SmtpServerFixtureOptions = {}): P
       callback(null, { user: auth.username });
     },
     onData(stream, _session, callback) {
+      incoming += 1;
+      changed();
       simpleParser(stream).then(
         async (mail) => {
           if (options.acceptDelayMs) await sleep(options.acceptDelayMs);
@@ -119,6 +127,12 @@ export async function startSmtpServer(options: SmtpServerFixtureOptions = {}): P
         () => (connections > 0 ? true : undefined),
         timeoutMs,
         () => 'a client to connect',
+      ).then(() => undefined),
+    waitForIncoming: (count, timeoutMs = 10_000) =>
+      waitUntil(
+        () => (incoming >= count ? true : undefined),
+        timeoutMs,
+        () => `${count} incoming message(s), saw ${incoming}`,
       ).then(() => undefined),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

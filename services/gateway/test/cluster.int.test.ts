@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { createJetStreamBus } from '@mimamori/bus';
-import { accountV1 } from '@mimamori/contracts';
 import { streams } from '@mimamori/events';
-import { createGrpcClient, unary } from '@mimamori/runtime';
 import { generateSecretKey } from '@mimamori/secret-box';
 import {
   createFreshDatabase,
+  createHttpVisitor,
   type FreshDatabase,
   startSmtpServer,
   testNatsUrl,
@@ -28,7 +27,7 @@ const lines: { service: ServiceName; line: string }[] = [];
 beforeAll(async () => {
   database = await createFreshDatabase();
   // Each message takes a while to accept, so a SIGTERM below lands while one is in flight.
-  smtp = await startSmtpServer({ acceptDelayMs: 2_000 });
+  smtp = await startSmtpServer({ acceptDelayMs: 1_500 });
   cluster = await launchCluster({
     databaseUrl: database.url,
     natsUrl: testNatsUrl(),
@@ -62,6 +61,13 @@ function errorLines() {
   });
 }
 
+function tokenOfMailTo(address: string): string {
+  const mail = smtp.messages.find((message) => JSON.stringify(message.to).includes(address));
+  const token = /[?&]token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1];
+  if (!token) throw new Error(`no link mailed to ${address}`);
+  return token;
+}
+
 describe('cluster mode', () => {
   it('serves the SPA, /healthz and a 401 user_info through gateway → account → PostgreSQL', async () => {
     const page = await fetch(cluster.url);
@@ -77,21 +83,47 @@ describe('cluster mode', () => {
     });
   });
 
-  it('exposes gRPC health, readiness and metrics on every service', async () => {
+  it('exposes readiness and metrics on every service', async () => {
     for (const [service, opsUrl] of cluster.opsUrls) {
       expect((await fetch(new URL('readyz', opsUrl))).status, service).toBe(200);
       expect(await (await fetch(new URL('metrics', opsUrl))).text(), service).toContain('process_cpu');
     }
   });
 
-  it('carries an event from account (outbox) to notifier (consumer) over JetStream, and SIGTERM finishes work in flight', async () => {
-    const account = createGrpcClient(
-      accountV1.AccountServiceClient,
-      cluster.grpcAddresses.get('account') ?? '',
+  it('signs a person up, mails the link (account outbox → JetStream → notifier → SMTP), verifies and signs in', async () => {
+    const visitor = createHttpVisitor(cluster.url);
+    await visitor.get('/healthz');
+    const signUp = await visitor.post('/api/signup', {
+      email: 'cluster@example.jp',
+      password: 'abcd1234',
+      agree: true,
+      lang: 'en',
+    });
+    expect(signUp.status).toBe(202);
+    await smtp.waitForMessages(1, 30_000);
+    expect(smtp.messages.map((mail) => mail.subject)).toEqual(['Mimamori: confirm your e-mail address']);
+
+    expect((await visitor.post('/api/verify', { token: tokenOfMailTo('cluster@example.jp') })).status).toBe(
+      200,
     );
-    await unary(account, 'createAccount', { email: 'cluster@example.jp', password: 'abcd1234', lang: 'en' });
-    account.close();
-    await smtp.waitForConnection(30_000);
+    expect(
+      (await visitor.post('/api/signin', { email: 'cluster@example.jp', password: 'abcd1234' })).status,
+    ).toBe(200);
+    const userInfo = await visitor.get('/api/user_info');
+    expect(userInfo.status).toBe(200);
+    expect(userInfo.body).toMatchObject({ mails: ['cluster@example.jp'], locale: { Lang: 'en' } });
+  });
+
+  it('on SIGTERM, every process finishes its work in flight and exits 0 without logging an error', async () => {
+    const visitor = createHttpVisitor(cluster.url);
+    await visitor.get('/healthz');
+    await visitor.post('/api/signup', {
+      email: 'inflight@example.jp',
+      password: 'abcd1234',
+      agree: true,
+      lang: 'ja',
+    });
+    await smtp.waitForIncoming(2, 30_000);
 
     // The notifier is now handing the mail to a slow SMTP server: stop everything. A process
     // still running 10 s after SIGTERM is killed and shows up as a null exit code.
@@ -100,7 +132,7 @@ describe('cluster mode', () => {
     expect(Object.fromEntries(exits)).toEqual(
       Object.fromEntries([...cluster.processes.keys()].map((service) => [service, 0])),
     );
-    expect(smtp.messages.map((mail) => mail.subject)).toEqual(['Welcome to Mimamori']);
+    expect(smtp.messages.map((mail) => mail.subject)).toContain('【Mimamori】メールアドレスの確認');
     expect(errorLines()).toEqual([]);
   });
 });

@@ -5,7 +5,6 @@ import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { ServiceModule } from '@mimamori/service-host';
 import { accountMailConsumer } from './events/account-mail-consumer.ts';
-import { welcomeConsumer } from './events/welcome-consumer.ts';
 import { createDeliveryStore } from './store/delivery-store.ts';
 import { NOTIFIER_SCHEMA, notifierMigrations } from './store/migrations.ts';
 
@@ -35,10 +34,7 @@ export function createNotifierService({
     schema: NOTIFIER_SCHEMA,
     migrations: notifierMigrations,
     streams: [streams.accounts],
-    consumers: [
-      welcomeConsumer({ deliveries, mail, logger }),
-      accountMailConsumer({ deliveries, mail, secretBox, publicUrl, logger }),
-    ],
+    consumers: [accountMailConsumer({ deliveries, mail, secretBox, publicUrl, logger })],
     stop: () => mail.close(),
   };
 }
