@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTinyproxy } from '../../test/tinyproxy-fixture.ts';
 import type { FetchRequest, FetchResult, PageFetcher } from '../domain/page-fetcher.ts';
 import { createBrowserPageFetcher } from './browser-page-fetcher.ts';
 import { type BrowserPool, createBrowserPool } from './browser-pool.ts';
@@ -134,6 +135,109 @@ describe('browser page fetcher', () => {
     expect(result.areas[0]?.text).toBe('revealed text');
   });
 
+  it('clicks inside an iframe, submits with a key press and goes to a URL', async () => {
+    const inFrame = { selector: '#panel', selectorType: 'css' as const };
+    const framed = await fetchOk(
+      request('/frame-button', {
+        actions: [
+          {
+            type: 'click',
+            locator: { selector: '#go', selectorType: 'css', frame: inFrame },
+            skippable: false,
+          },
+        ],
+        areas: [{ ...css('out', '#out'), frame: inFrame }],
+      }),
+    );
+    expect(framed.areas[0]?.text).toBe('clicked inside');
+
+    const searched = await fetchOk(
+      request('/search', {
+        actions: [
+          {
+            type: 'enter_text',
+            locator: { selector: '//input[@id="q"]', selectorType: 'xpath' },
+            value: '見守り',
+            skippable: false,
+          },
+          {
+            type: 'modifier_key',
+            locator: { selector: '#q', selectorType: 'css' },
+            value: 'Enter',
+            skippable: false,
+          },
+        ],
+        areas: [css('result', '#result')],
+      }),
+    );
+    expect(searched.areas[0]?.text).toBe('results for 見守り');
+    expect(searched.finalUrl).toContain('/search?q=');
+
+    const moved = await fetchOk(
+      request('/search', {
+        actions: [{ type: 'goto_url', value: `${site.url}/static`, skippable: false }],
+        areas: [css('price', '#price')],
+      }),
+    );
+    expect(moved.areas[0]?.text).toBe('¥1,200');
+  });
+
+  it('signs in by replaying the login every check when verified by replay', async () => {
+    const login = {
+      verify: { kind: 'replay' as const },
+      actions: [
+        { type: 'goto_url' as const, value: `${site.url}/login`, skippable: false },
+        {
+          type: 'enter_text' as const,
+          locator: { selector: '#user', selectorType: 'css' as const },
+          value: 'sato',
+          skippable: false,
+        },
+        {
+          type: 'enter_text' as const,
+          locator: { selector: '#pass', selectorType: 'css' as const },
+          value: 's3cret!',
+          skippable: false,
+        },
+        {
+          type: 'click' as const,
+          locator: { selector: '#submit', selectorType: 'css' as const },
+          skippable: false,
+        },
+      ],
+    };
+    const before = site.hits.get('/do-login') ?? 0;
+    const first = await fetchOk(request('/members', { login, areas: [css('secret', '#secret')] }));
+    const second = await fetchOk(
+      request('/members', {
+        login,
+        sessionState: first.sessionState as string,
+        areas: [css('secret', '#secret')],
+      }),
+    );
+    expect(second.areas[0]?.text).toContain('members only');
+    expect((site.hits.get('/do-login') ?? 0) - before).toBe(2);
+  });
+
+  it('goes through a real upstream proxy (tinyproxy) behind the guard', async () => {
+    const proxy = await startTinyproxy();
+    try {
+      const result = await fetchOk(
+        request('/echo-via', { proxyUrl: proxy.url, areas: [css('via', '#via')] }),
+      );
+      expect(result.areas[0]?.text).toContain('fixture-proxy');
+      const refused = failure(
+        await fetcher.fetch(
+          request('/static', { url: 'http://127.0.0.2:8081/', proxyUrl: proxy.url }),
+          new AbortController().signal,
+        ),
+      );
+      expect(refused.code).toBe('refused_address');
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('passes over a skippable action whose element is missing, and fails on a required one', async () => {
     const skipped = await fetchOk(
       request('/static', {
@@ -181,10 +285,12 @@ describe('browser page fetcher', () => {
         },
       ],
     };
+    const logins = () => site.hits.get('/do-login') ?? 0;
+    const before = logins();
     const first = await fetchOk(request('/members', { login, areas: [css('secret', '#secret')] }));
     expect(first.areas[0]?.text).toBe('members only: 会員価格 980円');
     expect(first.sessionState).toContain('member');
-    expect(site.hits.get('/do-login')).toBe(1);
+    expect(logins() - before).toBe(1);
 
     const second = await fetchOk(
       request('/members', {
@@ -194,7 +300,7 @@ describe('browser page fetcher', () => {
       }),
     );
     expect(second.areas[0]?.text).toBe('members only: 会員価格 980円');
-    expect(site.hits.get('/do-login')).toBe(1);
+    expect(logins() - before).toBe(1);
 
     const wrong = failure(
       await fetcher.fetch(

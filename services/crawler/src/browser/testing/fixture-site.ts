@@ -131,6 +131,31 @@ const pages: Record<string, Handler> = {
       'set-cookie': 'seen=yes; Path=/',
     }),
 
+  '/echo-via': (request, response) =>
+    send(response, html(`<div id="via">${escapeHtml(String(request.headers.via ?? 'direct'))}</div>`)),
+
+  '/frame-button': (_request, response) =>
+    send(response, html('<iframe id="panel" src="/frame-button-inner" width="300" height="120"></iframe>')),
+  '/frame-button-inner': (_request, response) =>
+    send(
+      response,
+      html(
+        '<button id="go">go</button><div id="out">idle</div><script>document.getElementById("go").addEventListener("click", function () { document.getElementById("out").textContent = "clicked inside"; });</script>',
+      ),
+    ),
+
+  '/search': (request, response) => {
+    const query = new URL(request.url ?? '/', 'http://fixture').searchParams.get('q');
+    send(
+      response,
+      html(
+        query === null
+          ? '<form action="/search"><input id="q" name="q"></form>'
+          : `<div id="result">results for ${escapeHtml(query)}</div>`,
+      ),
+    );
+  },
+
   '/missing': (_request, response) => send(response, html('<h1>gone</h1>'), 404),
 };
 
