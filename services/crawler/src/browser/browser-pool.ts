@@ -54,7 +54,7 @@ export interface BrowserPool {
   readonly guard: EgressGuard;
   /** Runs `work` on a page in a context made for `spec`, then closes it (or keeps it warm). */
   run<T>(spec: ContextSpec, work: (lease: LeasedPage) => Promise<T>): Promise<T>;
-  /** A context the caller keeps (wizard preview sessions); closing it frees its slot. */
+  /** A context the caller keeps and closes (wizard preview sessions); not counted in the check slots. */
   open(spec: ContextSpec): Promise<LeasedPage & { close(): Promise<void> }>;
   close(): Promise<void>;
 }
@@ -79,7 +79,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   // Resolved on first launch, so a crawler that never runs a browser needs no Chromium.
   let executablePath = options.executablePath;
   const browserCount = options.browsers ?? 1;
-  const pagesPerBrowser = options.pagesPerBrowser ?? 4;
+  const pagesPerBrowser = options.pagesPerBrowser ?? 8;
   const warmIdleMs = options.warmIdleMs ?? 10_000;
   const members: (Member | Promise<Member> | undefined)[] = new Array(browserCount).fill(undefined);
   const proxies = new Map<string, Promise<GuardedProxy>>();
@@ -289,24 +289,21 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     },
 
     async open(spec) {
-      await acquireSlot();
-      try {
-        const { member, leased } = await lease({ ...spec, warmKey: undefined } as ContextSpec);
-        let released = false;
-        return {
-          ...leased,
-          async close() {
-            if (released) return;
-            released = true;
-            member.active--;
-            releaseSlot();
-            await leased.context.close().catch(() => undefined);
-          },
-        };
-      } catch (error) {
-        releaseSlot();
-        throw error;
-      }
+      // Kept contexts (the preview's) are capped by their owner, not by the check slots, so an
+      // open wizard never holds checks back.
+      if (closed) throw new Error('browser pool closed');
+      const { warmKey: _unused, ...fresh } = spec;
+      const { member, leased } = await lease(fresh);
+      let released = false;
+      return {
+        ...leased,
+        async close() {
+          if (released) return;
+          released = true;
+          member.active--;
+          await leased.context.close().catch(() => undefined);
+        },
+      };
     },
 
     async close() {
