@@ -334,6 +334,14 @@ describe('browser page fetcher', () => {
     expect((site.hits.get('/slow') ?? 0) - before).toBe(3);
   });
 
+  it('follows a redirect chain up to the cap and refuses a longer one', async () => {
+    const followed = await fetchOk(request('/hop/3', { areas: [css('end', '#end')] }));
+    expect(followed.finalUrl).toBe(`${site.url}/hop/0`);
+    expect(followed.areas[0]?.text).toBe('end of the chain');
+    const tooLong = failure(await fetcher.fetch(request('/hop/12'), new AbortController().signal));
+    expect(tooLong).toMatchObject({ code: 'too_many_redirects', retryable: false });
+  });
+
   it('refuses a page larger than the cap', async () => {
     const result = failure(await fetcher.fetch(request('/large'), new AbortController().signal));
     expect(result.code).toBe('too_large');

@@ -169,6 +169,14 @@ export async function startFixtureSite(extra: Record<string, Handler> = {}): Pro
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://fixture').pathname;
     hits.set(path, (hits.get(path) ?? 0) + 1);
+    const hop = /^\/hop\/(\d+)$/.exec(path);
+    if (hop) {
+      // A redirect chain: /hop/3 → /hop/2 → /hop/1 → /hop/0 (a page).
+      const left = Number(hop[1]);
+      if (left === 0) send(response, html('<div id="end">end of the chain</div>'));
+      else response.writeHead(302, { location: `/hop/${left - 1}` }).end();
+      return;
+    }
     const handler = routes[path];
     if (handler) handler(request, response);
     else send(response, html('<h1>not here</h1>'), 404);
