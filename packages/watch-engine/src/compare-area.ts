@@ -1,7 +1,16 @@
 import type { AreaOptions } from './area-options.ts';
 import { type AreaDiff, diffArea, EMPTY_DIFF } from './diff/area-diff.ts';
-import { type AreaSnapshot, extractAreaContent } from './normalise/extract-area-content.ts';
-import { createAreaNormaliser, type NormalisedArea } from './normalise/normalise-area.ts';
+import {
+  type AreaSnapshot,
+  extractAreaContent,
+  visibleTextPieces,
+} from './normalise/extract-area-content.ts';
+import {
+  type AreaNormaliser,
+  compactLines,
+  contentHashOf,
+  createAreaNormaliser,
+} from './normalise/normalise-area.ts';
 
 /** One watched area of a check, as the diff service hands it over. */
 export interface AreaCheckInput {
@@ -52,6 +61,7 @@ export interface AreaComparison {
 }
 
 const VISIBLE = /[^\s\p{Cc}\p{Cf}]/u;
+const MARKUP_PIECE_LENGTH = 2000;
 
 /** Decides whether one area was updated. Throws only on invalid options, which evaluateCheck reports. */
 export function compareArea(input: AreaCheckInput): AreaComparison {
@@ -63,7 +73,7 @@ export function compareArea(input: AreaCheckInput): AreaComparison {
       'the area was not found on the page: check its selector or XPath',
     );
   }
-  const normalise = createAreaNormaliser(options);
+  const normaliser = createAreaNormaliser(options);
   // The previous version is usually also the newest past update: the same markup is parsed once.
   const extractedByMarkup = new Map<string, string>();
   const extract = (snapshot: AreaSnapshot): string => {
@@ -82,51 +92,58 @@ export function compareArea(input: AreaCheckInput): AreaComparison {
   if (!VISIBLE.test(extracted)) {
     return failed(areaId, 'area_empty', 'the area has no content: enlarge the area or keep the tags');
   }
-  const current = normalise(extracted);
+  const currentLines = normaliser.lines(extracted);
+  const currentText = currentLines.join('\n');
+  const currentCompact = compactLines(currentLines);
+  const contentHash = contentHashOf(currentCompact);
   const settled = (
     outcome: 'first_check' | 'unchanged' | 'updated',
     diff: AreaDiff,
     previousText: string | null,
   ) => ({
-    result: { areaId, outcome, contentHash: current.contentHash, text: current.text, diff },
+    result: { areaId, outcome, contentHash, text: currentText, diff },
     previousText,
   });
   if (!input.previous) return settled('first_check', EMPTY_DIFF, null);
-  const previous = normalise(extract(input.previous));
+  const previousLines = normaliser.lines(extract(input.previous));
+  const previousText = previousLines.join('\n');
   const notCounted = (reason: NotCountedReason, diff: AreaDiff): AreaComparison => ({
-    result: {
-      areaId,
-      outcome: 'not_counted',
-      reason,
-      contentHash: current.contentHash,
-      text: current.text,
-      diff,
-    },
-    previousText: previous.text,
+    result: { areaId, outcome: 'not_counted', reason, contentHash, text: currentText, diff },
+    previousText,
   });
-  if (previous.text === current.text) return settled('unchanged', EMPTY_DIFF, previous.text);
-  if (previous.contentHash === current.contentHash) return notCounted('whitespace_only', EMPTY_DIFF);
-  const diff = diffArea(previous.lines, current.lines, {
+  if (previousText === currentText) return settled('unchanged', EMPTY_DIFF, previousText);
+  if (compactLines(previousLines) === currentCompact) return notCounted('whitespace_only', EMPTY_DIFF);
+  const diff = diffArea(previousLines, currentLines, {
     cancelMoves: options.addOnly || options.allowSameWords,
     countRemovals: !options.addOnly,
   });
   if (!diff.rows.some((row) => row.changed))
     return notCounted(options.addOnly ? 'add_only' : 'same_words', diff);
-  if (sameAsPastUpdate(current, input, (snapshot) => normalise(extract(snapshot))))
+  // Past versions are compared as they are parsed: most differ early on, and the rest is never parsed.
+  const extractInPieces = (snapshot: AreaSnapshot): Iterable<string> => {
+    const markup = snapshot.html;
+    const parsing = options.stripTags && snapshot.text === undefined && markup !== undefined;
+    return parsing && !extractedByMarkup.has(markup)
+      ? visibleTextPieces(markup, MARKUP_PIECE_LENGTH)
+      : [extract(snapshot)];
+  };
+  if (sameAsPastUpdate(currentCompact, input, normaliser, extractInPieces))
     return notCounted('same_as_past_update', diff);
-  return settled('updated', diff, previous.text);
+  return settled('updated', diff, previousText);
 }
 
+/** Whether the current content is the same (same content hash) as one of the last N update versions. */
 function sameAsPastUpdate(
-  current: NormalisedArea,
+  currentCompact: string,
   input: AreaCheckInput,
-  normalise: (snapshot: AreaSnapshot) => NormalisedArea,
+  normaliser: AreaNormaliser,
+  extract: (snapshot: AreaSnapshot) => Iterable<string>,
 ): boolean {
   const { enabled, count } = input.options.excludeSameAsPast;
   if (!enabled || count <= 0) return false;
   return (input.pastUpdates ?? [])
     .slice(0, count)
-    .some((past) => normalise(past).contentHash === current.contentHash);
+    .some((past) => normaliser.hasCompactText(extract(past), currentCompact));
 }
 
 function failed(areaId: string, reason: AreaErrorReason, message: string): AreaComparison {

@@ -17,6 +17,7 @@ export function form(name: string, source: string, hint?: RegExp): ExclusionForm
 }
 
 const HAS_DIGIT = /[0-9\uFF10-\uFF19]/;
+const NAMED_GROUP = /\(\?<[A-Za-z]/;
 
 /**
  * A remover for the given forms. Each form runs over the whole line in turn, so an earlier form wins
@@ -24,22 +25,41 @@ const HAS_DIGIT = /[0-9\uFF10-\uFF19]/;
  * the result the same when only the numbers in a line change.
  */
 export function formRemover(forms: readonly ExclusionForm[]): (line: string) => string {
-  const patterns = forms.map((item) => ({ regex: new RegExp(item.source, 'gu'), hint: item.hint }));
-  const replacer = (...args: unknown[]): string => {
-    // The replacer gets the named groups last, only when the form has any.
-    const last = args.at(-1);
-    return typeof last !== 'object' || inRange(last as Record<string, string | undefined>)
-      ? ''
-      : (args[0] as string);
-  };
+  // A form without range-checked groups removes every match: a plain replacement is the fastest way.
+  const patterns = forms.map((item) => {
+    const regex = new RegExp(item.source, 'gu');
+    const remove = NAMED_GROUP.test(item.source)
+      ? (line: string) => removeInRange(regex, line)
+      : (line: string) => line.replace(regex, '');
+    return { hint: item.hint, remove };
+  });
   return (line) => {
     if (!HAS_DIGIT.test(line)) return line;
     let result = line;
-    for (const { regex, hint } of patterns) {
-      if (!hint || hint.test(result)) result = result.replace(regex, replacer);
+    for (const { hint, remove } of patterns) {
+      if (!hint || hint.test(result)) result = remove(result);
     }
     return result;
   };
+}
+
+/**
+ * The line without the matches whose groups are in range, as `line.replace(regex, replacer)` would give
+ * with a replacer keeping the others. An exec loop costs a fraction of a replacer call for each match.
+ */
+function removeInRange(regex: RegExp, line: string): string {
+  let kept = '';
+  let from = 0;
+  regex.lastIndex = 0;
+  for (let match = regex.exec(line); match !== null; match = regex.exec(line)) {
+    const end = match.index + match[0].length;
+    // An empty match moves on by one code point, as replace does.
+    if (end === match.index) regex.lastIndex = end + ((line.codePointAt(end) ?? 0) > 0xffff ? 2 : 1);
+    if (match.groups && !inRange(match.groups)) continue;
+    kept += line.slice(from, match.index);
+    from = end;
+  }
+  return from === 0 ? line : kept + line.slice(from);
 }
 
 function inRange(groups: Record<string, string | undefined>): boolean {

@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { canonicalMarkup, extractAreaContent, visibleText } from './extract-area-content.ts';
+import {
+  canonicalMarkup,
+  extractAreaContent,
+  visibleText,
+  visibleTextPieces,
+} from './extract-area-content.ts';
 
 describe('visible text (strip tags)', () => {
   test('block elements and <br> start lines; source line breaks inside a paragraph do not', () => {
@@ -21,6 +26,24 @@ describe('visible text (strip tags)', () => {
 
   test('preformatted text keeps its line breaks', () => {
     expect(visibleText('<pre>a\nb</pre>').split('\n').filter(Boolean)).toEqual(['a', 'b']);
+  });
+});
+
+describe('visible text in pieces', () => {
+  test('the pieces joined are exactly the visible text, however small the pieces', () => {
+    const html =
+      '<div title="a>b"><p>x  &gt;  y &amp;\n z</p><pre>a\r\n  b</pre><script>if (a > b) {}</script>' +
+      '<ul><li>在庫 &#x5728;</li><li>\u{1F600} > 1</li></ul>tail</div>';
+    for (const length of [1, 5, 20, 1000]) {
+      expect([...visibleTextPieces(html, length)].join('')).toBe(visibleText(html));
+    }
+    expect([...visibleTextPieces(html, 20)].length).toBeGreaterThan(3);
+  });
+
+  test('markup is parsed only as far as the pieces are read', () => {
+    const pieces = visibleTextPieces('<p>a</p><p>b</p><p>c</p>', 1);
+    expect(pieces.next().value).toBe('\n');
+    expect(pieces.next().value).toBe('a\n');
   });
 });
 

@@ -73,6 +73,7 @@ const VOID = new Set([
   'wbr',
 ]);
 const HTML_SPACE_RUN = /[\t\n\f\r ]+/g;
+const UNTIDY_HTML_SPACE = /[\t\n\f\r]| {2}/;
 
 /**
  * The content compared for an area: its visible text when tags are stripped, otherwise its markup in a
@@ -87,30 +88,60 @@ export function extractAreaContent(snapshot: AreaSnapshot, stripTags: boolean): 
 /** Text as a browser renders it, roughly: block elements on their own lines, hidden elements left out. */
 export function visibleText(html: string): string {
   let text = '';
+  visibleTextParser((piece) => {
+    text += piece;
+  }).end(html);
+  return text;
+}
+
+/**
+ * visibleText in pieces, about `markupLength` characters of markup at a time, so that a comparison can
+ * stop before the rest is parsed. The markup is cut only just after a '>', so no run of spaces, entity
+ * or character is split: the pieces joined are exactly visibleText(html).
+ */
+export function* visibleTextPieces(html: string, markupLength: number): Generator<string> {
+  let text = '';
+  const parser = visibleTextParser((piece) => {
+    text += piece;
+  });
+  for (let from = 0; from < html.length; ) {
+    const cut = html.indexOf('>', from + markupLength - 1);
+    const to = cut < 0 ? html.length : cut + 1;
+    parser.write(html.slice(from, to));
+    from = to;
+    yield text;
+    text = '';
+  }
+  parser.end();
+  yield text;
+}
+
+function visibleTextParser(append: (text: string) => void): Parser {
   let hiddenDepth = 0;
   let preformattedDepth = 0;
-  const parser = new Parser(
+  return new Parser(
     {
       onopentag(name) {
         if (INVISIBLE.has(name)) hiddenDepth++;
         if (PREFORMATTED.has(name)) preformattedDepth++;
         if (hiddenDepth > 0) return;
-        if (name === 'br' || BLOCK.has(name)) text += '\n';
+        if (name === 'br' || BLOCK.has(name)) append('\n');
       },
       onclosetag(name) {
         if (INVISIBLE.has(name)) hiddenDepth--;
         if (PREFORMATTED.has(name)) preformattedDepth--;
-        if (hiddenDepth === 0 && BLOCK.has(name)) text += '\n';
+        if (hiddenDepth === 0 && BLOCK.has(name)) append('\n');
       },
       ontext(data) {
         if (hiddenDepth > 0) return;
-        text += preformattedDepth > 0 ? data : data.replace(HTML_SPACE_RUN, ' ');
+        // Most text has single spaces only: testing first spares building the same string again.
+        append(
+          preformattedDepth > 0 || !UNTIDY_HTML_SPACE.test(data) ? data : data.replace(HTML_SPACE_RUN, ' '),
+        );
       },
     },
     { decodeEntities: true },
   );
-  parser.end(html);
-  return text;
 }
 
 /** Markup re-serialised so that equivalent spellings of the same document compare equal. */
