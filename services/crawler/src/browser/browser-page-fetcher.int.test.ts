@@ -342,6 +342,11 @@ describe('browser page fetcher', () => {
     expect(tooLong).toMatchObject({ code: 'too_many_redirects', retryable: false });
   });
 
+  it('reads a page whose sub-resource never finishes once its load time is up', async () => {
+    const result = await fetchOk(request('/hanging-frame', { areas: [css('ready', '#ready')] }));
+    expect(result.areas[0]?.text).toBe('ready without the frame');
+  });
+
   it('refuses a page larger than the cap', async () => {
     const result = failure(await fetcher.fetch(request('/large'), new AbortController().signal));
     expect(result.code).toBe('too_large');

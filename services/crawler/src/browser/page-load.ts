@@ -48,13 +48,18 @@ export async function loadPage(
   };
   page.on('requestfailed', onFailed);
   let response: Response | null;
+  const started = Date.now();
   try {
-    response = await page.goto(url, { waitUntil: 'load', timeout: limits.loadTimeoutMs });
+    response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: limits.loadTimeoutMs });
   } catch (error) {
     throw await navigationFailure(error, failedDocument ?? url, guard);
   } finally {
     page.off('requestfailed', onFailed);
   }
+  // A sub-resource that never finishes (a hung tracker or frame) holds the load event back;
+  // the document is there, so the page is read after its load time rather than failed.
+  const loadLeft = Math.max(1, limits.loadTimeoutMs - (Date.now() - started));
+  await page.waitForLoadState('load', { timeout: loadLeft }).catch(() => undefined);
   if (!response) throw new CrawlFailure('unreachable', `no response from ${url}`, true);
   await checkResponse(page, response, limits);
   await settle(page, limits);

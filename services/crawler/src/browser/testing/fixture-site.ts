@@ -99,6 +99,9 @@ const pages: Record<string, Handler> = {
     response.on('close', () => clearTimeout(timer));
   },
 
+  '/hanging-frame': (_request, response) =>
+    send(response, html('<div id="ready">ready without the frame</div><iframe src="/slow"></iframe>')),
+
   '/large': (_request, response) => send(response, LARGE_PAGE),
 
   '/japanese': (_request, response) =>
