@@ -38,7 +38,8 @@ export interface PreviewRender {
 
 /** Enough for a person to point at anything on a long page without shipping every node. */
 const MAX_ELEMENTS = 4_000;
-const MAX_HEIGHT = 16_000;
+/** The picture stays well under gRPC's 4 MB message limit; the wizard rarely needs more. */
+const MAX_HEIGHT = 10_000;
 
 interface ElementMap {
   elements: PreviewElement[];
@@ -74,13 +75,14 @@ export async function renderPreview(page: Page, frame?: FrameRef): Promise<Previ
     clip: { ...clip, width: Math.max(1, clip.width), height: Math.max(1, Math.min(clip.height, MAX_HEIGHT)) },
     caret: 'hide',
   });
-  const screenshot = await encodeScreenshot(capture);
+  const screenshot = await encodeScreenshot(capture, { maxHeight: MAX_HEIGHT });
+  const shown = (box: Box) => frame !== undefined || box.y < MAX_HEIGHT;
   return {
     url: page.url(),
     screenshot,
     scale: screenshot.width / Math.max(1, clip.width),
     ...(frame ? { frame } : {}),
-    frames: map.frames,
-    elements: map.elements,
+    frames: map.frames.filter((entry) => shown(entry.box)),
+    elements: map.elements.filter((entry) => shown(entry.box)),
   };
 }
