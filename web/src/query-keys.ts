@@ -1,4 +1,10 @@
 /** Every react-query key of the SPA, so invalidation and prefetching name the same thing. */
 export const queryKeys = {
   userInfo: ['user-info'] as const,
+  account: ['account'] as const,
+  timezones: ['timezones'] as const,
+  xSignInAvailable: ['x-sign-in-available'] as const,
+  /** A verification link is used once; its outcome is kept under its token. */
+  emailVerification: (token: string) => ['email-verification', token] as const,
+  supportFollowUp: (token: string) => ['support-follow-up', token] as const,
 };

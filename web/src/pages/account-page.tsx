@@ -1,5 +1,54 @@
+import { useTranslation } from 'react-i18next';
+import { AccountSection } from '../account/account-section.tsx';
+import { DiscordSection } from '../account/discord-section.tsx';
+import { DisplaySettingsForm } from '../account/display-settings-form.tsx';
+import { MailsSection } from '../account/mails-section.tsx';
+import { PasswordSection } from '../account/password-section.tsx';
+import { ProfileSection } from '../account/profile-section.tsx';
+import { SupportSection } from '../account/support-section.tsx';
+import { FormMessage } from '../forms/form-message.tsx';
+import { useErrorText } from '../forms/use-error-text.ts';
+import { useAccount } from '../hooks/use-account.ts';
+import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { Page } from '../shell/page.tsx';
 
 export default function AccountPage() {
-  return <Page title="account" />;
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const account = useAccount();
+
+  if (account.isPending) {
+    return (
+      <Page title="account">
+        <LoadingIndicator />
+      </Page>
+    );
+  }
+  if (account.isError) {
+    return (
+      <Page title="account">
+        <div className="notice">
+          <FormMessage tone="error" message={errorText(account.error)} />
+          <button type="button" className="button" onClick={() => void account.refetch()}>
+            {t('actions.retry')}
+          </button>
+        </div>
+      </Page>
+    );
+  }
+  const data = account.data;
+  return (
+    <Page title="account">
+      <div className="account-grid">
+        <ProfileSection account={data} />
+        <PasswordSection hasPassword={data.has_password} />
+        <AccountSection id="settings" title={t('account.settings')}>
+          <DisplaySettingsForm account={data} />
+        </AccountSection>
+        <MailsSection mails={data.mails} />
+        <DiscordSection state={data.discord_state} />
+        <SupportSection />
+      </div>
+    </Page>
+  );
 }

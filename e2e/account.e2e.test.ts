@@ -1,0 +1,254 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from './axe.ts';
+import { launchChromium } from './chromium.ts';
+import { linkFromMailbox } from './mailbox.ts';
+import { type RunningProduct, repoRoot, startProduct } from './product.ts';
+
+let product: RunningProduct;
+let browser: Browser;
+const shots = join(repoRoot, 'test-results');
+
+beforeAll(async () => {
+  [product, browser] = await Promise.all([startProduct(), launchChromium()]);
+  await mkdir(shots, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+const WIDE = { width: 1280, height: 800 };
+const NARROW = { width: 375, height: 740 };
+
+async function openPage(locale: string, viewport: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({ locale, viewport });
+  return context.newPage();
+}
+
+const pageUrl = (path: string) => new URL(path, product.url).href;
+const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
+
+async function screenshot(page: Page, name: string) {
+  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+}
+
+/** The page may not scroll sideways: nothing is wider than the window. */
+async function expectNoSidewaysOverflow(page: Page) {
+  const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  expect(widths[0]).toBeLessThanOrEqual(widths[1] ?? 0);
+}
+
+async function expectNoSeriousAxeViolations(page: Page) {
+  const violations = await seriousAxeViolations(page);
+  expect(violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+}
+
+async function signUp(page: Page, email: string, password: string, labels: SignUpLabels) {
+  await page.goto(pageUrl('/signup'));
+  await expect.poll(() => heading(page)).toBe(labels.heading);
+  await page.getByLabel(labels.email).fill(email);
+  await page.getByLabel(labels.password, { exact: true }).fill(password);
+  await page.getByRole('radio', { name: labels.plan }).check();
+}
+
+type SignUpLabels = { heading: string; email: string; password: string; plan: string };
+
+describe('account screens against the running product', () => {
+  it('signs up, verifies from the mailbox, signs in, edits the account and signs out — Japanese, 1280 px', async () => {
+    const page = await openPage('ja-JP', WIDE);
+    const email = 'hanako@example.com';
+    const password = 'mimamori-pass-1';
+    await signUp(page, email, password, {
+      heading: '新規登録',
+      email: 'メールアドレス',
+      password: 'パスワード',
+      plan: 'ベーシック25 25サイト',
+    });
+
+    // Submitting without agreeing to the terms is refused on the spot, and focus goes to the box.
+    await page.getByRole('button', { name: '無料で登録する' }).click();
+    await expect.poll(() => page.getByText('利用規約への同意が必要です。').count()).toBe(1);
+    const agree = page.getByRole('checkbox', { name: '利用規約に同意する' });
+    expect(await agree.getAttribute('aria-invalid')).toBe('true');
+    expect(await agree.evaluate((element) => element === document.activeElement)).toBe(true);
+    await agree.check();
+    await expectNoSeriousAxeViolations(page);
+    await screenshot(page, 'signup-wide-ja');
+
+    await page.getByRole('button', { name: '無料で登録する' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'メールを確認してください' }).count()).toBe(1);
+    expect(await page.getByRole('status').textContent()).toContain(email);
+
+    await page.goto(pageUrl(await linkFromMailbox(product.url, email, '/verify')));
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('メールアドレスを確認しました。');
+    await page.getByRole('link', { name: 'ログインへ進む' }).click();
+    await page.waitForURL((url) => url.pathname === '/signin');
+
+    await page.getByLabel('メールアドレス').fill(email);
+    await page.getByLabel('パスワード').fill('not-the-password');
+    await page.getByRole('button', { name: 'ログイン', exact: true }).click();
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('メールアドレスまたはパスワードが一致しません。');
+    await expectNoSeriousAxeViolations(page);
+    await screenshot(page, 'signin-wide-ja');
+
+    await page.getByLabel('パスワード').fill(password);
+    await page.getByRole('button', { name: 'ログイン', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+
+    await page.getByRole('navigation').getByRole('link', { name: 'アカウント' }).click();
+    await expect.poll(() => page.getByTestId('account-email').textContent()).toBe(email);
+    await expect.poll(() => page.locator('#account-timezone option').count()).toBeGreaterThan(100);
+    expect(await page.getByTestId('discord-state').textContent()).toBe('未設定');
+    await expectNoSeriousAxeViolations(page);
+    await expectNoSidewaysOverflow(page);
+    await screenshot(page, 'account-wide-ja');
+
+    await page.getByLabel('タイムゾーン').selectOption('Asia/Tokyo');
+    await page.getByLabel('言語', { exact: true }).selectOption('en');
+    await page.getByRole('button', { name: '保存', exact: true }).nth(1).click();
+    // The saved language takes over the whole screen.
+    await expect.poll(() => heading(page)).toBe('Account');
+    expect(await page.getAttribute('html', 'lang')).toBe('en');
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Time zone').inputValue()).toBe('Asia/Tokyo');
+    expect(await page.getByLabel('Language', { exact: true }).inputValue()).toBe('en');
+
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL((url) => url.pathname === '/signin');
+    await page.goto(pageUrl('/account'));
+    await page.waitForURL((url) => url.pathname === '/signin');
+    await page.context().close();
+  });
+
+  it('signs up, resets the password from the mailbox and signs in to the account — English, 375 px', async () => {
+    const page = await openPage('en-US', NARROW);
+    const email = 'sam@example.com';
+    await signUp(page, email, 'first-password-1', {
+      heading: 'Sign up',
+      email: 'E-mail address',
+      password: 'Password',
+      plan: 'Basic 5 5 sites',
+    });
+    await page.getByRole('checkbox', { name: 'I agree to the terms of service' }).check();
+    await expectNoSidewaysOverflow(page);
+    await screenshot(page, 'signup-narrow-en');
+    await page.getByRole('button', { name: 'Sign up for free' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Check your mail' }).count()).toBe(1);
+
+    // A verification link that is not one says so.
+    await page.goto(pageUrl('/verify?token=not-a-real-token'));
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('The verification URL may be invalid.');
+
+    await page.goto(pageUrl(await linkFromMailbox(product.url, email, '/verify')));
+    await expect
+      .poll(() => page.getByRole('status').textContent())
+      .toBe('Your e-mail address has been verified.');
+
+    await page.goto(pageUrl('/signin'));
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByRole('button', { name: 'Send the reset link' }).click();
+    await screenshot(page, 'debug-reset');
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('If the address is registered');
+
+    const resetLink = await linkFromMailbox(product.url, email, '/reset_pass');
+    await page.goto(pageUrl(resetLink));
+    await page.getByLabel('New password').fill('short');
+    await page.getByRole('button', { name: 'Set the password' }).click();
+    await expect
+      .poll(() => page.getByText('The password is too short. Use at least 8 characters.').count())
+      .toBe(1);
+    await page.getByLabel('New password').fill('second-password-2');
+    await page.getByRole('button', { name: 'Set the password' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Your password has been reset');
+
+    // The link was used: opening it again is refused.
+    await page.goto(pageUrl(resetLink));
+    await page.getByLabel('New password').fill('third-password-3');
+    await page.getByRole('button', { name: 'Set the password' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('The URL is invalid or has expired.');
+
+    // A login-required page sends the visitor to sign in and back again.
+    await page.goto(pageUrl('/account'));
+    await page.waitForURL((url) => url.pathname === '/signin');
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password').fill('first-password-1');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('The e-mail address or password does not match.');
+    await expectNoSidewaysOverflow(page);
+    await screenshot(page, 'signin-narrow-en');
+    await page.getByLabel('Password').fill('second-password-2');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/account');
+    await expect.poll(() => page.getByTestId('account-email').textContent()).toBe(email);
+
+    await page.getByLabel('Name').fill('Sam');
+    await page.getByRole('button', { name: 'Save' }).first().click();
+    await expect.poll(() => page.getByText('Saved.').count()).toBe(1);
+    await page.getByLabel('Address to add').fill('sam.alerts@example.com');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect.poll(() => page.getByText('sam.alerts@example.com', { exact: true }).count()).toBe(1);
+    expect(await page.locator('.mail-row .badge').textContent()).toBe('Awaiting confirmation');
+    await page.getByLabel('Time zone').selectOption('America/New_York');
+    await page.getByRole('button', { name: 'Save' }).nth(1).click();
+    await expect.poll(() => page.getByText('Saved.').count()).toBe(2);
+
+    await expectNoSeriousAxeViolations(page);
+    await expectNoSidewaysOverflow(page);
+    await screenshot(page, 'account-narrow-en');
+
+    await page.getByRole('button', { name: 'Remove sam.alerts@example.com' }).click();
+    await expect.poll(() => page.getByText('No additional addresses.').count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL((url) => url.pathname === '/signin');
+    await page.context().close();
+  });
+
+  it('keeps the other account fields editable when the time zone list fails, and retries it', async () => {
+    const page = await openPage('en-US', WIDE);
+    const email = 'kai@example.com';
+    await signUp(page, email, 'kai-password-1', {
+      heading: 'Sign up',
+      email: 'E-mail address',
+      password: 'Password',
+      plan: 'Advanced 100 sites',
+    });
+    await page.getByRole('checkbox', { name: 'I agree to the terms of service' }).check();
+    await page.getByRole('button', { name: 'Sign up for free' }).click();
+    await page.goto(pageUrl(await linkFromMailbox(product.url, email, '/verify')));
+    await expect.poll(() => page.getByRole('status').count()).toBe(1);
+
+    let failTimezones = true;
+    await page.route('**/static/timezones.json', (route) =>
+      failTimezones ? route.fulfill({ status: 503, body: 'down' }) : route.continue(),
+    );
+    await page.goto(pageUrl('/signin?next=%2Faccount'));
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password').fill('kai-password-1');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/account');
+
+    await expect
+      .poll(() => page.getByText('Could not get time zone information.').count(), { timeout: 15_000 })
+      .toBe(1);
+    await page.getByLabel('Currency').selectOption('USD');
+    await page.getByRole('button', { name: 'Save' }).nth(1).click();
+    await expect.poll(() => page.getByText('Saved.').count()).toBe(1);
+
+    failTimezones = false;
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(() => page.locator('#account-timezone option').count()).toBeGreaterThan(100);
+    await page.context().close();
+  });
+});

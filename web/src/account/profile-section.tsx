@@ -1,0 +1,100 @@
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AccountSettings } from '../api/account.ts';
+import { FormMessage } from '../forms/form-message.tsx';
+import { TextField } from '../forms/text-field.tsx';
+import { errorCode, useErrorText } from '../forms/use-error-text.ts';
+import { useFocusAfterSubmit } from '../forms/use-focus-after-submit.ts';
+import { emailProblem } from '../forms/validation.ts';
+import { useChangeEmail, useUpdateAccount } from '../hooks/use-account.ts';
+import { AccountSection } from './account-section.tsx';
+
+const EMAIL_FIELD_CODES = new Set(['invalid_email', 'email_confusable', 'no_changes']);
+
+/** Name, and the sign-in address (changed through a link mailed to the new one). */
+export function ProfileSection({ account }: { account: AccountSettings }) {
+  const { t } = useTranslation();
+  return (
+    <AccountSection id="profile" title={t('account.profile')}>
+      <NameForm name={account.name} />
+      <EmailForm current={account.email} />
+    </AccountSection>
+  );
+}
+
+function NameForm({ name: savedName }: { name: string }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const update = useUpdateAccount();
+  const { container, focusResult } = useFocusAfterSubmit<HTMLFormElement>();
+  const [name, setName] = useState(savedName);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    update.mutate({ name: name.trim() }, { onSettled: focusResult });
+  };
+  const code = errorCode(update.error);
+  const fieldError = code === 'invalid_name' || code === 'name_too_long' ? errorText(code) : undefined;
+  return (
+    <form ref={container} className="form inline-form" noValidate onSubmit={submit}>
+      {update.isSuccess && <FormMessage tone="success" message={t('account.saved')} />}
+      {update.isError && !fieldError && <FormMessage tone="error" message={errorText(update.error)} />}
+      <TextField
+        id="account-name"
+        label={t('account.name')}
+        autoComplete="name"
+        value={name}
+        onChange={setName}
+        error={fieldError}
+      />
+      <button type="submit" className="button" disabled={update.isPending}>
+        {update.isPending ? t('actions.saving') : t('actions.save')}
+      </button>
+    </form>
+  );
+}
+
+function EmailForm({ current }: { current: string }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const change = useChangeEmail();
+  const { container, focusResult } = useFocusAfterSubmit<HTMLFormElement>();
+  const [email, setEmail] = useState('');
+  const [problem, setProblem] = useState<string>();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = emailProblem(email);
+    setProblem(found);
+    if (found) return focusResult();
+    change.mutate(email.trim(), {
+      onError: (error) => {
+        const code = errorCode(error);
+        if (code && EMAIL_FIELD_CODES.has(code)) setProblem(code);
+      },
+      onSettled: focusResult,
+    });
+  };
+  return (
+    <form ref={container} className="form inline-form" noValidate onSubmit={submit}>
+      <p className="current-value">
+        <span className="field-label">{t('account.email')}</span>{' '}
+        <span data-testid="account-email">{current || t('account.emailNone')}</span>
+      </p>
+      {change.isSuccess && (
+        <FormMessage tone="success" message={t('account.emailSent', { email: change.variables })} />
+      )}
+      {change.isError && !problem && <FormMessage tone="error" message={errorText(change.error)} />}
+      <TextField
+        id="account-new-email"
+        label={t('account.emailNew')}
+        type="email"
+        autoComplete="email"
+        value={email}
+        onChange={setEmail}
+        error={problem && errorText(problem)}
+      />
+      <button type="submit" className="button" disabled={change.isPending}>
+        {change.isPending ? t('actions.sending') : t('account.emailChange')}
+      </button>
+    </form>
+  );
+}
