@@ -115,6 +115,7 @@ export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
       HTTP_PORT: String(options.httpPort),
       ACCOUNT_GRPC_ADDR: grpcAddresses.get('account') ?? '',
       CRAWLER_GRPC_ADDR: grpcAddresses.get('crawler') ?? '',
+      TARGET_GRPC_ADDR: grpcAddresses.get('target') ?? '',
       WEB_DIST_DIR: `${root}web/dist`,
     });
     await waitForOk(`${cluster.url}readyz`, processes.get('gateway'));

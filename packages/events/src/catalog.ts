@@ -1,5 +1,5 @@
 import type { StreamSpec } from '@mimamori/bus';
-import { accountsEventsV1, checksEventsV1 } from '@mimamori/contracts';
+import { accountsEventsV1, checksEventsV1, targetsEventsV1 } from '@mimamori/contracts';
 import { eventType } from './event-type.ts';
 
 /** Every stream of the system. Services declare the ones they use at start. */
@@ -17,6 +17,13 @@ export const streams = {
     subjects: ['checks.>'],
     retention: 'workqueue',
     duplicateWindowMs: 10 * 60_000,
+  },
+  // What happens to monitored sites; the scheduler plans checks from it, others clean up on delete.
+  targets: {
+    name: 'TARGETS',
+    subjects: ['targets.>'],
+    duplicateWindowMs: 120_000,
+    maxAgeMs: 7 * 24 * 3_600_000,
   },
   snapshots: {
     name: 'SNAPSHOTS',
@@ -56,4 +63,34 @@ export const snapshotCaptured = eventType(
   'snapshots.captured',
   streams.snapshots.name,
   checksEventsV1.SnapshotCaptured,
+);
+
+export const targetRegistered = eventType(
+  'targets.registered',
+  streams.targets.name,
+  targetsEventsV1.TargetStateChanged,
+);
+
+export const targetUpdated = eventType(
+  'targets.updated',
+  streams.targets.name,
+  targetsEventsV1.TargetStateChanged,
+);
+
+export const targetPaused = eventType(
+  'targets.paused',
+  streams.targets.name,
+  targetsEventsV1.TargetStateChanged,
+);
+
+export const targetResumed = eventType(
+  'targets.resumed',
+  streams.targets.name,
+  targetsEventsV1.TargetStateChanged,
+);
+
+export const targetDeleted = eventType(
+  'targets.deleted',
+  streams.targets.name,
+  targetsEventsV1.TargetDeleted,
 );

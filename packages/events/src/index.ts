@@ -5,6 +5,11 @@ export {
   checkRequested,
   snapshotCaptured,
   streams,
+  targetDeleted,
+  targetPaused,
+  targetRegistered,
+  targetResumed,
+  targetUpdated,
   trialEnded,
 } from './catalog.ts';
 export { type EventType, eventType } from './event-type.ts';

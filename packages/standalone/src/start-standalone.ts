@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { createAccountService } from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
 import { createInProcessBus } from '@mimamori/bus';
-import { accountV1, crawlerV1 } from '@mimamori/contracts';
+import { accountV1, crawlerV1, targetV1 } from '@mimamori/contracts';
 import { createCrawlerService } from '@mimamori/crawler';
 import { openPglite } from '@mimamori/db';
 import { createDiffService } from '@mimamori/diff';
@@ -56,7 +56,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 } };
   const modules = [
     createAccountService({ db, logger, secretBox }),
-    createTargetService(),
+    createTargetService({ db, logger, secretBox }),
     createSchedulerService(),
     // Screenshots and large area content stay in the data folder.
     createCrawlerService({ bus, logger, blobs: await createFileBlobStore(join(dataDir, 'blobs')) }),
@@ -71,10 +71,13 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   shutdown.register('account client', async () => account.close());
   const preview = createGrpcClient(crawlerV1.PreviewServiceClient, services.crawler?.grpcAddress ?? '');
   shutdown.register('crawler client', async () => preview.close());
+  const target = createGrpcClient(targetV1.TargetServiceClient, services.target?.grpcAddress ?? '');
+  shutdown.register('target client', async () => target.close());
   const gateway = await createGateway({
     logger: logger.child({ service: 'gateway' }),
     account,
     preview,
+    target,
     webDistDir: options.webDistDir,
     mailbox,
     isShuttingDown: shutdown.isShuttingDown,

@@ -11,6 +11,8 @@ export const gatewayEnv = {
   ACCOUNT_GRPC_ADDR: z.string().min(3),
   // host:port of the crawler's gRPC server (the wizard preview); without it /api/preview is absent.
   CRAWLER_GRPC_ADDR: z.string().min(3).optional(),
+  // host:port of the target service's gRPC server (monitored sites); without it the site routes are absent.
+  TARGET_GRPC_ADDR: z.string().min(3).optional(),
   // The built SPA (vite build output) to serve; none when the SPA is served elsewhere.
   WEB_DIST_DIR: z.string().optional(),
   // The product's address in the browser (https://mimamori.example); OAuth redirect URIs start

@@ -1,5 +1,5 @@
 import fastifyCookie from '@fastify/cookie';
-import type { accountV1, crawlerV1 } from '@mimamori/contracts';
+import type { accountV1, crawlerV1, targetV1 } from '@mimamori/contracts';
 import type { Mailbox } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
@@ -13,6 +13,7 @@ import { openApiRoutes } from './http/openapi-routes.ts';
 import { previewRoutes } from './http/preview-routes.ts';
 import { spaRoutes } from './http/spa-routes.ts';
 import { supportRoutes } from './http/support-routes.ts';
+import { targetRoutes } from './http/target-routes.ts';
 import { timezoneRoutes } from './http/timezone-routes.ts';
 import { userInfoRoutes } from './http/user-info-routes.ts';
 import { xSignInRoutes } from './http/x-sign-in-routes.ts';
@@ -22,6 +23,8 @@ export interface GatewayDeps {
   account: accountV1.AccountServiceClient;
   /** The crawler's wizard preview; the /api/preview routes exist only with it. */
   preview?: crawlerV1.PreviewServiceClient | undefined;
+  /** The target service; the site routes (/api/v2/targets, /api/pause, …) exist only with it. */
+  target?: targetV1.TargetServiceClient | undefined;
   /** The built SPA; served with a history-mode fallback when given. */
   webDistDir?: string | undefined;
   /** The local mailbox of the single-process mode, browsable under /dev/mailbox. */
@@ -57,6 +60,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   xSignInRoutes(app, deps);
   timezoneRoutes(app);
   if (deps.preview) previewRoutes(app, { account: deps.account, preview: deps.preview });
+  if (deps.target) targetRoutes(app, { account: deps.account, target: deps.target });
   if (deps.mailbox) mailboxRoutes(app, deps.mailbox);
   if (deps.webDistDir) await spaRoutes(app, deps.webDistDir);
   app.setNotFoundHandler((_request, reply) => sendApiError(reply, 404, 'not_found'));

@@ -1,4 +1,4 @@
-import { accountV1, crawlerV1 } from '@mimamori/contracts';
+import { accountV1, crawlerV1, targetV1 } from '@mimamori/contracts';
 import {
   createGrpcClient,
   createLogger,
@@ -26,10 +26,15 @@ const preview = config.CRAWLER_GRPC_ADDR
   ? createGrpcClient(crawlerV1.PreviewServiceClient, config.CRAWLER_GRPC_ADDR)
   : undefined;
 if (preview) shutdown.register('crawler client', async () => preview.close());
+const target = config.TARGET_GRPC_ADDR
+  ? createGrpcClient(targetV1.TargetServiceClient, config.TARGET_GRPC_ADDR)
+  : undefined;
+if (target) shutdown.register('target client', async () => target.close());
 const gateway = await createGateway({
   logger,
   account,
   preview,
+  target,
   webDistDir: config.WEB_DIST_DIR,
   publicUrl: config.PUBLIC_URL,
   isShuttingDown: shutdown.isShuttingDown,

@@ -1,2 +1,2 @@
 export { targetEnv } from './config.ts';
-export { createTargetService } from './service.ts';
+export { createTargetService, type TargetServiceOptions } from './service.ts';

@@ -1,5 +1,8 @@
+import { createSecretBox } from '@mimamori/secret-box';
 import { runServiceProcess } from '@mimamori/service-host';
 import { targetEnv } from './config.ts';
 import { createTargetService } from './service.ts';
 
-await runServiceProcess('target', targetEnv, () => createTargetService());
+await runServiceProcess('target', targetEnv, ({ config, db, logger }) =>
+  createTargetService({ db, logger, secretBox: createSecretBox(config.SECRET_KEYS) }),
+);

@@ -1,10 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import { outboxMigration, processedEventsMigration } from '@mimamori/bus';
+import { targetV1 } from '@mimamori/contracts';
+import type { Db } from '@mimamori/db';
+import { streams } from '@mimamori/events';
+import type { Logger } from '@mimamori/runtime';
+import type { SecretBox } from '@mimamori/secret-box';
 import type { ServiceModule } from '@mimamori/service-host';
+import { accountConsumers } from './consumers/account-consumers.ts';
+import { targetServer } from './grpc/target-server.ts';
+import { TARGET_SCHEMA, targetMigrations } from './store/migrations.ts';
+import { createTargetStore } from './store/target-store.ts';
+
+export interface TargetServiceOptions {
+  db: Db;
+  logger: Logger;
+  /** Seals cookies, login and action texts and per-site Discord webhooks at rest. */
+  secretBox: SecretBox;
+}
 
 /**
- * Monitored sites (v1 and v2), areas, actions, rules, check and update history.
- * Its own schema and the standard gRPC health service exist from the start; its API, events
- * and tables arrive with the issue that builds it.
+ * Monitored sites (v1 and v2): registration and settings, pause/resume/delete under the plan's
+ * quota, the site list, and bulk import. Every change is published on targets.* through the
+ * outbox; account holds and cancellations arrive from accounts.*.
  */
-export function createTargetService(): ServiceModule {
-  return { name: 'target', schema: 'target', migrations: [] };
+export function createTargetService(options: TargetServiceOptions): ServiceModule {
+  const { db, logger, secretBox } = options;
+  const targets = createTargetStore(db);
+  const implementation = targetServer({
+    targets,
+    seal: (plaintext, context) => secretBox.seal(plaintext, context),
+    newId: randomUUID,
+  });
+  return {
+    name: 'target',
+    schema: TARGET_SCHEMA,
+    migrations: [
+      ...targetMigrations,
+      outboxMigration(TARGET_SCHEMA),
+      processedEventsMigration(TARGET_SCHEMA),
+    ],
+    streams: [streams.targets, streams.accounts],
+    outbox: true,
+    grpc: [{ definition: targetV1.TargetServiceService, implementation }],
+    consumers: accountConsumers(db, targets, logger),
+  };
 }

@@ -1,0 +1,41 @@
+import { type CatalogEntry, idempotent } from '@mimamori/bus';
+import type { Db } from '@mimamori/db';
+import { accountCancelled, streams, trialEnded } from '@mimamori/events';
+import type { Logger } from '@mimamori/runtime';
+import { deleteAllForCancel, pauseAllForHold } from '../domain/account-hold.ts';
+import { TARGET_SCHEMA } from '../store/migrations.ts';
+import type { TargetStore } from '../store/target-store.ts';
+
+/**
+ * The account events the target service acts on: a trial that ended without a card puts the
+ * account on hold and stops its monitoring; a cancelled account's sites go. Each runs once per
+ * event id (processed_events), in the transaction that changes the sites and writes their events.
+ */
+export function accountConsumers(db: Db, targets: TargetStore, logger: Logger): CatalogEntry[] {
+  return [
+    {
+      stream: streams.accounts.name,
+      durable: 'target-trial-ended',
+      subject: trialEnded.subject,
+      maxDeliver: 10,
+      ackWaitMs: 30_000,
+      handler: idempotent(db, TARGET_SCHEMA, 'target-trial-ended', async (message, tx) => {
+        const { userId } = trialEnded.decode(message.data);
+        const paused = await pauseAllForHold(await targets.within(tx, userId));
+        logger.info({ userId, paused }, 'account on hold: monitoring paused');
+      }),
+    },
+    {
+      stream: streams.accounts.name,
+      durable: 'target-account-cancelled',
+      subject: accountCancelled.subject,
+      maxDeliver: 10,
+      ackWaitMs: 30_000,
+      handler: idempotent(db, TARGET_SCHEMA, 'target-account-cancelled', async (message, tx) => {
+        const { userId } = accountCancelled.decode(message.data);
+        const deleted = await deleteAllForCancel(await targets.within(tx, userId));
+        logger.info({ userId, deleted }, 'account cancelled: sites deleted');
+      }),
+    },
+  ];
+}

@@ -1,0 +1,25 @@
+import type { TargetUnit } from './target-port.ts';
+
+/**
+ * An account put on hold stops all its monitoring (spec section 4): every monitoring site is
+ * paused with the reason `hold`. Lifting the hold does not resume them; the user does.
+ */
+export async function pauseAllForHold(unit: TargetUnit): Promise<number> {
+  const active = await unit.activeSites();
+  for (const site of active) {
+    const paused = { ...site, paused: true, pausedReason: 'hold' as const, revision: site.revision + 1 };
+    await unit.save(paused);
+    await unit.publish('paused', paused);
+  }
+  return active.length;
+}
+
+/** A cancelled account's sites are deleted, and with them (by the event) schedules and history. */
+export async function deleteAllForCancel(unit: TargetUnit): Promise<number> {
+  const sites = await unit.allSites();
+  for (const site of sites) {
+    await unit.remove(site);
+    await unit.publishDeleted({ ...site, revision: site.revision + 1 });
+  }
+  return sites.length;
+}

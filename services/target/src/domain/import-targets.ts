@@ -1,0 +1,85 @@
+import { type Caller, siteFits } from './site-quota.ts';
+import { needOf, type SiteRowView, siteRows } from './site-row.ts';
+import type { TargetPort } from './target-port.ts';
+import type { TargetRecord } from './target-record.ts';
+import { type ImportFormat, type ImportProblem, readUrlList } from './url-import.ts';
+
+export interface ImportOutcome {
+  format: ImportFormat;
+  imported: SiteRowView[];
+  problems: (ImportProblem | { line: number; code: 'already_registered'; text: string })[];
+}
+
+/** v1 sites are whole-page watches checked hourly until the user edits them. */
+const V1_INTERVAL_MINUTES = 60;
+
+/**
+ * Creates v1 sites from a URL list. Each takes a free slot while one is left; the rest are
+ * saved paused (spec section 4). A URL the user already watches as a v1 site is reported.
+ */
+export async function importTargets(
+  caller: Caller,
+  text: string,
+  format: ImportFormat | '',
+  deps: { targets: TargetPort; newId(): string },
+): Promise<ImportOutcome> {
+  const reading = readUrlList(text, format);
+  return deps.targets.forUser(caller.userId, null, async (unit) => {
+    const sites = await unit.allSites();
+    const watched = new Set(sites.filter((site) => site.version === 1).map((site) => site.url));
+    const problems: ImportOutcome['problems'] = [...reading.problems];
+    const created: TargetRecord[] = [];
+    for (const entry of reading.sites) {
+      if (watched.has(entry.url)) {
+        problems.push({ line: entry.line, code: 'already_registered', text: entry.url });
+        continue;
+      }
+      const active = [...sites, ...created].filter((site) => !site.paused).map(needOf);
+      const settings = v1Settings(entry.url, entry.label);
+      const fits = siteFits(caller, active, needOf(settings));
+      const record: TargetRecord = {
+        ...settings,
+        id: deps.newId(),
+        userId: caller.userId,
+        version: 1,
+        no: await unit.nextNo(),
+        paused: !fits,
+        pausedReason: fits ? null : caller.held ? 'hold' : 'quota',
+        isNew: false,
+        revision: 1,
+        lastUpdateAt: null,
+        lastCheckedAt: null,
+      };
+      await unit.insert(record);
+      await unit.publish('registered', record);
+      created.push(record);
+    }
+    problems.sort((a, b) => a.line - b.line);
+    const rows = siteRows(caller, [...sites, ...created]);
+    const ids = new Set(created.map((site) => site.id));
+    return { format: reading.format, imported: rows.filter((row) => ids.has(row.id)), problems };
+  });
+}
+
+function v1Settings(url: string, label: string) {
+  return {
+    label,
+    url,
+    intervalMinutes: V1_INTERVAL_MINUTES,
+    screenshot: false,
+    useProxy: false,
+    mailNotify: true,
+    chatNotify: 'none' as const,
+    sealedDiscordWebhook: '',
+    userAgentKind: 'none' as const,
+    userAgentValue: '',
+    viewportWidth: 0,
+    viewportHeight: 0,
+    sealedCookies: '',
+    login: null,
+    actions: [],
+    areas: [],
+    rules: null,
+    fetchMode: 'http' as const,
+  };
+}

@@ -1,0 +1,90 @@
+import type { SettingsInput } from './settings-input.ts';
+import { type Caller, siteFits } from './site-quota.ts';
+import { needOf, type SiteRowView, siteRows } from './site-row.ts';
+import type { TargetPort } from './target-port.ts';
+import { TargetProblem } from './target-problem.ts';
+import type { PausedReason, TargetRecord, TargetSettingsRecord } from './target-record.ts';
+import { type Seal, validateSettings } from './validate-settings.ts';
+
+export interface SaveDeps {
+  targets: TargetPort;
+  seal: Seal;
+  newId(): string;
+}
+
+export interface SavedTarget {
+  record: TargetRecord;
+  /** Saved paused because no slot of the plan was free (spec section 4). */
+  pausedForQuota: boolean;
+  row: SiteRowView;
+}
+
+/** Registers a v2 site; with no free slot it is saved paused (spec section 4). */
+export async function registerTarget(
+  caller: Caller,
+  input: SettingsInput,
+  deps: SaveDeps,
+): Promise<SavedTarget> {
+  const id = deps.newId();
+  const settings = validateSettings(input, { targetId: id, previous: null, seal: deps.seal });
+  return deps.targets.forUser(caller.userId, null, async (unit) => {
+    const active = await unit.activeSites();
+    const state = pausedState(caller, input.paused, active, settings);
+    const record: TargetRecord = {
+      ...settings,
+      id,
+      userId: caller.userId,
+      version: 2,
+      no: await unit.nextNo(),
+      ...state,
+      isNew: false,
+      revision: 1,
+      lastUpdateAt: null,
+      lastCheckedAt: null,
+    };
+    await unit.insert(record);
+    await unit.publish('registered', record);
+    return saved(caller, record, [...active, record]);
+  });
+}
+
+/** Replaces a v2 site's settings; again saved paused when it no longer fits the plan. */
+export async function updateTarget(
+  caller: Caller,
+  targetId: string,
+  input: SettingsInput,
+  deps: SaveDeps,
+): Promise<SavedTarget> {
+  return deps.targets.forUser(caller.userId, targetId, async (unit) => {
+    const previous = await unit.find(targetId, 2);
+    if (!previous) throw new TargetProblem('not_found', 'not_found');
+    const settings = validateSettings(input, { targetId, previous, seal: deps.seal });
+    const active = await unit.activeSites(targetId);
+    const record: TargetRecord = {
+      ...previous,
+      ...settings,
+      ...pausedState(caller, input.paused, active, settings),
+      revision: previous.revision + 1,
+    };
+    await unit.save(record);
+    await unit.publish('updated', record);
+    return saved(caller, record, [...active, record]);
+  });
+}
+
+function pausedState(
+  caller: Caller,
+  pausedByUser: boolean,
+  active: readonly TargetRecord[],
+  settings: TargetSettingsRecord,
+): { paused: boolean; pausedReason: PausedReason | null } {
+  if (pausedByUser) return { paused: true, pausedReason: 'user' };
+  if (siteFits(caller, active.map(needOf), needOf(settings))) return { paused: false, pausedReason: null };
+  return { paused: true, pausedReason: caller.held ? 'hold' : 'quota' };
+}
+
+function saved(caller: Caller, record: TargetRecord, sites: TargetRecord[]): SavedTarget {
+  const row = siteRows(caller, sites).find((candidate) => candidate.id === record.id);
+  if (!row) throw new Error('saved site missing from its own list');
+  return { record, pausedForQuota: record.pausedReason === 'quota' || record.pausedReason === 'hold', row };
+}

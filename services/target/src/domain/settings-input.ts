@@ -1,0 +1,47 @@
+/** A site's settings as the API received them, before validation (secrets in the clear). */
+export interface LocatorInput {
+  selector: string;
+  selectorType: string;
+  frameSelector: string;
+  frameSelectorType: string;
+}
+
+export interface ActionInput {
+  type: string;
+  locator: LocatorInput | null;
+  value: string;
+  skippable: boolean;
+}
+
+export interface AreaInput {
+  areaId: string;
+  label: string;
+  content: string;
+  locator: LocatorInput | null;
+  /** The watch engine's area options as JSON; '' for its defaults. */
+  optionsJson: string;
+}
+
+export interface SettingsInput {
+  label: string;
+  url: string;
+  intervalMinutes: number;
+  screenshot: boolean;
+  useProxy: boolean;
+  mailNotify: boolean;
+  chatNotify: string;
+  discordWebhookUrl: string;
+  userAgentKind: string;
+  userAgentValue: string;
+  viewportWidth: number;
+  viewportHeight: number;
+  cookies: string;
+  clearCookies: boolean;
+  login: { actions: ActionInput[]; verifyKind: string; verifyCookieName: string } | null;
+  actions: ActionInput[];
+  areas: AreaInput[];
+  /** The watch engine's rule groups as JSON; '' for none (every update notifies). */
+  rulesJson: string;
+  fetchMode: string;
+  paused: boolean;
+}

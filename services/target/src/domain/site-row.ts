@@ -1,0 +1,58 @@
+import type { Caller, SiteNeed } from './site-quota.ts';
+import { siteFits } from './site-quota.ts';
+import type { TargetRecord, TargetSettingsRecord } from './target-record.ts';
+
+/** One row of the dashboard's site list (spec section 3). */
+export interface SiteRowView {
+  id: string;
+  ver: 1 | 2;
+  no: number;
+  label: string;
+  url: string;
+  valid: boolean;
+  new: boolean;
+  proxy: boolean;
+  updated: Date | null;
+  checked: Date | null;
+  resumable: boolean;
+  intervalMinutes: number;
+}
+
+export function needOf(
+  settings: Pick<TargetSettingsRecord, 'intervalMinutes' | 'useProxy' | 'screenshot' | 'chatNotify'>,
+): SiteNeed {
+  return {
+    intervalMinutes: settings.intervalMinutes,
+    useProxy: settings.useProxy,
+    screenshot: settings.screenshot,
+    chatNotify: settings.chatNotify !== 'none',
+  };
+}
+
+/** A paused site is resumable when it fits beside the sites that are monitoring. */
+export function isResumable(caller: Caller, site: TargetRecord, sites: readonly TargetRecord[]): boolean {
+  if (!site.paused) return false;
+  const active = sites.filter((other) => !other.paused && other.id !== site.id).map(needOf);
+  return siteFits(caller, active, needOf(site));
+}
+
+export function toSiteRow(site: TargetRecord, resumable: boolean): SiteRowView {
+  return {
+    id: site.id,
+    ver: site.version,
+    no: site.no,
+    label: site.label,
+    url: site.url,
+    valid: !site.paused,
+    new: site.isNew,
+    proxy: site.useProxy,
+    updated: site.lastUpdateAt,
+    checked: site.lastCheckedAt,
+    resumable,
+    intervalMinutes: site.intervalMinutes,
+  };
+}
+
+export function siteRows(caller: Caller, sites: readonly TargetRecord[]): SiteRowView[] {
+  return sites.map((site) => toSiteRow(site, isResumable(caller, site, sites)));
+}

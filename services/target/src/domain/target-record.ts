@@ -1,0 +1,75 @@
+import type { NotificationRules } from '@mimamori/watch-engine';
+import type { SelectorType } from './selector-syntax.ts';
+
+export type UserAgentKind = 'none' | 'free' | 'iphone' | 'android' | 'chrome' | 'firefox' | 'safari';
+export type ActionType = 'click' | 'enter_text' | 'modifier_key' | 'goto_url';
+export type ChatNotify = 'none' | 'account' | 'site';
+export type FetchMode = 'http' | 'browser';
+/** Why a site is paused: the user did it, no slot was free when saved, or the account is on hold. */
+export type PausedReason = 'user' | 'quota' | 'hold';
+
+export interface LocatorRecord {
+  selector: string;
+  selectorType: SelectorType;
+  frameSelector: string;
+  frameSelectorType: SelectorType | '';
+}
+
+/** An action as stored: an enter_text text only sealed. */
+export interface ActionRecord {
+  type: ActionType;
+  locator: LocatorRecord | null;
+  value: string;
+  sealedValue: string;
+  skippable: boolean;
+}
+
+export interface LoginRecord {
+  actions: ActionRecord[];
+  verifyKind: 'cookie' | 'replay';
+  verifyCookieName: string;
+}
+
+export interface AreaRecord {
+  areaId: string;
+  label: string;
+  content: string;
+  locator: LocatorRecord;
+  /** The watch engine's AreaOptions, as its validator returned them. */
+  options: Record<string, unknown>;
+}
+
+/** The settings of a monitored site as saved (secrets sealed). */
+export interface TargetSettingsRecord {
+  label: string;
+  url: string;
+  intervalMinutes: number;
+  screenshot: boolean;
+  useProxy: boolean;
+  mailNotify: boolean;
+  chatNotify: ChatNotify;
+  sealedDiscordWebhook: string;
+  userAgentKind: UserAgentKind;
+  userAgentValue: string;
+  viewportWidth: number;
+  viewportHeight: number;
+  sealedCookies: string;
+  login: LoginRecord | null;
+  actions: ActionRecord[];
+  areas: AreaRecord[];
+  rules: NotificationRules | null;
+  fetchMode: FetchMode;
+}
+
+export interface TargetRecord extends TargetSettingsRecord {
+  id: string;
+  userId: string;
+  version: 1 | 2;
+  no: number;
+  paused: boolean;
+  pausedReason: PausedReason | null;
+  isNew: boolean;
+  revision: number;
+  lastUpdateAt: Date | null;
+  lastCheckedAt: Date | null;
+}

@@ -1,0 +1,115 @@
+import type { targetV1 } from '@mimamori/contracts';
+import { unaryHandler } from '@mimamori/service-host';
+import { importTargets } from '../domain/import-targets.ts';
+import { registerTarget, type SaveDeps, type SavedTarget, updateTarget } from '../domain/save-target.ts';
+import { siteRows } from '../domain/site-row.ts';
+import {
+  type ActionOutcome,
+  deleteTarget,
+  pauseTarget,
+  resumeTarget,
+  type SiteRef,
+} from '../domain/target-actions.ts';
+import { isTargetId } from '../domain/target-id.ts';
+import { TargetProblem } from '../domain/target-problem.ts';
+import type { ImportFormat } from '../domain/url-import.ts';
+import { answering } from './problem-status.ts';
+import { callerOf, rowMessage, settingsInput, settingsMessage } from './target-messages.ts';
+
+const IMPORT_FORMATS = ['', 'list', 'csv', 'yaml'] as const;
+
+/**
+ * Every method acts for the caller the gateway resolved from the session, and only on that
+ * user's sites: another user's site id answers not_found, like an id that never existed.
+ */
+export function targetServer(deps: SaveDeps): targetV1.TargetServiceServer {
+  const rpc = <Req, Res>(work: (request: Req) => Promise<Res>) =>
+    unaryHandler((request: Req) => answering(() => work(request)));
+  const savedMessage = (saved: SavedTarget): targetV1.SavedTarget => ({
+    targetId: saved.record.id,
+    paused: saved.record.paused,
+    pausedForQuota: saved.pausedForQuota,
+    row: rowMessage(saved.row),
+  });
+  const resultMessage = (outcome: ActionOutcome): targetV1.TargetActionResult => ({
+    row: outcome.row ? rowMessage(outcome.row) : undefined,
+    changed: outcome.changed,
+  });
+
+  return {
+    registerTarget: rpc(async (request: targetV1.RegisterTargetRequest) => ({
+      saved: savedMessage(
+        await registerTarget(callerOf(request.caller), settingsInput(request.settings), deps),
+      ),
+    })),
+
+    updateTarget: rpc(async (request: targetV1.UpdateTargetRequest) => {
+      const caller = callerOf(request.caller);
+      const targetId = knownId(request.targetId);
+      return {
+        saved: savedMessage(await updateTarget(caller, targetId, settingsInput(request.settings), deps)),
+      };
+    }),
+
+    getTarget: rpc(async (request: targetV1.GetTargetRequest) => {
+      const caller = callerOf(request.caller);
+      const sites = await deps.targets.list(caller.userId);
+      const site = sites.find((candidate) => candidate.id === request.targetId);
+      const row = siteRows(caller, sites).find((candidate) => candidate.id === request.targetId);
+      if (!site || !row) throw new TargetProblem('not_found', 'not_found');
+      return {
+        targetId: site.id,
+        version: site.version,
+        settings: settingsMessage(site),
+        row: rowMessage(row),
+      };
+    }),
+
+    listTargets: rpc(async (request: targetV1.ListTargetsRequest) => {
+      const caller = callerOf(request.caller);
+      return { rows: siteRows(caller, await deps.targets.list(caller.userId)).map(rowMessage) };
+    }),
+
+    pauseTarget: rpc(async (request: targetV1.PauseTargetRequest) => {
+      const [caller, ref] = refOf(request.target);
+      return { result: resultMessage(await pauseTarget(caller, ref, deps.targets)) };
+    }),
+
+    resumeTarget: rpc(async (request: targetV1.ResumeTargetRequest) => {
+      const [caller, ref] = refOf(request.target);
+      return { result: resultMessage(await resumeTarget(caller, ref, deps.targets)) };
+    }),
+
+    deleteTarget: rpc(async (request: targetV1.DeleteTargetRequest) => {
+      const [caller, ref] = refOf(request.target);
+      return { result: resultMessage(await deleteTarget(caller, ref, deps.targets)) };
+    }),
+
+    importTargets: rpc(async (request: targetV1.ImportTargetsRequest) => {
+      const caller = callerOf(request.caller);
+      const format = request.format as ImportFormat | '';
+      if (!(IMPORT_FORMATS as readonly string[]).includes(format))
+        throw new TargetProblem('invalid', 'import_format_invalid', 'format');
+      if (request.text.trim() === '') throw new TargetProblem('invalid', 'import_empty', 'text');
+      const outcome = await importTargets(caller, request.text, format, deps);
+      return {
+        imported: outcome.imported.map(rowMessage),
+        problems: outcome.problems,
+        format: outcome.format,
+      };
+    }),
+  };
+}
+
+function refOf(message: targetV1.TargetRef | undefined): [ReturnType<typeof callerOf>, SiteRef] {
+  const caller = callerOf(message?.caller);
+  const version = message?.version;
+  if (version !== 1 && version !== 2) throw new TargetProblem('invalid', 'version_invalid', 'version');
+  return [caller, { version, targetId: knownId(message?.targetId ?? '') }];
+}
+
+/** An id that cannot name a site answers like one that names another user's. */
+function knownId(targetId: string): string {
+  if (!isTargetId(targetId)) throw new TargetProblem('not_found', 'not_found');
+  return targetId;
+}

@@ -1,0 +1,55 @@
+import type { Migration } from '@mimamori/db';
+
+export const TARGET_SCHEMA = 'target';
+
+export const targetMigrations: Migration[] = [
+  {
+    version: 1,
+    name: 'targets',
+    sql: `
+      -- One row per monitored site, v1 (whole page, from an import) and v2 (areas, rules, login,
+      -- actions). Areas, actions and rules are read and written together with the site, so they
+      -- live in it as jsonb; secrets in them are sealed.
+      CREATE TABLE targets (
+        id uuid PRIMARY KEY,
+        user_id text NOT NULL,
+        version smallint NOT NULL CHECK (version IN (1, 2)),
+        -- The site's number in the user's list (registration order), never reused.
+        no integer NOT NULL,
+        label text NOT NULL DEFAULT '',
+        url text NOT NULL,
+        interval_minutes integer NOT NULL CHECK (interval_minutes >= 1),
+        screenshot boolean NOT NULL DEFAULT false,
+        use_proxy boolean NOT NULL DEFAULT false,
+        mail_notify boolean NOT NULL DEFAULT true,
+        chat_notify text NOT NULL DEFAULT 'none',
+        sealed_discord_webhook text NOT NULL DEFAULT '',
+        user_agent_kind text NOT NULL DEFAULT 'none',
+        user_agent_value text NOT NULL DEFAULT '',
+        viewport_width integer NOT NULL DEFAULT 0,
+        viewport_height integer NOT NULL DEFAULT 0,
+        sealed_cookies text NOT NULL DEFAULT '',
+        login jsonb,
+        actions jsonb NOT NULL DEFAULT '[]'::jsonb,
+        areas jsonb NOT NULL DEFAULT '[]'::jsonb,
+        rules jsonb,
+        fetch_mode text NOT NULL DEFAULT 'http',
+        paused boolean NOT NULL DEFAULT false,
+        paused_reason text,
+        is_new boolean NOT NULL DEFAULT false,
+        -- Grows with every change; events carry it so consumers drop stale ones.
+        revision bigint NOT NULL DEFAULT 1,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        saved_at timestamptz NOT NULL DEFAULT now(),
+        last_update_at timestamptz,
+        last_checked_at timestamptz,
+        UNIQUE (user_id, no)
+      );
+      -- The highest number each user has given out, so a deleted site's number is not reused.
+      CREATE TABLE user_counters (
+        user_id text PRIMARY KEY,
+        last_no integer NOT NULL
+      );
+    `,
+  },
+];

@@ -1,0 +1,117 @@
+import { writeEvent } from '@mimamori/bus';
+import type { checksEventsV1 } from '@mimamori/contracts';
+import type { Sql } from '@mimamori/db';
+import {
+  targetDeleted,
+  targetPaused,
+  targetRegistered,
+  targetResumed,
+  targetUpdated,
+} from '@mimamori/events';
+import type { StateChange } from '../domain/target-port.ts';
+import type { ActionRecord, LocatorRecord, TargetRecord } from '../domain/target-record.ts';
+import { TARGET_SCHEMA } from './migrations.ts';
+
+const eventTypes = {
+  registered: targetRegistered,
+  updated: targetUpdated,
+  paused: targetPaused,
+  resumed: targetResumed,
+} as const;
+
+/** A v1 site watches the whole page. */
+const WHOLE_PAGE_AREA: checksEventsV1.CheckArea = {
+  areaId: 'page',
+  locator: { selector: 'body', selectorType: 'css', frameSelector: '', frameSelectorType: '' },
+};
+
+/** Writes targets.<change> in the caller's transaction; the id names the site and its revision. */
+export async function writeStateEvent(
+  tx: Sql,
+  change: StateChange,
+  site: TargetRecord,
+  now: Date,
+): Promise<void> {
+  const type = eventTypes[change];
+  const eventId = `${type.subject}:${site.id}:${site.revision}`;
+  await writeEvent(tx, TARGET_SCHEMA, {
+    id: eventId,
+    subject: type.subject,
+    data: type.encode({
+      eventId,
+      targetId: site.id,
+      userId: site.userId,
+      version: site.version,
+      revision: site.revision,
+      intervalMinutes: site.intervalMinutes,
+      paused: site.paused,
+      pausedReason: site.pausedReason ?? '',
+      check: checkTemplate(site),
+      occurredAt: now,
+    }),
+  });
+}
+
+export async function writeDeletedEvent(tx: Sql, site: TargetRecord, now: Date): Promise<void> {
+  const eventId = `${targetDeleted.subject}:${site.id}`;
+  await writeEvent(tx, TARGET_SCHEMA, {
+    id: eventId,
+    subject: targetDeleted.subject,
+    data: targetDeleted.encode({
+      eventId,
+      targetId: site.id,
+      userId: site.userId,
+      revision: site.revision,
+      occurredAt: now,
+    }),
+  });
+}
+
+/**
+ * The check the scheduler sends when the site is due, minus check_id and due_at. Sealed
+ * values are already sealed with the contexts CheckRequested documents, so they pass through.
+ */
+export function checkTemplate(site: TargetRecord): checksEventsV1.CheckRequested {
+  return {
+    checkId: '',
+    targetId: site.id,
+    userId: site.userId,
+    dueAt: undefined,
+    url: site.url,
+    fetchMode: site.fetchMode,
+    userAgentKind: site.userAgentKind,
+    userAgentValue: site.userAgentValue,
+    viewportWidth: site.viewportWidth,
+    viewportHeight: site.viewportHeight,
+    sealedCookies: site.sealedCookies,
+    login: site.login
+      ? {
+          actions: site.login.actions.map(checkAction),
+          verifyKind: site.login.verifyKind,
+          verifyCookieName: site.login.verifyCookieName,
+        }
+      : undefined,
+    actions: site.actions.map(checkAction),
+    areas:
+      site.version === 1
+        ? [WHOLE_PAGE_AREA]
+        : site.areas.map((area) => ({ areaId: area.areaId, locator: checkLocator(area.locator) })),
+    screenshot: site.screenshot ? 'page' : 'none',
+    useProxy: site.useProxy,
+    sealedSessionState: '',
+  };
+}
+
+function checkAction(action: ActionRecord): checksEventsV1.CheckAction {
+  return {
+    type: action.type,
+    locator: action.locator ? checkLocator(action.locator) : undefined,
+    value: action.value,
+    sealedValue: action.sealedValue,
+    skippable: action.skippable,
+  };
+}
+
+function checkLocator(locator: LocatorRecord): checksEventsV1.CheckLocator {
+  return { ...locator };
+}

@@ -1,0 +1,166 @@
+import type { Db, Sql } from '@mimamori/db';
+import { isTargetId } from '../domain/target-id.ts';
+import type { TargetPort, TargetUnit } from '../domain/target-port.ts';
+import { TargetProblem } from '../domain/target-problem.ts';
+import type { TargetRecord } from '../domain/target-record.ts';
+import { TARGET_SCHEMA as S } from './migrations.ts';
+import { writeDeletedEvent, writeStateEvent } from './target-events.ts';
+import { type TargetRow, toTargetRecord } from './target-row.ts';
+
+export interface TargetStore extends TargetPort {
+  /** The same unit inside a transaction someone else runs (an idempotent event handler). */
+  within(tx: Sql, userId: string): Promise<TargetUnit>;
+}
+
+const COLUMNS = [
+  'id',
+  'user_id',
+  'version',
+  'no',
+  'label',
+  'url',
+  'interval_minutes',
+  'screenshot',
+  'use_proxy',
+  'mail_notify',
+  'chat_notify',
+  'sealed_discord_webhook',
+  'user_agent_kind',
+  'user_agent_value',
+  'viewport_width',
+  'viewport_height',
+  'sealed_cookies',
+  'login',
+  'actions',
+  'areas',
+  'rules',
+  'fetch_mode',
+  'paused',
+  'paused_reason',
+  'is_new',
+  'revision',
+] as const;
+
+function values(site: TargetRecord): unknown[] {
+  return [
+    site.id,
+    site.userId,
+    site.version,
+    site.no,
+    site.label,
+    site.url,
+    site.intervalMinutes,
+    site.screenshot,
+    site.useProxy,
+    site.mailNotify,
+    site.chatNotify,
+    site.sealedDiscordWebhook,
+    site.userAgentKind,
+    site.userAgentValue,
+    site.viewportWidth,
+    site.viewportHeight,
+    site.sealedCookies,
+    site.login === null ? null : JSON.stringify(site.login),
+    JSON.stringify(site.actions),
+    JSON.stringify(site.areas),
+    site.rules === null ? null : JSON.stringify(site.rules),
+    site.fetchMode,
+    site.paused,
+    site.pausedReason,
+    site.isNew,
+    site.revision,
+  ];
+}
+
+const SELECT = `SELECT ${COLUMNS.join(', ')}, last_update_at, last_checked_at FROM ${S}.targets`;
+
+export function createTargetStore(db: Db, now: () => Date = () => new Date()): TargetStore {
+  const unitOn = (tx: Sql, userId: string): TargetUnit => ({
+    async find(targetId, version) {
+      const { rows } = await tx.query<TargetRow>(
+        `${SELECT} WHERE id = $1 AND user_id = $2 AND ($3::smallint IS NULL OR version = $3)`,
+        [targetId, userId, version],
+      );
+      const row = rows[0];
+      return row ? toTargetRecord(row) : null;
+    },
+    async activeSites(exceptId) {
+      const { rows } = await tx.query<TargetRow>(
+        `${SELECT} WHERE user_id = $1 AND NOT paused AND ($2::uuid IS NULL OR id <> $2) ORDER BY no`,
+        [userId, exceptId ?? null],
+      );
+      return rows.map(toTargetRecord);
+    },
+    async allSites() {
+      const { rows } = await tx.query<TargetRow>(`${SELECT} WHERE user_id = $1 ORDER BY no`, [userId]);
+      return rows.map(toTargetRecord);
+    },
+    async nextNo() {
+      const { rows } = await tx.query<{ last_no: number }>(
+        `INSERT INTO ${S}.user_counters (user_id, last_no) VALUES ($1, 1)
+         ON CONFLICT (user_id) DO UPDATE SET last_no = ${S}.user_counters.last_no + 1
+         RETURNING last_no`,
+        [userId],
+      );
+      return rows[0]?.last_no ?? 1;
+    },
+    async insert(site) {
+      const placeholders = COLUMNS.map((_, index) => `$${index + 1}`).join(', ');
+      await tx.query(
+        `INSERT INTO ${S}.targets (${COLUMNS.join(', ')}) VALUES (${placeholders})`,
+        values(site),
+      );
+    },
+    async save(site) {
+      const sets = COLUMNS.slice(2)
+        .map((column, index) => `${column} = $${index + 3}`)
+        .join(', ');
+      await tx.query(
+        `UPDATE ${S}.targets SET ${sets}, saved_at = now() WHERE id = $1 AND user_id = $2`,
+        values(site),
+      );
+    },
+    async remove(site) {
+      await tx.query(`DELETE FROM ${S}.targets WHERE id = $1 AND user_id = $2`, [site.id, userId]);
+    },
+    publish: (change, site) => writeStateEvent(tx, change, site, now()),
+    publishDeleted: (site) => writeDeletedEvent(tx, site, now()),
+  });
+
+  const lockUser = (tx: Sql, userId: string) =>
+    tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`target-user:${userId}`]);
+
+  return {
+    forUser(userId, targetId, work) {
+      return db.transaction(async (tx) => {
+        if (targetId !== null) {
+          // A second action on the same site while one runs is refused, not queued (spec section 4).
+          const { rows } = await tx.query<{ claimed: boolean }>(
+            'SELECT pg_try_advisory_xact_lock(hashtext($1)) AS claimed',
+            [`target-action:${targetId}`],
+          );
+          if (!rows[0]?.claimed) throw new TargetProblem('busy', 'action_in_progress');
+        }
+        await lockUser(tx, userId);
+        return work(unitOn(tx, userId));
+      });
+    },
+    async list(userId) {
+      const { rows } = await db.query<TargetRow>(`${SELECT} WHERE user_id = $1 ORDER BY no`, [userId]);
+      return rows.map(toTargetRecord);
+    },
+    async findOwn(userId, targetId) {
+      if (!isTargetId(targetId)) return null;
+      const { rows } = await db.query<TargetRow>(`${SELECT} WHERE id = $1 AND user_id = $2`, [
+        targetId,
+        userId,
+      ]);
+      const row = rows[0];
+      return row ? toTargetRecord(row) : null;
+    },
+    async within(tx, userId) {
+      await lockUser(tx, userId);
+      return unitOn(tx, userId);
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import { createAccountService } from '@mimamori/account';
+import { createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
+import { accountV1, targetV1 } from '@mimamori/contracts';
+import { type Db, openPostgres } from '@mimamori/db';
+import { createGateway, type Gateway } from '@mimamori/gateway';
+import { createGrpcClient, createLogger, createShutdown, type Shutdown } from '@mimamori/runtime';
+import { createSecretBox, generateSecretKey, type SecretBox } from '@mimamori/secret-box';
+import { runService } from '@mimamori/service-host';
+import {
+  createFreshDatabase,
+  type FreshDatabase,
+  testDatabaseUrl,
+  testNatsUrl,
+} from '@mimamori/test-fixtures';
+import { createTargetService } from '../src/service.ts';
+import { SiteBrowser } from './site-browser.ts';
+
+/** Time the account service sees; the trial test moves it past the trial's end. */
+export class TestClock {
+  private at = new Date();
+  now(): Date {
+    return new Date(this.at);
+  }
+  advance(ms: number): void {
+    this.at = new Date(this.at.getTime() + ms);
+  }
+}
+
+export interface TargetHarness {
+  db: Db;
+  bus: EventBus;
+  gateway: Gateway;
+  clock: TestClock;
+  secretBox: SecretBox;
+  target: targetV1.TargetServiceClient;
+  /** A signed-in user on a fresh trial of `plan` (Basic 5 unless told), with its user id. */
+  signedIn(email: string, plan?: number): Promise<{ browser: SiteBrowser; userId: string }>;
+  /** The target service's outbox rows with this subject, oldest first. */
+  events(subject: string): Promise<{ id: string; payload: Uint8Array }[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * The site path as it runs in the cluster, in this process: real PostgreSQL (a fresh
+ * database), JetStream (a namespace of its own), account and target modules on the service host
+ * talking gRPC, and the gateway answering fastify inject requests.
+ */
+export async function startTargetHarness(options: { sweepIntervalMs?: number } = {}): Promise<TargetHarness> {
+  const logger = createLogger({ service: 'target-test', level: 'silent' });
+  const database: FreshDatabase = await createFreshDatabase();
+  const db = openPostgres(database.url);
+  const bus: EventBus = namespacedBus(
+    await createJetStreamBus({ servers: testNatsUrl() }),
+    `t${randomBytes(4).toString('hex')}`,
+  );
+  const shutdown: Shutdown = createShutdown({ logger, timeoutMs: 5_000 });
+  const secretBox = createSecretBox(generateSecretKey('test'));
+  const clock = new TestClock();
+  const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 } };
+  const accountService = await runService(
+    createAccountService({
+      db,
+      logger,
+      secretBox,
+      clock,
+      sweepIntervalMs: options.sweepIntervalMs ?? 3_600_000,
+    }),
+    host,
+  );
+  const targetService = await runService(createTargetService({ db, logger, secretBox }), host);
+  const account = createGrpcClient(accountV1.AccountServiceClient, accountService.grpcAddress);
+  const target = createGrpcClient(targetV1.TargetServiceClient, targetService.grpcAddress);
+  const gateway = await createGateway({ logger, account, target, isShuttingDown: shutdown.isShuttingDown });
+
+  return {
+    db,
+    bus,
+    gateway,
+    clock,
+    secretBox,
+    target,
+    async signedIn(email, plan = 3) {
+      const browser = new SiteBrowser(gateway.app);
+      await browser.get('/healthz');
+      const password = 'abcd1234';
+      const signUp = await browser.post('/api/signup', { email, password, agree: true, lang: 'en', plan });
+      if (signUp.status !== 202) throw new Error(`sign-up failed: ${signUp.text}`);
+      // The verification link's path is the account tests' business; here the address is just verified.
+      await db.query('UPDATE account.users SET email_verified_at = now() WHERE lower(email) = lower($1)', [
+        email,
+      ]);
+      const signIn = await browser.post('/api/signin', { email, password });
+      if (signIn.status !== 200) throw new Error(`sign-in failed: ${signIn.text}`);
+      const info = await browser.get('/api/user_info');
+      return { browser, userId: String(info.body.user_id) };
+    },
+    async events(subject) {
+      const { rows } = await db.query<{ id: string; payload: Uint8Array }>(
+        'SELECT id, payload FROM target.outbox WHERE subject = $1 ORDER BY seq',
+        [subject],
+      );
+      return rows;
+    },
+    async close() {
+      await gateway.close();
+      account.close();
+      target.close();
+      await shutdown.run('test finished');
+      await bus.close();
+      await db.close();
+      await untilDisconnected(database.url);
+      await database.drop();
+    },
+  };
+}
+
+/** The pool's close resolves while its sockets are still closing; waits until the server sees none. */
+async function untilDisconnected(databaseUrl: string): Promise<void> {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  const admin = openPostgres(testDatabaseUrl(), { max: 1 });
+  try {
+    for (let i = 0; i < 100; i++) {
+      const { rows } = await admin.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+        [name],
+      );
+      if (rows[0]?.n === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    await admin.close();
+  }
+}
