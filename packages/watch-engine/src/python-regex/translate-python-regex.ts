@@ -25,6 +25,23 @@ interface Atom {
   readonly text: string;
   /** Python refuses to repeat anchors and empty items ("nothing to repeat"). */
   readonly repeatable: boolean;
+  /** The character the atom stands for, when it is one literal character. */
+  readonly literal?: number;
+}
+
+/** A pattern in RE2 syntax, and text that every match of it contains, when there is such text. */
+export interface Translation {
+  readonly source: string;
+  readonly requiredText?: RequiredText;
+}
+
+/**
+ * Literal text at the top level of the pattern that no quantifier makes optional and no alternative
+ * avoids, so every match contains it; compared ignoring case (then it is ASCII only) under (?i).
+ */
+export interface RequiredText {
+  readonly text: string;
+  readonly ignoreCase: boolean;
 }
 
 type ClassItem =
@@ -41,24 +58,31 @@ const SIMPLE_ESCAPES: Record<string, number> = { a: 0x07, f: 0x0c, n: 0x0a, r: 0
  * a RegexProblem naming what cannot run on RE2. Python's Unicode-aware \d, \w and \s become explicit
  * Unicode classes (RE2's are ASCII-only); \b and \B keep RE2's ASCII word boundary.
  */
-export function translatePythonRegex(pattern: string): string {
+export function translatePythonRegex(pattern: string): Translation {
   return new Translator(pattern).translate();
 }
 
 class Translator {
   private pos = 0;
+  private depth = 0;
   private readonly groupNames = new Set<string>();
+  /** The longest required run of literal characters at the top level so far (see RequiredText). */
+  private required = '';
+  private topLevelAlternatives = false;
 
   constructor(private readonly pattern: string) {}
 
-  translate(): string {
+  translate(): Translation {
     const flags = this.readGlobalFlags();
     const body = this.alternation(flags);
     if (this.pos < this.pattern.length) {
       throw this.syntax(`unbalanced parenthesis at position ${this.pos}`);
     }
     const re2Flags = `${flags.i ? 'i' : ''}${flags.m ? 'm' : ''}${flags.s ? 's' : ''}`;
-    return re2Flags ? `(?${re2Flags})${body}` : body;
+    const source = re2Flags ? `(?${re2Flags})${body}` : body;
+    return this.required === '' || this.topLevelAlternatives
+      ? { source }
+      : { source, requiredText: { text: this.required, ignoreCase: flags.i } };
   }
 
   private readGlobalFlags(): Flags {
@@ -104,6 +128,7 @@ class Translator {
   private alternation(flags: Flags): string {
     const branches = [this.sequence(flags)];
     while (this.pattern[this.pos] === '|') {
+      if (this.depth === 0) this.topLevelAlternatives = true;
       this.pos++;
       branches.push(this.sequence(flags));
     }
@@ -112,18 +137,37 @@ class Translator {
 
   private sequence(flags: Flags): string {
     let out = '';
+    let run = '';
+    const endRun = () => {
+      if (this.depth === 0 && run.length > this.required.length) this.required = run;
+      run = '';
+    };
+    // Under (?i) only ASCII letters are compared ignoring case: their case folds are the same everywhere.
+    const literalText = (atom: Atom) =>
+      atom.literal === undefined || (flags.i && atom.literal > 0x7f)
+        ? undefined
+        : String.fromCodePoint(atom.literal);
     for (;;) {
       this.skipVerbose(flags);
       const c = this.pattern[this.pos];
-      if (c === undefined || c === '|' || c === ')') return out;
+      if (c === undefined || c === '|' || c === ')') {
+        endRun();
+        return out;
+      }
       const atomAt = this.pos;
       const atom = this.atom(flags);
       this.skipVerbose(flags);
       const quantifier = this.quantifier();
+      const text = literalText(atom);
       if (quantifier === undefined) {
+        if (text === undefined) endRun();
+        else run += text;
         out += atom.text;
         continue;
       }
+      // 'a+' still has one 'a' right after what comes before it; other quantifiers may leave it out.
+      if (quantifier === '+' && text !== undefined) run += text;
+      endRun();
       if (!atom.repeatable) throw this.syntax(`nothing to repeat at position ${atomAt}`);
       let suffix = '';
       if (this.pattern[this.pos] === '?') {
@@ -199,7 +243,7 @@ class Translator {
     }
     const cp = this.pattern.codePointAt(at) as number;
     this.pos += cp > 0xffff ? 2 : 1;
-    return { text: literal(cp), repeatable: true };
+    return { text: literal(cp), repeatable: true, literal: cp };
   }
 
   private group(flags: Flags): Atom {
@@ -289,7 +333,9 @@ class Translator {
   }
 
   private groupBody(flags: Flags, open: number, opener: string): Atom {
+    this.depth++;
     const body = this.alternation(flags);
+    this.depth--;
     if (this.pattern[this.pos] !== ')') {
       throw this.syntax(`missing ), unterminated subpattern at position ${open}`);
     }
@@ -328,7 +374,8 @@ class Translator {
       }
     }
     this.pos = at;
-    return { text: literal(this.codePointEscape(false)), repeatable: true };
+    const cp = this.codePointEscape(false);
+    return { text: literal(cp), repeatable: true, literal: cp };
   }
 
   /** Reads an escape that stands for one character, at `\`, leaving pos after it. */

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { compileUserRegex, removeUserRegexMatches, validatePythonRegex } from './user-regex.ts';
 
@@ -139,5 +140,65 @@ describe('removeUserRegexMatches', () => {
     expect(removeUserRegexMatches(compileUserRegex(String.raw`\d+`), '在庫 12 個 / 3')).toBe('在庫  個 / ');
     expect(removeUserRegexMatches(compileUserRegex('x*'), 'axbxx')).toBe('ab');
     expect(removeUserRegexMatches(compileUserRegex('zzz'), 'abc')).toBe('abc');
+  });
+});
+
+// Text every match contains lets lines without it skip RE2; the check may only ever say 'cannot match'
+// where RE2 finds no match.
+const REQUIRED_TEXT_TABLE: readonly [pattern: string, text: string | undefined, ignoreCase?: boolean][] = [
+  [String.raw`閲覧数\s*\d+`, '閲覧数', false],
+  [String.raw`(?i)ref=\w+`, 'ref=', true],
+  [String.raw`\d+ views`, ' views', false],
+  ['colou?r', 'colo', false],
+  ['ab+c', 'ab', false],
+  [String.raw`(?:x|y)abc`, 'abc', false],
+  [String.raw`\.com\b`, '.com', false],
+  [String.raw`\x41B`, 'AB', false],
+  ['(?x) a b  # comment', 'ab', false],
+  [String.raw`(?i)価格\d+`, undefined],
+  ['a|b', undefined],
+  ['x*', undefined],
+  ['a{2}', undefined],
+];
+
+describe('text every match contains', () => {
+  test.each(REQUIRED_TEXT_TABLE)('%s needs %s', (pattern, text, ignoreCase) => {
+    const regex = compileUserRegex(pattern);
+    if (text === undefined) {
+      expect(regex.mayMatch('')).toBe(true);
+      return;
+    }
+    expect(regex.mayMatch(`__${text}__`)).toBe(true);
+    expect(regex.mayMatch(`__${text.slice(1)}__`)).toBe(false);
+    expect(regex.mayMatch(`__${text.toUpperCase()}__`)).toBe(ignoreCase || text.toUpperCase() === text);
+  });
+
+  test('a line it rules out never matches', () => {
+    const patterns = [...REQUIRED_TEXT_TABLE.map(([pattern]) => pattern), '(?i)sk', '^PR', String.raw`\d+円`];
+    const piece = fc.constantFrom('ref=', 'REF=', 'Ref', 'sk', 'SK', '\u212a', '\u017f', 'colo', 'color');
+    const others = fc.constantFrom(
+      '閲覧数',
+      ' views',
+      'abc',
+      'abbc',
+      '.com',
+      'AB',
+      'ab',
+      '価格12',
+      'PR',
+      '3円',
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...patterns),
+        fc.array(fc.oneof(piece, others), { maxLength: 6 }),
+        (pattern, pieces) => {
+          const regex = compileUserRegex(pattern);
+          const text = pieces.join('');
+          if (!regex.mayMatch(text)) expect(regex.re2.test(text)).toBe(false);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

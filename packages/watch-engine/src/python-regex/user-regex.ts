@@ -1,6 +1,6 @@
 import { RE2JS } from 're2js';
 import { RegexProblem, type RegexProblemCode } from './regex-problem.ts';
-import { translatePythonRegex } from './translate-python-regex.ts';
+import { type RequiredText, type Translation, translatePythonRegex } from './translate-python-regex.ts';
 
 export const MAX_PATTERN_LENGTH = 1000;
 
@@ -16,6 +16,11 @@ export type PythonRegexValidation = { readonly ok: true; readonly source: string
 export interface UserRegex {
   readonly pattern: string;
   readonly re2: RE2JS;
+  /**
+   * False when the text cannot match: it lacks text every match contains. RE2 skips ahead only to text
+   * compared case-sensitively, and each call costs more than this check, so most lines are spared it.
+   */
+  readonly mayMatch: (text: string) => boolean;
 }
 
 const COMPILED_CACHE_SIZE = 500;
@@ -56,15 +61,16 @@ function compile(pattern: string): UserRegex | RegexRefusal {
   if (pattern.length > MAX_PATTERN_LENGTH) {
     return refuse('too_long', `the pattern is longer than ${MAX_PATTERN_LENGTH} characters`);
   }
-  let source: string;
+  let translation: Translation;
   try {
-    source = translatePythonRegex(pattern);
+    translation = translatePythonRegex(pattern);
   } catch (error) {
     if (error instanceof RegexProblem) return refuse(error.code, error.message);
     throw error;
   }
   try {
-    return { pattern, re2: RE2JS.compile(source) };
+    const re2 = RE2JS.compile(translation.source);
+    return { pattern, re2, mayMatch: containsCheck(translation.requiredText) };
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     return /repeat|too large|program size/i.test(detail)
@@ -77,15 +83,24 @@ function refuse(code: RegexProblemCode, message: string): RegexRefusal {
   return { ok: false, code, message };
 }
 
+function containsCheck(required: RequiredText | undefined): (text: string) => boolean {
+  if (required === undefined) return () => true;
+  const { text: needle, ignoreCase } = required;
+  if (!ignoreCase) return (text) => text.includes(needle);
+  // The needle is ASCII: a case-insensitive 'u' regex accepts every case fold RE2 accepts (K for k, ſ for s).
+  const pattern = new RegExp(needle.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'), 'iu');
+  return (text) => pattern.test(text);
+}
+
 /** Whether the pattern matches anywhere in `text` (Python's re.search). */
 export function searchUserRegex(regex: UserRegex, text: string): boolean {
-  return regex.re2.test(text);
+  return regex.mayMatch(text) && regex.re2.test(text);
 }
 
 /** Removes every non-empty match, left to right and non-overlapping (Python's re.sub with ''). */
 export function removeUserRegexMatches(regex: UserRegex, text: string): string {
   // test() runs on RE2's DFA without capture bookkeeping; most lines do not match at all.
-  if (!regex.re2.test(text)) return text;
+  if (!regex.mayMatch(text) || !regex.re2.test(text)) return text;
   const matcher = regex.re2.matcher(text);
   let kept = '';
   let from = 0;
