@@ -1,0 +1,130 @@
+import type { BusMessage } from '@mimamori/bus';
+import type { accountsEventsV1 } from '@mimamori/contracts';
+import { trialEnded } from '@mimamori/events';
+import { createLogger } from '@mimamori/runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountConsumers } from '../src/consumers/account-consumers.ts';
+import { createTargetStore } from '../src/store/target-store.ts';
+import { siteBody } from './site-bodies.ts';
+import type { SiteBrowser } from './site-browser.ts';
+import { startTargetHarness, type TargetHarness } from './target-harness.ts';
+
+const DAY_MS = 86_400_000;
+let harness: TargetHarness;
+
+beforeAll(async () => {
+  // The account sweeper runs often so the trial's end shows up soon after the clock moves.
+  harness = await startTargetHarness({ sweepIntervalMs: 100 });
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+async function validity(browser: SiteBrowser) {
+  const response = await browser.get('/api/v2/targets');
+  return (response.body.targets as { valid: boolean; resumable: boolean }[]).map((row) => [
+    row.valid,
+    row.resumable,
+  ]);
+}
+
+async function eventually<T>(read: () => Promise<T>, expected: T): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (JSON.stringify(await read()) === JSON.stringify(expected)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(await read()).toEqual(expected);
+}
+
+function delivery(event: accountsEventsV1.TrialEnded, msgId: string): BusMessage {
+  return {
+    subject: trialEnded.subject,
+    data: trialEnded.encode(event),
+    msgId,
+    headers: {},
+    deliveryCount: 1,
+    ack() {},
+    nak() {},
+    term() {},
+    working() {},
+  };
+}
+
+describe('account hold', () => {
+  it('delivered twice, accounts.trial_ended pauses the sites once; a site resumed in between stays resumed', async () => {
+    const { browser, userId } = await harness.signedIn('twice@example.com');
+    for (const label of ['a', 'b']) await browser.post('/api/v2/target/register', siteBody({ label }));
+    const [handler] = accountConsumers(
+      harness.db,
+      createTargetStore(harness.db),
+      createLogger({ service: 'test', level: 'silent' }),
+    );
+    const event = { eventId: 'trial-ended-1', userId, endedAt: new Date(), deleteAt: undefined };
+    await handler?.handler(delivery(event, 'trial-ended-1'));
+    expect(await validity(browser)).toEqual([
+      [false, true],
+      [false, true],
+    ]);
+    const first = (await browser.get('/api/v2/targets')).body.targets as { id: string }[];
+    await browser.post('/api/v2/resume', { target_v2_id: first[0]?.id });
+
+    await handler?.handler(delivery(event, 'trial-ended-1'));
+    expect(await validity(browser)).toEqual([
+      [true, false],
+      [false, true],
+    ]);
+    const paused = (await harness.events('targets.paused')).filter((row) =>
+      first.some((site) => row.id.includes(site.id)),
+    );
+    expect(paused).toHaveLength(2);
+  });
+
+  it('the trial ending without a card stops all monitoring; nothing resumes or starts while on hold; cancellation deletes the sites', async () => {
+    const { browser } = await harness.signedIn('trial@example.com');
+    for (const label of ['one', 'two']) await browser.post('/api/v2/target/register', siteBody({ label }));
+    await browser.post('/api/v1/import', { text: 'https://v1.example/' });
+    expect(await validity(browser)).toEqual([
+      [true, false],
+      [true, false],
+      [true, false],
+    ]);
+
+    harness.clock.advance(15 * DAY_MS);
+    await eventually(
+      () => validity(browser),
+      [
+        [false, false],
+        [false, false],
+        [false, false],
+      ],
+    );
+    const ids = ((await browser.get('/api/v2/targets')).body.targets as { id: string; ver: number }[]).map(
+      (row) => row,
+    );
+    expect(await browser.post('/api/v2/resume', { target_v2_id: ids[0]?.id })).toMatchObject({
+      status: 409,
+      body: { error: { code: 'account_on_hold' } },
+    });
+    expect((await browser.post('/api/v2/target/register', siteBody())).body).toMatchObject({
+      paused: true,
+      paused_for_quota: true,
+    });
+
+    const owner = await harness.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM target.targets t JOIN account.users u ON u.id::text = t.user_id
+        WHERE lower(u.email) = 'trial@example.com'`,
+    );
+    expect(owner.rows[0]?.n).toBe(4);
+    harness.clock.advance(31 * DAY_MS);
+    await eventually(async () => {
+      const { rows } = await harness.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM target.targets t JOIN account.users u ON u.id::text = t.user_id
+          WHERE lower(u.email) = 'trial@example.com'`,
+      );
+      return rows[0]?.n;
+    }, 0);
+    const deleted = await harness.events('targets.deleted');
+    for (const site of ids) expect(deleted.map((row) => row.id)).toContain(`targets.deleted:${site.id}`);
+  });
+});
