@@ -154,9 +154,9 @@ describe('account screens against the running product', () => {
 
     await page.goto(pageUrl('/signin'));
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await expect.poll(() => heading(page)).toBe('Reset password');
     await page.getByLabel('E-mail address').fill(email);
     await page.getByRole('button', { name: 'Send the reset link' }).click();
-    await screenshot(page, 'debug-reset');
     await expect.poll(() => page.getByRole('status').textContent()).toContain('If the address is registered');
 
     const resetLink = await linkFromMailbox(product.url, email, '/reset_pass');
@@ -249,6 +249,31 @@ describe('account screens against the running product', () => {
     failTimezones = false;
     await page.getByRole('button', { name: 'Retry' }).click();
     await expect.poll(() => page.locator('#account-timezone option').count()).toBeGreaterThan(100);
+
+    // A support request from the account page, then its follow-up through the mailed link.
+    await page.getByLabel('Topic').selectOption('area');
+    await page.getByLabel('Details', { exact: true }).fill('The price area is not found.');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect
+      .poll(() => page.getByText('Your request has been received.', { exact: false }).count())
+      .toBe(1);
+    await page.goto(pageUrl(await linkFromMailbox(product.url, email, '/req_support')));
+    await expect.poll(() => page.getByText('Monitoring area settings').count()).toBe(1);
+    expect(await page.getByText('The price area is not found.').count()).toBe(1);
+    await page.getByLabel('Additional details').fill('It is the second price on the page.');
+    await expectNoSeriousAxeViolations(page);
+    await screenshot(page, 'req-support-wide-en');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect
+      .poll(() => page.getByRole('status').textContent())
+      .toContain('We have received your additional details');
+
+    await page.goto(pageUrl('/req_support?token=stale'));
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('This URL has expired.');
+
+    await page.goto(pageUrl('/linecomplete'));
+    await expect.poll(() => heading(page)).toBe('Chat notifications connected');
+    await screenshot(page, 'linecomplete-wide-en');
     await page.context().close();
   });
 });

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { fetchSupportFollowUp, sendSupportRequest, submitSupportFollowUp } from '../api/support.ts';
 import { queryKeys } from '../query-keys.ts';
 
@@ -14,11 +14,10 @@ export function useSupportFollowUp(token: string) {
   });
 }
 
-/** The link takes one follow-up, so the request behind it is read again afterwards. */
+/**
+ * The link takes one follow-up; the request behind it is not read again afterwards, because the
+ * spent link would then answer as expired while the page still thanks the user.
+ */
 export function useSubmitSupportFollowUp(token: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (notes: string) => submitSupportFollowUp({ token, notes }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.supportFollowUp(token) }),
-  });
+  return useMutation({ mutationFn: (notes: string) => submitSupportFollowUp({ token, notes }) });
 }

@@ -28,9 +28,9 @@ function FollowUp({ token }: { token: string }) {
   const [notes, setNotes] = useState('');
 
   if (token === '') return <FormMessage tone="error" message={errorText('support_link_expired')} />;
+  if (submit.isSuccess) return <FormMessage tone="success" message={t('support.received')} />;
   if (followUp.isPending) return <LoadingIndicator />;
   if (followUp.isError) return <FormMessage tone="error" message={errorText(followUp.error)} />;
-  if (submit.isSuccess) return <FormMessage tone="success" message={t('support.received')} />;
 
   const request = followUp.data;
   const typeLabel = SUPPORT_TYPES.find((type) => type === request.type);
