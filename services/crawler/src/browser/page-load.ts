@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { EgressGuard } from '@mimamori/egress';
 import { errors, type Page, type Response } from 'playwright-core';
 import { botProtectionMarker } from '../http/bot-protection.ts';
@@ -6,7 +7,7 @@ import { isolatedWorld } from './isolated-world.ts';
 import { PAGE_FACTS, WAIT_DOM_QUIET } from './page-scripts.ts';
 
 export interface LoadLimits {
-  /** Until the load event (spec: about 30 s). */
+  /** For the document and then its load event (spec: about 30 s). */
   loadTimeoutMs: number;
   /** Optimised loading after it: network idle or DOM stable, at most this long (about 30 s). */
   settleTimeoutMs: number;
@@ -56,12 +57,12 @@ export async function loadPage(
   } finally {
     page.off('requestfailed', onFailed);
   }
+  if (!response) throw new CrawlFailure('unreachable', `no response from ${url}`, true);
+  await checkResponse(page, response, limits);
   // A sub-resource that never finishes (a hung tracker or frame) holds the load event back;
   // the document is there, so the page is read after its load time rather than failed.
   const loadLeft = Math.max(1, limits.loadTimeoutMs - (Date.now() - started));
   await page.waitForLoadState('load', { timeout: loadLeft }).catch(() => undefined);
-  if (!response) throw new CrawlFailure('unreachable', `no response from ${url}`, true);
-  await checkResponse(page, response, limits);
   await settle(page, limits);
   await checkSettledPage(page, response, limits);
   return response;
@@ -155,6 +156,8 @@ export async function settle(page: Page, limits: LoadLimits): Promise<void> {
       await page
         .waitForLoadState('load', { timeout: Math.max(1, deadline - Date.now()) })
         .catch(() => undefined);
+      // Never spin: a document that keeps failing the wait is tried again after a pause.
+      await sleep(50);
     }
   }
 }
