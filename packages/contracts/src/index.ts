@@ -4,6 +4,7 @@
 export * as accountV1 from './gen/mimamori/account/v1/account.ts';
 export * as crawlerV1 from './gen/mimamori/crawler/v1/crawler.ts';
 export * as accountsEventsV1 from './gen/mimamori/events/v1/accounts.ts';
+export * as changesEventsV1 from './gen/mimamori/events/v1/changes.ts';
 export * as checksEventsV1 from './gen/mimamori/events/v1/checks.ts';
 export * as targetsEventsV1 from './gen/mimamori/events/v1/targets.ts';
 export * as targetV1 from './gen/mimamori/target/v1/target.ts';

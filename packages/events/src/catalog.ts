@@ -1,5 +1,5 @@
 import type { StreamSpec } from '@mimamori/bus';
-import { accountsEventsV1, checksEventsV1, targetsEventsV1 } from '@mimamori/contracts';
+import { accountsEventsV1, changesEventsV1, checksEventsV1, targetsEventsV1 } from '@mimamori/contracts';
 import { eventType } from './event-type.ts';
 
 /** Every stream of the system. Services declare the ones they use at start. */
@@ -14,7 +14,7 @@ export const streams = {
   // `<target id>:<due time ISO>` drops a check dispatched twice within the window.
   checks: {
     name: 'CHECKS',
-    subjects: ['checks.>'],
+    subjects: ['checks.run'],
     retention: 'workqueue',
     duplicateWindowMs: 10 * 60_000,
   },
@@ -28,6 +28,20 @@ export const streams = {
   snapshots: {
     name: 'SNAPSHOTS',
     subjects: ['snapshots.>'],
+    duplicateWindowMs: 10 * 60_000,
+    maxAgeMs: 7 * 24 * 3_600_000,
+  },
+  // Every check's outcome, judged by the diff service.
+  checkResults: {
+    name: 'CHECK_RESULTS',
+    subjects: ['checks.completed'],
+    duplicateWindowMs: 10 * 60_000,
+    maxAgeMs: 7 * 24 * 3_600_000,
+  },
+  // Updates found, for the notifier.
+  changes: {
+    name: 'CHANGES',
+    subjects: ['changes.>'],
     duplicateWindowMs: 10 * 60_000,
     maxAgeMs: 7 * 24 * 3_600_000,
   },
@@ -93,4 +107,16 @@ export const targetDeleted = eventType(
   'targets.deleted',
   streams.targets.name,
   targetsEventsV1.TargetDeleted,
+);
+
+export const checkCompleted = eventType(
+  'checks.completed',
+  streams.checkResults.name,
+  changesEventsV1.CheckCompleted,
+);
+
+export const changeDetected = eventType(
+  'changes.detected',
+  streams.changes.name,
+  changesEventsV1.ChangeDetected,
 );

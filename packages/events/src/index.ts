@@ -2,6 +2,8 @@ export {
   accountCancelled,
   accountCreated,
   accountMailRequested,
+  changeDetected,
+  checkCompleted,
   checkRequested,
   snapshotCaptured,
   streams,
