@@ -13,10 +13,15 @@ const WEEKDAY_BEFORE =
 const ORDINAL = '(?:st|nd|rd|th)?(?![A-Za-z])';
 const YEAR4 = `(?<y>${D}{4})${NOT_BEFORE_DIGIT}`;
 const NUMERIC_SEPARATOR = '[/／\\-－.．]';
+// Hints: text every match of the form contains (see ExclusionForm), as close to the form as is cheap.
 const HAS_YEAR_MARK = /年/;
-const HAS_MONTH_MARK = /月/;
-const HAS_SEPARATOR = /[/／\-－.．]/;
-const HAS_SLASH = /[/／]/;
+const HAS_MONTH_AND_DAY = /月[ \u3000]?[0-9\uFF10-\uFF19]/;
+const HAS_MONTH_MARK = /[0-9\uFF10-\uFF19][ \u3000]?月/;
+const HAS_ERA_LETTER = /[RHSTM][0-9\uFF10-\uFF19]/;
+const HAS_YEAR_FIRST = /[0-9\uFF10-\uFF19]{4}[/／\-－.．]/;
+const HAS_YEAR_LAST = /[/／\-－.．][0-9\uFF10-\uFF19]{4}/;
+const HAS_YEAR_MONTH = /[0-9\uFF10-\uFF19]{4}[/／\-－]/;
+const HAS_SLASH = /[0-9\uFF10-\uFF19][/／][0-9\uFF10-\uFF19]/;
 const HAS_MONTH_NAME = /(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
 const HAS_RELATIVE = /[前後]|ago/i;
 
@@ -30,28 +35,28 @@ export const DATE_FORMS: readonly ExclusionForm[] = [
   form(
     'japanese month-day',
     `${NOT_AFTER_DIGIT}(?<m>${D}{1,2})${SPACE}月${SPACE}(?<d>${D}{1,2})${SPACE}日${WEEKDAY_AFTER}`,
-    HAS_MONTH_MARK,
+    HAS_MONTH_AND_DAY,
   ),
   form('japanese month', `${NOT_AFTER_DIGIT}(?<m>${D}{1,2})${SPACE}月(?!${SPACE}${D})`, HAS_MONTH_MARK),
   form(
     'japanese era abbreviation',
     `(?<![A-Za-z])[RHSTM]${D}{1,2}[./／．](?<m>${D}{1,2})[./／．](?<d>${D}{1,2})${NOT_BEFORE_DIGIT}${WEEKDAY_AFTER}`,
-    HAS_SEPARATOR,
+    HAS_ERA_LETTER,
   ),
   form(
     'numeric year-month-day',
     `${NOT_AFTER_DIGIT}(?<y>${D}{4})(?<s>${NUMERIC_SEPARATOR})(?<m>${D}{1,2})\\k<s>(?<d>${D}{1,2})${NOT_BEFORE_DIGIT}${WEEKDAY_AFTER}`,
-    HAS_SEPARATOR,
+    HAS_YEAR_FIRST,
   ),
   form(
     'numeric day-month-year or month-day-year',
     `${NOT_AFTER_DIGIT}(?<p>${D}{1,2})(?<s>${NUMERIC_SEPARATOR})(?<q>${D}{1,2})\\k<s>${YEAR4}${WEEKDAY_AFTER}`,
-    HAS_SEPARATOR,
+    HAS_YEAR_LAST,
   ),
   form(
     'numeric year-month',
     `${NOT_AFTER_DIGIT}(?<![/／\\-－.．])(?<y>${D}{4})[/／\\-－](?<m>${D}{1,2})${NOT_BEFORE_DIGIT}(?![/／\\-－.．]${D})`,
-    HAS_SEPARATOR,
+    HAS_YEAR_MONTH,
   ),
   form(
     'numeric month/day',

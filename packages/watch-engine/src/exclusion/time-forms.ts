@@ -2,9 +2,10 @@ import { DIGIT, NOT_AFTER_DIGIT, NOT_BEFORE_DIGIT, SPACE } from './digit-forms.t
 import { type ExclusionForm, form } from './exclusion-form.ts';
 
 const D = DIGIT;
-const HAS_COLON = /[:：]/;
+// Hints: text every match of the form contains (see ExclusionForm), as close to the form as is cheap.
+const HAS_COLON = /[0-9\uFF10-\uFF19][:：][0-9\uFF10-\uFF19]/;
 const HAS_AM_PM = /[AaPp]\.?[Mm]/;
-const HAS_HOUR_MARK = /時/;
+const HAS_HOUR_MARK = /[0-9\uFF10-\uFF19][ \u3000]?時/;
 const HAS_RELATIVE = /前|ago/i;
 const MERIDIEM = '(?:午前|午後)';
 const AM_PM = '(?i:[ap]\\.?m\\.?)(?![A-Za-z])';
