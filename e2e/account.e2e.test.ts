@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,7 +57,46 @@ async function signUp(page: Page, email: string, password: string, labels: SignU
 
 type SignUpLabels = { heading: string; email: string; password: string; plan: string };
 
+type Catalogue = { [key: string]: string | Catalogue };
+
+async function catalogue(language: string): Promise<Catalogue> {
+  return JSON.parse(await readFile(join(repoRoot, `web/src/i18n/${language}.json`), 'utf8'));
+}
+
+function keysOf(tree: Catalogue, prefix = ''): string[] {
+  return Object.entries(tree).flatMap(([key, value]) =>
+    typeof value === 'string' ? [`${prefix}${key}`] : keysOf(value, `${prefix}${key}.`),
+  );
+}
+
+const ACCOUNT_PATHS = /^\/api\/(signup|signin|signout|verify|reset_pass|account|support|req_support)/;
+
 describe('account screens against the running product', () => {
+  it('has a Japanese and an English message for every error code the account routes document', async () => {
+    type Operation = { responses: Record<string, { description: string }> };
+    const document = (await (await fetch(pageUrl('/api/openapi.json'))).json()) as {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    const codes = new Set<string>();
+    for (const [path, operations] of Object.entries(document.paths)) {
+      if (!ACCOUNT_PATHS.test(path)) continue;
+      for (const operation of Object.values(operations)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          if (status.startsWith('2') || status.startsWith('3')) continue;
+          const listed = response.description.split(': ')[1] ?? '';
+          for (const code of listed.split(', ')) codes.add(code);
+        }
+      }
+    }
+    expect(codes.size).toBeGreaterThan(20);
+    const [ja, en] = await Promise.all([catalogue('ja'), catalogue('en')]);
+    const jaKeys = keysOf(ja);
+    const missing = [...codes].map((code) => `errors.${code}`).filter((key) => !jaKeys.includes(key));
+    expect(missing).toEqual([]);
+    // Both catalogues hold the same keys, so no English screen falls back to Japanese.
+    expect(keysOf(en).sort()).toEqual([...jaKeys].sort());
+  });
+
   it('signs up, verifies from the mailbox, signs in, edits the account and signs out — Japanese, 1280 px', async () => {
     const page = await openPage('ja-JP', WIDE);
     const email = 'hanako@example.com';
@@ -137,9 +176,20 @@ describe('account screens against the running product', () => {
     });
     await page.getByRole('checkbox', { name: 'I agree to the terms of service' }).check();
     await expectNoSidewaysOverflow(page);
+    await expectNoSeriousAxeViolations(page);
     await screenshot(page, 'signup-narrow-en');
     await page.getByRole('button', { name: 'Sign up for free' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Check your mail' }).count()).toBe(1);
+
+    // Before the address is verified, signing in is refused with the reason.
+    await page.goto(pageUrl('/signin'));
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password').fill('first-password-1');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('not verified yet');
+    // The gateway sends a failed X sign-in back with an error the page explains.
+    await page.goto(pageUrl('/signin?error=x_sign_in_failed'));
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Could not sign in with X.');
 
     // A verification link that is not one says so.
     await page.goto(pageUrl('/verify?token=not-a-real-token'));
