@@ -350,3 +350,19 @@ describe('registering a v2 site', () => {
     expect((await visitor.get('/api/v2/targets')).status).toBe(401);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('describes every site route the gateway serves, with its method', async () => {
+    const { targetOpenApiPaths } = await import('../../gateway/src/http/target-openapi.ts');
+    const document = (await browser.get('/api/openapi.json')).body as { paths: Record<string, object> };
+    const described = Object.entries(targetOpenApiPaths);
+    expect(described.length).toBe(11);
+    for (const [path, operations] of described) {
+      expect(document.paths[path]).toBeDefined();
+      for (const method of Object.keys(operations))
+        expect(
+          harness.gateway.app.hasRoute({ method: method.toUpperCase() as 'GET' | 'POST', url: path }),
+        ).toBe(true);
+    }
+  });
+});

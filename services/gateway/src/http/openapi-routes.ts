@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { accountPaths, accountSettingsSchema } from './openapi-account-paths.ts';
 import { previewOpenApiPaths } from './preview-openapi.ts';
+import { targetOpenApiPaths } from './target-openapi.ts';
 
 const apiError = {
   type: 'object',
@@ -86,6 +87,7 @@ export const openApiDocument = {
   paths: {
     ...accountPaths,
     ...previewOpenApiPaths,
+    ...targetOpenApiPaths,
     '/healthz': { get: { summary: 'Liveness', responses: { '200': { description: 'The gateway runs.' } } } },
     '/readyz': {
       get: {
