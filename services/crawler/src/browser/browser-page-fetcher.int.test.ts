@@ -8,12 +8,16 @@ import { type BrowserPool, createBrowserPool } from './browser-pool.ts';
 import { type FixtureSite, startFixtureSite } from './testing/fixture-site.ts';
 
 let site: FixtureSite;
+let otherOrigin: FixtureSite;
 let pool: BrowserPool;
 let fetcher: PageFetcher;
 
 beforeAll(async () => {
   site = await startFixtureSite();
-  pool = createBrowserPool({ allow: [site.hostPort], pagesPerBrowser: 3 });
+  otherOrigin = await startFixtureSite();
+  // The other site is reached by another host name, so its frame is cross-site.
+  const otherSite = otherOrigin.hostPort.replace('127.0.0.1', 'localhost');
+  pool = createBrowserPool({ allow: [site.hostPort, otherSite], pagesPerBrowser: 3 });
   fetcher = createBrowserPageFetcher({
     pool,
     limits: {
@@ -28,6 +32,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await fetcher?.close();
   await site?.close();
+  await otherOrigin?.close();
 });
 
 function request(path: string, overrides: Partial<FetchRequest> = {}): FetchRequest {
@@ -105,6 +110,17 @@ describe('browser page fetcher', () => {
       }),
     );
     expect(result.areas[0]?.text).toBe('content inside the frame');
+  });
+
+  it('reads an area inside an iframe from another site', async () => {
+    const otherSite = otherOrigin.url.replace('127.0.0.1', 'localhost');
+    const result = await fetchOk(
+      request(`/framed-from?src=${encodeURIComponent(`${otherSite}/inner`)}`, {
+        areas: [{ ...css('inside', 'p.inside'), frame: { selector: '#other-origin', selectorType: 'css' } }],
+      }),
+    );
+    expect(result.areas[0]?.text).toBe('content inside the frame');
+    expect(otherOrigin.hits.get('/inner')).toBe(1);
   });
 
   it('names the selector when an element or its iframe is missing', async () => {

@@ -55,6 +55,10 @@ const pages: Record<string, Handler> = {
       response,
       html('<p>outer</p><iframe id="inner-frame" src="/inner" width="400" height="200"></iframe>'),
     ),
+  '/framed-from': (request, response) => {
+    const source = new URL(request.url ?? '/', 'http://fixture').searchParams.get('src') ?? '/inner';
+    send(response, html(`<p>outer</p><iframe id="other-origin" src="${escapeHtml(source)}"></iframe>`));
+  },
   '/inner': (_request, response) => send(response, html('<p class="inside">content inside the frame</p>')),
 
   '/login': (_request, response) =>
