@@ -10,6 +10,7 @@ import {
   compactLines,
   contentHashOf,
   createAreaNormaliser,
+  linesHaveCompactText,
 } from './normalise/normalise-area.ts';
 
 /** One watched area of a check, as the diff service hands it over. */
@@ -61,7 +62,7 @@ export interface AreaComparison {
 }
 
 const VISIBLE = /[^\s\p{Cc}\p{Cf}]/u;
-const MARKUP_PIECE_LENGTH = 2000;
+const MARKUP_PIECE_LENGTH = 1000;
 
 /** Decides whether one area was updated. Throws only on invalid options, which evaluateCheck reports. */
 export function compareArea(input: AreaCheckInput): AreaComparison {
@@ -112,7 +113,7 @@ export function compareArea(input: AreaCheckInput): AreaComparison {
     previousText,
   });
   if (previousText === currentText) return settled('unchanged', EMPTY_DIFF, previousText);
-  if (compactLines(previousLines) === currentCompact) return notCounted('whitespace_only', EMPTY_DIFF);
+  if (linesHaveCompactText(previousLines, currentCompact)) return notCounted('whitespace_only', EMPTY_DIFF);
   const diff = diffArea(previousLines, currentLines, {
     cancelMoves: options.addOnly || options.allowSameWords,
     countRemovals: !options.addOnly,
@@ -127,7 +128,7 @@ export function compareArea(input: AreaCheckInput): AreaComparison {
       ? visibleTextPieces(markup, MARKUP_PIECE_LENGTH)
       : [extract(snapshot)];
   };
-  if (sameAsPastUpdate(currentCompact, input, normaliser, extractInPieces))
+  if (sameAsPastUpdate(currentCompact, input, normaliser, extractInPieces, input.previous))
     return notCounted('same_as_past_update', diff);
   return settled('updated', diff, previousText);
 }
@@ -138,12 +139,15 @@ function sameAsPastUpdate(
   input: AreaCheckInput,
   normaliser: AreaNormaliser,
   extract: (snapshot: AreaSnapshot) => Iterable<string>,
+  previous: AreaSnapshot,
 ): boolean {
   const { enabled, count } = input.options.excludeSameAsPast;
   if (!enabled || count <= 0) return false;
+  // The previous version, usually the newest past update, is known to differ by more than whitespace.
+  const asPrevious = (past: AreaSnapshot) => past.html === previous.html && past.text === previous.text;
   return (input.pastUpdates ?? [])
     .slice(0, count)
-    .some((past) => normaliser.hasCompactText(extract(past), currentCompact));
+    .some((past) => !asPrevious(past) && normaliser.hasCompactText(extract(past), currentCompact));
 }
 
 function failed(areaId: string, reason: AreaErrorReason, message: string): AreaComparison {

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { type AreaOptions, DEFAULT_AREA_OPTIONS } from '../area-options.ts';
-import { compactLines, contentHashOf, createAreaNormaliser, normaliseArea } from './normalise-area.ts';
+import {
+  compactLines,
+  contentHashOf,
+  createAreaNormaliser,
+  linesHaveCompactText,
+  normaliseArea,
+} from './normalise-area.ts';
 
 const ALL_OPTIONS: AreaOptions = {
   ...DEFAULT_AREA_OPTIONS,
@@ -87,5 +93,15 @@ describe('hasCompactText', () => {
     }
     expect(normaliser.hasCompactText(pieces(), compact)).toBe(false);
     expect(made).toEqual(['在庫 点\n', '価格 ドル\n']);
+  });
+});
+
+describe('linesHaveCompactText', () => {
+  test('normalised lines compare with compact text whatever their line breaks and spaces', () => {
+    const compact = compactLines(['在庫 点', '価格 円']);
+    expect(linesHaveCompactText(['在庫', '点 価格 円'], compact)).toBe(true);
+    expect(linesHaveCompactText(['在庫 点', '価格'], compact)).toBe(false);
+    expect(linesHaveCompactText(['在庫 点', '価格 円', '追加'], compact)).toBe(false);
+    expect(linesHaveCompactText([], '')).toBe(true);
   });
 });

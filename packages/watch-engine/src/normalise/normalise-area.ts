@@ -74,13 +74,8 @@ export function createAreaNormaliser(options: AreaOptions): AreaNormaliser {
       return lines;
     },
     hasCompactText(content, compact) {
-      let at = 0;
-      const visit = (line: string): boolean => {
-        const piece = compactLine(line);
-        if (!compact.startsWith(piece, at)) return false;
-        at += piece.length;
-        return true;
-      };
+      const reader = compactReader(compact);
+      const visit = reader.take;
       // Only whole lines are normalised: the text after a piece's last line break waits for the next.
       // A '\r\n' cut in two reads as two line breaks, and the blank line between them is left out anyway.
       let rest = '';
@@ -94,8 +89,28 @@ export function createAreaNormaliser(options: AreaOptions): AreaNormaliser {
         if (!eachLine(text.slice(0, end), visit)) return false;
         rest = text.slice(end + 1);
       }
-      return eachLine(rest, visit) && at === compact.length;
+      return eachLine(rest, visit) && reader.whole();
     },
+  };
+}
+
+/** Whether normalised lines are `compact` once whitespace is removed; stops at the first that differs. */
+export function linesHaveCompactText(lines: readonly string[], compact: string): boolean {
+  const reader = compactReader(compact);
+  return lines.every(reader.take) && reader.whole();
+}
+
+/** Reads normalised lines one by one for as long as they agree with the start of `compact`. */
+function compactReader(compact: string): { take: (line: string) => boolean; whole: () => boolean } {
+  let at = 0;
+  return {
+    take: (line) => {
+      const piece = compactLine(line);
+      if (!compact.startsWith(piece, at)) return false;
+      at += piece.length;
+      return true;
+    },
+    whole: () => at === compact.length,
   };
 }
 

@@ -21,6 +21,8 @@ export interface UserRegex {
    * compared case-sensitively, and each call costs more than this check, so most lines are spared it.
    */
   readonly mayMatch: (text: string) => boolean;
+  /** Whether mayMatch looks for such text (otherwise it is always true). */
+  readonly screens: boolean;
 }
 
 const COMPILED_CACHE_SIZE = 500;
@@ -70,7 +72,8 @@ function compile(pattern: string): UserRegex | RegexRefusal {
   }
   try {
     const re2 = RE2JS.compile(translation.source);
-    return { pattern, re2, mayMatch: containsCheck(translation.requiredText) };
+    const required = translation.requiredText;
+    return { pattern, re2, mayMatch: containsCheck(required), screens: required !== undefined };
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     return /repeat|too large|program size/i.test(detail)
@@ -99,8 +102,10 @@ export function searchUserRegex(regex: UserRegex, text: string): boolean {
 
 /** Removes every non-empty match, left to right and non-overlapping (Python's re.sub with ''). */
 export function removeUserRegexMatches(regex: UserRegex, text: string): string {
-  // test() runs on RE2's DFA without capture bookkeeping; most lines do not match at all.
-  if (!regex.mayMatch(text) || !regex.re2.test(text)) return text;
+  if (!regex.mayMatch(text)) return text;
+  // Unscreened, test() on RE2's DFA (no capture bookkeeping) spares most lines, which do not match at
+  // all, the matcher; a line with the text every match contains mostly matches, so it goes straight on.
+  if (!regex.screens && !regex.re2.test(text)) return text;
   const matcher = regex.re2.matcher(text);
   let kept = '';
   let from = 0;
