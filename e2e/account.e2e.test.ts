@@ -144,9 +144,15 @@ describe('account screens against the running product', () => {
     await expect.poll(() => page.getByTestId('account-email').textContent()).toBe(email);
     await expect.poll(() => page.locator('#account-timezone option').count()).toBeGreaterThan(100);
     expect(await page.getByTestId('discord-state').textContent()).toBe('未設定');
+    // The plan picked from the sign-up table is the trial's plan.
+    expect(await page.getByTestId('account-plan').textContent()).toMatch(/^ベーシック25( |$)/);
     await expectNoSeriousAxeViolations(page);
     await expectNoSidewaysOverflow(page);
     await screenshot(page, 'account-wide-ja');
+    await page.setViewportSize(NARROW);
+    await expectNoSidewaysOverflow(page);
+    await screenshot(page, 'account-narrow-ja');
+    await page.setViewportSize(WIDE);
 
     await page.getByLabel('タイムゾーン').selectOption('Asia/Tokyo');
     await page.getByLabel('言語', { exact: true }).selectOption('en');

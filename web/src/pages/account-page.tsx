@@ -5,6 +5,7 @@ import { DisplaySettingsForm } from '../account/display-settings-form.tsx';
 import { MailsSection } from '../account/mails-section.tsx';
 import { PasswordSection } from '../account/password-section.tsx';
 import { ProfileSection } from '../account/profile-section.tsx';
+import { SubscriptionSection } from '../account/subscription-section.tsx';
 import { SupportSection } from '../account/support-section.tsx';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
@@ -42,6 +43,7 @@ export default function AccountPage() {
       <div className="account-grid">
         <ProfileSection account={data} />
         <PasswordSection hasPassword={data.has_password} />
+        <SubscriptionSection account={data} />
         <AccountSection id="settings" title={t('account.settings')}>
           <DisplaySettingsForm account={data} />
         </AccountSection>
