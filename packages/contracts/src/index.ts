@@ -3,6 +3,7 @@
 // helpers every generated file declares (protobufPackage, MessageFns, DeepPartial, …) apart.
 export * as accountV1 from './gen/mimamori/account/v1/account.ts';
 export * as crawlerV1 from './gen/mimamori/crawler/v1/crawler.ts';
+export * as diffV1 from './gen/mimamori/diff/v1/history.ts';
 export * as accountsEventsV1 from './gen/mimamori/events/v1/accounts.ts';
 export * as changesEventsV1 from './gen/mimamori/events/v1/changes.ts';
 export * as checksEventsV1 from './gen/mimamori/events/v1/checks.ts';
