@@ -306,6 +306,31 @@ describe('account screens against the running product', () => {
     await page.getByRole('button', { name: 'Retry' }).click();
     await expect.poll(() => page.locator('#account-timezone option').count()).toBeGreaterThan(100);
 
+    // Refusals land on their fields with the gateway's reason.
+    await page.getByLabel('Current password').fill('not-my-password');
+    await page.getByLabel('New password').fill('kai-password-2');
+    await page.getByRole('button', { name: 'Change the password' }).click();
+    const current = page.getByLabel('Current password');
+    await expect.poll(() => current.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#account-current-password-error').textContent()).toBe(
+      'The current password does not match.',
+    );
+    expect(await current.evaluate((element) => element === document.activeElement)).toBe(true);
+    await page.getByLabel('Webhook URL').fill('https://example.com/not-a-webhook');
+    await page.getByRole('button', { name: 'Link', exact: true }).click();
+    await expect
+      .poll(() => page.locator('#account-discord-url-error').textContent())
+      .toContain('Enter a Discord webhook URL');
+    expect(await page.getByTestId('discord-state').textContent()).toBe('Not set');
+    await page.getByLabel('New e-mail address').fill('kai.new@example.com');
+    await page.getByRole('button', { name: 'Change the address' }).click();
+    await expect
+      .poll(() =>
+        page.getByText('We sent a confirmation mail to kai.new@example.com.', { exact: false }).count(),
+      )
+      .toBe(1);
+    expect(await page.getByTestId('account-email').textContent()).toBe(email);
+
     // A support request from the account page, then its follow-up through the mailed link.
     await page.getByLabel('Topic').selectOption('area');
     await page.getByLabel('Details', { exact: true }).fill('The price area is not found.');
