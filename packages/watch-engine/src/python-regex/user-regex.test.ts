@@ -141,6 +141,12 @@ describe('removeUserRegexMatches', () => {
     expect(removeUserRegexMatches(compileUserRegex('x*'), 'axbxx')).toBe('ab');
     expect(removeUserRegexMatches(compileUserRegex('zzz'), 'abc')).toBe('abc');
   });
+
+  test('a pattern with required text removes every match, and stops where the text no longer occurs', () => {
+    const views = compileUserRegex(String.raw`閲覧数\s*\d+`);
+    expect(removeUserRegexMatches(views, 'A 閲覧数 1 B 閲覧数 22 C')).toBe('A  B  C');
+    expect(removeUserRegexMatches(views, 'A 閲覧数 1 B 閲覧数 C')).toBe('A  B 閲覧数 C');
+  });
 });
 
 // Text every match contains lets lines without it skip RE2; the check may only ever say 'cannot match'

@@ -115,6 +115,8 @@ export function removeUserRegexMatches(regex: UserRegex, text: string): string {
     if (end === start) continue;
     kept += text.slice(from, start);
     from = end;
+    // The next match lies after this one and contains the required text too: without it, none is left.
+    if (regex.screens && !regex.mayMatch(text.slice(end))) break;
   }
   return kept + text.slice(from);
 }
