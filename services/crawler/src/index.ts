@@ -6,7 +6,7 @@ export {
   type ContextSpec,
   createBrowserPool,
 } from './browser/browser-pool.ts';
-export { chromiumExecutablePath } from './browser/chromium-binary.ts';
+export { CHROMIUM_ARGS, chromiumExecutablePath } from './browser/chromium-binary.ts';
 export { crawlerEnv } from './config.ts';
 export type * from './domain/page-fetcher.ts';
 export {
