@@ -57,7 +57,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const modules = [
     createAccountService({ db, logger, secretBox }),
     createTargetService({ db, logger, secretBox }),
-    createSchedulerService(),
+    createSchedulerService({ db, bus, logger }),
     // Screenshots and large area content stay in the data folder.
     createCrawlerService({ bus, logger, blobs: await createFileBlobStore(join(dataDir, 'blobs')) }),
     createDiffService(),

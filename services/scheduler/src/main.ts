@@ -2,4 +2,13 @@ import { runServiceProcess } from '@mimamori/service-host';
 import { schedulerEnv } from './config.ts';
 import { createSchedulerService } from './service.ts';
 
-await runServiceProcess('scheduler', schedulerEnv, () => createSchedulerService());
+await runServiceProcess('scheduler', schedulerEnv, ({ config, db, bus, logger }) =>
+  createSchedulerService({
+    db,
+    bus,
+    logger,
+    tickMs: config.SCHEDULER_TICK_MS,
+    backoffMaxMs: config.SCHEDULER_BACKOFF_MAX_MINUTES * 60_000,
+    publishConcurrency: config.SCHEDULER_PUBLISH_CONCURRENCY,
+  }),
+);

@@ -1,10 +1,55 @@
+import { type EventBus, processedEventsMigration } from '@mimamori/bus';
+import type { Db } from '@mimamori/db';
+import { streams } from '@mimamori/events';
+import type { Logger } from '@mimamori/runtime';
 import type { ServiceModule } from '@mimamori/service-host';
+import { accountConsumers } from './consumers/account-consumers.ts';
+import { checkResultConsumers } from './consumers/check-result-consumers.ts';
+import { targetConsumers } from './consumers/target-consumers.ts';
+import { createDispatcher } from './dispatch/dispatcher.ts';
+import { type Clock, systemClock } from './domain/clock.ts';
+import { SCHEDULER_SCHEMA, schedulerMigrations } from './store/migrations.ts';
+
+export interface SchedulerServiceOptions {
+  db: Db;
+  bus: EventBus;
+  logger: Logger;
+  clock?: Clock;
+  /** Time between dispatch ticks (250 ms unless told). */
+  tickMs?: number;
+  /** The longest a failing site waits between checks (6 hours unless told). */
+  backoffMaxMs?: number;
+  /** checks.run publishes in flight at once (256 unless told). */
+  publishConcurrency?: number;
+}
 
 /**
- * Dispatches due checks on time for every monitored site.
- * Its own schema and the standard gRPC health service exist from the start; its API, events
- * and tables arrive with the issue that builds it.
+ * Dispatches due checks on time for every monitored site: the schedule follows targets.*
+ * (and account holds), a dispatcher publishes checks.run at each site's due times, and
+ * checks.completed backs off sites that keep failing.
  */
-export function createSchedulerService(): ServiceModule {
-  return { name: 'scheduler', schema: 'scheduler', migrations: [] };
+export function createSchedulerService(options: SchedulerServiceOptions): ServiceModule {
+  const { db, bus, logger } = options;
+  const dispatcher = createDispatcher({
+    db,
+    bus,
+    logger,
+    clock: options.clock ?? systemClock,
+    tickMs: options.tickMs ?? 250,
+    publishConcurrency: options.publishConcurrency ?? 256,
+  });
+  // Ticks wait for the schema to exist, so starting before the host migrates is safe.
+  dispatcher.start();
+  return {
+    name: 'scheduler',
+    schema: SCHEDULER_SCHEMA,
+    migrations: [...schedulerMigrations, processedEventsMigration(SCHEDULER_SCHEMA)],
+    streams: [streams.targets, streams.accounts, streams.checks, streams.checkResults],
+    consumers: [
+      ...targetConsumers(db, logger),
+      ...accountConsumers(db, logger),
+      ...checkResultConsumers(db, logger, options.backoffMaxMs ?? 6 * 3_600_000),
+    ],
+    stop: () => dispatcher.stop(),
+  };
 }

@@ -1,0 +1,33 @@
+import { checksEventsV1, type targetsEventsV1 } from '@mimamori/contracts';
+import { MIN_INTERVAL_MS, phaseOf } from './phase.ts';
+
+/** A site's schedule as a targets.* event states it. */
+export interface ScheduleState {
+  targetId: string;
+  userId: string;
+  intervalMs: number;
+  phaseMs: number;
+  active: boolean;
+  revision: number;
+  changedAt: Date;
+  checkTemplate: Uint8Array;
+}
+
+/** The schedule a site's state event asks for; the check template travels as its encoded bytes. */
+export function scheduleStateOf(event: targetsEventsV1.TargetStateChanged): ScheduleState {
+  // The target service refuses less than a minute; a bad event must not stall the consumer.
+  const intervalMs = Math.max(event.intervalMinutes * 60_000, MIN_INTERVAL_MS);
+  return {
+    targetId: event.targetId,
+    userId: event.userId,
+    intervalMs,
+    phaseMs: phaseOf(event.targetId, intervalMs),
+    active: !event.paused,
+    revision: event.revision,
+    changedAt: event.occurredAt ?? new Date(0),
+    checkTemplate: checksEventsV1.CheckRequested.encode(
+      event.check ??
+        checksEventsV1.CheckRequested.fromPartial({ targetId: event.targetId, userId: event.userId }),
+    ).finish(),
+  };
+}

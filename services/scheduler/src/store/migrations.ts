@@ -1,0 +1,42 @@
+import type { Migration } from '@mimamori/db';
+
+export const SCHEDULER_SCHEMA = 'scheduler';
+
+export const schedulerMigrations: Migration[] = [
+  {
+    version: 1,
+    name: 'schedules',
+    sql: `
+      -- One row per monitored site, kept from targets.* events. A site is due at every
+      -- k·interval_ms + phase_ms (epoch milliseconds), so dispatch is a read of an index range.
+      CREATE TABLE schedules (
+        target_id text PRIMARY KEY,
+        user_id text NOT NULL,
+        interval_ms bigint NOT NULL CHECK (interval_ms >= 60000),
+        phase_ms bigint NOT NULL CHECK (phase_ms >= 0 AND phase_ms < interval_ms),
+        -- false while paused (by the user, the quota or an account hold)
+        active boolean NOT NULL,
+        -- the site's revision of the event that wrote this row; older events are ignored
+        revision bigint NOT NULL,
+        -- when that event happened; an account hold stops what changed before it
+        changed_at timestamptz NOT NULL,
+        -- the CheckRequested to send, check_id and due_at filled at dispatch
+        check_template bytea NOT NULL,
+        -- consecutive checks that ended in error, and the time before which none is sent
+        failures integer NOT NULL DEFAULT 0,
+        backoff_until timestamptz,
+        -- the due time of the newest result counted, so a late older result does not count
+        last_result_due_at timestamptz
+      );
+      CREATE INDEX schedules_due ON schedules (interval_ms, phase_ms) WHERE active;
+      CREATE INDEX schedules_user ON schedules (user_id);
+
+      -- Deleted sites, so an older event delivered after the delete does not bring one back.
+      CREATE TABLE removed_targets (
+        target_id text PRIMARY KEY,
+        revision bigint NOT NULL,
+        removed_at timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
+];

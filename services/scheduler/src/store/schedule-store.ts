@@ -1,0 +1,156 @@
+import type { Sql } from '@mimamori/db';
+import type { ScheduleState } from '../domain/schedule-state.ts';
+import { SCHEDULER_SCHEMA } from './migrations.ts';
+
+const schedules = `${SCHEDULER_SCHEMA}.schedules`;
+const removed = `${SCHEDULER_SCHEMA}.removed_targets`;
+
+/** A site due in a dispatch window. */
+export interface DueSchedule {
+  targetId: string;
+  phaseMs: number;
+  checkTemplate: Uint8Array;
+  backoffUntil: Date | null;
+}
+
+export interface ScheduleCounters {
+  intervalMs: number;
+  failures: number;
+  lastResultDueAt: Date | null;
+}
+
+/**
+ * Writes the state unless the row already holds the same or a newer revision, or the site was
+ * deleted at that revision or later. A changed interval keeps the failure count (the site
+ * is the same) but the backoff restarts from the next result.
+ */
+export async function saveSchedule(sql: Sql, state: ScheduleState): Promise<boolean> {
+  const { rowCount } = await sql.query(
+    `INSERT INTO ${schedules}
+       (target_id, user_id, interval_ms, phase_ms, active, revision, changed_at, check_template)
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8
+      WHERE NOT EXISTS (SELECT 1 FROM ${removed} WHERE target_id = $1 AND revision >= $6)
+     ON CONFLICT (target_id) DO UPDATE SET
+       user_id = EXCLUDED.user_id, interval_ms = EXCLUDED.interval_ms, phase_ms = EXCLUDED.phase_ms,
+       active = EXCLUDED.active, revision = EXCLUDED.revision, changed_at = EXCLUDED.changed_at,
+       check_template = EXCLUDED.check_template
+     WHERE ${schedules}.revision < EXCLUDED.revision`,
+    [
+      state.targetId,
+      state.userId,
+      state.intervalMs,
+      state.phaseMs,
+      state.active,
+      state.revision,
+      state.changedAt,
+      state.checkTemplate,
+    ],
+  );
+  return rowCount > 0;
+}
+
+/** Removes a deleted site's schedule and remembers the deletion against late events. */
+export async function removeSchedule(sql: Sql, targetId: string, revision: number): Promise<void> {
+  await sql.query(`DELETE FROM ${schedules} WHERE target_id = $1`, [targetId]);
+  await sql.query(
+    `INSERT INTO ${removed} (target_id, revision) VALUES ($1, $2)
+     ON CONFLICT (target_id) DO UPDATE SET revision = GREATEST(${removed}.revision, EXCLUDED.revision)`,
+    [targetId, revision],
+  );
+}
+
+/** Stops every site of a user whose state predates `at` (an account hold); returns how many. */
+export async function stopUserSchedules(sql: Sql, userId: string, at: Date): Promise<number> {
+  const { rowCount } = await sql.query(
+    `UPDATE ${schedules} SET active = false WHERE user_id = $1 AND active AND changed_at <= $2`,
+    [userId, at],
+  );
+  return rowCount;
+}
+
+/** Removes every site of a cancelled account whose state predates `at`; returns how many. */
+export async function removeUserSchedules(sql: Sql, userId: string, at: Date): Promise<number> {
+  const { rows } = await sql.query<{ target_id: string; revision: string }>(
+    `DELETE FROM ${schedules} WHERE user_id = $1 AND changed_at <= $2 RETURNING target_id, revision`,
+    [userId, at],
+  );
+  for (const row of rows) await removeSchedule(sql, row.target_id, Number(row.revision));
+  return rows.length;
+}
+
+/** The counters a check result updates, locked for the caller's transaction. */
+export async function lockCounters(sql: Sql, targetId: string): Promise<ScheduleCounters | undefined> {
+  const { rows } = await sql.query<{
+    interval_ms: string;
+    failures: number;
+    last_result_due_at: Date | null;
+  }>(`SELECT interval_ms, failures, last_result_due_at FROM ${schedules} WHERE target_id = $1 FOR UPDATE`, [
+    targetId,
+  ]);
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    intervalMs: Number(row.interval_ms),
+    failures: row.failures,
+    lastResultDueAt: row.last_result_due_at,
+  };
+}
+
+export async function saveCounters(
+  sql: Sql,
+  targetId: string,
+  counters: { failures: number; backoffUntil: Date | undefined; lastResultDueAt: Date },
+): Promise<void> {
+  await sql.query(
+    `UPDATE ${schedules} SET failures = $2, backoff_until = $3, last_result_due_at = $4 WHERE target_id = $1`,
+    [targetId, counters.failures, counters.backoffUntil ?? null, counters.lastResultDueAt],
+  );
+}
+
+/** The intervals active sites use: a walk down the due index, one probe per distinct interval. */
+export async function activeIntervals(sql: Sql): Promise<number[]> {
+  const { rows } = await sql.query<{ interval_ms: string }>(
+    `WITH RECURSIVE used AS (
+       (SELECT interval_ms FROM ${schedules} WHERE active ORDER BY interval_ms LIMIT 1)
+       UNION ALL
+       SELECT (SELECT s.interval_ms FROM ${schedules} s
+                WHERE s.active AND s.interval_ms > used.interval_ms ORDER BY s.interval_ms LIMIT 1)
+         FROM used WHERE used.interval_ms IS NOT NULL
+     )
+     SELECT interval_ms FROM used WHERE interval_ms IS NOT NULL`,
+  );
+  return rows.map((row) => Number(row.interval_ms));
+}
+
+/** The active sites of one interval whose phase lies in [low, high]. */
+export async function schedulesInPhases(
+  sql: Sql,
+  intervalMs: number,
+  low: number,
+  high: number,
+): Promise<DueSchedule[]> {
+  const { rows } = await sql.query<{
+    target_id: string;
+    phase_ms: string;
+    check_template: Uint8Array;
+    backoff_until: Date | null;
+  }>(
+    `SELECT target_id, phase_ms, check_template, backoff_until FROM ${schedules}
+      WHERE active AND interval_ms = $1 AND phase_ms BETWEEN $2 AND $3`,
+    [intervalMs, low, high],
+  );
+  return rows.map((row) => ({
+    targetId: row.target_id,
+    phaseMs: Number(row.phase_ms),
+    checkTemplate: row.check_template,
+    backoffUntil: row.backoff_until,
+  }));
+}
+
+/** Whether the migrations have run (the dispatcher starts before the service host applies them). */
+export async function schedulesExist(sql: Sql): Promise<boolean> {
+  const { rows } = await sql.query<{ present: boolean }>(
+    `SELECT to_regclass('${SCHEDULER_SCHEMA}.processed_events') IS NOT NULL AS present`,
+  );
+  return rows[0]?.present === true;
+}
