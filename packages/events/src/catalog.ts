@@ -109,6 +109,12 @@ export const targetDeleted = eventType(
   targetsEventsV1.TargetDeleted,
 );
 
+export const siteUsageChanged = eventType(
+  'targets.usage_changed',
+  streams.targets.name,
+  targetsEventsV1.SiteUsageChanged,
+);
+
 export const checkCompleted = eventType(
   'checks.completed',
   streams.checkResults.name,

@@ -5,6 +5,7 @@ export {
   changeDetected,
   checkCompleted,
   checkRequested,
+  siteUsageChanged,
   snapshotCaptured,
   streams,
   targetDeleted,

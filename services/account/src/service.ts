@@ -14,6 +14,7 @@ import { type Clock, systemClock } from './domain/clock.ts';
 import { testMessage } from './domain/discord-link.ts';
 import type { XOAuthConfig } from './domain/x-sign-in.ts';
 import { accountServer } from './grpc/account-server.ts';
+import { siteUsageConsumer } from './site-usage-consumer.ts';
 import { createAccountStore } from './store/account-store.ts';
 import { createExpiredRowsStore } from './store/expired-rows-store.ts';
 import { ACCOUNT_SCHEMA, accountMigrations } from './store/migrations.ts';
@@ -69,7 +70,9 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
       outboxMigration(ACCOUNT_SCHEMA),
       processedEventsMigration(ACCOUNT_SCHEMA),
     ],
-    streams: [streams.accounts],
+    // TARGETS: usage reports of the user's sites (used_num).
+    streams: [streams.accounts, streams.targets],
+    consumers: [siteUsageConsumer(db)],
     outbox: true,
     grpc: [{ definition: accountV1.AccountServiceService, implementation }],
     stop: () => sweeper.stop(),

@@ -1,4 +1,4 @@
-import type { Cycle, PlanId } from '@mimamori/plans';
+import type { Cycle, PlanId, Quota } from '@mimamori/plans';
 
 /** Subscription status (spec section 4 names 6 and 7). */
 export const SubscriptionStatus = {
@@ -44,4 +44,6 @@ export interface AccountRecord {
   subscription: SubscriptionRecord;
   /** Additional addresses in index order. */
   mails: MailAddress[];
+  /** What the monitoring sites ask of the plan (mail not counted), as the target service reported it. */
+  siteDemand?: Quota;
 }

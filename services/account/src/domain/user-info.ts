@@ -31,8 +31,8 @@ export function toUserInfoView(account: AccountRecord, prices: PlanPrices): User
       ? NO_QUOTA
       : planQuota(sub.plan, sub.options);
   const verifiedMails = account.mails.filter((mail) => mail.verified);
-  // Site counts come from the target service once it reports them; addresses are ours.
-  const usedNum = usedQuota(num, { ...NO_QUOTA, mail: verifiedMails.length });
+  // Site counts come from the target service's usage reports; addresses are ours.
+  const usedNum = usedQuota(num, { ...NO_QUOTA, ...account.siteDemand, mail: verifiedMails.length });
   const lineNeedSetting = num.line_notify > 0 && account.discordState !== 'complete';
   return {
     userId: account.id,

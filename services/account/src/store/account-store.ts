@@ -8,6 +8,7 @@ import type { AccountRecord, DiscordState, MailAddress } from '../domain/account
 import { writeAccountMail } from './account-mail-writer.ts';
 import { ACCOUNT_COLUMNS, type AccountRow, toAccountRecord } from './account-row.ts';
 import { ACCOUNT_SCHEMA } from './migrations.ts';
+import { loadSiteDemand } from './site-usage-store.ts';
 
 const S = ACCOUNT_SCHEMA;
 const UNIQUE_VIOLATION = '23505';
@@ -121,7 +122,8 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
         `SELECT id, position, email, verified_at FROM ${S}.mail_addresses WHERE user_id = $1 ORDER BY position`,
         [userId],
       );
-      return toAccountRecord(
+      const siteDemand = await loadSiteDemand(db, userId);
+      const record = toAccountRecord(
         row,
         mails.rows.map(
           (mail): MailAddress => ({
@@ -132,6 +134,7 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
           }),
         ),
       );
+      return siteDemand ? { ...record, siteDemand } : record;
     },
 
     async queueMail(mail) {

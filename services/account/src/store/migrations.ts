@@ -111,4 +111,22 @@ export const accountMigrations: Migration[] = [
       CREATE INDEX cancellation_feedback_user_idx ON cancellation_feedback (user_id);
     `,
   },
+  {
+    version: 3,
+    name: 'site usage',
+    sql: `
+      -- What the user's monitoring sites ask of the plan, as the target service last reported it
+      -- (targets.usage_changed); user_info's used_num is computed from it.
+      CREATE TABLE site_usage (
+        user_id uuid PRIMARY KEY,
+        revision bigint NOT NULL,
+        min60 integer NOT NULL,
+        min10 integer NOT NULL,
+        min1 integer NOT NULL,
+        random_ip integer NOT NULL,
+        ss integer NOT NULL,
+        line_notify integer NOT NULL
+      );
+    `,
+  },
 ];

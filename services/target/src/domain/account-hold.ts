@@ -1,3 +1,4 @@
+import { reportUsage } from './report-usage.ts';
 import type { TargetUnit } from './target-port.ts';
 
 /**
@@ -11,6 +12,7 @@ export async function pauseAllForHold(unit: TargetUnit): Promise<number> {
     await unit.save(paused);
     await unit.publish('paused', paused);
   }
+  if (active.length > 0) await reportUsage(unit);
   return active.length;
 }
 
@@ -21,5 +23,6 @@ export async function deleteAllForCancel(unit: TargetUnit): Promise<number> {
     await unit.remove(site);
     await unit.publishDeleted({ ...site, revision: site.revision + 1 });
   }
+  if (sites.length > 0) await reportUsage(unit);
   return sites.length;
 }

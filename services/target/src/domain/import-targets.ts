@@ -1,3 +1,4 @@
+import { reportUsage } from './report-usage.ts';
 import { type Caller, siteFits } from './site-quota.ts';
 import { needOf, type SiteRowView, siteRows } from './site-row.ts';
 import type { TargetPort } from './target-port.ts';
@@ -54,6 +55,7 @@ export async function importTargets(
       await unit.publish('registered', record);
       created.push(record);
     }
+    if (created.length > 0) await reportUsage(unit);
     problems.sort((a, b) => a.line - b.line);
     const rows = siteRows(caller, [...sites, ...created]);
     const ids = new Set(created.map((site) => site.id));

@@ -1,3 +1,4 @@
+import { reportUsage } from './report-usage.ts';
 import type { SettingsInput } from './settings-input.ts';
 import { type Caller, siteFits } from './site-quota.ts';
 import { needOf, type SiteRowView, siteRows } from './site-row.ts';
@@ -44,6 +45,7 @@ export async function registerTarget(
     };
     await unit.insert(record);
     await unit.publish('registered', record);
+    await reportUsage(unit);
     return saved(caller, record, [...active, record]);
   });
 }
@@ -68,6 +70,7 @@ export async function updateTarget(
     };
     await unit.save(record);
     await unit.publish('updated', record);
+    await reportUsage(unit);
     return saved(caller, record, [...active, record]);
   });
 }

@@ -1,3 +1,4 @@
+import { reportUsage } from './report-usage.ts';
 import { type Caller, siteFits } from './site-quota.ts';
 import { isResumable, needOf, type SiteRowView, toSiteRow } from './site-row.ts';
 import type { TargetPort, TargetUnit } from './target-port.ts';
@@ -23,6 +24,7 @@ export function pauseTarget(caller: Caller, ref: SiteRef, targets: TargetPort): 
     const paused: TargetRecord = { ...site, paused: true, pausedReason: 'user', revision: site.revision + 1 };
     await unit.save(paused);
     await unit.publish('paused', paused);
+    await reportUsage(unit);
     return { site: paused, changed: true };
   });
 }
@@ -38,6 +40,7 @@ export function resumeTarget(caller: Caller, ref: SiteRef, targets: TargetPort):
     const resumed: TargetRecord = { ...site, paused: false, pausedReason: null, revision: site.revision + 1 };
     await unit.save(resumed);
     await unit.publish('resumed', resumed);
+    await reportUsage(unit);
     return { site: resumed, changed: true };
   });
 }
@@ -52,6 +55,7 @@ export async function deleteTarget(
     if (!site) throw new TargetProblem('not_found', 'not_found');
     await unit.remove(site);
     await unit.publishDeleted({ ...site, revision: site.revision + 1 });
+    await reportUsage(unit);
     return { row: null, changed: true };
   });
 }

@@ -1,3 +1,4 @@
+import type { Quota } from '@mimamori/plans';
 import type { TargetRecord } from './target-record.ts';
 
 export type StateChange = 'registered' | 'updated' | 'paused' | 'resumed';
@@ -19,6 +20,8 @@ export interface TargetUnit {
   remove(record: TargetRecord): Promise<void>;
   publish(change: StateChange, record: TargetRecord): Promise<void>;
   publishDeleted(record: TargetRecord): Promise<void>;
+  /** Reports what the user's monitoring sites now ask of the plan (targets.usage_changed). */
+  publishUsage(demand: Quota): Promise<void>;
 }
 
 export interface TargetPort {

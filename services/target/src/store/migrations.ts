@@ -52,4 +52,13 @@ export const targetMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'usage revision',
+    sql: `
+      -- Numbers the usage reports of each user, so the account keeps the newest one.
+      ALTER TABLE user_counters ADD COLUMN usage_revision bigint NOT NULL DEFAULT 0;
+      ALTER TABLE user_counters ALTER COLUMN last_no SET DEFAULT 0;
+    `,
+  },
 ];

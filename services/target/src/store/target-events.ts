@@ -2,12 +2,14 @@ import { writeEvent } from '@mimamori/bus';
 import type { checksEventsV1 } from '@mimamori/contracts';
 import type { Sql } from '@mimamori/db';
 import {
+  siteUsageChanged,
   targetDeleted,
   targetPaused,
   targetRegistered,
   targetResumed,
   targetUpdated,
 } from '@mimamori/events';
+import type { Quota } from '@mimamori/plans';
 import type { StateChange } from '../domain/target-port.ts';
 import type { ActionRecord, LocatorRecord, TargetRecord } from '../domain/target-record.ts';
 import { TARGET_SCHEMA } from './migrations.ts';
@@ -114,4 +116,30 @@ function checkAction(action: ActionRecord): checksEventsV1.CheckAction {
 
 function checkLocator(locator: LocatorRecord): checksEventsV1.CheckLocator {
   return { ...locator };
+}
+
+export async function writeUsageEvent(
+  tx: Sql,
+  userId: string,
+  revision: number,
+  demand: Quota,
+  now: Date,
+): Promise<void> {
+  const eventId = `${siteUsageChanged.subject}:${userId}:${revision}`;
+  await writeEvent(tx, TARGET_SCHEMA, {
+    id: eventId,
+    subject: siteUsageChanged.subject,
+    data: siteUsageChanged.encode({
+      eventId,
+      userId,
+      revision,
+      min60: demand._60min,
+      min10: demand._10min,
+      min1: demand._1min,
+      randomIp: demand.random_ip,
+      ss: demand.ss,
+      lineNotify: demand.line_notify,
+      occurredAt: now,
+    }),
+  });
 }

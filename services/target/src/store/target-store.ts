@@ -4,7 +4,7 @@ import type { TargetPort, TargetUnit } from '../domain/target-port.ts';
 import { TargetProblem } from '../domain/target-problem.ts';
 import type { TargetRecord } from '../domain/target-record.ts';
 import { TARGET_SCHEMA as S } from './migrations.ts';
-import { writeDeletedEvent, writeStateEvent } from './target-events.ts';
+import { writeDeletedEvent, writeStateEvent, writeUsageEvent } from './target-events.ts';
 import { type TargetRow, toTargetRecord } from './target-row.ts';
 
 export interface TargetStore extends TargetPort {
@@ -125,6 +125,15 @@ export function createTargetStore(db: Db, now: () => Date = () => new Date()): T
     },
     publish: (change, site) => writeStateEvent(tx, change, site, now()),
     publishDeleted: (site) => writeDeletedEvent(tx, site, now()),
+    async publishUsage(demand) {
+      const { rows } = await tx.query<{ usage_revision: string }>(
+        `INSERT INTO ${S}.user_counters (user_id, usage_revision) VALUES ($1, 1)
+         ON CONFLICT (user_id) DO UPDATE SET usage_revision = ${S}.user_counters.usage_revision + 1
+         RETURNING usage_revision`,
+        [userId],
+      );
+      await writeUsageEvent(tx, userId, Number(rows[0]?.usage_revision ?? 1), demand, now());
+    },
   });
 
   const lockUser = (tx: Sql, userId: string) =>

@@ -47,6 +47,26 @@ export interface TargetDeleted {
   occurredAt?: Date | undefined;
 }
 
+/**
+ * Published on targets.usage_changed after any change to a user's sites: what the monitoring
+ * (not paused) sites ask of the plan, before spill-over. The account service keeps the newest
+ * (by revision) for user_info's used_num. The event id is `targets.usage_changed:<user id>:<revision>`.
+ */
+export interface SiteUsageChanged {
+  eventId: string;
+  userId: string;
+  /** Grows with every report for the user; an older report than the one kept is ignored. */
+  revision: number;
+  /** Sites checked at least hourly / every 10 to 59 minutes / more often than every 10 minutes. */
+  min60: number;
+  min10: number;
+  min1: number;
+  randomIp: number;
+  ss: number;
+  lineNotify: number;
+  occurredAt?: Date | undefined;
+}
+
 function createBaseTargetStateChanged(): TargetStateChanged {
   return {
     eventId: "",
@@ -441,6 +461,250 @@ export const TargetDeleted: MessageFns<TargetDeleted> = {
     message.targetId = object.targetId ?? "";
     message.userId = object.userId ?? "";
     message.revision = object.revision ?? 0;
+    message.occurredAt = object.occurredAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseSiteUsageChanged(): SiteUsageChanged {
+  return {
+    eventId: "",
+    userId: "",
+    revision: 0,
+    min60: 0,
+    min10: 0,
+    min1: 0,
+    randomIp: 0,
+    ss: 0,
+    lineNotify: 0,
+    occurredAt: undefined,
+  };
+}
+
+export const SiteUsageChanged: MessageFns<SiteUsageChanged> = {
+  encode(message: SiteUsageChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    if (message.revision !== 0) {
+      writer.uint32(24).int64(message.revision);
+    }
+    if (message.min60 !== 0) {
+      writer.uint32(32).int32(message.min60);
+    }
+    if (message.min10 !== 0) {
+      writer.uint32(40).int32(message.min10);
+    }
+    if (message.min1 !== 0) {
+      writer.uint32(48).int32(message.min1);
+    }
+    if (message.randomIp !== 0) {
+      writer.uint32(56).int32(message.randomIp);
+    }
+    if (message.ss !== 0) {
+      writer.uint32(64).int32(message.ss);
+    }
+    if (message.lineNotify !== 0) {
+      writer.uint32(72).int32(message.lineNotify);
+    }
+    if (message.occurredAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.occurredAt), writer.uint32(82).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SiteUsageChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSiteUsageChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.revision = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.min60 = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.min10 = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.min1 = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.randomIp = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.ss = reader.int32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.lineNotify = reader.int32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.occurredAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SiteUsageChanged {
+    return {
+      eventId: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      revision: isSet(object.revision) ? globalThis.Number(object.revision) : 0,
+      min60: isSet(object.min60) ? globalThis.Number(object.min60) : 0,
+      min10: isSet(object.min10) ? globalThis.Number(object.min10) : 0,
+      min1: isSet(object.min1) ? globalThis.Number(object.min1) : 0,
+      randomIp: isSet(object.randomIp)
+        ? globalThis.Number(object.randomIp)
+        : isSet(object.random_ip)
+        ? globalThis.Number(object.random_ip)
+        : 0,
+      ss: isSet(object.ss) ? globalThis.Number(object.ss) : 0,
+      lineNotify: isSet(object.lineNotify)
+        ? globalThis.Number(object.lineNotify)
+        : isSet(object.line_notify)
+        ? globalThis.Number(object.line_notify)
+        : 0,
+      occurredAt: isSet(object.occurredAt)
+        ? fromJsonTimestamp(object.occurredAt)
+        : isSet(object.occurred_at)
+        ? fromJsonTimestamp(object.occurred_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: SiteUsageChanged): unknown {
+    const obj: any = {};
+    if (message.eventId !== "") {
+      obj.eventId = message.eventId;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.revision !== 0) {
+      obj.revision = Math.round(message.revision);
+    }
+    if (message.min60 !== 0) {
+      obj.min60 = Math.round(message.min60);
+    }
+    if (message.min10 !== 0) {
+      obj.min10 = Math.round(message.min10);
+    }
+    if (message.min1 !== 0) {
+      obj.min1 = Math.round(message.min1);
+    }
+    if (message.randomIp !== 0) {
+      obj.randomIp = Math.round(message.randomIp);
+    }
+    if (message.ss !== 0) {
+      obj.ss = Math.round(message.ss);
+    }
+    if (message.lineNotify !== 0) {
+      obj.lineNotify = Math.round(message.lineNotify);
+    }
+    if (message.occurredAt !== undefined) {
+      obj.occurredAt = message.occurredAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SiteUsageChanged>, I>>(base?: I): SiteUsageChanged {
+    return SiteUsageChanged.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SiteUsageChanged>, I>>(object: I): SiteUsageChanged {
+    const message = createBaseSiteUsageChanged();
+    message.eventId = object.eventId ?? "";
+    message.userId = object.userId ?? "";
+    message.revision = object.revision ?? 0;
+    message.min60 = object.min60 ?? 0;
+    message.min10 = object.min10 ?? 0;
+    message.min1 = object.min1 ?? 0;
+    message.randomIp = object.randomIp ?? 0;
+    message.ss = object.ss ?? 0;
+    message.lineNotify = object.lineNotify ?? 0;
     message.occurredAt = object.occurredAt ?? undefined;
     return message;
   },
