@@ -105,6 +105,8 @@ export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
         GRPC_PORT: String(grpcPort),
         OPS_PORT: String(opsPort),
         ...(service === 'notifier' ? { SMTP_URL: options.smtpUrl } : {}),
+        // Started after the target service, whose address is already chosen.
+        ...(service === 'diff' ? { TARGET_GRPC_ADDR: grpcAddresses.get('target') ?? '' } : {}),
       });
     }
     // Migrations of separate schemas run in parallel; readiness waits for all of them.

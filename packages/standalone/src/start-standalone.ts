@@ -6,7 +6,7 @@ import { createInProcessBus } from '@mimamori/bus';
 import { accountV1, crawlerV1, targetV1 } from '@mimamori/contracts';
 import { createCrawlerService } from '@mimamori/crawler';
 import { openPglite } from '@mimamori/db';
-import { createDiffService } from '@mimamori/diff';
+import { createDiffService, targetSettingsClient } from '@mimamori/diff';
 import { createFilingsService } from '@mimamori/filings';
 import { createGateway } from '@mimamori/gateway';
 import { createMailbox, type Mailbox } from '@mimamori/mail';
@@ -54,17 +54,25 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   let url = '';
 
   const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 } };
+  const blobs = await createFileBlobStore(join(dataDir, 'blobs'));
+  const services: Record<string, RunningService> = {};
   const modules = [
     createAccountService({ db, logger, secretBox }),
     createTargetService({ db, logger, secretBox }),
     createSchedulerService({ db, bus, logger }),
     // Screenshots and large area content stay in the data folder.
-    createCrawlerService({ bus, logger, blobs: await createFileBlobStore(join(dataDir, 'blobs')) }),
-    createDiffService(),
+    createCrawlerService({ bus, logger, blobs }),
+    createDiffService({
+      db,
+      logger,
+      blobs,
+      settings: targetSettingsClient(() =>
+        createGrpcClient(targetV1.TargetServiceClient, services.target?.grpcAddress ?? ''),
+      ),
+    }),
     createNotifierService({ db, logger, mail: mailbox, secretBox, publicUrl: () => url }),
     createFilingsService(),
   ];
-  const services: Record<string, RunningService> = {};
   for (const module of modules) services[module.name] = await runService(module, host);
 
   const account = createGrpcClient(accountV1.AccountServiceClient, services.account?.grpcAddress ?? '');

@@ -1,4 +1,13 @@
 import { serviceProcessEnv } from '@mimamori/service-host';
+import { z } from 'zod';
 
-/** The diff service reads only the shared service variables so far. */
-export const diffEnv = { ...serviceProcessEnv };
+export const diffEnv = {
+  ...serviceProcessEnv,
+  // The target service, which holds each site's areas, options and rules.
+  TARGET_GRPC_ADDR: z.string().min(1),
+  // Where the crawler puts screenshots and large area content, and where the before/after images
+  // go: file:<folder> or nats://host:port/<bucket>. Default: the crawler's default JetStream store.
+  BLOB_URL: z.string().optional(),
+  // Snapshots judged at once.
+  DIFF_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+};

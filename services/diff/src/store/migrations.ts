@@ -1,0 +1,73 @@
+import type { Migration } from '@mimamori/db';
+
+export const DIFF_SCHEMA = 'diff';
+
+export const diffMigrations: Migration[] = [
+  {
+    version: 1,
+    name: 'versions_results_updates',
+    sql: `
+      -- What the diff service knows of each site: the newest revision announced on targets.*, and
+      -- the areas, options, rules and screenshot flag it last read from the target service (with
+      -- the revision known when it read them, so a newer announcement makes it read again).
+      CREATE TABLE target_settings (
+        target_id text PRIMARY KEY,
+        user_id text NOT NULL,
+        announced_revision bigint NOT NULL DEFAULT 0,
+        read_revision bigint,
+        settings jsonb
+      );
+
+      -- The recorded versions of each area: the first check's (the data at registration) and one
+      -- per update for every area (what the person saw in history then). The newest is the
+      -- 'previous' of the next check; the newest N feed 'exclude same as past'.
+      CREATE TABLE area_versions (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        target_id text NOT NULL,
+        user_id text NOT NULL,
+        area_id text NOT NULL,
+        check_id text NOT NULL,
+        update_id text,
+        html text,
+        text text,
+        normalised_text text NOT NULL,
+        content_hash text NOT NULL,
+        screenshot_blob_key text NOT NULL DEFAULT '',
+        page_screenshot_blob_key text NOT NULL DEFAULT '',
+        recorded_at timestamptz NOT NULL,
+        UNIQUE (target_id, area_id, check_id)
+      );
+      CREATE INDEX area_versions_newest ON area_versions (target_id, area_id, id DESC);
+
+      -- Every check's outcome: no_change, update or error (with the crawler's or engine's code).
+      CREATE TABLE check_results (
+        check_id text PRIMARY KEY,
+        target_id text NOT NULL,
+        user_id text NOT NULL,
+        due_at timestamptz,
+        completed_at timestamptz NOT NULL,
+        outcome text NOT NULL CHECK (outcome IN ('no_change', 'update', 'error')),
+        error_code text NOT NULL DEFAULT '',
+        error_detail text NOT NULL DEFAULT '',
+        update_id text
+      );
+      CREATE INDEX check_results_history ON check_results (target_id, completed_at DESC, check_id DESC);
+
+      -- Updates with the diff a person sees: per area the engine's AreaDiff rows, the text lines,
+      -- added and removed; the rules that matched; the before/after images.
+      CREATE TABLE updates (
+        update_id text PRIMARY KEY,
+        check_id text NOT NULL UNIQUE,
+        target_id text NOT NULL,
+        user_id text NOT NULL,
+        notify boolean NOT NULL,
+        matched jsonb NOT NULL,
+        areas jsonb NOT NULL,
+        before_screenshot_blob_key text NOT NULL DEFAULT '',
+        after_screenshot_blob_key text NOT NULL DEFAULT '',
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX updates_target ON updates (target_id);
+    `,
+  },
+];

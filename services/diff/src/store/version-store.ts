@@ -1,0 +1,84 @@
+import type { Sql } from '@mimamori/db';
+import type { RecordedVersion, VersionToRecord } from '../domain/judge-check.ts';
+
+/** 'exclude same as past' reads at most this many versions (the engine's limit). */
+const MAX_PAST_VERSIONS = 100;
+
+/** The recorded versions of the given areas, newest first per area. */
+export async function recordedVersions(
+  tx: Sql,
+  targetId: string,
+  areaIds: readonly string[],
+): Promise<Map<string, RecordedVersion[]>> {
+  const { rows } = await tx.query<{ area_id: string; html: string | null; text: string | null }>(
+    `SELECT area_id, html, text FROM (
+       SELECT area_id, html, text, id,
+              row_number() OVER (PARTITION BY area_id ORDER BY id DESC) AS n
+         FROM diff.area_versions WHERE target_id = $1 AND area_id = ANY($2)
+     ) newest WHERE n <= $3 ORDER BY area_id, id DESC`,
+    [targetId, [...areaIds], MAX_PAST_VERSIONS],
+  );
+  const versions = new Map<string, RecordedVersion[]>();
+  for (const row of rows) {
+    const list = versions.get(row.area_id) ?? [];
+    list.push({ html: row.html, text: row.text });
+    versions.set(row.area_id, list);
+  }
+  return versions;
+}
+
+/** The screenshot keys of each area's newest version, and the page screenshot it came with. */
+export async function newestScreenshots(
+  tx: Sql,
+  targetId: string,
+): Promise<{ areas: Map<string, string>; page: string }> {
+  const { rows } = await tx.query<{
+    area_id: string;
+    screenshot_blob_key: string;
+    page_screenshot_blob_key: string;
+  }>(
+    `SELECT DISTINCT ON (area_id) area_id, screenshot_blob_key, page_screenshot_blob_key
+       FROM diff.area_versions WHERE target_id = $1 ORDER BY area_id, id DESC`,
+    [targetId],
+  );
+  const page = rows.map((row) => row.page_screenshot_blob_key).find((key) => key !== '') ?? '';
+  return { areas: new Map(rows.map((row) => [row.area_id, row.screenshot_blob_key])), page };
+}
+
+export interface VersionContext {
+  targetId: string;
+  userId: string;
+  checkId: string;
+  updateId: string | null;
+  pageScreenshotBlobKey: string;
+  recordedAt: Date;
+}
+
+export async function recordVersions(
+  tx: Sql,
+  context: VersionContext,
+  versions: readonly VersionToRecord[],
+): Promise<void> {
+  for (const version of versions) {
+    await tx.query(
+      `INSERT INTO diff.area_versions (target_id, user_id, area_id, check_id, update_id, html, text,
+         normalised_text, content_hash, screenshot_blob_key, page_screenshot_blob_key, recorded_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+       ON CONFLICT (target_id, area_id, check_id) DO NOTHING`,
+      [
+        context.targetId,
+        context.userId,
+        version.area.areaId,
+        context.checkId,
+        context.updateId,
+        version.area.html,
+        version.area.text,
+        version.normalisedText,
+        version.contentHash,
+        version.area.screenshotBlobKey,
+        context.pageScreenshotBlobKey,
+        context.recordedAt,
+      ],
+    );
+  }
+}

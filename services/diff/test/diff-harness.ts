@@ -1,0 +1,201 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BlobStore, createFileBlobStore } from '@mimamori/blob-store';
+import { createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
+import { changesEventsV1, type checksEventsV1, diffV1, targetV1 } from '@mimamori/contracts';
+import { type Db, openPostgres } from '@mimamori/db';
+import { snapshotCaptured } from '@mimamori/events';
+import { createGrpcClient, createLogger, createShutdown, type Shutdown, unary } from '@mimamori/runtime';
+import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
+import { runService } from '@mimamori/service-host';
+import { createTargetService } from '@mimamori/target';
+import { createFreshDatabase, type FreshDatabase, testNatsUrl } from '@mimamori/test-fixtures';
+import { targetSettingsClient } from '../src/domain/target-settings-client.ts';
+import { createDiffService } from '../src/service.ts';
+
+const QUOTA = { min60: 50, min10: 10, min1: 10, randomIp: 0, ss: 10, lineNotify: 0 };
+
+export interface AreaSpec {
+  areaId: string;
+  options?: Record<string, unknown>;
+}
+
+/** The time the diff service stamps on check results; moved by the tests that page by day. */
+export class TestClock {
+  private at: Date | null = null;
+  now(): Date {
+    return this.at ? new Date(this.at) : new Date();
+  }
+  set(at: Date): void {
+    this.at = at;
+  }
+}
+
+export interface DiffHarness {
+  db: Db;
+  clock: TestClock;
+  bus: EventBus;
+  blobs: BlobStore;
+  history: diffV1.HistoryServiceClient;
+  /** Registers a v2 site through the target service's gRPC API; answers its id. */
+  registerSite(
+    userId: string,
+    areas: AreaSpec[],
+    extra?: { rules?: unknown; screenshot?: boolean },
+  ): Promise<string>;
+  /** Publishes snapshots.captured as the crawler does (message id: the check id). */
+  publishSnapshot(
+    snapshot: Partial<checksEventsV1.SnapshotCaptured> & {
+      checkId: string;
+      targetId: string;
+      userId: string;
+    },
+  ): Promise<void>;
+  /** Waits until the diff service recorded the check's result. */
+  resultOf(checkId: string): Promise<{ outcome: string; error_code: string; update_id: string | null }>;
+  /** Deletes the site in the target service (which publishes targets.deleted). */
+  deleteSite(userId: string, targetId: string): Promise<void>;
+  /** The diff service's outbox rows with this subject, oldest first. */
+  events(subject: string): Promise<{ id: string; payload: Uint8Array }[]>;
+  changes(): Promise<changesEventsV1.ChangeDetected[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * The diff path as it runs in the cluster, in this process: real PostgreSQL (a fresh database),
+ * JetStream (a namespace of its own), a file blob store, the target service answering the diff
+ * service's settings reads over gRPC, and the HistoryService client.
+ */
+export async function startDiffHarness(): Promise<DiffHarness> {
+  const logger = createLogger({ service: 'diff-test', level: 'silent' });
+  const database: FreshDatabase = await createFreshDatabase();
+  const db = openPostgres(database.url);
+  const bus: EventBus = namespacedBus(
+    await createJetStreamBus({ servers: testNatsUrl() }),
+    `d${randomBytes(4).toString('hex')}`,
+  );
+  const blobDir = await mkdtemp(join(tmpdir(), 'diff-blobs-'));
+  const blobs = await createFileBlobStore(blobDir);
+  const shutdown: Shutdown = createShutdown({ logger, timeoutMs: 5_000 });
+  const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 } };
+  const clock = new TestClock();
+  const secretBox = createSecretBox(generateSecretKey('test'));
+  const targetService = await runService(createTargetService({ db, logger, secretBox }), host);
+  const target = createGrpcClient(targetV1.TargetServiceClient, targetService.grpcAddress);
+  const diffService = await runService(
+    createDiffService({
+      db,
+      logger,
+      blobs,
+      settings: targetSettingsClient(() => target),
+      now: () => clock.now(),
+    }),
+    host,
+  );
+  const history = createGrpcClient(diffV1.HistoryServiceClient, diffService.grpcAddress);
+  const caller = (userId: string) => ({ userId, limits: QUOTA, held: false });
+
+  const harness: DiffHarness = {
+    db,
+    clock,
+    bus,
+    blobs,
+    history,
+    async registerSite(userId, areas, extra = {}) {
+      const saved = await unary(target, 'registerTarget', {
+        caller: caller(userId),
+        settings: {
+          label: 'fixture',
+          url: 'https://example.com/shop',
+          intervalMinutes: 60,
+          screenshot: extra.screenshot ?? false,
+          useProxy: false,
+          mailNotify: true,
+          chatNotify: 'none',
+          discordWebhookUrl: '',
+          userAgentKind: 'none',
+          userAgentValue: '',
+          viewportWidth: 0,
+          viewportHeight: 0,
+          cookies: '',
+          clearCookies: false,
+          actions: [],
+          areas: areas.map((area) => ({
+            areaId: area.areaId,
+            label: area.areaId,
+            content: '',
+            locator: {
+              selector: `#${area.areaId}`,
+              selectorType: 'css',
+              frameSelector: '',
+              frameSelectorType: '',
+            },
+            optionsJson: JSON.stringify(area.options ?? {}),
+          })),
+          rulesJson: extra.rules ? JSON.stringify(extra.rules) : '',
+          fetchMode: 'http',
+          paused: false,
+          hasCookies: false,
+          hasDiscordWebhook: false,
+        },
+      });
+      const id = saved.saved?.targetId;
+      if (!id) throw new Error('registration answered no id');
+      return id;
+    },
+    async publishSnapshot(snapshot) {
+      const message: checksEventsV1.SnapshotCaptured = {
+        eventId: snapshot.checkId,
+        dueAt: new Date(),
+        capturedAt: new Date(),
+        fetchMode: 'http',
+        finalUrl: 'https://example.com/shop',
+        httpStatus: 200,
+        areas: [],
+        pageScreenshotBlobKey: '',
+        sealedSessionState: '',
+        ...snapshot,
+      };
+      await bus.publish(snapshotCaptured.subject, snapshotCaptured.encode(message), {
+        msgId: snapshot.checkId,
+      });
+    },
+    async resultOf(checkId) {
+      for (let attempt = 0; attempt < 400; attempt++) {
+        const { rows } = await db.query<{ outcome: string; error_code: string; update_id: string | null }>(
+          'SELECT outcome, error_code, update_id FROM diff.check_results WHERE check_id = $1',
+          [checkId],
+        );
+        if (rows[0]) return rows[0];
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      throw new Error(`no result for ${checkId}`);
+    },
+    async deleteSite(userId, targetId) {
+      await unary(target, 'deleteTarget', { target: { caller: caller(userId), version: 2, targetId } });
+    },
+    async events(subject) {
+      const { rows } = await db.query<{ id: string; payload: Uint8Array }>(
+        'SELECT id, payload FROM diff.outbox WHERE subject = $1 ORDER BY seq',
+        [subject],
+      );
+      return rows;
+    },
+    async changes() {
+      const rows = await harness.events('changes.detected');
+      return rows.map((row) => changesEventsV1.ChangeDetected.decode(row.payload));
+    },
+    async close() {
+      history.close();
+      target.close();
+      await shutdown.run('test finished');
+      await bus.close();
+      await db.close();
+      await database.drop();
+      await rm(blobDir, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}
