@@ -7,6 +7,7 @@ import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { ServiceModule } from '@mimamori/service-host';
 import { accountConsumers } from './consumers/account-consumers.ts';
+import { checkConsumer } from './consumers/check-consumer.ts';
 import { targetServer } from './grpc/target-server.ts';
 import { TARGET_SCHEMA, targetMigrations } from './store/migrations.ts';
 import { createTargetStore } from './store/target-store.ts';
@@ -21,7 +22,7 @@ export interface TargetServiceOptions {
 /**
  * Monitored sites (v1 and v2): registration and settings, pause/resume/delete under the plan's
  * quota, the site list, and bulk import. Every change is published on targets.* through the
- * outbox; account holds and cancellations arrive from accounts.*.
+ * outbox; account holds and cancellations arrive from accounts.*, check results from checks.completed.
  */
 export function createTargetService(options: TargetServiceOptions): ServiceModule {
   const { db, logger, secretBox } = options;
@@ -39,9 +40,9 @@ export function createTargetService(options: TargetServiceOptions): ServiceModul
       outboxMigration(TARGET_SCHEMA),
       processedEventsMigration(TARGET_SCHEMA),
     ],
-    streams: [streams.targets, streams.accounts],
+    streams: [streams.targets, streams.accounts, streams.checkResults],
     outbox: true,
     grpc: [{ definition: targetV1.TargetServiceService, implementation }],
-    consumers: accountConsumers(db, targets, logger),
+    consumers: [...accountConsumers(db, targets, logger), checkConsumer(db, targets)],
   };
 }

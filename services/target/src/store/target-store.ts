@@ -1,4 +1,5 @@
 import type { Db, Sql } from '@mimamori/db';
+import type { CheckOutcome } from '../domain/check-outcome.ts';
 import { isTargetId } from '../domain/target-id.ts';
 import type { TargetPort, TargetUnit } from '../domain/target-port.ts';
 import { TargetProblem } from '../domain/target-problem.ts';
@@ -10,6 +11,11 @@ import { type TargetRow, toTargetRecord } from './target-row.ts';
 export interface TargetStore extends TargetPort {
   /** The same unit inside a transaction someone else runs (an idempotent event handler). */
   within(tx: Sql, userId: string): Promise<TargetUnit>;
+  /**
+   * Moves the row's 'checked' (and, for an update, 'updated' and the NEW flag) forward; a
+   * check older than the one shown, or of a deleted site, changes nothing.
+   */
+  recordCheck(tx: Sql, check: CheckOutcome): Promise<void>;
 }
 
 const COLUMNS = [
@@ -166,6 +172,16 @@ export function createTargetStore(db: Db, now: () => Date = () => new Date()): T
       ]);
       const row = rows[0];
       return row ? toTargetRecord(row) : null;
+    },
+    async recordCheck(tx, check) {
+      await tx.query(
+        `UPDATE ${S}.targets
+            SET last_checked_at = GREATEST(last_checked_at, $3),
+                last_update_at = CASE WHEN $4 THEN GREATEST(last_update_at, $3) ELSE last_update_at END,
+                is_new = is_new OR ($4 AND (last_update_at IS NULL OR last_update_at < $3))
+          WHERE id = $1 AND user_id = $2`,
+        [check.targetId, check.userId, check.completedAt, check.outcome === 'update'],
+      );
     },
     async within(tx, userId) {
       await lockUser(tx, userId);

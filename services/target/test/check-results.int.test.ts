@@ -1,0 +1,101 @@
+import type { BusMessage } from '@mimamori/bus';
+import { checkCompleted } from '@mimamori/events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkConsumer } from '../src/consumers/check-consumer.ts';
+import { createTargetStore } from '../src/store/target-store.ts';
+import { siteBody } from './site-bodies.ts';
+import type { SiteBrowser } from './site-browser.ts';
+import { startTargetHarness, type TargetHarness } from './target-harness.ts';
+
+let harness: TargetHarness;
+
+beforeAll(async () => {
+  harness = await startTargetHarness();
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+type Row = { id: string; new: boolean; updated: string | null; checked: string | null };
+
+async function row(browser: SiteBrowser, id: string): Promise<Row | undefined> {
+  return ((await browser.get('/api/v2/targets')).body.targets as Row[]).find(
+    (candidate) => candidate.id === id,
+  );
+}
+
+function completed(targetId: string, userId: string, checkId: string, at: string, outcome: string) {
+  return checkCompleted.encode({
+    eventId: `checked:${checkId}`,
+    checkId,
+    targetId,
+    userId,
+    dueAt: new Date(at),
+    completedAt: new Date(at),
+    outcome,
+    errorCode: '',
+    errorDetail: '',
+    updateId: outcome === 'update' ? `u-${checkId}` : '',
+  });
+}
+
+function delivery(data: Uint8Array, msgId: string): BusMessage {
+  return {
+    subject: checkCompleted.subject,
+    data,
+    msgId,
+    headers: {},
+    deliveryCount: 1,
+    ack() {},
+    nak() {},
+    term() {},
+    working() {},
+  };
+}
+
+describe("the site list's checked, updated and NEW follow checks.completed", () => {
+  it('moves checked on every check and updated with NEW on an update, through JetStream', async () => {
+    const { browser, userId } = await harness.signedIn('checks@example.com');
+    const id = String((await browser.post('/api/v2/target/register', siteBody())).body.target_v2_id);
+    expect(await row(browser, id)).toMatchObject({ new: false, updated: null, checked: null });
+
+    const t1 = '2026-11-23T10:00:00.000Z';
+    await harness.bus.publish(checkCompleted.subject, completed(id, userId, 'c1', t1, 'no_change'), {
+      msgId: 'checked:c1',
+    });
+    for (let i = 0; i < 200 && (await row(browser, id))?.checked === null; i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await row(browser, id)).toMatchObject({ new: false, updated: null, checked: t1 });
+
+    const t2 = '2026-11-23T10:10:00.000Z';
+    await harness.bus.publish(checkCompleted.subject, completed(id, userId, 'c2', t2, 'update'), {
+      msgId: 'checked:c2',
+    });
+    for (let i = 0; i < 200 && (await row(browser, id))?.updated === null; i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await row(browser, id)).toMatchObject({ new: true, updated: t2, checked: t2 });
+  });
+
+  it('ignores a check delivered twice or arriving after a newer one, and checks of other users’ sites', async () => {
+    const { browser, userId } = await harness.signedIn('late@example.com');
+    const other = await harness.signedIn('other@example.com');
+    const id = String((await browser.post('/api/v2/target/register', siteBody())).body.target_v2_id);
+    const { handler } = checkConsumer(harness.db, createTargetStore(harness.db));
+
+    const newer = '2026-11-23T12:00:00.000Z';
+    await handler(delivery(completed(id, userId, 'n1', newer, 'update'), 'checked:n1'));
+    await harness.db.query('UPDATE target.targets SET is_new = false WHERE id = $1', [id]);
+    // Redelivered: already applied, so the NEW flag the user cleared stays cleared.
+    await handler(delivery(completed(id, userId, 'n1', newer, 'update'), 'checked:n1'));
+    expect(await row(browser, id)).toMatchObject({ new: false, updated: newer, checked: newer });
+
+    await handler(delivery(completed(id, userId, 'o1', '2026-11-23T11:00:00.000Z', 'update'), 'checked:o1'));
+    expect(await row(browser, id)).toMatchObject({ new: false, updated: newer, checked: newer });
+
+    await handler(
+      delivery(completed(id, other.userId, 'x1', '2026-11-23T13:00:00.000Z', 'update'), 'checked:x1'),
+    );
+    expect(await row(browser, id)).toMatchObject({ new: false, updated: newer, checked: newer });
+  });
+});
