@@ -6,7 +6,7 @@ import type { ServiceModule } from '@mimamori/service-host';
 import { accountConsumers } from './consumers/account-consumers.ts';
 import { checkResultConsumers } from './consumers/check-result-consumers.ts';
 import { targetConsumers } from './consumers/target-consumers.ts';
-import { createDispatcher } from './dispatch/dispatcher.ts';
+import { createDispatcher, type DispatcherOptions } from './dispatch/dispatcher.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { SCHEDULER_SCHEMA, schedulerMigrations } from './store/migrations.ts';
 
@@ -21,6 +21,8 @@ export interface SchedulerServiceOptions {
   backoffMaxMs?: number;
   /** checks.run publishes in flight at once (256 unless told). */
   publishConcurrency?: number;
+  /** Told of every check this instance published (tests and benches count them). */
+  onDispatched?: DispatcherOptions['onDispatched'];
 }
 
 /**
@@ -37,6 +39,7 @@ export function createSchedulerService(options: SchedulerServiceOptions): Servic
     clock: options.clock ?? systemClock,
     tickMs: options.tickMs ?? 250,
     publishConcurrency: options.publishConcurrency ?? 256,
+    ...(options.onDispatched ? { onDispatched: options.onDispatched } : {}),
   });
   // Ticks wait for the schema to exist, so starting before the host migrates is safe.
   dispatcher.start();
