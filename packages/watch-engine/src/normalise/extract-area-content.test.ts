@@ -24,6 +24,10 @@ describe('visible text (strip tags)', () => {
     expect(visibleText('<p>Tom & Jerry</p>')).toBe(visibleText('<p>Tom &amp; Jerry</p>'));
   });
 
+  test('whitespace between inline elements reads as one space, a lone character or a run', () => {
+    expect(visibleText('<b>a</b>\n<b>b</b>\t<b>c</b> \r\n <b>d</b>x<b>e</b>')).toBe('a b c dxe');
+  });
+
   test('preformatted text keeps its line breaks', () => {
     expect(visibleText('<pre>a\nb</pre>').split('\n').filter(Boolean)).toEqual(['a', 'b']);
   });
