@@ -109,6 +109,11 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
     },
   );
 
+  const stopSchedulers = async () => {
+    for (const shutdown of shutdowns.splice(0)) await shutdown.run('test finished');
+    for (const close of closers.splice(0)) await close();
+  };
+
   const publishState: SchedulerHarness['publishState'] = async (kind, site, at = new Date()) => {
     const type = {
       registered: targetRegistered,
@@ -165,10 +170,7 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
         { db: serviceDb, bus: serviceBus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 } },
       );
     },
-    async stopSchedulers() {
-      for (const shutdown of shutdowns.splice(0)) await shutdown.run('test finished');
-      for (const close of closers.splice(0)) await close();
-    },
+    stopSchedulers,
     dispatcher(clock) {
       return createDispatcher({ db, bus, clock, logger, tickMs: 3_600_000, publishConcurrency: 32 });
     },
@@ -245,7 +247,7 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
       return received.splice(0);
     },
     async close() {
-      await this.stopSchedulers();
+      await stopSchedulers();
       await bus.close();
       await db.close();
       await untilDisconnected(database.url);
