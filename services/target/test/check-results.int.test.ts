@@ -75,6 +75,16 @@ describe("the site list's checked, updated and NEW follow checks.completed", () 
     for (let i = 0; i < 200 && (await row(browser, id))?.updated === null; i++)
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await row(browser, id)).toMatchObject({ new: true, updated: t2, checked: t2 });
+
+    // Opening the history clears NEW, for the owner only.
+    const stranger = await harness.signedIn('stranger@example.com');
+    expect((await stranger.browser.post('/api/v2/seen', { target_v2_id: id })).status).toBe(404);
+    expect((await browser.post('/api/seen', { target_id: id })).status).toBe(404);
+    expect(await row(browser, id)).toMatchObject({ new: true });
+    expect(await browser.post('/api/v2/seen', { target_v2_id: id })).toMatchObject({
+      status: 200,
+      body: { status: 'seen', target: { id, new: false } },
+    });
   });
 
   it('ignores a check delivered twice or arriving after a newer one, and checks of other users’ sites', async () => {

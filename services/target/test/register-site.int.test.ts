@@ -356,7 +356,7 @@ describe('the OpenAPI document', () => {
     const { targetOpenApiPaths } = await import('../../gateway/src/http/target-openapi.ts');
     const document = (await browser.get('/api/openapi.json')).body as { paths: Record<string, object> };
     const described = Object.entries(targetOpenApiPaths);
-    expect(described.length).toBe(11);
+    expect(described.length).toBe(13);
     for (const [path, operations] of described) {
       expect(document.paths[path]).toBeDefined();
       for (const method of Object.keys(operations))

@@ -195,6 +195,15 @@ const actionPaths = Object.fromEntries(
         }),
       ],
       [
+        `${prefix}/seen`,
+        post(
+          `Clear a ${version} site's NEW flag (its history was opened)`,
+          body,
+          { type: 'object', properties: { status: { const: 'seen' }, target: siteRow } },
+          { '404': 'not_found' },
+        ),
+      ],
+      [
         `${prefix}/delete`,
         post(
           `Delete a ${version} site`,

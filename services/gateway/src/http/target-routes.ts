@@ -83,6 +83,12 @@ export function targetRoutes(app: FastifyInstance, deps: TargetRouteDeps) {
         target: siteRowJson(result?.row),
       });
     });
+    route('POST', `${prefix}/seen`, async (caller, request, reply) => {
+      const targetRef = ref(caller, request);
+      if (!targetRef) return sendApiError(reply, 400, 'bad_request');
+      const { row } = await unary(target, 'markTargetSeen', { target: targetRef });
+      return reply.send({ status: 'seen', target: siteRowJson(row) });
+    });
     route('POST', `${prefix}/delete`, async (caller, request, reply) => {
       const targetRef = ref(caller, request);
       if (!targetRef) return sendApiError(reply, 400, 'bad_request');

@@ -34,4 +34,6 @@ export interface TargetPort {
   /** Read-only: the user's sites in list order. */
   list(userId: string): Promise<TargetRecord[]>;
   findOwn(userId: string, targetId: string): Promise<TargetRecord | null>;
+  /** Clears the NEW flag of the user's site of that version; false when there is none. */
+  markSeen(userId: string, targetId: string, version: 1 | 2): Promise<boolean>;
 }

@@ -13,16 +13,20 @@ import {
 import { isTargetId } from '../domain/target-id.ts';
 import { TargetProblem } from '../domain/target-problem.ts';
 import type { ImportFormat } from '../domain/url-import.ts';
+import { targetState } from '../store/target-events.ts';
+import type { TargetStore } from '../store/target-store.ts';
 import { answering } from './problem-status.ts';
 import { callerOf, rowMessage, settingsInput, settingsMessage } from './target-messages.ts';
 
 const IMPORT_FORMATS = ['', 'list', 'csv', 'yaml'] as const;
+const STATES_PAGE = 500;
+const STATES_PAGE_MAX = 1_000;
 
 /**
  * Every method acts for the caller the gateway resolved from the session, and only on that
  * user's sites: another user's site id answers not_found, like an id that never existed.
  */
-export function targetServer(deps: SaveDeps): targetV1.TargetServiceServer {
+export function targetServer(deps: SaveDeps & { targets: TargetStore }): targetV1.TargetServiceServer {
   const rpc = <Req, Res>(work: (request: Req) => Promise<Res>) =>
     unaryHandler((request: Req) => answering(() => work(request)));
   const savedMessage = (saved: SavedTarget): targetV1.SavedTarget => ({
@@ -83,6 +87,28 @@ export function targetServer(deps: SaveDeps): targetV1.TargetServiceServer {
     deleteTarget: rpc(async (request: targetV1.DeleteTargetRequest) => {
       const [caller, ref] = refOf(request.target);
       return { result: resultMessage(await deleteTarget(caller, ref, deps.targets)) };
+    }),
+
+    markTargetSeen: rpc(async (request: targetV1.MarkTargetSeenRequest) => {
+      const [caller, ref] = refOf(request.target);
+      if (!(await deps.targets.markSeen(caller.userId, ref.targetId, ref.version)))
+        throw new TargetProblem('not_found', 'not_found');
+      const row = siteRows(caller, await deps.targets.list(caller.userId)).find(
+        (site) => site.id === ref.targetId,
+      );
+      return { row: row ? rowMessage(row) : undefined };
+    }),
+
+    listTargetStates: rpc(async (request: targetV1.ListTargetStatesRequest) => {
+      if (request.afterId !== '' && !isTargetId(request.afterId))
+        throw new TargetProblem('invalid', 'after_id_invalid', 'after_id');
+      const limit = Math.min(Math.max(request.limit || STATES_PAGE, 1), STATES_PAGE_MAX);
+      const sites = await deps.targets.states(request.afterId, limit);
+      const now = new Date();
+      return {
+        states: sites.map((site) => targetState(site, `state:${site.id}:${site.revision}`, now)),
+        nextAfterId: sites.length === limit ? (sites.at(-1)?.id ?? '') : '',
+      };
     }),
 
     importTargets: rpc(async (request: targetV1.ImportTargetsRequest) => {

@@ -1,5 +1,5 @@
 import { writeEvent } from '@mimamori/bus';
-import type { checksEventsV1 } from '@mimamori/contracts';
+import type { checksEventsV1, targetsEventsV1 } from '@mimamori/contracts';
 import type { Sql } from '@mimamori/db';
 import {
   siteUsageChanged,
@@ -39,19 +39,28 @@ export async function writeStateEvent(
   await writeEvent(tx, TARGET_SCHEMA, {
     id: eventId,
     subject: type.subject,
-    data: type.encode({
-      eventId,
-      targetId: site.id,
-      userId: site.userId,
-      version: site.version,
-      revision: site.revision,
-      intervalMinutes: site.intervalMinutes,
-      paused: site.paused,
-      pausedReason: site.pausedReason ?? '',
-      check: checkTemplate(site),
-      occurredAt: now,
-    }),
+    data: type.encode(targetState(site, eventId, now)),
   });
+}
+
+/** A site's state as targets.* events (and ListTargetStates) describe it. */
+export function targetState(
+  site: TargetRecord,
+  eventId: string,
+  now: Date,
+): targetsEventsV1.TargetStateChanged {
+  return {
+    eventId,
+    targetId: site.id,
+    userId: site.userId,
+    version: site.version,
+    revision: site.revision,
+    intervalMinutes: site.intervalMinutes,
+    paused: site.paused,
+    pausedReason: site.pausedReason ?? '',
+    check: checkTemplate(site),
+    occurredAt: now,
+  };
 }
 
 export async function writeDeletedEvent(tx: Sql, site: TargetRecord, now: Date): Promise<void> {

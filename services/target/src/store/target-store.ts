@@ -16,6 +16,8 @@ export interface TargetStore extends TargetPort {
    * check older than the one shown, or of a deleted site, changes nothing.
    */
   recordCheck(tx: Sql, check: CheckOutcome): Promise<void>;
+  /** Every user's sites in id order, after `afterId` (the scheduler's rebuild). */
+  states(afterId: string, limit: number): Promise<TargetRecord[]>;
 }
 
 const COLUMNS = [
@@ -172,6 +174,20 @@ export function createTargetStore(db: Db, now: () => Date = () => new Date()): T
       ]);
       const row = rows[0];
       return row ? toTargetRecord(row) : null;
+    },
+    async markSeen(userId, targetId, version) {
+      const { rowCount } = await db.query(
+        `UPDATE ${S}.targets SET is_new = false WHERE id = $1 AND user_id = $2 AND version = $3`,
+        [targetId, userId, version],
+      );
+      return rowCount > 0;
+    },
+    async states(afterId, limit) {
+      const { rows } = await db.query<TargetRow>(
+        `${SELECT} WHERE ($1::uuid IS NULL OR id > $1) ORDER BY id LIMIT $2`,
+        [afterId === '' ? null : afterId, limit],
+      );
+      return rows.map(toTargetRecord);
     },
     async recordCheck(tx, check) {
       await tx.query(

@@ -19,6 +19,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Timestamp } from "../../../google/protobuf/timestamp.ts";
+import { TargetStateChanged } from "../../events/v1/targets.ts";
 
 export const protobufPackage = "mimamori.target.v1";
 
@@ -265,6 +266,27 @@ export interface ImportTargetsResponse {
   problems: ImportProblem[];
   /** The format read (after detection). */
   format: string;
+}
+
+export interface MarkTargetSeenRequest {
+  target?: TargetRef | undefined;
+}
+
+export interface MarkTargetSeenResponse {
+  row?: SiteRow | undefined;
+}
+
+export interface ListTargetStatesRequest {
+  /** The last id of the previous page; empty for the first. */
+  afterId: string;
+  /** At most 1000; 0 means 500. */
+  limit: number;
+}
+
+export interface ListTargetStatesResponse {
+  states: TargetStateChanged[];
+  /** Empty on the last page. */
+  nextAfterId: string;
 }
 
 function createBaseSiteQuota(): SiteQuota {
@@ -3525,6 +3547,322 @@ export const ImportTargetsResponse: MessageFns<ImportTargetsResponse> = {
   },
 };
 
+function createBaseMarkTargetSeenRequest(): MarkTargetSeenRequest {
+  return { target: undefined };
+}
+
+export const MarkTargetSeenRequest: MessageFns<MarkTargetSeenRequest> = {
+  encode(message: MarkTargetSeenRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.target !== undefined) {
+      TargetRef.encode(message.target, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MarkTargetSeenRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMarkTargetSeenRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.target = TargetRef.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MarkTargetSeenRequest {
+    return { target: isSet(object.target) ? TargetRef.fromJSON(object.target) : undefined };
+  },
+
+  toJSON(message: MarkTargetSeenRequest): unknown {
+    const obj: any = {};
+    if (message.target !== undefined) {
+      obj.target = TargetRef.toJSON(message.target);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MarkTargetSeenRequest>, I>>(base?: I): MarkTargetSeenRequest {
+    return MarkTargetSeenRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MarkTargetSeenRequest>, I>>(object: I): MarkTargetSeenRequest {
+    const message = createBaseMarkTargetSeenRequest();
+    message.target = (object.target !== undefined && object.target !== null)
+      ? TargetRef.fromPartial(object.target)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseMarkTargetSeenResponse(): MarkTargetSeenResponse {
+  return { row: undefined };
+}
+
+export const MarkTargetSeenResponse: MessageFns<MarkTargetSeenResponse> = {
+  encode(message: MarkTargetSeenResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.row !== undefined) {
+      SiteRow.encode(message.row, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MarkTargetSeenResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMarkTargetSeenResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.row = SiteRow.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MarkTargetSeenResponse {
+    return { row: isSet(object.row) ? SiteRow.fromJSON(object.row) : undefined };
+  },
+
+  toJSON(message: MarkTargetSeenResponse): unknown {
+    const obj: any = {};
+    if (message.row !== undefined) {
+      obj.row = SiteRow.toJSON(message.row);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MarkTargetSeenResponse>, I>>(base?: I): MarkTargetSeenResponse {
+    return MarkTargetSeenResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MarkTargetSeenResponse>, I>>(object: I): MarkTargetSeenResponse {
+    const message = createBaseMarkTargetSeenResponse();
+    message.row = (object.row !== undefined && object.row !== null) ? SiteRow.fromPartial(object.row) : undefined;
+    return message;
+  },
+};
+
+function createBaseListTargetStatesRequest(): ListTargetStatesRequest {
+  return { afterId: "", limit: 0 };
+}
+
+export const ListTargetStatesRequest: MessageFns<ListTargetStatesRequest> = {
+  encode(message: ListTargetStatesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.afterId !== "") {
+      writer.uint32(10).string(message.afterId);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(16).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTargetStatesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTargetStatesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.afterId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTargetStatesRequest {
+    return {
+      afterId: isSet(object.afterId)
+        ? globalThis.String(object.afterId)
+        : isSet(object.after_id)
+        ? globalThis.String(object.after_id)
+        : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ListTargetStatesRequest): unknown {
+    const obj: any = {};
+    if (message.afterId !== "") {
+      obj.afterId = message.afterId;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListTargetStatesRequest>, I>>(base?: I): ListTargetStatesRequest {
+    return ListTargetStatesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListTargetStatesRequest>, I>>(object: I): ListTargetStatesRequest {
+    const message = createBaseListTargetStatesRequest();
+    message.afterId = object.afterId ?? "";
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseListTargetStatesResponse(): ListTargetStatesResponse {
+  return { states: [], nextAfterId: "" };
+}
+
+export const ListTargetStatesResponse: MessageFns<ListTargetStatesResponse> = {
+  encode(message: ListTargetStatesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.states) {
+      TargetStateChanged.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextAfterId !== "") {
+      writer.uint32(18).string(message.nextAfterId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTargetStatesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTargetStatesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.states.push(TargetStateChanged.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextAfterId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTargetStatesResponse {
+    return {
+      states: globalThis.Array.isArray(object?.states)
+        ? object.states.map((e: any) => TargetStateChanged.fromJSON(e))
+        : [],
+      nextAfterId: isSet(object.nextAfterId)
+        ? globalThis.String(object.nextAfterId)
+        : isSet(object.next_after_id)
+        ? globalThis.String(object.next_after_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListTargetStatesResponse): unknown {
+    const obj: any = {};
+    if (message.states?.length) {
+      obj.states = message.states.map((e) => TargetStateChanged.toJSON(e));
+    }
+    if (message.nextAfterId !== "") {
+      obj.nextAfterId = message.nextAfterId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListTargetStatesResponse>, I>>(base?: I): ListTargetStatesResponse {
+    return ListTargetStatesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListTargetStatesResponse>, I>>(object: I): ListTargetStatesResponse {
+    const message = createBaseListTargetStatesResponse();
+    message.states = object.states?.map((e) => TargetStateChanged.fromPartial(e)) || [];
+    message.nextAfterId = object.nextAfterId ?? "";
+    return message;
+  },
+};
+
 /**
  * Monitored sites (v1 and v2): registration, settings, pause/resume/delete under the plan's
  * quota, the site list. Called by the gateway, which resolves the session first and passes the
@@ -3618,6 +3956,33 @@ export const TargetServiceService = {
       Buffer.from(ImportTargetsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ImportTargetsResponse => ImportTargetsResponse.decode(value),
   },
+  /** Clears a site's NEW flag when its history is opened (spec section 2). */
+  markTargetSeen: {
+    path: "/mimamori.target.v1.TargetService/MarkTargetSeen" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: MarkTargetSeenRequest): Buffer =>
+      Buffer.from(MarkTargetSeenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): MarkTargetSeenRequest => MarkTargetSeenRequest.decode(value),
+    responseSerialize: (value: MarkTargetSeenResponse): Buffer =>
+      Buffer.from(MarkTargetSeenResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MarkTargetSeenResponse => MarkTargetSeenResponse.decode(value),
+  },
+  /**
+   * Every site's current state in id order, a page at a time, as targets.* events describe it:
+   * how the scheduler (re)builds its schedule without replaying the stream. Internal: no caller.
+   */
+  listTargetStates: {
+    path: "/mimamori.target.v1.TargetService/ListTargetStates" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListTargetStatesRequest): Buffer =>
+      Buffer.from(ListTargetStatesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListTargetStatesRequest => ListTargetStatesRequest.decode(value),
+    responseSerialize: (value: ListTargetStatesResponse): Buffer =>
+      Buffer.from(ListTargetStatesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListTargetStatesResponse => ListTargetStatesResponse.decode(value),
+  },
 } as const;
 
 export interface TargetServiceServer extends UntypedServiceImplementation {
@@ -3631,6 +3996,13 @@ export interface TargetServiceServer extends UntypedServiceImplementation {
   deleteTarget: handleUnaryCall<DeleteTargetRequest, DeleteTargetResponse>;
   /** Creates v1 (whole-page) sites from a URL list: plain lines, CSV, or urlwatch's urls.yaml. */
   importTargets: handleUnaryCall<ImportTargetsRequest, ImportTargetsResponse>;
+  /** Clears a site's NEW flag when its history is opened (spec section 2). */
+  markTargetSeen: handleUnaryCall<MarkTargetSeenRequest, MarkTargetSeenResponse>;
+  /**
+   * Every site's current state in id order, a page at a time, as targets.* events describe it:
+   * how the scheduler (re)builds its schedule without replaying the stream. Internal: no caller.
+   */
+  listTargetStates: handleUnaryCall<ListTargetStatesRequest, ListTargetStatesResponse>;
 }
 
 export interface TargetServiceClient extends Client {
@@ -3755,6 +4127,41 @@ export interface TargetServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ImportTargetsResponse) => void,
+  ): ClientUnaryCall;
+  /** Clears a site's NEW flag when its history is opened (spec section 2). */
+  markTargetSeen(
+    request: MarkTargetSeenRequest,
+    callback: (error: ServiceError | null, response: MarkTargetSeenResponse) => void,
+  ): ClientUnaryCall;
+  markTargetSeen(
+    request: MarkTargetSeenRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MarkTargetSeenResponse) => void,
+  ): ClientUnaryCall;
+  markTargetSeen(
+    request: MarkTargetSeenRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MarkTargetSeenResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Every site's current state in id order, a page at a time, as targets.* events describe it:
+   * how the scheduler (re)builds its schedule without replaying the stream. Internal: no caller.
+   */
+  listTargetStates(
+    request: ListTargetStatesRequest,
+    callback: (error: ServiceError | null, response: ListTargetStatesResponse) => void,
+  ): ClientUnaryCall;
+  listTargetStates(
+    request: ListTargetStatesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListTargetStatesResponse) => void,
+  ): ClientUnaryCall;
+  listTargetStates(
+    request: ListTargetStatesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListTargetStatesResponse) => void,
   ): ClientUnaryCall;
 }
 
