@@ -177,13 +177,15 @@ function lineNormaliser(options: AreaOptions): (line: string) => string {
         settled = { line, passes: 0 };
         break;
       }
-      const known = settledFrom.get(line);
+      // A line as written comes back as the same raw line, which the line cache answers: only the lines
+      // after a pass are looked up and remembered.
+      const known = pass > 0 ? settledFrom.get(line) : undefined;
       if (known !== undefined && pass + known.passes <= MAX_EXCLUSION_PASSES) {
         settled = known;
         break;
       }
       if (pass === MAX_EXCLUSION_PASSES) return line;
-      met.push(line);
+      if (pass > 0) met.push(line);
       const next = collapseWhitespace(exclude(line));
       // The pass that finds the line settled is counted at the line it ran on, the last one met.
       if (next === line) settled = { line, passes: 0 };
