@@ -90,6 +90,28 @@ describe('quota: Basic 5 (five sites at 10 minutes or slower, no proxy)', () => 
   });
 });
 
+describe('the number of sites a user keeps', () => {
+  it('refuses a registration and reports import lines beyond 5,000 sites, paused ones included', async () => {
+    const { browser, userId } = await harness.signedIn('hoarder@example.com');
+    await harness.db.query(
+      `INSERT INTO target.targets (id, user_id, version, no, url, interval_minutes, paused, paused_reason)
+       SELECT gen_random_uuid(), $1, 1, n, 'https://many.example/' || n, 60, true, 'quota'
+         FROM generate_series(1, 4999) AS n`,
+      [userId],
+    );
+    await harness.db.query('INSERT INTO target.user_counters (user_id, last_no) VALUES ($1, 4999)', [userId]);
+    const imported = await browser.post('/api/v1/import', {
+      text: 'https://one.example/\nhttps://two.example/',
+    });
+    expect(imported.body).toMatchObject({
+      problems: [{ line: 2, code: 'too_many', text: 'https://two.example/' }],
+    });
+    expect(imported.body.imported).toHaveLength(1);
+    const refused = await browser.post('/api/v2/target/register', siteBody());
+    expect(refused).toMatchObject({ status: 409, body: { error: { code: 'too_many_sites' } } });
+  });
+});
+
 describe('pause, resume and delete (spec section 7)', () => {
   it('acts on v2 sites by target_v2_id and v1 sites by target_id, each path only on its own version', async () => {
     const { browser } = await harness.signedIn('actions@example.com');

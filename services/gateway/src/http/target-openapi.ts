@@ -20,7 +20,7 @@ const targetError = {
             'discord_webhook_required, discord_webhook_invalid, action_type_invalid, action_value_required, ' +
             'action_value_too_long, too_many_actions, login_verify_invalid, login_cookie_name_required, ' +
             'login_actions_required, fetch_mode_invalid, fetch_mode_needs_browser, bad_request; not_found; ' +
-            'action_in_progress, no_free_slot, account_on_hold; unauthenticated',
+            'action_in_progress, no_free_slot, account_on_hold, too_many_sites; unauthenticated',
         },
         message_key: { type: 'string' },
         field: { type: 'string', description: 'The field refused, e.g. areas[0].options.excludeRegexes[1].' },
@@ -285,6 +285,7 @@ export const targetOpenApiPaths = {
   },
   '/api/v2/target/register': post('Register a v2 site (201)', settings, saved, {
     '400': 'A setting refused; field names it',
+    '409': 'too_many_sites: 5,000 sites kept, paused ones included',
   }),
   '/api/v2/target/update': post(
     'Replace a v2 site’s settings',

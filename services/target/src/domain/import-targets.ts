@@ -1,5 +1,5 @@
 import { reportUsage } from './report-usage.ts';
-import { type Caller, siteFits } from './site-quota.ts';
+import { type Caller, MAX_SITES_PER_USER, siteFits } from './site-quota.ts';
 import { needOf, type SiteRowView, siteRows } from './site-row.ts';
 import type { TargetPort } from './target-port.ts';
 import type { TargetRecord } from './target-record.ts';
@@ -33,6 +33,10 @@ export async function importTargets(
     for (const entry of reading.sites) {
       if (watched.has(entry.url)) {
         problems.push({ line: entry.line, code: 'already_registered', text: entry.url });
+        continue;
+      }
+      if (sites.length + created.length >= MAX_SITES_PER_USER) {
+        problems.push({ line: entry.line, code: 'too_many', text: entry.url });
         continue;
       }
       const active = [...sites, ...created].filter((site) => !site.paused).map(needOf);

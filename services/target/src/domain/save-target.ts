@@ -1,6 +1,6 @@
 import { reportUsage } from './report-usage.ts';
 import type { SettingsInput } from './settings-input.ts';
-import { type Caller, siteFits } from './site-quota.ts';
+import { type Caller, MAX_SITES_PER_USER, siteFits } from './site-quota.ts';
 import { needOf, type SiteRowView, siteRows } from './site-row.ts';
 import type { TargetPort } from './target-port.ts';
 import { TargetProblem } from './target-problem.ts';
@@ -29,6 +29,8 @@ export async function registerTarget(
   const id = deps.newId();
   const settings = validateSettings(input, { targetId: id, previous: null, seal: deps.seal });
   return deps.targets.forUser(caller.userId, null, async (unit) => {
+    if ((await unit.allSites()).length >= MAX_SITES_PER_USER)
+      throw new TargetProblem('precondition', 'too_many_sites');
     const active = await unit.activeSites();
     const state = pausedState(caller, input.paused, active, settings);
     const record: TargetRecord = {

@@ -40,8 +40,12 @@ export function demandOf(sites: readonly SiteNeed[]): Quota {
  * the account is on hold.
  */
 export function siteFits(caller: Caller, others: readonly SiteNeed[], site: SiteNeed): boolean {
+  return fitsDemand(caller, demandOf(others), site);
+}
+
+/** siteFits with the others' demand already summed (the site list checks every paused row). */
+export function fitsDemand(caller: Caller, demand: Quota, site: SiteNeed): boolean {
   if (caller.held) return false;
-  const demand = demandOf(others);
   const { limits } = caller;
   if (!hasFreeSlot(limits, demand, intervalBucket(site.intervalMinutes))) return false;
   if (site.useProxy && demand.random_ip + 1 > limits.random_ip) return false;
@@ -49,3 +53,9 @@ export function siteFits(caller: Caller, others: readonly SiteNeed[], site: Site
   if (site.chatNotify && demand.line_notify + 1 > limits.line_notify) return false;
   return true;
 }
+
+/**
+ * Sites a user may keep, monitoring or paused: above the largest plan (Project, 1000 or more)
+ * with room, so paused sites beyond the quota cannot grow without end.
+ */
+export const MAX_SITES_PER_USER = 5_000;

@@ -1,5 +1,4 @@
-import type { Caller, SiteNeed } from './site-quota.ts';
-import { siteFits } from './site-quota.ts';
+import { type Caller, demandOf, fitsDemand, type SiteNeed, siteFits } from './site-quota.ts';
 import type { TargetRecord, TargetSettingsRecord } from './target-record.ts';
 
 /** One row of the dashboard's site list (spec section 3). */
@@ -54,5 +53,7 @@ export function toSiteRow(site: TargetRecord, resumable: boolean): SiteRowView {
 }
 
 export function siteRows(caller: Caller, sites: readonly TargetRecord[]): SiteRowView[] {
-  return sites.map((site) => toSiteRow(site, isResumable(caller, site, sites)));
+  // Paused sites are not in the active demand, so one sum serves every row.
+  const demand = demandOf(sites.filter((site) => !site.paused).map(needOf));
+  return sites.map((site) => toSiteRow(site, site.paused && fitsDemand(caller, demand, needOf(site))));
 }
