@@ -11,7 +11,12 @@ import { createGrpcClient, createLogger, createShutdown, type Shutdown, unary } 
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
 import { runService } from '@mimamori/service-host';
 import { createTargetService } from '@mimamori/target';
-import { createFreshDatabase, type FreshDatabase, testNatsUrl } from '@mimamori/test-fixtures';
+import {
+  createFreshDatabase,
+  type FreshDatabase,
+  testDatabaseUrl,
+  testNatsUrl,
+} from '@mimamori/test-fixtures';
 import { targetSettingsClient } from '../src/domain/target-settings-client.ts';
 import { createDiffService } from '../src/service.ts';
 
@@ -135,7 +140,8 @@ export async function startDiffHarness(): Promise<DiffHarness> {
             optionsJson: JSON.stringify(area.options ?? {}),
           })),
           rulesJson: extra.rules ? JSON.stringify(extra.rules) : '',
-          fetchMode: 'http',
+          // Screenshots are taken by the browser.
+          fetchMode: extra.screenshot ? 'browser' : 'http',
           paused: false,
           hasCookies: false,
           hasDiscordWebhook: false,
@@ -193,9 +199,31 @@ export async function startDiffHarness(): Promise<DiffHarness> {
       await shutdown.run('test finished');
       await bus.close();
       await db.close();
+      await untilDisconnected(database.url);
       await database.drop();
       await rm(blobDir, { recursive: true, force: true });
     },
   };
   return harness;
+}
+
+/**
+ * The pool's close resolves while its sockets are still closing; dropping the database then would
+ * kill them mid-close. Waits until the server sees none.
+ */
+async function untilDisconnected(databaseUrl: string): Promise<void> {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  const admin = openPostgres(testDatabaseUrl(), { max: 1 });
+  try {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const { rows } = await admin.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+        [name],
+      );
+      if (rows[0]?.n === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    await admin.close();
+  }
 }

@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DiffHarness, startDiffHarness } from './diff-harness.ts';
+
+let harness: DiffHarness;
+
+beforeAll(async () => {
+  harness = await startDiffHarness();
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+/** A 400×200 white picture with a black square at (left, top). */
+function picture(left: number, top: number): Promise<Buffer> {
+  const square = Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="60" height="60"><rect width="60" height="60" fill="black"/></svg>`,
+  );
+  return sharp({ create: { width: 400, height: 200, channels: 3, background: 'white' } })
+    .composite([{ input: square, left, top }])
+    .png()
+    .toBuffer();
+}
+
+async function pixel(image: Uint8Array, x: number, y: number): Promise<[number, number, number]> {
+  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const at = (y * info.width + x) * 3;
+  return [data[at] ?? 0, data[at + 1] ?? 0, data[at + 2] ?? 0];
+}
+
+async function waitFor(condition: () => Promise<boolean>): Promise<void> {
+  for (let attempt = 0; attempt < 400; attempt++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('condition never held');
+}
+
+describe('screenshots and deletion', () => {
+  const userId = `user-${randomUUID()}`;
+  let targetId: string;
+  const kept: string[] = [];
+
+  async function checkWithPicture(name: string, text: string, image: Buffer) {
+    const checkId = `${targetId}:${name}`;
+    const key = `screenshots/${targetId}/${name}/hero.png`;
+    await harness.blobs.put(key, image, { contentType: 'image/png' });
+    await harness.publishSnapshot({
+      checkId,
+      targetId,
+      userId,
+      areas: [
+        {
+          areaId: 'hero',
+          found: true,
+          html: '',
+          text,
+          htmlBlobKey: '',
+          textBlobKey: '',
+          screenshotBlobKey: key,
+        },
+      ],
+    });
+    return { key, ...(await harness.resultOf(checkId)) };
+  }
+
+  beforeAll(async () => {
+    targetId = await harness.registerSite(userId, [{ areaId: 'hero' }], { screenshot: true });
+  });
+
+  it('keeps the registration picture and drops the pictures of checks that changed nothing', async () => {
+    const first = await checkWithPicture('c1', 'Spring sale', await picture(40, 40));
+    expect(first.outcome).toBe('no_change');
+    kept.push(first.key);
+    const same = await checkWithPicture('c2', 'Spring sale', await picture(40, 40));
+    expect(same.outcome).toBe('no_change');
+    await waitFor(async () => !(await harness.blobs.exists(same.key)));
+    expect(await harness.blobs.exists(first.key)).toBe(true);
+  });
+
+  it('pairs the previous change with this one as WebP, the changed region boxed on both', async () => {
+    const changed = await checkWithPicture('c3', 'Summer sale', await picture(240, 100));
+    expect(changed.outcome).toBe('update');
+    kept.push(changed.key);
+    const [change] = (await harness.changes()).filter((candidate) => candidate.targetId === targetId);
+    expect(change?.beforeScreenshotBlobKey).toMatch(/\/before\.webp$/);
+    expect(change?.afterScreenshotBlobKey).toMatch(/\/after\.webp$/);
+    const before = await harness.blobs.get(change?.beforeScreenshotBlobKey ?? '');
+    const after = await harness.blobs.get(change?.afterScreenshotBlobKey ?? '');
+    if (!before || !after) throw new Error('the pair was not written');
+    kept.push(change?.beforeScreenshotBlobKey ?? '', change?.afterScreenshotBlobKey ?? '');
+    for (const image of [before, after]) {
+      const meta = await sharp(image.data).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['webp', 400, 200]);
+    }
+    // Between the two squares (white in both pictures) lies inside the box: tinted red.
+    const [red, green, blue] = await pixel(after.data, 170, 70);
+    expect(red - green).toBeGreaterThan(20);
+    expect(red - blue).toBeGreaterThan(20);
+    // Far from both squares the picture is untouched.
+    expect(Math.min(...(await pixel(after.data, 380, 190)))).toBeGreaterThan(235);
+    // The before image still shows the square where it was; the after image where it moved to.
+    expect(Math.max(...(await pixel(before.data, 70, 70)))).toBeLessThan(60);
+    expect(Math.max(...(await pixel(after.data, 270, 130)))).toBeLessThan(60);
+  });
+
+  it("forgets a deleted site's versions, results, updates and blobs, and a late snapshot of it", async () => {
+    await harness.deleteSite(userId, targetId);
+    const remaining = async () => {
+      const { rows } = await harness.db.query<{ n: number }>(
+        `SELECT (SELECT count(*) FROM diff.area_versions WHERE target_id = $1)
+              + (SELECT count(*) FROM diff.check_results WHERE target_id = $1)
+              + (SELECT count(*) FROM diff.updates WHERE target_id = $1) AS n`,
+        [targetId],
+      );
+      return Number(rows[0]?.n);
+    };
+    await waitFor(async () => (await remaining()) === 0);
+    await waitFor(async () => {
+      const present = await Promise.all(kept.map((key) => harness.blobs.exists(key)));
+      return present.every((exists) => !exists);
+    });
+
+    const late = `screenshots/${targetId}/c4/hero.png`;
+    await harness.blobs.put(late, await picture(0, 0));
+    await harness.publishSnapshot({
+      checkId: `${targetId}:c4`,
+      targetId,
+      userId,
+      areas: [
+        {
+          areaId: 'hero',
+          found: true,
+          html: '',
+          text: 'x',
+          htmlBlobKey: '',
+          textBlobKey: '',
+          screenshotBlobKey: late,
+        },
+      ],
+    });
+    await waitFor(async () => !(await harness.blobs.exists(late)));
+    expect(await remaining()).toBe(0);
+  });
+});
