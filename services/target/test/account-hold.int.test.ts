@@ -1,6 +1,6 @@
 import type { BusMessage } from '@mimamori/bus';
 import type { accountsEventsV1 } from '@mimamori/contracts';
-import { trialEnded } from '@mimamori/events';
+import { accountCancelled, trialEnded } from '@mimamori/events';
 import { createLogger } from '@mimamori/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountConsumers } from '../src/consumers/account-consumers.ts';
@@ -78,6 +78,39 @@ describe('account hold', () => {
       first.some((site) => row.id.includes(site.id)),
     );
     expect(paused).toHaveLength(2);
+  });
+
+  it('delivered twice, accounts.cancelled deletes the sites once', async () => {
+    const { browser, userId } = await harness.signedIn('cancelled-twice@example.com');
+    for (const label of ['a', 'b']) await browser.post('/api/v2/target/register', siteBody({ label }));
+    const ids = ((await browser.get('/api/v2/targets')).body.targets as { id: string }[]).map(
+      (row) => row.id,
+    );
+    const [, cancelled] = accountConsumers(
+      harness.db,
+      createTargetStore(harness.db),
+      createLogger({ service: 'test', level: 'silent' }),
+    );
+    const data = accountCancelled.encode({
+      eventId: 'cancelled-1',
+      userId,
+      cancelledAt: new Date(),
+      reason: 'trial_expired',
+    });
+    for (let i = 0; i < 2; i++)
+      await cancelled?.handler({
+        ...delivery({ eventId: '', userId, endedAt: undefined, deleteAt: undefined }, 'cancelled-1'),
+        data,
+      });
+    expect((await browser.get('/api/v2/targets')).body.targets).toEqual([]);
+    const deleted = (await harness.events('targets.deleted')).filter((row) =>
+      ids.some((id) => row.id.includes(id)),
+    );
+    expect(deleted).toHaveLength(2);
+    const processed = await harness.db.query(
+      `SELECT 1 FROM target.processed_events WHERE consumer = 'target-account-cancelled' AND event_id = 'cancelled-1'`,
+    );
+    expect(processed.rowCount).toBe(1);
   });
 
   it('the trial ending without a card stops all monitoring; nothing resumes or starts while on hold; cancellation deletes the sites', async () => {

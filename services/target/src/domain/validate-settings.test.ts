@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import type { SettingsInput } from './settings-input.ts';
+import { TargetProblem } from './target-problem.ts';
+import type { TargetRecord } from './target-record.ts';
+import { validateSettings } from './validate-settings.ts';
+
+const seal = (plaintext: string, context: string) => `sealed(${context}:${plaintext})`;
+const context = { targetId: 't1', previous: null, seal };
+
+function input(overrides: Partial<SettingsInput> = {}): SettingsInput {
+  return {
+    label: ' Label ',
+    url: 'https://example.com/a',
+    intervalMinutes: 60,
+    screenshot: false,
+    useProxy: false,
+    mailNotify: true,
+    chatNotify: 'none',
+    discordWebhookUrl: '',
+    userAgentKind: 'none',
+    userAgentValue: '',
+    viewportWidth: 0,
+    viewportHeight: 0,
+    cookies: '',
+    clearCookies: false,
+    login: null,
+    actions: [],
+    areas: [
+      {
+        areaId: 'a',
+        label: '',
+        content: '',
+        locator: { selector: '#a', selectorType: 'css', frameSelector: '', frameSelectorType: '' },
+        optionsJson: '',
+      },
+    ],
+    rulesJson: '',
+    fetchMode: 'http',
+    paused: false,
+    ...overrides,
+  };
+}
+
+function refusal(work: () => unknown): Pick<TargetProblem, 'code' | 'field' | 'reason'> {
+  try {
+    work();
+  } catch (error) {
+    if (error instanceof TargetProblem) return { code: error.code, field: error.field, reason: error.reason };
+    throw error;
+  }
+  throw new Error('accepted');
+}
+
+describe('validateSettings', () => {
+  it("trims the label, normalises the URL, and gives areas the watch engine's default options", () => {
+    const saved = validateSettings(input({ url: ' https://EXAMPLE.com/a ' }), context);
+    expect(saved.label).toBe('Label');
+    expect(saved.url).toBe('https://example.com/a');
+    expect(saved.areas[0]?.options).toMatchObject({ stripTags: true, excludeWords: [], excludeRegexes: [] });
+    expect(saved.rules).toBeNull();
+  });
+
+  it('seals a per-site webhook and cookies for this site, keeps them on update when left blank, drops them when told', () => {
+    const first = validateSettings(
+      input({
+        chatNotify: 'site',
+        discordWebhookUrl: 'https://discord.com/api/webhooks/1/token',
+        cookies: 'a=1',
+        fetchMode: 'browser',
+      }),
+      context,
+    );
+    expect(first.sealedDiscordWebhook).toBe(
+      'sealed(target:t1:discord_webhook:https://discord.com/api/webhooks/1/token)',
+    );
+    expect(first.sealedCookies).toBe('sealed(target:t1:cookies:a=1)');
+    const previous = { ...first, id: 't1' } as TargetRecord;
+
+    const kept = validateSettings(input({ chatNotify: 'site' }), { ...context, previous });
+    expect([kept.sealedDiscordWebhook, kept.sealedCookies]).toEqual([
+      first.sealedDiscordWebhook,
+      first.sealedCookies,
+    ]);
+
+    const dropped = validateSettings(input({ chatNotify: 'account', clearCookies: true }), {
+      ...context,
+      previous,
+    });
+    expect([dropped.sealedDiscordWebhook, dropped.sealedCookies]).toEqual(['', '']);
+  });
+
+  it('keeps a stored login text only for the same action on the same element', () => {
+    const enterPassword = (selector: string, value: string) => ({
+      type: 'enter_text',
+      locator: { selector, selectorType: 'css', frameSelector: '', frameSelectorType: '' },
+      value,
+      skippable: false,
+    });
+    const login = (selector: string, value: string) => ({
+      actions: [enterPassword(selector, value)],
+      verifyKind: 'replay',
+      verifyCookieName: '',
+    });
+    const first = validateSettings(input({ fetchMode: 'browser', login: login('#pw', 'secret') }), context);
+    const previous = { ...first, id: 't1' } as TargetRecord;
+    const kept = validateSettings(input({ fetchMode: 'browser', login: login('#pw', '') }), {
+      ...context,
+      previous,
+    });
+    expect(kept.login?.actions[0]?.sealedValue).toBe('sealed(target:t1:login:0:secret)');
+    expect(
+      refusal(() =>
+        validateSettings(input({ fetchMode: 'browser', login: login('#other', '') }), {
+          ...context,
+          previous,
+        }),
+      ),
+    ).toEqual({ code: 'action_value_required', field: 'login.actions[0].value', reason: '' });
+  });
+
+  it('deletes empty rule groups and keeps none when all are empty', () => {
+    const rules = (groups: unknown[]) => JSON.stringify({ combine: 'or', groups });
+    const condition = { areaId: 'a', operand: 'all', operator: 'keyword', value: 'x' };
+    const saved = validateSettings(
+      input({
+        rulesJson: rules([
+          { combine: 'and', conditions: [] },
+          { combine: 'and', conditions: [condition] },
+        ]),
+      }),
+      context,
+    );
+    expect(saved.rules?.groups).toHaveLength(1);
+    expect(
+      validateSettings(input({ rulesJson: rules([{ combine: 'and', conditions: [] }]) }), context).rules,
+    ).toBeNull();
+  });
+
+  it('refuses options or rules that are not JSON, naming the field', () => {
+    const area = input().areas[0];
+    if (!area) throw new Error('no area');
+    expect(
+      refusal(() => validateSettings(input({ areas: [{ ...area, optionsJson: '{' }] }), context)),
+    ).toEqual({
+      code: 'invalid_area_options',
+      field: 'areas[0].options',
+      reason: 'invalid_json',
+    });
+    expect(refusal(() => validateSettings(input({ rulesJson: 'nope' }), context))).toEqual({
+      code: 'invalid_rules',
+      field: 'rules',
+      reason: 'invalid_json',
+    });
+  });
+
+  it('refuses a fractional or too long interval', () => {
+    expect(refusal(() => validateSettings(input({ intervalMinutes: 1.5 }), context)).code).toBe(
+      'interval_too_short',
+    );
+    expect(refusal(() => validateSettings(input({ intervalMinutes: 10_081 }), context)).code).toBe(
+      'interval_too_long',
+    );
+  });
+});
