@@ -38,6 +38,49 @@ export class TestClock {
   }
 }
 
+export interface SiteExtras {
+  rules?: unknown;
+  screenshot?: boolean;
+}
+
+function siteSettings(areas: AreaSpec[], extra: SiteExtras): targetV1.TargetSettings {
+  return {
+    label: 'fixture',
+    url: 'https://example.com/shop',
+    intervalMinutes: 60,
+    screenshot: extra.screenshot ?? false,
+    useProxy: false,
+    mailNotify: true,
+    chatNotify: 'none',
+    discordWebhookUrl: '',
+    userAgentKind: 'none',
+    userAgentValue: '',
+    viewportWidth: 0,
+    viewportHeight: 0,
+    cookies: '',
+    clearCookies: false,
+    actions: [],
+    areas: areas.map((area) => ({
+      areaId: area.areaId,
+      label: area.areaId,
+      content: '',
+      locator: {
+        selector: `#${area.areaId}`,
+        selectorType: 'css',
+        frameSelector: '',
+        frameSelectorType: '',
+      },
+      optionsJson: JSON.stringify(area.options ?? {}),
+    })),
+    rulesJson: extra.rules ? JSON.stringify(extra.rules) : '',
+    // Screenshots are taken by the browser.
+    fetchMode: extra.screenshot ? 'browser' : 'http',
+    paused: false,
+    hasCookies: false,
+    hasDiscordWebhook: false,
+  };
+}
+
 export interface DiffHarness {
   db: Db;
   clock: TestClock;
@@ -50,6 +93,8 @@ export interface DiffHarness {
     areas: AreaSpec[],
     extra?: { rules?: unknown; screenshot?: boolean },
   ): Promise<string>;
+  /** Saves new settings for the site (which publishes targets.updated with a new revision). */
+  updateSite(userId: string, targetId: string, areas: AreaSpec[], extra?: SiteExtras): Promise<void>;
   /** Publishes snapshots.captured as the crawler does (message id: the check id). */
   publishSnapshot(
     snapshot: Partial<checksEventsV1.SnapshotCaptured> & {
@@ -111,45 +156,18 @@ export async function startDiffHarness(): Promise<DiffHarness> {
     async registerSite(userId, areas, extra = {}) {
       const saved = await unary(target, 'registerTarget', {
         caller: caller(userId),
-        settings: {
-          label: 'fixture',
-          url: 'https://example.com/shop',
-          intervalMinutes: 60,
-          screenshot: extra.screenshot ?? false,
-          useProxy: false,
-          mailNotify: true,
-          chatNotify: 'none',
-          discordWebhookUrl: '',
-          userAgentKind: 'none',
-          userAgentValue: '',
-          viewportWidth: 0,
-          viewportHeight: 0,
-          cookies: '',
-          clearCookies: false,
-          actions: [],
-          areas: areas.map((area) => ({
-            areaId: area.areaId,
-            label: area.areaId,
-            content: '',
-            locator: {
-              selector: `#${area.areaId}`,
-              selectorType: 'css',
-              frameSelector: '',
-              frameSelectorType: '',
-            },
-            optionsJson: JSON.stringify(area.options ?? {}),
-          })),
-          rulesJson: extra.rules ? JSON.stringify(extra.rules) : '',
-          // Screenshots are taken by the browser.
-          fetchMode: extra.screenshot ? 'browser' : 'http',
-          paused: false,
-          hasCookies: false,
-          hasDiscordWebhook: false,
-        },
+        settings: siteSettings(areas, extra),
       });
       const id = saved.saved?.targetId;
       if (!id) throw new Error('registration answered no id');
       return id;
+    },
+    async updateSite(userId, targetId, areas, extra = {}) {
+      await unary(target, 'updateTarget', {
+        caller: caller(userId),
+        targetId,
+        settings: siteSettings(areas, extra),
+      });
     },
     async publishSnapshot(snapshot) {
       const message: checksEventsV1.SnapshotCaptured = {
@@ -211,7 +229,7 @@ export async function startDiffHarness(): Promise<DiffHarness> {
  * The pool's close resolves while its sockets are still closing; dropping the database then would
  * kill them mid-close. Waits until the server sees none.
  */
-async function untilDisconnected(databaseUrl: string): Promise<void> {
+export async function untilDisconnected(databaseUrl: string): Promise<void> {
   const name = new URL(databaseUrl).pathname.slice(1);
   const admin = openPostgres(testDatabaseUrl(), { max: 1 });
   try {

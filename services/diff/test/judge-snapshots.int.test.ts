@@ -196,6 +196,24 @@ describe('area options', () => {
   });
 });
 
+describe('settings changes', () => {
+  it('reads the options again once targets.updated announced a newer revision', async () => {
+    const userId = `user-${randomUUID()}`;
+    const targetId = await harness.registerSite(userId, [{ areaId: 'stock' }]);
+    expect((await check(userId, targetId, [area('stock', 'Stock: 5 left')])).outcome).toBe('no_change');
+    await harness.updateSite(userId, targetId, [{ areaId: 'stock', options: { excludeNumbers: true } }]);
+    await waitFor(async () => {
+      const { rows } = await harness.db.query<{ stale: boolean }>(
+        'SELECT announced_revision > read_revision AS stale FROM diff.target_settings WHERE target_id = $1',
+        [targetId],
+      );
+      return rows[0]?.stale === true;
+    });
+    // With the options read at registration this would be an update.
+    expect((await check(userId, targetId, [area('stock', 'Stock: 7 left')])).outcome).toBe('no_change');
+  });
+});
+
 async function waitFor(condition: () => Promise<boolean>): Promise<void> {
   for (let attempt = 0; attempt < 400; attempt++) {
     if (await condition()) return;

@@ -73,7 +73,10 @@ export function diffConsumers(db: Db, deps: RecordCheckDeps & { concurrency: num
       handler: async (message) => {
         let keys: string[] = [];
         await idempotent(db, DIFF_SCHEMA, 'diff-targets-deleted', async (_message, tx) => {
-          keys = await forgetTarget(tx, targetDeleted.decode(message.data).targetId);
+          const { targetId } = targetDeleted.decode(message.data);
+          // Waits for a check of the site being judged right now, so nothing is recorded after this.
+          await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [targetId]);
+          keys = await forgetTarget(tx, targetId);
         })(message);
         await afterCommit(deps.blobs, deps.logger, keys);
       },

@@ -12,7 +12,12 @@ import {
   recordUpdate,
 } from '../store/result-store.ts';
 import { currentSettings } from '../store/settings-cache.ts';
-import { newestScreenshots, recordedVersions, recordVersions } from '../store/version-store.ts';
+import {
+  newestScreenshots,
+  pruneVersions,
+  recordedVersions,
+  recordVersions,
+} from '../store/version-store.ts';
 import { type CapturedArea, type Judgement, judgeCheck } from './judge-check.ts';
 import { capturedAreas, snapshotBlobKeys } from './snapshot-content.ts';
 import { updateIdFor } from './update-id.ts';
@@ -38,6 +43,9 @@ export async function recordCheck(
   deps: RecordCheckDeps,
 ): Promise<string[]> {
   const written = snapshotBlobKeys(snapshot);
+  // Checks of one site are judged one at a time, each against the versions the last one recorded
+  // (and a check reported twice at once is seen as judged by the second).
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [snapshot.targetId]);
   if (await hasCheckResult(tx, snapshot.checkId)) return [];
   const result: CheckResultRow = {
     checkId: snapshot.checkId,
@@ -50,6 +58,9 @@ export async function recordCheck(
     errorDetail: '',
     updateId: null,
   };
+  const settings = await currentSettings(tx, deps.settings, snapshot.targetId, snapshot.userId);
+  // The site was deleted after the check was sent: nothing of it is kept.
+  if (!settings) return written;
   if (snapshot.error) {
     await finish(tx, {
       ...result,
@@ -59,9 +70,6 @@ export async function recordCheck(
     });
     return written;
   }
-  const settings = await currentSettings(tx, deps.settings, snapshot.targetId, snapshot.userId);
-  // The site was deleted after the check was sent: nothing of it is kept.
-  if (!settings) return written;
 
   const areas = await capturedAreas(snapshot, deps.blobs);
   const versions = await recordedVersions(
@@ -131,7 +139,7 @@ export async function recordCheck(
       afterScreenshotBlobKey: images.after,
     }),
   });
-  return unreferenced(written, snapshot, judgement);
+  return [...unreferenced(written, snapshot, judgement), ...(await pruneVersions(tx, snapshot.targetId))];
 }
 
 async function finish(tx: Sql, result: CheckResultRow): Promise<void> {

@@ -82,3 +82,37 @@ export async function recordVersions(
     );
   }
 }
+
+/**
+ * Drops versions no check will read again: beyond the newest the engine may compare with, except
+ * each area's first (the data at registration). Answers the screenshot keys no version keeps.
+ */
+export async function pruneVersions(tx: Sql, targetId: string): Promise<string[]> {
+  const { rows } = await tx.query<{ key: string }>(
+    `WITH ranked AS (
+       SELECT id,
+              row_number() OVER (PARTITION BY area_id ORDER BY id DESC) AS newest,
+              row_number() OVER (PARTITION BY area_id ORDER BY id ASC) AS oldest
+         FROM diff.area_versions WHERE target_id = $1
+     ), gone AS (
+       DELETE FROM diff.area_versions version USING ranked
+        WHERE version.id = ranked.id AND ranked.newest > $2 AND ranked.oldest > 1
+       RETURNING version.screenshot_blob_key, version.page_screenshot_blob_key
+     )
+     SELECT DISTINCT key FROM (
+       SELECT screenshot_blob_key AS key FROM gone UNION ALL SELECT page_screenshot_blob_key FROM gone
+     ) keys WHERE key <> ''`,
+    [targetId, MAX_PAST_VERSIONS],
+  );
+  if (rows.length === 0) return [];
+  // A page picture is shared by every area of its check; it goes once no version keeps it.
+  const { rows: still } = await tx.query<{ key: string }>(
+    `SELECT DISTINCT key FROM (
+       SELECT screenshot_blob_key AS key FROM diff.area_versions WHERE target_id = $1
+       UNION ALL SELECT page_screenshot_blob_key FROM diff.area_versions WHERE target_id = $1
+     ) keys WHERE key = ANY($2)`,
+    [targetId, rows.map((row) => row.key)],
+  );
+  const kept = new Set(still.map((row) => row.key));
+  return rows.map((row) => row.key).filter((key) => !kept.has(key));
+}
