@@ -97,6 +97,10 @@ describe('registering a v2 site', () => {
       viewportWidth: 1280,
       areas: [{ areaId: 'price', locator: { selector: '#price', selectorType: 'css' } }],
     });
+    expect(payload.notice).toMatchObject({ label: 'Sale page', mailNotify: true, chatNotify: 'site' });
+    expect(
+      harness.secretBox.open(payload.notice?.sealedDiscordWebhook ?? '', `target:${id}:discord_webhook`),
+    ).toBe('https://discord.com/api/webhooks/123/abc-DEF_ghi');
     const password = payload.check?.login?.actions[1]?.sealedValue ?? '';
     expect(harness.secretBox.open(password, `target:${id}:login:1`)).toBe('hunter2');
   });

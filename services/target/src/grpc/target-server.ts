@@ -66,6 +66,7 @@ export function targetServer(deps: SaveDeps & { targets: TargetStore }): targetV
         version: site.version,
         settings: settingsMessage(site),
         row: rowMessage(row),
+        revision: site.revision,
       };
     }),
 

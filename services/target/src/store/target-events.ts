@@ -60,6 +60,13 @@ export function targetState(
     pausedReason: site.pausedReason ?? '',
     check: checkTemplate(site),
     occurredAt: now,
+    notice: {
+      label: site.label,
+      url: site.url,
+      mailNotify: site.mailNotify,
+      chatNotify: site.chatNotify,
+      sealedDiscordWebhook: site.sealedDiscordWebhook,
+    },
   };
 }
 

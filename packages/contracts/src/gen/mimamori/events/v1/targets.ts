@@ -35,7 +35,21 @@ export interface TargetStateChanged {
    * scheduler to fill. Secrets in it are sealed with the contexts CheckRequested names.
    */
   check?: CheckRequested | undefined;
-  occurredAt?: Date | undefined;
+  occurredAt?:
+    | Date
+    | undefined;
+  /** Who is told about an update and how, for the notifier. */
+  notice?: TargetNotice | undefined;
+}
+
+export interface TargetNotice {
+  label: string;
+  url: string;
+  mailNotify: boolean;
+  /** "none", "account" (the account's Discord link) or "site" (sealed_discord_webhook). */
+  chatNotify: string;
+  /** The site's own Discord webhook URL, sealed (context `target:<target id>:discord_webhook`). */
+  sealedDiscordWebhook: string;
 }
 
 /** Published on targets.deleted: the site is gone; its schedule, history and blobs go too. */
@@ -79,6 +93,7 @@ function createBaseTargetStateChanged(): TargetStateChanged {
     pausedReason: "",
     check: undefined,
     occurredAt: undefined,
+    notice: undefined,
   };
 }
 
@@ -113,6 +128,9 @@ export const TargetStateChanged: MessageFns<TargetStateChanged> = {
     }
     if (message.occurredAt !== undefined) {
       Timestamp.encode(toTimestamp(message.occurredAt), writer.uint32(82).fork()).join();
+    }
+    if (message.notice !== undefined) {
+      TargetNotice.encode(message.notice, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -210,6 +228,14 @@ export const TargetStateChanged: MessageFns<TargetStateChanged> = {
             message.occurredAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.notice = TargetNotice.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -258,6 +284,7 @@ export const TargetStateChanged: MessageFns<TargetStateChanged> = {
         : isSet(object.occurred_at)
         ? fromJsonTimestamp(object.occurred_at)
         : undefined,
+      notice: isSet(object.notice) ? TargetNotice.fromJSON(object.notice) : undefined,
     };
   },
 
@@ -293,6 +320,9 @@ export const TargetStateChanged: MessageFns<TargetStateChanged> = {
     if (message.occurredAt !== undefined) {
       obj.occurredAt = message.occurredAt.toISOString();
     }
+    if (message.notice !== undefined) {
+      obj.notice = TargetNotice.toJSON(message.notice);
+    }
     return obj;
   },
 
@@ -313,6 +343,154 @@ export const TargetStateChanged: MessageFns<TargetStateChanged> = {
       ? CheckRequested.fromPartial(object.check)
       : undefined;
     message.occurredAt = object.occurredAt ?? undefined;
+    message.notice = (object.notice !== undefined && object.notice !== null)
+      ? TargetNotice.fromPartial(object.notice)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseTargetNotice(): TargetNotice {
+  return { label: "", url: "", mailNotify: false, chatNotify: "", sealedDiscordWebhook: "" };
+}
+
+export const TargetNotice: MessageFns<TargetNotice> = {
+  encode(message: TargetNotice, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.label !== "") {
+      writer.uint32(10).string(message.label);
+    }
+    if (message.url !== "") {
+      writer.uint32(18).string(message.url);
+    }
+    if (message.mailNotify !== false) {
+      writer.uint32(24).bool(message.mailNotify);
+    }
+    if (message.chatNotify !== "") {
+      writer.uint32(34).string(message.chatNotify);
+    }
+    if (message.sealedDiscordWebhook !== "") {
+      writer.uint32(42).string(message.sealedDiscordWebhook);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TargetNotice {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTargetNotice();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.label = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.mailNotify = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.chatNotify = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.sealedDiscordWebhook = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TargetNotice {
+    return {
+      label: isSet(object.label) ? globalThis.String(object.label) : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      mailNotify: isSet(object.mailNotify)
+        ? globalThis.Boolean(object.mailNotify)
+        : isSet(object.mail_notify)
+        ? globalThis.Boolean(object.mail_notify)
+        : false,
+      chatNotify: isSet(object.chatNotify)
+        ? globalThis.String(object.chatNotify)
+        : isSet(object.chat_notify)
+        ? globalThis.String(object.chat_notify)
+        : "",
+      sealedDiscordWebhook: isSet(object.sealedDiscordWebhook)
+        ? globalThis.String(object.sealedDiscordWebhook)
+        : isSet(object.sealed_discord_webhook)
+        ? globalThis.String(object.sealed_discord_webhook)
+        : "",
+    };
+  },
+
+  toJSON(message: TargetNotice): unknown {
+    const obj: any = {};
+    if (message.label !== "") {
+      obj.label = message.label;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.mailNotify !== false) {
+      obj.mailNotify = message.mailNotify;
+    }
+    if (message.chatNotify !== "") {
+      obj.chatNotify = message.chatNotify;
+    }
+    if (message.sealedDiscordWebhook !== "") {
+      obj.sealedDiscordWebhook = message.sealedDiscordWebhook;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TargetNotice>, I>>(base?: I): TargetNotice {
+    return TargetNotice.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TargetNotice>, I>>(object: I): TargetNotice {
+    const message = createBaseTargetNotice();
+    message.label = object.label ?? "";
+    message.url = object.url ?? "";
+    message.mailNotify = object.mailNotify ?? false;
+    message.chatNotify = object.chatNotify ?? "";
+    message.sealedDiscordWebhook = object.sealedDiscordWebhook ?? "";
     return message;
   },
 };

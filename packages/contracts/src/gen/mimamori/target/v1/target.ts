@@ -169,7 +169,11 @@ export interface GetTargetResponse {
   targetId: string;
   version: number;
   settings?: TargetSettings | undefined;
-  row?: SiteRow | undefined;
+  row?:
+    | SiteRow
+    | undefined;
+  /** The revision targets.* events carry; grows with every change of the site. */
+  revision: number;
 }
 
 export interface ListTargetsRequest {
@@ -2114,7 +2118,7 @@ export const GetTargetRequest: MessageFns<GetTargetRequest> = {
 };
 
 function createBaseGetTargetResponse(): GetTargetResponse {
-  return { targetId: "", version: 0, settings: undefined, row: undefined };
+  return { targetId: "", version: 0, settings: undefined, row: undefined, revision: 0 };
 }
 
 export const GetTargetResponse: MessageFns<GetTargetResponse> = {
@@ -2130,6 +2134,9 @@ export const GetTargetResponse: MessageFns<GetTargetResponse> = {
     }
     if (message.row !== undefined) {
       SiteRow.encode(message.row, writer.uint32(34).fork()).join();
+    }
+    if (message.revision !== 0) {
+      writer.uint32(40).int64(message.revision);
     }
     return writer;
   },
@@ -2179,6 +2186,14 @@ export const GetTargetResponse: MessageFns<GetTargetResponse> = {
             message.row = SiteRow.decode(reader, reader.uint32());
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.revision = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2201,6 +2216,7 @@ export const GetTargetResponse: MessageFns<GetTargetResponse> = {
       version: isSet(object.version) ? globalThis.Number(object.version) : 0,
       settings: isSet(object.settings) ? TargetSettings.fromJSON(object.settings) : undefined,
       row: isSet(object.row) ? SiteRow.fromJSON(object.row) : undefined,
+      revision: isSet(object.revision) ? globalThis.Number(object.revision) : 0,
     };
   },
 
@@ -2218,6 +2234,9 @@ export const GetTargetResponse: MessageFns<GetTargetResponse> = {
     if (message.row !== undefined) {
       obj.row = SiteRow.toJSON(message.row);
     }
+    if (message.revision !== 0) {
+      obj.revision = Math.round(message.revision);
+    }
     return obj;
   },
 
@@ -2232,6 +2251,7 @@ export const GetTargetResponse: MessageFns<GetTargetResponse> = {
       ? TargetSettings.fromPartial(object.settings)
       : undefined;
     message.row = (object.row !== undefined && object.row !== null) ? SiteRow.fromPartial(object.row) : undefined;
+    message.revision = object.revision ?? 0;
     return message;
   },
 };
@@ -4206,6 +4226,17 @@ function fromJsonTimestamp(o: any): Date {
   } else {
     return fromTimestamp(Timestamp.fromJSON(o));
   }
+}
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
 }
 
 function isSet(value: any): boolean {
