@@ -30,7 +30,7 @@ async function validity(browser: SiteBrowser) {
 }
 
 async function eventually<T>(read: () => Promise<T>, expected: T): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 600; i++) {
     if (JSON.stringify(await read()) === JSON.stringify(expected)) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -64,7 +64,7 @@ describe("the site list's checked, updated and NEW follow checks.completed", () 
     await harness.bus.publish(checkCompleted.subject, completed(id, userId, 'c1', t1, 'no_change'), {
       msgId: 'checked:c1',
     });
-    for (let i = 0; i < 200 && (await row(browser, id))?.checked === null; i++)
+    for (let i = 0; i < 600 && (await row(browser, id))?.checked === null; i++)
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await row(browser, id)).toMatchObject({ new: false, updated: null, checked: t1 });
 
@@ -72,7 +72,7 @@ describe("the site list's checked, updated and NEW follow checks.completed", () 
     await harness.bus.publish(checkCompleted.subject, completed(id, userId, 'c2', t2, 'update'), {
       msgId: 'checked:c2',
     });
-    for (let i = 0; i < 200 && (await row(browser, id))?.updated === null; i++)
+    for (let i = 0; i < 600 && (await row(browser, id))?.updated === null; i++)
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await row(browser, id)).toMatchObject({ new: true, updated: t2, checked: t2 });
 

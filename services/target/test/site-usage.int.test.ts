@@ -25,7 +25,7 @@ async function usedNum(browser: SiteBrowser): Promise<UsedNum> {
 async function eventually(read: () => Promise<UsedNum>, expected: Partial<UsedNum>): Promise<void> {
   const matches = (actual: UsedNum) =>
     Object.entries(expected).every(([key, value]) => actual[key as keyof UsedNum] === value);
-  for (let i = 0; i < 200 && !matches(await read()); i++)
+  for (let i = 0; i < 600 && !matches(await read()); i++)
     await new Promise((resolve) => setTimeout(resolve, 50));
   expect(await read()).toMatchObject(expected);
 }
