@@ -145,3 +145,51 @@ describe('screenshots and deletion', () => {
     expect(await remaining()).toBe(0);
   });
 });
+
+describe('page pictures and large content', () => {
+  it('pairs whole-page pictures when areas have none, reading area text held in the blob store', async () => {
+    const userId = `user-${randomUUID()}`;
+    const targetId = await harness.registerSite(userId, [{ areaId: 'body' }], { screenshot: true });
+    const checkPage = async (name: string, text: string, image: Buffer) => {
+      const checkId = `${targetId}:${name}`;
+      const page = `screenshots/${targetId}/${name}/page.png`;
+      const textKey = `snapshots/${targetId}/${name}/body.txt`;
+      await harness.blobs.put(page, image);
+      await harness.blobs.put(textKey, Buffer.from(text));
+      await harness.publishSnapshot({
+        checkId,
+        targetId,
+        userId,
+        pageScreenshotBlobKey: page,
+        areas: [
+          {
+            areaId: 'body',
+            found: true,
+            html: '',
+            text: '',
+            htmlBlobKey: '',
+            textBlobKey: textKey,
+            screenshotBlobKey: '',
+          },
+        ],
+      });
+      return { page, textKey, ...(await harness.resultOf(checkId)) };
+    };
+    const first = await checkPage('p1', 'Opening hours 9-17', await picture(40, 40));
+    expect(first.outcome).toBe('no_change');
+    const changed = await checkPage('p2', 'Closed today', await picture(240, 100));
+    expect(changed.outcome).toBe('update');
+
+    const [change] = (await harness.changes()).filter((candidate) => candidate.targetId === targetId);
+    expect(change?.areas[0]?.diffText).toBe('- Opening hours 9-17\n+ Closed today');
+    const after = await harness.blobs.get(change?.afterScreenshotBlobKey ?? '');
+    if (!after) throw new Error('no after image');
+    const [red, green] = await pixel(after.data, 170, 70);
+    expect(red - green).toBeGreaterThan(20);
+    // Area text is copied into the versions, so its blobs go; the page pictures of both versions stay.
+    await waitFor(async () => !(await harness.blobs.exists(changed.textKey)));
+    await waitFor(async () => !(await harness.blobs.exists(first.textKey)));
+    expect(await harness.blobs.exists(first.page)).toBe(true);
+    expect(await harness.blobs.exists(changed.page)).toBe(true);
+  });
+});
