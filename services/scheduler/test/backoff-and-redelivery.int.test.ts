@@ -49,7 +49,6 @@ describe('failing sites back off; every consumer takes a redelivery (PostgreSQL 
     await harness.takeChecks();
 
     const dispatched: number[] = [];
-    let results = 0;
     // Each minute: the checks sent get their result (four errors, then successes).
     for (let minute = 0; minute < 30 && dispatched.length < 7; minute++) {
       for (let step = 0; step < 6; step++) {
@@ -60,7 +59,7 @@ describe('failing sites back off; every consumer takes a redelivery (PostgreSQL 
         const dueAt = check.dueAt as Date;
         dispatched.push(dueAt.getTime());
         await harness.publishResult(site.targetId, dueAt, dispatched.length >= 5 ? 'no_change' : 'error');
-        await harness.untilProcessed('scheduler-check-completed', ++results);
+        await harness.untilResultCounted(site.targetId, dueAt);
       }
     }
     const first = dispatched[0] as number;

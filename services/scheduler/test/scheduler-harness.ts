@@ -68,6 +68,8 @@ export interface SchedulerHarness {
   publishResult(targetId: string, dueAt: Date, outcome: 'error' | 'no_change' | 'update'): Promise<void>;
   /** Waits until the schedule row holds this revision (or is gone, for undefined). */
   untilApplied(targetId: string, revision: number | undefined): Promise<void>;
+  /** Waits until the schedule counted the result of the check due at `dueAt`. */
+  untilResultCounted(targetId: string, dueAt: Date): Promise<void>;
   /** Waits until the consumers recorded `count` events in processed_events. */
   untilProcessed(consumer: string, count: number): Promise<void>;
   /** Every checks.run published since the last call, in stream order (duplicates included). */
@@ -228,6 +230,15 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
         const held = rows[0] ? Number(rows[0].revision) : undefined;
         return held === revision;
       }, `schedule of ${targetId} at revision ${revision}`);
+    },
+    async untilResultCounted(targetId, dueAt) {
+      await eventually(async () => {
+        const { rows } = await db.query<{ counted: boolean }>(
+          'SELECT last_result_due_at >= $2 AS counted FROM scheduler.schedules WHERE target_id = $1',
+          [targetId, dueAt],
+        );
+        return rows[0]?.counted === true;
+      }, `the result due at ${dueAt.toISOString()} counted`);
     },
     async untilProcessed(consumer, count) {
       await eventually(async () => {
