@@ -14,6 +14,9 @@ const ORDINAL = '(?:st|nd|rd|th)?(?![A-Za-z])';
 const YEAR4 = `(?<y>${D}{4})${NOT_BEFORE_DIGIT}`;
 const NUMERIC_SEPARATOR = '[/／\\-－.．]';
 // Hints: text every match of the form contains (see ExclusionForm), as close to the form as is cheap.
+// Triggers: characters every match contains one of (a month name starts with a capital, see MONTH).
+const SEPARATORS = '/／-－.．';
+const MONTH_INITIALS = 'JFMASOND';
 const HAS_YEAR_MARK = /年/;
 const HAS_MONTH_AND_DAY = /月[ \u3000]?[0-9\uFF10-\uFF19]/;
 const HAS_MONTH_MARK = /[0-9\uFF10-\uFF19][ \u3000]?月/;
@@ -30,53 +33,59 @@ export const DATE_FORMS: readonly ExclusionForm[] = [
   form(
     'japanese year-month-day',
     `(?:${ERA}${SPACE}(?:元|${D}{1,2})|${NOT_AFTER_DIGIT}(?<y>${D}{4}))${SPACE}年(?:${SPACE}(?<m>${D}{1,2})${SPACE}月(?:${SPACE}(?<d>${D}{1,2})${SPACE}日)?)?${WEEKDAY_AFTER}`,
-    HAS_YEAR_MARK,
+    { triggers: '年', hint: HAS_YEAR_MARK },
   ),
   form(
     'japanese month-day',
     `${NOT_AFTER_DIGIT}(?<m>${D}{1,2})${SPACE}月${SPACE}(?<d>${D}{1,2})${SPACE}日${WEEKDAY_AFTER}`,
-    HAS_MONTH_AND_DAY,
+    { triggers: '月', hint: HAS_MONTH_AND_DAY },
   ),
-  form('japanese month', `${NOT_AFTER_DIGIT}(?<m>${D}{1,2})${SPACE}月(?!${SPACE}${D})`, HAS_MONTH_MARK),
+  form('japanese month', `${NOT_AFTER_DIGIT}(?<m>${D}{1,2})${SPACE}月(?!${SPACE}${D})`, {
+    triggers: '月',
+    hint: HAS_MONTH_MARK,
+  }),
   form(
     'japanese era abbreviation',
     `(?<![A-Za-z])[RHSTM]${D}{1,2}[./／．](?<m>${D}{1,2})[./／．](?<d>${D}{1,2})${NOT_BEFORE_DIGIT}${WEEKDAY_AFTER}`,
-    HAS_ERA_LETTER,
+    { triggers: 'RHSTM', hint: HAS_ERA_LETTER },
   ),
   form(
     'numeric year-month-day',
     `${NOT_AFTER_DIGIT}(?<y>${D}{4})(?<s>${NUMERIC_SEPARATOR})(?<m>${D}{1,2})\\k<s>(?<d>${D}{1,2})${NOT_BEFORE_DIGIT}${WEEKDAY_AFTER}`,
-    HAS_YEAR_FIRST,
+    { triggers: SEPARATORS, hint: HAS_YEAR_FIRST },
   ),
   form(
     'numeric day-month-year or month-day-year',
     `${NOT_AFTER_DIGIT}(?<p>${D}{1,2})(?<s>${NUMERIC_SEPARATOR})(?<q>${D}{1,2})\\k<s>${YEAR4}${WEEKDAY_AFTER}`,
-    HAS_YEAR_LAST,
+    { triggers: SEPARATORS, hint: HAS_YEAR_LAST },
   ),
   form(
     'numeric year-month',
     `${NOT_AFTER_DIGIT}(?<![/／\\-－.．])(?<y>${D}{4})[/／\\-－](?<m>${D}{1,2})${NOT_BEFORE_DIGIT}(?![/／\\-－.．]${D})`,
-    HAS_YEAR_MONTH,
+    { triggers: '/／-－', hint: HAS_YEAR_MONTH },
   ),
   form(
     'numeric month/day',
     `${NOT_AFTER_DIGIT}(?<![/／.．])(?<m>${D}{1,2})[/／](?<d>${D}{1,2})${NOT_BEFORE_DIGIT}(?![/／.．,，]${D})${WEEKDAY_AFTER}`,
-    HAS_SLASH,
+    { triggers: '/／', hint: HAS_SLASH },
   ),
   form(
     'english month day year',
     `${WEEKDAY_BEFORE}${MONTH}\\s*(?<d>${D}{1,2})${NOT_BEFORE_DIGIT}${ORDINAL}(?:,?\\s*${YEAR4})?`,
-    HAS_MONTH_NAME,
+    { triggers: MONTH_INITIALS, hint: HAS_MONTH_NAME },
   ),
   form(
     'english day month year',
     `${WEEKDAY_BEFORE}${NOT_AFTER_DIGIT}(?<d>${D}{1,2})${ORDINAL}\\s*(?:of\\s+)?${MONTH}(?:,?\\s*${YEAR4})?`,
-    HAS_MONTH_NAME,
+    { triggers: MONTH_INITIALS, hint: HAS_MONTH_NAME },
   ),
-  form('english month year', `${MONTH},?\\s*${YEAR4}`, HAS_MONTH_NAME),
+  form('english month year', `${MONTH},?\\s*${YEAR4}`, {
+    triggers: MONTH_INITIALS,
+    hint: HAS_MONTH_NAME,
+  }),
   form(
     'relative date',
     `${D}+${SPACE}(?:日|週間|週|か月|ヶ月|カ月|ヵ月|ケ月|年)${SPACE}[前後]|${D}+\\s?(?i:days?|weeks?|months?|years?)\\s+(?i:ago)(?![A-Za-z])`,
-    HAS_RELATIVE,
+    { triggers: '前後aA', hint: HAS_RELATIVE },
   ),
 ];

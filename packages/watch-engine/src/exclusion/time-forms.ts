@@ -16,17 +16,20 @@ export const TIME_FORMS: readonly ExclusionForm[] = [
   form(
     'clock time',
     `(?:${MERIDIEM}${SPACE})?${NOT_AFTER_DIGIT}(?<h>${D}{1,2})[:：](?<n>${D}{2})(?:[:：]${D}{2}(?:[.．]${D}{1,6})?)?${NOT_BEFORE_DIGIT}(?:\\s?${AM_PM})?${ZONE}`,
-    HAS_COLON,
+    { triggers: ':：', hint: HAS_COLON },
   ),
-  form('hour with am/pm', `${NOT_AFTER_DIGIT}(?<h>${D}{1,2})\\s?${AM_PM}`, HAS_AM_PM),
+  form('hour with am/pm', `${NOT_AFTER_DIGIT}(?<h>${D}{1,2})\\s?${AM_PM}`, {
+    triggers: 'aApP',
+    hint: HAS_AM_PM,
+  }),
   form(
     'japanese time',
     `(?:${MERIDIEM}${SPACE})?${NOT_AFTER_DIGIT}(?<h>${D}{1,2})${SPACE}時(?!間)(?:${SPACE}(?:(?<n>${D}{1,2})${SPACE}分(?:${SPACE}${D}{1,2}${SPACE}秒)?|半))?`,
-    HAS_HOUR_MARK,
+    { triggers: '時', hint: HAS_HOUR_MARK },
   ),
   form(
     'relative time',
     `${D}+${SPACE}(?:秒|分|時間)${SPACE}前|${D}+\\s?(?i:seconds?|secs?|minutes?|mins?|hours?|hrs?)\\s+(?i:ago)(?![A-Za-z])`,
-    HAS_RELATIVE,
+    { triggers: '前aA', hint: HAS_RELATIVE },
   ),
 ];
