@@ -201,13 +201,20 @@ describe('settings changes', () => {
     const userId = `user-${randomUUID()}`;
     const targetId = await harness.registerSite(userId, [{ areaId: 'stock' }]);
     expect((await check(userId, targetId, [area('stock', 'Stock: 5 left')])).outcome).toBe('no_change');
-    await harness.updateSite(userId, targetId, [{ areaId: 'stock', options: { excludeNumbers: true } }]);
-    await waitFor(async () => {
-      const { rows } = await harness.db.query<{ stale: boolean }>(
-        'SELECT announced_revision > read_revision AS stale FROM diff.target_settings WHERE target_id = $1',
+    const freshness = async () => {
+      const { rows } = await harness.db.query<{ announced: string; read: string }>(
+        'SELECT announced_revision AS announced, read_revision AS read FROM diff.target_settings WHERE target_id = $1',
         [targetId],
       );
-      return rows[0]?.stale === true;
+      return { announced: Number(rows[0]?.announced), read: Number(rows[0]?.read) };
+    };
+    // What was read at the first check is the registered revision: its announcement changes nothing.
+    await waitFor(async () => (await freshness()).announced > 0);
+    expect((await freshness()).read).toBe((await freshness()).announced);
+    await harness.updateSite(userId, targetId, [{ areaId: 'stock', options: { excludeNumbers: true } }]);
+    await waitFor(async () => {
+      const { announced, read } = await freshness();
+      return announced > read;
     });
     // With the options read at registration this would be an update.
     expect((await check(userId, targetId, [area('stock', 'Stock: 7 left')])).outcome).toBe('no_change');

@@ -18,11 +18,14 @@ export function targetSettingsClient(connect: () => targetV1.TargetServiceClient
         const answer = await unary(client, 'getTarget', { caller: { userId, held: false }, targetId });
         const settings = answer.settings;
         if (!settings) return null;
-        return watchSettingsOf({
-          areas: settings.areas.map((area) => ({ areaId: area.areaId, optionsJson: area.optionsJson })),
-          rulesJson: settings.rulesJson,
-          screenshot: settings.screenshot,
-        });
+        return {
+          revision: Number(answer.revision),
+          settings: watchSettingsOf({
+            areas: settings.areas.map((area) => ({ areaId: area.areaId, optionsJson: area.optionsJson })),
+            rulesJson: settings.rulesJson,
+            screenshot: settings.screenshot,
+          }),
+        };
       } catch (error) {
         if ((error as { code?: number }).code === status.NOT_FOUND) return null;
         throw error;

@@ -19,9 +19,15 @@ export interface WatchSettings {
   screenshot: boolean;
 }
 
+/** A site's watch settings as of one revision of the site. */
+export interface WatchSettingsRead {
+  settings: WatchSettings;
+  revision: number;
+}
+
 /** Reads a site's current watch settings; null when the site is gone (or not the user's). */
 export interface WatchSettingsSource {
-  read(userId: string, targetId: string): Promise<WatchSettings | null>;
+  read(userId: string, targetId: string): Promise<WatchSettingsRead | null>;
 }
 
 /** The settings as the target service stores them: options and rules as JSON text. */

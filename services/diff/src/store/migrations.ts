@@ -8,8 +8,8 @@ export const diffMigrations: Migration[] = [
     name: 'versions_results_updates',
     sql: `
       -- What the diff service knows of each site: the newest revision announced on targets.*, and
-      -- the areas, options, rules and screenshot flag it last read from the target service (with
-      -- the revision known when it read them, so a newer announcement makes it read again).
+      -- the areas, options, rules and screenshot flag it last read from the target service with
+      -- the revision they belong to; a newer announcement makes it read them again.
       CREATE TABLE target_settings (
         target_id text PRIMARY KEY,
         user_id text NOT NULL,

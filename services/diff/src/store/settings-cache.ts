@@ -17,8 +17,8 @@ export async function announceRevision(
 }
 
 /**
- * The site's watch settings: the cached ones while no newer revision was announced since they were
- * read, otherwise read again from the source. Null when the site is gone.
+ * The site's watch settings: the cached ones while targets.* announced no revision newer than the
+ * one they were read at, otherwise read again from the source. Null when the site is gone.
  */
 export async function currentSettings(
   tx: Sql,
@@ -44,13 +44,12 @@ export async function currentSettings(
   ) {
     return cached.settings;
   }
-  const settings = await source.read(userId, targetId);
-  if (!settings) return null;
+  const read = await source.read(userId, targetId);
+  if (!read) return null;
   await tx.query(
-    `INSERT INTO diff.target_settings (target_id, user_id, read_revision, settings) VALUES ($1, $2, 0, $3)
-     ON CONFLICT (target_id) DO UPDATE
-       SET read_revision = diff.target_settings.announced_revision, settings = EXCLUDED.settings`,
-    [targetId, userId, JSON.stringify(settings)],
+    `INSERT INTO diff.target_settings (target_id, user_id, read_revision, settings) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (target_id) DO UPDATE SET read_revision = EXCLUDED.read_revision, settings = EXCLUDED.settings`,
+    [targetId, userId, read.revision, JSON.stringify(read.settings)],
   );
-  return settings;
+  return read.settings;
 }
