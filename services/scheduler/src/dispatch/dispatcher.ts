@@ -94,6 +94,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const from = Math.max(cursor, now - (MIN_INTERVAL_MS - 1));
     const published = await dispatchWindow(new Date(from), new Date(now));
     cursor = now;
+    if (published > 0)
+      logger.debug({ published, from: new Date(from), to: new Date(now) }, 'checks dispatched');
     return published;
   }
 
