@@ -1,5 +1,9 @@
 /** Prints figures as a readable table, then (last line) one JSON object with the figures. */
-export function report(title: string, rows: Record<string, string | number>[], figures: Record<string, unknown>) {
+export function report(
+  title: string,
+  rows: Record<string, string | number>[],
+  figures: Record<string, unknown>,
+) {
   console.log(`\n${title}\n`);
   console.table(rows);
   console.log(JSON.stringify(figures));
