@@ -42,6 +42,8 @@ export interface Translation {
 export interface RequiredText {
   readonly text: string;
   readonly ignoreCase: boolean;
+  /** Every match starts with the text: the pattern begins with it. */
+  readonly leading: boolean;
 }
 
 type ClassItem =
@@ -68,6 +70,7 @@ class Translator {
   private readonly groupNames = new Set<string>();
   /** The longest required run of literal characters at the top level so far (see RequiredText). */
   private required = '';
+  private requiredLeads = false;
   private topLevelAlternatives = false;
 
   constructor(private readonly pattern: string) {}
@@ -82,7 +85,7 @@ class Translator {
     const source = re2Flags ? `(?${re2Flags})${body}` : body;
     return this.required === '' || this.topLevelAlternatives
       ? { source }
-      : { source, requiredText: { text: this.required, ignoreCase: flags.i } };
+      : { source, requiredText: { text: this.required, ignoreCase: flags.i, leading: this.requiredLeads } };
   }
 
   private readGlobalFlags(): Flags {
@@ -138,8 +141,13 @@ class Translator {
   private sequence(flags: Flags): string {
     let out = '';
     let run = '';
+    let atoms = 0;
+    let runStart = 0;
     const endRun = () => {
-      if (this.depth === 0 && run.length > this.required.length) this.required = run;
+      if (this.depth === 0 && run.length > this.required.length) {
+        this.required = run;
+        this.requiredLeads = runStart === 0;
+      }
       run = '';
     };
     // Under (?i) only ASCII letters are compared ignoring case: their case folds are the same everywhere.
@@ -159,6 +167,8 @@ class Translator {
       this.skipVerbose(flags);
       const quantifier = this.quantifier();
       const text = literalText(atom);
+      if (run === '') runStart = atoms;
+      atoms++;
       if (quantifier === undefined) {
         if (text === undefined) endRun();
         else run += text;

@@ -179,6 +179,15 @@ describe('text every match contains', () => {
     expect(regex.mayMatch(`__${text.toUpperCase()}__`)).toBe(ignoreCase || text.toUpperCase() === text);
   });
 
+  test('a pattern that starts with its required text is searched from where the text first occurs', () => {
+    expect(compileUserRegex(String.raw`(?i)ref=\w+`).firstMatchFrom('x ſ REF=1 ref=2')).toBe(4);
+    expect(compileUserRegex(String.raw`\d+ views`).firstMatchFrom('a 12 views')).toBe(0);
+    expect(compileUserRegex(String.raw`\bref=\w+`).firstMatchFrom('a ref=1')).toBe(0);
+    expect(removeUserRegexMatches(compileUserRegex(String.raw`(?i)ref=\w+`), 'a Ref=1 b ref=2')).toBe(
+      'a  b ',
+    );
+  });
+
   test('a line it rules out never matches', () => {
     const patterns = [...REQUIRED_TEXT_TABLE.map(([pattern]) => pattern), '(?i)sk', '^PR', String.raw`\d+円`];
     const piece = fc.constantFrom('ref=', 'REF=', 'Ref', 'sk', 'SK', '\u212a', '\u017f', 'colo', 'color');

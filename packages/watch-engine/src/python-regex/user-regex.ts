@@ -23,6 +23,8 @@ export interface UserRegex {
   readonly mayMatch: (text: string) => boolean;
   /** Whether mayMatch looks for such text (otherwise it is always true). */
   readonly screens: boolean;
+  /** Where the first match can start at the earliest: where the text it starts with first occurs. */
+  readonly firstMatchFrom: (text: string) => number;
 }
 
 const COMPILED_CACHE_SIZE = 500;
@@ -73,7 +75,14 @@ function compile(pattern: string): UserRegex | RegexRefusal {
   try {
     const re2 = RE2JS.compile(translation.source);
     const required = translation.requiredText;
-    return { pattern, re2, mayMatch: containsCheck(required), screens: required !== undefined };
+    const find = required && finder(required);
+    return {
+      pattern,
+      re2,
+      mayMatch: find ? (text) => find(text) >= 0 : () => true,
+      screens: find !== undefined,
+      firstMatchFrom: find && required?.leading ? (text) => Math.max(find(text), 0) : () => 0,
+    };
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     return /repeat|too large|program size/i.test(detail)
@@ -86,13 +95,13 @@ function refuse(code: RegexProblemCode, message: string): RegexRefusal {
   return { ok: false, code, message };
 }
 
-function containsCheck(required: RequiredText | undefined): (text: string) => boolean {
-  if (required === undefined) return () => true;
-  const { text: needle, ignoreCase } = required;
-  if (!ignoreCase) return (text) => text.includes(needle);
-  // The needle is ASCII: a case-insensitive 'u' regex accepts every case fold RE2 accepts (K for k, ſ for s).
+/** The index of the first occurrence of the required text, or -1. */
+function finder({ text: needle, ignoreCase }: RequiredText): (text: string) => number {
+  if (!ignoreCase) return (text) => text.indexOf(needle);
+  // The needle is ASCII: a case-insensitive 'u' regex accepts every case fold RE2 accepts (K for k, ſ
+  // for s), so it finds the text no later than RE2 would.
   const pattern = new RegExp(needle.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'), 'iu');
-  return (text) => pattern.test(text);
+  return (text) => text.search(pattern);
 }
 
 /** Whether the pattern matches anywhere in `text` (Python's re.search). */
@@ -109,7 +118,7 @@ export function removeUserRegexMatches(regex: UserRegex, text: string): string {
   const matcher = regex.re2.matcher(text);
   let kept = '';
   let from = 0;
-  while (matcher.find()) {
+  for (let found = matcher.find(regex.firstMatchFrom(text)); found; found = matcher.find()) {
     const start = matcher.start();
     const end = matcher.end();
     if (end === start) continue;
