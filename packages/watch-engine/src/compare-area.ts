@@ -62,7 +62,7 @@ export interface AreaComparison {
 }
 
 const VISIBLE = /[^\s\p{Cc}\p{Cf}]/u;
-const MARKUP_PIECE_LENGTH = 1000;
+const MARKUP_PIECE_LENGTH = 500;
 
 /** Decides whether one area was updated. Throws only on invalid options, which evaluateCheck reports. */
 export function compareArea(input: AreaCheckInput): AreaComparison {

@@ -165,6 +165,8 @@ describe('exclude regexes (Python syntax)', () => {
 describe('whitespace and invisible characters', () => {
   test('runs of spaces, tabs, NBSP and ideographic spaces become one space; lines are trimmed', () => {
     expect(normalised('  a\t\u00a0b\u3000 c  ')).toBe('a b c');
+    expect(normalised('  a   b c  ')).toBe('a b c');
+    expect(normalised('在庫 12 個 3 点', { excludeNumbers: true })).toBe('在庫 個 点');
   });
 
   test('zero-width spaces, joiners, soft hyphens and BOMs are removed', () => {

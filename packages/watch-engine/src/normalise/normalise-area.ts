@@ -206,7 +206,12 @@ interface Settled {
 
 // Most lines are already clean; testing first avoids building a new string for each of them.
 const UNTIDY_SPACE = /[^\S ]| {2}|^ | $/;
+const OTHER_SPACE = /[^\S ]/;
+// With spaces only (as after exclusions, which only remove text): the leading and trailing ones, and
+// each one followed by another, in one pass instead of a replace and a trim.
+const EXTRA_SPACE = /^ +| +$| (?= )/g;
 
 function collapseWhitespace(line: string): string {
-  return UNTIDY_SPACE.test(line) ? line.replace(WHITESPACE_RUN, ' ').trim() : line;
+  if (!UNTIDY_SPACE.test(line)) return line;
+  return OTHER_SPACE.test(line) ? line.replace(WHITESPACE_RUN, ' ').trim() : line.replace(EXTRA_SPACE, '');
 }
