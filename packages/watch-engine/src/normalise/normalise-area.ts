@@ -126,7 +126,7 @@ function lastLineBreak(text: string): number {
  * whitespace but single spaces, so this is their text ('\n'-joined) without any whitespace.
  */
 export function compactLines(lines: readonly string[]): string {
-  return lines.map(compactLine).join('');
+  return lines.join('').replaceAll(' ', '');
 }
 
 function compactLine(line: string): string {
