@@ -232,6 +232,16 @@ describe('exclude dates, times and numbers', () => {
     expect(checkText('更新 2026年11月22日', '更新 2026年11月23日').kind).toBe('update');
   });
 
+  test('dates and numbers: a number after an English date never changes what the date leaves behind', () => {
+    // Found by the numbers-only property: '0000' is no year, so it must not keep 'Nov 22' (or its comma).
+    const o = { excludeDates: true, excludeNumbers: true };
+    expect(checkText('在庫 Nov 22, 2026-5 0000 在庫あり', '在庫 Nov 22, 2026-5 0 在庫あり', o).kind).toBe(
+      'no_change',
+    );
+    expect(checkText('Sale Nov 22, 2026 left', 'Sale Nov 22, 0000 left', o).kind).toBe('no_change');
+    expect(checkText('Sale 22 November, 2026 left', 'Sale 22 November, 12 left', o).kind).toBe('no_change');
+  });
+
   test('numbers: a changed count is not an update, and excluded numbers never reach the diff', () => {
     expect(checkText('閲覧 1,234 回', '閲覧 １，２４０ 回', { excludeNumbers: true }).kind).toBe('no_change');
     const result = checkText('在庫 5 個', '残り 3 個', { excludeNumbers: true });

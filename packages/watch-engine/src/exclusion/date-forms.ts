@@ -12,6 +12,10 @@ const WEEKDAY_BEFORE =
   '(?:(?<![A-Za-z])(?=[A-Z])(?i:mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?i:day)?(?![A-Za-z])\\.?,?\\s+)?';
 const ORDINAL = '(?:st|nd|rd|th)?(?![A-Za-z])';
 const YEAR4 = `(?<y>${D}{4})${NOT_BEFORE_DIGIT}`;
+// What may follow an English month and day: its comma, then a year. Only 1900–2199 (the range
+// check's years) joins the date, and the comma goes whether a year follows or not, so a change of
+// the number after a date ('Nov 22, 2026' → 'Nov 22, 0000') never leaves a different remainder.
+const OPTIONAL_YEAR = `,?(?:\\s*(?<y>(?:[1\\uFF11][9\\uFF19]|[2\\uFF12][01\\uFF10\\uFF11])${D}{2})${NOT_BEFORE_DIGIT})?`;
 const NUMERIC_SEPARATOR = '[/／\\-－.．]';
 // Hints: text every match of the form contains (see ExclusionForm), as close to the form as is cheap.
 // Triggers: characters every match contains one of (a month name starts with a capital, see MONTH).
@@ -71,12 +75,12 @@ export const DATE_FORMS: readonly ExclusionForm[] = [
   ),
   form(
     'english month day year',
-    `${WEEKDAY_BEFORE}${MONTH}\\s*(?<d>${D}{1,2})${NOT_BEFORE_DIGIT}${ORDINAL}(?:,?\\s*${YEAR4})?`,
+    `${WEEKDAY_BEFORE}${MONTH}\\s*(?<d>${D}{1,2})${NOT_BEFORE_DIGIT}${ORDINAL}${OPTIONAL_YEAR}`,
     { triggers: MONTH_INITIALS, hint: HAS_MONTH_NAME },
   ),
   form(
     'english day month year',
-    `${WEEKDAY_BEFORE}${NOT_AFTER_DIGIT}(?<d>${D}{1,2})${ORDINAL}\\s*(?:of\\s+)?${MONTH}(?:,?\\s*${YEAR4})?`,
+    `${WEEKDAY_BEFORE}${NOT_AFTER_DIGIT}(?<d>${D}{1,2})${ORDINAL}\\s*(?:of\\s+)?${MONTH}${OPTIONAL_YEAR}`,
     { triggers: MONTH_INITIALS, hint: HAS_MONTH_NAME },
   ),
   form('english month year', `${MONTH},?\\s*${YEAR4}`, {
