@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test run: lint, contracts, type-check, then unit, integration (real PostgreSQL,
-# NATS JetStream, SMTP) and browser (system Chromium) tests. Needs PostgreSQL on
-# 127.0.0.1:5432 and NATS with JetStream on 127.0.0.1:4222 (.ci/run makes sure of both).
+# NATS JetStream, SMTP) and browser (system Chromium) tests. It first makes the machine ready:
+# missing Debian packages, PostgreSQL on 127.0.0.1:5432 and NATS JetStream on 127.0.0.1:4222.
 set -euo pipefail
+bash "$(dirname "${BASH_SOURCE[0]}")/prepare-test-machine.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 cd "$MIMAMORI_ROOT"
 
