@@ -156,4 +156,34 @@ describe('account service over gRPC on PostgreSQL and JetStream', () => {
     );
     expect(rows).toEqual([{ reasons: ['too_expensive', 'other'], comment: '高い' }]);
   });
+
+  it('tells the notifier a user’s addresses (verified additional ones only), locale and sealed webhook', async () => {
+    const { userId } = await unary(client, 'createAccount', {
+      email: 'notice@example.jp',
+      password: 'abcd1234',
+      lang: 'en',
+    });
+    await db.query(
+      `INSERT INTO account.mail_addresses (id, user_id, position, email, verified_at, created_at)
+       VALUES ($1, $3, 0, 'kept@example.jp', now(), now()), ($2, $3, 1, 'pending@example.jp', NULL, now())`,
+      [randomUUID(), randomUUID(), userId],
+    );
+    await db.query(
+      `UPDATE account.users SET timezone = 'Asia/Tokyo', discord_webhook_sealed = 'sealed-url', discord_state = 'complete'
+        WHERE id = $1`,
+      [userId],
+    );
+    expect(await unary(client, 'getNotificationProfile', { userId })).toEqual({
+      found: true,
+      email: 'notice@example.jp',
+      verifiedMails: ['kept@example.jp'],
+      lang: 'en',
+      timezone: 'Asia/Tokyo',
+      discordState: 'complete',
+      sealedDiscordWebhook: 'sealed-url',
+    });
+    expect(await unary(client, 'getNotificationProfile', { userId: randomUUID() })).toMatchObject({
+      found: false,
+    });
+  });
 });

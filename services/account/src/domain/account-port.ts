@@ -76,6 +76,8 @@ export interface AccountPort {
   ): Promise<'added' | 'duplicate'>;
   removeMail(userId: string, mailId: string): Promise<boolean>;
   setDiscord(userId: string, sealedWebhook: string | null, state: DiscordState): Promise<void>;
+  /** The account-wide webhook URL as stored (sealed), or null when none is linked. */
+  sealedDiscordWebhook(userId: string): Promise<string | null>;
 
   insertSupportRequest(
     request: { id: string; userId: string; type: string; notes: string; createdAt: Date },

@@ -1,4 +1,4 @@
-import type { accountV1 } from '@mimamori/contracts';
+import { accountV1 } from '@mimamori/contracts';
 import type { PlanPrices } from '@mimamori/plans';
 import type { Logger } from '@mimamori/runtime';
 import { unaryHandler } from '@mimamori/service-host';
@@ -180,6 +180,21 @@ export function accountServer(deps: AccountServerDeps): accountV1.AccountService
     finishXSignIn: rpc(async (request: accountV1.FinishXSignInRequest) => {
       const session = await finishXSignIn(deps.xOAuth, request, deps);
       return { sessionToken: session.token, expiresAt: session.expiresAt };
+    }),
+
+    // Internal: the notifier asks by user id; the webhook stays sealed on the way.
+    getNotificationProfile: rpc(async (request: accountV1.GetNotificationProfileRequest) => {
+      const account = request.userId ? await deps.accounts.loadAccount(request.userId) : null;
+      if (!account || account.deleted) return accountV1.GetNotificationProfileResponse.fromPartial({});
+      return {
+        found: true,
+        email: account.email ?? '',
+        verifiedMails: account.mails.filter((mail) => mail.verified).map((mail) => mail.email),
+        lang: account.lang,
+        timezone: account.timezone ?? '',
+        discordState: account.discordState,
+        sealedDiscordWebhook: (await deps.accounts.sealedDiscordWebhook(account.id)) ?? '',
+      };
     }),
   };
 }

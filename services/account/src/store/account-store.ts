@@ -313,6 +313,14 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
       ]);
     },
 
+    async sealedDiscordWebhook(userId) {
+      const { rows } = await db.query<{ discord_webhook_sealed: string | null }>(
+        `SELECT discord_webhook_sealed FROM ${S}.users WHERE id = $1`,
+        [userId],
+      );
+      return rows[0]?.discord_webhook_sealed ?? null;
+    },
+
     async insertSupportRequest(request, mail) {
       await db.transaction(async (tx) => {
         await tx.query(

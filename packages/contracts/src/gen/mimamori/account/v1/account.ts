@@ -333,6 +333,26 @@ export interface FinishXSignInResponse {
   expiresAt?: Date | undefined;
 }
 
+export interface GetNotificationProfileRequest {
+  userId: string;
+}
+
+export interface GetNotificationProfileResponse {
+  /** False for a user who does not exist or whose account ended: nobody is told anything. */
+  found: boolean;
+  /** The sign-in address; empty for an X user who gave none. */
+  email: string;
+  /** The additional addresses whose verification link was opened. */
+  verifiedMails: string[];
+  lang: string;
+  /** IANA or Etc/GMT zone; empty when the user never chose one. */
+  timezone: string;
+  /** "not_set", "linking", "complete" or "not_complete". */
+  discordState: string;
+  /** The account-wide Discord webhook URL, sealed (context `account:<user id>:discord_webhook`). */
+  sealedDiscordWebhook: string;
+}
+
 function createBaseGetUserInfoRequest(): GetUserInfoRequest {
   return { sessionToken: "" };
 }
@@ -5314,6 +5334,268 @@ export const FinishXSignInResponse: MessageFns<FinishXSignInResponse> = {
   },
 };
 
+function createBaseGetNotificationProfileRequest(): GetNotificationProfileRequest {
+  return { userId: "" };
+}
+
+export const GetNotificationProfileRequest: MessageFns<GetNotificationProfileRequest> = {
+  encode(message: GetNotificationProfileRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetNotificationProfileRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetNotificationProfileRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetNotificationProfileRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetNotificationProfileRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetNotificationProfileRequest>, I>>(base?: I): GetNotificationProfileRequest {
+    return GetNotificationProfileRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetNotificationProfileRequest>, I>>(
+    object: I,
+  ): GetNotificationProfileRequest {
+    const message = createBaseGetNotificationProfileRequest();
+    message.userId = object.userId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetNotificationProfileResponse(): GetNotificationProfileResponse {
+  return {
+    found: false,
+    email: "",
+    verifiedMails: [],
+    lang: "",
+    timezone: "",
+    discordState: "",
+    sealedDiscordWebhook: "",
+  };
+}
+
+export const GetNotificationProfileResponse: MessageFns<GetNotificationProfileResponse> = {
+  encode(message: GetNotificationProfileResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.found !== false) {
+      writer.uint32(8).bool(message.found);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    for (const v of message.verifiedMails) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.lang !== "") {
+      writer.uint32(34).string(message.lang);
+    }
+    if (message.timezone !== "") {
+      writer.uint32(42).string(message.timezone);
+    }
+    if (message.discordState !== "") {
+      writer.uint32(50).string(message.discordState);
+    }
+    if (message.sealedDiscordWebhook !== "") {
+      writer.uint32(58).string(message.sealedDiscordWebhook);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetNotificationProfileResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetNotificationProfileResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.found = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.verifiedMails.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.lang = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.timezone = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.discordState = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.sealedDiscordWebhook = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetNotificationProfileResponse {
+    return {
+      found: isSet(object.found) ? globalThis.Boolean(object.found) : false,
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      verifiedMails: globalThis.Array.isArray(object?.verifiedMails)
+        ? object.verifiedMails.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.verified_mails)
+        ? object.verified_mails.map((e: any) => globalThis.String(e))
+        : [],
+      lang: isSet(object.lang) ? globalThis.String(object.lang) : "",
+      timezone: isSet(object.timezone) ? globalThis.String(object.timezone) : "",
+      discordState: isSet(object.discordState)
+        ? globalThis.String(object.discordState)
+        : isSet(object.discord_state)
+        ? globalThis.String(object.discord_state)
+        : "",
+      sealedDiscordWebhook: isSet(object.sealedDiscordWebhook)
+        ? globalThis.String(object.sealedDiscordWebhook)
+        : isSet(object.sealed_discord_webhook)
+        ? globalThis.String(object.sealed_discord_webhook)
+        : "",
+    };
+  },
+
+  toJSON(message: GetNotificationProfileResponse): unknown {
+    const obj: any = {};
+    if (message.found !== false) {
+      obj.found = message.found;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.verifiedMails?.length) {
+      obj.verifiedMails = message.verifiedMails;
+    }
+    if (message.lang !== "") {
+      obj.lang = message.lang;
+    }
+    if (message.timezone !== "") {
+      obj.timezone = message.timezone;
+    }
+    if (message.discordState !== "") {
+      obj.discordState = message.discordState;
+    }
+    if (message.sealedDiscordWebhook !== "") {
+      obj.sealedDiscordWebhook = message.sealedDiscordWebhook;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetNotificationProfileResponse>, I>>(base?: I): GetNotificationProfileResponse {
+    return GetNotificationProfileResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetNotificationProfileResponse>, I>>(
+    object: I,
+  ): GetNotificationProfileResponse {
+    const message = createBaseGetNotificationProfileResponse();
+    message.found = object.found ?? false;
+    message.email = object.email ?? "";
+    message.verifiedMails = object.verifiedMails?.map((e) => e) || [];
+    message.lang = object.lang ?? "";
+    message.timezone = object.timezone ?? "";
+    message.discordState = object.discordState ?? "";
+    message.sealedDiscordWebhook = object.sealedDiscordWebhook ?? "";
+    return message;
+  },
+};
+
 /** Accounts, sessions, plans, quotas and billing. Called by the gateway. */
 export type AccountServiceService = typeof AccountServiceService;
 export const AccountServiceService = {
@@ -5541,6 +5823,22 @@ export const AccountServiceService = {
       Buffer.from(FinishXSignInResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): FinishXSignInResponse => FinishXSignInResponse.decode(value),
   },
+  /**
+   * Internal, for the notifier (no session, never routed by the gateway): where and how a user
+   * is told about updates.
+   */
+  getNotificationProfile: {
+    path: "/mimamori.account.v1.AccountService/GetNotificationProfile" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetNotificationProfileRequest): Buffer =>
+      Buffer.from(GetNotificationProfileRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetNotificationProfileRequest => GetNotificationProfileRequest.decode(value),
+    responseSerialize: (value: GetNotificationProfileResponse): Buffer =>
+      Buffer.from(GetNotificationProfileResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetNotificationProfileResponse =>
+      GetNotificationProfileResponse.decode(value),
+  },
 } as const;
 
 export interface AccountServiceServer extends UntypedServiceImplementation {
@@ -5584,6 +5882,11 @@ export interface AccountServiceServer extends UntypedServiceImplementation {
   /** Sign-in with X: the authorization URL with a PKCE challenge, then the code exchange. */
   startXSignIn: handleUnaryCall<StartXSignInRequest, StartXSignInResponse>;
   finishXSignIn: handleUnaryCall<FinishXSignInRequest, FinishXSignInResponse>;
+  /**
+   * Internal, for the notifier (no session, never routed by the gateway): where and how a user
+   * is told about updates.
+   */
+  getNotificationProfile: handleUnaryCall<GetNotificationProfileRequest, GetNotificationProfileResponse>;
 }
 
 export interface AccountServiceClient extends Client {
@@ -5920,6 +6223,25 @@ export interface AccountServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: FinishXSignInResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Internal, for the notifier (no session, never routed by the gateway): where and how a user
+   * is told about updates.
+   */
+  getNotificationProfile(
+    request: GetNotificationProfileRequest,
+    callback: (error: ServiceError | null, response: GetNotificationProfileResponse) => void,
+  ): ClientUnaryCall;
+  getNotificationProfile(
+    request: GetNotificationProfileRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetNotificationProfileResponse) => void,
+  ): ClientUnaryCall;
+  getNotificationProfile(
+    request: GetNotificationProfileRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetNotificationProfileResponse) => void,
   ): ClientUnaryCall;
 }
 
