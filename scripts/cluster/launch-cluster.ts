@@ -104,7 +104,10 @@ export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
       start(service, {
         GRPC_PORT: String(grpcPort),
         OPS_PORT: String(opsPort),
-        ...(service === 'notifier' ? { SMTP_URL: options.smtpUrl } : {}),
+        // Started after the account service, whose address is already chosen.
+        ...(service === 'notifier'
+          ? { SMTP_URL: options.smtpUrl, ACCOUNT_GRPC_ADDR: grpcAddresses.get('account') ?? '' }
+          : {}),
         // Started after the target service, whose address is already chosen.
         ...(service === 'diff' ? { TARGET_GRPC_ADDR: grpcAddresses.get('target') ?? '' } : {}),
       });
@@ -118,6 +121,7 @@ export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
       ACCOUNT_GRPC_ADDR: grpcAddresses.get('account') ?? '',
       CRAWLER_GRPC_ADDR: grpcAddresses.get('crawler') ?? '',
       TARGET_GRPC_ADDR: grpcAddresses.get('target') ?? '',
+      DIFF_GRPC_ADDR: grpcAddresses.get('diff') ?? '',
       WEB_DIST_DIR: `${root}web/dist`,
     });
     await waitForOk(`${cluster.url}readyz`, processes.get('gateway'));

@@ -3,14 +3,14 @@ import { join, resolve } from 'node:path';
 import { createAccountService } from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
 import { createInProcessBus } from '@mimamori/bus';
-import { accountV1, crawlerV1, targetV1 } from '@mimamori/contracts';
+import { accountV1, crawlerV1, diffV1, targetV1 } from '@mimamori/contracts';
 import { createCrawlerService } from '@mimamori/crawler';
 import { openPglite } from '@mimamori/db';
 import { createDiffService, targetSettingsClient } from '@mimamori/diff';
 import { createFilingsService } from '@mimamori/filings';
 import { createGateway } from '@mimamori/gateway';
 import { createMailbox, type Mailbox } from '@mimamori/mail';
-import { createNotifierService } from '@mimamori/notifier';
+import { accountProfileClient, createNotifierService } from '@mimamori/notifier';
 import { createGrpcClient, type Logger, type Shutdown } from '@mimamori/runtime';
 import { createSchedulerService } from '@mimamori/scheduler';
 import { createSecretBox, keptSecretKeys } from '@mimamori/secret-box';
@@ -70,7 +70,19 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
         createGrpcClient(targetV1.TargetServiceClient, services.target?.grpcAddress ?? ''),
       ),
     }),
-    createNotifierService({ db, logger, mail: mailbox, secretBox, publicUrl: () => url }),
+    createNotifierService({
+      db,
+      logger,
+      mail: mailbox,
+      secretBox,
+      publicUrl: () => url,
+      updates: {
+        profiles: accountProfileClient(() =>
+          createGrpcClient(accountV1.AccountServiceClient, services.account?.grpcAddress ?? ''),
+        ),
+        blobs,
+      },
+    }),
     createFilingsService(),
   ];
   for (const module of modules) services[module.name] = await runService(module, host);
@@ -81,11 +93,14 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   shutdown.register('crawler client', async () => preview.close());
   const target = createGrpcClient(targetV1.TargetServiceClient, services.target?.grpcAddress ?? '');
   shutdown.register('target client', async () => target.close());
+  const history = createGrpcClient(diffV1.HistoryServiceClient, services.diff?.grpcAddress ?? '');
+  shutdown.register('diff client', async () => history.close());
   const gateway = await createGateway({
     logger: logger.child({ service: 'gateway' }),
     account,
     preview,
     target,
+    history: { client: history, blobs },
     webDistDir: options.webDistDir,
     mailbox,
     isShuttingDown: shutdown.isShuttingDown,

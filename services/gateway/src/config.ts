@@ -13,6 +13,14 @@ export const gatewayEnv = {
   CRAWLER_GRPC_ADDR: z.string().min(3).optional(),
   // host:port of the target service's gRPC server (monitored sites); without it the site routes are absent.
   TARGET_GRPC_ADDR: z.string().min(3).optional(),
+  // host:port of the diff service's gRPC server (site history); without it the site-detail routes are absent.
+  DIFF_GRPC_ADDR: z.string().min(3).optional(),
+  // Where the diff service keeps the before/after pictures: file:<folder> or nats://host:port/<bucket>.
+  // Default: the services' default JetStream object store on NATS_URL.
+  BLOB_URL: z.string().optional(),
+  // NATS and the namespace the default BLOB_URL is derived from, as the crawler and diff derive it.
+  NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  BUS_NAMESPACE: z.string().default(''),
   // The built SPA (vite build output) to serve; none when the SPA is served elsewhere.
   WEB_DIST_DIR: z.string().optional(),
   // The product's address in the browser (https://mimamori.example); OAuth redirect URIs start

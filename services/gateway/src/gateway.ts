@@ -1,5 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
-import type { accountV1, crawlerV1, targetV1 } from '@mimamori/contracts';
+import type { BlobStore } from '@mimamori/blob-store';
+import type { accountV1, crawlerV1, diffV1, targetV1 } from '@mimamori/contracts';
 import type { Mailbox } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
@@ -8,6 +9,7 @@ import { sendApiError } from './http/api-error.ts';
 import { authRoutes } from './http/auth-routes.ts';
 import { csrfProtection } from './http/csrf.ts';
 import { healthRoutes } from './http/health-routes.ts';
+import { historyRoutes } from './http/history-routes.ts';
 import { mailboxRoutes } from './http/mailbox-routes.ts';
 import { openApiRoutes } from './http/openapi-routes.ts';
 import { previewRoutes } from './http/preview-routes.ts';
@@ -25,6 +27,11 @@ export interface GatewayDeps {
   preview?: crawlerV1.PreviewServiceClient | undefined;
   /** The target service; the site routes (/api/v2/targets, /api/pause, …) exist only with it. */
   target?: targetV1.TargetServiceClient | undefined;
+  /**
+   * The diff service's history and the blob store holding its pictures; with the target service,
+   * the site-detail routes (/api/v2/history, /api/v2/screenshot, …) exist.
+   */
+  history?: { client: diffV1.HistoryServiceClient; blobs: BlobStore } | undefined;
   /** The built SPA; served with a history-mode fallback when given. */
   webDistDir?: string | undefined;
   /** The local mailbox of the single-process mode, browsable under /dev/mailbox. */
@@ -61,6 +68,14 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   timezoneRoutes(app);
   if (deps.preview) previewRoutes(app, { account: deps.account, preview: deps.preview });
   if (deps.target) targetRoutes(app, { account: deps.account, target: deps.target });
+  if (deps.target && deps.history) {
+    historyRoutes(app, {
+      account: deps.account,
+      target: deps.target,
+      history: deps.history.client,
+      blobs: deps.history.blobs,
+    });
+  }
   if (deps.mailbox) mailboxRoutes(app, deps.mailbox);
   if (deps.webDistDir) await spaRoutes(app, deps.webDistDir);
   app.setNotFoundHandler((_request, reply) => sendApiError(reply, 404, 'not_found'));

@@ -1,4 +1,5 @@
-import { accountV1, crawlerV1, targetV1 } from '@mimamori/contracts';
+import { openBlobStore } from '@mimamori/blob-store';
+import { accountV1, crawlerV1, diffV1, targetV1 } from '@mimamori/contracts';
 import {
   createGrpcClient,
   createLogger,
@@ -30,11 +31,25 @@ const target = config.TARGET_GRPC_ADDR
   ? createGrpcClient(targetV1.TargetServiceClient, config.TARGET_GRPC_ADDR)
   : undefined;
 if (target) shutdown.register('target client', async () => target.close());
+const history = config.DIFF_GRPC_ADDR
+  ? {
+      client: createGrpcClient(diffV1.HistoryServiceClient, config.DIFF_GRPC_ADDR),
+      blobs: await openBlobStore(
+        config.BLOB_URL ??
+          `${config.NATS_URL.replace(/\/+$/, '')}/${config.BUS_NAMESPACE ? `${config.BUS_NAMESPACE}_` : ''}mimamori_blobs`,
+      ),
+    }
+  : undefined;
+if (history) {
+  shutdown.register('diff client', async () => history.client.close());
+  shutdown.register('blob store', () => history.blobs.close());
+}
 const gateway = await createGateway({
   logger,
   account,
   preview,
   target,
+  history,
   webDistDir: config.WEB_DIST_DIR,
   publicUrl: config.PUBLIC_URL,
   isShuttingDown: shutdown.isShuttingDown,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { historyOpenApiPaths } from './history-openapi.ts';
 import { accountPaths, accountSettingsSchema } from './openapi-account-paths.ts';
 import { previewOpenApiPaths } from './preview-openapi.ts';
 import { targetOpenApiPaths } from './target-openapi.ts';
@@ -88,6 +89,7 @@ export const openApiDocument = {
     ...accountPaths,
     ...previewOpenApiPaths,
     ...targetOpenApiPaths,
+    ...historyOpenApiPaths,
     '/healthz': { get: { summary: 'Liveness', responses: { '200': { description: 'The gateway runs.' } } } },
     '/readyz': {
       get: {

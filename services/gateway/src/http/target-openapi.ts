@@ -34,7 +34,7 @@ const targetError = {
   },
 } as const;
 
-const siteRow = {
+export const siteRow = {
   type: 'object',
   description: 'A site-list row (spec section 3).',
   properties: {

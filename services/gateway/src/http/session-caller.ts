@@ -1,0 +1,64 @@
+import type { accountV1, targetV1 } from '@mimamori/contracts';
+import { unary } from '@mimamori/runtime';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendAccountFailure } from './account-failure.ts';
+import { sendApiError } from './api-error.ts';
+import { SESSION_COOKIE } from './session-cookie.ts';
+
+/** Subscription statuses in which monitoring stays stopped (spec section 4: 7 on hold; 9 ended). */
+const HELD_STATUSES = new Set([7, 9]);
+
+export interface SessionCaller {
+  caller: targetV1.Caller;
+  /** The user's IANA time zone from user_info, UTC when unset or unknown to this runtime. */
+  timeZone: string;
+}
+
+/** The session's user as the target and diff services take it, or null after answering 401. */
+export async function sessionCaller(
+  account: accountV1.AccountServiceClient,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<SessionCaller | null> {
+  const sessionToken = request.cookies[SESSION_COOKIE];
+  if (!sessionToken) {
+    sendApiError(reply, 401, 'unauthenticated');
+    return null;
+  }
+  try {
+    const { userInfo } = await unary(account, 'getUserInfo', { sessionToken });
+    if (!userInfo?.userId || userInfo.deletedUser) {
+      sendApiError(reply, 401, 'unauthenticated');
+      return null;
+    }
+    const num = userInfo.num;
+    return {
+      caller: {
+        userId: userInfo.userId,
+        limits: {
+          min60: num?.min60 ?? 0,
+          min10: num?.min10 ?? 0,
+          min1: num?.min1 ?? 0,
+          randomIp: num?.randomIp ?? 0,
+          ss: num?.ss ?? 0,
+          lineNotify: num?.lineNotify ?? 0,
+        },
+        held: HELD_STATUSES.has(userInfo.subscription?.status ?? 0),
+      },
+      timeZone: knownTimeZone(userInfo.locale?.timezone ?? ''),
+    };
+  } catch (error) {
+    sendAccountFailure(reply, error);
+    return null;
+  }
+}
+
+function knownTimeZone(zone: string): string {
+  if (!zone) return 'UTC';
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return zone;
+  } catch {
+    return 'UTC';
+  }
+}
