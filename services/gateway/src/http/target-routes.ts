@@ -5,16 +5,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { sendAccountFailure } from './account-failure.ts';
 import { sendApiError } from './api-error.ts';
-import { SESSION_COOKIE } from './session-cookie.ts';
+import { sessionCaller } from './session-caller.ts';
 import { settingsJson, settingsMessage, siteRowJson, targetSettingsBody } from './target-json.ts';
 
 export interface TargetRouteDeps {
   account: accountV1.AccountServiceClient;
   target: targetV1.TargetServiceClient;
 }
-
-/** Subscription statuses in which monitoring stays stopped (spec section 4: 7 on hold; 9 ended). */
-const HELD_STATUSES = new Set([7, 9]);
 
 const httpByGrpc: Partial<Record<number, number>> = {
   [grpcStatus.INVALID_ARGUMENT]: 400,
@@ -38,10 +35,10 @@ export function targetRoutes(app: FastifyInstance, deps: TargetRouteDeps) {
       url: path,
       handler: (request, reply) =>
         withIncomingHttpContext(request.headers, `${method} ${path}`, async () => {
-          const caller = await callerOf(deps.account, request, reply);
-          if (!caller) return reply;
+          const session = await sessionCaller(deps.account, request, reply);
+          if (!session) return reply;
           try {
-            return await handle(caller, request, reply);
+            return await handle(session.caller, request, reply);
           } catch (error) {
             return sendTargetFailure(reply, error);
           }
@@ -151,42 +148,6 @@ function savedJson(saved: targetV1.SavedTarget | undefined) {
     paused_for_quota: saved?.pausedForQuota ?? false,
     target: siteRowJson(saved?.row),
   };
-}
-
-/** The session's user, plan limits and hold, or null after answering 401. */
-async function callerOf(
-  account: accountV1.AccountServiceClient,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<targetV1.Caller | null> {
-  const sessionToken = request.cookies[SESSION_COOKIE];
-  if (!sessionToken) {
-    sendApiError(reply, 401, 'unauthenticated');
-    return null;
-  }
-  try {
-    const { userInfo } = await unary(account, 'getUserInfo', { sessionToken });
-    if (!userInfo?.userId || userInfo.deletedUser) {
-      sendApiError(reply, 401, 'unauthenticated');
-      return null;
-    }
-    const num = userInfo.num;
-    return {
-      userId: userInfo.userId,
-      limits: {
-        min60: num?.min60 ?? 0,
-        min10: num?.min10 ?? 0,
-        min1: num?.min1 ?? 0,
-        randomIp: num?.randomIp ?? 0,
-        ss: num?.ss ?? 0,
-        lineNotify: num?.lineNotify ?? 0,
-      },
-      held: HELD_STATUSES.has(userInfo.subscription?.status ?? 0),
-    };
-  } catch (error) {
-    sendAccountFailure(reply, error);
-    return null;
-  }
 }
 
 /** A body of the wrong shape: 400 naming the first field at fault. */
