@@ -9,6 +9,16 @@ export const notifierEnv = {
   MAIL_FROM: z.string().min(3).default('Mimamori <no-reply@mimamori.local>'),
   // The product's address in the browser; mailed links (verification, reset) start with it.
   PUBLIC_URL: z.string().url().default('http://127.0.0.1:8080'),
-  // The account service's SECRET_KEYS (same value): opens the link tokens sealed in its events.
+  // The account service's SECRET_KEYS (same value): opens the link tokens sealed in its events
+  // and the Discord webhooks sealed by the account and target services.
   SECRET_KEYS: z.string().min(1),
+  // The account service (GetNotificationProfile: addresses, language, time zone, Discord link).
+  ACCOUNT_GRPC_ADDR: z.string().min(1),
+  // Where the diff service keeps the before/after pictures: file:<folder> or
+  // nats://host:port/<bucket>. Default: the crawler's default JetStream store.
+  BLOB_URL: z.string().optional(),
+  // Where Discord webhooks are executed; a local stand-in in tests. Stored URLs name discord.com.
+  DISCORD_API_BASE: z.string().url().default('https://discord.com'),
+  // Consecutive failed checks of a site before its owner is mailed the structural-change hint.
+  STRUCTURE_HINT_AFTER_ERRORS: z.coerce.number().int().min(1).default(5),
 };

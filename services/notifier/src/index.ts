@@ -1,2 +1,3 @@
+export { accountProfileClient } from './account-profile-client.ts';
 export { notifierEnv } from './config.ts';
-export { createNotifierService } from './service.ts';
+export { createNotifierService, type NotifierDeps, type UpdateDeliverySetup } from './service.ts';

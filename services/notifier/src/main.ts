@@ -1,15 +1,30 @@
+import { openBlobStore } from '@mimamori/blob-store';
+import { accountV1 } from '@mimamori/contracts';
 import { openMailTransport } from '@mimamori/mail';
+import { createGrpcClient } from '@mimamori/runtime';
 import { createSecretBox } from '@mimamori/secret-box';
 import { runServiceProcess } from '@mimamori/service-host';
+import { accountProfileClient } from './account-profile-client.ts';
 import { notifierEnv } from './config.ts';
 import { createNotifierService } from './service.ts';
 
-await runServiceProcess('notifier', notifierEnv, ({ config, db, logger }) =>
-  createNotifierService({
+await runServiceProcess('notifier', notifierEnv, async ({ config, db, logger }) => {
+  const blobUrl =
+    config.BLOB_URL ??
+    `${config.NATS_URL.replace(/\/+$/, '')}/${config.BUS_NAMESPACE ? `${config.BUS_NAMESPACE}_` : ''}mimamori_blobs`;
+  return createNotifierService({
     db,
     logger,
     mail: openMailTransport(config.SMTP_URL, config.MAIL_FROM),
     secretBox: createSecretBox(config.SECRET_KEYS),
     publicUrl: () => config.PUBLIC_URL,
-  }),
-);
+    updates: {
+      profiles: accountProfileClient(() =>
+        createGrpcClient(accountV1.AccountServiceClient, config.ACCOUNT_GRPC_ADDR),
+      ),
+      blobs: await openBlobStore(blobUrl),
+      discordApiBase: config.DISCORD_API_BASE,
+      hintAfterErrors: config.STRUCTURE_HINT_AFTER_ERRORS,
+    },
+  });
+});

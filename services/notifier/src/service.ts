@@ -1,40 +1,82 @@
+import type { BlobStore } from '@mimamori/blob-store';
 import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
 import type { MailTransport } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { ServiceModule } from '@mimamori/service-host';
+import type { NotificationProfileSource } from './domain/notification-profile.ts';
 import { accountMailConsumer } from './events/account-mail-consumer.ts';
+import { checkResultConsumer } from './events/check-result-consumer.ts';
+import { targetNoticeConsumers } from './events/target-notice-consumers.ts';
+import { updateConsumer } from './events/update-consumer.ts';
 import { createDeliveryStore } from './store/delivery-store.ts';
 import { NOTIFIER_SCHEMA, notifierMigrations } from './store/migrations.ts';
+
+export interface UpdateDeliverySetup {
+  /** The account service's view of where and how each user is told about updates. */
+  profiles: NotificationProfileSource;
+  /** Where the before/after pictures of updates are kept. */
+  blobs: BlobStore;
+  /** Discord itself unless a stand-in is given (tests). */
+  discordApiBase?: string;
+  /** Consecutive failed checks before the structural-change hint; 5 unless set. */
+  hintAfterErrors?: number;
+}
 
 export interface NotifierDeps {
   db: Db;
   logger: Logger;
   mail: MailTransport;
-  /** Opens the link tokens the account service seals into its mail events. */
+  /** Opens the link tokens the account service seals into its mail events, and Discord webhooks. */
   secretBox: SecretBox;
   /**
    * The product's address in the browser, for mailed links; read at send time because the
    * single-process mode learns its port only once it listens.
    */
   publicUrl: () => string;
+  /**
+   * What announcing updates needs; without it the notifier sends the account mails only (a
+   * harness that exercises accounts alone).
+   */
+  updates?: UpdateDeliverySetup;
 }
 
-export function createNotifierService({
-  db,
-  logger,
-  mail,
-  secretBox,
-  publicUrl,
-}: NotifierDeps): ServiceModule {
+export function createNotifierService(deps: NotifierDeps): ServiceModule {
+  const { db, logger, mail, secretBox, publicUrl, updates } = deps;
   const deliveries = createDeliveryStore(db);
+  const updateConsumers = updates
+    ? [
+        ...targetNoticeConsumers(db),
+        updateConsumer({
+          db,
+          deliveries,
+          mail,
+          secretBox,
+          profiles: updates.profiles,
+          blobs: updates.blobs,
+          discordApiBase: updates.discordApiBase ?? 'https://discord.com',
+          logger,
+        }),
+        checkResultConsumer({
+          db,
+          deliveries,
+          mail,
+          profiles: updates.profiles,
+          hintAfterErrors: updates.hintAfterErrors ?? 5,
+          logger,
+        }),
+      ]
+    : [];
   return {
     name: 'notifier',
     schema: NOTIFIER_SCHEMA,
     migrations: notifierMigrations,
-    streams: [streams.accounts],
-    consumers: [accountMailConsumer({ deliveries, mail, secretBox, publicUrl, logger })],
-    stop: () => mail.close(),
+    streams: [streams.accounts, ...(updates ? [streams.targets, streams.changes, streams.checkResults] : [])],
+    consumers: [accountMailConsumer({ deliveries, mail, secretBox, publicUrl, logger }), ...updateConsumers],
+    stop: async () => {
+      updates?.profiles.close?.();
+      await mail.close();
+    },
   };
 }

@@ -3,6 +3,8 @@
  * sending and `markSent` can still repeat a message: delivery is at least once.
  */
 export interface DeliveryLedger {
-  begin(id: string, channel: 'email' | 'discord'): Promise<'send' | 'already_sent'>;
+  /** `given_up`: the channel refused the message for good (a deleted webhook); not retried. */
+  begin(id: string, channel: 'email' | 'discord'): Promise<'send' | 'already_sent' | 'given_up'>;
   markSent(id: string): Promise<void>;
+  markGivenUp(id: string): Promise<void>;
 }

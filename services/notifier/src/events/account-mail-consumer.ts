@@ -31,7 +31,7 @@ export function accountMailConsumer(deps: {
         return;
       }
       const deliveryId = `${event.eventId}:email`;
-      if ((await deps.deliveries.begin(deliveryId, 'email')) === 'already_sent') return;
+      if ((await deps.deliveries.begin(deliveryId, 'email')) !== 'send') return;
       const path = LINK_PATHS[event.kind];
       let link: string | null = null;
       if (path && event.sealedToken) {

@@ -11,13 +11,17 @@ export function createDeliveryStore(db: Db): DeliveryLedger {
          RETURNING status`,
         [id, channel],
       );
-      return rows[0]?.status === 'sent' ? 'already_sent' : 'send';
+      const status = rows[0]?.status;
+      return status === 'sent' ? 'already_sent' : status === 'given_up' ? 'given_up' : 'send';
     },
     async markSent(id) {
       await db.query(
         `UPDATE ${NOTIFIER_SCHEMA}.deliveries SET status = 'sent', sent_at = now() WHERE id = $1`,
         [id],
       );
+    },
+    async markGivenUp(id) {
+      await db.query(`UPDATE ${NOTIFIER_SCHEMA}.deliveries SET status = 'given_up' WHERE id = $1`, [id]);
     },
   };
 }

@@ -19,4 +19,33 @@ export const notifierMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'target notices and error streaks',
+    sql: `
+      -- Each site's notice as the newest targets.* event told it: who is told and how. A deleted
+      -- site keeps its row (emptied, deleted) so a late older event cannot bring it back.
+      CREATE TABLE target_notices (
+        target_id text PRIMARY KEY,
+        user_id text NOT NULL,
+        revision bigint NOT NULL,
+        deleted boolean NOT NULL DEFAULT false,
+        label text NOT NULL DEFAULT '',
+        url text NOT NULL DEFAULT '',
+        mail_notify boolean NOT NULL DEFAULT false,
+        chat_notify text NOT NULL DEFAULT 'none',
+        sealed_discord_webhook text NOT NULL DEFAULT ''
+      );
+
+      -- Consecutive failed checks per site, counted in due-time order; the structural-change
+      -- hint is mailed once per streak.
+      CREATE TABLE error_streaks (
+        target_id text PRIMARY KEY,
+        errors integer NOT NULL DEFAULT 0,
+        started_at timestamptz,
+        last_due_at timestamptz NOT NULL,
+        hinted boolean NOT NULL DEFAULT false
+      );
+    `,
+  },
 ];

@@ -1,0 +1,15 @@
+/** Where and how a user is told about updates, as the account service keeps it. */
+export interface NotificationProfile {
+  email: string;
+  verifiedMails: string[];
+  lang: 'ja' | 'en';
+  timezone: string;
+  /** The account-wide Discord webhook, sealed (context `account:<user id>:discord_webhook`); empty when not linked. */
+  sealedDiscordWebhook: string;
+}
+
+export interface NotificationProfileSource {
+  /** Null for a user who no longer exists. */
+  read(userId: string): Promise<NotificationProfile | null>;
+  close?(): void;
+}

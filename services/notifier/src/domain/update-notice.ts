@@ -1,0 +1,32 @@
+/** One update as it is told to a person, whatever the channel. */
+export interface UpdateNotice {
+  label: string;
+  url: string;
+  lang: 'ja' | 'en';
+  /** The reader's time zone; empty or unknown falls back to the language's usual one. */
+  timezone: string;
+  detectedAt: Date;
+  areas: { areaId: string; diffText: string }[];
+  matched: {
+    groupIndex: number;
+    conditionIndex: number;
+    areaId: string;
+    operand: string;
+    operator: string;
+    value: string;
+  }[];
+  /** Before/after pictures, when the site takes screenshots. */
+  images: UpdateImage[];
+}
+
+export interface UpdateImage {
+  /** "before" or "after"; also the picture's Content-ID and file name stem. */
+  name: 'before' | 'after';
+  data: Uint8Array;
+  contentType: string;
+}
+
+export function imageFileName(image: UpdateImage): string {
+  const extension = image.contentType.split('/')[1]?.split(/[;+]/)[0] || 'bin';
+  return `${image.name}.${extension}`;
+}

@@ -1,0 +1,164 @@
+import type { BlobStore } from '@mimamori/blob-store';
+import { type CatalogEntry, exponentialRetryDelay, type RetryDelay } from '@mimamori/bus';
+import type { Db } from '@mimamori/db';
+import { changeDetected } from '@mimamori/events';
+import type { MailTransport } from '@mimamori/mail';
+import type { Logger } from '@mimamori/runtime';
+import type { SecretBox } from '@mimamori/secret-box';
+import { executeUrl, postDiscordMessage } from '../discord/discord-webhook-client.ts';
+import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
+import { discordMessage } from '../domain/discord-message.ts';
+import type { NotificationProfile, NotificationProfileSource } from '../domain/notification-profile.ts';
+import type { TargetNotice } from '../domain/target-notice.ts';
+import { loadUpdateImages } from '../domain/update-images.ts';
+import { updateMailContent } from '../domain/update-mail-content.ts';
+import type { UpdateImage, UpdateNotice } from '../domain/update-notice.ts';
+import { loadNotice } from '../store/notice-store.ts';
+
+export interface UpdateConsumerDeps {
+  db: Db;
+  deliveries: DeliveryLedger;
+  mail: MailTransport;
+  /** Opens the sealed Discord webhooks (per site and account-wide). */
+  secretBox: SecretBox;
+  profiles: NotificationProfileSource;
+  blobs: BlobStore;
+  /** Discord itself, or a stand-in in tests; stored webhook URLs always name discord.com. */
+  discordApiBase: string;
+  logger: Logger;
+  retryDelay?: RetryDelay;
+}
+
+/** One channel's attempt: done (sent, skipped or refused for good) or to be tried again. */
+type Attempt = { retry: false } | { retry: true; afterMs: number | null };
+const DONE: Attempt = { retry: false };
+
+/**
+ * Announces an update the site's rules said to tell: an e-mail to the account address and the
+ * verified additional ones, and a Discord message to the site's or the account's webhook. Each
+ * channel is its own delivery (`update:<update id>:email` / `:discord`) tried on its own, so one
+ * that fails never holds back the other, and a redelivered event sends only what is missing.
+ * A failed channel hands the event back after a backoff (Discord's retry_after on a 429).
+ */
+export function updateConsumer(deps: UpdateConsumerDeps): CatalogEntry {
+  const retryDelay = deps.retryDelay ?? exponentialRetryDelay;
+  return {
+    stream: changeDetected.stream,
+    durable: 'notifier-changes-detected',
+    subject: changeDetected.subject,
+    maxDeliver: 20,
+    ackWaitMs: 120_000,
+    concurrency: 8,
+    async handler(message) {
+      const event = changeDetected.decode(message.data);
+      if (!event.notify) return;
+      const notice = await loadNotice(deps.db, event.targetId);
+      if (notice === 'deleted') return;
+      // The site's targets.* event is not in yet (streams are read independently): wait for it.
+      if (!notice) throw new Error(`no notice yet for target ${event.targetId}`);
+      const profile = await deps.profiles.read(event.userId);
+      if (!profile) return;
+
+      // Read once, and only when a channel is about to send.
+      let images: Promise<UpdateImage[]> | undefined;
+      const loadImages = () => {
+        images ??= loadUpdateImages(deps.blobs, {
+          before: event.beforeScreenshotBlobKey,
+          after: event.afterScreenshotBlobKey,
+        });
+        return images;
+      };
+      const content = async (): Promise<UpdateNotice> => ({
+        label: notice.label,
+        url: notice.url,
+        lang: profile.lang,
+        timezone: profile.timezone,
+        detectedAt: event.detectedAt ?? new Date(),
+        areas: event.areas.map((area) => ({ areaId: area.areaId, diffText: area.diffText })),
+        matched: event.matched,
+        images: await loadImages(),
+      });
+      const log = deps.logger.child({ updateId: event.updateId, targetId: event.targetId });
+      const attempts = await Promise.all([
+        byMail(`update:${event.updateId}:email`, notice, profile, content, deps, log),
+        byDiscord(`update:${event.updateId}:discord`, notice, profile, content, deps, log),
+      ]);
+      const pending = attempts.filter((attempt) => attempt.retry);
+      if (pending.length === 0) return;
+      const delays = pending.map((attempt) => attempt.afterMs ?? retryDelay(message.deliveryCount));
+      message.nak(Math.max(...delays));
+    },
+  };
+}
+
+async function byMail(
+  deliveryId: string,
+  notice: TargetNotice,
+  profile: NotificationProfile,
+  content: () => Promise<UpdateNotice>,
+  deps: UpdateConsumerDeps,
+  log: Logger,
+): Promise<Attempt> {
+  if (!notice.mailNotify) return DONE;
+  const to = [...new Set([profile.email, ...profile.verifiedMails].filter((address) => address !== ''))];
+  if (to.length === 0) return DONE;
+  if ((await deps.deliveries.begin(deliveryId, 'email')) !== 'send') return DONE;
+  try {
+    await deps.mail.send({ to, ...updateMailContent(await content()) });
+  } catch (error) {
+    log.warn({ err: error, deliveryId }, 'update mail not sent; will retry');
+    return { retry: true, afterMs: null };
+  }
+  await deps.deliveries.markSent(deliveryId);
+  log.info({ deliveryId, recipients: to.length }, 'update mail sent');
+  return DONE;
+}
+
+async function byDiscord(
+  deliveryId: string,
+  notice: TargetNotice,
+  profile: NotificationProfile,
+  content: () => Promise<UpdateNotice>,
+  deps: UpdateConsumerDeps,
+  log: Logger,
+): Promise<Attempt> {
+  const sealed =
+    notice.chatNotify === 'site'
+      ? { value: notice.sealedDiscordWebhook, context: `target:${notice.targetId}:discord_webhook` }
+      : notice.chatNotify === 'account'
+        ? { value: profile.sealedDiscordWebhook, context: `account:${notice.userId}:discord_webhook` }
+        : null;
+  if (!sealed) return DONE;
+  if (!sealed.value) {
+    log.info({ deliveryId, chatNotify: notice.chatNotify }, 'chat notify on but no Discord webhook linked');
+    return DONE;
+  }
+  let url: string | null = null;
+  try {
+    url = executeUrl(deps.secretBox.open(sealed.value, sealed.context), deps.discordApiBase);
+  } catch {
+    // Sealed under a key no longer kept, or for another site: it will never open.
+  }
+  if (!url) {
+    log.warn({ deliveryId }, 'stored Discord webhook does not open to a Discord webhook URL; not posted');
+    return DONE;
+  }
+  if ((await deps.deliveries.begin(deliveryId, 'discord')) !== 'send') return DONE;
+  const outcome = await postDiscordMessage(url, discordMessage(await content()));
+  switch (outcome.kind) {
+    case 'sent':
+      await deps.deliveries.markSent(deliveryId);
+      log.info({ deliveryId }, 'Discord message sent');
+      return DONE;
+    case 'refused':
+      await deps.deliveries.markGivenUp(deliveryId);
+      log.warn({ deliveryId, status: outcome.reason }, 'Discord refused the message; not retried');
+      return DONE;
+    case 'retry':
+      log.warn(
+        { deliveryId, reason: outcome.reason, afterMs: outcome.afterMs },
+        'Discord message not sent; will retry',
+      );
+      return { retry: true, afterMs: outcome.afterMs };
+  }
+}

@@ -1,0 +1,76 @@
+import type { Db } from '@mimamori/db';
+import type { NoticeLookup, TargetNotice } from '../domain/target-notice.ts';
+import { NOTIFIER_SCHEMA } from './migrations.ts';
+
+const S = NOTIFIER_SCHEMA;
+
+/** Keeps the notice of the newest revision; an older or repeated event changes nothing. */
+export async function saveNotice(db: Db, notice: TargetNotice, revision: number): Promise<void> {
+  await db.query(
+    `INSERT INTO ${S}.target_notices
+       (target_id, user_id, revision, label, url, mail_notify, chat_notify, sealed_discord_webhook)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     ON CONFLICT (target_id) DO UPDATE SET
+       user_id = EXCLUDED.user_id, revision = EXCLUDED.revision, label = EXCLUDED.label,
+       url = EXCLUDED.url, mail_notify = EXCLUDED.mail_notify, chat_notify = EXCLUDED.chat_notify,
+       sealed_discord_webhook = EXCLUDED.sealed_discord_webhook
+     WHERE target_notices.revision < EXCLUDED.revision AND NOT target_notices.deleted`,
+    [
+      notice.targetId,
+      notice.userId,
+      revision,
+      notice.label,
+      notice.url,
+      notice.mailNotify,
+      notice.chatNotify,
+      notice.sealedDiscordWebhook,
+    ],
+  );
+}
+
+/** Forgets what the site's notice said (its webhook included) and that it can fail. */
+export async function removeNotice(
+  db: Db,
+  targetId: string,
+  userId: string,
+  revision: number,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO ${S}.target_notices (target_id, user_id, revision, deleted) VALUES ($1, $2, $3, true)
+       ON CONFLICT (target_id) DO UPDATE SET deleted = true, label = '', url = '', mail_notify = false,
+         chat_notify = 'none', sealed_discord_webhook = '',
+         revision = GREATEST(target_notices.revision, EXCLUDED.revision)`,
+      [targetId, userId, revision],
+    );
+    await tx.query(`DELETE FROM ${S}.error_streaks WHERE target_id = $1`, [targetId]);
+  });
+}
+
+export async function loadNotice(db: Db, targetId: string): Promise<NoticeLookup> {
+  const { rows } = await db.query<{
+    user_id: string;
+    deleted: boolean;
+    label: string;
+    url: string;
+    mail_notify: boolean;
+    chat_notify: string;
+    sealed_discord_webhook: string;
+  }>(
+    `SELECT user_id, deleted, label, url, mail_notify, chat_notify, sealed_discord_webhook
+       FROM ${S}.target_notices WHERE target_id = $1`,
+    [targetId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  if (row.deleted) return 'deleted';
+  return {
+    targetId,
+    userId: row.user_id,
+    label: row.label,
+    url: row.url,
+    mailNotify: row.mail_notify,
+    chatNotify: row.chat_notify,
+    sealedDiscordWebhook: row.sealed_discord_webhook,
+  };
+}

@@ -1,0 +1,480 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAccountService } from '@mimamori/account';
+import { type BlobStore, createFileBlobStore } from '@mimamori/blob-store';
+import { type BusMessage, createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
+import { accountV1 } from '@mimamori/contracts';
+import { type Db, openPostgres } from '@mimamori/db';
+import { changeDetected, checkCompleted, targetDeleted, targetRegistered } from '@mimamori/events';
+import { openMailTransport } from '@mimamori/mail';
+import { createGrpcClient, createLogger, createShutdown, type Shutdown, unary } from '@mimamori/runtime';
+import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
+import { runService } from '@mimamori/service-host';
+import {
+  createFreshDatabase,
+  type FreshDatabase,
+  type SmtpServerFixture,
+  startSmtpServer,
+  testNatsUrl,
+} from '@mimamori/test-fixtures';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountProfileClient } from '../src/account-profile-client.ts';
+import type { NotificationProfileSource } from '../src/domain/notification-profile.ts';
+import { checkResultConsumer } from '../src/events/check-result-consumer.ts';
+import { targetNoticeConsumers } from '../src/events/target-notice-consumers.ts';
+import { updateConsumer } from '../src/events/update-consumer.ts';
+import { createNotifierService } from '../src/service.ts';
+import { createDeliveryStore } from '../src/store/delivery-store.ts';
+import { type DiscordStandIn, startDiscordStandIn } from './discord-stand-in.ts';
+
+type ParsedMail = SmtpServerFixture['messages'][number];
+
+const logger = createLogger({ service: 'notifier-test', level: 'silent' });
+const secretBox = createSecretBox(generateSecretKey('k1'));
+const MAIL_FROM = 'Mimamori <no-reply@mimamori.local>';
+const BEFORE = new Uint8Array(randomBytes(2_000));
+const AFTER = new Uint8Array(randomBytes(3_000));
+
+let database: FreshDatabase;
+let db: Db;
+let bus: EventBus;
+let shutdown: Shutdown;
+let smtp: SmtpServerFixture;
+let discord: DiscordStandIn;
+let blobs: BlobStore;
+let blobDir: string;
+let account: accountV1.AccountServiceClient;
+let profiles: NotificationProfileSource;
+
+beforeAll(async () => {
+  database = await createFreshDatabase();
+  db = openPostgres(database.url);
+  bus = namespacedBus(
+    await createJetStreamBus({ servers: testNatsUrl() }),
+    `n${randomBytes(4).toString('hex')}`,
+  );
+  shutdown = createShutdown({ logger, timeoutMs: 5_000 });
+  smtp = await startSmtpServer();
+  discord = await startDiscordStandIn();
+  blobDir = await mkdtemp(join(tmpdir(), 'notifier-blobs-'));
+  blobs = await createFileBlobStore(blobDir);
+  const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 } };
+  const running = await runService(createAccountService({ db, logger, secretBox }), host);
+  account = createGrpcClient(accountV1.AccountServiceClient, running.grpcAddress);
+  profiles = accountProfileClient(() =>
+    createGrpcClient(accountV1.AccountServiceClient, running.grpcAddress),
+  );
+  await runService(
+    createNotifierService({
+      db,
+      logger,
+      mail: openMailTransport(smtp.url, MAIL_FROM),
+      secretBox,
+      publicUrl: () => 'https://mimamori.example/',
+      updates: {
+        profiles,
+        blobs,
+        discordApiBase: discord.apiBase,
+        hintAfterErrors: 3,
+      },
+    }),
+    host,
+  );
+});
+
+afterAll(async () => {
+  account?.close();
+  await shutdown?.run('test finished');
+  await bus?.close();
+  await db?.close();
+  await database?.drop();
+  await smtp?.close();
+  await discord?.close();
+  await blobs?.close();
+  if (blobDir) await rm(blobDir, { recursive: true, force: true });
+});
+
+/** An account in `lang` with a verified and an unverified additional address and a linked Discord webhook. */
+async function newUser(lang: 'ja' | 'en') {
+  const email = `u${randomBytes(4).toString('hex')}@example.jp`;
+  const { userId } = await unary(account, 'createAccount', { email, password: 'abcd1234', lang });
+  const extra = `extra-${email}`;
+  const webhookId = String(100_000_000_000_000_000n + BigInt(randomBytes(4).readUInt32BE()));
+  await db.query(
+    `INSERT INTO account.mail_addresses (id, user_id, position, email, verified_at, created_at)
+     VALUES ($1, $3, 0, $4, now(), now()), ($2, $3, 1, $5, NULL, now())`,
+    [randomUUID(), randomUUID(), userId, extra, `unverified-${email}`],
+  );
+  await db.query(
+    `UPDATE account.users SET timezone = $2, discord_webhook_sealed = $3, discord_state = 'complete' WHERE id = $1`,
+    [
+      userId,
+      lang === 'ja' ? 'Asia/Tokyo' : 'America/New_York',
+      secretBox.seal(
+        `https://discord.com/api/webhooks/${webhookId}/${'t'.repeat(68)}`,
+        `account:${userId}:discord_webhook`,
+      ),
+    ],
+  );
+  return { userId, email, extra, webhookId };
+}
+
+function siteEvent(
+  targetId: string,
+  userId: string,
+  revision: number,
+  notice: { mailNotify: boolean; chatNotify: string; sealedDiscordWebhook?: string },
+) {
+  return {
+    eventId: `targets.registered:${targetId}:${revision}`,
+    targetId,
+    userId,
+    version: 2,
+    revision,
+    intervalMinutes: 1,
+    paused: false,
+    pausedReason: '',
+    notice: {
+      label: '価格ページ',
+      url: 'https://shop.example.jp/price',
+      sealedDiscordWebhook: '',
+      ...notice,
+    },
+  };
+}
+
+async function registerSite(
+  userId: string,
+  notice: { mailNotify: boolean; chatNotify: string; sealedDiscordWebhook?: string },
+  targetId = randomUUID(),
+) {
+  const event = siteEvent(targetId, userId, 1, notice);
+  await bus.publish(targetRegistered.subject, targetRegistered.encode(event), { msgId: event.eventId });
+  await waitUntil(async () => {
+    const { rows } = await db.query('SELECT 1 FROM notifier.target_notices WHERE target_id = $1', [targetId]);
+    return rows.length > 0;
+  }, 'the site notice');
+  return targetId;
+}
+
+async function updateEvent(targetId: string, userId: string, notify = true) {
+  const updateId = randomUUID();
+  const before = `updates/${targetId}/${updateId}/before.webp`;
+  const after = `updates/${targetId}/${updateId}/after.webp`;
+  await blobs.put(before, BEFORE, { contentType: 'image/webp' });
+  await blobs.put(after, AFTER, { contentType: 'image/webp' });
+  return {
+    eventId: `update:${updateId}`,
+    updateId,
+    checkId: randomUUID(),
+    targetId,
+    userId,
+    detectedAt: new Date('2026-11-23T14:05:00Z'),
+    notify,
+    matched: [
+      {
+        groupIndex: 0,
+        conditionIndex: 0,
+        areaId: 'price',
+        operand: 'new',
+        operator: 'keyword',
+        value: 'セール',
+      },
+    ],
+    areas: [
+      {
+        areaId: 'price',
+        diffText: '- 1,200円\n+ 980円 セール',
+        added: ['980円 セール'],
+        removed: ['1,200円'],
+      },
+    ],
+    beforeScreenshotBlobKey: before,
+    afterScreenshotBlobKey: after,
+  };
+}
+
+async function waitUntil(probe: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await probe()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+const mailsTo = (address: string): ParsedMail[] =>
+  smtp.messages.filter((message) => JSON.stringify(message.to).includes(address));
+
+async function attempts(deliveryId: string): Promise<number> {
+  const { rows } = await db.query<{ attempts: number }>(
+    'SELECT attempts FROM notifier.deliveries WHERE id = $1',
+    [deliveryId],
+  );
+  return rows[0]?.attempts ?? 0;
+}
+
+/** A delivery handed to a consumer directly, remembering how it was settled. */
+function delivered(subject: string, data: Uint8Array, deliveryCount = 1) {
+  const settled: { nakDelayMs?: number; termed?: boolean } = {};
+  const message: BusMessage = {
+    subject,
+    data,
+    msgId: randomUUID(),
+    headers: {},
+    deliveryCount,
+    ack() {},
+    nak(delayMs) {
+      settled.nakDelayMs = delayMs ?? 0;
+    },
+    term() {
+      settled.termed = true;
+    },
+    working() {},
+  };
+  return { message, settled };
+}
+
+function directUpdateConsumer() {
+  return updateConsumer({
+    db,
+    deliveries: createDeliveryStore(db),
+    mail: openMailTransport(smtp.url, MAIL_FROM),
+    secretBox,
+    profiles,
+    blobs,
+    discordApiBase: discord.apiBase,
+    logger,
+  });
+}
+
+describe('announcing updates over JetStream, SMTP and a Discord stand-in', () => {
+  it('sends one e-mail and one Discord message per update, and nothing twice when the event comes again', async () => {
+    const user = await newUser('ja');
+    const targetId = await registerSite(user.userId, { mailNotify: true, chatNotify: 'account' });
+    const event = await updateEvent(targetId, user.userId);
+    await bus.publish(changeDetected.subject, changeDetected.encode(event), { msgId: event.eventId });
+
+    const [message] = await discord.waitForAccepted(user.webhookId, 1);
+    await smtp.waitForMessages(1);
+    await waitUntil(() => mailsTo(user.email).length > 0, 'the update mail');
+    const mail = mailsTo(user.email)[0] as ParsedMail;
+    expect(JSON.stringify(mail.to)).toContain(user.extra);
+    expect(JSON.stringify(mail.to)).not.toContain('unverified-');
+    expect(mail.subject).toBe('【Mimamori】更新がありました: 価格ページ');
+    expect(mail.text).toContain('- 1,200円\n+ 980円 セール');
+    expect(mail.text).toContain('グループ1 条件1: 監視範囲 price — 追加部分 キーワードを含む セール');
+    expect(mail.text).toContain('2026-11-23 23:05 (Asia/Tokyo)');
+    // mailparser resolves each cid reference of the HTML into the attachment's bytes.
+    expect(mail.attachments.map((a) => a.cid)).toEqual(['before', 'after']);
+    expect(mail.html).toContain(`src="data:image/webp;base64,${Buffer.from(AFTER).toString('base64')}"`);
+    expect(mail.attachments.map((a) => [a.filename, a.contentType, a.size])).toEqual([
+      ['before.webp', 'image/webp', BEFORE.length],
+      ['after.webp', 'image/webp', AFTER.length],
+    ]);
+
+    const embed = message?.payload.embeds[0];
+    expect(embed?.title).toBe('価格ページ');
+    expect(embed?.url).toBe('https://shop.example.jp/price');
+    expect(embed?.description).toContain('- 1,200円\n+ 980円 セール');
+    expect(embed?.fields.map((field) => field.name)).toEqual(['サイト', '検知日時', '一致した通知条件']);
+    expect(embed?.fields[2]?.value).toContain('キーワードを含む セール');
+    expect(embed?.image?.url).toBe('attachment://after.webp');
+    expect(message?.files.map((file) => [file.field, file.filename, file.size])).toEqual([
+      ['files[0]', 'before.webp', BEFORE.length],
+      ['files[1]', 'after.webp', AFTER.length],
+    ]);
+
+    // The same event again (as after a lost ack): both deliveries are looked up, none repeated.
+    await bus.publish(changeDetected.subject, changeDetected.encode(event), {
+      msgId: `${event.eventId}:again`,
+    });
+    await waitUntil(
+      async () =>
+        (await attempts(`update:${event.updateId}:email`)) === 2 &&
+        (await attempts(`update:${event.updateId}:discord`)) === 2,
+      'the second delivery to be handled',
+    );
+    expect(mailsTo(user.email)).toHaveLength(1);
+    expect(discord.accepted.filter((m) => m.webhookId === user.webhookId)).toHaveLength(1);
+    expect(discord.problems).toEqual([]);
+  });
+
+  it('retries a failing Discord (500) without holding back or repeating the e-mail; English, per-site webhook', async () => {
+    const user = await newUser('en');
+    const siteWebhook = '424242424242424242';
+    const targetId = randomUUID();
+    await registerSite(
+      user.userId,
+      {
+        mailNotify: true,
+        chatNotify: 'site',
+        sealedDiscordWebhook: secretBox.seal(
+          `https://discord.com/api/webhooks/${siteWebhook}/${'s'.repeat(68)}`,
+          `target:${targetId}:discord_webhook`,
+        ),
+      },
+      targetId,
+    );
+    discord.failNext(siteWebhook, { status: 500 });
+    const event = await updateEvent(targetId, user.userId);
+    await bus.publish(changeDetected.subject, changeDetected.encode(event), { msgId: event.eventId });
+
+    const [message] = await discord.waitForAccepted(siteWebhook, 1);
+    expect(discord.calls.filter((call) => call.startsWith(siteWebhook))).toEqual([
+      `${siteWebhook} 500`,
+      `${siteWebhook} 200`,
+    ]);
+    expect(message?.payload.embeds[0]?.fields.map((field) => field.name)).toEqual([
+      'Site',
+      'Detected at',
+      'Matched rules',
+    ]);
+    expect(message?.payload.embeds[0]?.fields[1]?.value).toBe('2026-11-23 09:05 (America/New_York)');
+    const mails = mailsTo(user.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.subject).toBe('Mimamori: update on 価格ページ');
+    expect(mails[0]?.text).toContain('group 1 condition 1: Area price — added text contains セール');
+    expect(discord.accepted.filter((m) => m.webhookId === user.webhookId)).toHaveLength(0);
+    expect(discord.problems).toEqual([]);
+  });
+
+  it('honours Discord’s retry_after on a 429 and delivers on the next attempt', async () => {
+    const user = await newUser('ja');
+    const targetId = await registerSite(user.userId, { mailNotify: true, chatNotify: 'account' });
+    discord.failNext(user.webhookId, { status: 429, retryAfterSeconds: 2.5 });
+    const consumer = directUpdateConsumer();
+    const event = await updateEvent(targetId, user.userId);
+    const data = changeDetected.encode(event);
+
+    const first = delivered(changeDetected.subject, data);
+    await consumer.handler(first.message);
+    expect(first.settled.nakDelayMs).toBe(2_500);
+    expect(mailsTo(user.email)).toHaveLength(1);
+
+    const second = delivered(changeDetected.subject, data, 2);
+    await consumer.handler(second.message);
+    expect(second.settled.nakDelayMs).toBeUndefined();
+    expect(discord.accepted.filter((m) => m.webhookId === user.webhookId)).toHaveLength(1);
+    expect(mailsTo(user.email)).toHaveLength(1);
+  });
+
+  it('sends nothing for an update the rules did not select, and only the channels the site has on', async () => {
+    const user = await newUser('ja');
+    const consumer = directUpdateConsumer();
+    const both = await registerSite(user.userId, { mailNotify: true, chatNotify: 'account' });
+    await consumer.handler(
+      delivered(changeDetected.subject, changeDetected.encode(await updateEvent(both, user.userId, false)))
+        .message,
+    );
+    expect(mailsTo(user.email)).toHaveLength(0);
+    expect(discord.calls.filter((call) => call.startsWith(user.webhookId))).toHaveLength(0);
+
+    const chatOnly = await registerSite(user.userId, { mailNotify: false, chatNotify: 'account' });
+    await consumer.handler(
+      delivered(changeDetected.subject, changeDetected.encode(await updateEvent(chatOnly, user.userId)))
+        .message,
+    );
+    expect(mailsTo(user.email)).toHaveLength(0);
+    expect(discord.accepted.filter((m) => m.webhookId === user.webhookId)).toHaveLength(1);
+
+    const mailOnly = await registerSite(user.userId, { mailNotify: true, chatNotify: 'none' });
+    await consumer.handler(
+      delivered(changeDetected.subject, changeDetected.encode(await updateEvent(mailOnly, user.userId)))
+        .message,
+    );
+    expect(mailsTo(user.email)).toHaveLength(1);
+    expect(discord.accepted.filter((m) => m.webhookId === user.webhookId)).toHaveLength(1);
+  });
+
+  it('tells nobody about an update of a deleted site', async () => {
+    const user = await newUser('ja');
+    const targetId = await registerSite(user.userId, { mailNotify: true, chatNotify: 'account' });
+    const [deleted] = targetNoticeConsumers(db).filter((entry) => entry.subject === targetDeleted.subject);
+    await deleted?.handler(
+      delivered(
+        targetDeleted.subject,
+        targetDeleted.encode({
+          eventId: `targets.deleted:${targetId}`,
+          targetId,
+          userId: user.userId,
+          revision: 2,
+        }),
+      ).message,
+    );
+    // A late registration event of an older revision does not bring the site back.
+    const [registered] = targetNoticeConsumers(db).filter(
+      (entry) => entry.subject === targetRegistered.subject,
+    );
+    await registered?.handler(
+      delivered(
+        targetRegistered.subject,
+        targetRegistered.encode(
+          siteEvent(targetId, user.userId, 1, { mailNotify: true, chatNotify: 'account' }),
+        ),
+      ).message,
+    );
+    const consumer = directUpdateConsumer();
+    const attempt = delivered(
+      changeDetected.subject,
+      changeDetected.encode(await updateEvent(targetId, user.userId)),
+    );
+    await consumer.handler(attempt.message);
+    expect(attempt.settled.nakDelayMs).toBeUndefined();
+    expect(mailsTo(user.email)).toHaveLength(0);
+    expect(discord.calls.filter((call) => call.startsWith(user.webhookId))).toHaveLength(0);
+  });
+
+  it('mails the structural-change hint once after 3 failed checks in a row, again only after a success', async () => {
+    const user = await newUser('en');
+    const targetId = await registerSite(user.userId, { mailNotify: true, chatNotify: 'none' });
+    const consumer = checkResultConsumer({
+      db,
+      deliveries: createDeliveryStore(db),
+      mail: openMailTransport(smtp.url, MAIL_FROM),
+      profiles,
+      hintAfterErrors: 3,
+      logger,
+    });
+    let minute = 0;
+    const check = async (outcome: 'error' | 'no_change', again?: Uint8Array) => {
+      minute += 1;
+      const data =
+        again ??
+        checkCompleted.encode({
+          eventId: `checked:${minute}`,
+          checkId: randomUUID(),
+          targetId,
+          userId: user.userId,
+          dueAt: new Date(Date.UTC(2026, 10, 23, 0, minute)),
+          completedAt: new Date(Date.UTC(2026, 10, 23, 0, minute, 5)),
+          outcome,
+          errorCode: outcome === 'error' ? 'element_not_found' : '',
+          errorDetail: '',
+          updateId: '',
+        });
+      await consumer.handler(delivered(checkCompleted.subject, data).message);
+      return data;
+    };
+    const hints = () => mailsTo(user.email).filter((mail) => mail.subject?.includes('keeps failing'));
+
+    await check('error');
+    await check('error');
+    expect(hints()).toHaveLength(0);
+    const third = await check('error');
+    expect(hints()).toHaveLength(1);
+    expect(hints()[0]?.text).toContain('element not found (check the selector or XPath)');
+    await check('error', third);
+    await check('error');
+    expect(hints()).toHaveLength(1);
+
+    await check('no_change');
+    await check('error');
+    await check('error');
+    await check('error');
+    expect(hints()).toHaveLength(2);
+    expect(JSON.stringify(hints()[0]?.to)).not.toContain(user.extra);
+  });
+});
