@@ -26,4 +26,8 @@ export const gatewayEnv = {
   // The product's address in the browser (https://mimamori.example); OAuth redirect URIs start
   // with it. The request's own host when unset.
   PUBLIC_URL: z.string().url().optional(),
+  // The proxies in front (the ingress) whose X-Forwarded-For is believed, e.g. for per-address
+  // sign-in throttling: 'true' for any, or comma-separated addresses/CIDRs. Empty (the default):
+  // none, so a client cannot pick the address it is throttled by.
+  TRUST_PROXY: z.string().default(''),
 };

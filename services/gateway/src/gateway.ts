@@ -38,6 +38,11 @@ export interface GatewayDeps {
   mailbox?: Mailbox | undefined;
   /** The product's address in the browser (for OAuth redirect URIs); the request's host when unset. */
   publicUrl?: string | undefined;
+  /**
+   * Proxies whose X-Forwarded-For is believed: true for any, or their addresses/CIDRs. None when
+   * unset, as in single-process mode, which nothing stands in front of.
+   */
+  trustProxy?: boolean | string | undefined;
   isShuttingDown(): boolean;
 }
 
@@ -54,7 +59,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     logController: new LogController({ disableRequestLogging: true }),
     // Idle keep-alive sockets would otherwise hold close() open after in-flight requests end.
     forceCloseConnections: 'idle',
-    trustProxy: true,
+    trustProxy: deps.trustProxy ?? false,
   });
   await app.register(fastifyCookie);
   csrfProtection(app);

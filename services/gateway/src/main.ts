@@ -52,6 +52,7 @@ const gateway = await createGateway({
   history,
   webDistDir: config.WEB_DIST_DIR,
   publicUrl: config.PUBLIC_URL,
+  trustProxy: config.TRUST_PROXY === 'true' ? true : config.TRUST_PROXY || false,
   isShuttingDown: shutdown.isShuttingDown,
 });
 const url = await gateway.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });

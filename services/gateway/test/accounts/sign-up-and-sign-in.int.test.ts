@@ -260,4 +260,20 @@ describe('sign-up, verification, sign-in and sign-out', () => {
     expect(last).toBe('too_many_attempts');
     harness.clock.advance(15 * 60_000);
   });
+
+  it('does not let a client pick its address with X-Forwarded-For (no proxy is trusted by default)', async () => {
+    const browser = await harness.browser();
+    harness.clock.advance(60 * 60_000);
+    let last = '';
+    for (let i = 0; i < 51; i++) {
+      const response = await browser.post(
+        '/api/signin',
+        { email: `spoof-${i}@example.com`, password: 'abcd1234' },
+        { 'x-forwarded-for': `203.0.113.${i}` },
+      );
+      last = (response.body.error as { code: string }).code;
+    }
+    expect(last).toBe('too_many_attempts');
+    harness.clock.advance(15 * 60_000);
+  });
 });

@@ -21,21 +21,28 @@ export class TestBrowser {
     return this.request('GET', url);
   }
 
-  post(url: string, payload: Record<string, unknown> = {}): Promise<BrowserResponse> {
-    return this.request('POST', url, payload);
+  post(
+    url: string,
+    payload: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ): Promise<BrowserResponse> {
+    return this.request('POST', url, payload, headers);
   }
 
   async request(
     method: 'GET' | 'POST',
     url: string,
     payload?: Record<string, unknown>,
+    headers: Record<string, string> = {},
   ): Promise<BrowserResponse> {
     const csrf = this.cookies.get('csrf_token');
     const response = await this.app.inject({
       method,
       url,
       cookies: Object.fromEntries(this.cookies),
-      ...(method === 'POST' ? { payload: payload ?? {}, headers: csrf ? { 'x-csrf-token': csrf } : {} } : {}),
+      ...(method === 'POST'
+        ? { payload: payload ?? {}, headers: { ...headers, ...(csrf ? { 'x-csrf-token': csrf } : {}) } }
+        : { headers }),
     });
     for (const cookie of response.cookies as {
       name: string;
