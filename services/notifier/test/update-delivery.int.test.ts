@@ -361,6 +361,22 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
     expect(mailsTo(user.email)).toHaveLength(1);
   });
 
+  it('sends the Discord message without the pictures when they are over the upload limit (413)', async () => {
+    const user = await newUser('en');
+    const targetId = await registerSite(user.userId, { mailNotify: false, chatNotify: 'account' });
+    discord.failNext(user.webhookId, { status: 413 });
+    const attempt = delivered(
+      changeDetected.subject,
+      changeDetected.encode(await updateEvent(targetId, user.userId)),
+    );
+    await directUpdateConsumer().handler(attempt.message);
+    expect(attempt.settled.nakDelayMs).toBeUndefined();
+    const [message] = discord.accepted.filter((m) => m.webhookId === user.webhookId);
+    expect(message?.files).toEqual([]);
+    expect(message?.payload.embeds[0]?.image).toBeUndefined();
+    expect(message?.payload.embeds[0]?.description).toContain('+ 980円 セール');
+  });
+
   it('sends nothing for an update the rules did not select, and only the channels the site has on', async () => {
     const user = await newUser('ja');
     const consumer = directUpdateConsumer();

@@ -55,6 +55,9 @@ describe('Discord message of an update', () => {
     expect(embed?.title.length).toBeLessThanOrEqual(EMBED_LIMITS.title);
     expect(embed?.description.length).toBeLessThanOrEqual(EMBED_LIMITS.description);
     expect(embed?.description).toMatch(/characters shown; the history has the whole diff\)$/);
+    // Every code block that was opened is closed, so the note is not shown as code.
+    expect((embed?.description.match(/```/g) ?? []).length % 2).toBe(0);
+    expect(embed?.description).toContain('x'.repeat(1_000));
     for (const field of embed?.fields ?? [])
       expect(field.value.length).toBeLessThanOrEqual(EMBED_LIMITS.fieldValue);
     expect(embedLength(message)).toBeLessThanOrEqual(EMBED_LIMITS.total);

@@ -33,6 +33,32 @@ function clip(text: string, limit: number, note: (shown: number, total: number) 
   return `${text.slice(0, room)}\n${note(room, text.length)}`;
 }
 
+/**
+ * Each area's diff in a ```diff block; past the limit the last block shown is cut and closed, and
+ * a note says how much of the diffs was left out.
+ */
+function diffBlocks(notice: UpdateNotice, limit: number): string {
+  const words = UPDATE_WORDS[notice.lang];
+  const block = (areaId: string, text: string) => `**${words.area(areaId)}**\n\`\`\`diff\n${text}\n\`\`\``;
+  const whole = notice.areas.map((area) => block(area.areaId, area.diffText)).join('\n');
+  if (whole.length <= limit) return whole;
+  const total = notice.areas.reduce((sum, area) => sum + area.diffText.length, 0);
+  const room = limit - words.trimmed(total, total).length - 1;
+  const parts: string[] = [];
+  let used = 0;
+  let shown = 0;
+  for (const area of notice.areas) {
+    const frame = block(area.areaId, '').length + (parts.length > 0 ? 1 : 0);
+    const fits = Math.min(area.diffText.length, room - used - frame);
+    if (fits <= 0) break;
+    parts.push(block(area.areaId, area.diffText.slice(0, fits)));
+    used += frame + fits;
+    shown += fits;
+    if (fits < area.diffText.length) break;
+  }
+  return `${parts.join('\n')}\n${words.trimmed(shown, total)}`;
+}
+
 const cut = (text: string, limit: number) => (text.length <= limit ? text : `${text.slice(0, limit - 1)}…`);
 
 /**
@@ -62,10 +88,7 @@ export function discordMessage(notice: UpdateNotice): DiscordMessage {
     EMBED_LIMITS.description,
     EMBED_LIMITS.total - title.length - fieldsLength,
   );
-  const diffs = notice.areas.map(
-    (area) => `**${words.area(area.areaId)}**\n\`\`\`diff\n${area.diffText}\n\`\`\``,
-  );
-  const description = clip(diffs.join('\n'), descriptionLimit, words.trimmed);
+  const description = diffBlocks(notice, descriptionLimit);
   const files = notice.images.map((image) => ({
     filename: imageFileName(image),
     data: image.data,
@@ -95,5 +118,17 @@ export function discordMessage(notice: UpdateNotice): DiscordMessage {
       })),
     },
     files,
+  };
+}
+
+/** The same message with no files and no embed pictures referring to them. */
+export function withoutPictures(message: DiscordMessage): DiscordMessage {
+  return {
+    payload: {
+      ...message.payload,
+      attachments: [],
+      embeds: message.payload.embeds.map(({ image: _image, thumbnail: _thumbnail, ...embed }) => embed),
+    },
+    files: [],
   };
 }

@@ -7,7 +7,7 @@ import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import { executeUrl, postDiscordMessage } from '../discord/discord-webhook-client.ts';
 import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
-import { discordMessage } from '../domain/discord-message.ts';
+import { discordMessage, withoutPictures } from '../domain/discord-message.ts';
 import type { NotificationProfile, NotificationProfileSource } from '../domain/notification-profile.ts';
 import type { TargetNotice } from '../domain/target-notice.ts';
 import { loadUpdateImages } from '../domain/update-images.ts';
@@ -144,7 +144,13 @@ async function byDiscord(
     return DONE;
   }
   if ((await deps.deliveries.begin(deliveryId, 'discord')) !== 'send') return DONE;
-  const outcome = await postDiscordMessage(url, discordMessage(await content()));
+  const message = discordMessage(await content());
+  let outcome = await postDiscordMessage(url, message);
+  if (outcome.kind === 'refused' && outcome.reason === '413' && message.files.length > 0) {
+    // Pictures over the webhook's upload limit: the message still goes, without them.
+    log.warn({ deliveryId }, 'screenshots too large for Discord; sending the message without them');
+    outcome = await postDiscordMessage(url, withoutPictures(message));
+  }
   switch (outcome.kind) {
     case 'sent':
       await deps.deliveries.markSent(deliveryId);
