@@ -28,6 +28,16 @@ export async function createFreshDatabase(serverUrl = testDatabaseUrl()): Promis
       const client = new pg.Client({ connectionString: serverUrl });
       await client.connect();
       try {
+        // A pool's close resolves while its sockets are still closing; dropping the database
+        // under them would kill them mid-close (errors in the test's log), so wait a little first.
+        for (let attempt = 0; attempt < 100; attempt++) {
+          const { rows } = await client.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+            [name],
+          );
+          if (rows[0]?.n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
         await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
         await client.end();

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VersionToRecord } from '../src/domain/judge-check.ts';
 import { DIFF_SCHEMA, diffMigrations } from '../src/store/migrations.ts';
 import { pruneVersions, recordedVersions, recordVersions } from '../src/store/version-store.ts';
-import { untilDisconnected } from './diff-harness.ts';
 
 let database: FreshDatabase;
 let db: Db;
@@ -18,7 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.close();
   if (database) {
-    await untilDisconnected(database.url);
     await database.drop();
   }
 });

@@ -15,12 +15,7 @@ import {
 } from '@mimamori/events';
 import { createLogger, createShutdown, type Logger, type Shutdown } from '@mimamori/runtime';
 import { runService } from '@mimamori/service-host';
-import {
-  createFreshDatabase,
-  type FreshDatabase,
-  testDatabaseUrl,
-  testNatsUrl,
-} from '@mimamori/test-fixtures';
+import { createFreshDatabase, type FreshDatabase, testNatsUrl } from '@mimamori/test-fixtures';
 import { createDispatcher, type Dispatcher } from '../src/dispatch/dispatcher.ts';
 import type { Clock } from '../src/domain/clock.ts';
 import { createSchedulerService, type SchedulerServiceOptions } from '../src/service.ts';
@@ -261,27 +256,9 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
       await stopSchedulers();
       await bus.close();
       await db.close();
-      await untilDisconnected(database.url);
       await database.drop();
     },
   };
-}
-
-/** The pool's close resolves while its sockets are still closing; waits until the server sees none. */
-async function untilDisconnected(databaseUrl: string): Promise<void> {
-  const name = new URL(databaseUrl).pathname.slice(1);
-  const admin = openPostgres(testDatabaseUrl(), { max: 1 });
-  try {
-    await eventually(async () => {
-      const { rows } = await admin.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
-        [name],
-      );
-      return rows[0]?.n === 0;
-    }, 'the test database to have no connections');
-  } finally {
-    await admin.close();
-  }
 }
 
 /** Polls until `condition` holds; fails the test with `what` after 15 s. */

@@ -7,12 +7,7 @@ import { createGateway, type Gateway } from '@mimamori/gateway';
 import { createGrpcClient, createLogger, createShutdown, type Shutdown } from '@mimamori/runtime';
 import { createSecretBox, generateSecretKey, type SecretBox } from '@mimamori/secret-box';
 import { runService } from '@mimamori/service-host';
-import {
-  createFreshDatabase,
-  type FreshDatabase,
-  testDatabaseUrl,
-  testNatsUrl,
-} from '@mimamori/test-fixtures';
+import { createFreshDatabase, type FreshDatabase, testNatsUrl } from '@mimamori/test-fixtures';
 import { createTargetService } from '../src/service.ts';
 import { SiteBrowser } from './site-browser.ts';
 
@@ -109,26 +104,7 @@ export async function startTargetHarness(options: { sweepIntervalMs?: number } =
       await shutdown.run('test finished');
       await bus.close();
       await db.close();
-      await untilDisconnected(database.url);
       await database.drop();
     },
   };
-}
-
-/** The pool's close resolves while its sockets are still closing; waits until the server sees none. */
-async function untilDisconnected(databaseUrl: string): Promise<void> {
-  const name = new URL(databaseUrl).pathname.slice(1);
-  const admin = openPostgres(testDatabaseUrl(), { max: 1 });
-  try {
-    for (let i = 0; i < 100; i++) {
-      const { rows } = await admin.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
-        [name],
-      );
-      if (rows[0]?.n === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  } finally {
-    await admin.close();
-  }
 }

@@ -13,7 +13,6 @@ import {
   type FreshDatabase,
   type SmtpServerFixture,
   startSmtpServer,
-  testDatabaseUrl,
   testNatsUrl,
 } from '@mimamori/test-fixtures';
 import { createGateway, type Gateway } from '../../src/gateway.ts';
@@ -141,7 +140,6 @@ export async function startAccountHarness(options: HarnessOptions = {}): Promise
       await bus.close();
       await smtp.close();
       await db.close();
-      await untilDisconnected(database.url);
       await database.drop();
     },
   };
@@ -156,25 +154,4 @@ export function linkIn(mail: ParsedMail): URL {
 
 export function tokenIn(mail: ParsedMail): string {
   return linkIn(mail).searchParams.get('token') ?? '';
-}
-
-/**
- * The pool's close resolves while its sockets are still closing; dropping the database then
- * would terminate them and surface as an unhandled error. Waits until the server sees none.
- */
-async function untilDisconnected(databaseUrl: string): Promise<void> {
-  const name = new URL(databaseUrl).pathname.slice(1);
-  const admin = openPostgres(testDatabaseUrl(), { max: 1 });
-  try {
-    for (let i = 0; i < 100; i++) {
-      const { rows } = await admin.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
-        [name],
-      );
-      if (rows[0]?.n === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  } finally {
-    await admin.close();
-  }
 }

@@ -169,8 +169,8 @@ describe('account settings', () => {
     expect((await browser.get('/api/user_info')).body).toMatchObject({ line_need_setting: true });
 
     for (const webhook_url of [
-      'https://evil.example/api/webhooks/123456789012345678/' + goodToken,
-      'http://discord.com/api/webhooks/123456789012345678/' + goodToken,
+      `https://evil.example/api/webhooks/123456789012345678/${goodToken}`,
+      `http://discord.com/api/webhooks/123456789012345678/${goodToken}`,
       'not a url',
     ]) {
       expect(await browser.post('/api/account/discord', { webhook_url })).toMatchObject({

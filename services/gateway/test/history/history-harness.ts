@@ -13,12 +13,7 @@ import { createGrpcClient, createLogger, createShutdown, type Shutdown } from '@
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
 import { runService } from '@mimamori/service-host';
 import { createTargetService } from '@mimamori/target';
-import {
-  createFreshDatabase,
-  type FreshDatabase,
-  testDatabaseUrl,
-  testNatsUrl,
-} from '@mimamori/test-fixtures';
+import { createFreshDatabase, type FreshDatabase, testNatsUrl } from '@mimamori/test-fixtures';
 import { createGateway, type Gateway } from '../../src/gateway.ts';
 import { TestBrowser } from '../accounts/test-browser.ts';
 
@@ -147,27 +142,8 @@ export async function startHistoryHarness(): Promise<HistoryHarness> {
       await shutdown.run('test finished');
       await bus.close();
       await db.close();
-      await untilDisconnected(database.url);
       await database.drop();
       await rm(blobDir, { recursive: true, force: true });
     },
   };
-}
-
-/** The pool's close resolves while its sockets are still closing; waits until the server sees none. */
-async function untilDisconnected(databaseUrl: string): Promise<void> {
-  const name = new URL(databaseUrl).pathname.slice(1);
-  const admin = openPostgres(testDatabaseUrl(), { max: 1 });
-  try {
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const { rows } = await admin.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
-        [name],
-      );
-      if (rows[0]?.n === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  } finally {
-    await admin.close();
-  }
 }
