@@ -9,6 +9,7 @@ export interface ClusterOptions {
   databaseUrl: string;
   natsUrl: string;
   smtpUrl: string;
+  /** The gateway's port; 0 lets it pick a free one (tests), reported in `url`. */
   httpPort: number;
   /** SECRET_KEYS shared by the services that seal and open user secrets. */
   secretKeys: string;
@@ -40,14 +41,20 @@ export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
   const processes = new Map<ServiceName, ChildProcess>();
   const opsUrls = new Map<ServiceName, string>();
   const grpcAddresses = new Map<ServiceName, string>();
+  // Each process binds port 0 and says in its 'service started' (or 'gateway listening') line
+  // where it listens: a port chosen here and freed before the child binds it could meanwhile go
+  // to any other socket on the machine. Those lines are info-level, so nothing coarser is used.
+  const level = options.env?.LOG_LEVEL ?? process.env.LOG_LEVEL ?? 'info';
   const common = {
     ...process.env,
     DATABASE_URL: options.databaseUrl,
     NATS_URL: options.natsUrl,
     SECRET_KEYS: options.secretKeys,
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     ...options.env,
+    LOG_LEVEL: ['info', 'debug', 'trace'].includes(level) ? level : 'info',
   };
+  const started = new Map<ServiceName, Promise<Record<string, unknown>>>();
+  const recentLines = new Map<ServiceName, string[]>();
   const start = (service: ServiceName, env: Record<string, string>) => {
     const child = spawn(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`], {
       cwd: root,
@@ -61,14 +68,51 @@ export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
         buffered += chunk;
         const lines = buffered.split('\n');
         buffered = lines.pop() ?? '';
-        for (const line of lines) options.onLine?.(service, line);
+        for (const line of lines) {
+          const recent = recentLines.get(service) ?? [];
+          recent.push(line);
+          recentLines.set(service, recent.slice(-20));
+          options.onLine?.(service, line);
+        }
       });
     }
     processes.set(service, child);
+    started.set(service, startedLine(service, child));
+  };
+  const startedLine = (service: ServiceName, child: ChildProcess) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const timer = setTimeout(() => fail(`${service} did not start within 60 s`), 60_000);
+      const fail = (reason: string) => {
+        clearTimeout(timer);
+        reject(new Error(`${reason}; its last lines:\n${(recentLines.get(service) ?? []).join('\n')}`));
+      };
+      child.once('exit', (code) => fail(`${service} exited with ${code} before it started`));
+      const watch = (chunk: string) => {
+        for (const line of chunk.split('\n')) {
+          if (!line.startsWith('{')) continue;
+          try {
+            const entry = JSON.parse(line) as Record<string, unknown>;
+            if (entry.msg === 'service started' || entry.msg === 'gateway listening') {
+              clearTimeout(timer);
+              child.stdout?.off('data', watch);
+              resolve(entry);
+            }
+          } catch {
+            // Not a log line of ours.
+          }
+        }
+      };
+      child.stdout?.on('data', watch);
+    });
+  const whenStarted = async (service: ServiceName) => {
+    const entry = await (started.get(service) ?? Promise.reject(new Error(`${service} was not started`)));
+    if (typeof entry.grpcAddress === 'string') grpcAddresses.set(service, entry.grpcAddress);
+    if (typeof entry.opsUrl === 'string') opsUrls.set(service, entry.opsUrl.replace(/\/?$/, '/'));
+    return entry;
   };
 
   const cluster: Cluster = {
-    url: `http://127.0.0.1:${options.httpPort}/`,
+    url: '',
     processes,
     opsUrls,
     grpcAddresses,
@@ -97,21 +141,21 @@ export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
   };
 
   try {
-    for (const service of SERVICES) {
-      const [grpcPort, opsPort] = [await freePort(), await freePort()];
-      grpcAddresses.set(service, `127.0.0.1:${grpcPort}`);
-      opsUrls.set(service, `http://127.0.0.1:${opsPort}/`);
+    const ports = { GRPC_PORT: '0', OPS_PORT: '0' };
+    // The notifier calls account and the diff service calls target: those two come first.
+    const first = ['account', 'target'] as const;
+    for (const service of first) start(service, ports);
+    await Promise.all(first.map(whenStarted));
+    for (const service of SERVICES.filter((name) => !(first as readonly string[]).includes(name))) {
       start(service, {
-        GRPC_PORT: String(grpcPort),
-        OPS_PORT: String(opsPort),
-        // Started after the account service, whose address is already chosen.
+        ...ports,
         ...(service === 'notifier'
           ? { SMTP_URL: options.smtpUrl, ACCOUNT_GRPC_ADDR: grpcAddresses.get('account') ?? '' }
           : {}),
-        // Started after the target service, whose address is already chosen.
         ...(service === 'diff' ? { TARGET_GRPC_ADDR: grpcAddresses.get('target') ?? '' } : {}),
       });
     }
+    await Promise.all(SERVICES.map(whenStarted));
     // Migrations of separate schemas run in parallel; readiness waits for all of them.
     await Promise.all(
       SERVICES.map((service) => waitForOk(`${opsUrls.get(service)}readyz`, processes.get(service))),
@@ -124,6 +168,7 @@ export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
       DIFF_GRPC_ADDR: grpcAddresses.get('diff') ?? '',
       WEB_DIST_DIR: `${root}web/dist`,
     });
+    cluster.url = String((await whenStarted('gateway')).url);
     await waitForOk(`${cluster.url}readyz`, processes.get('gateway'));
     return cluster;
   } catch (error) {

@@ -10,12 +10,7 @@ import {
   testNatsUrl,
 } from '@mimamori/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Cluster,
-  freePort,
-  launchCluster,
-  type ServiceName,
-} from '../../../scripts/cluster/launch-cluster.ts';
+import { type Cluster, launchCluster, type ServiceName } from '../../../scripts/cluster/launch-cluster.ts';
 
 // The cluster mode for real: eight processes, PostgreSQL, NATS JetStream, an SMTP server.
 let database: FreshDatabase;
@@ -32,7 +27,7 @@ beforeAll(async () => {
     databaseUrl: database.url,
     natsUrl: testNatsUrl(),
     smtpUrl: smtp.url,
-    httpPort: await freePort(),
+    httpPort: 0,
     secretKeys: generateSecretKey('test'),
     env: { BUS_NAMESPACE: namespace, LOG_LEVEL: 'info' },
     onLine: (service, line) => lines.push({ service, line }),

@@ -12,7 +12,7 @@ import {
   testNatsUrl,
 } from '@mimamori/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cluster, freePort, launchCluster } from '../../../scripts/cluster/launch-cluster.ts';
+import { type Cluster, launchCluster } from '../../../scripts/cluster/launch-cluster.ts';
 import { type DiscordStandIn, startDiscordStandIn } from '../../notifier/test/discord-stand-in.ts';
 import { type DiscordFront, startDiscordFront } from './pipeline/discord-front.ts';
 import { startWatchedPage, type WatchedPage } from './pipeline/watched-page.ts';
@@ -45,7 +45,7 @@ beforeAll(async () => {
     databaseUrl: database.url,
     natsUrl: testNatsUrl(),
     smtpUrl: smtp.url,
-    httpPort: await freePort(),
+    httpPort: 0,
     secretKeys: generateSecretKey('test'),
     env: {
       BUS_NAMESPACE: namespace,
