@@ -1,0 +1,44 @@
+import coreEn from './en.json';
+import dashboardEn from './features/dashboard.en.json';
+import dashboardJa from './features/dashboard.ja.json';
+import checkErrorsEn from './features/errors-check.en.json';
+import checkErrorsJa from './features/errors-check.ja.json';
+import targetErrorsEn from './features/errors-target.en.json';
+import targetErrorsJa from './features/errors-target.ja.json';
+import mockShopEn from './features/mockShop.en.json';
+import mockShopJa from './features/mockShop.ja.json';
+import siteDetailEn from './features/siteDetail.en.json';
+import siteDetailJa from './features/siteDetail.ja.json';
+import tourEn from './features/tour.en.json';
+import tourJa from './features/tour.ja.json';
+import wizardEn from './features/wizard.en.json';
+import wizardJa from './features/wizard.ja.json';
+import coreJa from './ja.json';
+
+/*
+ * One catalogue per language, assembled from the shell's file and one file per screen, so each
+ * screen's texts live beside each other. API error keys (`errors.<code>`) stay in one `errors`
+ * group whatever file defines them, because the gateway sends them as `errors.<code>`.
+ */
+export const ja = {
+  ...coreJa,
+  errors: { ...coreJa.errors, ...targetErrorsJa, ...checkErrorsJa },
+  dashboard: dashboardJa,
+  wizard: wizardJa,
+  siteDetail: siteDetailJa,
+  mockShop: mockShopJa,
+  tour: tourJa,
+};
+
+// English must carry every key the Japanese catalogue has; tsc fails on a missing one.
+export const en: typeof ja = {
+  ...coreEn,
+  errors: { ...coreEn.errors, ...targetErrorsEn, ...checkErrorsEn },
+  dashboard: dashboardEn,
+  wizard: wizardEn,
+  siteDetail: siteDetailEn,
+  mockShop: mockShopEn,
+  tour: tourEn,
+};
+
+export type Catalogue = typeof ja;
