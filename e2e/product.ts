@@ -34,10 +34,11 @@ export type StartProductOptions = {
 
 /**
  * Starts `packages/standalone/src/main.ts` on a free port with a fresh data folder and
- * resolves once it prints its address. The SPA must be built first (web/dist).
+ * resolves once it prints its address. The SPA must be built first (web/dist, or the folder
+ * MIMAMORI_WEB_DIST names).
  */
 export async function startProduct(options: StartProductOptions = {}): Promise<RunningProduct> {
-  const indexHtml = join(repoRoot, 'web/dist/index.html');
+  const indexHtml = join(process.env.MIMAMORI_WEB_DIST ?? join(repoRoot, 'web/dist'), 'index.html');
   if (!existsSync(indexHtml)) {
     throw new Error(`${indexHtml} is missing: build the SPA first with pnpm --filter @mimamori/web build`);
   }

@@ -7,6 +7,8 @@ export const standaloneEnv = z.object({
   MIMAMORI_HOST: z.string().default('127.0.0.1'),
   // Where the embedded database, blobs and the local mailbox live.
   MIMAMORI_DATA_DIR: z.string().default('.data'),
+  // The built SPA to serve; another folder lets several builds be tested side by side.
+  MIMAMORI_WEB_DIST: z.string().optional(),
   // pino level.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Export traces over OTLP/HTTP to this endpoint; off when unset.

@@ -18,7 +18,7 @@ try {
     host: config.MIMAMORI_HOST,
     port: config.MIMAMORI_HTTP_PORT,
     dataDir: config.MIMAMORI_DATA_DIR,
-    webDistDir: fileURLToPath(new URL('../../../web/dist', import.meta.url)),
+    webDistDir: config.MIMAMORI_WEB_DIST ?? fileURLToPath(new URL('../../../web/dist', import.meta.url)),
     logger,
     shutdown,
   });
