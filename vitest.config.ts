@@ -8,7 +8,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts'],
+          include: ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'web/src/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
         },
       },
