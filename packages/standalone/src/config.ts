@@ -9,6 +9,16 @@ export const standaloneEnv = z.object({
   MIMAMORI_DATA_DIR: z.string().default('.data'),
   // The built SPA to serve; another folder lets several builds be tested side by side.
   MIMAMORI_WEB_DIST: z.string().optional(),
+  // Tests only: host:port fixture servers the crawler's egress guard lets through (comma-separated).
+  CRAWLER_ALLOW: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    ),
   // pino level.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Export traces over OTLP/HTTP to this endpoint; off when unset.

@@ -22,6 +22,8 @@ export interface StandaloneOptions {
   port: number;
   dataDir: string;
   webDistDir?: string;
+  /** Tests only: loopback fixture servers (host:port) the crawler may fetch. */
+  crawlerAllow?: readonly string[];
   logger: Logger;
   shutdown: Shutdown;
 }
@@ -61,7 +63,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     createTargetService({ db, logger, secretBox }),
     createSchedulerService({ db, bus, logger }),
     // Screenshots and large area content stay in the data folder.
-    createCrawlerService({ bus, logger, blobs }),
+    createCrawlerService({ bus, logger, blobs, allow: options.crawlerAllow ?? [] }),
     createDiffService({
       db,
       logger,
