@@ -1,6 +1,7 @@
 export { dropSchemas } from './drop-schemas.ts';
 export { createFreshDatabase, type FreshDatabase } from './fresh-database.ts';
 export { createHttpVisitor, type HttpVisitor, type VisitorResponse } from './http-visitor.ts';
+export { type OwnServer, startOwnNats, startOwnPostgres } from './own-servers.ts';
 export { testDatabaseUrl, testNatsUrl } from './server-urls.ts';
 export {
   type SmtpServerFixture,
