@@ -3,6 +3,7 @@ export const queryKeys = {
   userInfo: ['user-info'] as const,
   account: ['account'] as const,
   timezones: ['timezones'] as const,
+  siteList: ['site-list'] as const,
   xSignInAvailable: ['x-sign-in-available'] as const,
   /** A verification link is used once; its outcome is kept under its token. */
   emailVerification: (token: string) => ['email-verification', token] as const,
