@@ -9,6 +9,22 @@ export interface EgressOptions {
    * servers only. Empty in production.
    */
   allow?: readonly string[];
+  /**
+   * Pages reached without the address check, by origin and path: the single-process product's
+   * own demo shop, so a new user can watch it (ADR 0006). Read at every request, since the
+   * product's port is known only once it listens. Only `checkUrl` honours them, because only a
+   * whole URL shows the path: a bare `check(host, port)` (a CONNECT tunnel, a new connection)
+   * still refuses those origins.
+   */
+  allowPages?: () => readonly AllowedPages[];
+}
+
+/** Paths of one origin the guard lets through. */
+export interface AllowedPages {
+  /** As `URL.origin` writes it, e.g. `http://127.0.0.1:8080`. */
+  origin: string;
+  /** Exact paths, or prefixes when they end with `/`. */
+  paths: readonly string[];
 }
 
 export interface CheckedAddress {
@@ -27,41 +43,52 @@ export interface EgressGuard {
 export function createEgressGuard(options: EgressOptions = {}): EgressGuard {
   const allowed = new Set((options.allow ?? []).map((entry) => entry.trim().toLowerCase()).filter(Boolean));
 
-  const guard: EgressGuard = {
-    async check(rawHostname, port) {
-      const hostname = rawHostname.replace(/^\[|\]$/g, '').toLowerCase();
-      const isAllowed = allowed.has(`${hostname}:${port}`) || allowed.has(`[${hostname}]:${port}`);
-      const family = isIP(hostname);
-      const addresses =
-        family !== 0
-          ? [{ address: hostname, family }]
-          : await lookup(hostname, { all: true, verbatim: true }).catch((error: NodeJS.ErrnoException) => {
-              throw Object.assign(
-                new Error(`could not resolve ${hostname}: ${error.code ?? error.message}`),
-                {
-                  code: error.code,
-                },
-              );
+  const resolveChecked = async (rawHostname: string, port: number, pageAllowed: boolean) => {
+    const hostname = rawHostname.replace(/^\[|\]$/g, '').toLowerCase();
+    const isAllowed =
+      pageAllowed || allowed.has(`${hostname}:${port}`) || allowed.has(`[${hostname}]:${port}`);
+    const family = isIP(hostname);
+    const addresses =
+      family !== 0
+        ? [{ address: hostname, family }]
+        : await lookup(hostname, { all: true, verbatim: true }).catch((error: NodeJS.ErrnoException) => {
+            throw Object.assign(new Error(`could not resolve ${hostname}: ${error.code ?? error.message}`), {
+              code: error.code,
             });
-      const first = addresses[0];
-      if (!first) throw new Error(`could not resolve ${hostname}: no address`);
-      if (!isAllowed) {
-        // Every answer must be public: a name that also points inside is refused outright.
-        for (const { address } of addresses) {
-          const refusal = addressRefusal(address);
-          if (refusal) throw new RefusedAddressError(`refused ${hostname}:${port}: ${refusal}`);
-        }
+          });
+    const first = addresses[0];
+    if (!first) throw new Error(`could not resolve ${hostname}: no address`);
+    if (!isAllowed) {
+      // Every answer must be public: a name that also points inside is refused outright.
+      for (const { address } of addresses) {
+        const refusal = addressRefusal(address);
+        if (refusal) throw new RefusedAddressError(`refused ${hostname}:${port}: ${refusal}`);
       }
-      return { address: first.address, family: first.family === 6 ? 6 : 4 };
-    },
+    }
+    return { address: first.address, family: first.family === 6 ? 6 : 4 } satisfies CheckedAddress;
+  };
+
+  const guard: EgressGuard = {
+    check: (hostname, port) => resolveChecked(hostname, port, false),
     async checkUrl(url) {
       const parsed = typeof url === 'string' ? new URL(url) : url;
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
         throw new RefusedAddressError(`refused ${parsed.protocol} URL: only http and https are fetched`);
       }
       const port = parsed.port ? Number(parsed.port) : parsed.protocol === 'https:' ? 443 : 80;
-      return guard.check(parsed.hostname, port);
+      return resolveChecked(parsed.hostname, port, isAllowedPage(options.allowPages?.() ?? [], parsed));
     },
   };
   return guard;
+}
+
+function isAllowedPage(allowedPages: readonly AllowedPages[], url: URL): boolean {
+  // URL has already resolved dot segments (`/mock/ec/../x` arrives as `/x`); an escaped one
+  // (`/assets/..%2f…`) could still be decoded by the server behind, so no escape is let through.
+  if (url.pathname.includes('%')) return false;
+  return allowedPages.some(
+    ({ origin, paths }) =>
+      origin === url.origin &&
+      paths.some((path) => (path.endsWith('/') ? url.pathname.startsWith(path) : url.pathname === path)),
+  );
 }

@@ -1,5 +1,6 @@
 export { addressRefusal } from './address-policy.ts';
 export {
+  type AllowedPages,
   type CheckedAddress,
   createEgressGuard,
   type EgressGuard,

@@ -4,7 +4,7 @@ import { createAccountService } from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
 import { createInProcessBus } from '@mimamori/bus';
 import { accountV1, crawlerV1, diffV1, targetV1 } from '@mimamori/contracts';
-import { createCrawlerService } from '@mimamori/crawler';
+import { type CrawlerDeps, createCrawlerService } from '@mimamori/crawler';
 import { openPglite } from '@mimamori/db';
 import { createDiffService, targetSettingsClient } from '@mimamori/diff';
 import { createFilingsService } from '@mimamori/filings';
@@ -35,6 +35,8 @@ export interface Standalone {
 }
 
 const MAIL_FROM = 'Mimamori <no-reply@mimamori.local>';
+/** The SPA's demo shop (web/src/route-paths.ts `mockShop`), which a new user registers first. */
+export const DEMO_SHOP_PATH = '/mock/ec';
 
 /**
  * All eight services in this process on embedded defaults: PGlite in the data folder, the
@@ -54,6 +56,10 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
 
   const secretBox = createSecretBox(await keptSecretKeys(join(dataDir, 'secret-keys')));
   let url = '';
+  // The crawler's browser may open this product's own demo shop and the script files it runs,
+  // nothing else of its origin (ADR 0006). Empty until the gateway listens and the port is known.
+  const ownDemoShop: CrawlerDeps['allowPages'] = () =>
+    url ? [{ origin: new URL(url).origin, paths: [DEMO_SHOP_PATH, '/assets/'] }] : [];
 
   const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 } };
   const blobs = await createFileBlobStore(join(dataDir, 'blobs'));
@@ -63,7 +69,13 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     createTargetService({ db, logger, secretBox }),
     createSchedulerService({ db, bus, logger }),
     // Screenshots and large area content stay in the data folder.
-    createCrawlerService({ bus, logger, blobs, allow: options.crawlerAllow ?? [] }),
+    createCrawlerService({
+      bus,
+      logger,
+      blobs,
+      allow: options.crawlerAllow ?? [],
+      allowPages: ownDemoShop,
+    }),
     createDiffService({
       db,
       logger,

@@ -1,6 +1,7 @@
 import type { BlobStore } from '@mimamori/blob-store';
 import type { EventBus } from '@mimamori/bus';
 import { crawlerV1 } from '@mimamori/contracts';
+import type { AllowedPages } from '@mimamori/egress';
 import { streams } from '@mimamori/events';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
@@ -27,6 +28,8 @@ export interface CrawlerDeps {
   proxies?: readonly string[];
   /** Tests only: host:port fixture servers the egress guard lets through. */
   allow?: readonly string[];
+  /** Single-process mode only: the product's own demo shop, reached by the browser (ADR 0006). */
+  allowPages?: () => readonly AllowedPages[];
 }
 
 /**
@@ -39,7 +42,11 @@ export function createCrawlerService(deps: CrawlerDeps): ServiceModule {
     ...(deps.pageTimeoutMs ? { timeoutMs: deps.pageTimeoutMs } : {}),
   });
   // Browser-mode checks and the wizard preview share one pool; Chromium starts on first use.
-  const pool = createBrowserPool({ allow: deps.allow ?? [], logger: deps.logger });
+  const pool = createBrowserPool({
+    allow: deps.allow ?? [],
+    ...(deps.allowPages ? { allowPages: deps.allowPages } : {}),
+    logger: deps.logger,
+  });
   const browser = deps.browser ?? createBrowserPageFetcher({ pool });
   const preview = createPreviewService({ pool, httpFetcher: http, proxyPool: deps.proxies ?? [] });
   return {

@@ -1,4 +1,10 @@
-import { createEgressGuard, type EgressGuard, type GuardedProxy, startGuardedProxy } from '@mimamori/egress';
+import {
+  type AllowedPages,
+  createEgressGuard,
+  type EgressGuard,
+  type GuardedProxy,
+  startGuardedProxy,
+} from '@mimamori/egress';
 import type { Logger } from '@mimamori/runtime';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumExecutablePath } from './chromium-binary.ts';
@@ -10,6 +16,12 @@ export interface BrowserPoolOptions {
    * fixture servers only; empty in production.
    */
   allow?: readonly string[];
+  /**
+   * Pages (origin and paths) the guard lets through: the single-process product's own demo
+   * shop. Browser only: the proxy sees each request's whole URL, so it can hold them to the
+   * paths; HTTP mode never needs them (the shop is drawn by script).
+   */
+  allowPages?: () => readonly AllowedPages[];
   /** Long-lived browser processes. */
   browsers?: number;
   /** Pages in flight per browser; more wait for a slot. */
@@ -95,6 +107,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       // Every browser request, sub-resources and redirects included, leaves through this proxy.
       proxy = startGuardedProxy({
         ...(options.allow ? { allow: options.allow } : {}),
+        ...(options.allowPages ? { allowPages: options.allowPages } : {}),
         ...(upstreamProxy ? { upstreamProxy } : {}),
       });
       proxies.set(key, proxy);
@@ -264,7 +277,10 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       executablePath ??= chromiumExecutablePath();
       return executablePath;
     },
-    guard: createEgressGuard(options.allow ? { allow: options.allow } : {}),
+    guard: createEgressGuard({
+      ...(options.allow ? { allow: options.allow } : {}),
+      ...(options.allowPages ? { allowPages: options.allowPages } : {}),
+    }),
 
     async run(spec, work) {
       await acquireSlot();
