@@ -8,4 +8,6 @@ export const queryKeys = {
   /** A verification link is used once; its outcome is kept under its token. */
   emailVerification: (token: string) => ['email-verification', token] as const,
   supportFollowUp: (token: string) => ['support-follow-up', token] as const,
+  /** A v2 site's stored settings, edited by the registration wizard. */
+  targetSettings: (id: string) => ['target-settings', id] as const,
 };

@@ -1,0 +1,81 @@
+import type {
+  NotificationRules,
+  RuleCondition,
+  RuleGroup,
+  RuleOperand,
+  RuleOperator,
+} from '../api/target-settings.ts';
+
+export const RULE_OPERATORS: readonly RuleOperator[] = [
+  'keyword',
+  'not_keyword',
+  'greater',
+  'less',
+  'increase',
+  'decrease',
+  'increase_percent',
+  'decrease_percent',
+  're',
+  'not_re',
+];
+
+export const RULE_OPERANDS: readonly RuleOperand[] = ['all', 'new', 'old'];
+
+/** Spec section 5: numeric conditions read the first number of the full text only. */
+const NUMERIC: ReadonlySet<RuleOperator> = new Set([
+  'greater',
+  'less',
+  'increase',
+  'decrease',
+  'increase_percent',
+  'decrease_percent',
+]);
+
+export const isNumericOperator = (operator: RuleOperator) => NUMERIC.has(operator);
+
+/** The operands a condition with this operator may read. */
+export function operandsFor(operator: RuleOperator): readonly RuleOperand[] {
+  return isNumericOperator(operator) ? ['all'] : RULE_OPERANDS;
+}
+
+export const emptyRules = (): NotificationRules => ({ combine: 'or', groups: [] });
+
+export const newCondition = (areaId: string): RuleCondition => ({
+  areaId,
+  operand: 'new',
+  operator: 'keyword',
+  value: '',
+});
+
+export const newGroup = (areaId: string): RuleGroup => ({
+  combine: 'and',
+  conditions: [newCondition(areaId)],
+});
+
+/** A condition after its operator changed: a numeric operator moves the operand to the full text. */
+export function withOperator(condition: RuleCondition, operator: RuleOperator): RuleCondition {
+  const operand = operandsFor(operator).includes(condition.operand) ? condition.operand : 'all';
+  return { ...condition, operator, operand };
+}
+
+/**
+ * The rules as they are saved: groups left without conditions are removed (spec section 5), and
+ * no group at all means 'notify on every update', sent as no rules.
+ */
+export function rulesToSave(rules: NotificationRules): NotificationRules | undefined {
+  const groups = rules.groups.filter((group) => group.conditions.length > 0);
+  return groups.length === 0 ? undefined : { combine: rules.combine, groups };
+}
+
+/** The rules with every condition on a removed area dropped (and groups left empty removed). */
+export function withoutArea(rules: NotificationRules, areaId: string): NotificationRules {
+  return {
+    combine: rules.combine,
+    groups: rules.groups
+      .map((group) => ({ ...group, conditions: group.conditions.filter((c) => c.areaId !== areaId) }))
+      .filter((group) => group.conditions.length > 0),
+  };
+}
+
+export const usesArea = (rules: NotificationRules, areaId: string) =>
+  rules.groups.some((group) => group.conditions.some((condition) => condition.areaId === areaId));

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type AreaDraft,
+  DEFAULT_AREA_OPTIONS,
+  draftFromStored,
+  intervalProblem,
+  newAction,
+  newDraft,
+  nextAreaId,
+  settingsFromDraft,
+  type WizardDraft,
+} from './wizard-draft.ts';
+
+const area = (areaId: string, httpSuffices: boolean | null): AreaDraft => ({
+  areaId,
+  label: ` Price ${areaId} `,
+  locator: { selector: `#${areaId}`, selector_type: 'css', frame_selector: '', frame_selector_type: '' },
+  box: { x: 0, y: 0, width: 10, height: 10 },
+  frameKey: '',
+  options: { ...DEFAULT_AREA_OPTIONS, excludeDates: true },
+  wordsText: 'sale\n\n  new  \n',
+  regexesText: '\\d+ left\n',
+  content: '¥1,280',
+  httpSuffices,
+});
+
+const draft = (changes: Partial<WizardDraft>): WizardDraft => ({
+  ...newDraft(),
+  url: ' https://shop.example/item ',
+  label: ' Shop ',
+  areas: [area('area-1', true)],
+  ...changes,
+});
+
+describe('the registration request', () => {
+  it('carries the trimmed fields, area options with one word or pattern per line, and no empty rules', () => {
+    const body = settingsFromDraft(
+      draft({ interval: '10', rules: { combine: 'or', groups: [{ combine: 'and', conditions: [] }] } }),
+    );
+    expect(body).toMatchObject({
+      label: 'Shop',
+      url: 'https://shop.example/item',
+      interval_minutes: 10,
+      mail_notify: true,
+      chat_notify: 'none',
+      discord_webhook_url: '',
+      user_agent: { kind: 'none', value: '' },
+      actions: [],
+      fetch_mode: 'http',
+    });
+    expect(body.rules).toBeUndefined();
+    expect(body.login).toBeUndefined();
+    expect(body.areas).toEqual([
+      {
+        area_id: 'area-1',
+        label: 'Price area-1',
+        content: '¥1,280',
+        locator: { selector: '#area-1', selector_type: 'css', frame_selector: '', frame_selector_type: '' },
+        options: {
+          ...DEFAULT_AREA_OPTIONS,
+          excludeDates: true,
+          excludeWords: ['sale', 'new'],
+          excludeRegexes: ['\\d+ left'],
+        },
+      },
+    ]);
+  });
+
+  it('uses the browser when an area needs scripts, or for screenshots, actions or a login', () => {
+    expect(settingsFromDraft(draft({ areas: [area('a', true), area('b', false)] })).fetch_mode).toBe(
+      'browser',
+    );
+    expect(settingsFromDraft(draft({ screenshot: true })).fetch_mode).toBe('browser');
+    expect(settingsFromDraft(draft({ actions: [{ ...newAction(), selector: '#more' }] })).fetch_mode).toBe(
+      'browser',
+    );
+    const login = draft({ loginEnabled: true, loginActions: [{ ...newAction(), selector: '#go' }] });
+    expect(settingsFromDraft(login).fetch_mode).toBe('browser');
+    expect(settingsFromDraft(login).login?.verify).toEqual({ kind: 'replay', cookie_name: '' });
+  });
+
+  it('keeps the stored fetch mode while a stored area was not read again', () => {
+    expect(settingsFromDraft(draft({ areas: [area('a', null)], storedFetchMode: 'http' })).fetch_mode).toBe(
+      'http',
+    );
+  });
+
+  it('sends the element of a click and leaves it out of a URL change', () => {
+    const body = settingsFromDraft(
+      draft({
+        actions: [
+          { ...newAction(), selector: ' //button ', selectorType: 'xpath', frameSelector: 'iframe#f' },
+          { ...newAction(), type: 'goto_url', value: 'https://shop.example/next' },
+        ],
+      }),
+    );
+    expect(body.actions).toEqual([
+      {
+        type: 'click',
+        locator: {
+          selector: '//button',
+          selector_type: 'xpath',
+          frame_selector: 'iframe#f',
+          frame_selector_type: 'xpath',
+        },
+        value: '',
+        skippable: false,
+      },
+      { type: 'goto_url', value: 'https://shop.example/next', skippable: false },
+    ]);
+  });
+
+  it('sends a site webhook only when the site has its own chat link', () => {
+    const url = 'https://discord.com/api/webhooks/1/abc';
+    expect(
+      settingsFromDraft(draft({ chatNotify: 'account', discordWebhookUrl: url })).discord_webhook_url,
+    ).toBe('');
+    expect(settingsFromDraft(draft({ chatNotify: 'site', discordWebhookUrl: url })).discord_webhook_url).toBe(
+      url,
+    );
+  });
+});
+
+describe('the interval', () => {
+  it('is refused below 1 minute or when not a whole number', () => {
+    for (const value of ['0', '-5', '', '1.5', 'abc'])
+      expect(intervalProblem(value)).toBe('interval_too_short');
+    for (const value of ['1', '10', ' 60 ']) expect(intervalProblem(value)).toBeUndefined();
+  });
+});
+
+describe('area ids', () => {
+  it('are new for each added area, even after one was removed', () => {
+    expect(nextAreaId([])).toBe('area-1');
+    expect(nextAreaId([area('area-2', true)])).toBe('area-3');
+  });
+});
+
+describe('edit mode', () => {
+  it('turns the stored settings into a draft that saves the same settings again', () => {
+    const stored = settingsFromDraft(draft({ interval: '1', rules: { combine: 'and', groups: [] } }));
+    const again = draftFromStored({
+      ...stored,
+      has_discord_webhook: false,
+      has_cookies: false,
+      login: null,
+      actions: [],
+      rules: null,
+      paused: false,
+    });
+    expect(again.areas[0]?.box).toBeNull();
+    expect(settingsFromDraft(again)).toEqual(stored);
+  });
+});

@@ -1,0 +1,240 @@
+import type { Box, Locator, LoginVerify, PageAction, UserAgent } from '../api/preview.ts';
+import type {
+  AreaOptions,
+  ChatNotify,
+  FetchMode,
+  NotificationRules,
+  StoredAction,
+  StoredTargetSettings,
+  TargetSettingsInput,
+} from '../api/target-settings.ts';
+import { emptyRules, rulesToSave } from '../rules/rule-groups.ts';
+
+/** The wizard's steps in flow order (spec section 2): login and actions are optional. */
+export const STEPS = ['url', 'display', 'login', 'actions', 'areas', 'content', 'notify'] as const;
+export type StepId = (typeof STEPS)[number];
+
+/** An action as the form edits it; a blank text of a stored action keeps the stored one. */
+export type ActionDraft = {
+  type: PageAction['type'];
+  selector: string;
+  selectorType: 'css' | 'xpath';
+  frameSelector: string;
+  value: string;
+  skippable: boolean;
+  /** A stored action whose text the server keeps (it never sends it back). */
+  hasValue: boolean;
+};
+
+export type AreaDraft = {
+  areaId: string;
+  label: string;
+  locator: Locator;
+  /** Where it is on the current screenshot; null when it was not found there (a stored area). */
+  box: Box | null;
+  /** The frame it is in ('' for the top document), so boxes are only compared within one frame. */
+  frameKey: string;
+  options: AreaOptions;
+  /** Excluded words and regexes, one per line, as typed. */
+  wordsText: string;
+  regexesText: string;
+  /** What a person sees in the area (from the preview), saved as the data at registration. */
+  content: string;
+  /** Whether HTTP mode reads the same text; null until the preview read the area. */
+  httpSuffices: boolean | null;
+};
+
+export type WizardDraft = {
+  url: string;
+  userAgent: UserAgent;
+  loginEnabled: boolean;
+  loginActions: ActionDraft[];
+  verify: LoginVerify;
+  actions: ActionDraft[];
+  areas: AreaDraft[];
+  label: string;
+  /** As typed, so a wrong value can be shown and refused. */
+  interval: string;
+  screenshot: boolean;
+  proxy: boolean;
+  mailNotify: boolean;
+  chatNotify: ChatNotify;
+  discordWebhookUrl: string;
+  rules: NotificationRules;
+  /** The stored site's fetch mode, kept while its areas were not read again. */
+  storedFetchMode: FetchMode | null;
+};
+
+export const DEFAULT_AREA_OPTIONS: AreaOptions = {
+  stripTags: true,
+  excludeDates: false,
+  excludeTimes: false,
+  excludeNumbers: false,
+  addOnly: false,
+  excludeWords: [],
+  excludeRegexes: [],
+  allowSameWords: false,
+  excludeSameAsPast: { enabled: false, count: 0 },
+};
+
+export const newDraft = (): WizardDraft => ({
+  url: '',
+  userAgent: { kind: 'none', value: '' },
+  loginEnabled: false,
+  loginActions: [],
+  verify: { kind: 'replay', cookie_name: '' },
+  actions: [],
+  areas: [],
+  label: '',
+  interval: '60',
+  screenshot: false,
+  proxy: false,
+  mailNotify: true,
+  chatNotify: 'none',
+  discordWebhookUrl: '',
+  rules: emptyRules(),
+  storedFetchMode: null,
+});
+
+export const newAction = (): ActionDraft => ({
+  type: 'click',
+  selector: '',
+  selectorType: 'css',
+  frameSelector: '',
+  value: '',
+  skippable: false,
+  hasValue: false,
+});
+
+/** An id not yet used by the site's areas (the target service accepts [A-Za-z0-9_-]{1,64}). */
+export function nextAreaId(areas: readonly AreaDraft[]): string {
+  const used = new Set(areas.map((area) => area.areaId));
+  let number = areas.length + 1;
+  while (used.has(`area-${number}`)) number++;
+  return `area-${number}`;
+}
+
+/** Spec section 5: the interval is a whole number of minutes, 1 or more. */
+export function intervalProblem(interval: string): 'interval_too_short' | undefined {
+  const minutes = Number(interval.trim());
+  return interval.trim() !== '' && Number.isInteger(minutes) && minutes >= 1
+    ? undefined
+    : 'interval_too_short';
+}
+
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+
+export function actionFromDraft(action: ActionDraft): PageAction {
+  const needsElement = action.type === 'click' || action.type === 'enter_text';
+  return {
+    type: action.type,
+    ...(needsElement
+      ? {
+          locator: {
+            selector: action.selector.trim(),
+            selector_type: action.selectorType,
+            frame_selector: action.frameSelector.trim(),
+            frame_selector_type: action.frameSelector.trim() ? action.selectorType : '',
+          },
+        }
+      : {}),
+    value: action.value,
+    skippable: action.skippable,
+  };
+}
+
+export function areaOptions(area: AreaDraft): AreaOptions {
+  return { ...area.options, excludeWords: lines(area.wordsText), excludeRegexes: lines(area.regexesText) };
+}
+
+/**
+ * Browser mode is needed for a login, actions or screenshots, or when an area's text only appears
+ * once scripts ran; otherwise the cheaper HTTP mode reads the same text.
+ */
+export function fetchModeOf(draft: WizardDraft): FetchMode {
+  if ((draft.loginEnabled && draft.loginActions.length > 0) || draft.actions.length > 0 || draft.screenshot)
+    return 'browser';
+  if (draft.areas.some((area) => area.httpSuffices === null)) return draft.storedFetchMode ?? 'browser';
+  return draft.areas.length > 0 && draft.areas.every((area) => area.httpSuffices) ? 'http' : 'browser';
+}
+
+/** The body of POST /api/v2/target/register (and /update). */
+export function settingsFromDraft(draft: WizardDraft): TargetSettingsInput {
+  const rules = rulesToSave(draft.rules);
+  return {
+    label: draft.label.trim(),
+    url: draft.url.trim(),
+    interval_minutes: Number(draft.interval.trim()),
+    screenshot: draft.screenshot,
+    proxy: draft.proxy,
+    mail_notify: draft.mailNotify,
+    chat_notify: draft.chatNotify,
+    discord_webhook_url: draft.chatNotify === 'site' ? draft.discordWebhookUrl.trim() : '',
+    user_agent: {
+      kind: draft.userAgent.kind,
+      value: draft.userAgent.kind === 'free' ? draft.userAgent.value.trim() : '',
+    },
+    ...(draft.loginEnabled && draft.loginActions.length > 0
+      ? { login: { actions: draft.loginActions.map(actionFromDraft), verify: draft.verify } }
+      : {}),
+    actions: draft.actions.map(actionFromDraft),
+    areas: draft.areas.map((area) => ({
+      area_id: area.areaId,
+      label: area.label.trim(),
+      content: area.content,
+      locator: area.locator,
+      options: areaOptions(area),
+    })),
+    ...(rules ? { rules } : {}),
+    fetch_mode: fetchModeOf(draft),
+  };
+}
+
+function actionDraft(action: StoredAction): ActionDraft {
+  return {
+    type: action.type,
+    selector: action.locator?.selector ?? '',
+    selectorType: action.locator?.selector_type === 'xpath' ? 'xpath' : 'css',
+    frameSelector: action.locator?.frame_selector ?? '',
+    value: action.value,
+    skippable: action.skippable,
+    hasValue: action.has_value,
+  };
+}
+
+/** A stored site as the wizard edits it (edit mode, /sr2c?id=). */
+export function draftFromStored(settings: StoredTargetSettings): WizardDraft {
+  return {
+    url: settings.url,
+    userAgent: settings.user_agent,
+    loginEnabled: settings.login !== null,
+    loginActions: settings.login?.actions.map(actionDraft) ?? [],
+    verify: settings.login?.verify ?? { kind: 'replay', cookie_name: '' },
+    actions: settings.actions.map(actionDraft),
+    areas: settings.areas.map((area) => ({
+      areaId: area.area_id,
+      label: area.label,
+      locator: area.locator,
+      box: null,
+      frameKey: area.locator.frame_selector,
+      options: { ...DEFAULT_AREA_OPTIONS, ...area.options },
+      wordsText: (area.options.excludeWords ?? []).join('\n'),
+      regexesText: (area.options.excludeRegexes ?? []).join('\n'),
+      content: area.content,
+      httpSuffices: null,
+    })),
+    label: settings.label,
+    interval: String(settings.interval_minutes),
+    screenshot: settings.screenshot,
+    proxy: settings.proxy,
+    mailNotify: settings.mail_notify,
+    chatNotify: settings.chat_notify,
+    discordWebhookUrl: '',
+    rules: settings.rules ?? emptyRules(),
+    storedFetchMode: settings.fetch_mode,
+  };
+}
