@@ -56,7 +56,12 @@ export const routes: RouteObject[] = [
             handle: withoutTopNav,
             lazy: screen(() => import('./pages/support-request-page.tsx')),
           },
-          { path: routePaths.mockShop, lazy: screen(() => import('./pages/mock-shop-page.tsx')) },
+          {
+            path: routePaths.mockShop,
+            // The crawler's capture of the shop should be the shop, not the product's navigation.
+            handle: withoutTopNav,
+            lazy: screen(() => import('./pages/mock-shop-page.tsx')),
+          },
           {
             Component: RequireSignIn,
             children: [
