@@ -1,5 +1,27 @@
+import { useTranslation } from 'react-i18next';
+import { ProductCard } from '../mock-shop/product-card.tsx';
+import { shopProducts } from '../mock-shop/shop-prices.ts';
+import { useShopMinute } from '../mock-shop/use-shop-minute.ts';
 import { Page } from '../shell/page.tsx';
+import '../mock-shop/mock-shop.css';
 
+/** A demo shop whose prices change every minute: the first site a new user watches. */
 export default function MockShopPage() {
-  return <Page title="mockShop" />;
+  const { t, i18n } = useTranslation();
+  const minute = useShopMinute();
+  const asOf = new Date(minute * 60_000).toLocaleTimeString(i18n.resolvedLanguage, {
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  return (
+    <Page title="mockShop">
+      <p className="mock-shop-intro">{t('mockShop.intro')}</p>
+      <p className="mock-shop-as-of">{t('mockShop.asOf', { time: asOf })}</p>
+      <ul className="mock-shop-products">
+        {shopProducts.map((product) => (
+          <ProductCard key={product.id} product={product} minute={minute} />
+        ))}
+      </ul>
+    </Page>
+  );
 }
