@@ -1,5 +1,6 @@
-import { Page } from '../shell/page.tsx';
+import { SiteDetailScreen } from '../site-detail/site-detail-screen.tsx';
 
+/** /history?id=: a version 1 (whole-page) site; the same history, without the wizard's links. */
 export default function SiteHistoryPage() {
-  return <Page title="siteHistory" />;
+  return <SiteDetailScreen version={1} />;
 }

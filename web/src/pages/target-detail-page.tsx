@@ -1,5 +1,6 @@
-import { Page } from '../shell/page.tsx';
+import { SiteDetailScreen } from '../site-detail/site-detail-screen.tsx';
 
+/** /target2?id=: a version 2 site. */
 export default function TargetDetailPage() {
-  return <Page title="targetDetail" />;
+  return <SiteDetailScreen version={2} />;
 }

@@ -1,0 +1,45 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  fetchHistory,
+  fetchRegistrationData,
+  type HistoryRequest,
+  runSiteAction,
+  type SiteAction,
+  type SiteVersion,
+} from '../api/history.ts';
+import { queryKeys } from '../query-keys.ts';
+
+/** One page of a site's history; the previous page stays on screen while the next one loads. */
+export function useHistory(version: SiteVersion, request: HistoryRequest) {
+  return useQuery({
+    queryKey: queryKeys.siteHistoryPage(version, request.id, request),
+    queryFn: ({ signal }) => fetchHistory(version, request, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useRegistrationData(version: SiteVersion, id: string) {
+  return useQuery({
+    queryKey: queryKeys.registrationData(version, id),
+    queryFn: ({ signal }) => fetchRegistrationData(version, id, signal),
+  });
+}
+
+/**
+ * Pause, resume or delete. User info is reloaded after each (spec section 4: quotas change); the
+ * site's history pages are refetched after a pause or resume, whose state the header shows.
+ */
+export function useSiteAction(version: SiteVersion, id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (action: SiteAction) => runSiteAction(version, id, action),
+    onSettled: async (_data, _error, action) => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.userInfo }),
+        action === 'delete'
+          ? undefined
+          : queryClient.invalidateQueries({ queryKey: queryKeys.siteHistory(version, id) }),
+      ]);
+    },
+  });
+}

@@ -1,0 +1,69 @@
+import type { HistoryDirection, HistoryEntry, HistoryFilter } from '../api/history.ts';
+
+/** What the history shows: the filter, all days or one, the page size, and where paging stands. */
+export type HistoryView = {
+  filter: HistoryFilter;
+  /** YYYY-MM-DD in the user's time zone; null shows all days. */
+  day: string | null;
+  size: number;
+  /** The cursor of the page shown; null is the newest page. */
+  cursor: string | null;
+  direction: HistoryDirection;
+};
+
+export type HistoryViewChange =
+  | { type: 'filter'; filter: HistoryFilter }
+  | { type: 'day'; day: string | null }
+  | { type: 'size'; size: number }
+  | { type: 'older'; cursor: string }
+  | { type: 'newer'; cursor: string };
+
+export const PAGE_SIZES = [5, 20, 50, 100] as const;
+
+export const initialHistoryView: HistoryView = {
+  filter: 'all',
+  day: null,
+  size: 20,
+  cursor: null,
+  direction: 'older',
+};
+
+/**
+ * A new filter, day or page size starts again from the newest page, because the cursor of one
+ * selection means nothing in another. Older and newer move from the page shown.
+ */
+export function changeHistoryView(view: HistoryView, change: HistoryViewChange): HistoryView {
+  switch (change.type) {
+    case 'filter':
+      return { ...view, filter: change.filter, cursor: null, direction: 'older' };
+    case 'day':
+      return { ...view, day: change.day, cursor: null, direction: 'older' };
+    case 'size':
+      return { ...view, size: change.size, cursor: null, direction: 'older' };
+    case 'older':
+      return { ...view, cursor: change.cursor, direction: 'older' };
+    case 'newer':
+      return { ...view, cursor: change.cursor, direction: 'newer' };
+  }
+}
+
+/** The notifier mails the structural-change hint after this many failed checks in a row. */
+export const STRUCTURE_HINT_ERRORS = 5;
+
+/**
+ * Whether the newest checks failed often enough in a row that the page structure has probably
+ * changed. Only the newest page of all outcomes and all days can tell; any other view says no.
+ */
+export function showsStructureHint(
+  view: HistoryView,
+  entries: readonly HistoryEntry[],
+  newerCursor: string | null,
+): boolean {
+  if (view.filter !== 'all' || view.day !== null || newerCursor !== null) return false;
+  let streak = 0;
+  for (const entry of entries) {
+    if (entry.outcome !== 'error') break;
+    streak++;
+  }
+  return streak >= STRUCTURE_HINT_ERRORS;
+}
