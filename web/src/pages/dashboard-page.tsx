@@ -1,5 +1,29 @@
+import { useState } from 'react';
+import { SiteListSection } from '../dashboard/site-list-section.tsx';
+import { SubscriptionBanner } from '../dashboard/subscription-banner.tsx';
+import { TimezonePicker } from '../dashboard/timezone-picker.tsx';
+import { UsageSection } from '../dashboard/usage-section.tsx';
+import { useUserInfo } from '../hooks/use-user-info.ts';
 import { Page } from '../shell/page.tsx';
+import '../dashboard/dashboard.css';
 
 export default function DashboardPage() {
-  return <Page title="dashboard" />;
+  // The route renders only once user_info has loaded (RequireSignIn), failures included.
+  const info = useUserInfo().data;
+  const [timezoneDismissed, setTimezoneDismissed] = useState(false);
+  if (!info) return null;
+  return (
+    <Page title="dashboard">
+      <div className="dashboard">
+        <SubscriptionBanner info={info} />
+        <SiteListSection />
+        {/* The company-filing watch comes with its own issue; its place in the layout is kept here. */}
+        <div className="dashboard-filings" id="filings" />
+        <UsageSection info={info} />
+      </div>
+      {info.locale.Timezone === '' && !timezoneDismissed && (
+        <TimezonePicker onDismiss={() => setTimezoneDismissed(true)} />
+      )}
+    </Page>
+  );
 }

@@ -1,0 +1,13 @@
+import type { TimezoneOption } from '../api/timezones.ts';
+import { browserTimezone } from '../signup/browser-timezone.ts';
+
+/**
+ * The picker's first choice (spec section 2): the browser's offset as an Etc/GMT zone. An offset
+ * that is not whole hours has none, so the first listed zone with that offset stands in.
+ */
+export function defaultTimezone(options: readonly TimezoneOption[], now = new Date()): string {
+  const etc = browserTimezone(now);
+  if (etc && options.some((option) => option.v === etc)) return etc;
+  const hoursEast = -now.getTimezoneOffset() / 60;
+  return options.find((option) => option.o === hoursEast)?.v ?? options[0]?.v ?? '';
+}

@@ -1,0 +1,257 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { SiteAction, SiteRow } from '../api/targets.ts';
+import { FormMessage } from '../forms/form-message.tsx';
+import { useNarrowWindow } from '../hooks/use-narrow-window.ts';
+import { useSiteAction, useSiteList } from '../hooks/use-targets.ts';
+import { routePaths } from '../route-paths.ts';
+import { AlertDialog } from '../shell/alert-dialog.tsx';
+import { LoadingIndicator } from '../shell/loading-indicator.tsx';
+import { type ListPreferences, loadPreferences, savePreferences } from './list-preferences.ts';
+import { siteName } from './site-action-buttons.tsx';
+import { SiteCards } from './site-cards.tsx';
+import { REGISTRATION_ORDER, type SiteSort, sortByColumn, UPDATE_ORDER, visibleSites } from './site-order.ts';
+import { SiteTable } from './site-table.tsx';
+import { useSiteTime } from './use-site-time.ts';
+
+type Outcome = { tone: 'success' | 'error'; text: string };
+
+const isUpdateOrder = (sort: SiteSort) => sort.key === 'updated' && sort.descending;
+
+/**
+ * The site list (spec section 2): search, 'show paused too', sort, refresh, and pause, resume
+ * and delete with the spec's confirmation and messages. One action runs at a time; a click
+ * while one runs is ignored.
+ */
+export function SiteListSection() {
+  const { t } = useTranslation();
+  const narrow = useNarrowWindow();
+  const time = useSiteTime();
+  const siteList = useSiteList();
+  const action = useSiteAction();
+  const [preferences, setPreferences] = useState<ListPreferences>(loadPreferences);
+  const [search, setSearch] = useState('');
+  const [showUrls, setShowUrls] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState<SiteRow | null>(null);
+  const [loadFailureOpen, setLoadFailureOpen] = useState(true);
+  // A ref, not the mutation's state: a second click can arrive before React re-renders.
+  const running = useRef(false);
+  const messageArea = useRef<HTMLDivElement>(null);
+  const [focusRequest, setFocusRequest] = useState(0);
+
+  useEffect(() => savePreferences(preferences), [preferences]);
+  useEffect(() => {
+    // The acted-on button may be gone (deleted, or pause turned into resume): focus the outcome.
+    if (focusRequest > 0) messageArea.current?.querySelector<HTMLElement>('[data-form-message]')?.focus();
+  }, [focusRequest]);
+  useEffect(() => {
+    if (siteList.isError) setLoadFailureOpen(true);
+  }, [siteList.isError]);
+
+  const messages: Record<SiteAction, { done: string; failed: string }> = {
+    pause: { done: t('dashboard.actions.paused'), failed: t('dashboard.actions.pauseFailed') },
+    resume: { done: t('dashboard.actions.resumed'), failed: t('dashboard.actions.resumeFailed') },
+    delete: { done: t('dashboard.actions.deleted'), failed: t('dashboard.actions.deleteFailed') },
+  };
+
+  const run = (kind: SiteAction, site: SiteRow) => {
+    if (running.current) return;
+    running.current = true;
+    setOutcome(null);
+    action.mutate(
+      { action: kind, site },
+      {
+        onSuccess: () => setOutcome({ tone: 'success', text: messages[kind].done }),
+        onError: () => setOutcome({ tone: 'error', text: messages[kind].failed }),
+        onSettled: () => {
+          running.current = false;
+          setFocusRequest((count) => count + 1);
+        },
+      },
+    );
+  };
+  const requestAction = (kind: SiteAction, site: SiteRow) => {
+    if (running.current) return;
+    if (kind === 'delete') setConfirmDelete(site);
+    else run(kind, site);
+  };
+
+  const order = narrow
+    ? isUpdateOrder(preferences.order)
+      ? UPDATE_ORDER
+      : REGISTRATION_ORDER
+    : preferences.order;
+  const sites = siteList.data?.targets ?? [];
+  const shown = visibleSites(sites, { search, showPaused: preferences.showAll }, order);
+  const busy = action.isPending;
+  const reload = () => window.location.reload();
+
+  return (
+    <section className="dashboard-section site-list" aria-labelledby="site-list-title">
+      <div className="section-head">
+        <h2 id="site-list-title" className="section-title">
+          {t('dashboard.sites.title')}
+        </h2>
+        <Link
+          to={narrow ? routePaths.siteRegistrationMobile : routePaths.siteRegistrationColumns}
+          className="button primary"
+        >
+          {t('dashboard.sites.register')}
+        </Link>
+      </div>
+
+      <div className="site-toolbar">
+        <div className="field site-search">
+          <label htmlFor="site-search" className="field-label">
+            {t('dashboard.sites.search')}
+          </label>
+          <input
+            id="site-search"
+            type="search"
+            className="input"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+          />
+        </div>
+        {narrow && (
+          <div className="field site-sort">
+            <label htmlFor="site-sort" className="field-label">
+              {t('dashboard.sites.sort')}
+            </label>
+            <select
+              id="site-sort"
+              className="input"
+              value={isUpdateOrder(order) ? 'update' : 'registration'}
+              onChange={(event) =>
+                setPreferences((current) => ({
+                  ...current,
+                  order: event.target.value === 'update' ? UPDATE_ORDER : REGISTRATION_ORDER,
+                }))
+              }
+            >
+              <option value="registration">{t('dashboard.sites.orderRegistration')}</option>
+              <option value="update">{t('dashboard.sites.orderUpdate')}</option>
+            </select>
+          </div>
+        )}
+        <div className="site-toggles">
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={preferences.showAll}
+              onChange={(event) =>
+                setPreferences((current) => ({ ...current, showAll: event.target.checked }))
+              }
+            />
+            {t('dashboard.sites.showPaused')}
+          </label>
+          {!narrow && (
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={showUrls}
+                onChange={(event) => setShowUrls(event.target.checked)}
+              />
+              {t('dashboard.sites.showUrls')}
+            </label>
+          )}
+        </div>
+      </div>
+
+      <div className="site-status-line">
+        <p className="muted" data-testid="site-list-fetched-at">
+          {siteList.data ? t('dashboard.sites.fetchedAt', { at: time(siteList.data.at) }) : '\u00a0'}
+        </p>
+        {siteList.data && (
+          <p className="muted" data-testid="site-list-count">
+            {t('dashboard.sites.count', { shown: shown.length, total: sites.length })}
+          </p>
+        )}
+        <button
+          type="button"
+          className="button small"
+          disabled={siteList.isFetching}
+          onClick={() => void siteList.refetch()}
+        >
+          {siteList.isFetching ? t('dashboard.sites.refreshing') : t('dashboard.sites.refresh')}
+        </button>
+      </div>
+
+      <div ref={messageArea} className="site-action-message">
+        {outcome && <FormMessage tone={outcome.tone} message={outcome.text} />}
+      </div>
+
+      {siteList.isPending && <LoadingIndicator />}
+      {siteList.data && sites.length === 0 && <p className="site-list-empty">{t('dashboard.sites.empty')}</p>}
+      {siteList.data && sites.length > 0 && shown.length === 0 && (
+        <p className="site-list-empty">{t('dashboard.sites.noMatch')}</p>
+      )}
+      {shown.length > 0 &&
+        (narrow ? (
+          <SiteCards sites={shown} busy={busy} onAction={requestAction} />
+        ) : (
+          <SiteTable
+            sites={shown}
+            sort={order}
+            onSort={(key) =>
+              setPreferences((current) => ({ ...current, order: sortByColumn(current.order, key) }))
+            }
+            showUrls={showUrls}
+            busy={busy}
+            onAction={requestAction}
+          />
+        ))}
+
+      {siteList.isError && !siteList.data && !loadFailureOpen && (
+        <div className="notice" role="alert">
+          <p>{t('dashboard.sites.loadFailed')}</p>
+          <button type="button" className="button primary" onClick={reload}>
+            {t('actions.reload')}
+          </button>
+        </div>
+      )}
+      {siteList.isError && loadFailureOpen && (
+        <AlertDialog
+          message={t('dashboard.sites.loadFailed')}
+          onClose={() => setLoadFailureOpen(false)}
+          actions={
+            <>
+              <button type="button" className="button" onClick={() => setLoadFailureOpen(false)}>
+                {t('actions.close')}
+              </button>
+              <button type="button" className="button primary" onClick={reload}>
+                {t('actions.reload')}
+              </button>
+            </>
+          }
+        />
+      )}
+      {confirmDelete && (
+        <AlertDialog
+          message={t('dashboard.actions.confirmDelete', { label: siteName(confirmDelete) })}
+          onClose={() => setConfirmDelete(null)}
+          actions={
+            <>
+              <button type="button" className="button" onClick={() => setConfirmDelete(null)}>
+                {t('dashboard.actions.cancel')}
+              </button>
+              <button
+                type="button"
+                className="button danger-solid"
+                onClick={() => {
+                  const site = confirmDelete;
+                  setConfirmDelete(null);
+                  run('delete', site);
+                }}
+              >
+                {t('dashboard.actions.delete')}
+              </button>
+            </>
+          }
+        />
+      )}
+    </section>
+  );
+}

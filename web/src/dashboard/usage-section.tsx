@@ -1,0 +1,46 @@
+import { usageTable } from '@mimamori/plans';
+import { useTranslation } from 'react-i18next';
+import type { UserInfo } from '../api/user-info.ts';
+
+/**
+ * Usage against the plan (spec section 2). user_info's used_num already has the spill of
+ * section 4 applied (sites over the 1-hour quota count as 10-minute ones, then 1-minute);
+ * usageTable words an over-quota row as 'limit / limit (actual)'.
+ */
+export function UsageSection({ info }: { info: UserInfo }) {
+  const { t } = useTranslation();
+  const rows = usageTable(info.num, info.used_num);
+  return (
+    <section className="dashboard-section usage" aria-labelledby="usage-title">
+      <h2 id="usage-title" className="section-title">
+        {t('dashboard.usage.title')}
+      </h2>
+      <table className="usage-table">
+        <caption className="usage-caption">{t('dashboard.usage.caption')}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('dashboard.usage.item')}</th>
+            <th scope="col" className="usage-figure">
+              {t('dashboard.usage.used')}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr
+              key={row.key}
+              className={row.over ? 'usage-over' : undefined}
+              data-testid={`usage-${row.key}`}
+            >
+              <th scope="row">{t(`dashboard.usage.rows.${row.key}`)}</th>
+              <td className="usage-figure">
+                {row.over && <span className="badge usage-over-badge">{t('dashboard.usage.over')}</span>}
+                <span className="usage-text">{row.text}</span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,24 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { actOnSite, fetchSiteList, type SiteAction, type SiteRow } from '../api/targets.ts';
+import { queryKeys } from '../query-keys.ts';
+
+/** The signed-in user's site list with the time it was read. */
+export function useSiteList() {
+  return useQuery({ queryKey: queryKeys.siteList, queryFn: ({ signal }) => fetchSiteList(signal) });
+}
+
+/**
+ * Pause, resume or delete one site. Afterwards the list and user_info are read again, whether
+ * it worked or not: usage and which paused sites can resume both follow from the change.
+ */
+export function useSiteAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ action, site }: { action: SiteAction; site: SiteRow }) => actOnSite(action, site),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.siteList }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.userInfo }),
+      ]),
+  });
+}
