@@ -26,5 +26,6 @@ await runServiceProcess('notifier', notifierEnv, async ({ config, db, logger }) 
       discordApiBase: config.DISCORD_API_BASE,
       hintAfterErrors: config.STRUCTURE_HINT_AFTER_ERRORS,
     },
+    deliveryClaimMs: config.DELIVERY_CLAIM_SECONDS * 1000,
   });
 });

@@ -12,6 +12,7 @@ import { targetNoticeConsumers } from './events/target-notice-consumers.ts';
 import { updateConsumer } from './events/update-consumer.ts';
 import { createDeliveryStore } from './store/delivery-store.ts';
 import { NOTIFIER_SCHEMA, notifierMigrations } from './store/migrations.ts';
+import { sweepNotifier } from './store/retention.ts';
 
 export interface UpdateDeliverySetup {
   /** The account service's view of where and how each user is told about updates. */
@@ -40,11 +41,13 @@ export interface NotifierDeps {
    * harness that exercises accounts alone).
    */
   updates?: UpdateDeliverySetup;
+  /** How long a sending copy of an event holds its delivery; 120 s unless set. */
+  deliveryClaimMs?: number;
 }
 
 export function createNotifierService(deps: NotifierDeps): ServiceModule {
   const { db, logger, mail, secretBox, publicUrl, updates } = deps;
-  const deliveries = createDeliveryStore(db);
+  const deliveries = createDeliveryStore(db, { claimMs: deps.deliveryClaimMs ?? 120_000 });
   const updateConsumers = updates
     ? [
         ...targetNoticeConsumers(db),
@@ -74,6 +77,7 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
     migrations: notifierMigrations,
     streams: [streams.accounts, ...(updates ? [streams.targets, streams.changes, streams.checkResults] : [])],
     consumers: [accountMailConsumer({ deliveries, mail, secretBox, publicUrl, logger }), ...updateConsumers],
+    sweep: (keepMs) => sweepNotifier(db, keepMs),
     stop: async () => {
       updates?.profiles.close?.();
       await mail.close();

@@ -405,6 +405,81 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
     expect(discord.accepted.filter((m) => m.webhookId === user.webhookId)).toHaveLength(1);
   });
 
+  it('lets only one of two copies handled at the same instant send; the other is handed back until the claim is free', async () => {
+    const user = await newUser('en');
+    const targetId = await registerSite(user.userId, { mailNotify: true, chatNotify: 'none' });
+    // A slow SMTP server: the first copy is still sending when the second one asks, even past
+    // the claim's first length, which the sender keeps renewing.
+    const slow = await startSmtpServer({ acceptDelayMs: 4_000 });
+    try {
+      const deliveries = createDeliveryStore(db, { claimMs: 1_500 });
+      const consumer = updateConsumer({
+        db,
+        deliveries,
+        mail: openMailTransport(slow.url, MAIL_FROM),
+        secretBox,
+        profiles,
+        blobs,
+        discordApiBase: discord.apiBase,
+        logger,
+      });
+      const event = await updateEvent(targetId, user.userId);
+      const data = changeDetected.encode(event);
+      const first = delivered(changeDetected.subject, data);
+      const sending = consumer.handler(first.message);
+      await slow.waitForIncoming(1, 20_000);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+
+      const second = delivered(changeDetected.subject, data, 2);
+      await consumer.handler(second.message);
+      expect(second.settled.nakDelayMs).toBeGreaterThan(0);
+      await sending;
+      expect(first.settled.nakDelayMs).toBeUndefined();
+
+      const third = delivered(changeDetected.subject, data, 3);
+      await consumer.handler(third.message);
+      expect(third.settled.nakDelayMs).toBeUndefined();
+      expect(slow.messages).toHaveLength(1);
+      expect(await attempts(`update:${event.updateId}:email`)).toBe(3);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('claims a delivery for one copy at a time; a released or run-out claim (a dead sender) lets the next copy send', async () => {
+    const ledger = createDeliveryStore(db, { claimMs: 60_000 });
+    const id = `claim-test:${randomUUID()}:email`;
+    const both = await Promise.all([ledger.claim(id, 'email'), ledger.claim(id, 'email')]);
+    expect(both.map((claim) => claim.kind).sort()).toEqual(['held', 'send']);
+    const held = both.find((claim) => claim.kind === 'held');
+    expect(held?.kind === 'held' && held.retryAfterMs).toBeGreaterThan(30_000);
+    const sender = both.find((claim) => claim.kind === 'send');
+    if (sender?.kind !== 'send') throw new Error('no copy got the claim');
+
+    // A failed send releases it: the next copy sends at once.
+    await ledger.release(id, sender.token);
+    const retry = await ledger.claim(id, 'email');
+    expect(retry.kind).toBe('send');
+    if (retry.kind !== 'send') return;
+    expect(await ledger.renew(id, sender.token)).toBe(false);
+    expect(await ledger.renew(id, retry.token)).toBe(true);
+
+    // The sender dies mid-send: nobody renews, the claim runs out (set here instead of waited
+    // for), and the next copy sends again. That is the one duplicate left.
+    await db.query(
+      `UPDATE notifier.deliveries SET claimed_until = now() - interval '1 second' WHERE id = $1`,
+      [id],
+    );
+    const afterCrash = await ledger.claim(id, 'email');
+    expect(afterCrash.kind).toBe('send');
+    if (afterCrash.kind !== 'send') return;
+    expect(await ledger.renew(id, retry.token)).toBe(false);
+
+    await ledger.markSent(id);
+    expect((await ledger.claim(id, 'email')).kind).toBe('already_sent');
+    expect(await attempts(id)).toBe(5);
+  });
+
   it('tells nobody about an update of a deleted site', async () => {
     const user = await newUser('ja');
     const targetId = await registerSite(user.userId, { mailNotify: true, chatNotify: 'account' });

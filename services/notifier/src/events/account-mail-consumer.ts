@@ -5,6 +5,7 @@ import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import { accountMailContent, isAccountMailKind, LINK_PATHS } from '../domain/account-mail-content.ts';
 import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
+import { sendClaimed } from './claimed-send.ts';
 
 /**
  * Sends the account service's mails (verification, reset, support confirmation, sign-up with
@@ -31,19 +32,23 @@ export function accountMailConsumer(deps: {
         return;
       }
       const deliveryId = `${event.eventId}:email`;
-      if ((await deps.deliveries.begin(deliveryId, 'email')) !== 'send') return;
-      const path = LINK_PATHS[event.kind];
-      let link: string | null = null;
-      if (path && event.sealedToken) {
-        const token = deps.secretBox.open(event.sealedToken, event.eventId);
-        link = new URL(`${path}?token=${encodeURIComponent(token)}`, deps.publicUrl()).toString();
-      }
-      await deps.mail.send({
-        to: [event.to],
-        ...accountMailContent(event.kind, event.lang, link, event.supportType),
+      const kind = event.kind;
+      const sent = await sendClaimed(deps.deliveries, message, deliveryId, 'email', async () => {
+        const path = LINK_PATHS[kind];
+        let link: string | null = null;
+        if (path && event.sealedToken) {
+          const token = deps.secretBox.open(event.sealedToken, event.eventId);
+          link = new URL(`${path}?token=${encodeURIComponent(token)}`, deps.publicUrl()).toString();
+        }
+        await deps.mail.send({
+          to: [event.to],
+          ...accountMailContent(kind, event.lang, link, event.supportType),
+        });
+        deps.logger.info({ deliveryId, kind }, 'account mail sent');
+        return 'sent';
       });
-      await deps.deliveries.markSent(deliveryId);
-      deps.logger.info({ deliveryId, kind: event.kind }, 'account mail sent');
+      // Another copy of this event is sending the mail now: ask again once its claim is out.
+      if (sent.retry) message.nak(sent.afterMs ?? undefined);
     },
   };
 }

@@ -8,6 +8,7 @@ import type { NotificationProfileSource } from '../domain/notification-profile.t
 import { structureHintContent } from '../domain/structure-hint-content.ts';
 import { countOutcome, markHinted } from '../store/error-streak-store.ts';
 import { loadNotice } from '../store/notice-store.ts';
+import { sendClaimed } from './claimed-send.ts';
 
 /**
  * Counts each site's consecutive failed checks; at `hintAfterErrors` in a row the account address
@@ -39,7 +40,7 @@ export function checkResultConsumer(deps: {
       const to = profile ? [profile.email || profile.verifiedMails[0] || ''].filter(Boolean) : [];
       if (notice && notice !== 'deleted' && profile && to.length > 0) {
         const deliveryId = `structure-hint:${result.targetId}:${streak.startedAt.toISOString()}:email`;
-        if ((await deps.deliveries.begin(deliveryId, 'email')) === 'send') {
+        const sent = await sendClaimed(deps.deliveries, message, deliveryId, 'email', async () => {
           await deps.mail.send({
             to,
             ...structureHintContent({
@@ -50,8 +51,13 @@ export function checkResultConsumer(deps: {
               errorCode: result.errorCode,
             }),
           });
-          await deps.deliveries.markSent(deliveryId);
           deps.logger.info({ deliveryId, errors: streak.errors }, 'structural-change hint sent');
+          return 'sent';
+        });
+        // Another copy is mailing the hint now; the streak is marked once that copy is done.
+        if (sent.retry) {
+          message.nak(sent.afterMs ?? undefined);
+          return;
         }
       }
       await markHinted(deps.db, result.targetId);

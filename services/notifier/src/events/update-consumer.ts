@@ -1,5 +1,5 @@
 import type { BlobStore } from '@mimamori/blob-store';
-import { type CatalogEntry, exponentialRetryDelay, type RetryDelay } from '@mimamori/bus';
+import { type BusMessage, type CatalogEntry, exponentialRetryDelay, type RetryDelay } from '@mimamori/bus';
 import type { Db } from '@mimamori/db';
 import { changeDetected } from '@mimamori/events';
 import type { MailTransport } from '@mimamori/mail';
@@ -14,6 +14,7 @@ import { loadUpdateImages } from '../domain/update-images.ts';
 import { updateMailContent } from '../domain/update-mail-content.ts';
 import type { UpdateImage, UpdateNotice } from '../domain/update-notice.ts';
 import { loadNotice } from '../store/notice-store.ts';
+import { type ClaimedSend, sendClaimed } from './claimed-send.ts';
 
 export interface UpdateConsumerDeps {
   db: Db;
@@ -30,7 +31,7 @@ export interface UpdateConsumerDeps {
 }
 
 /** One channel's attempt: done (sent, skipped or refused for good) or to be tried again. */
-type Attempt = { retry: false } | { retry: true; afterMs: number | null };
+type Attempt = ClaimedSend;
 const DONE: Attempt = { retry: false };
 
 /**
@@ -38,7 +39,10 @@ const DONE: Attempt = { retry: false };
  * verified additional ones, and a Discord message to the site's or the account's webhook. Each
  * channel is its own delivery (`update:<update id>:email` / `:discord`) tried on its own, so one
  * that fails never holds back the other, and a redelivered event sends only what is missing.
- * A failed channel hands the event back after a backoff (Discord's retry_after on a 429).
+ * A failed channel hands the event back after a backoff (Discord's retry_after on a 429); a
+ * channel another copy of the event is sending right now hands it back until that copy's claim
+ * runs out. The ack wait is the claim's length: a copy that dies mid-send comes back about when
+ * its claim is free again.
  */
 export function updateConsumer(deps: UpdateConsumerDeps): CatalogEntry {
   const retryDelay = deps.retryDelay ?? exponentialRetryDelay;
@@ -47,7 +51,7 @@ export function updateConsumer(deps: UpdateConsumerDeps): CatalogEntry {
     durable: 'notifier-changes-detected',
     subject: changeDetected.subject,
     maxDeliver: 20,
-    ackWaitMs: 120_000,
+    ackWaitMs: deps.deliveries.claimMs,
     concurrency: 8,
     async handler(message) {
       const event = changeDetected.decode(message.data);
@@ -80,8 +84,8 @@ export function updateConsumer(deps: UpdateConsumerDeps): CatalogEntry {
       });
       const log = deps.logger.child({ updateId: event.updateId, targetId: event.targetId });
       const attempts = await Promise.all([
-        byMail(`update:${event.updateId}:email`, notice, profile, content, deps, log),
-        byDiscord(`update:${event.updateId}:discord`, notice, profile, content, deps, log),
+        byMail(`update:${event.updateId}:email`, message, notice, profile, content, deps, log),
+        byDiscord(`update:${event.updateId}:discord`, message, notice, profile, content, deps, log),
       ]);
       const pending = attempts.filter((attempt) => attempt.retry);
       if (pending.length === 0) return;
@@ -93,6 +97,7 @@ export function updateConsumer(deps: UpdateConsumerDeps): CatalogEntry {
 
 async function byMail(
   deliveryId: string,
+  message: BusMessage,
   notice: TargetNotice,
   profile: NotificationProfile,
   content: () => Promise<UpdateNotice>,
@@ -102,20 +107,21 @@ async function byMail(
   if (!notice.mailNotify) return DONE;
   const to = [...new Set([profile.email, ...profile.verifiedMails].filter((address) => address !== ''))];
   if (to.length === 0) return DONE;
-  if ((await deps.deliveries.begin(deliveryId, 'email')) !== 'send') return DONE;
-  try {
-    await deps.mail.send({ to, ...updateMailContent(await content()) });
-  } catch (error) {
-    log.warn({ err: error, deliveryId }, 'update mail not sent; will retry');
-    return { retry: true, afterMs: null };
-  }
-  await deps.deliveries.markSent(deliveryId);
-  log.info({ deliveryId, recipients: to.length }, 'update mail sent');
-  return DONE;
+  return sendClaimed(deps.deliveries, message, deliveryId, 'email', async () => {
+    try {
+      await deps.mail.send({ to, ...updateMailContent(await content()) });
+    } catch (error) {
+      log.warn({ err: error, deliveryId }, 'update mail not sent; will retry');
+      return { retryAfterMs: null };
+    }
+    log.info({ deliveryId, recipients: to.length }, 'update mail sent');
+    return 'sent';
+  });
 }
 
 async function byDiscord(
   deliveryId: string,
+  message: BusMessage,
   notice: TargetNotice,
   profile: NotificationProfile,
   content: () => Promise<UpdateNotice>,
@@ -143,28 +149,28 @@ async function byDiscord(
     log.warn({ deliveryId }, 'stored Discord webhook does not open to a Discord webhook URL; not posted');
     return DONE;
   }
-  if ((await deps.deliveries.begin(deliveryId, 'discord')) !== 'send') return DONE;
-  const message = discordMessage(await content());
-  let outcome = await postDiscordMessage(url, message);
-  if (outcome.kind === 'refused' && outcome.reason === '413' && message.files.length > 0) {
-    // Pictures over the webhook's upload limit: the message still goes, without them.
-    log.warn({ deliveryId }, 'screenshots too large for Discord; sending the message without them');
-    outcome = await postDiscordMessage(url, withoutPictures(message));
-  }
-  switch (outcome.kind) {
-    case 'sent':
-      await deps.deliveries.markSent(deliveryId);
-      log.info({ deliveryId }, 'Discord message sent');
-      return DONE;
-    case 'refused':
-      await deps.deliveries.markGivenUp(deliveryId);
-      log.warn({ deliveryId, status: outcome.reason }, 'Discord refused the message; not retried');
-      return DONE;
-    case 'retry':
-      log.warn(
-        { deliveryId, reason: outcome.reason, afterMs: outcome.afterMs },
-        'Discord message not sent; will retry',
-      );
-      return { retry: true, afterMs: outcome.afterMs };
-  }
+  const webhook = url;
+  return sendClaimed(deps.deliveries, message, deliveryId, 'discord', async () => {
+    const post = discordMessage(await content());
+    let outcome = await postDiscordMessage(webhook, post);
+    if (outcome.kind === 'refused' && outcome.reason === '413' && post.files.length > 0) {
+      // Pictures over the webhook's upload limit: the message still goes, without them.
+      log.warn({ deliveryId }, 'screenshots too large for Discord; sending the message without them');
+      outcome = await postDiscordMessage(webhook, withoutPictures(post));
+    }
+    switch (outcome.kind) {
+      case 'sent':
+        log.info({ deliveryId }, 'Discord message sent');
+        return 'sent';
+      case 'refused':
+        log.warn({ deliveryId, status: outcome.reason }, 'Discord refused the message; not retried');
+        return 'refused';
+      case 'retry':
+        log.warn(
+          { deliveryId, reason: outcome.reason, afterMs: outcome.afterMs },
+          'Discord message not sent; will retry',
+        );
+        return { retryAfterMs: outcome.afterMs };
+    }
+  });
 }

@@ -48,4 +48,16 @@ export const notifierMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'delivery claims and retention',
+    sql: `
+      -- The copy of an event that is sending a delivery holds it until claimed_until (renewed
+      -- while it sends); another copy arriving meanwhile waits instead of sending it too.
+      ALTER TABLE deliveries ADD COLUMN claim_token text, ADD COLUMN claimed_until timestamptz;
+      -- The retention sweep deletes by age.
+      CREATE INDEX deliveries_created_at ON deliveries (created_at);
+      CREATE INDEX error_streaks_last_due_at ON error_streaks (last_due_at);
+    `,
+  },
 ];
