@@ -20,6 +20,24 @@ export function processedEventsMigration(schema: string): Migration {
   };
 }
 
+/**
+ * Forgets the events `schema`'s consumers applied longer ago than `keepMs`: far past JetStream's
+ * duplicate window and an event's last redelivery, no copy of them can still arrive (a dead
+ * letter redriven by hand after that would be applied again). Nothing when the service keeps no
+ * such record.
+ */
+export async function pruneProcessedEvents(db: Db, schema: string, keepMs: number): Promise<number> {
+  const { rows } = await db.query<{ present: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS present`, [
+    `${schema}.processed_events`,
+  ]);
+  if (!rows[0]?.present) return 0;
+  const { rowCount } = await db.query(
+    `DELETE FROM ${schema}.processed_events WHERE processed_at < now() - make_interval(secs => $1)`,
+    [keepMs / 1000],
+  );
+  return rowCount;
+}
+
 /** Thrown inside the transaction to roll back a handler's work when it nak'd or termed. */
 class Unsettled extends Error {}
 

@@ -14,6 +14,7 @@ export {
   idempotent,
   processedEventsMigration,
   processedEventsMigrationVersion,
+  pruneProcessedEvents,
 } from './idempotent-handler.ts';
 export { createInProcessBus, type InProcessBusOptions } from './in-process-bus.ts';
 export { createJetStreamBus, type JetStreamBusOptions } from './jetstream-bus.ts';

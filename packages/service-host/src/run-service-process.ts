@@ -25,6 +25,9 @@ export const serviceProcessEnv = {
     .string()
     .regex(/^[a-z0-9_]*$/, 'lowercase letters, digits and _ only')
     .default(''),
+  // Days a service keeps the record of consumed events (processed_events) and its other
+  // bookkeeping rows (the notifier's deliveries, error streaks) before a sweep deletes them.
+  RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
 };
 
 export interface ProcessDeps<Config> {
@@ -71,6 +74,7 @@ export async function runServiceProcess<Shape extends typeof serviceProcessEnv>(
       shutdown,
       grpc: { host: host.GRPC_HOST, port: host.GRPC_PORT },
       ops: { host: host.GRPC_HOST, port: host.OPS_PORT },
+      retention: { keepMs: host.RETENTION_DAYS * 86_400_000 },
     });
   } catch (error) {
     logger.fatal({ err: error }, 'service failed to start');

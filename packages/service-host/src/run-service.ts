@@ -1,4 +1,4 @@
-import { createOutboxRelay, type EventBus, startConsumers } from '@mimamori/bus';
+import { createOutboxRelay, type EventBus, pruneProcessedEvents, startConsumers } from '@mimamori/bus';
 import { type Db, migrate } from '@mimamori/db';
 import {
   createGrpcServer,
@@ -19,6 +19,11 @@ export interface ServiceHostDeps {
   /** The ops endpoints (/livez, /readyz, /metrics); none in single-process mode. */
   ops?: { host?: string; port: number };
   metrics?: Metrics;
+  /**
+   * How long consumed-event records (processed_events) and the module's own sweepable rows are
+   * kept, and how often they are swept; 30 days, hourly unless set.
+   */
+  retention?: { keepMs: number; everyMs?: number };
 }
 
 export interface RunningService {
@@ -60,6 +65,16 @@ export async function runService(module: ServiceModule, deps: ServiceHostDeps): 
   }
 
   if (module.stop) shutdown.register(`${module.name} domain`, module.stop);
+
+  // Without it processed_events and the like grow by one row per event for ever.
+  const keepMs = deps.retention?.keepMs ?? 30 * 86_400_000;
+  const sweep = setInterval(() => {
+    Promise.all([pruneProcessedEvents(db, module.schema, keepMs), module.sweep?.(keepMs)]).catch(
+      (error: unknown) => logger.warn({ err: error }, 'retention sweep failed; trying again at the next one'),
+    );
+  }, deps.retention?.everyMs ?? 3_600_000);
+  sweep.unref();
+  shutdown.register(`${module.name} retention sweep`, async () => clearInterval(sweep));
 
   if (module.consumers?.length) {
     const stopConsumers = await startConsumers(bus, module.consumers);

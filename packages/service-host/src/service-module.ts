@@ -21,6 +21,11 @@ export interface ServiceModule {
   outbox?: boolean;
   /** Extra readiness checks beyond the database and the bus. */
   readiness?: () => Promise<Record<string, boolean>>;
+  /**
+   * Deletes the service's own rows older than the retention (`keepMs`); run periodically beside
+   * the pruning of processed_events.
+   */
+  sweep?: (keepMs: number) => Promise<unknown>;
   /** Called after everything else stopped taking work, before connections close. */
   stop?: () => Promise<void>;
 }
