@@ -29,6 +29,11 @@ export interface Cluster {
    * `killAfterMs` is killed and reported with the code null.
    */
   stop(killAfterMs?: number): Promise<Map<ServiceName, number | null>>;
+  /**
+   * Stops one service with `signal` (SIGKILL: a crash), starts it again with the same
+   * environment and waits until it is ready (fault tests).
+   */
+  restart(service: ServiceName, signal?: NodeJS.Signals): Promise<void>;
 }
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -55,7 +60,9 @@ export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
   };
   const started = new Map<ServiceName, Promise<Record<string, unknown>>>();
   const recentLines = new Map<ServiceName, string[]>();
+  const envs = new Map<ServiceName, Record<string, string>>();
   const start = (service: ServiceName, env: Record<string, string>) => {
+    envs.set(service, env);
     const child = spawn(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`], {
       cwd: root,
       env: { ...common, ...env },
@@ -137,6 +144,20 @@ export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
         ),
       );
       return exits;
+    },
+    async restart(service, signal = 'SIGTERM') {
+      const child = processes.get(service);
+      if (child && child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill(signal);
+        await exited;
+      }
+      start(service, envs.get(service) ?? {});
+      const entry = await whenStarted(service);
+      await waitForOk(
+        `${service === 'gateway' ? entry.url : opsUrls.get(service)}readyz`,
+        processes.get(service),
+      );
     },
   };
 
