@@ -97,6 +97,7 @@ export function SiteListSection() {
         <Link
           to={narrow ? routePaths.siteRegistrationMobile : routePaths.siteRegistrationColumns}
           className="button primary"
+          data-tour="register-site"
         >
           {t('dashboard.sites.register')}
         </Link>
