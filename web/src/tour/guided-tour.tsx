@@ -1,0 +1,113 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { fetchSiteList } from '../api/targets.ts';
+import { useNarrowWindow } from '../hooks/use-narrow-window.ts';
+import { queryKeys } from '../query-keys.ts';
+import { routePaths } from '../route-paths.ts';
+import { fillDemoShopAddress } from './demo-shop-address.ts';
+import { readTourProgress, saveTourProgress } from './tour-progress.ts';
+import { stepNumber, stepToShow, type TourProgress, tourScreenOf, tourSteps } from './tour-steps.ts';
+import { usePresentSteps, useTargetBox } from './use-tour-targets.ts';
+import './guided-tour.css';
+
+/**
+ * The guided tour for a first-time user: registering the demo shop, from the dashboard through
+ * the wizard to the new site's page. It speaks from a panel at the top of the screen, in the
+ * page's reading and tab order and never over the screen's own controls, and rings the part
+ * it talks about. Skipping or finishing it is remembered.
+ */
+export function GuidedTour() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const narrow = useNarrowWindow();
+  const screen = tourScreenOf(pathname);
+  const [progress, setProgress] = useState<TourProgress>(readTourProgress);
+  const active = screen !== undefined && progress !== 'dismissed' && progress !== 'done';
+  const onScreen = useScreenSteps(active ? screen : undefined);
+  const present = usePresentSteps(onScreen);
+  // The dashboard's own list query: the same key, so no second request.
+  const siteList = useQuery({
+    queryKey: queryKeys.siteList,
+    queryFn: ({ signal }) => fetchSiteList(signal),
+    enabled: active && screen === 'dashboard',
+  });
+  const step = stepToShow({ progress, screen, siteCount: siteList.data?.targets.length, present });
+  const box = useTargetBox(step?.target);
+  const filled = useRef(false);
+
+  const move = (next: TourProgress) => {
+    saveTourProgress(next);
+    setProgress(next);
+  };
+
+  useEffect(() => {
+    if (step?.id !== 'url' || filled.current) return;
+    const field = document.querySelector(step.target);
+    if (!field) return;
+    filled.current = true;
+    fillDemoShopAddress(field);
+  }, [step]);
+
+  if (!step) return null;
+  const registerPath = narrow ? routePaths.siteRegistrationMobile : routePaths.siteRegistrationColumns;
+  const titleId = 'guided-tour-title';
+  return (
+    <section
+      className="guided-tour"
+      aria-labelledby={titleId}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') move('dismissed');
+      }}
+    >
+      <div className="guided-tour-text" aria-live="polite">
+        <p className="guided-tour-count">
+          {t('tour.label')} · {t('tour.stepOf', { step: stepNumber(step), count: tourSteps.length })}
+        </p>
+        <h2 id={titleId} className="guided-tour-title">
+          {t(`tour.steps.${step.id}.title`)}
+        </h2>
+        <p className="guided-tour-body">{t(`tour.steps.${step.id}.body`)}</p>
+      </div>
+      <div className="guided-tour-actions">
+        {step.id === 'register' && (
+          <Link to={registerPath} className="button primary" onClick={() => move('started')}>
+            {t('tour.start')}
+          </Link>
+        )}
+        {step.id === 'registered' && (
+          <button type="button" className="button primary" onClick={() => move('done')}>
+            {t('tour.finish')}
+          </button>
+        )}
+        <button type="button" className="button" onClick={() => move('dismissed')}>
+          {t('tour.skip')}
+        </button>
+      </div>
+      {box &&
+        createPortal(
+          <div
+            className="guided-tour-ring"
+            aria-hidden="true"
+            style={{ top: box.top - 6, left: box.left - 6, width: box.width + 12, height: box.height + 12 }}
+          />,
+          document.body,
+        )}
+    </section>
+  );
+}
+
+/** The steps of one screen, as one stable list so the page is watched for them alone. */
+function useScreenSteps(screen: ReturnType<typeof tourScreenOf>) {
+  const [byScreen] = useState(
+    () =>
+      new Map(
+        ['dashboard', 'wizard', 'detail'].map((name) => [name, tourSteps.filter((s) => s.screen === name)]),
+      ),
+  );
+  return (screen && byScreen.get(screen)) || NO_STEPS;
+}
+
+const NO_STEPS: readonly never[] = [];

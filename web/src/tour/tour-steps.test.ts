@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { stepNumber, stepToShow, type TourSituation, type TourStepId, tourScreenOf } from './tour-steps.ts';
+
+const situation = (overrides: Partial<TourSituation>): TourSituation => ({
+  progress: 'unseen',
+  screen: 'dashboard',
+  siteCount: 0,
+  present: new Set<TourStepId>(),
+  ...overrides,
+});
+
+describe('guided tour steps', () => {
+  it('offers itself on the dashboard only to a user with no site who has not skipped or finished it', () => {
+    expect(stepToShow(situation({}))?.id).toBe('register');
+    expect(stepToShow(situation({ progress: 'started' }))?.id).toBe('register');
+    expect(stepToShow(situation({ siteCount: 1 }))).toBeUndefined();
+    expect(stepToShow(situation({ siteCount: undefined }))).toBeUndefined();
+    expect(stepToShow(situation({ progress: 'dismissed' }))).toBeUndefined();
+    expect(stepToShow(situation({ progress: 'done' }))).toBeUndefined();
+  });
+
+  it('follows the wizard once begun, at the furthest step whose part is on the page', () => {
+    const wizard = (present: TourStepId[], progress: TourSituation['progress'] = 'started') =>
+      stepToShow(situation({ screen: 'wizard', siteCount: undefined, progress, present: new Set(present) }))
+        ?.id;
+    expect(wizard(['url'])).toBe('url');
+    expect(wizard(['url', 'area'])).toBe('area');
+    expect(wizard(['area', 'notify'])).toBe('notify');
+    expect(wizard([])).toBeUndefined();
+    expect(wizard(['url'], 'unseen')).toBeUndefined();
+    expect(wizard(['url'], 'dismissed')).toBeUndefined();
+  });
+
+  it('ends on the detail page of the site just registered', () => {
+    const present = new Set<TourStepId>(['registered']);
+    expect(stepToShow(situation({ screen: 'detail', progress: 'started', present }))?.id).toBe('registered');
+    expect(stepToShow(situation({ screen: 'detail', progress: 'unseen', present }))).toBeUndefined();
+  });
+
+  it('knows its screens by route and counts its steps from one', () => {
+    expect(['/', '/sr2c', '/sr2m', '/target2', '/account'].map(tourScreenOf)).toEqual([
+      'dashboard',
+      'wizard',
+      'wizard',
+      'detail',
+      undefined,
+    ]);
+    const first = stepToShow(situation({}));
+    expect(first && stepNumber(first)).toBe(1);
+  });
+});

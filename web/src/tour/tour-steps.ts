@@ -1,0 +1,65 @@
+import { routePaths } from '../route-paths.ts';
+
+/** The screens the tour speaks on. */
+export type TourScreen = 'dashboard' | 'wizard' | 'detail';
+
+export type TourStepId = 'register' | 'url' | 'area' | 'notify' | 'registered';
+
+export type TourStep = {
+  id: TourStepId;
+  screen: TourScreen;
+  /**
+   * What the step points at. Each screen marks its part with `data-tour`; the tour looks for
+   * nothing else, so a screen can be rebuilt freely as long as the mark stays.
+   */
+  target: string;
+};
+
+/** The walk through registering the demo shop, in order. */
+export const tourSteps: readonly TourStep[] = [
+  { id: 'register', screen: 'dashboard', target: '[data-tour="register-site"]' },
+  { id: 'url', screen: 'wizard', target: '[data-tour="site-url"]' },
+  { id: 'area', screen: 'wizard', target: '[data-tour="area-picker"]' },
+  { id: 'notify', screen: 'wizard', target: '[data-tour="notification-settings"]' },
+  { id: 'registered', screen: 'detail', target: 'main h1' },
+];
+
+export function tourScreenOf(pathname: string): TourScreen | undefined {
+  if (pathname === routePaths.dashboard) return 'dashboard';
+  if (pathname === routePaths.siteRegistrationColumns || pathname === routePaths.siteRegistrationMobile) {
+    return 'wizard';
+  }
+  if (pathname === routePaths.targetDetail) return 'detail';
+  return undefined;
+}
+
+/** Where a person stands in the tour, kept in this browser. */
+export type TourProgress = 'unseen' | 'started' | 'dismissed' | 'done';
+
+export type TourSituation = {
+  progress: TourProgress;
+  screen: TourScreen | undefined;
+  /** Sites the user has; undefined while the list loads. */
+  siteCount: number | undefined;
+  /** Steps of this screen whose target is on the page now. */
+  present: ReadonlySet<TourStepId>;
+};
+
+/**
+ * The step to show, if any. The tour offers itself on the dashboard of a user with no site; once
+ * begun it follows the wizard, showing the furthest step whose part is on the page (the wizard
+ * moves on by itself), and ends on the new site's detail page.
+ */
+export function stepToShow(situation: TourSituation): TourStep | undefined {
+  const { progress, screen, siteCount, present } = situation;
+  if (progress === 'dismissed' || progress === 'done' || !screen) return undefined;
+  const onScreen = tourSteps.filter((step) => step.screen === screen);
+  if (screen === 'dashboard') return siteCount === 0 ? onScreen[0] : undefined;
+  if (progress !== 'started') return undefined;
+  return onScreen.filter((step) => present.has(step.id)).at(-1);
+}
+
+/** 1-based position of a step, for "step 2 of 5". */
+export function stepNumber(step: TourStep): number {
+  return tourSteps.indexOf(step) + 1;
+}

@@ -1,0 +1,62 @@
+import { useEffect, useState } from 'react';
+import type { TourStep, TourStepId } from './tour-steps.ts';
+
+export type TargetBox = { top: number; left: number; width: number; height: number };
+
+type Found = { present: ReadonlySet<TourStepId>; key: string };
+
+/** How often the page is looked at: the screens change their parts without telling the tour. */
+const LOOK_EVERY_MS = 300;
+
+/** Which of `steps` have their part on the page, followed as the screen changes. */
+export function usePresentSteps(steps: readonly TourStep[]): ReadonlySet<TourStepId> {
+  const [found, setFound] = useState<Found>({ present: new Set(), key: '' });
+  useEffect(() => {
+    const look = () => {
+      const ids = steps.filter((step) => document.querySelector(step.target)).map((step) => step.id);
+      const key = ids.join();
+      setFound((previous) => (previous.key === key ? previous : { present: new Set(ids), key }));
+    };
+    look();
+    const timer = setInterval(look, LOOK_EVERY_MS);
+    return () => clearInterval(timer);
+  }, [steps]);
+  return found.present;
+}
+
+/** Where the step's part is in the window, for the ring drawn around it. */
+export function useTargetBox(target: string | undefined): TargetBox | undefined {
+  const [box, setBox] = useState<TargetBox | undefined>(undefined);
+  useEffect(() => {
+    if (!target) {
+      setBox(undefined);
+      return;
+    }
+    const measure = () => {
+      const element = document.querySelector(target);
+      const rect = element?.getBoundingClientRect();
+      setBox((previous) => {
+        if (!rect) return undefined;
+        const next = { top: rect.top, left: rect.left, width: rect.width, height: rect.height };
+        const same =
+          previous &&
+          previous.top === next.top &&
+          previous.left === next.left &&
+          previous.width === next.width &&
+          previous.height === next.height;
+        return same ? previous : next;
+      });
+    };
+    measure();
+    const timer = setInterval(measure, LOOK_EVERY_MS);
+    // Capture: a scroll inside any box moves the part too.
+    window.addEventListener('scroll', measure, { capture: true, passive: true });
+    window.addEventListener('resize', measure);
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener('scroll', measure, { capture: true });
+      window.removeEventListener('resize', measure);
+    };
+  }, [target]);
+  return box;
+}
