@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
-const MAIL_WAIT_MS = 30_000;
+// Generous: on a loaded 2-core machine the outbox, bus and notifier can take a while.
+const MAIL_WAIT_MS = 60_000;
 
 /**
  * Reads the product's local mailbox (`/dev/mailbox`) as a person would: the newest mail to
