@@ -14,6 +14,16 @@ import { emptyRules, rulesToSave } from '../rules/rule-groups.ts';
 export const STEPS = ['url', 'display', 'login', 'actions', 'areas', 'content', 'notify'] as const;
 export type StepId = (typeof STEPS)[number];
 
+/** The spec's five numbered steps; login and actions are optional extras between them. */
+const NUMBERED: readonly StepId[] = ['url', 'display', 'areas', 'content', 'notify'];
+export const STEP_COUNT = NUMBERED.length;
+
+/** The step's number in the spec's wording (1 to 5), or null for an optional step. */
+export function stepNumber(step: StepId): number | null {
+  const index = NUMBERED.indexOf(step);
+  return index < 0 ? null : index + 1;
+}
+
 /** An action as the form edits it; a blank text of a stored action keeps the stored one. */
 export type ActionDraft = {
   type: PageAction['type'];

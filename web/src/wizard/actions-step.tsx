@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { FormMessage } from '../forms/form-message.tsx';
+import { useErrorText } from '../forms/use-error-text.ts';
+import { useRunActions } from '../hooks/use-preview.ts';
+import { ActionListEditor } from './action-list-editor.tsx';
+import { LoadProgress } from './load-progress.tsx';
+import { callProblemMessage, problemMessage } from './preview-problem.ts';
+import { StepButtons } from './step-buttons.tsx';
+import { actionFromDraft } from './wizard-draft.ts';
+import type { StepProps } from './wizard-step.ts';
+
+type Outcome = { tone: 'success' | 'error'; message: string };
+
+/** Step 4 (optional): actions run before each check, tried on the live page. */
+export function ActionsStep({ draft, change, preview, setRender, onBack, onNext }: StepProps) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const run = useRunActions();
+  const [outcome, setOutcome] = useState<Outcome>();
+
+  const tryActions = () => {
+    if (!preview) return;
+    setOutcome(undefined);
+    run.mutate(
+      { sessionId: preview.sessionId, actions: draft.actions.map(actionFromDraft) },
+      {
+        onSuccess: (result) => {
+          if (result.render) setRender(result.render);
+          setOutcome(
+            result.ok
+              ? { tone: 'success', message: t('wizard.actions.succeeded') }
+              : {
+                  tone: 'error',
+                  message: t(
+                    `wizard.problems.${result.problem ? problemMessage(result.problem) : 'elementNotFound'}`,
+                  ),
+                },
+          );
+        },
+        onError: (error) => {
+          const message = callProblemMessage(error);
+          setOutcome({
+            tone: 'error',
+            message: message ? t(`wizard.problems.${message}`) : errorText(error),
+          });
+        },
+      },
+    );
+  };
+
+  return (
+    <div className="form wizard-form">
+      <p className="lead">{t('wizard.actions.lead')}</p>
+      <ActionListEditor
+        idPrefix="wizard-action"
+        actions={draft.actions}
+        disabled={run.isPending}
+        onChange={(actions) => change((current) => ({ ...current, actions }))}
+      />
+      {draft.actions.length > 0 && (
+        <div className="button-row">
+          <button type="button" className="button" disabled={!preview || run.isPending} onClick={tryActions}>
+            {t('wizard.actions.run')}
+          </button>
+        </div>
+      )}
+      {run.isPending && <LoadProgress label={t('wizard.actions.running')} />}
+      {outcome && <FormMessage tone={outcome.tone} message={outcome.message} />}
+      <StepButtons onBack={onBack} onNext={onNext} nextDisabled={run.isPending} />
+    </div>
+  );
+}

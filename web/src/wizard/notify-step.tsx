@@ -1,0 +1,202 @@
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../api/client.ts';
+import type { ChatNotify, SavedTarget } from '../api/target-settings.ts';
+import { FormMessage } from '../forms/form-message.tsx';
+import { TextField } from '../forms/text-field.tsx';
+import { useErrorText } from '../forms/use-error-text.ts';
+import { useFocusAfterSubmit } from '../forms/use-focus-after-submit.ts';
+import { useSaveTarget } from '../hooks/use-target-settings.ts';
+import { useUserInfo } from '../hooks/use-user-info.ts';
+import { RuleGroupEditor } from '../rules/rule-group-editor.tsx';
+import { StepButtons } from './step-buttons.tsx';
+import { intervalProblem, settingsFromDraft } from './wizard-draft.ts';
+import type { StepProps } from './wizard-step.ts';
+
+/** The plan's intervals (spec section 9) and the user_info quota each one counts against. */
+const INTERVALS: readonly { minutes: number; quota: '_60min' | '_10min' | '_1min' }[] = [
+  { minutes: 60, quota: '_60min' },
+  { minutes: 10, quota: '_10min' },
+  { minutes: 1, quota: '_1min' },
+];
+const CHAT_NOTIFY: readonly ChatNotify[] = ['none', 'account', 'site'];
+
+/**
+ * Step 7: label, interval, channels and notification rules; Register (or Update in edit mode)
+ * saves the site. A failure that is a timeout asks to reload and start again (spec section 8).
+ */
+export function NotifyStep({
+  draft,
+  change,
+  onBack,
+  editId,
+  onSaved,
+}: StepProps & { editId: string | null; onSaved: (saved: SavedTarget) => void }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const userInfo = useUserInfo();
+  const save = useSaveTarget(editId);
+  const { container, focusResult } = useFocusAfterSubmit<HTMLFormElement>();
+  const [intervalError, setIntervalError] = useState<string>();
+  const [problem, setProblem] = useState<string>();
+  const set = <Key extends keyof typeof draft>(key: Key, value: (typeof draft)[Key]) =>
+    change((current) => ({ ...current, [key]: value }));
+  const quota = userInfo.data;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setProblem(undefined);
+    const wrongInterval = intervalProblem(draft.interval);
+    setIntervalError(wrongInterval ? errorText(wrongInterval) : undefined);
+    if (wrongInterval) {
+      focusResult();
+      return;
+    }
+    save.mutate(settingsFromDraft(draft), {
+      onSuccess: onSaved,
+      onError: (error) => {
+        if (error instanceof ApiError && error.code === 'interval_too_short')
+          setIntervalError(errorText(error));
+        else if (error instanceof ApiError && (error.status === 0 || error.status >= 502))
+          setProblem(t('wizard.problems.saveTimeout'));
+        else setProblem(errorText(error));
+      },
+      onSettled: focusResult,
+    });
+  };
+
+  return (
+    <form ref={container} className="form wizard-form" noValidate onSubmit={submit}>
+      <p className="lead">{t('wizard.notify.lead')}</p>
+      <TextField
+        id="wizard-label"
+        label={t('wizard.notify.label')}
+        value={draft.label}
+        onChange={(label) => set('label', label)}
+        hint={t('wizard.notify.labelHint')}
+      />
+      <div className="field">
+        <label htmlFor="wizard-interval" className="field-label">
+          {t('wizard.notify.interval')}
+        </label>
+        <input
+          id="wizard-interval"
+          className="input interval-input"
+          type="number"
+          min={1}
+          step={1}
+          inputMode="numeric"
+          value={draft.interval}
+          aria-invalid={intervalError ? true : undefined}
+          aria-describedby={intervalError ? 'wizard-interval-error' : 'wizard-interval-hint'}
+          onChange={(event) => set('interval', event.target.value)}
+        />
+        <p className="field-hint" id="wizard-interval-hint">
+          {t('wizard.notify.intervalHint')}
+        </p>
+        {intervalError && (
+          <p className="field-error" id="wizard-interval-error">
+            {intervalError}
+          </p>
+        )}
+        <ul className="interval-choices" aria-label={t('wizard.notify.intervalChoices')}>
+          {INTERVALS.map(({ minutes, quota: key }) => (
+            <li key={minutes}>
+              <button
+                type="button"
+                className="button small"
+                aria-pressed={draft.interval.trim() === String(minutes)}
+                onClick={() => set('interval', String(minutes))}
+              >
+                {t(`wizard.notify.every.${key}`)}
+              </button>
+              {quota && (
+                <span className="muted quota">
+                  {t('wizard.notify.quota', { used: quota.used_num[key], limit: quota.num[key] })}
+                </span>
+              )}
+            </li>
+          ))}
+        </ul>
+      </div>
+      <fieldset className="choice-group">
+        <legend className="field-label">{t('wizard.notify.channels')}</legend>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={draft.mailNotify}
+            onChange={(event) => set('mailNotify', event.target.checked)}
+          />
+          {t('wizard.notify.mail')}
+        </label>
+        <div className="field">
+          <label htmlFor="wizard-chat" className="field-label">
+            {t('wizard.notify.chat')}
+          </label>
+          <select
+            id="wizard-chat"
+            className="input"
+            value={draft.chatNotify}
+            onChange={(event) => set('chatNotify', event.target.value as ChatNotify)}
+          >
+            {CHAT_NOTIFY.map((kind) => (
+              <option key={kind} value={kind}>
+                {t(`wizard.notify.chatKinds.${kind}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        {draft.chatNotify === 'site' && (
+          <TextField
+            id="wizard-webhook"
+            label={t('wizard.notify.webhook')}
+            type="url"
+            autoComplete="off"
+            value={draft.discordWebhookUrl}
+            onChange={(url) => set('discordWebhookUrl', url)}
+            hint={editId ? t('wizard.notify.webhookKept') : undefined}
+          />
+        )}
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={draft.screenshot}
+            onChange={(event) => set('screenshot', event.target.checked)}
+          />
+          {t('wizard.notify.screenshot')}
+          {quota && (
+            <span className="muted quota">
+              {t('wizard.notify.quota', { used: quota.used_num.ss, limit: quota.num.ss })}
+            </span>
+          )}
+        </label>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={draft.proxy}
+            onChange={(event) => set('proxy', event.target.checked)}
+          />
+          {t('wizard.notify.proxy')}
+          {quota && (
+            <span className="muted quota">
+              {t('wizard.notify.quota', { used: quota.used_num.random_ip, limit: quota.num.random_ip })}
+            </span>
+          )}
+        </label>
+      </fieldset>
+      <RuleGroupEditor
+        idPrefix="wizard-rules"
+        rules={draft.rules}
+        areas={draft.areas.map((area) => ({ areaId: area.areaId, label: area.label }))}
+        onChange={(rules) => set('rules', rules)}
+      />
+      {problem && <FormMessage tone="error" message={problem} />}
+      <StepButtons
+        onBack={onBack}
+        submit
+        nextDisabled={save.isPending}
+        nextLabel={save.isPending ? t('actions.saving') : t(editId ? 'wizard.update' : 'wizard.register')}
+      />
+    </form>
+  );
+}

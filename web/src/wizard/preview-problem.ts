@@ -1,0 +1,48 @@
+import { ApiError } from '../api/client.ts';
+import type { PreviewProblem } from '../api/preview.ts';
+
+/** The wizard's message for a page or step that did not work (spec section 8 wording). */
+export type ProblemMessage =
+  | 'unreachable'
+  | 'notFound404'
+  | 'fetchFailed'
+  | 'unsupported'
+  | 'timeout'
+  | 'elementNotFound'
+  | 'loginUnsupported'
+  | 'previewExpired';
+
+/** Maps the crawler's error code (see CheckError in proto/mimamori/events/v1/checks.proto). */
+export function problemMessage(problem: PreviewProblem): ProblemMessage {
+  switch (problem.code) {
+    case 'unreachable':
+    case 'refused_address':
+      return 'unreachable';
+    case 'http_status':
+      return /\bHTTP 404\b/.test(problem.detail) ? 'notFound404' : 'fetchFailed';
+    case 'timeout':
+      return 'timeout';
+    case 'blocked_by_robot':
+    case 'too_large':
+    case 'too_many_redirects':
+      return 'unsupported';
+    case 'element_not_found':
+    case 'action_failed':
+      return 'elementNotFound';
+    case 'login_failed':
+      return 'loginUnsupported';
+    default:
+      return 'fetchFailed';
+  }
+}
+
+/**
+ * A preview call that failed as a whole: an expired session, or the gateway giving up after its
+ * deadline (about 90 s), which for a person is the page load timing out.
+ */
+export function callProblemMessage(error: unknown): ProblemMessage | undefined {
+  if (!(error instanceof ApiError)) return 'fetchFailed';
+  if (error.code === 'preview_not_found') return 'previewExpired';
+  if (error.status === 0 || error.status === 503 || error.status === 504) return 'timeout';
+  return undefined;
+}

@@ -1,0 +1,252 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import type { PreviewRender } from '../api/preview.ts';
+import type { SavedTarget } from '../api/target-settings.ts';
+import { FormMessage } from '../forms/form-message.tsx';
+import { useErrorText } from '../forms/use-error-text.ts';
+import { closePreviewQuietly } from '../hooks/use-preview.ts';
+import { useTargetSettings } from '../hooks/use-target-settings.ts';
+import { routePaths } from '../route-paths.ts';
+import { AlertDialog } from '../shell/alert-dialog.tsx';
+import { LoadingIndicator } from '../shell/loading-indicator.tsx';
+import { ActionsStep } from './actions-step.tsx';
+import { AreaPicker } from './area-picker.tsx';
+import { AreasStep } from './areas-step.tsx';
+import { ContentStep } from './content-step.tsx';
+import { DisplayStep } from './display-step.tsx';
+import { LoginStep } from './login-step.tsx';
+import { NotifyStep } from './notify-step.tsx';
+import { StepList } from './step-list.tsx';
+import { UrlStep } from './url-step.tsx';
+import { useAreaSelection } from './use-area-selection.ts';
+import {
+  draftFromStored,
+  newDraft,
+  STEP_COUNT,
+  STEPS,
+  type StepId,
+  stepNumber,
+  type WizardDraft,
+} from './wizard-draft.ts';
+import type { PreviewSession, StepProps } from './wizard-step.ts';
+import './wizard.css';
+
+export type WizardLayout = 'columns' | 'stacked';
+
+/**
+ * The site registration wizard of /sr2c (steps beside the preview) and /sr2m (stacked). With
+ * `?id=` it edits that site; `&step=notify` opens its notification settings directly.
+ */
+export function RegistrationWizard({ layout }: { layout: WizardLayout }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const [params] = useSearchParams();
+  const editId = params.get('id');
+  const stored = useTargetSettings(editId);
+  if (editId === null)
+    return <WizardFlow key="new" layout={layout} editId={null} initial={newDraft()} start="url" />;
+  if (stored.isPending) return <LoadingIndicator />;
+  if (stored.isError) {
+    return (
+      <div className="notice">
+        <FormMessage tone="error" message={errorText(stored.error)} />
+        <button type="button" className="button" onClick={() => void stored.refetch()}>
+          {t('actions.retry')}
+        </button>
+      </div>
+    );
+  }
+  return (
+    <WizardFlow
+      key={editId}
+      layout={layout}
+      editId={editId}
+      initial={draftFromStored(stored.data.settings)}
+      start={params.get('step') === 'notify' ? 'notify' : 'url'}
+    />
+  );
+}
+
+const stepIndex = (step: StepId) => STEPS.indexOf(step);
+
+function WizardFlow({
+  layout,
+  editId,
+  initial,
+  start,
+}: {
+  layout: WizardLayout;
+  editId: string | null;
+  initial: WizardDraft;
+  start: StepId;
+}) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [draft, setDraft] = useState(initial);
+  const [step, setStep] = useState<StepId>(start);
+  const [furthest, setFurthest] = useState(stepIndex(start));
+  const [preview, setPreview] = useState<PreviewSession | null>(null);
+  // Spec section 4: once the areas are registered, login and actions are behind the user.
+  const [areasRegistered, setAreasRegistered] = useState(start === 'notify');
+  const [pausedSave, setPausedSave] = useState<SavedTarget>();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [focusRequest, setFocusRequest] = useState(0);
+  const openSession = useRef<string | null>(null);
+  const change: StepProps['change'] = (update) => setDraft(update);
+  const selection = useAreaSelection({ draft, change, preview });
+
+  useEffect(() => {
+    openSession.current = preview?.sessionId ?? null;
+  }, [preview]);
+  // The crawler keeps few previews per user: leaving the wizard gives this one back.
+  useEffect(
+    () => () => {
+      if (openSession.current) void closePreviewQuietly(openSession.current);
+    },
+    [],
+  );
+  // A new step takes focus to its heading, so keyboard and screen-reader users start there.
+  useEffect(() => {
+    if (focusRequest > 0) heading.current?.focus();
+  }, [focusRequest]);
+
+  const go = (next: StepId) => {
+    setStep(next);
+    setFocusRequest((count) => count + 1);
+    setFurthest((current) => Math.max(current, stepIndex(next)));
+  };
+  const reachable = (target: StepId) => {
+    if (stepIndex(target) > furthest) return false;
+    if (areasRegistered && (target === 'login' || target === 'actions')) return false;
+    return (
+      target === 'url' ||
+      target === 'areas' ||
+      target === 'content' ||
+      target === 'notify' ||
+      preview !== null
+    );
+  };
+  const setRender = (render: PreviewRender) =>
+    setPreview((current) => (current ? { ...current, render } : current));
+
+  const onOpened = (session: PreviewSession) => {
+    setPreview(session);
+    // Stored areas (edit mode) are found on the new picture by their selector.
+    setDraft((current) => ({
+      ...current,
+      areas: current.areas.map((area) => {
+        const element = session.render.elements.find(
+          (entry) => entry.css === area.locator.selector && area.locator.frame_selector === '',
+        );
+        return element ? { ...area, box: element.box } : area;
+      }),
+    }));
+    go('display');
+  };
+
+  const onSaved = (saved: SavedTarget) => {
+    if (preview) void closePreviewQuietly(preview.sessionId);
+    openSession.current = null;
+    if (saved.paused_for_quota) setPausedSave(saved);
+    else void navigate(`${routePaths.targetDetail}?id=${encodeURIComponent(saved.target_v2_id)}`);
+  };
+
+  const stepHeading = () => {
+    const number = stepNumber(step);
+    const name = t(`wizard.steps.${step}`);
+    return number === null
+      ? t('wizard.optionalStep', { name })
+      : t('wizard.stepHeading', { number, total: STEP_COUNT, name });
+  };
+
+  const props: StepProps = { draft, change, preview, setRender, onNext: () => undefined };
+  const stepView = () => {
+    switch (step) {
+      case 'url':
+        return <UrlStep draft={draft} change={change} preview={preview} onOpened={onOpened} />;
+      case 'display':
+        return (
+          <DisplayStep
+            {...props}
+            onBack={() => go('url')}
+            onNext={() => go(areasRegistered ? 'areas' : 'login')}
+          />
+        );
+      case 'login':
+        return <LoginStep {...props} onBack={() => go('display')} onNext={() => go('actions')} />;
+      case 'actions':
+        return <ActionsStep {...props} onBack={() => go('login')} onNext={() => go('areas')} />;
+      case 'areas':
+        return (
+          <AreasStep
+            {...props}
+            selection={selection}
+            onBack={areasRegistered ? (preview ? () => go('display') : undefined) : () => go('actions')}
+            onNext={() => {
+              setAreasRegistered(true);
+              go('content');
+            }}
+            onReopen={() => go('url')}
+          />
+        );
+      case 'content':
+        return <ContentStep {...props} onBack={() => go('areas')} onNext={() => go('notify')} />;
+      case 'notify':
+        return <NotifyStep {...props} onBack={() => go('content')} editId={editId} onSaved={onSaved} />;
+    }
+  };
+
+  return (
+    <div className={`wizard wizard-${layout}`}>
+      <div className="wizard-panel">
+        {editId && (
+          <p className="wizard-editing">{t('wizard.editing', { label: initial.label || initial.url })}</p>
+        )}
+        <StepList steps={STEPS} current={step} reachable={reachable} onSelect={go} />
+        <h2 ref={heading} tabIndex={-1} className="step-title">
+          {stepHeading()}
+        </h2>
+        {stepView()}
+      </div>
+      <section className="wizard-preview" aria-labelledby="wizard-preview-title">
+        <h2 id="wizard-preview-title" className="preview-title">
+          {t('wizard.preview.title')}
+        </h2>
+        {preview ? (
+          // Scrolls on its own; focusable so keyboard users can scroll a long page.
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
+          <section className="preview-scroll" tabIndex={0} aria-label={t('wizard.preview.scrollLabel')}>
+            <AreaPicker
+              render={preview.render}
+              areas={draft.areas}
+              picking={step === 'areas' && !selection.pending}
+              onPick={selection.pick}
+            />
+          </section>
+        ) : (
+          <p className="muted preview-empty">{t('wizard.preview.empty')}</p>
+        )}
+      </section>
+      {pausedSave && (
+        <AlertDialog
+          message={t('wizard.pausedForQuota')}
+          onClose={() =>
+            void navigate(`${routePaths.targetDetail}?id=${encodeURIComponent(pausedSave.target_v2_id)}`)
+          }
+          actions={
+            <button
+              type="button"
+              className="button primary"
+              onClick={() =>
+                void navigate(`${routePaths.targetDetail}?id=${encodeURIComponent(pausedSave.target_v2_id)}`)
+              }
+            >
+              {t('wizard.ok')}
+            </button>
+          }
+        />
+      )}
+    </div>
+  );
+}

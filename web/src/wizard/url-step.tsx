@@ -1,0 +1,135 @@
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { UserAgentKind } from '../api/preview.ts';
+import { contactLinks } from '../contact-links.ts';
+import { FormMessage } from '../forms/form-message.tsx';
+import { TextField } from '../forms/text-field.tsx';
+import { useErrorText } from '../forms/use-error-text.ts';
+import { closePreviewQuietly, useOpenPreview } from '../hooks/use-preview.ts';
+import { LoadProgress } from './load-progress.tsx';
+import { callProblemMessage, type ProblemMessage, problemMessage } from './preview-problem.ts';
+import { StepButtons } from './step-buttons.tsx';
+import type { PreviewSession, StepProps } from './wizard-step.ts';
+
+const USER_AGENTS: readonly UserAgentKind[] = [
+  'none',
+  'free',
+  'iphone',
+  'android',
+  'chrome',
+  'firefox',
+  'safari',
+];
+
+function isWebUrl(text: string): boolean {
+  try {
+    const url = new URL(text.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** Step 1: the URL and the user agent; Next opens the page in the crawler's browser. */
+export function UrlStep({
+  draft,
+  change,
+  preview,
+  onOpened,
+}: Pick<StepProps, 'draft' | 'change' | 'preview'> & { onOpened: (session: PreviewSession) => void }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const open = useOpenPreview();
+  const [urlError, setUrlError] = useState<string>();
+  const [problem, setProblem] = useState<{ message: ProblemMessage } | { text: string }>();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!isWebUrl(draft.url)) {
+      setUrlError(errorText('url_invalid'));
+      return;
+    }
+    setUrlError(undefined);
+    setProblem(undefined);
+    // A new page replaces the one open before; sessions are few per user (3).
+    if (preview) void closePreviewQuietly(preview.sessionId);
+    open.mutate(
+      { url: draft.url.trim(), user_agent: draft.userAgent },
+      {
+        onSuccess: (opened) => {
+          if ('problem' in opened) setProblem({ message: problemMessage(opened.problem) });
+          else onOpened({ sessionId: opened.session_id, render: opened.render });
+        },
+        onError: (error) => {
+          const message = callProblemMessage(error);
+          setProblem(message ? { message } : { text: errorText(error) });
+        },
+      },
+    );
+  };
+
+  return (
+    <form className="form wizard-form" noValidate onSubmit={submit} aria-busy={open.isPending}>
+      <p className="lead">{t('wizard.url.lead')}</p>
+      <TextField
+        id="wizard-url"
+        label={t('wizard.url.url')}
+        type="url"
+        autoComplete="url"
+        value={draft.url}
+        onChange={(url) => change((current) => ({ ...current, url }))}
+        hint={t('wizard.url.urlHint')}
+        error={urlError}
+        required
+        disabled={open.isPending}
+      />
+      <div className="field">
+        <label htmlFor="wizard-user-agent" className="field-label">
+          {t('wizard.url.userAgent')}
+        </label>
+        <select
+          id="wizard-user-agent"
+          className="input"
+          value={draft.userAgent.kind}
+          disabled={open.isPending}
+          onChange={(event) => {
+            const kind = event.target.value as UserAgentKind;
+            change((current) => ({ ...current, userAgent: { ...current.userAgent, kind } }));
+          }}
+        >
+          {USER_AGENTS.map((kind) => (
+            <option key={kind} value={kind}>
+              {t(`wizard.userAgents.${kind}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      {draft.userAgent.kind === 'free' && (
+        <TextField
+          id="wizard-user-agent-value"
+          label={t('wizard.url.userAgentValue')}
+          value={draft.userAgent.value}
+          onChange={(value) =>
+            change((current) => ({ ...current, userAgent: { ...current.userAgent, value } }))
+          }
+          disabled={open.isPending}
+        />
+      )}
+      {open.isPending && <LoadProgress label={t('wizard.progress.label')} />}
+      {problem && (
+        <div className="wizard-problem">
+          <FormMessage
+            tone="error"
+            message={'message' in problem ? t(`wizard.problems.${problem.message}`) : problem.text}
+          />
+          {'message' in problem && problem.message === 'unsupported' && (
+            <a className="button small" href={contactLinks.mail}>
+              {t('wizard.url.notifyWhenSupported')}
+            </a>
+          )}
+        </div>
+      )}
+      <StepButtons submit nextDisabled={open.isPending} />
+    </form>
+  );
+}
