@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import type { SiteAction, SiteRow } from '../api/targets.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useNarrowWindow } from '../hooks/use-narrow-window.ts';
-import { useSiteAction, useSiteList } from '../hooks/use-targets.ts';
+import { useRefreshSites, useSiteAction, useSiteList } from '../hooks/use-targets.ts';
 import { routePaths } from '../route-paths.ts';
 import { AlertDialog } from '../shell/alert-dialog.tsx';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
@@ -30,6 +30,7 @@ export function SiteListSection() {
   const time = useSiteTime();
   const siteList = useSiteList();
   const action = useSiteAction();
+  const refresh = useRefreshSites();
   const [preferences, setPreferences] = useState<ListPreferences>(loadPreferences);
   const [search, setSearch] = useState('');
   const [showUrls, setShowUrls] = useState(false);
@@ -174,7 +175,7 @@ export function SiteListSection() {
           type="button"
           className="button small"
           disabled={siteList.isFetching}
-          onClick={() => void siteList.refetch()}
+          onClick={() => void refresh()}
         >
           {siteList.isFetching ? t('dashboard.sites.refreshing') : t('dashboard.sites.refresh')}
         </button>

@@ -22,3 +22,16 @@ export function useSiteAction() {
       ]),
   });
 }
+
+/**
+ * The refresh button: the list and user_info together, because usage follows the sites and
+ * the account learns of them a moment after the target service does.
+ */
+export function useRefreshSites() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.refetchQueries({ queryKey: queryKeys.siteList }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.userInfo }),
+    ]);
+}
