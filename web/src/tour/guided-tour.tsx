@@ -43,6 +43,15 @@ export function GuidedTour() {
     setProgress(next);
   };
 
+  // Reaching the wizard by the dashboard's own button carries on the tour just as Start does.
+  const offered = step?.id === 'register' && progress === 'unseen';
+  useEffect(() => {
+    if (offered) {
+      saveTourProgress('started');
+      setProgress('started');
+    }
+  }, [offered]);
+
   useEffect(() => {
     if (step?.id !== 'url' || filled.current) return;
     const field = document.querySelector(step.target);
@@ -73,7 +82,7 @@ export function GuidedTour() {
       </div>
       <div className="guided-tour-actions">
         {step.id === 'register' && (
-          <Link to={registerPath} className="button primary" onClick={() => move('started')}>
+          <Link to={registerPath} className="button primary">
             {t('tour.start')}
           </Link>
         )}

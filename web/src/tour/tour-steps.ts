@@ -9,8 +9,8 @@ export type TourStep = {
   id: TourStepId;
   screen: TourScreen;
   /**
-   * What the step points at. Each screen marks its part with `data-tour`; the tour looks for
-   * nothing else, so a screen can be rebuilt freely as long as the mark stays.
+   * What the step points at: the part a screen marks with `data-tour`, or else the wizard's own
+   * field and picker as it names them today.
    */
   target: string;
 };
@@ -18,9 +18,14 @@ export type TourStep = {
 /** The walk through registering the demo shop, in order. */
 export const tourSteps: readonly TourStep[] = [
   { id: 'register', screen: 'dashboard', target: '[data-tour="register-site"]' },
-  { id: 'url', screen: 'wizard', target: '[data-tour="site-url"]' },
-  { id: 'area', screen: 'wizard', target: '[data-tour="area-picker"]' },
-  { id: 'notify', screen: 'wizard', target: '[data-tour="notification-settings"]' },
+  { id: 'url', screen: 'wizard', target: '[data-tour="site-url"], #wizard-url' },
+  // The screenshot only while areas are being picked: the picture stays on the later steps.
+  { id: 'area', screen: 'wizard', target: '[data-tour="area-picker"], .area-surface.picking' },
+  {
+    id: 'notify',
+    screen: 'wizard',
+    target: '[data-tour="notification-settings"], .wizard-form:has(#wizard-interval)',
+  },
   { id: 'registered', screen: 'detail', target: 'main h1' },
 ];
 
