@@ -3,6 +3,7 @@ import { Link, Outlet, useMatches, useNavigation } from 'react-router';
 import { useUserInfo } from '../hooks/use-user-info.ts';
 import { useAccountLanguage } from '../i18n/use-account-language.ts';
 import { routePaths } from '../route-paths.ts';
+import { GuidedTour } from '../tour/guided-tour.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { TopNav } from './top-nav.tsx';
 
@@ -31,6 +32,7 @@ export function AppLayout() {
         <TopNav signedIn={Boolean(userInfo.data) && !userInfo.isSignedOut} />
       )}
       <main id="main" className="main">
+        <GuidedTour />
         <Outlet />
       </main>
       <SiteFooter />
