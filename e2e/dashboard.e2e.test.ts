@@ -377,16 +377,23 @@ describe('dashboard against the running product', () => {
       EN,
     );
     await expect.poll(() => page.getByRole('heading', { name: 'Monitored sites' }).count()).toBe(1);
-    const imported = await callApi(page, '/api/v1/import', {
-      text: `${siteUrl('one')}\n${siteUrl('two')}\nnot a url\n`,
-    });
-    expect(imported.status).toBe(200);
-    expect((imported.json as { problems: { line: number; code: string }[] }).problems).toEqual([
-      expect.objectContaining({ line: 3, code: 'url_invalid' }),
-    ]);
-    await page.getByRole('button', { name: 'Refresh' }).click();
-    await expect.poll(() => page.locator('.site-cards li').count()).toBe(2);
     expect(await page.getByRole('dialog').count()).toBe(0);
+
+    // Bulk import from a pasted list: added sites, and the line it could not read.
+    await page.getByRole('button', { name: 'Import a URL list' }).click();
+    const importDialog = page.getByRole('dialog', { name: 'Import a URL list' });
+    await importDialog.getByLabel('URL list').fill(`${siteUrl('one')}\n${siteUrl('two')}\nnot a url\n`);
+    await importDialog.getByRole('button', { name: 'Import', exact: true }).click();
+    await expect.poll(() => importDialog.getByRole('status').textContent()).toBe('2 sites were added.');
+    expect(await importDialog.getByRole('list', { name: 'Lines not imported' }).textContent()).toBe(
+      'Line 3: The URL is not valid.not a url',
+    );
+    await expectNoSeriousAxeViolations(page);
+    await expectNoSidewaysOverflow(page);
+    await screenshot(page, 'dashboard-import-375-en');
+    await importDialog.getByRole('button', { name: 'Close' }).click();
+    expect(await importDialog.count()).toBe(0);
+    await expect.poll(() => page.locator('.site-cards li').count()).toBe(2);
     expect(await page.locator('.site-cards .site-link').allTextContents()).toEqual([
       siteUrl('one'),
       siteUrl('two'),
@@ -423,6 +430,21 @@ describe('dashboard against the running product', () => {
     await expectNoSeriousAxeViolations(page);
     await expectNoSidewaysOverflow(page);
     await screenshot(page, 'dashboard-1280-en');
+
+    // user_info that cannot be read: the shell's dialog with close and reload.
+    await page.route('**/api/user_info', (route) => route.fulfill({ status: 503, body: 'down' }));
+    await page.reload();
+    const userInfoFailure = page.getByRole('alertdialog');
+    await expect
+      .poll(() => userInfoFailure.textContent(), { timeout: 15_000 })
+      .toContain('Could not load your user information. Please reload.');
+    await userInfoFailure.getByRole('button', { name: 'Close' }).click();
+    expect(
+      await page.getByRole('alert').filter({ hasText: 'Could not load your user information.' }).count(),
+    ).toBe(1);
+    await page.unroute('**/api/user_info');
+    await page.getByRole('button', { name: 'Reload' }).click();
+    await expect.poll(() => rows(page).count()).toBe(1);
 
     // A trial that ended without a card (status 7, no card on file). The standalone product
     // reaches that state only after two weeks, so this one answer of user_info is changed in

@@ -38,3 +38,30 @@ export function actOnSite(action: SiteAction, site: Pick<SiteRow, 'id' | 'ver'>)
       : [`/api/v2/${action}`, { target_v2_id: site.id }];
   return apiRequest(path, { method: 'POST', body });
 }
+
+export type ImportFormat = 'list' | 'csv' | 'yaml';
+
+/** A line the import could not take, with the gateway's reason code. */
+export type ImportProblem = {
+  line: number;
+  code:
+    | 'url_invalid'
+    | 'duplicate'
+    | 'already_registered'
+    | 'unsupported_job'
+    | 'label_too_long'
+    | 'syntax_error'
+    | 'too_many';
+  text: string;
+};
+
+export type ImportOutcome = { format: ImportFormat; imported: SiteRow[]; problems: ImportProblem[] };
+
+/**
+ * POST /api/v1/import: whole-page (v1) sites from a URL list, CSV (url, label) or urlwatch's
+ * urls.yaml; an empty format lets the gateway tell which. Sites beyond the plan's free slots
+ * are saved paused.
+ */
+export function importSites(input: { text: string; format: ImportFormat | '' }): Promise<ImportOutcome> {
+  return apiRequest<ImportOutcome>('/api/v1/import', { method: 'POST', body: input });
+}

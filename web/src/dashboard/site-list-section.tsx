@@ -8,6 +8,7 @@ import { useRefreshSites, useSiteAction, useSiteList } from '../hooks/use-target
 import { routePaths } from '../route-paths.ts';
 import { AlertDialog } from '../shell/alert-dialog.tsx';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
+import { ImportDialog } from './import-dialog.tsx';
 import { type ListPreferences, loadPreferences, savePreferences } from './list-preferences.ts';
 import { siteName } from './site-action-buttons.tsx';
 import { SiteCards } from './site-cards.tsx';
@@ -37,6 +38,7 @@ export function SiteListSection() {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [confirmDelete, setConfirmDelete] = useState<SiteRow | null>(null);
   const [loadFailureOpen, setLoadFailureOpen] = useState(true);
+  const [importOpen, setImportOpen] = useState(false);
   // A ref, not the mutation's state: a second click can arrive before React re-renders.
   const running = useRef(false);
   const messageArea = useRef<HTMLDivElement>(null);
@@ -95,14 +97,20 @@ export function SiteListSection() {
         <h2 id="site-list-title" className="section-title">
           {t('dashboard.sites.title')}
         </h2>
-        <Link
-          to={narrow ? routePaths.siteRegistrationMobile : routePaths.siteRegistrationColumns}
-          className="button primary"
-          data-tour="register-site"
-        >
-          {t('dashboard.sites.register')}
-        </Link>
+        <div className="button-row">
+          <button type="button" className="button" onClick={() => setImportOpen(true)}>
+            {t('dashboard.import.open')}
+          </button>
+          <Link
+            to={narrow ? routePaths.siteRegistrationMobile : routePaths.siteRegistrationColumns}
+            className="button primary"
+            data-tour="register-site"
+          >
+            {t('dashboard.sites.register')}
+          </Link>
+        </div>
       </div>
+      {importOpen && <ImportDialog onClose={() => setImportOpen(false)} />}
 
       <div className="site-toolbar">
         <div className="field site-search">
@@ -168,7 +176,7 @@ export function SiteListSection() {
         </p>
         {siteList.data && (
           <p className="muted" data-testid="site-list-count">
-            {t('dashboard.sites.count', { shown: shown.length, total: sites.length })}
+            {t('dashboard.sites.count', { count: sites.length, shown: shown.length, total: sites.length })}
           </p>
         )}
         <button

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { actOnSite, fetchSiteList, type SiteAction, type SiteRow } from '../api/targets.ts';
+import { actOnSite, fetchSiteList, importSites, type SiteAction, type SiteRow } from '../api/targets.ts';
 import { queryKeys } from '../query-keys.ts';
 
 /** The signed-in user's site list with the time it was read. */
@@ -34,4 +34,17 @@ export function useRefreshSites() {
       queryClient.refetchQueries({ queryKey: queryKeys.siteList }),
       queryClient.invalidateQueries({ queryKey: queryKeys.userInfo }),
     ]);
+}
+
+/** The bulk import; the new sites join the list and count in usage. */
+export function useImportSites() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: importSites,
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.siteList }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.userInfo }),
+      ]),
+  });
 }
