@@ -143,6 +143,8 @@ describe('dashboard against the running product', () => {
     await expect
       .poll(() => picker.getByLabel('タイムゾーン').locator('option:checked').textContent())
       .toMatch(/^\(UTC\+05:30\) /);
+    await expectNoSeriousAxeViolations(page);
+    await screenshot(page, 'dashboard-timezone-1280-ja');
 
     // A failed save says so and keeps the picker.
     await page.route('**/api/account/update', (route) => route.fulfill({ status: 503, body: 'down' }));
@@ -446,15 +448,17 @@ describe('dashboard against the running product', () => {
     await page.getByRole('button', { name: 'Reload' }).click();
     await expect.poll(() => rows(page).count()).toBe(1);
 
-    // A trial that ended without a card (status 7, no card on file). The standalone product
-    // reaches that state only after two weeks, so this one answer of user_info is changed in
-    // flight; the banner's choice for the other states is unit-tested (subscription-notice.test.ts).
+    // The subscription banners. Trial accounts reach status 7 only two weeks after sign-up, and
+    // status 6 comes with card billing (its own issue), so user_info's real answer is changed in
+    // flight for these states; the choice for every state is unit-tested (subscription-notice.test.ts).
+    let subscriptionState = { status: 7, has_pi: false, suspend_at: null as string | null };
     await page.route('**/api/user_info', async (route) => {
       const response = await route.fetch();
-      const info = (await response.json()) as { subscription: { status: number }; has_pi: boolean };
+      const info = (await response.json()) as { subscription: object };
+      const { has_pi, ...subscription } = subscriptionState;
       await route.fulfill({
         response,
-        json: { ...info, subscription: { ...info.subscription, status: 7 }, has_pi: false },
+        json: { ...info, subscription: { ...info.subscription, ...subscription }, has_pi },
       });
     });
     await page.reload();
@@ -464,6 +468,17 @@ describe('dashboard against the running product', () => {
       .toContain('Your free trial has ended and monitoring has stopped.');
     expect(await banner.getByRole('link', { name: 'Register a card' }).getAttribute('href')).toBe('/newcard');
     await expectNoSeriousAxeViolations(page);
+
+    // A failed renewal of a card holder names the deadline in the account's zone (Etc/GMT-9).
+    subscriptionState = { status: 6, has_pi: true, suspend_at: '2026-12-01T03:00:00.000Z' };
+    await page.reload();
+    await expect.poll(() => banner.textContent()).toContain('Your subscription could not be renewed.');
+    expect(await banner.textContent()).toContain('by 12/01/2026, 12:00,');
+    expect(await banner.getByRole('link', { name: 'Reprocess or update card' }).getAttribute('href')).toBe(
+      '/account',
+    );
+    await expectNoSidewaysOverflow(page);
+    await screenshot(page, 'dashboard-banner-1280-en');
     await page.context().close();
   });
 });
