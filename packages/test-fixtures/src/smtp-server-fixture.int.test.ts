@@ -97,6 +97,22 @@ describe('SMTP server fixture', () => {
     expect(server.messages).toHaveLength(1);
   });
 
+  it('tells when a message was received whole while its 250 is still held', async () => {
+    server = await startSmtpServer({ acceptDelayMs: 2_000 });
+    const sending = sendRaw(server.port, [
+      'HELO test',
+      'MAIL FROM:<a@example.jp>',
+      'RCPT TO:<b@example.jp>',
+      'DATA',
+      MESSAGE,
+    ]);
+    await server.waitForReceived(1, 10_000);
+    // Received, not yet accepted: a sender killed now leaves the message with the server.
+    expect(server.messages).toHaveLength(0);
+    expect(await sending).toEqual(['220', '250', '250', '250', '354', '250']);
+    expect(server.messages).toHaveLength(1);
+  });
+
   itWithServers('gives each test its own server through itWithServers', async ({ smtp }) => {
     expect(await sendRaw(smtp.port, ['EHLO test', 'QUIT'])).toEqual(['220', '250', '221']);
     expect(smtp.messages).toEqual([]);

@@ -20,6 +20,11 @@ export interface SmtpServerFixture {
    * or not yet: with `acceptDelayMs`, the last of them is then in flight.
    */
   waitForIncoming(count: number, timeoutMs?: number): Promise<void>;
+  /**
+   * Resolves once at least `count` messages were received whole, accepted or still held by
+   * `acceptDelayMs`: from then on the server keeps the last one whatever its sender does.
+   */
+  waitForReceived(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -41,6 +46,7 @@ export async function startSmtpServer(options: SmtpServerFixtureOptions = {}): P
   const logins: string[] = [];
   let connections = 0;
   let incoming = 0;
+  let received = 0;
   const waiters = new Set<() => void>();
   const changed = () => {
     for (const waiter of waiters) waiter();
@@ -67,6 +73,8 @@ export async function startSmtpServer(options: SmtpServerFixtureOptions = {}): P
       changed();
       simpleParser(stream).then(
         async (mail) => {
+          received += 1;
+          changed();
           if (options.acceptDelayMs) await sleep(options.acceptDelayMs);
           messages.push(mail);
           changed();
@@ -133,6 +141,12 @@ export async function startSmtpServer(options: SmtpServerFixtureOptions = {}): P
         () => (incoming >= count ? true : undefined),
         timeoutMs,
         () => `${count} incoming message(s), saw ${incoming}`,
+      ).then(() => undefined),
+    waitForReceived: (count, timeoutMs = 10_000) =>
+      waitUntil(
+        () => (received >= count ? true : undefined),
+        timeoutMs,
+        () => `${count} message(s) received whole, saw ${received}`,
       ).then(() => undefined),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
