@@ -2,9 +2,17 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { actOnSite, fetchSiteList, importSites, type SiteAction, type SiteRow } from '../api/targets.ts';
 import { queryKeys } from '../query-keys.ts';
 
-/** The signed-in user's site list with the time it was read. */
+/**
+ * The signed-in user's site list with the time it was read. Read afresh each time the dashboard
+ * opens (the cached rows show meanwhile): opening a site's history clears its NEW flag, and the
+ * detail page can pause or delete it.
+ */
 export function useSiteList() {
-  return useQuery({ queryKey: queryKeys.siteList, queryFn: ({ signal }) => fetchSiteList(signal) });
+  return useQuery({
+    queryKey: queryKeys.siteList,
+    queryFn: ({ signal }) => fetchSiteList(signal),
+    staleTime: 0,
+  });
 }
 
 /**
