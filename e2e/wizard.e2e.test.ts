@@ -1,0 +1,341 @@
+import { mkdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from './axe.ts';
+import { launchChromium } from './chromium.ts';
+import { linkFromMailbox } from './mailbox.ts';
+import { type RunningProduct, repoRoot, startProduct } from './product.ts';
+
+/** The site being registered: a small shop page served by the test on loopback. */
+const SHOP_PAGE = `<!doctype html>
+<html lang="ja"><head><meta charset="utf-8"><title>Tea shop</title>
+<style>body{font-family:sans-serif;margin:24px} .card{border:1px solid #ccc;padding:16px;width:360px;margin-bottom:24px}
+#price{font-size:28px;margin:8px 0} #stock{margin:0}</style></head>
+<body>
+<h1>Tea shop</h1>
+<div class="card" id="card"><h2 id="name">Sencha 100g</h2><p id="price">¥1,280</p></div>
+<div class="card" id="stock-card"><p id="stock">In stock: 12</p></div>
+<p id="footer">Prices include tax.</p>
+</body></html>`;
+
+let product: RunningProduct;
+let browser: Browser;
+let shop: Server;
+let shopUrl: string;
+const shots = join(repoRoot, 'test-results');
+
+beforeAll(async () => {
+  shop = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(SHOP_PAGE);
+  });
+  await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
+  const { port } = shop.address() as AddressInfo;
+  shopUrl = `http://127.0.0.1:${port}/item`;
+  // The crawler refuses loopback addresses unless the test allows its fixture server.
+  [product, browser] = await Promise.all([
+    startProduct({ env: { CRAWLER_ALLOW: `127.0.0.1:${port}` } }),
+    launchChromium(),
+  ]);
+  await mkdir(shots, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+  await new Promise((resolve) => shop?.close(resolve));
+});
+
+const WIDE = { width: 1280, height: 800 };
+const NARROW = { width: 375, height: 740 };
+/** Opening a page in the crawler's browser may take up to about a minute (spec section 9). */
+const PAGE_LOAD = { timeout: 90_000 };
+
+const pageUrl = (path: string) => new URL(path, product.url).href;
+
+async function check(page: Page, name: string) {
+  const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  expect(widths[0]).toBeLessThanOrEqual(widths[1] ?? 0);
+  const violations = await seriousAxeViolations(page);
+  expect(
+    violations.map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+    ),
+  ).toEqual([]);
+  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+}
+
+type Labels = {
+  email: string;
+  password: string;
+  plan: string;
+  agree: string;
+  submit: string;
+  signIn: string;
+  mailSent: string;
+  verified: string;
+};
+
+async function signedInUser(page: Page, email: string, labels: Labels) {
+  const password = 'wizard-pass-1';
+  await page.goto(pageUrl('/signup'));
+  await page.getByLabel(labels.email).fill(email);
+  await page.getByLabel(labels.password, { exact: true }).fill(password);
+  await page.getByRole('radio', { name: labels.plan }).check();
+  await page.getByRole('checkbox', { name: labels.agree }).check();
+  await page.getByRole('button', { name: labels.submit }).click();
+  await expect.poll(() => page.getByRole('heading', { name: labels.mailSent }).count()).toBe(1);
+  await page.goto(pageUrl(await linkFromMailbox(product.url, email, '/verify')));
+  await expect.poll(() => page.getByRole('status').textContent()).toBe(labels.verified);
+  await page.goto(pageUrl('/signin'));
+  await page.getByLabel(labels.email).fill(email);
+  await page.getByLabel(labels.password).fill(password);
+  await page.getByRole('button', { name: labels.signIn, exact: true }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+}
+
+const stepHeading = (page: Page) => page.locator('h2.step-title').textContent();
+
+/** Reads the API as the signed-in page does, with its cookie. */
+function apiGet<T>(page: Page, path: string): Promise<T> {
+  return page.evaluate(async (url) => (await fetch(url)).json(), path) as Promise<T>;
+}
+
+type SiteRow = { id: string; label: string; url: string; valid: boolean; interval_minutes: number };
+type StoredTarget = {
+  settings: {
+    label: string;
+    url: string;
+    interval_minutes: number;
+    fetch_mode: string;
+    areas: {
+      area_id: string;
+      label: string;
+      content: string;
+      locator: { selector: string };
+      options: Record<string, unknown>;
+    }[];
+    rules: { combine: string; groups: { combine: string; conditions: Record<string, string>[] }[] } | null;
+  };
+};
+
+describe('site registration wizard against the running product', () => {
+  it('registers a page by clicking its price, refuses an area inside it and a 0-minute interval, then edits it — Japanese, 1280 px (/sr2c)', async () => {
+    const page = await (await browser.newContext({ locale: 'ja-JP', viewport: WIDE })).newPage();
+    await signedInUser(page, 'wizard-ja@example.com', {
+      email: 'メールアドレス',
+      password: 'パスワード',
+      plan: 'ベーシック25 25サイト',
+      agree: '利用規約に同意する',
+      submit: '無料で登録する',
+      signIn: 'ログイン',
+      mailSent: 'メールを確認してください',
+      verified: 'メールアドレスを確認しました。',
+    });
+
+    await page.goto(pageUrl('/sr2c'));
+    await expect.poll(() => stepHeading(page)).toBe('ステップ 1/5: URLの入力');
+    // A URL that is not one is refused before anything is opened.
+    await page.getByLabel('URL', { exact: true }).fill('shop.example');
+    await page.getByRole('button', { name: '次へ' }).click();
+    await expect.poll(() => page.getByText('URLが正しくありません。', { exact: false }).count()).toBe(1);
+    await page.getByLabel('URL', { exact: true }).fill(shopUrl);
+    await page.getByLabel('ユーザーエージェント').selectOption('chrome');
+    await check(page, 'wizard-url-1280-ja');
+    await page.getByRole('button', { name: '次へ' }).click();
+
+    await expect.poll(() => stepHeading(page), PAGE_LOAD).toBe('ステップ 2/5: サイト表示の確認');
+    expect(await page.getByRole('img', { name: `${shopUrl} のスクリーンショット` }).count()).toBe(1);
+    await check(page, 'wizard-display-1280-ja');
+    await page.getByRole('button', { name: '次へ' }).click();
+    await expect.poll(() => stepHeading(page)).toBe('ログイン設定 (任意)');
+    await page.getByRole('button', { name: '次へ' }).click();
+    await expect.poll(() => stepHeading(page)).toBe('アクション設定 (任意)');
+    await page.getByRole('button', { name: '次へ' }).click();
+    await expect.poll(() => stepHeading(page)).toBe('ステップ 3/5: 監視エリアの指定');
+
+    // Next without an area is refused.
+    await page.getByRole('button', { name: '次へ' }).click();
+    await expect.poll(() => page.getByText('監視エリアを1つ以上指定してください。').count()).toBe(1);
+
+    // The price is picked by clicking it on the screenshot.
+    await page.getByRole('button', { name: '¥1,280', exact: true }).click();
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'エリアを追加しました。' }).count())
+      .toBe(1);
+    expect(await page.locator('.area-row-label').allTextContents()).toEqual(['¥1,280']);
+    // Clicking inside the designated price again is refused.
+    await page.getByRole('button', { name: '¥1,280', exact: true }).click();
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('すでに指定したエリア「¥1,280」の内側は選べません。別の場所を選んでください。');
+
+    // A drag around the stock line picks its card; deselecting takes it away again.
+    const stock = await page.getByRole('button', { name: 'In stock: 12', exact: true }).last().boundingBox();
+    if (!stock) throw new Error('the stock line is not on the screenshot');
+    await page.mouse.move(stock.x - 2, stock.y - 2);
+    await page.mouse.down();
+    await page.mouse.move(stock.x + stock.width / 2, stock.y + stock.height / 2, { steps: 4 });
+    await page.mouse.move(stock.x + stock.width + 2, stock.y + stock.height + 2, { steps: 4 });
+    await page.mouse.up();
+    await expect.poll(() => page.locator('.area-row').count()).toBe(2);
+    await check(page, 'wizard-areas-1280-ja');
+    const second = (await page.locator('.area-row-label').allTextContents())[1] ?? '';
+    await page.getByRole('button', { name: `「${second}」の指定を解除` }).click();
+    await expect.poll(() => page.locator('.area-row').count()).toBe(1);
+
+    await page.getByRole('button', { name: '次へ' }).click();
+    await expect.poll(() => stepHeading(page)).toBe('ステップ 4/5: エリア内容の確認');
+    expect(await page.getByLabel('現在の内容').inputValue()).toBe('¥1,280');
+    await page.getByLabel('エリア名').fill('煎茶の価格');
+    await page.getByRole('checkbox', { name: '日付を除外' }).check();
+    await check(page, 'wizard-content-1280-ja');
+    await page.getByRole('button', { name: '次へ' }).click();
+
+    await expect.poll(() => stepHeading(page)).toBe('ステップ 5/5: 通知設定');
+    // Login and actions are behind the user once the areas are registered.
+    expect(
+      await page.getByRole('navigation', { name: '登録の手順' }).getByRole('button').allTextContents(),
+    ).toEqual(['1. URLの入力', '2. サイト表示の確認', '3. 監視エリアの指定', '4. エリア内容の確認']);
+    await page.getByLabel('ラベル', { exact: true }).fill('お茶屋さん');
+    await page.getByLabel('チェック間隔 (分)').fill('0');
+    await page.getByRole('button', { name: '登録する' }).click();
+    await expect
+      .poll(() => page.locator('#wizard-interval-error').textContent())
+      .toBe('1分以上で指定してください。');
+    expect(
+      await page.getByLabel('チェック間隔 (分)').evaluate((input) => input === document.activeElement),
+    ).toBe(true);
+    await page.getByRole('button', { name: '1時間' }).click();
+    expect(await page.getByLabel('チェック間隔 (分)').inputValue()).toBe('60');
+
+    await page.getByRole('button', { name: 'グループを追加' }).click();
+    await page.getByLabel('条件', { exact: true }).selectOption('decrease');
+    // Numeric conditions read the full text only.
+    expect(await page.getByLabel('対象').locator('option').allTextContents()).toEqual(['全体']);
+    await page.getByLabel('値', { exact: true }).fill('100');
+    await page.getByRole('button', { name: 'グループを追加' }).click();
+    expect(await page.locator('.rule-group').count()).toBe(2);
+    await page.getByRole('button', { name: '条件 1 を削除' }).nth(1).click();
+    await check(page, 'wizard-notify-1280-ja');
+    await page.getByRole('button', { name: '登録する' }).click();
+
+    await page.waitForURL((url) => url.pathname === '/target2');
+    const id = new URL(page.url()).searchParams.get('id') ?? '';
+    const { targets } = await apiGet<{ targets: SiteRow[] }>(page, '/api/v2/targets');
+    expect(
+      targets.map(({ id: rowId, label, url, valid, interval_minutes }) => ({
+        rowId,
+        label,
+        url,
+        valid,
+        interval_minutes,
+      })),
+    ).toEqual([{ rowId: id, label: 'お茶屋さん', url: shopUrl, valid: true, interval_minutes: 60 }]);
+    const stored = await apiGet<StoredTarget>(page, `/api/v2/target?id=${id}`);
+    expect(stored.settings.areas).toHaveLength(1);
+    expect(stored.settings.areas[0]).toMatchObject({
+      label: '煎茶の価格',
+      content: '¥1,280',
+      locator: { selector: expect.stringContaining('price') },
+      options: { stripTags: true, excludeDates: true, excludeTimes: false },
+    });
+    // The empty second group was removed on saving.
+    expect(stored.settings.rules).toEqual({
+      combine: 'or',
+      groups: [
+        {
+          combine: 'and',
+          conditions: [
+            { areaId: stored.settings.areas[0]?.area_id, operand: 'all', operator: 'decrease', value: '100' },
+          ],
+        },
+      ],
+    });
+    // The served HTML holds the price, so the cheap HTTP mode is chosen.
+    expect(stored.settings.fetch_mode).toBe('http');
+
+    // "Edit settings" on the site detail opens the notification settings of this site directly.
+    await page.goto(pageUrl(`/sr2c?id=${id}&step=notify`));
+    await expect.poll(() => stepHeading(page)).toBe('ステップ 5/5: 通知設定');
+    expect(await page.getByLabel('ラベル', { exact: true }).inputValue()).toBe('お茶屋さん');
+    expect(await page.getByLabel('値', { exact: true }).inputValue()).toBe('100');
+    await page.getByLabel('ラベル', { exact: true }).fill('お茶屋さん (煎茶)');
+    await page.getByRole('button', { name: '更新する' }).click();
+    await page.waitForURL((url) => url.pathname === '/target2');
+    const edited = await apiGet<StoredTarget>(page, `/api/v2/target?id=${id}`);
+    expect(edited.settings.label).toBe('お茶屋さん (煎茶)');
+    expect(edited.settings.areas[0]?.label).toBe('煎茶の価格');
+    await page.context().close();
+  });
+
+  it('registers a page from the element list and tells a site saved paused for want of quota — English, 375 px (/sr2m)', async () => {
+    const page = await (await browser.newContext({ locale: 'en-US', viewport: NARROW })).newPage();
+    await signedInUser(page, 'wizard-en@example.com', {
+      email: 'E-mail address',
+      password: 'Password',
+      plan: 'Basic 5 5 sites',
+      agree: 'I agree to the terms of service',
+      submit: 'Sign up for free',
+      signIn: 'Sign in',
+      mailSent: 'Check your mail',
+      verified: 'Your e-mail address has been verified.',
+    });
+
+    await page.goto(pageUrl('/sr2m'));
+    await expect.poll(() => stepHeading(page)).toBe('Step 1 of 5: Enter the URL');
+    await page.getByLabel('URL', { exact: true }).fill(shopUrl);
+    await check(page, 'wizard-url-375-en');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => stepHeading(page), PAGE_LOAD).toBe('Step 2 of 5: Confirm the page');
+    await check(page, 'wizard-display-375-en');
+    for (const heading of [
+      'Login settings (optional)',
+      'Actions (optional)',
+      'Step 3 of 5: Choose the areas',
+    ]) {
+      await page.getByRole('button', { name: 'Next' }).click();
+      await expect.poll(() => stepHeading(page)).toBe(heading);
+    }
+
+    // Keyboard users pick the area from the element list.
+    await page.getByLabel('Choose an element by its text').selectOption({ label: '¥1,280' });
+    await page.getByRole('button', { name: 'Add as an area' }).click();
+    await expect.poll(() => page.locator('.area-row-label').allTextContents()).toEqual(['¥1,280']);
+    await check(page, 'wizard-areas-375-en');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => stepHeading(page)).toBe('Step 4 of 5: Confirm area contents');
+    await check(page, 'wizard-content-375-en');
+    await page.getByRole('button', { name: 'Next' }).click();
+
+    await expect.poll(() => stepHeading(page)).toBe('Step 5 of 5: Notification settings');
+    await page.getByLabel('Label', { exact: true }).fill('Tea price');
+    // Basic 5 has no 1-minute sites: the site is saved, paused.
+    await page.getByRole('button', { name: '1 minute' }).click();
+    await page.getByRole('button', { name: 'Add a group' }).click();
+    await page.getByLabel('Value', { exact: true }).fill('sale');
+    await check(page, 'wizard-notify-375-en');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect
+      .poll(() => page.getByRole('alertdialog').textContent())
+      .toContain(
+        'The site is registered, but monitoring could not start (no free slot). Start it from the dashboard.',
+      );
+    await page.getByRole('button', { name: 'OK' }).click();
+    await page.waitForURL((url) => url.pathname === '/target2');
+
+    const { targets } = await apiGet<{ targets: SiteRow[] }>(page, '/api/v2/targets');
+    expect(targets.map(({ label, valid, interval_minutes }) => ({ label, valid, interval_minutes }))).toEqual(
+      [{ label: 'Tea price', valid: false, interval_minutes: 1 }],
+    );
+    const stored = await apiGet<StoredTarget>(page, `/api/v2/target?id=${targets[0]?.id}`);
+    expect(stored.settings.rules?.groups[0]?.conditions).toEqual([
+      { areaId: stored.settings.areas[0]?.area_id, operand: 'new', operator: 'keyword', value: 'sale' },
+    ]);
+    await page.context().close();
+  });
+});
