@@ -132,6 +132,30 @@ describe('gateway preview routes', () => {
 
     const area = await post('area', { session_id: sessionId, area: { selector: '#price' } }, sato);
     expect(area.json()).toMatchObject({ found: true, text: '¥1,200', http_suffices: true });
+    expect(area.json()).not.toHaveProperty('normalised_text');
+    // With the area's options the answer carries the text checks will compare, or the refused option.
+    const normalised = await post(
+      'area',
+      {
+        session_id: sessionId,
+        area: { selector: 'body' },
+        options: { excludeNumbers: true, excludeWords: ['Shop'] },
+      },
+      sato,
+    );
+    expect(normalised.json()).toMatchObject({ found: true, normalised_text: '¥' });
+    const withTags = await post(
+      'area',
+      { session_id: sessionId, area: { selector: '#price' }, options: { stripTags: false } },
+      sato,
+    );
+    expect(withTags.json().normalised_text).toContain('<div id="price">');
+    const refused = await post(
+      'area',
+      { session_id: sessionId, area: { selector: '#price' }, options: { excludeRegexes: ['(?<=a)b'] } },
+      sato,
+    );
+    expect(refused.json()).toMatchObject({ options_problem: { path: 'excludeRegexes[0]' } });
 
     const foreign = await post('area', { session_id: sessionId, area: { selector: '#price' } }, suzuki);
     expect(foreign.statusCode).toBe(404);

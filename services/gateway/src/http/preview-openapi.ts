@@ -147,13 +147,29 @@ export const previewOpenApiPaths = {
   ),
   '/api/preview/area': post(
     'Evaluate a candidate area: its visible text, and whether HTTP mode reads the same text',
-    { ...sessionId, area: locator },
+    {
+      ...sessionId,
+      area: locator,
+      options: {
+        type: 'object',
+        description: 'The area options (stripTags, excludeDates, …); the answer then has normalised_text.',
+      },
+    },
     ['session_id', 'area'],
     {
       found: { type: 'boolean' },
       text: { type: 'string' },
       html: { type: 'string' },
       http_suffices: { type: 'boolean' },
+      normalised_text: {
+        type: 'string',
+        description: 'With options: the content as checks will compare it (lines joined by newlines).',
+      },
+      options_problem: {
+        type: 'object',
+        description: 'With options the watch engine refuses: the first one (path, code).',
+        properties: { path: { type: 'string' }, code: { type: 'string' } },
+      },
       problem,
     },
   ),

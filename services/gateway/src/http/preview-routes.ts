@@ -1,5 +1,6 @@
 import type { accountV1, crawlerV1 } from '@mimamori/contracts';
 import { unary, withIncomingHttpContext } from '@mimamori/runtime';
+import { extractAreaContent, normaliseArea, validateAreaOptions } from '@mimamori/watch-engine';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { sendAccountFailure } from './account-failure.ts';
@@ -48,7 +49,12 @@ const bodies = {
     ...session,
     frame: z.object({ selector: z.string().min(1).max(2_000), selector_type: selectorType }).optional(),
   }),
-  area: z.object({ ...session, area: locator }),
+  area: z.object({
+    ...session,
+    area: locator,
+    // The area's options as the wizard edits them; the answer then holds the text checks compare.
+    options: z.record(z.string(), z.unknown()).optional(),
+  }),
   login: z.object({
     ...session,
     actions: z.array(action).max(50),
@@ -116,6 +122,7 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
       text: area.text,
       html: area.html,
       http_suffices: area.httpSuffices,
+      ...(body.options ? normalisedJson(area, body.options) : {}),
       ...(area.problem ? { problem: area.problem } : {}),
     };
   });
@@ -204,6 +211,24 @@ function stepJson(outcome: {
     ...(outcome.problem ? { problem: outcome.problem } : {}),
     ...(outcome.render ? { render: renderJson(outcome.render) } : {}),
   };
+}
+
+/**
+ * The area's content as the watch engine will compare it under these options (tags stripped or
+ * not, dates, numbers, words and patterns removed), or the first option it refuses.
+ */
+function normalisedJson(
+  area: { found: boolean; text: string; html: string },
+  options: Record<string, unknown>,
+) {
+  const checked = validateAreaOptions(options);
+  if (!checked.ok) {
+    const [problem] = checked.problems;
+    return { options_problem: { path: problem?.path ?? '', code: problem?.code ?? 'invalid_type' } };
+  }
+  if (!area.found) return { normalised_text: '' };
+  const content = extractAreaContent({ html: area.html, text: area.text }, checked.value.stripTags);
+  return { normalised_text: normaliseArea(content, checked.value).text };
 }
 
 const boxJson = (box: crawlerV1.PreviewBox | undefined) => box ?? { x: 0, y: 0, width: 0, height: 0 };
