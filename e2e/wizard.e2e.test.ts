@@ -53,6 +53,8 @@ const WIDE = { width: 1280, height: 800 };
 const NARROW = { width: 375, height: 740 };
 /** Opening a page in the crawler's browser may take up to about a minute (spec section 9). */
 const PAGE_LOAD = { timeout: 90_000 };
+/** Each change of an area's options reads the area again from the live page. */
+const READING = { timeout: 15_000 };
 
 const pageUrl = (path: string) => new URL(path, product.url).href;
 
@@ -190,7 +192,30 @@ describe('site registration wizard against the running product', () => {
 
     await page.getByRole('button', { name: '次へ' }).click();
     await expect.poll(() => stepHeading(page)).toBe('ステップ 4/5: エリア内容の確認');
-    expect(await page.getByLabel('現在の内容').inputValue()).toBe('¥1,280');
+    // The content is shown as checks will compare it, read again as the options change.
+    const compared = page.getByLabel('比較される内容 (オプション適用後)');
+    await expect.poll(() => compared.inputValue(), READING).toBe('¥1,280');
+    await page.getByRole('checkbox', { name: '数字を除外' }).check();
+    await expect.poll(() => compared.inputValue(), READING).toBe('¥');
+    await page.getByLabel('除外する語句').fill('¥');
+    await expect
+      .poll(
+        () =>
+          page
+            .getByText('エリアの内容が空です。エリアを広げるか、「タグを除去」のチェックを外してください。')
+            .count(),
+        READING,
+      )
+      .toBe(1);
+    await page.getByLabel('除外する語句').fill('');
+    await page.getByRole('checkbox', { name: '数字を除外' }).uncheck();
+    await page.getByLabel('除外する正規表現 (Python形式)').fill('(?<=a)b');
+    // A pattern RE2 cannot run (a look-behind) is refused at once, on the field.
+    await expect
+      .poll(() => page.getByLabel('除外する正規表現 (Python形式)').getAttribute('aria-invalid'), READING)
+      .toBe('true');
+    await page.getByLabel('除外する正規表現 (Python形式)').fill('');
+    await expect.poll(() => compared.inputValue(), READING).toBe('¥1,280');
     await page.getByLabel('エリア名').fill('煎茶の価格');
     await page.getByRole('checkbox', { name: '日付を除外' }).check();
     await check(page, 'wizard-content-1280-ja');

@@ -10,6 +10,9 @@ export const queryKeys = {
   supportFollowUp: (token: string) => ['support-follow-up', token] as const,
   /** A v2 site's stored settings, edited by the registration wizard. */
   targetSettings: (id: string) => ['target-settings', id] as const,
+  /** An area read from a wizard preview session with the given options. */
+  previewArea: (sessionId: string, area: object, options: object) =>
+    ['preview-area', sessionId, area, options] as const,
   /** Every page of one site's history sits under this prefix, so an action refreshes them all. */
   siteHistory: (version: number, id: string) => ['site-history', version, id] as const,
   siteHistoryPage: (version: number, id: string, page: object) =>

@@ -55,6 +55,10 @@ export type AreaReading = {
   text: string;
   html: string;
   http_suffices: boolean;
+  /** With options: the content as checks will compare it. */
+  normalised_text?: string;
+  /** With options the watch engine refuses: the first one. */
+  options_problem?: { path: string; code: string };
   problem?: PreviewProblem;
 };
 export type StepOutcome = { ok: boolean; problem?: PreviewProblem; render?: PreviewRender | null };
@@ -70,8 +74,13 @@ export const openPreview = (input: OpenPreviewInput) => post<OpenedPreview>('ope
 export const renderPreview = (sessionId: string, frame: FrameRef | null) =>
   post<RenderedPreview>('render', { session_id: sessionId, ...(frame ? { frame } : {}) });
 
-export const evaluateArea = (sessionId: string, area: Locator) =>
-  post<AreaReading>('area', { session_id: sessionId, area });
+/** Reads a candidate area; with `options` the answer also holds its normalised text. */
+export const evaluateArea = (sessionId: string, area: Locator, options?: unknown, signal?: AbortSignal) =>
+  apiRequest<AreaReading>('/api/preview/area', {
+    method: 'POST',
+    body: { session_id: sessionId, area, ...(options ? { options } : {}) },
+    ...(signal ? { signal } : {}),
+  });
 
 export const testLogin = (sessionId: string, actions: PageAction[], verify: LoginVerify) =>
   post<StepOutcome>('login', { session_id: sessionId, actions, verify });

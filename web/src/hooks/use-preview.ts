@@ -1,5 +1,7 @@
-import { useMutation } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import {
+  type AreaReading,
   closePreview,
   evaluateArea,
   type FrameRef,
@@ -11,6 +13,8 @@ import {
   runActions,
   testLogin,
 } from '../api/preview.ts';
+import type { AreaOptions } from '../api/target-settings.ts';
+import { queryKeys } from '../query-keys.ts';
 
 /** Preview calls change the page in the crawler's browser, so each is a mutation, never cached. */
 export const useOpenPreview = () => useMutation({ mutationFn: openPreview });
@@ -25,6 +29,30 @@ export const useEvaluateArea = () =>
   useMutation({
     mutationFn: ({ sessionId, area }: { sessionId: string; area: Locator }) => evaluateArea(sessionId, area),
   });
+
+/** Typing in the option fields asks the preview again only once the typing pauses. */
+const OPTIONS_SETTLE_MS = 400;
+
+/**
+ * An area's content as checks will compare it under `options`, read from the live page; idle
+ * without a preview session. While new options are read, the previous answer stays shown.
+ */
+export function useNormalisedArea(sessionId: string | null, area: Locator, options: AreaOptions) {
+  const [settled, setSettled] = useState(options);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setSettled(options), OPTIONS_SETTLE_MS);
+    return () => window.clearTimeout(timer);
+  }, [options]);
+  return useQuery<AreaReading>({
+    queryKey: queryKeys.previewArea(sessionId ?? '', area, settled),
+    queryFn: ({ signal }) => evaluateArea(sessionId ?? '', area, settled, signal),
+    enabled: sessionId !== null,
+    placeholderData: keepPreviousData,
+    // The page in the preview does not change under the wizard; the same question has the same answer.
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+}
 
 export const useTestLogin = () =>
   useMutation({

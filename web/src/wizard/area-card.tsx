@@ -1,0 +1,180 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AreaOptions } from '../api/target-settings.ts';
+import { useErrorText } from '../forms/use-error-text.ts';
+import { useNormalisedArea } from '../hooks/use-preview.ts';
+import { type AreaDraft, areaOptions } from './wizard-draft.ts';
+
+type Flag = 'stripTags' | 'excludeDates' | 'excludeTimes' | 'excludeNumbers' | 'addOnly' | 'allowSameWords';
+const FLAGS: readonly Flag[] = [
+  'stripTags',
+  'excludeDates',
+  'excludeTimes',
+  'excludeNumbers',
+  'addOnly',
+  'allowSameWords',
+];
+const MAX_PAST_UPDATES = 100;
+
+/** With tags stripped an area without text has nothing to compare; with markup it still has its tags. */
+export const isEmpty = (area: AreaDraft) => area.options.stripTags && area.content.trim() === '';
+
+/**
+ * One area's label and options, and its content as checks will compare it: read again from the
+ * live page whenever the options change (without a preview, the content saved at registration).
+ */
+export function AreaCard({
+  area,
+  number,
+  sessionId,
+  onChange,
+}: {
+  area: AreaDraft;
+  number: number;
+  sessionId: string | null;
+  onChange: (update: (area: AreaDraft) => AreaDraft) => void;
+}) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const options = useMemo(() => areaOptions(area), [area]);
+  const reading = useNormalisedArea(sessionId, area.locator, options);
+  const id = `wizard-area-${area.areaId}`;
+  const setOptions = (changes: Partial<AreaOptions>) =>
+    onChange((current) => ({ ...current, options: { ...current.options, ...changes } }));
+  const setText = (changes: Partial<Pick<AreaDraft, 'label' | 'wordsText' | 'regexesText'>>) =>
+    onChange((current) => ({ ...current, ...changes }));
+
+  const answer = reading.data;
+  const shown = answer?.normalised_text ?? area.content;
+  const empty = answer?.normalised_text !== undefined ? answer.normalised_text.trim() === '' : isEmpty(area);
+  const optionsProblem = answer?.options_problem;
+  const problemId = `${id}-options-problem`;
+
+  return (
+    <fieldset className="area-card">
+      <legend className="area-card-title">{t('wizard.content.area', { number })}</legend>
+      <div className="field">
+        <label htmlFor={`${id}-label`} className="field-label">
+          {t('wizard.content.label')}
+        </label>
+        <input
+          id={`${id}-label`}
+          className="input"
+          value={area.label}
+          onChange={(event) => setText({ label: event.target.value })}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-text`} className="field-label">
+          {t(sessionId ? 'wizard.content.normalised' : 'wizard.content.text')}
+        </label>
+        <textarea
+          id={`${id}-text`}
+          className="input area-text"
+          readOnly
+          rows={Math.min(8, Math.max(2, shown.split('\n').length))}
+          value={shown}
+          aria-busy={reading.isFetching}
+          aria-invalid={empty ? true : undefined}
+          aria-describedby={empty ? `${id}-empty` : undefined}
+        />
+        {reading.isError && <p className="field-error">{errorText(reading.error)}</p>}
+        {empty && (
+          <p className="field-error" id={`${id}-empty`}>
+            {t('wizard.content.empty')}
+          </p>
+        )}
+      </div>
+      <div className="option-grid">
+        {FLAGS.map((flag) => (
+          <label key={flag} className="checkbox">
+            <input
+              type="checkbox"
+              checked={area.options[flag]}
+              onChange={(event) => setOptions({ [flag]: event.target.checked })}
+            />
+            {t(`wizard.options.${flag}`)}
+          </label>
+        ))}
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-words`} className="field-label">
+          {t('wizard.options.excludeWords')}
+        </label>
+        <textarea
+          id={`${id}-words`}
+          className="input"
+          rows={2}
+          value={area.wordsText}
+          aria-describedby={`${id}-lines-hint`}
+          onChange={(event) => setText({ wordsText: event.target.value })}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-regexes`} className="field-label">
+          {t('wizard.options.excludeRegexes')}
+        </label>
+        <textarea
+          id={`${id}-regexes`}
+          className="input"
+          rows={2}
+          value={area.regexesText}
+          aria-invalid={optionsProblem ? true : undefined}
+          aria-describedby={optionsProblem ? `${id}-lines-hint ${problemId}` : `${id}-lines-hint`}
+          onChange={(event) => setText({ regexesText: event.target.value })}
+        />
+        <p className="field-hint" id={`${id}-lines-hint`}>
+          {t('wizard.options.onePerLine')}
+        </p>
+        {optionsProblem && (
+          <p className="field-error" id={problemId}>
+            {errorText('invalid_area_options')}
+          </p>
+        )}
+      </div>
+      <div className="past-updates">
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={area.options.excludeSameAsPast.enabled}
+            onChange={(event) =>
+              setOptions({
+                excludeSameAsPast: {
+                  enabled: event.target.checked,
+                  count: event.target.checked ? Math.max(1, area.options.excludeSameAsPast.count) : 0,
+                },
+              })
+            }
+          />
+          {t('wizard.options.excludeSameAsPast')}
+        </label>
+        {area.options.excludeSameAsPast.enabled && (
+          <div className="field past-count">
+            <label htmlFor={`${id}-past`} className="field-label">
+              {t('wizard.options.pastCount')}
+            </label>
+            <input
+              id={`${id}-past`}
+              className="input"
+              type="number"
+              min={1}
+              max={MAX_PAST_UPDATES}
+              value={area.options.excludeSameAsPast.count}
+              onChange={(event) =>
+                setOptions({
+                  excludeSameAsPast: {
+                    enabled: true,
+                    count: Math.min(
+                      MAX_PAST_UPDATES,
+                      Math.max(1, Math.trunc(Number(event.target.value)) || 1),
+                    ),
+                  },
+                })
+              }
+            />
+          </div>
+        )}
+      </div>
+    </fieldset>
+  );
+}
