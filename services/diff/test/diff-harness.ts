@@ -3,9 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BlobStore, createFileBlobStore } from '@mimamori/blob-store';
-import { createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
+import { createInProcessBus, createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
 import { changesEventsV1, type checksEventsV1, diffV1, targetV1 } from '@mimamori/contracts';
-import { type Db, openPostgres } from '@mimamori/db';
+import { type Db, openPglite, openPostgres } from '@mimamori/db';
 import { snapshotCaptured } from '@mimamori/events';
 import { createGrpcClient, createLogger, createShutdown, type Shutdown, unary } from '@mimamori/runtime';
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
@@ -111,16 +111,19 @@ export interface DiffHarness {
 /**
  * The diff path as it runs in the cluster, in this process: real PostgreSQL (a fresh database),
  * JetStream (a namespace of its own), a file blob store, the target service answering the diff
- * service's settings reads over gRPC, and the HistoryService client.
+ * service's settings reads over gRPC, and the HistoryService client. `embedded` runs it as the
+ * single-process product does instead: on embedded PostgreSQL (PGlite) and the in-process bus.
  */
-export async function startDiffHarness(): Promise<DiffHarness> {
+export async function startDiffHarness(options: { embedded?: boolean } = {}): Promise<DiffHarness> {
   const logger = createLogger({ service: 'diff-test', level: 'silent' });
-  const database: FreshDatabase = await createFreshDatabase();
-  const db = openPostgres(database.url);
-  const bus: EventBus = namespacedBus(
-    await createJetStreamBus({ servers: testNatsUrl() }),
-    `d${randomBytes(4).toString('hex')}`,
-  );
+  const database: FreshDatabase | null = options.embedded ? null : await createFreshDatabase();
+  const db = database ? openPostgres(database.url) : await openPglite();
+  const bus: EventBus = database
+    ? namespacedBus(
+        await createJetStreamBus({ servers: testNatsUrl() }),
+        `d${randomBytes(4).toString('hex')}`,
+      )
+    : createInProcessBus();
   const blobDir = await mkdtemp(join(tmpdir(), 'diff-blobs-'));
   const blobs = await createFileBlobStore(blobDir);
   const shutdown: Shutdown = createShutdown({ logger, timeoutMs: 5_000 });
@@ -212,7 +215,7 @@ export async function startDiffHarness(): Promise<DiffHarness> {
       await shutdown.run('test finished');
       await bus.close();
       await db.close();
-      await database.drop();
+      await database?.drop();
       await rm(blobDir, { recursive: true, force: true });
     },
   };

@@ -14,7 +14,7 @@ import type { Logger } from '@mimamori/runtime';
 import { type RecordCheckDeps, recordCheck } from '../domain/record-check.ts';
 import { DIFF_SCHEMA } from '../store/migrations.ts';
 import { forgetTarget } from '../store/result-store.ts';
-import { announceRevision } from '../store/settings-cache.ts';
+import { announceRevision, currentSettings } from '../store/settings-cache.ts';
 
 /**
  * Snapshots are judged once per event id; targets.* changes make the cached settings stale; a
@@ -30,9 +30,22 @@ export function diffConsumers(db: Db, deps: RecordCheckDeps & { concurrency: num
     );
   const snapshotHandler = (consumer: string): CatalogEntry['handler'] => {
     return async (message) => {
+      const snapshot = snapshotCaptured.decode(message.data);
+      // The settings are read from the target service before the transaction opens: in the
+      // single-process mode both services share one embedded database that runs one transaction
+      // at a time, so a read from inside it would wait on itself until the call's deadline. The
+      // read is kept for this message, so the transaction never asks again.
+      let read: ReturnType<RecordCheckDeps['settings']['read']> | undefined;
+      const settings: RecordCheckDeps['settings'] = {
+        read: (userId, targetId) => {
+          read ??= deps.settings.read(userId, targetId);
+          return read;
+        },
+      };
+      await currentSettings(db, settings, snapshot.targetId, snapshot.userId);
       let unused: string[] = [];
       await idempotent(db, DIFF_SCHEMA, consumer, async (_message, tx) => {
-        unused = await recordCheck(tx, snapshotCaptured.decode(message.data), deps);
+        unused = await recordCheck(tx, snapshot, { ...deps, settings });
       })(message);
       await afterCommit(deps.blobs, deps.logger, unused);
     };

@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DiffHarness, startDiffHarness } from './diff-harness.ts';
+
+let harness: DiffHarness;
+
+beforeAll(async () => {
+  harness = await startDiffHarness({ embedded: true });
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+const area = (text: string) => ({
+  areaId: 'price',
+  found: true,
+  html: `<p>${text}</p>`,
+  text,
+  htmlBlobKey: '',
+  textBlobKey: '',
+  screenshotBlobKey: '',
+});
+
+// The single-process product runs the diff and target services on one embedded database, which
+// runs one transaction at a time: the diff service must read a site's settings from the target
+// service outside its own transaction, or each check waits on itself and is never recorded.
+describe('judging snapshots on the embedded database', () => {
+  it('records the first check of a new site and then an update, reading settings from the target service', async () => {
+    const userId = `user-${randomUUID()}`;
+    const targetId = await harness.registerSite(userId, [{ areaId: 'price' }]);
+    const first = `${targetId}:${randomUUID()}`;
+    await harness.publishSnapshot({ checkId: first, targetId, userId, areas: [area('¥1,200')] });
+    expect((await harness.resultOf(first)).outcome).toBe('no_change');
+
+    // New settings make the cached ones stale: the next check reads them again, still outside.
+    await harness.updateSite(userId, targetId, [{ areaId: 'price', options: { stripTags: true } }]);
+    const second = `${targetId}:${randomUUID()}`;
+    await harness.publishSnapshot({ checkId: second, targetId, userId, areas: [area('¥980')] });
+    expect((await harness.resultOf(second)).outcome).toBe('update');
+  });
+});
