@@ -11,6 +11,13 @@ export function openPostgres(url: string, options: { max?: number; applicationNa
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'mimamori',
   });
+  // A server restart ends every idle connection with an error event; unheard, it would crash the
+  // process. The pool drops the dead client by itself and the next query connects anew; a server
+  // still away shows in the failing queries and in readiness (ping).
+  pool.on('error', () => undefined);
+  // The same for a connection cut while checked out between two queries (a transaction waiting
+  // on its handler): the next query on it fails and the transaction rolls back.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const run = async <Row>(client: pg.Pool | pg.PoolClient, text: string, params?: unknown[]) => {
     const result = await client.query(text, params as unknown[]);
     return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 } satisfies QueryResult<Row>;
@@ -22,6 +29,7 @@ export function openPostgres(url: string, options: { max?: number; applicationNa
     },
     async transaction(work) {
       const client = await pool.connect();
+      let broken: Error | undefined;
       try {
         await client.query('BEGIN');
         const tx: Sql = {
@@ -34,10 +42,13 @@ export function openPostgres(url: string, options: { max?: number; applicationNa
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        // A connection that cannot even roll back (cut by a restart) is not handed out again.
+        await client.query('ROLLBACK').catch((rollbackError: Error) => {
+          broken = rollbackError;
+        });
         throw error;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
     async ping() {

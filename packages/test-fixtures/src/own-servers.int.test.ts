@@ -1,4 +1,5 @@
 import { createJetStreamBus } from '@mimamori/bus';
+import { openPostgres } from '@mimamori/db';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OwnServer, startOwnNats, startOwnPostgres } from './own-servers.ts';
@@ -55,5 +56,37 @@ describe('servers of a test of its own', () => {
     await back.connect();
     expect((await back.query('SELECT count(*)::int AS n FROM kept')).rows).toEqual([{ n: 1 }]);
     await back.end();
+  });
+
+  it('a service pool outlives the restart: idle and checked-out connections cut without crashing, the next query reconnects', async () => {
+    const db = openPostgres(postgres.url, { max: 4 });
+    await db.query('CREATE TABLE IF NOT EXISTS tallies (n int)');
+    await Promise.all([1, 2, 3].map(() => db.query('SELECT 1')));
+    // A transaction waiting on its handler when the server goes: its next query fails, it rolls
+    // back, and the connection is not handed out again.
+    let resume: () => void = () => undefined;
+    const waiting = new Promise<void>((resolve) => {
+      resume = resolve;
+    });
+    const cut = db.transaction(async (tx) => {
+      await tx.query('INSERT INTO tallies VALUES (1)');
+      await waiting;
+      await tx.query('INSERT INTO tallies VALUES (2)');
+    });
+    cut.catch(() => undefined);
+
+    await postgres.restart();
+    resume();
+    await expect(cut).rejects.toThrow();
+    // Until the pool has dropped every dead connection a query may still meet one; then it is back.
+    let answered = false;
+    for (let attempt = 0; attempt < 10 && !answered; attempt++) {
+      answered = await db.query('SELECT count(*)::int AS n FROM tallies').then(
+        ({ rows }) => rows[0]?.n === 0,
+        () => false,
+      );
+    }
+    expect(answered).toBe(true);
+    await db.close();
   });
 });
