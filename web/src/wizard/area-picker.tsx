@@ -16,11 +16,14 @@ export function AreaPicker({
   render,
   areas,
   picking,
+  actualSize,
   onPick,
 }: {
   render: PreviewRender;
   areas: readonly AreaDraft[];
   picking: boolean;
+  /** The page at its own width (scrolling sideways inside the preview) rather than fitted. */
+  actualSize: boolean;
   onPick: (element: PreviewElement) => void;
 }) {
   const { t } = useTranslation();
@@ -78,6 +81,7 @@ export function AreaPicker({
     <div
       ref={surface}
       className={picking ? 'area-surface picking' : 'area-surface'}
+      style={actualSize ? { width: `${pageWidth}px` } : undefined}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
       onPointerUp={onPointerUp}

@@ -90,6 +90,7 @@ function WizardFlow({
   // Spec section 4: once the areas are registered, login and actions are behind the user.
   const [areasRegistered, setAreasRegistered] = useState(start === 'notify');
   const [pausedSave, setPausedSave] = useState<SavedTarget>();
+  const [actualSize, setActualSize] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const [focusRequest, setFocusRequest] = useState(0);
   const openSession = useRef<string | null>(null);
@@ -210,9 +211,21 @@ function WizardFlow({
         {stepView()}
       </div>
       <section className="wizard-preview" aria-labelledby="wizard-preview-title">
-        <h2 id="wizard-preview-title" className="preview-title">
-          {t('wizard.preview.title')}
-        </h2>
+        <div className="preview-head">
+          <h2 id="wizard-preview-title" className="preview-title">
+            {t('wizard.preview.title')}
+          </h2>
+          {preview && (
+            <label className="checkbox preview-zoom">
+              <input
+                type="checkbox"
+                checked={actualSize}
+                onChange={(event) => setActualSize(event.target.checked)}
+              />
+              {t('wizard.preview.actualSize')}
+            </label>
+          )}
+        </div>
         {preview ? (
           // Scrolls on its own; focusable so keyboard users can scroll a long page.
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
@@ -221,6 +234,7 @@ function WizardFlow({
               render={preview.render}
               areas={draft.areas}
               picking={step === 'areas' && !selection.pending}
+              actualSize={actualSize}
               onPick={selection.pick}
             />
           </section>
