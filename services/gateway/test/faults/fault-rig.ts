@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { generateSecretKey } from '@mimamori/secret-box';
 import {
@@ -41,7 +42,12 @@ export interface FaultRig {
   close(): Promise<void>;
 }
 
+/**
+ * `name` names the file in test-results/ that keeps every service's log lines of the run, for
+ * reading what happened around the fault.
+ */
 export async function startFaultRig(
+  name: string,
   options: { smtpAcceptDelayMs?: number; env?: Record<string, string> } = {},
 ): Promise<FaultRig> {
   const [nats, postgres] = await Promise.all([startOwnNats(), startOwnPostgres()]);
@@ -80,6 +86,8 @@ export async function startFaultRig(
     lines,
     async close() {
       await cluster.stop();
+      await mkdir('test-results', { recursive: true });
+      await writeFile(`test-results/faults-${name}.log`, `${lines.join('\n')}\n`);
       await page.close();
       await discordFront.close();
       await discord.close();

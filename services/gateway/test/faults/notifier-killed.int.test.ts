@@ -21,7 +21,7 @@ let rig: FaultRig;
 
 beforeAll(async () => {
   // Each message takes 3 s to accept: the kill lands while the update mail is being accepted.
-  rig = await startFaultRig({
+  rig = await startFaultRig('notifier-killed', {
     smtpAcceptDelayMs: 3_000,
     env: { DELIVERY_CLAIM_SECONDS: String(CLAIM_SECONDS) },
   });
