@@ -21,6 +21,7 @@ const SHOP_PAGE = `<!doctype html>
 <button id="more" type="button" onclick="document.getElementById('offer').hidden = false">More</button>
 <p id="offer" hidden>Limited offer</p>
 <button id="login" type="button" onclick="document.cookie = 'session=1; path=/'">Log in</button>
+<iframe id="news" name="news" title="News" src="/frame" width="360" height="60"></iframe>
 <p id="footer">Prices include tax.</p>
 </body></html>`;
 
@@ -33,6 +34,13 @@ const shots = join(repoRoot, 'test-results');
 
 beforeAll(async () => {
   shop = createServer((request, response) => {
+    if (request.url === '/frame') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(
+        '<!doctype html><html lang="en"><body><p id="headline">Frame news: spring tea</p></body></html>',
+      );
+      return;
+    }
     if (request.url === '/missing') {
       response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
       return;
@@ -257,6 +265,16 @@ describe('site registration wizard against the running product', () => {
     await page.getByRole('button', { name: 'グループを追加' }).click();
     expect(await page.locator('.rule-group').count()).toBe(2);
     await page.getByRole('button', { name: '条件 1 を削除' }).nth(1).click();
+    // An area a notification rule uses cannot be deselected.
+    const steps = page.getByRole('navigation', { name: '登録の手順' });
+    await steps.getByRole('button', { name: '3. 監視エリアの指定' }).click();
+    await page.getByRole('button', { name: '「煎茶の価格」の指定を解除' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('指定を解除できませんでした。通知条件で使っているエリアは、先に条件を削除してください。');
+    expect(await page.locator('.area-row').count()).toBe(1);
+    await steps.getByRole('button', { name: '5. 通知設定' }).click();
+    await expect.poll(() => stepHeading(page)).toBe('ステップ 5/5: 通知設定');
     await check(page, 'wizard-notify-1280-ja');
     await page.getByRole('button', { name: '登録する' }).click();
 
@@ -334,7 +352,13 @@ describe('site registration wizard against the running product', () => {
     await check(page, 'wizard-url-375-en');
     await page.getByRole('button', { name: 'Next' }).click();
     await expect.poll(() => stepHeading(page), PAGE_LOAD).toBe('Step 2 of 5: Confirm the page');
+    // The preview switches into the page's iframe and back.
+    const frame = page.getByLabel('Frame shown');
+    await frame.selectOption({ label: 'news' });
+    await expect.poll(() => frame.inputValue(), PAGE_LOAD).not.toBe('');
     await check(page, 'wizard-display-375-en');
+    await frame.selectOption({ label: 'Whole page (outside frames)' });
+    await expect.poll(() => frame.inputValue(), PAGE_LOAD).toBe('');
     await page.getByRole('button', { name: 'Next' }).click();
 
     // The login is tested from a signed-out state; a cookie that never comes fails, and it can be retried.

@@ -6,7 +6,7 @@ const LOAD_SECONDS = 30;
 const EXPECTED_SECONDS = 60;
 
 /** Progress of a page load in the crawler's browser, with what is happening as time passes. */
-export function LoadProgress({ label }: { label: string }) {
+export function LoadProgress({ label, attempt }: { label: string; attempt?: string | undefined }) {
   const { t } = useTranslation();
   const [seconds, setSeconds] = useState(0);
   useEffect(() => {
@@ -25,7 +25,7 @@ export function LoadProgress({ label }: { label: string }) {
       />
       {/* The phase is announced when it changes; the ticking seconds are not. */}
       <p className="load-progress-text" role="status">
-        {t(`wizard.progress.${phase}`)}
+        {attempt ? `${attempt} ${t(`wizard.progress.${phase}`)}` : t(`wizard.progress.${phase}`)}
       </p>
       <p className="load-progress-seconds muted" aria-hidden="true">
         {t('wizard.progress.elapsed', { seconds })}

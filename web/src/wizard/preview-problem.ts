@@ -46,3 +46,11 @@ export function callProblemMessage(error: unknown): ProblemMessage | undefined {
   if (error.status === 0 || error.status === 503 || error.status === 504) return 'timeout';
   return undefined;
 }
+
+/** Spec section 4 and 9: a page read is tried up to 3 times. */
+export const MAX_OPEN_ATTEMPTS = 3;
+
+/** Only a page that ran out of time is worth loading again at once; a refusal or a 404 stays so. */
+export function shouldRetryOpen(message: ProblemMessage, attempt: number): boolean {
+  return message === 'timeout' && attempt < MAX_OPEN_ATTEMPTS;
+}

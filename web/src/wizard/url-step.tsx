@@ -7,7 +7,13 @@ import { TextField } from '../forms/text-field.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
 import { closePreviewQuietly, useOpenPreview } from '../hooks/use-preview.ts';
 import { LoadProgress } from './load-progress.tsx';
-import { callProblemMessage, type ProblemMessage, problemMessage } from './preview-problem.ts';
+import {
+  callProblemMessage,
+  MAX_OPEN_ATTEMPTS,
+  type ProblemMessage,
+  problemMessage,
+  shouldRetryOpen,
+} from './preview-problem.ts';
 import { StepButtons } from './step-buttons.tsx';
 import type { PreviewSession, StepProps } from './wizard-step.ts';
 
@@ -42,6 +48,29 @@ export function UrlStep({
   const open = useOpenPreview();
   const [urlError, setUrlError] = useState<string>();
   const [problem, setProblem] = useState<{ message: ProblemMessage } | { text: string }>();
+  const [attempt, setAttempt] = useState(1);
+
+  const tryOpen = (url: string, number: number) => {
+    setAttempt(number);
+    const failed = (message: ProblemMessage) => {
+      if (shouldRetryOpen(message, number)) tryOpen(url, number + 1);
+      else setProblem({ message });
+    };
+    open.mutate(
+      { url, user_agent: draft.userAgent },
+      {
+        onSuccess: (opened) => {
+          if ('problem' in opened) failed(problemMessage(opened.problem));
+          else onOpened({ sessionId: opened.session_id, render: opened.render });
+        },
+        onError: (error) => {
+          const message = callProblemMessage(error);
+          if (message) failed(message);
+          else setProblem({ text: errorText(error) });
+        },
+      },
+    );
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -53,19 +82,7 @@ export function UrlStep({
     setProblem(undefined);
     // A new page replaces the one open before; sessions are few per user (3).
     if (preview) void closePreviewQuietly(preview.sessionId);
-    open.mutate(
-      { url: draft.url.trim(), user_agent: draft.userAgent },
-      {
-        onSuccess: (opened) => {
-          if ('problem' in opened) setProblem({ message: problemMessage(opened.problem) });
-          else onOpened({ sessionId: opened.session_id, render: opened.render });
-        },
-        onError: (error) => {
-          const message = callProblemMessage(error);
-          setProblem(message ? { message } : { text: errorText(error) });
-        },
-      },
-    );
+    tryOpen(draft.url.trim(), 1);
   };
 
   return (
@@ -115,7 +132,15 @@ export function UrlStep({
           disabled={open.isPending}
         />
       )}
-      {open.isPending && <LoadProgress label={t('wizard.progress.label')} />}
+      {open.isPending && (
+        <LoadProgress
+          key={attempt}
+          label={t('wizard.progress.label')}
+          attempt={
+            attempt > 1 ? t('wizard.progress.attempt', { attempt, max: MAX_OPEN_ATTEMPTS }) : undefined
+          }
+        />
+      )}
       {problem && (
         <div className="wizard-problem">
           <FormMessage
