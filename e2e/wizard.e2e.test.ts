@@ -356,6 +356,7 @@ describe('site registration wizard against the running product', () => {
     const frame = page.getByLabel('Frame shown');
     await frame.selectOption({ label: 'news' });
     await expect.poll(() => frame.inputValue(), PAGE_LOAD).not.toBe('');
+    expect(await frame.locator('option:checked').textContent()).toBe('news');
     await check(page, 'wizard-display-375-en');
     await frame.selectOption({ label: 'Whole page (outside frames)' });
     await expect.poll(() => frame.inputValue(), PAGE_LOAD).toBe('');

@@ -20,7 +20,7 @@ export function DisplayStep({ preview, setRender, onBack, onNext }: StepProps) {
   if (!preview) return null;
   const shown = preview.render.frame?.selector ?? TOP;
   // Inside a frame the map lists that frame's own frames; the ones seen from the top stay offered.
-  const frames = preview.render.frames;
+  const frames = preview.topFrames;
 
   const switchTo = (selector: string) => {
     const frame: FrameRef | null = selector === TOP ? null : { selector, selector_type: 'css' };

@@ -129,7 +129,9 @@ function WizardFlow({
     );
   };
   const setRender = (render: PreviewRender) =>
-    setPreview((current) => (current ? { ...current, render } : current));
+    setPreview((current) =>
+      current ? { ...current, render, topFrames: render.frame ? current.topFrames : render.frames } : current,
+    );
 
   const onOpened = (session: PreviewSession) => {
     setPreview(session);

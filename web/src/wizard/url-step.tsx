@@ -61,7 +61,12 @@ export function UrlStep({
       {
         onSuccess: (opened) => {
           if ('problem' in opened) failed(problemMessage(opened.problem));
-          else onOpened({ sessionId: opened.session_id, render: opened.render });
+          else
+            onOpened({
+              sessionId: opened.session_id,
+              render: opened.render,
+              topFrames: opened.render.frames,
+            });
         },
         onError: (error) => {
           const message = callProblemMessage(error);

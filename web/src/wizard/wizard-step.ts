@@ -1,8 +1,13 @@
-import type { PreviewRender } from '../api/preview.ts';
+import type { PreviewFrame, PreviewRender } from '../api/preview.ts';
 import type { WizardDraft } from './wizard-draft.ts';
 
 /** The page open in the crawler's browser for this wizard. */
-export type PreviewSession = { sessionId: string; render: PreviewRender };
+export type PreviewSession = {
+  sessionId: string;
+  render: PreviewRender;
+  /** The frames of the top document, still offered while the preview shows one of them. */
+  topFrames: PreviewFrame[];
+};
 
 /** What every step gets from the wizard: the draft, the live preview and the way on. */
 export type StepProps = {
