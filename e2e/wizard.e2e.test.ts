@@ -324,6 +324,30 @@ describe('site registration wizard against the running product', () => {
     const edited = await apiGet<StoredTarget>(page, `/api/v2/target?id=${id}`);
     expect(edited.settings.label).toBe('お茶屋さん (煎茶)');
     expect(edited.settings.areas[0]?.label).toBe('煎茶の価格');
+
+    // "Redo registration" goes through the steps again with the stored URL and areas.
+    await page.goto(pageUrl(`/sr2c?id=${id}`));
+    await expect.poll(() => stepHeading(page)).toBe('ステップ 1/5: URLの入力');
+    expect(await page.getByLabel('URL', { exact: true }).inputValue()).toBe(shopUrl);
+    await page.getByRole('button', { name: '次へ' }).click();
+    await expect.poll(() => stepHeading(page), PAGE_LOAD).toBe('ステップ 2/5: サイト表示の確認');
+    for (let step = 0; step < 3; step++) await page.getByRole('button', { name: '次へ' }).click();
+    await expect.poll(() => stepHeading(page)).toBe('ステップ 3/5: 監視エリアの指定');
+    // The stored area is found on the new picture, so a click inside it is refused again.
+    expect(await page.locator('.area-row-label').allTextContents()).toEqual(['煎茶の価格']);
+    await page.getByRole('button', { name: '¥1,280', exact: true }).click();
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('すでに指定したエリア「煎茶の価格」の内側は選べません。別の場所を選んでください。');
+    await page.getByRole('button', { name: 'Sencha 100g', exact: true }).click();
+    await expect.poll(() => page.locator('.area-row').count()).toBe(2);
+    for (let step = 0; step < 2; step++) await page.getByRole('button', { name: '次へ' }).click();
+    await expect.poll(() => stepHeading(page)).toBe('ステップ 5/5: 通知設定');
+    await page.getByRole('button', { name: '更新する' }).click();
+    await page.waitForURL((url) => url.pathname === '/target2');
+    const redone = await apiGet<StoredTarget>(page, `/api/v2/target?id=${id}`);
+    expect(redone.settings.areas.map((area) => area.label)).toEqual(['煎茶の価格', 'Sencha 100g']);
+    expect(redone.settings.label).toBe('お茶屋さん (煎茶)');
     await page.context().close();
   });
 
