@@ -234,6 +234,9 @@ describe('site registration wizard against the running product', () => {
       .poll(() => page.getByLabel('除外する正規表現 (Python形式)').getAttribute('aria-invalid'), READING)
       .toBe('true');
     await page.getByLabel('除外する正規表現 (Python形式)').fill('');
+    await expect
+      .poll(() => page.getByLabel('除外する正規表現 (Python形式)').getAttribute('aria-invalid'), READING)
+      .toBeNull();
     await expect.poll(() => compared.inputValue(), READING).toBe('¥1,280');
     await page.getByLabel('エリア名').fill('煎茶の価格');
     await page.getByRole('checkbox', { name: '日付を除外' }).check();
