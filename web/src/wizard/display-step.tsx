@@ -29,8 +29,13 @@ export function DisplayStep({ preview, setRender, onBack, onNext }: StepProps) {
       { sessionId: preview.sessionId, frame },
       {
         onSuccess: (rendered) => {
-          if ('problem' in rendered) setProblem(t(`wizard.problems.${problemMessage(rendered.problem)}`));
-          else setRender(rendered.render);
+          if ('problem' in rendered) {
+            // A frame that is gone is named as such; anything else failed to make the new picture.
+            const message = problemMessage(rendered.problem);
+            setProblem(
+              t(`wizard.problems.${message === 'elementNotFound' ? message : 'screenshotUpdateFailed'}`),
+            );
+          } else setRender(rendered.render);
         },
         onError: (error) => {
           const message = callProblemMessage(error);

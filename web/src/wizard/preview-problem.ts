@@ -10,7 +10,8 @@ export type ProblemMessage =
   | 'timeout'
   | 'elementNotFound'
   | 'loginUnsupported'
-  | 'previewExpired';
+  | 'previewExpired'
+  | 'screenshotUpdateFailed';
 
 /** Maps the crawler's error code (see CheckError in proto/mimamori/events/v1/checks.proto). */
 export function problemMessage(problem: PreviewProblem): ProblemMessage {
