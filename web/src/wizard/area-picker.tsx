@@ -81,6 +81,7 @@ export function AreaPicker({
     <div
       ref={surface}
       className={picking ? 'area-surface picking' : 'area-surface'}
+      data-tour={picking ? 'area-picker' : undefined}
       style={actualSize ? { width: `${pageWidth}px` } : undefined}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}

@@ -91,7 +91,13 @@ export function UrlStep({
   };
 
   return (
-    <form className="form wizard-form" noValidate onSubmit={submit} aria-busy={open.isPending}>
+    <form
+      className="form wizard-form"
+      noValidate
+      onSubmit={submit}
+      aria-busy={open.isPending}
+      data-tour="site-url"
+    >
       <p className="lead">{t('wizard.url.lead')}</p>
       <TextField
         id="wizard-url"
