@@ -9,9 +9,11 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   const pglite = await PGlite.create(dataDir ? { dataDir } : {});
   const run = async <Row>(client: Pick<PGlite, 'query'>, text: string, params?: unknown[]) => {
     const result = await client.query<Row>(text, params);
+    // PGlite counts only changed rows (a SELECT says 0); PostgreSQL's rowCount also counts the
+    // rows a SELECT or RETURNING answers, which callers test to learn whether anything matched.
     return {
       rows: result.rows,
-      rowCount: result.affectedRows ?? result.rows.length,
+      rowCount: Math.max(result.affectedRows ?? 0, result.rows.length),
     } satisfies QueryResult<Row>;
   };
   return {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { unary } from '@mimamori/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DiffHarness, startDiffHarness } from './diff-harness.ts';
 
@@ -38,5 +39,18 @@ describe('judging snapshots on the embedded database', () => {
     const second = `${targetId}:${randomUUID()}`;
     await harness.publishSnapshot({ checkId: second, targetId, userId, areas: [area('¥980')] });
     expect((await harness.resultOf(second)).outcome).toBe('update');
+
+    // The site detail reads both back for their owner (an ownership test counts matching rows).
+    const history = await unary(harness.history, 'listHistory', {
+      userId,
+      targetId,
+      filter: 'all',
+      cursor: '',
+      direction: 'older',
+      pageSize: 20,
+      day: '',
+      timeZone: 'Asia/Tokyo',
+    });
+    expect(history.entries.map((entry) => entry.outcome)).toEqual(['update', 'no_change']);
   });
 });
