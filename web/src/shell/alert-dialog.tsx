@@ -21,6 +21,8 @@ export function AlertDialog({
       ref={dialog}
       className="alert-dialog"
       role="alertdialog"
+      // The message is the whole dialog, so it names it too (axe: aria-dialog-name).
+      aria-labelledby="alert-message"
       aria-describedby="alert-message"
       onClose={onClose}
     >
