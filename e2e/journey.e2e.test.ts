@@ -1,7 +1,8 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { APIRequestContext, Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, type ExpectStatic, expect, it } from 'vitest';
+import { seriousAxeViolations } from './axe.ts';
 import { launchChromium } from './chromium.ts';
 import { linkFromMailbox } from './mailbox.ts';
 import { type RunningProduct, repoRoot, startProduct } from './product.ts';
@@ -78,4 +79,210 @@ describe('the demo shop of the single-process product', () => {
     expect(mailbox.problem?.code).toBe('refused_address');
     await context.close();
   });
+});
+
+type Language = 'ja' | 'en';
+type Tree = { [key: string]: string | Tree };
+type Translate = (key: string, values?: Record<string, string | number>) => string;
+
+/** The SPA's catalogue for a language, assembled as web/src/i18n/catalogue.ts does. */
+async function translator(language: Language): Promise<Translate> {
+  const read = async (file: string): Promise<Tree> =>
+    JSON.parse(await readFile(join(repoRoot, 'web/src/i18n', file), 'utf8')) as Tree;
+  const core = await read(`${language}.json`);
+  const feature = (name: string) => read(`features/${name}.${language}.json`);
+  const tree: Tree = {
+    ...core,
+    errors: {
+      ...(core.errors as Tree),
+      ...(await feature('errors-target')),
+      ...(await feature('errors-check')),
+    },
+  };
+  for (const name of ['dashboard', 'wizard', 'siteDetail', 'mockShop', 'tour'])
+    tree[name] = await feature(name);
+  return (key, values = {}) => {
+    let node: string | Tree | undefined = tree;
+    for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
+    if (typeof node !== 'string') throw new Error(`no ${language} text for ${key}`);
+    return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(values[name] ?? ''));
+  };
+}
+
+const WIDE = { width: 1280, height: 800 };
+const NARROW = { width: 375, height: 740 };
+/** The scheduler checks at a hashed phase of each minute and prices move each minute: ~2 min. */
+const UPDATE_WAIT_MS = 240_000;
+const PREVIEW_WAIT_MS = 90_000;
+
+async function screenshot(page: Page, name: string) {
+  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+}
+
+async function expectFinishedScreen(expect: ExpectStatic, page: Page) {
+  const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  expect(widths[0]).toBeLessThanOrEqual(widths[1] ?? 0);
+  const violations = await seriousAxeViolations(page);
+  expect(violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+}
+
+const runs = [
+  { language: 'ja', width: 'wide' },
+  { language: 'en', width: 'wide' },
+  { language: 'ja', width: 'narrow' },
+  { language: 'en', width: 'narrow' },
+] as const;
+
+// Four people at once on one product, each waiting for their own first update.
+describe.concurrent('a new user watches the demo shop', () => {
+  it.for(runs)(
+    'signs up, registers a price with the wizard and sees its update arrive — $language, $width',
+    { timeout: 420_000 },
+    async ({ language, width }, { expect }) => {
+      const t = await translator(language);
+      const name = `${width}-${language}`;
+      const context = await browser.newContext({
+        locale: language === 'ja' ? 'ja-JP' : 'en-US',
+        viewport: width === 'wide' ? WIDE : NARROW,
+      });
+      const page = await context.newPage();
+      const email = `journey-${name}@example.com`;
+      const password = 'journey-pass-1';
+
+      // Sign up with a plan that has one-minute sites, and verify from the mailbox.
+      await page.goto(pageUrl('/signup'));
+      await page.getByLabel(t('form.email')).fill(email);
+      await page.getByLabel(t('form.password'), { exact: true }).fill(password);
+      await page.getByRole('radio', { name: t('plans.basic5_1min') }).check();
+      await page.getByRole('checkbox', { name: t('signup.agree') }).check();
+      await page.getByRole('button', { name: t('signup.submit') }).click();
+      await expect.poll(() => page.getByRole('heading', { name: t('signup.sentTitle') }).count()).toBe(1);
+      await page.goto(pageUrl(await linkFromMailbox(product.url, email, '/verify')));
+      await expect.poll(() => page.getByRole('status').textContent()).toBe(t('verify.verified'));
+
+      await page.goto(pageUrl('/signin'));
+      await page.getByLabel(t('form.email')).fill(email);
+      await page.getByLabel(t('form.password')).fill(password);
+      await page.getByRole('button', { name: t('signin.submit'), exact: true }).click();
+      await page.waitForURL((url) => url.pathname === '/');
+
+      // A first-time user with no site is offered the tour on the dashboard.
+      const tour = page.getByRole('region', { name: t('tour.steps.register.title') });
+      await expect.poll(() => tour.count()).toBe(1);
+      await expect.poll(() => page.getByText(t('dashboard.sites.empty')).count()).toBe(1);
+      await expectFinishedScreen(expect, page);
+      await screenshot(page, `journey-dashboard-tour-${name}`);
+
+      // The shop itself, as the user sees it before watching it.
+      const shop = await context.newPage();
+      await shop.goto(pageUrl('/mock/ec'));
+      await expect.poll(() => shop.locator('#price-tea').textContent()).toMatch(/^¥[\d,]+$/);
+      expect(
+        await shop.getByRole('heading', { level: 2, name: t('mockShop.products.tea.name') }).count(),
+      ).toBe(1);
+      await expectFinishedScreen(expect, shop);
+      await screenshot(shop, `journey-mock-shop-${name}`);
+      await shop.close();
+
+      await tour.getByRole('link', { name: t('tour.start') }).click();
+      await page.waitForURL((url) => url.pathname === (width === 'wide' ? '/sr2c' : '/sr2m'));
+      // The tour filled in the demo shop's address.
+      const urlField = page.getByLabel(t('wizard.url.url'), { exact: true });
+      await expect.poll(() => urlField.inputValue()).toBe(pageUrl('/mock/ec'));
+      await expect.poll(() => page.getByRole('region', { name: t('tour.steps.url.title') }).count()).toBe(1);
+      await expectFinishedScreen(expect, page);
+      await screenshot(page, `journey-wizard-url-${name}`);
+
+      const next = page.getByRole('button', { name: t('wizard.next'), exact: true });
+      const stepHeading = (step: string, number: number) =>
+        page.getByRole('heading', {
+          name: t('wizard.stepHeading', { number, total: 5, name: t(`wizard.steps.${step}`) }),
+        });
+      await next.click();
+      await expect.poll(() => stepHeading('display', 2).count(), { timeout: PREVIEW_WAIT_MS }).toBe(1);
+      await screenshot(page, `journey-wizard-display-${name}`);
+      // Login and actions are optional steps: passed with Next.
+      await next.click();
+      await expect
+        .poll(() =>
+          page
+            .getByRole('heading', { name: t('wizard.optionalStep', { name: t('wizard.steps.login') }) })
+            .count(),
+        )
+        .toBe(1);
+      await next.click();
+      await expect
+        .poll(() =>
+          page
+            .getByRole('heading', { name: t('wizard.optionalStep', { name: t('wizard.steps.actions') }) })
+            .count(),
+        )
+        .toBe(1);
+      await next.click();
+      await expect.poll(() => stepHeading('areas', 3).count()).toBe(1);
+
+      // Click the tea's price on the screenshot of the shop.
+      await expect.poll(() => page.getByRole('region', { name: t('tour.steps.area.title') }).count()).toBe(1);
+      const price = page.getByRole('button', { name: /^\s*¥[\d,]+\s*$/ }).first();
+      await price.click();
+      await expect.poll(() => page.getByText(t('wizard.areas.designated', { count: 1 })).count()).toBe(1);
+      await expectFinishedScreen(expect, page);
+      await screenshot(page, `journey-wizard-areas-${name}`);
+      await next.click();
+      await expect.poll(() => stepHeading('content', 4).count()).toBe(1);
+      await screenshot(page, `journey-wizard-content-${name}`);
+      await next.click();
+      await expect.poll(() => stepHeading('notify', 5).count()).toBe(1);
+      await expect
+        .poll(() => page.getByRole('region', { name: t('tour.steps.notify.title') }).count())
+        .toBe(1);
+
+      const label = `Tea ${name}`;
+      await page.getByLabel(t('wizard.notify.label'), { exact: true }).fill(label);
+      await page.getByRole('button', { name: t('wizard.notify.every._1min'), exact: true }).click();
+      await expectFinishedScreen(expect, page);
+      await screenshot(page, `journey-wizard-notify-${name}`);
+      await page.getByRole('button', { name: t('wizard.register'), exact: true }).click();
+      await page.waitForURL((url) => url.pathname === '/target2', { timeout: 30_000 });
+      await expect
+        .poll(() => page.getByRole('region', { name: t('tour.steps.registered.title') }).count())
+        .toBe(1);
+      await page.getByRole('button', { name: t('tour.finish') }).click();
+
+      // The update arrives on the dashboard: NEW beside the site, with its update time.
+      await page.goto(pageUrl('/'));
+      const row =
+        width === 'wide'
+          ? page.getByRole('row').filter({ hasText: label })
+          : page.getByRole('listitem').filter({ hasText: label });
+      await expect
+        .poll(
+          async () => {
+            await page.getByRole('button', { name: t('dashboard.sites.refresh') }).click();
+            return row.getByText(t('dashboard.sites.badges.new'), { exact: true }).count();
+          },
+          { timeout: UPDATE_WAIT_MS, interval: 5_000 },
+        )
+        .toBe(1);
+      // The tour is over: finished, it does not come back.
+      expect(await page.getByRole('region', { name: t('tour.steps.register.title') }).count()).toBe(0);
+      await expectFinishedScreen(expect, page);
+      await screenshot(page, `journey-dashboard-update-${name}`);
+
+      // And on the site's page, the update with the old and new price.
+      await row.getByRole('link', { name: label }).click();
+      await page.waitForURL((url) => url.pathname === '/target2');
+      const update = page
+        .getByTestId('history-entry')
+        .filter({ hasText: t('siteDetail.outcome_update') })
+        .first();
+      await expect.poll(() => update.count(), { timeout: 30_000 }).toBe(1);
+      // Before and after, side by side or inline as the screen lays it out.
+      const diff = update.getByTestId('diff-side').or(update.getByTestId('diff-inline')).first();
+      await expect.poll(() => diff.textContent()).toMatch(/¥[\d,]+[\s\S]*¥[\d,]+/);
+      await expectFinishedScreen(expect, page);
+      await screenshot(page, `journey-site-detail-${name}`);
+      await context.close();
+    },
+  );
 });
