@@ -259,6 +259,8 @@ describe('site registration wizard against the running product', () => {
     ).toBe(true);
     await page.getByRole('button', { name: '1時間' }).click();
     expect(await page.getByLabel('チェック間隔 (分)').inputValue()).toBe('60');
+    // Basic 25 runs hourly sites in its 10-minute slots: there is room, so no warning.
+    expect(await page.getByText('監視枠', { exact: false }).count()).toBe(0);
 
     await page.getByRole('button', { name: 'グループを追加' }).click();
     await page.getByLabel('条件', { exact: true }).selectOption('decrease');
@@ -435,6 +437,9 @@ describe('site registration wizard against the running product', () => {
     await page.getByLabel('Label', { exact: true }).fill('Tea price');
     // Basic 5 has no 1-minute sites: the site is saved, paused.
     await page.getByRole('button', { name: '1 minute' }).click();
+    await expect
+      .poll(() => page.getByText('Your plan has no room for this site as set', { exact: false }).count())
+      .toBe(1);
     await page.getByRole('button', { name: 'Add a group' }).click();
     await page.getByLabel('Value', { exact: true }).fill('sale');
     await check(page, 'wizard-notify-375-en');

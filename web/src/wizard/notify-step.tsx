@@ -9,6 +9,7 @@ import { useFocusAfterSubmit } from '../forms/use-focus-after-submit.ts';
 import { useSaveTarget } from '../hooks/use-target-settings.ts';
 import { useUserInfo } from '../hooks/use-user-info.ts';
 import { RuleGroupEditor } from '../rules/rule-group-editor.tsx';
+import { newSiteFits } from './plan-room.ts';
 import { StepButtons } from './step-buttons.tsx';
 import { intervalProblem, settingsFromDraft } from './wizard-draft.ts';
 import type { StepProps } from './wizard-step.ts';
@@ -42,6 +43,17 @@ export function NotifyStep({
   const set = <Key extends keyof typeof draft>(key: Key, value: (typeof draft)[Key]) =>
     change((current) => ({ ...current, [key]: value }));
   const quota = userInfo.data;
+  // Editing counts the site itself in the usage already, so only a new site is judged here.
+  const noRoom =
+    editId === null &&
+    quota !== undefined &&
+    intervalProblem(draft.interval) === undefined &&
+    !newSiteFits(quota.num, quota.used_num, {
+      intervalMinutes: Number(draft.interval),
+      screenshot: draft.screenshot,
+      proxy: draft.proxy,
+      chat: draft.chatNotify !== 'none',
+    });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -190,6 +202,11 @@ export function NotifyStep({
         areas={draft.areas.map((area) => ({ areaId: area.areaId, label: area.label }))}
         onChange={(rules) => set('rules', rules)}
       />
+      {noRoom && (
+        <p className="wizard-warning" role="status">
+          {t('wizard.notify.noRoom')}
+        </p>
+      )}
       {problem && <FormMessage tone="error" message={problem} />}
       <StepButtons
         onBack={onBack}

@@ -1,0 +1,24 @@
+import { hasFreeSlot, type Quota } from '@mimamori/plans';
+
+/** What a new site asks of the plan. */
+export type SiteNeed = { intervalMinutes: number; screenshot: boolean; proxy: boolean; chat: boolean };
+
+/** The quota bucket an interval counts against (a 30-minute site takes a 10-minute slot). */
+export function intervalBucket(minutes: number): '_60min' | '_10min' | '_1min' {
+  if (minutes >= 60) return '_60min';
+  if (minutes >= 10) return '_10min';
+  return '_1min';
+}
+
+/**
+ * Whether a new site would start monitoring with the plan's limits (`num`) and what the user's
+ * sites use now (`used_num`); without room the target service saves it paused (spec section 4),
+ * which the wizard says before Register is pressed.
+ */
+export function newSiteFits(limits: Quota, used: Quota, need: SiteNeed): boolean {
+  if (!hasFreeSlot(limits, used, intervalBucket(need.intervalMinutes))) return false;
+  if (need.screenshot && used.ss + 1 > limits.ss) return false;
+  if (need.proxy && used.random_ip + 1 > limits.random_ip) return false;
+  if (need.chat && used.line_notify + 1 > limits.line_notify) return false;
+  return true;
+}
