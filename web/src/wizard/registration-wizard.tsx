@@ -70,6 +70,14 @@ export function RegistrationWizard({ layout }: { layout: WizardLayout }) {
 
 const stepIndex = (step: StepId) => STEPS.indexOf(step);
 
+function labelFromUrl(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+}
+
 function WizardFlow({
   layout,
   editId,
@@ -138,6 +146,8 @@ function WizardFlow({
     // Stored areas (edit mode) are found on the new picture by their selector.
     setDraft((current) => ({
       ...current,
+      // A label to start from; the user names the site in the notification settings.
+      label: current.label || labelFromUrl(session.render.url),
       areas: current.areas.map((area) => {
         const element = session.render.elements.find(
           (entry) => entry.css === area.locator.selector && area.locator.frame_selector === '',
