@@ -25,6 +25,8 @@ export async function createJetStreamBlobStore(options: JetStreamBlobStoreOption
   const nc = await connect({
     servers: options.servers,
     name: 'mimamori-blob-store',
+    // As the event bus: never give up reconnecting after a NATS restart (10 tries by default).
+    maxReconnectAttempts: -1,
     ...(options.user ? { user: options.user, pass: options.pass ?? '' } : {}),
   });
   let store: ObjectStore;

@@ -46,6 +46,9 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
   const connection = await connect({
     servers: options.servers,
     ...(options.name ? { name: options.name } : {}),
+    // The client gives up after 10 tries 2 s apart by default: a NATS restart longer than that
+    // would leave the service up but deaf for good. It keeps trying; consumers resume after.
+    maxReconnectAttempts: -1,
   });
   const js = jetstream(connection);
   const jsm = await jetstreamManager(connection);
