@@ -82,7 +82,8 @@ export type StoredTargetSettings = Omit<
 
 export type StoredAction = PageAction & { has_value: boolean };
 
-export type StoredTarget = { id: string; ver: number; settings: StoredTargetSettings };
+/** A v1 site has no v2 settings (null). */
+export type StoredTarget = { id: string; ver: number; settings: StoredTargetSettings | null };
 
 export type SavedTarget = { target_v2_id: string; paused: boolean; paused_for_quota: boolean };
 

@@ -13,7 +13,15 @@ import type { StepProps } from './wizard-step.ts';
 type Outcome = { tone: 'success' | 'error'; message: string };
 
 /** Step 4 (optional): actions run before each check, tried on the live page. */
-export function ActionsStep({ draft, change, preview, setRender, onBack, onNext }: StepProps) {
+export function ActionsStep({
+  draft,
+  change,
+  preview,
+  setRender,
+  onBack,
+  onNext,
+  onPreviewExpired,
+}: StepProps) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const run = useRunActions();
@@ -40,6 +48,7 @@ export function ActionsStep({ draft, change, preview, setRender, onBack, onNext 
         },
         onError: (error) => {
           const message = callProblemMessage(error);
+          if (message === 'previewExpired') onPreviewExpired();
           setOutcome({
             tone: 'error',
             message: message ? t(`wizard.problems.${message}`) : errorText(error),

@@ -12,7 +12,7 @@ import type { StepProps } from './wizard-step.ts';
 const TOP = '';
 
 /** Step 2: confirm the page looks right; areas inside an iframe are chosen after switching to it. */
-export function DisplayStep({ preview, setRender, onBack, onNext }: StepProps) {
+export function DisplayStep({ preview, setRender, onBack, onNext, onPreviewExpired }: StepProps) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const render = useRenderPreview();
@@ -39,6 +39,7 @@ export function DisplayStep({ preview, setRender, onBack, onNext }: StepProps) {
         },
         onError: (error) => {
           const message = callProblemMessage(error);
+          if (message === 'previewExpired') onPreviewExpired();
           setProblem(message ? t(`wizard.problems.${message}`) : errorText(error));
         },
       },

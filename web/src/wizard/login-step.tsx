@@ -17,7 +17,15 @@ type Outcome = { tone: 'success' | 'error'; message: string };
  * Step 3 (optional): the login actions, and a login test from a signed-out state, verified by a
  * cookie the site sets or by replaying the actions; it can be run again (spec section 4).
  */
-export function LoginStep({ draft, change, preview, setRender, onBack, onNext }: StepProps) {
+export function LoginStep({
+  draft,
+  change,
+  preview,
+  setRender,
+  onBack,
+  onNext,
+  onPreviewExpired,
+}: StepProps) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const login = useTestLogin();
@@ -45,6 +53,7 @@ export function LoginStep({ draft, change, preview, setRender, onBack, onNext }:
         },
         onError: (error) => {
           const message = callProblemMessage(error);
+          if (message === 'previewExpired') onPreviewExpired();
           setOutcome({
             tone: 'error',
             message: message ? t(`wizard.problems.${message}`) : errorText(error),

@@ -32,7 +32,7 @@ export function NotifyStep({
   onBack,
   editId,
   onSaved,
-}: StepProps & { editId: string | null; onSaved: (saved: SavedTarget) => void }) {
+}: Omit<StepProps, 'onNext'> & { editId: string | null; onSaved: (saved: SavedTarget) => void }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const userInfo = useUserInfo();

@@ -47,10 +47,10 @@ export function RegistrationWizard({ layout }: { layout: WizardLayout }) {
   if (editId === null)
     return <WizardFlow key="new" layout={layout} editId={null} initial={newDraft()} start="url" />;
   if (stored.isPending) return <LoadingIndicator />;
-  if (stored.isError) {
+  if (stored.isError || !stored.data.settings) {
     return (
       <div className="notice">
-        <FormMessage tone="error" message={errorText(stored.error)} />
+        <FormMessage tone="error" message={errorText(stored.error ?? 'not_found')} />
         <button type="button" className="button" onClick={() => void stored.refetch()}>
           {t('actions.retry')}
         </button>
@@ -103,7 +103,14 @@ function WizardFlow({
   const [focusRequest, setFocusRequest] = useState(0);
   const openSession = useRef<string | null>(null);
   const change: StepProps['change'] = (update) => setDraft(update);
-  const selection = useAreaSelection({ draft, change, preview });
+  const [previewExpired, setPreviewExpired] = useState(false);
+  // An expired preview cannot be acted on any more: the flow goes back to opening the page.
+  const onPreviewExpired = () => {
+    setPreview(null);
+    setPreviewExpired(true);
+    go('url');
+  };
+  const selection = useAreaSelection({ draft, change, preview, onPreviewExpired });
 
   useEffect(() => {
     openSession.current = preview?.sessionId ?? null;
@@ -143,6 +150,7 @@ function WizardFlow({
 
   const onOpened = (session: PreviewSession) => {
     setPreview(session);
+    setPreviewExpired(false);
     // Stored areas (edit mode) are found on the new picture by their selector.
     setDraft((current) => ({
       ...current,
@@ -173,27 +181,35 @@ function WizardFlow({
       : t('wizard.stepHeading', { number, total: STEP_COUNT, name });
   };
 
-  const props: StepProps = { draft, change, preview, setRender, onNext: () => undefined };
+  const shared = { draft, change, preview, setRender, onPreviewExpired };
   const stepView = () => {
     switch (step) {
       case 'url':
-        return <UrlStep draft={draft} change={change} preview={preview} onOpened={onOpened} />;
+        return (
+          <UrlStep
+            draft={draft}
+            change={change}
+            preview={preview}
+            expired={previewExpired}
+            onOpened={onOpened}
+          />
+        );
       case 'display':
         return (
           <DisplayStep
-            {...props}
+            {...shared}
             onBack={() => go('url')}
             onNext={() => go(areasRegistered ? 'areas' : 'login')}
           />
         );
       case 'login':
-        return <LoginStep {...props} onBack={() => go('display')} onNext={() => go('actions')} />;
+        return <LoginStep {...shared} onBack={() => go('display')} onNext={() => go('actions')} />;
       case 'actions':
-        return <ActionsStep {...props} onBack={() => go('login')} onNext={() => go('areas')} />;
+        return <ActionsStep {...shared} onBack={() => go('login')} onNext={() => go('areas')} />;
       case 'areas':
         return (
           <AreasStep
-            {...props}
+            {...shared}
             selection={selection}
             onBack={areasRegistered ? (preview ? () => go('display') : undefined) : () => go('actions')}
             onNext={() => {
@@ -204,9 +220,9 @@ function WizardFlow({
           />
         );
       case 'content':
-        return <ContentStep {...props} onBack={() => go('areas')} onNext={() => go('notify')} />;
+        return <ContentStep {...shared} onBack={() => go('areas')} onNext={() => go('notify')} />;
       case 'notify':
-        return <NotifyStep {...props} onBack={() => go('content')} editId={editId} onSaved={onSaved} />;
+        return <NotifyStep {...shared} onBack={() => go('content')} editId={editId} onSaved={onSaved} />;
     }
   };
 

@@ -41,8 +41,13 @@ export function UrlStep({
   draft,
   change,
   preview,
+  expired,
   onOpened,
-}: Pick<StepProps, 'draft' | 'change' | 'preview'> & { onOpened: (session: PreviewSession) => void }) {
+}: Pick<StepProps, 'draft' | 'change' | 'preview'> & {
+  /** The page opened before expired; it has to be opened again. */
+  expired: boolean;
+  onOpened: (session: PreviewSession) => void;
+}) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const open = useOpenPreview();
@@ -99,6 +104,9 @@ export function UrlStep({
       data-tour="site-url"
     >
       <p className="lead">{t('wizard.url.lead')}</p>
+      {expired && !problem && !open.isPending && (
+        <FormMessage tone="error" message={t('wizard.problems.previewExpired')} />
+      )}
       <TextField
         id="wizard-url"
         label={t('wizard.url.url')}

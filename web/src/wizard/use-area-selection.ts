@@ -14,14 +14,15 @@ export type SelectionMessage = { tone: 'error' | 'success'; text: string };
 const LABEL_LENGTH = 40;
 
 /**
- * Designating areas (step 5): a picked element is refused when it lies inside an area already
+ * Designating areas (step 3): a picked element is refused when it lies inside an area already
  * designated (spec section 5); otherwise the preview reads it and it becomes an area with its text.
  */
 export function useAreaSelection({
   draft,
   change,
   preview,
-}: Pick<StepProps, 'draft' | 'change' | 'preview'>) {
+  onPreviewExpired,
+}: Pick<StepProps, 'draft' | 'change' | 'preview' | 'onPreviewExpired'>) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const evaluate = useEvaluateArea();
@@ -81,6 +82,7 @@ export function useAreaSelection({
         },
         onError: (error) => {
           const problem = callProblemMessage(error);
+          if (problem === 'previewExpired') onPreviewExpired();
           setMessage({ tone: 'error', text: problem ? t(`wizard.problems.${problem}`) : errorText(error) });
         },
       },

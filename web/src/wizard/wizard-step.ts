@@ -15,6 +15,8 @@ export type StepProps = {
   change: (update: (draft: WizardDraft) => WizardDraft) => void;
   preview: PreviewSession | null;
   setRender: (render: PreviewRender) => void;
+  /** The crawler closed the session (10 minutes idle): the page must be opened again. */
+  onPreviewExpired: () => void;
   /** Absent where going back is not possible (after the areas were registered, spec section 4). */
   onBack?: (() => void) | undefined;
   onNext: () => void;
