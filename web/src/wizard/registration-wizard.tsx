@@ -104,13 +104,6 @@ function WizardFlow({
   const openSession = useRef<string | null>(null);
   const change: StepProps['change'] = (update) => setDraft(update);
   const [previewExpired, setPreviewExpired] = useState(false);
-  // An expired preview cannot be acted on any more: the flow goes back to opening the page.
-  const onPreviewExpired = () => {
-    setPreview(null);
-    setPreviewExpired(true);
-    go('url');
-  };
-  const selection = useAreaSelection({ draft, change, preview, onPreviewExpired });
 
   useEffect(() => {
     openSession.current = preview?.sessionId ?? null;
@@ -132,6 +125,13 @@ function WizardFlow({
     setFocusRequest((count) => count + 1);
     setFurthest((current) => Math.max(current, stepIndex(next)));
   };
+  // An expired preview cannot be acted on any more: the flow goes back to opening the page.
+  const onPreviewExpired = () => {
+    setPreview(null);
+    setPreviewExpired(true);
+    go('url');
+  };
+  const selection = useAreaSelection({ draft, change, preview, onPreviewExpired });
   const reachable = (target: StepId) => {
     if (stepIndex(target) > furthest) return false;
     if (areasRegistered && (target === 'login' || target === 'actions')) return false;
@@ -151,7 +151,7 @@ function WizardFlow({
   const onOpened = (session: PreviewSession) => {
     setPreview(session);
     setPreviewExpired(false);
-    // Stored areas (edit mode) are found on the new picture by their selector.
+    // Areas already chosen (or stored, in edit mode) are found on the new picture by their selector.
     setDraft((current) => ({
       ...current,
       // A label to start from; the user names the site in the notification settings.
@@ -160,7 +160,7 @@ function WizardFlow({
         const element = session.render.elements.find(
           (entry) => entry.css === area.locator.selector && area.locator.frame_selector === '',
         );
-        return element ? { ...area, box: element.box } : area;
+        return { ...area, box: element?.box ?? null };
       }),
     }));
     go('display');
