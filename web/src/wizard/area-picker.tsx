@@ -52,7 +52,8 @@ export function AreaPicker({
   };
 
   const onPointerDown = (event: PointerEvent) => {
-    if (!picking || event.button !== 0) return;
+    // A finger on the picture scrolls the page; it picks by tapping an element, not by dragging.
+    if (!picking || event.button !== 0 || event.pointerType === 'touch') return;
     const point = pagePoint(event);
     dragged.current = false;
     setDrag({ from: point, to: point, screenFrom: { x: event.clientX, y: event.clientY }, moved: false });
