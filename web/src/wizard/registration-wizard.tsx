@@ -98,7 +98,8 @@ function WizardFlow({
   // Spec section 4: once the areas are registered, login and actions are behind the user.
   const [areasRegistered, setAreasRegistered] = useState(start === 'notify');
   const [pausedSave, setPausedSave] = useState<SavedTarget>();
-  const [actualSize, setActualSize] = useState(false);
+  // A narrow screen shrinks a desktop page past pointing at anything: it starts at actual size.
+  const [actualSize, setActualSize] = useState(layout === 'stacked');
   const heading = useRef<HTMLHeadingElement>(null);
   const [focusRequest, setFocusRequest] = useState(0);
   const openSession = useRef<string | null>(null);
