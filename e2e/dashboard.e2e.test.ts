@@ -1,4 +1,6 @@
 import { mkdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,16 +11,33 @@ import { type RunningProduct, repoRoot, startProduct } from './product.ts';
 
 let product: RunningProduct;
 let browser: Browser;
+let stockPage: Server;
 const shots = join(repoRoot, 'test-results');
 
+/** A shop page whose stock line reads differently on every fetch, so each check finds a change. */
+let stockFetches = 0;
+function startStockPage(): Promise<Server> {
+  const server = createServer((_request, response) => {
+    stockFetches += 1;
+    const stock = stockFetches % 2 === 1 ? 'In stock' : 'Sold out';
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(`<!doctype html><html><body><h1>Shop</h1><p id="stock">${stock}</p></body></html>`);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+const stockPageUrl = () => `http://127.0.0.1:${(stockPage.address() as AddressInfo).port}/item`;
+
 beforeAll(async () => {
-  [product, browser] = await Promise.all([startProduct(), launchChromium()]);
+  stockPage = await startStockPage();
+  const allow = `127.0.0.1:${(stockPage.address() as AddressInfo).port}`;
+  [product, browser] = await Promise.all([startProduct({ env: { CRAWLER_ALLOW: allow } }), launchChromium()]);
   await mkdir(shots, { recursive: true });
 });
 
 afterAll(async () => {
   await browser?.close();
   await product?.stop();
+  await new Promise((resolve) => stockPage?.close(resolve));
 });
 
 const WIDE = { width: 1280, height: 800 };
@@ -479,6 +498,67 @@ describe('dashboard against the running product', () => {
     );
     await expectNoSidewaysOverflow(page);
     await screenshot(page, 'dashboard-banner-1280-en');
+    await page.context().close();
+  });
+
+  it('shows an update as it arrives (NEW, update and check times), and NEW goes once the site is opened', {
+    timeout: 240_000,
+  }, async () => {
+    const page = await newUserOnDashboard(
+      { locale: 'en-US', viewport: WIDE, timezoneId: 'Asia/Tokyo' },
+      'dashboard-update@example.com',
+      { ...EN, plan: 'Basic 5 (1-minute interval) 5 sites' },
+    );
+    expect(
+      (await callApi(page, '/api/v1/import', { text: `${siteUrl('first')},Registered first` })).status,
+    ).toBe(200);
+    // Checked every minute over plain HTTP: the first check records the page, the next one
+    // finds the stock line changed.
+    const registered = await callApi(page, '/api/v2/target/register', {
+      label: 'Stock watch',
+      url: stockPageUrl(),
+      interval_minutes: 1,
+      fetch_mode: 'http',
+      areas: [{ area_id: 'stock', label: 'Stock', content: '', locator: { selector: '#stock' } }],
+    });
+    expect(registered.status).toBe(201);
+    expect((registered.json as { paused: boolean }).paused).toBe(false);
+
+    const row = rows(page).filter({ hasText: 'Stock watch' });
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          await expect.poll(() => page.getByRole('button', { name: 'Refresh' }).isEnabled()).toBe(true);
+          return row.locator('.badge').allTextContents();
+        },
+        { timeout: 200_000, interval: 5_000 },
+      )
+      .toEqual(['NEW']);
+    const [updated, checked] = await row.locator('.site-time').allTextContents();
+    expect(updated).toMatch(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/);
+    expect(checked).toMatch(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/);
+    await expectNoSeriousAxeViolations(page);
+    await screenshot(page, 'dashboard-update-1280-en');
+
+    // Sorting by update puts the updated site first in the narrow list as well.
+    await page.setViewportSize(NARROW);
+    await page.getByLabel('Sort by').selectOption('update');
+    expect(await page.locator('.site-cards .site-link').allTextContents()).toEqual([
+      'Stock watch',
+      'Registered first',
+    ]);
+    await page.getByLabel('Sort by').selectOption('registration');
+    expect(await page.locator('.site-cards .site-link').allTextContents()).toEqual([
+      'Registered first',
+      'Stock watch',
+    ]);
+    await page.setViewportSize(WIDE);
+
+    await page.getByRole('link', { name: 'Stock watch' }).click();
+    await page.waitForURL((url) => url.pathname === '/target2');
+    await page.goBack();
+    await expect.poll(() => row.locator('.badge').count(), { timeout: 15_000 }).toBe(0);
     await page.context().close();
   });
 });
