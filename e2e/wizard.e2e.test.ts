@@ -328,6 +328,9 @@ describe('site registration wizard against the running product', () => {
     await page.waitForURL((url) => url.pathname === '/target2');
     const edited = await apiGet<StoredTarget>(page, `/api/v2/target?id=${id}`);
     expect(edited.settings.label).toBe('お茶屋さん (煎茶)');
+    // Editing settings leaves the monitoring as it was.
+    const afterEdit = await apiGet<{ targets: SiteRow[] }>(page, '/api/v2/targets');
+    expect(afterEdit.targets.map((row) => row.valid)).toEqual([true]);
     expect(edited.settings.areas[0]?.label).toBe('煎茶の価格');
 
     // "Redo registration" goes through the steps again with the stored URL and areas.

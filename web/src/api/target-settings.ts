@@ -65,6 +65,8 @@ export type TargetSettingsInput = {
   areas: AreaSettings[];
   rules?: NotificationRules;
   fetch_mode: FetchMode;
+  /** Keep (or save) the site paused. */
+  paused: boolean;
 };
 
 /** The stored settings (GET /api/v2/target): secrets are never sent back, only whether they are set. */
@@ -77,7 +79,6 @@ export type StoredTargetSettings = Omit<
   login: { actions: StoredAction[]; verify: LoginSettings['verify'] } | null;
   actions: StoredAction[];
   rules: NotificationRules | null;
-  paused: boolean;
 };
 
 export type StoredAction = PageAction & { has_value: boolean };

@@ -146,9 +146,13 @@ describe('edit mode', () => {
       login: null,
       actions: [],
       rules: null,
-      paused: false,
     });
     expect(again.areas[0]?.box).toBeNull();
     expect(settingsFromDraft(again)).toEqual(stored);
+  });
+
+  it('keeps a paused site paused, and registers a new one monitoring', () => {
+    expect(settingsFromDraft(draft({})).paused).toBe(false);
+    expect(settingsFromDraft(draft({ paused: true })).paused).toBe(true);
   });
 });

@@ -73,6 +73,8 @@ export type WizardDraft = {
   rules: NotificationRules;
   /** The stored site's fetch mode, kept while its areas were not read again. */
   storedFetchMode: FetchMode | null;
+  /** A paused site stays paused when its settings are edited; a new one starts monitoring. */
+  paused: boolean;
 };
 
 export const DEFAULT_AREA_OPTIONS: AreaOptions = {
@@ -104,6 +106,7 @@ export const newDraft = (): WizardDraft => ({
   discordWebhookUrl: '',
   rules: emptyRules(),
   storedFetchMode: null,
+  paused: false,
 });
 
 export const newAction = (): ActionDraft => ({
@@ -201,6 +204,7 @@ export function settingsFromDraft(draft: WizardDraft): TargetSettingsInput {
     })),
     ...(rules ? { rules } : {}),
     fetch_mode: fetchModeOf(draft),
+    paused: draft.paused,
   };
 }
 
@@ -246,5 +250,6 @@ export function draftFromStored(settings: StoredTargetSettings): WizardDraft {
     discordWebhookUrl: '',
     rules: settings.rules ?? emptyRules(),
     storedFetchMode: settings.fetch_mode,
+    paused: settings.paused,
   };
 }
