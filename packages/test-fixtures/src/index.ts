@@ -1,3 +1,4 @@
+export { blobKeys } from './blob-keys.ts';
 export { dropSchemas } from './drop-schemas.ts';
 export { createFreshDatabase, type FreshDatabase } from './fresh-database.ts';
 export { createHttpVisitor, type HttpVisitor, type VisitorResponse } from './http-visitor.ts';

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createJetStreamBus } from '@mimamori/bus';
+import { openPostgres } from '@mimamori/db';
 import { streams } from '@mimamori/events';
 import { generateSecretKey } from '@mimamori/secret-box';
 import {
+  blobKeys,
   createFreshDatabase,
   createHttpVisitor,
   type FreshDatabase,
@@ -84,6 +86,25 @@ async function waitFor<T>(
     await sleep(250);
   }
   throw new Error(`${what}: not within ${timeoutMs} ms`);
+}
+
+/** The blobs the crawler and the diff service keep for one site (screenshots, snapshots, update pictures). */
+const siteBlobs = async (targetId: string) =>
+  (await blobKeys(testNatsUrl(), `${namespace}_mimamori_blobs`)).filter((key) =>
+    key.includes(`/${targetId}/`),
+  );
+
+async function scheduleRows(targetId: string): Promise<number> {
+  const db = openPostgres(database.url, { max: 1 });
+  try {
+    const { rows } = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM scheduler.schedules WHERE target_id = $1',
+      [targetId],
+    );
+    return rows[0]?.n ?? 0;
+  } finally {
+    await db.close();
+  }
 }
 
 const updateMails = () => smtp.messages.filter((mail) => mail.subject?.startsWith('Mimamori: update on'));
@@ -184,6 +205,10 @@ describe('the monitoring pipeline in cluster mode', () => {
     ]);
     for (const file of message?.files ?? []) expect(file.size).toBeGreaterThan(100);
 
+    // What deleting the other site must remove: its schedule and the pictures of its checks.
+    expect(await scheduleRows(gone)).toBe(1);
+    expect((await siteBlobs(gone)).length).toBeGreaterThan(0);
+
     const paused = await visitor.post('/api/v2/pause', { target_v2_id: sale });
     expect(paused.body).toMatchObject({ status: 'paused', changed: true });
     expect((await visitor.post('/api/v2/delete', { target_v2_id: gone })).body).toEqual({
@@ -198,6 +223,13 @@ describe('the monitoring pipeline in cluster mode', () => {
     const loadsAtPause = [page.loads('/sale'), page.loads('/gone')];
     await sleep(INTERVAL_MS + 15_000);
     expect([page.loads('/sale'), page.loads('/gone')]).toEqual(loadsAtPause);
+
+    // Deleting took the site's schedule and the pictures of its checks (any check still in
+    // flight at the delete has long finished); the paused site keeps both.
+    await waitFor('the deleted site’s schedule to go', async () => (await scheduleRows(gone)) === 0, 30_000);
+    await waitFor('the deleted site’s blobs to go', async () => (await siteBlobs(gone)).length === 0, 30_000);
+    expect(await scheduleRows(sale)).toBe(1);
+    expect((await siteBlobs(sale)).length).toBeGreaterThan(0);
 
     // Exactly one of each, however the events were delivered.
     expect(updateMails()).toHaveLength(1);

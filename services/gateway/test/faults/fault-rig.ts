@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { openPostgres } from '@mimamori/db';
 import { generateSecretKey } from '@mimamori/secret-box';
 import {
   createFreshDatabase,
@@ -13,7 +14,6 @@ import {
   startOwnPostgres,
   startSmtpServer,
 } from '@mimamori/test-fixtures';
-import pg from 'pg';
 import { type Cluster, launchCluster, type ServiceName } from '../../../../scripts/cluster/launch-cluster.ts';
 import { type DiscordStandIn, startDiscordStandIn } from '../../../notifier/test/discord-stand-in.ts';
 import { type DiscordFront, startDiscordFront } from '../pipeline/discord-front.ts';
@@ -184,15 +184,14 @@ export const discordMessages = (rig: FaultRig) =>
 export async function updateDeliveries(
   rig: FaultRig,
 ): Promise<{ id: string; status: string; attempts: number }[]> {
-  const client = new pg.Client({ connectionString: rig.database.url });
-  await client.connect();
+  const db = openPostgres(rig.database.url, { max: 1 });
   try {
-    const { rows } = await client.query<{ id: string; status: string; attempts: number }>(
+    const { rows } = await db.query<{ id: string; status: string; attempts: number }>(
       `SELECT id, status, attempts FROM notifier.deliveries WHERE id LIKE 'update:%' ORDER BY id`,
     );
     return rows;
   } finally {
-    await client.end();
+    await db.close();
   }
 }
 
