@@ -24,7 +24,7 @@ export function usePresentSteps(steps: readonly TourStep[]): ReadonlySet<TourSte
   return found.present;
 }
 
-/** Where the step's part is in the window, for the ring drawn around it. */
+/** Where the step's part is on the page (document coordinates), for the ring drawn around it. */
 export function useTargetBox(target: string | undefined): TargetBox | undefined {
   const [box, setBox] = useState<TargetBox | undefined>(undefined);
   useEffect(() => {
@@ -37,7 +37,12 @@ export function useTargetBox(target: string | undefined): TargetBox | undefined 
       const rect = element?.getBoundingClientRect();
       setBox((previous) => {
         if (!rect) return undefined;
-        const next = { top: rect.top, left: rect.left, width: rect.width, height: rect.height };
+        const next = {
+          top: rect.top + window.scrollY,
+          left: rect.left + window.scrollX,
+          width: rect.width,
+          height: rect.height,
+        };
         const same =
           previous &&
           previous.top === next.top &&
@@ -49,7 +54,7 @@ export function useTargetBox(target: string | undefined): TargetBox | undefined 
     };
     measure();
     const timer = setInterval(measure, LOOK_EVERY_MS);
-    // Capture: a scroll inside any box moves the part too.
+    // Capture: a scroll inside a box (the wizard's preview) moves the part on the page.
     window.addEventListener('scroll', measure, { capture: true, passive: true });
     window.addEventListener('resize', measure);
     return () => {
