@@ -221,7 +221,7 @@ describe.concurrent('a new user watches the demo shop', () => {
       await next.click();
       await expect.poll(() => stepHeading('areas', 3).count()).toBe(1);
 
-      // Click the tea's price on the screenshot of the shop.
+      // Click one of the prices on the screenshot of the shop.
       await expect.poll(() => page.getByRole('region', { name: t('tour.steps.area.title') }).count()).toBe(1);
       const price = page.getByRole('button', { name: /^\s*¥[\d,]+\s*$/ }).first();
       await price.click();
