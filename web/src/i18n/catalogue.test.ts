@@ -85,6 +85,21 @@ const SECTION_8: readonly [message: string, key: string][] = [
   ['Area content empty (enlarge the area or untick tag removal)', 'errors.area_empty'],
   ['URL invalid or expired', 'errors.reset_link_invalid'],
   ['Could not reach the site', 'errors.unreachable'],
+  // The registration wizard's own wording of the same messages.
+  ['Wizard: URL could not be reached (404)', 'wizard.problems.notFound404'],
+  ['Wizard: site unsupported, offer to be notified when supported', 'wizard.problems.unsupported'],
+  ['Wizard: site info or area could not be fetched', 'wizard.problems.fetchFailed'],
+  ['Wizard: element not found (check selector or XPath)', 'wizard.problems.elementNotFound'],
+  ['Wizard: screenshot update failed', 'wizard.problems.screenshotUpdateFailed'],
+  ['Wizard: deselect failed', 'wizard.areas.deselectFailed'],
+  ['Wizard: login could not be supported on this site', 'wizard.problems.loginUnsupported'],
+  [
+    'Wizard: registration done but monitoring could not start (start from the dashboard)',
+    'wizard.pausedForQuota',
+  ],
+  ['Wizard: timeout on step 5 (reload and restart)', 'wizard.problems.saveTimeout'],
+  ['Wizard: could not reach the site', 'wizard.problems.unreachable'],
+  ['Wizard: area content empty', 'wizard.content.empty'],
 ];
 
 describe('catalogues', () => {
