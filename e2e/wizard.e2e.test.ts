@@ -446,7 +446,12 @@ describe('site registration wizard against the running product', () => {
       .poll(() => page.getByText('Your plan has no room for this site as set', { exact: false }).count())
       .toBe(1);
     await page.getByRole('button', { name: 'Add a group' }).click();
-    await page.getByLabel('Value', { exact: true }).fill('sale');
+    // A keyword condition without a keyword is caught before anything is sent.
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect.poll(() => page.getByText('Enter a value.', { exact: true }).count()).toBe(1);
+    const value = page.getByLabel('Value', { exact: true });
+    expect(await value.evaluate((input) => input === document.activeElement)).toBe(true);
+    await value.fill('sale');
     await check(page, 'wizard-notify-375-en');
     await page.getByRole('button', { name: 'Register' }).click();
     await expect

@@ -1,6 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import type { NotificationRules, RuleCondition, RuleGroup, RuleOperator } from '../api/target-settings.ts';
 import {
+  type ConditionProblem,
+  conditionProblem,
   isNumericOperator,
   newCondition,
   newGroup,
@@ -21,11 +23,14 @@ export function RuleGroupEditor({
   idPrefix,
   rules,
   areas,
+  showProblems = false,
   onChange,
 }: {
   idPrefix: string;
   rules: NotificationRules;
   areas: readonly RuleArea[];
+  /** Mark values the watch engine would refuse (after a save was tried). */
+  showProblems?: boolean;
   onChange: (rules: NotificationRules) => void;
 }) {
   const { t } = useTranslation();
@@ -56,6 +61,7 @@ export function RuleGroupEditor({
           number={groupIndex + 1}
           group={group}
           areas={areas}
+          showProblems={showProblems}
           onChange={(changed) => setGroup(groupIndex, changed)}
           onRemove={() => onChange({ ...rules, groups: rules.groups.filter((_, at) => at !== groupIndex) })}
         />
@@ -107,6 +113,7 @@ function GroupEditor({
   number,
   group,
   areas,
+  showProblems,
   onChange,
   onRemove,
 }: {
@@ -114,6 +121,7 @@ function GroupEditor({
   number: number;
   group: RuleGroup;
   areas: readonly RuleArea[];
+  showProblems: boolean;
   onChange: (group: RuleGroup) => void;
   onRemove: () => void;
 }) {
@@ -144,6 +152,7 @@ function GroupEditor({
               number={index + 1}
               condition={condition}
               areas={areas}
+              problem={showProblems ? conditionProblem(condition) : undefined}
               onChange={(changed) => setCondition(index, changed)}
               onRemove={() =>
                 onChange({ ...group, conditions: group.conditions.filter((_, at) => at !== index) })
@@ -181,6 +190,7 @@ function ConditionEditor({
   number,
   condition,
   areas,
+  problem,
   onChange,
   onRemove,
 }: {
@@ -188,6 +198,7 @@ function ConditionEditor({
   number: number;
   condition: RuleCondition;
   areas: readonly RuleArea[];
+  problem: ConditionProblem | undefined;
   onChange: (condition: RuleCondition) => void;
   onRemove: () => void;
 }) {
@@ -258,12 +269,21 @@ function ConditionEditor({
           className="input"
           inputMode={numeric ? 'decimal' : undefined}
           value={condition.value}
-          aria-describedby={numeric ? `${id}-numeric-hint` : undefined}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={
+            [numeric ? `${id}-numeric-hint` : '', problem ? `${id}-problem` : ''].filter(Boolean).join(' ') ||
+            undefined
+          }
           onChange={(event) => onChange({ ...condition, value: event.target.value })}
         />
         {numeric && (
           <p className="field-hint" id={`${id}-numeric-hint`}>
             {t('wizard.rules.numericHint')}
+          </p>
+        )}
+        {problem && (
+          <p className="field-error" id={`${id}-problem`}>
+            {t(`wizard.rules.problems.${problem}`)}
           </p>
         )}
       </div>

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { NotificationRules } from '../api/target-settings.ts';
 import {
+  conditionProblem,
   newCondition,
   operandsFor,
+  rulesHaveProblems,
   rulesToSave,
   usesArea,
   withOperator,
@@ -70,5 +72,39 @@ describe('a deselected area', () => {
       combine: 'and',
       groups: [{ combine: 'and', conditions: [keyword('a2', 'y')] }],
     });
+  });
+});
+
+describe('a condition checked before saving', () => {
+  const condition = (operator: Parameters<typeof withOperator>[1], value: string) => ({
+    ...withOperator(newCondition('a1'), operator),
+    value,
+  });
+
+  it('needs a keyword for keyword conditions', () => {
+    expect(conditionProblem(condition('keyword', ' '))).toBe('value_required');
+    expect(conditionProblem(condition('not_keyword', 'sold out'))).toBeUndefined();
+  });
+
+  it('needs a number to compare with, but not for a change by any amount', () => {
+    expect(conditionProblem(condition('greater', ''))).toBe('value_required');
+    expect(conditionProblem(condition('less', 'cheap'))).toBe('value_not_a_number');
+    expect(conditionProblem(condition('greater', '１，０００円'))).toBeUndefined();
+    expect(conditionProblem(condition('increase', ''))).toBeUndefined();
+    expect(conditionProblem(condition('decrease_percent', '5%'))).toBeUndefined();
+  });
+
+  it('leaves patterns to the server, which runs them on RE2', () => {
+    expect(conditionProblem(condition('re', ''))).toBeUndefined();
+  });
+
+  it('finds a problem anywhere in the groups', () => {
+    const ok = { combine: 'and' as const, conditions: [condition('keyword', 'x')] };
+    const bad = {
+      combine: 'and' as const,
+      conditions: [condition('keyword', 'x'), condition('greater', '')],
+    };
+    expect(rulesHaveProblems({ combine: 'or', groups: [ok] })).toBe(false);
+    expect(rulesHaveProblems({ combine: 'or', groups: [ok, bad] })).toBe(true);
   });
 });

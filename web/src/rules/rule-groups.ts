@@ -79,3 +79,32 @@ export function withoutArea(rules: NotificationRules, areaId: string): Notificat
 
 export const usesArea = (rules: NotificationRules, areaId: string) =>
   rules.groups.some((group) => group.conditions.some((condition) => condition.areaId === areaId));
+
+/** Increase and decrease without a value mean 'by any amount'; the other numeric ones compare with it. */
+const VALUE_OPTIONAL: ReadonlySet<RuleOperator> = new Set([
+  'increase',
+  'decrease',
+  'increase_percent',
+  'decrease_percent',
+]);
+
+export type ConditionProblem = 'value_required' | 'value_not_a_number';
+
+/**
+ * What the watch engine would refuse in a condition's value, found before saving: keywords and
+ * patterns need one, numeric conditions a number (full-width digits and 万 read too).
+ */
+export function conditionProblem(condition: RuleCondition): ConditionProblem | undefined {
+  const value = condition.value.trim();
+  if (isNumericOperator(condition.operator)) {
+    if (value === '') return VALUE_OPTIONAL.has(condition.operator) ? undefined : 'value_required';
+    return /[0-9０-９]/.test(value) ? undefined : 'value_not_a_number';
+  }
+  if (condition.operator === 're' || condition.operator === 'not_re') return undefined;
+  return value === '' ? 'value_required' : undefined;
+}
+
+export const rulesHaveProblems = (rules: NotificationRules) =>
+  rules.groups.some((group) =>
+    group.conditions.some((condition) => conditionProblem(condition) !== undefined),
+  );

@@ -9,6 +9,7 @@ import { useFocusAfterSubmit } from '../forms/use-focus-after-submit.ts';
 import { useSaveTarget } from '../hooks/use-target-settings.ts';
 import { useUserInfo } from '../hooks/use-user-info.ts';
 import { RuleGroupEditor } from '../rules/rule-group-editor.tsx';
+import { rulesHaveProblems } from '../rules/rule-groups.ts';
 import { newSiteFits } from './plan-room.ts';
 import { StepButtons } from './step-buttons.tsx';
 import { intervalProblem, settingsFromDraft } from './wizard-draft.ts';
@@ -40,6 +41,7 @@ export function NotifyStep({
   const { container, focusResult } = useFocusAfterSubmit<HTMLFormElement>();
   const [intervalError, setIntervalError] = useState<string>();
   const [problem, setProblem] = useState<string>();
+  const [checkRules, setCheckRules] = useState(false);
   const set = <Key extends keyof typeof draft>(key: Key, value: (typeof draft)[Key]) =>
     change((current) => ({ ...current, [key]: value }));
   const quota = userInfo.data;
@@ -60,7 +62,8 @@ export function NotifyStep({
     setProblem(undefined);
     const wrongInterval = intervalProblem(draft.interval);
     setIntervalError(wrongInterval ? errorText(wrongInterval) : undefined);
-    if (wrongInterval) {
+    setCheckRules(true);
+    if (wrongInterval || rulesHaveProblems(draft.rules)) {
       focusResult();
       return;
     }
@@ -200,6 +203,7 @@ export function NotifyStep({
         idPrefix="wizard-rules"
         rules={draft.rules}
         areas={draft.areas.map((area) => ({ areaId: area.areaId, label: area.label }))}
+        showProblems={checkRules}
         onChange={(rules) => set('rules', rules)}
       />
       {noRoom && (
