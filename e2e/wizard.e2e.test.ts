@@ -280,6 +280,14 @@ describe('site registration wizard against the running product', () => {
     expect(await page.locator('.area-row').count()).toBe(1);
     await steps.getByRole('button', { name: '5. 通知設定' }).click();
     await expect.poll(() => stepHeading(page)).toBe('ステップ 5/5: 通知設定');
+    // A webhook URL the target service refuses is shown on its field.
+    await page.getByLabel('チャット通知 (Discord)').selectOption('site');
+    await page.getByLabel('Discord Webhook URL').fill('https://example.com/hook');
+    await page.getByRole('button', { name: '登録する' }).click();
+    await expect
+      .poll(() => page.locator('#wizard-webhook-error').textContent())
+      .toBe('Discord Webhook URLが正しくありません。');
+    await page.getByLabel('チャット通知 (Discord)').selectOption('none');
     await check(page, 'wizard-notify-1280-ja');
     await page.getByRole('button', { name: '登録する' }).click();
 

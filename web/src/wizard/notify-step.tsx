@@ -40,6 +40,7 @@ export function NotifyStep({
   const save = useSaveTarget(editId);
   const { container, focusResult } = useFocusAfterSubmit<HTMLFormElement>();
   const [intervalError, setIntervalError] = useState<string>();
+  const [webhookError, setWebhookError] = useState<string>();
   const [problem, setProblem] = useState<string>();
   const [checkRules, setCheckRules] = useState(false);
   const set = <Key extends keyof typeof draft>(key: Key, value: (typeof draft)[Key]) =>
@@ -60,6 +61,7 @@ export function NotifyStep({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setProblem(undefined);
+    setWebhookError(undefined);
     const wrongInterval = intervalProblem(draft.interval);
     setIntervalError(wrongInterval ? errorText(wrongInterval) : undefined);
     setCheckRules(true);
@@ -70,8 +72,10 @@ export function NotifyStep({
     save.mutate(settingsFromDraft(draft), {
       onSuccess: onSaved,
       onError: (error) => {
-        if (error instanceof ApiError && error.code === 'interval_too_short')
-          setIntervalError(errorText(error));
+        // Refusals about one field are shown on it; the rest under the form.
+        const code = error instanceof ApiError ? error.code : '';
+        if (code.startsWith('interval_')) setIntervalError(errorText(error));
+        else if (code.startsWith('discord_webhook_')) setWebhookError(errorText(error));
         else if (error instanceof ApiError && (error.status === 0 || error.status >= 502))
           setProblem(t('wizard.problems.saveTimeout'));
         else setProblem(errorText(error));
@@ -170,6 +174,7 @@ export function NotifyStep({
             value={draft.discordWebhookUrl}
             onChange={(url) => set('discordWebhookUrl', url)}
             hint={editId ? t('wizard.notify.webhookKept') : undefined}
+            error={webhookError}
           />
         )}
         <label className="checkbox">
