@@ -9,14 +9,17 @@ import { launchChromium } from './chromium.ts';
 import { linkFromMailbox } from './mailbox.ts';
 import { type RunningProduct, repoRoot, startProduct } from './product.ts';
 
+/** The price the shop shows now; the redo-registration step changes it. */
+let price = '¥1,280';
+
 /** The site being registered: a small shop page served by the test on loopback. */
-const SHOP_PAGE = `<!doctype html>
+const shopPage = () => `<!doctype html>
 <html lang="ja"><head><meta charset="utf-8"><title>Tea shop</title>
 <style>body{font-family:sans-serif;margin:24px} .card{border:1px solid #ccc;padding:16px;width:360px;margin-bottom:24px}
 #price{font-size:28px;margin:8px 0} #stock{margin:0}</style></head>
 <body>
 <h1>Tea shop</h1>
-<div class="card" id="card"><h2 id="name">Sencha 100g</h2><p id="price">¥1,280</p></div>
+<div class="card" id="card"><h2 id="name">Sencha 100g</h2><p id="price">${price}</p></div>
 <div class="card" id="stock-card"><p id="stock">In stock: 12</p></div>
 <button id="more" type="button" onclick="document.getElementById('offer').hidden = false">More</button>
 <p id="offer" hidden>Limited offer</p>
@@ -46,7 +49,7 @@ beforeAll(async () => {
       return;
     }
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(SHOP_PAGE);
+    response.end(shopPage());
   });
   await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
   const { port } = shop.address() as AddressInfo;
@@ -341,7 +344,8 @@ describe('site registration wizard against the running product', () => {
     expect(afterEdit.targets.map((row) => row.valid)).toEqual([true]);
     expect(edited.settings.areas[0]?.label).toBe('煎茶の価格');
 
-    // "Redo registration" goes through the steps again with the stored URL and areas.
+    // "Redo registration" goes through the steps again with the stored URL and areas, on the page as it is now.
+    price = '¥1,380';
     await page.goto(pageUrl(`/sr2c?id=${id}`));
     await expect.poll(() => stepHeading(page)).toBe('ステップ 1/5: URLの入力');
     expect(await page.getByLabel('URL', { exact: true }).inputValue()).toBe(shopUrl);
@@ -351,7 +355,7 @@ describe('site registration wizard against the running product', () => {
     await expect.poll(() => stepHeading(page)).toBe('ステップ 3/5: 監視エリアの指定');
     // The stored area is found on the new picture, so a click inside it is refused again.
     expect(await page.locator('.area-row-label').allTextContents()).toEqual(['煎茶の価格']);
-    await page.getByRole('button', { name: '¥1,280', exact: true }).click();
+    await page.getByRole('button', { name: '¥1,380', exact: true }).click();
     await expect
       .poll(() => page.getByRole('alert').textContent())
       .toBe('すでに指定したエリア「煎茶の価格」の内側は選べません。別の場所を選んでください。');
@@ -363,6 +367,9 @@ describe('site registration wizard against the running product', () => {
     await page.waitForURL((url) => url.pathname === '/target2');
     const redone = await apiGet<StoredTarget>(page, `/api/v2/target?id=${id}`);
     expect(redone.settings.areas.map((area) => area.label)).toEqual(['煎茶の価格', 'Sencha 100g']);
+    // The stored area's data at registration is what the page shows now.
+    expect(redone.settings.areas[0]?.content).toBe('¥1,380');
+    price = '¥1,280';
     expect(redone.settings.label).toBe('お茶屋さん (煎茶)');
     await page.context().close();
   });

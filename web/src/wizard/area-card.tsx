@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AreaOptions } from '../api/target-settings.ts';
 import { useErrorText } from '../forms/use-error-text.ts';
@@ -45,6 +45,13 @@ export function AreaCard({
     onChange((current) => ({ ...current, ...changes }));
 
   const answer = reading.data;
+  // What the live page shows now becomes the area's content (the data at registration), and
+  // tells whether HTTP mode reads it too: a stored area read again in edit mode is brought up to date.
+  const { content, httpSuffices } = area;
+  useEffect(() => {
+    if (!answer?.found || (content === answer.text && httpSuffices === answer.http_suffices)) return;
+    onChange((current) => ({ ...current, content: answer.text, httpSuffices: answer.http_suffices }));
+  }, [answer, content, httpSuffices, onChange]);
   const shown = answer?.normalised_text ?? area.content;
   const empty = answer?.normalised_text !== undefined ? answer.normalised_text.trim() === '' : isEmpty(area);
   const optionsProblem = answer?.options_problem;
