@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { HistoryFilter } from '../api/history.ts';
 import { type HistoryView, type HistoryViewChange, PAGE_SIZES } from './history-view.ts';
@@ -25,6 +26,12 @@ export function HistoryControls({
   onChange: (change: HistoryViewChange) => void;
 }) {
   const { t } = useTranslation();
+  // The day the picker holds while all days are shown, so choosing 'one day' returns to it.
+  const [picked, setPicked] = useState(() => view.day ?? dayIn(timeZone, new Date()));
+  const pickDay = (day: string) => {
+    setPicked(day);
+    onChange({ type: 'day', day });
+  };
   return (
     <div className="history-controls">
       <fieldset className="choice-group">
@@ -58,7 +65,7 @@ export function HistoryControls({
             type="radio"
             name="history-period"
             checked={view.day !== null}
-            onChange={() => onChange({ type: 'day', day: dayIn(timeZone, new Date()) })}
+            onChange={() => pickDay(picked)}
           />
           {t('siteDetail.oneDay')}
         </label>
@@ -67,10 +74,9 @@ export function HistoryControls({
           <input
             type="date"
             className="input"
-            value={view.day ?? ''}
-            disabled={view.day === null}
+            value={picked}
             required
-            onChange={(event) => event.target.value && onChange({ type: 'day', day: event.target.value })}
+            onChange={(event) => event.target.value && pickDay(event.target.value)}
           />
         </label>
       </fieldset>
