@@ -431,6 +431,10 @@ describe('site registration wizard against the running product', () => {
     // An action that reveals more of the page is tried on the live page.
     await expect.poll(() => stepHeading(page)).toBe('Actions (optional)');
     await page.getByRole('button', { name: 'Add an action' }).click();
+    // A click without its element is caught on the field before going on.
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => page.getByText('Enter a selector or XPath.', { exact: true }).count()).toBe(1);
+    expect(await stepHeading(page)).toBe('Actions (optional)');
     await page.getByLabel('Selector or XPath').fill('#more');
     await page.getByRole('button', { name: 'Try the actions' }).click();
     await expect

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { ActionType } from '../api/preview.ts';
-import { type ActionDraft, newAction } from './wizard-draft.ts';
+import { useErrorText } from '../forms/use-error-text.ts';
+import { type ActionDraft, actionProblem, newAction } from './wizard-draft.ts';
 
 const ACTION_TYPES: readonly ActionType[] = ['click', 'enter_text', 'modifier_key', 'goto_url'];
 
@@ -13,13 +14,17 @@ export function ActionListEditor({
   actions,
   onChange,
   disabled,
+  showProblems = false,
 }: {
   idPrefix: string;
   actions: ActionDraft[];
   onChange: (actions: ActionDraft[]) => void;
   disabled?: boolean;
+  /** Mark what the target service would refuse (after Next was tried). */
+  showProblems?: boolean;
 }) {
   const { t } = useTranslation();
+  const errorText = useErrorText();
   const update = (index: number, changes: Partial<ActionDraft>) =>
     onChange(actions.map((action, at) => (at === index ? { ...action, ...changes } : action)));
 
@@ -31,6 +36,9 @@ export function ActionListEditor({
           const id = `${idPrefix}-${index}`;
           const number = index + 1;
           const needsElement = action.type === 'click' || action.type === 'enter_text';
+          const problem = showProblems ? actionProblem(action) : undefined;
+          const selectorProblem = problem === 'selector_required';
+          const valueProblem = problem !== undefined && !selectorProblem;
           return (
             // Actions have no identity of their own; their place in the list is what they are.
             // biome-ignore lint/suspicious/noArrayIndexKey: see above
@@ -80,8 +88,15 @@ export function ActionListEditor({
                         id={`${id}-selector`}
                         className="input"
                         value={action.selector}
+                        aria-invalid={selectorProblem ? true : undefined}
+                        aria-describedby={selectorProblem ? `${id}-problem` : undefined}
                         onChange={(event) => update(index, { selector: event.target.value })}
                       />
+                      {selectorProblem && (
+                        <p className="field-error" id={`${id}-problem`}>
+                          {errorText(problem)}
+                        </p>
+                      )}
                     </div>
                     <div className="field">
                       <label htmlFor={`${id}-frame`} className="field-label">
@@ -108,8 +123,15 @@ export function ActionListEditor({
                       autoComplete="off"
                       value={action.value}
                       placeholder={action.hasValue ? t('wizard.actionList.keepsValue') : undefined}
+                      aria-invalid={valueProblem ? true : undefined}
+                      aria-describedby={valueProblem ? `${id}-problem` : undefined}
                       onChange={(event) => update(index, { value: event.target.value })}
                     />
+                    {valueProblem && (
+                      <p className="field-error" id={`${id}-problem`}>
+                        {errorText(problem)}
+                      </p>
+                    )}
                   </div>
                 )}
                 <label className="checkbox">

@@ -2,12 +2,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
+import { useFocusAfterSubmit } from '../forms/use-focus-after-submit.ts';
 import { useRunActions } from '../hooks/use-preview.ts';
 import { ActionListEditor } from './action-list-editor.tsx';
 import { LoadProgress } from './load-progress.tsx';
 import { callProblemMessage, problemMessage } from './preview-problem.ts';
 import { StepButtons } from './step-buttons.tsx';
-import { actionFromDraft } from './wizard-draft.ts';
+import { actionFromDraft, actionProblem } from './wizard-draft.ts';
 import type { StepProps } from './wizard-step.ts';
 
 type Outcome = { tone: 'success' | 'error'; message: string };
@@ -26,6 +27,14 @@ export function ActionsStep({
   const errorText = useErrorText();
   const run = useRunActions();
   const [outcome, setOutcome] = useState<Outcome>();
+  const [checked, setChecked] = useState(false);
+  const { container, focusResult } = useFocusAfterSubmit<HTMLDivElement>();
+  // Actions the target service would refuse are marked here rather than at Register.
+  const next = () => {
+    setChecked(true);
+    if (draft.actions.some((action) => actionProblem(action) !== undefined)) focusResult();
+    else onNext();
+  };
 
   const tryActions = () => {
     if (!preview) return;
@@ -59,12 +68,13 @@ export function ActionsStep({
   };
 
   return (
-    <div className="form wizard-form">
+    <div ref={container} className="form wizard-form">
       <p className="lead">{t('wizard.actions.lead')}</p>
       <ActionListEditor
         idPrefix="wizard-action"
         actions={draft.actions}
         disabled={run.isPending}
+        showProblems={checked}
         onChange={(actions) => change((current) => ({ ...current, actions }))}
       />
       {draft.actions.length > 0 && (
@@ -76,7 +86,7 @@ export function ActionsStep({
       )}
       {run.isPending && <LoadProgress label={t('wizard.actions.running')} />}
       {outcome && <FormMessage tone={outcome.tone} message={outcome.message} />}
-      <StepButtons onBack={onBack} onNext={onNext} nextDisabled={run.isPending} />
+      <StepButtons onBack={onBack} onNext={next} nextDisabled={run.isPending} />
     </div>
   );
 }

@@ -3,12 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { FormMessage } from '../forms/form-message.tsx';
 import { TextField } from '../forms/text-field.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
+import { useFocusAfterSubmit } from '../forms/use-focus-after-submit.ts';
 import { useTestLogin } from '../hooks/use-preview.ts';
 import { ActionListEditor } from './action-list-editor.tsx';
 import { LoadProgress } from './load-progress.tsx';
 import { callProblemMessage, problemMessage } from './preview-problem.ts';
 import { StepButtons } from './step-buttons.tsx';
-import { actionFromDraft } from './wizard-draft.ts';
+import { actionFromDraft, actionProblem } from './wizard-draft.ts';
 import type { StepProps } from './wizard-step.ts';
 
 type Outcome = { tone: 'success' | 'error'; message: string };
@@ -30,6 +31,15 @@ export function LoginStep({
   const errorText = useErrorText();
   const login = useTestLogin();
   const [outcome, setOutcome] = useState<Outcome>();
+  const [checked, setChecked] = useState(false);
+  const { container, focusResult } = useFocusAfterSubmit<HTMLDivElement>();
+  // Actions the target service would refuse are marked here rather than at Register.
+  const next = () => {
+    setChecked(true);
+    if (draft.loginEnabled && draft.loginActions.some((action) => actionProblem(action) !== undefined))
+      focusResult();
+    else onNext();
+  };
   const canTest = preview !== null && draft.loginActions.length > 0;
 
   const test = () => {
@@ -64,7 +74,7 @@ export function LoginStep({
   };
 
   return (
-    <div className="form wizard-form">
+    <div ref={container} className="form wizard-form">
       <p className="lead">{t('wizard.login.lead')}</p>
       <label className="checkbox">
         <input
@@ -83,6 +93,7 @@ export function LoginStep({
             idPrefix="wizard-login-action"
             actions={draft.loginActions}
             disabled={login.isPending}
+            showProblems={checked}
             onChange={(loginActions) => change((current) => ({ ...current, loginActions }))}
           />
           <fieldset className="choice-group" disabled={login.isPending}>
@@ -118,7 +129,7 @@ export function LoginStep({
           {outcome && <FormMessage tone={outcome.tone} message={outcome.message} />}
         </>
       )}
-      <StepButtons onBack={onBack} onNext={onNext} nextDisabled={login.isPending} />
+      <StepButtons onBack={onBack} onNext={next} nextDisabled={login.isPending} />
     </div>
   );
 }

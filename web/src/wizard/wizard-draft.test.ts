@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   type AreaDraft,
+  actionProblem,
   DEFAULT_AREA_OPTIONS,
   draftFromStored,
   intervalProblem,
@@ -154,5 +155,28 @@ describe('edit mode', () => {
   it('keeps a paused site paused, and registers a new one monitoring', () => {
     expect(settingsFromDraft(draft({})).paused).toBe(false);
     expect(settingsFromDraft(draft({ paused: true })).paused).toBe(true);
+  });
+});
+
+describe('an action checked before leaving its step', () => {
+  it('needs an element to click or type into, and the text to type', () => {
+    expect(actionProblem({ ...newAction(), selector: ' ' })).toBe('selector_required');
+    expect(actionProblem({ ...newAction(), selector: '#go' })).toBeUndefined();
+    expect(actionProblem({ ...newAction(), type: 'enter_text', selector: '#user' })).toBe(
+      'action_value_required',
+    );
+    // A stored text is kept when left blank.
+    expect(
+      actionProblem({ ...newAction(), type: 'enter_text', selector: '#user', hasValue: true }),
+    ).toBeUndefined();
+  });
+
+  it('needs a key to press and a web URL to go to', () => {
+    expect(actionProblem({ ...newAction(), type: 'modifier_key' })).toBe('action_value_required');
+    expect(actionProblem({ ...newAction(), type: 'modifier_key', value: 'Enter' })).toBeUndefined();
+    expect(actionProblem({ ...newAction(), type: 'goto_url', value: 'shop.example' })).toBe('url_invalid');
+    expect(
+      actionProblem({ ...newAction(), type: 'goto_url', value: 'https://shop.example/a' }),
+    ).toBeUndefined();
   });
 });

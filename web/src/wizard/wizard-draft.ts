@@ -141,6 +141,21 @@ const lines = (text: string) =>
     .map((line) => line.trim())
     .filter((line) => line !== '');
 
+export type ActionProblem = 'selector_required' | 'action_value_required' | 'url_invalid';
+
+/**
+ * What the target service would refuse in an action, found before leaving its step: clicks and
+ * typing need an element, typing a text (a stored one is kept), a key its name, a URL change a URL.
+ */
+export function actionProblem(action: ActionDraft): ActionProblem | undefined {
+  const needsElement = action.type === 'click' || action.type === 'enter_text';
+  if (needsElement && action.selector.trim() === '') return 'selector_required';
+  if (action.type === 'enter_text' && action.value === '' && !action.hasValue) return 'action_value_required';
+  if (action.type === 'modifier_key' && action.value.trim() === '') return 'action_value_required';
+  if (action.type === 'goto_url' && !/^https?:\/\/\S+$/i.test(action.value.trim())) return 'url_invalid';
+  return undefined;
+}
+
 export function actionFromDraft(action: ActionDraft): PageAction {
   const needsElement = action.type === 'click' || action.type === 'enter_text';
   return {
