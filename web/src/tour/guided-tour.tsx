@@ -100,7 +100,7 @@ export function GuidedTour() {
           <div
             className="guided-tour-ring"
             aria-hidden="true"
-            style={{ top: box.top - 6, left: box.left - 6, width: box.width + 12, height: box.height + 12 }}
+            style={{ top: box.top, left: box.left, width: box.width, height: box.height }}
           />,
           document.body,
         )}

@@ -34,7 +34,7 @@ export function useTargetBox(target: string | undefined): TargetBox | undefined 
     }
     const measure = () => {
       const element = document.querySelector(target);
-      const rect = element?.getBoundingClientRect();
+      const rect = element ? visibleRect(element) : undefined;
       setBox((previous) => {
         if (!rect) return undefined;
         const next = {
@@ -64,4 +64,29 @@ export function useTargetBox(target: string | undefined): TargetBox | undefined 
     };
   }, [target]);
   return box;
+}
+
+/**
+ * The part of an element a person can see: cut by every scrolling or clipping box around it and
+ * by the window's width, so a ring around a wide picture in a scrolling preview never makes the
+ * page itself scroll sideways.
+ */
+function visibleRect(element: Element): { top: number; left: number; width: number; height: number } {
+  const rect = element.getBoundingClientRect();
+  let top = rect.top;
+  let left = rect.left;
+  let right = rect.right;
+  let bottom = rect.bottom;
+  for (let box = element.parentElement; box && box !== document.body; box = box.parentElement) {
+    const style = getComputedStyle(box);
+    if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+    const clip = box.getBoundingClientRect();
+    top = Math.max(top, clip.top);
+    left = Math.max(left, clip.left);
+    right = Math.min(right, clip.right);
+    bottom = Math.min(bottom, clip.bottom);
+  }
+  left = Math.max(left, 0);
+  right = Math.min(right, document.documentElement.clientWidth);
+  return { top, left, width: Math.max(0, right - left), height: Math.max(0, bottom - top) };
 }
