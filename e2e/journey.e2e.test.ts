@@ -163,6 +163,8 @@ describe.concurrent('a new user watches the demo shop', () => {
       await page.goto(pageUrl('/signin'));
       await page.getByLabel(t('form.email')).fill(email);
       await page.getByLabel(t('form.password')).fill(password);
+      await expectFinishedScreen(expect, page);
+      await screenshot(page, `journey-signin-${name}`);
       await page.getByRole('button', { name: t('signin.submit'), exact: true }).click();
       await page.waitForURL((url) => url.pathname === '/');
 
@@ -282,6 +284,22 @@ describe.concurrent('a new user watches the demo shop', () => {
       await expect.poll(() => diff.textContent()).toMatch(/¥[\d,]+[\s\S]*¥[\d,]+/);
       await expectFinishedScreen(expect, page);
       await screenshot(page, `journey-site-detail-${name}`);
+      if (width === 'wide') {
+        await page.getByRole('radio', { name: t('siteDetail.sideBySide') }).check();
+        await expect
+          .poll(() => update.getByTestId('diff-side').textContent())
+          .toMatch(/¥[\d,]+[\s\S]*¥[\d,]+/);
+        await screenshot(page, `journey-site-detail-side-by-side-${name}`);
+      }
+
+      // The account screen of the same user, for the record of every main screen.
+      await page
+        .getByRole('navigation')
+        .getByRole('link', { name: t('nav.account') })
+        .click();
+      await expect.poll(() => page.getByTestId('account-email').textContent()).toBe(email);
+      await expectFinishedScreen(expect, page);
+      await screenshot(page, `journey-account-${name}`);
       await context.close();
     },
   );
