@@ -85,7 +85,13 @@ export function NotifyStep({
   };
 
   return (
-    <form ref={container} className="form wizard-form" noValidate onSubmit={submit}>
+    <form
+      ref={container}
+      className="form wizard-form"
+      noValidate
+      onSubmit={submit}
+      data-tour="notification-settings"
+    >
       <p className="lead">{t('wizard.notify.lead')}</p>
       <TextField
         id="wizard-label"
