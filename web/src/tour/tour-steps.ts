@@ -8,10 +8,7 @@ export type TourStepId = 'register' | 'url' | 'area' | 'notify' | 'registered';
 export type TourStep = {
   id: TourStepId;
   screen: TourScreen;
-  /**
-   * What the step points at: the part a screen marks with `data-tour` (the notification form,
-   * until it carries its mark, by the interval field only it has).
-   */
+  /** What the step points at: the part its screen marks with `data-tour`. */
   target: string;
 };
 
@@ -21,11 +18,7 @@ export const tourSteps: readonly TourStep[] = [
   { id: 'url', screen: 'wizard', target: '[data-tour="site-url"]' },
   // Marked only while areas are being picked: the picture stays on the later steps.
   { id: 'area', screen: 'wizard', target: '[data-tour="area-picker"]' },
-  {
-    id: 'notify',
-    screen: 'wizard',
-    target: '[data-tour="notification-settings"], .wizard-form:has(#wizard-interval)',
-  },
+  { id: 'notify', screen: 'wizard', target: '[data-tour="notification-settings"]' },
   { id: 'registered', screen: 'detail', target: 'main h1' },
 ];
 
