@@ -126,6 +126,41 @@ async function expectFinishedScreen(expect: ExpectStatic, page: Page) {
   expect(violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
 }
 
+/** Signs up through the screens with a plan that has one-minute sites, and verifies from the mailbox. */
+async function signUpAndVerify(
+  expect: ExpectStatic,
+  page: Page,
+  t: Translate,
+  email: string,
+  password: string,
+) {
+  await page.goto(pageUrl('/signup'));
+  await page.getByLabel(t('form.email')).fill(email);
+  await page.getByLabel(t('form.password'), { exact: true }).fill(password);
+  await page.getByRole('radio', { name: t('plans.basic5_1min') }).check();
+  await page.getByRole('checkbox', { name: t('signup.agree') }).check();
+  await page.getByRole('button', { name: t('signup.submit') }).click();
+  await expect.poll(() => page.getByRole('heading', { name: t('signup.sentTitle') }).count()).toBe(1);
+  await page.goto(pageUrl(await linkFromMailbox(product.url, email, '/verify')));
+  await expect.poll(() => page.getByRole('status').textContent()).toBe(t('verify.verified'));
+}
+
+/** Signs in through the screen; `beforeSubmit` sees the filled-in form. */
+async function signIn(
+  page: Page,
+  t: Translate,
+  email: string,
+  password: string,
+  beforeSubmit: () => Promise<void> = async () => undefined,
+) {
+  await page.goto(pageUrl('/signin'));
+  await page.getByLabel(t('form.email')).fill(email);
+  await page.getByLabel(t('form.password')).fill(password);
+  await beforeSubmit();
+  await page.getByRole('button', { name: t('signin.submit'), exact: true }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+}
+
 const runs = [
   { language: 'ja', width: 'wide' },
   { language: 'en', width: 'wide' },
@@ -149,24 +184,12 @@ describe.concurrent('a new user watches the demo shop', () => {
       const email = `journey-${name}@example.com`;
       const password = 'journey-pass-1';
 
-      // Sign up with a plan that has one-minute sites, and verify from the mailbox.
-      await page.goto(pageUrl('/signup'));
-      await page.getByLabel(t('form.email')).fill(email);
-      await page.getByLabel(t('form.password'), { exact: true }).fill(password);
-      await page.getByRole('radio', { name: t('plans.basic5_1min') }).check();
-      await page.getByRole('checkbox', { name: t('signup.agree') }).check();
-      await page.getByRole('button', { name: t('signup.submit') }).click();
-      await expect.poll(() => page.getByRole('heading', { name: t('signup.sentTitle') }).count()).toBe(1);
-      await page.goto(pageUrl(await linkFromMailbox(product.url, email, '/verify')));
-      await expect.poll(() => page.getByRole('status').textContent()).toBe(t('verify.verified'));
+      await signUpAndVerify(expect, page, t, email, password);
 
-      await page.goto(pageUrl('/signin'));
-      await page.getByLabel(t('form.email')).fill(email);
-      await page.getByLabel(t('form.password')).fill(password);
-      await expectFinishedScreen(expect, page);
-      await screenshot(page, `journey-signin-${name}`);
-      await page.getByRole('button', { name: t('signin.submit'), exact: true }).click();
-      await page.waitForURL((url) => url.pathname === '/');
+      await signIn(page, t, email, password, async () => {
+        await expectFinishedScreen(expect, page);
+        await screenshot(page, `journey-signin-${name}`);
+      });
 
       // A first-time user with no site is offered the tour on the dashboard.
       const tour = page.getByRole('region', { name: t('tour.steps.register.title') });
@@ -303,4 +326,28 @@ describe.concurrent('a new user watches the demo shop', () => {
       await context.close();
     },
   );
+
+  it('lets the tour be ended from the keyboard, and does not offer it again', async ({ expect }) => {
+    const t = await translator('en');
+    const context = await browser.newContext({ locale: 'en-US', viewport: WIDE });
+    const page = await context.newPage();
+    await signUpAndVerify(expect, page, t, 'tour-skipper@example.com', 'journey-pass-1');
+    await signIn(page, t, 'tour-skipper@example.com', 'journey-pass-1');
+    const tour = page.getByRole('region', { name: t('tour.steps.register.title') });
+    await expect.poll(() => tour.count()).toBe(1);
+
+    // Escape inside the tour ends it, as the End button does.
+    await tour.getByRole('link', { name: t('tour.start') }).focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => tour.count()).toBe(0);
+    await page.reload();
+    await expect.poll(() => page.getByRole('heading', { name: t('dashboard.sites.title') }).count()).toBe(1);
+    expect(await tour.count()).toBe(0);
+    // Nor does the wizard speak of it.
+    await page.goto(pageUrl('/sr2c'));
+    await expect.poll(() => page.getByLabel(t('wizard.url.url'), { exact: true }).count()).toBe(1);
+    expect(await page.getByRole('region', { name: t('tour.steps.url.title') }).count()).toBe(0);
+    expect(await page.getByLabel(t('wizard.url.url'), { exact: true }).inputValue()).toBe('');
+    await context.close();
+  });
 });
