@@ -167,6 +167,9 @@ describe('site registration wizard against the running product', () => {
     await page.getByLabel('URL', { exact: true }).fill('shop.example');
     await page.getByRole('button', { name: '次へ' }).click();
     await expect.poll(() => page.getByText('URLが正しくありません。', { exact: false }).count()).toBe(1);
+    expect(
+      await page.getByLabel('URL', { exact: true }).evaluate((input) => input === document.activeElement),
+    ).toBe(true);
     await page.getByLabel('URL', { exact: true }).fill(shopUrl);
     await page.getByLabel('ユーザーエージェント').selectOption('chrome');
     await check(page, 'wizard-url-1280-ja');
@@ -361,7 +364,12 @@ describe('site registration wizard against the running product', () => {
       .toBe('すでに指定したエリア「煎茶の価格」の内側は選べません。別の場所を選んでください。');
     await page.getByRole('button', { name: 'Sencha 100g', exact: true }).click();
     await expect.poll(() => page.locator('.area-row').count()).toBe(2);
-    for (let step = 0; step < 2; step++) await page.getByRole('button', { name: '次へ' }).click();
+    await page.getByRole('button', { name: '次へ' }).click();
+    await expect.poll(() => stepHeading(page)).toBe('ステップ 4/5: エリア内容の確認');
+    await expect
+      .poll(() => page.getByLabel('比較される内容 (オプション適用後)').first().inputValue(), READING)
+      .toBe('¥1,380');
+    await page.getByRole('button', { name: '次へ' }).click();
     await expect.poll(() => stepHeading(page)).toBe('ステップ 5/5: 通知設定');
     await page.getByRole('button', { name: '更新する' }).click();
     await page.waitForURL((url) => url.pathname === '/target2');
@@ -387,6 +395,7 @@ describe('site registration wizard against the running product', () => {
       verified: 'Your e-mail address has been verified.',
     });
 
+    price = '¥1,280';
     await page.goto(pageUrl('/sr2m'));
     await expect.poll(() => stepHeading(page)).toBe('Step 1 of 5: Enter the URL');
     // A page the site answers with 404 is named as such.

@@ -10,6 +10,8 @@ export const queryKeys = {
   supportFollowUp: (token: string) => ['support-follow-up', token] as const,
   /** A v2 site's stored settings, edited by the registration wizard. */
   targetSettings: (id: string) => ['target-settings', id] as const,
+  /** Every area read from a wizard preview, so the wizard can wait for the ones under way. */
+  previewAreas: ['preview-area'] as const,
   /** An area read from a wizard preview session with the given options. */
   previewArea: (sessionId: string, area: object, options: object) =>
     ['preview-area', sessionId, area, options] as const,

@@ -1,6 +1,8 @@
+import { useIsFetching } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormMessage } from '../forms/form-message.tsx';
+import { queryKeys } from '../query-keys.ts';
 import { AreaCard, isEmpty } from './area-card.tsx';
 import { StepButtons } from './step-buttons.tsx';
 import type { AreaDraft } from './wizard-draft.ts';
@@ -16,6 +18,8 @@ export function ContentStep({ draft, change, preview, onBack, onNext }: StepProp
       areas: current.areas.map((area) => (area.areaId === areaId ? update(area) : area)),
     }));
   const empty = draft.areas.filter(isEmpty);
+  // The areas are being read from the live page: going on now would save their old content.
+  const reading = useIsFetching({ queryKey: queryKeys.previewAreas }) > 0;
 
   const next = () => {
     setTried(true);
@@ -35,7 +39,7 @@ export function ContentStep({ draft, change, preview, onBack, onNext }: StepProp
         />
       ))}
       {tried && empty.length > 0 && <FormMessage tone="error" message={t('wizard.content.empty')} />}
-      <StepButtons onBack={onBack} onNext={next} />
+      <StepButtons onBack={onBack} onNext={next} nextDisabled={reading} />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { contactLinks } from '../contact-links.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { TextField } from '../forms/text-field.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
+import { useFocusAfterSubmit } from '../forms/use-focus-after-submit.ts';
 import { closePreviewQuietly, useOpenPreview } from '../hooks/use-preview.ts';
 import { LoadProgress } from './load-progress.tsx';
 import {
@@ -54,12 +55,16 @@ export function UrlStep({
   const [urlError, setUrlError] = useState<string>();
   const [problem, setProblem] = useState<{ message: ProblemMessage } | { text: string }>();
   const [attempt, setAttempt] = useState(1);
+  const { container, focusResult } = useFocusAfterSubmit<HTMLFormElement>();
 
   const tryOpen = (url: string, number: number) => {
     setAttempt(number);
     const failed = (message: ProblemMessage) => {
       if (shouldRetryOpen(message, number)) tryOpen(url, number + 1);
-      else setProblem({ message });
+      else {
+        setProblem({ message });
+        focusResult();
+      }
     };
     open.mutate(
       { url, user_agent: draft.userAgent },
@@ -76,7 +81,10 @@ export function UrlStep({
         onError: (error) => {
           const message = callProblemMessage(error);
           if (message) failed(message);
-          else setProblem({ text: errorText(error) });
+          else {
+            setProblem({ text: errorText(error) });
+            focusResult();
+          }
         },
       },
     );
@@ -86,6 +94,7 @@ export function UrlStep({
     event.preventDefault();
     if (!isWebUrl(draft.url)) {
       setUrlError(errorText('url_invalid'));
+      focusResult();
       return;
     }
     setUrlError(undefined);
@@ -97,6 +106,7 @@ export function UrlStep({
 
   return (
     <form
+      ref={container}
       className="form wizard-form"
       noValidate
       onSubmit={submit}
