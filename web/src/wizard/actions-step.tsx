@@ -68,7 +68,7 @@ export function ActionsStep({
   };
 
   return (
-    <div ref={container} className="form wizard-form">
+    <div ref={container} className="form wizard-form" data-tour="before-areas">
       <p className="lead">{t('wizard.actions.lead')}</p>
       <ActionListEditor
         idPrefix="wizard-action"

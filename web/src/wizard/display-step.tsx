@@ -47,7 +47,7 @@ export function DisplayStep({ preview, setRender, onBack, onNext, onPreviewExpir
   };
 
   return (
-    <div className="form wizard-form">
+    <div className="form wizard-form" data-tour="before-areas">
       <p className="lead">{t('wizard.display.lead')}</p>
       <p className="current-value">
         <span className="field-label">{t('wizard.display.shownUrl')}</span> {preview.render.url}

@@ -74,7 +74,7 @@ export function LoginStep({
   };
 
   return (
-    <div ref={container} className="form wizard-form">
+    <div ref={container} className="form wizard-form" data-tour="before-areas">
       <p className="lead">{t('wizard.login.lead')}</p>
       <label className="checkbox">
         <input
