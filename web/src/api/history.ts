@@ -1,26 +1,11 @@
 import { apiRequest } from './client.ts';
+import type { SiteRow } from './targets.ts';
 
 /** Version 1 sites (whole page, imported) live under /api; version 2 sites under /api/v2. */
 export type SiteVersion = 1 | 2;
 
 export type HistoryFilter = 'all' | 'update' | 'error';
 export type HistoryDirection = 'older' | 'newer';
-
-/** A site-list row (spec section 3) as the history answer carries it. */
-export type SiteRow = {
-  id: string;
-  ver: number;
-  no: number;
-  label: string;
-  url: string;
-  valid: boolean;
-  new: boolean;
-  proxy: boolean;
-  updated: string | null;
-  checked: string | null;
-  resumable: boolean;
-  interval_minutes: number;
-};
 
 /** A piece of a diff line; changed pieces are the highlighted added or removed text. */
 export type DiffSegment = { text: string; changed: boolean };
@@ -149,12 +134,4 @@ export function fetchRegistrationData(
     `${prefix(version)}/registration_data?${query}`,
     signal ? { signal } : {},
   );
-}
-
-export type SiteAction = 'pause' | 'resume' | 'delete';
-
-/** POST /api/v2/pause|resume|delete with target_v2_id, or the v1 paths with target_id (spec section 7). */
-export function runSiteAction(version: SiteVersion, id: string, action: SiteAction): Promise<unknown> {
-  const body = version === 1 ? { target_id: id } : { target_v2_id: id };
-  return apiRequest<unknown>(`${prefix(version)}/${action}`, { method: 'POST', body });
 }

@@ -3,10 +3,9 @@ import {
   fetchHistory,
   fetchRegistrationData,
   type HistoryRequest,
-  runSiteAction,
-  type SiteAction,
   type SiteVersion,
 } from '../api/history.ts';
+import { actOnSite, type SiteAction } from '../api/targets.ts';
 import { queryKeys } from '../query-keys.ts';
 
 /** One page of a site's history; the previous page stays on screen while the next one loads. */
@@ -32,7 +31,7 @@ export function useRegistrationData(version: SiteVersion, id: string) {
 export function useSiteAction(version: SiteVersion, id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (action: SiteAction) => runSiteAction(version, id, action),
+    mutationFn: (action: SiteAction) => actOnSite(action, { id, ver: version }),
     onSettled: async (_data, _error, action) => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.userInfo }),

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import type { SiteAction, SiteRow, SiteVersion } from '../api/history.ts';
+import type { SiteVersion } from '../api/history.ts';
+import type { SiteAction, SiteRow } from '../api/targets.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useSiteAction } from '../hooks/use-history.ts';
 import { useNarrowWindow } from '../hooks/use-narrow-window.ts';

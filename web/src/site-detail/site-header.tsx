@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import type { SiteRow, SiteVersion } from '../api/history.ts';
+import type { SiteVersion } from '../api/history.ts';
+import type { SiteRow } from '../api/targets.ts';
 import { SiteActions } from './site-actions.tsx';
 import { formatDateTime } from './time-format.ts';
 
