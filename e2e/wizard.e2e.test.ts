@@ -13,7 +13,7 @@ import { type RunningProduct, repoRoot, startProduct } from './product.ts';
 let price = '¥1,280';
 
 /** The site being registered: a small shop page served by the test on loopback. */
-const shopPage = () => `<!doctype html>
+const shopPage = (consent: boolean) => `<!doctype html>
 <html lang="ja"><head><meta charset="utf-8"><title>Tea shop</title>
 <style>body{font-family:sans-serif;margin:24px} .card{border:1px solid #ccc;padding:16px;width:360px;margin-bottom:24px}
 #price{font-size:28px;margin:8px 0} #stock{margin:0}</style></head>
@@ -25,6 +25,7 @@ const shopPage = () => `<!doctype html>
 <p id="offer" hidden>Limited offer</p>
 <button id="login" type="button" onclick="document.cookie = 'session=1; path=/'">Log in</button>
 <iframe id="news" name="news" title="News" src="/frame" width="360" height="60"></iframe>
+<p id="consent">${consent ? 'Consent given' : 'No consent yet'}</p>
 <p id="footer">Prices include tax.</p>
 </body></html>`;
 
@@ -49,7 +50,7 @@ beforeAll(async () => {
       return;
     }
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(shopPage());
+    response.end(shopPage(/(?:^|; )consent=yes(?:;|$)/.test(request.headers.cookie ?? '')));
   });
   await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
   const { port } = shop.address() as AddressInfo;
@@ -134,6 +135,7 @@ type StoredTarget = {
     url: string;
     interval_minutes: number;
     fetch_mode: string;
+    has_cookies: boolean;
     login: unknown;
     actions: unknown[];
     areas: {
@@ -172,6 +174,9 @@ describe('site registration wizard against the running product', () => {
     ).toBe(true);
     await page.getByLabel('URL', { exact: true }).fill(shopUrl);
     await page.getByLabel('ユーザーエージェント').selectOption('chrome');
+    // A cookie the site needs is sent with the preview and stored with the site.
+    await page.getByText('詳細設定 (クッキー)').click();
+    await page.getByLabel('クッキー', { exact: true }).fill('consent=yes');
     await check(page, 'wizard-url-1280-ja');
     await page.getByRole('button', { name: '次へ' }).click();
 
@@ -189,6 +194,7 @@ describe('site registration wizard against the running product', () => {
     await page.getByRole('button', { name: '次へ' }).click();
     await expect.poll(() => page.getByText('監視エリアを1つ以上指定してください。').count()).toBe(1);
 
+    expect(await page.getByRole('button', { name: 'Consent given', exact: true }).count()).toBe(1);
     // The price is picked by clicking it on the screenshot.
     await page.getByRole('button', { name: '¥1,280', exact: true }).click();
     await expect
@@ -331,6 +337,7 @@ describe('site registration wizard against the running product', () => {
     });
     // The served HTML holds the price, so the cheap HTTP mode is chosen.
     expect(stored.settings.fetch_mode).toBe('http');
+    expect(stored.settings.has_cookies).toBe(true);
 
     // "Edit settings" on the site detail opens the notification settings of this site directly.
     await page.goto(pageUrl(`/sr2c?id=${id}&step=notify`));
@@ -342,6 +349,8 @@ describe('site registration wizard against the running product', () => {
     await page.waitForURL((url) => url.pathname === '/target2');
     const edited = await apiGet<StoredTarget>(page, `/api/v2/target?id=${id}`);
     expect(edited.settings.label).toBe('お茶屋さん (煎茶)');
+    // A blank cookie field keeps the stored cookies.
+    expect(edited.settings.has_cookies).toBe(true);
     // Editing settings leaves the monitoring as it was.
     const afterEdit = await apiGet<{ targets: SiteRow[] }>(page, '/api/v2/targets');
     expect(afterEdit.targets.map((row) => row.valid)).toEqual([true]);

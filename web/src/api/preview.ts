@@ -47,7 +47,8 @@ export type PreviewProblem = { code: string; detail: string };
 export type UserAgentKind = 'none' | 'free' | 'iphone' | 'android' | 'chrome' | 'firefox' | 'safari';
 export type UserAgent = { kind: UserAgentKind; value: string };
 
-export type OpenPreviewInput = { url: string; user_agent: UserAgent };
+/** `cookies`: a Cookie header value the site needs (never logged). */
+export type OpenPreviewInput = { url: string; user_agent: UserAgent; cookies?: string };
 export type OpenedPreview = { session_id: string; render: PreviewRender } | { problem: PreviewProblem };
 export type RenderedPreview = { render: PreviewRender } | { problem: PreviewProblem };
 export type AreaReading = {

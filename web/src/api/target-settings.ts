@@ -60,6 +60,10 @@ export type TargetSettingsInput = {
   /** Blank keeps the stored webhook on update. */
   discord_webhook_url: string;
   user_agent: UserAgent;
+  /** A Cookie header value for the site; blank keeps the stored one on update. */
+  cookies: string;
+  /** Removes the stored cookies (update). */
+  clear_cookies: boolean;
   login?: LoginSettings;
   actions: PageAction[];
   areas: AreaSettings[];
@@ -72,7 +76,7 @@ export type TargetSettingsInput = {
 /** The stored settings (GET /api/v2/target): secrets are never sent back, only whether they are set. */
 export type StoredTargetSettings = Omit<
   TargetSettingsInput,
-  'discord_webhook_url' | 'login' | 'rules' | 'actions'
+  'discord_webhook_url' | 'login' | 'rules' | 'actions' | 'cookies' | 'clear_cookies'
 > & {
   has_discord_webhook: boolean;
   has_cookies: boolean;

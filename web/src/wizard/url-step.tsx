@@ -55,6 +55,8 @@ export function UrlStep({
   const [urlError, setUrlError] = useState<string>();
   const [problem, setProblem] = useState<{ message: ProblemMessage } | { text: string }>();
   const [attempt, setAttempt] = useState(1);
+  // Open from the start when there is something in it; afterwards the user opens and closes it.
+  const [advancedOpen] = useState(draft.cookies !== '' || draft.hasCookies);
   const { container, focusResult } = useFocusAfterSubmit<HTMLFormElement>();
 
   const tryOpen = (url: string, number: number) => {
@@ -67,7 +69,11 @@ export function UrlStep({
       }
     };
     open.mutate(
-      { url, user_agent: draft.userAgent },
+      {
+        url,
+        user_agent: draft.userAgent,
+        ...(draft.cookies.trim() ? { cookies: draft.cookies.trim() } : {}),
+      },
       {
         onSuccess: (opened) => {
           if ('problem' in opened) failed(problemMessage(opened.problem));
@@ -161,6 +167,44 @@ export function UrlStep({
           disabled={open.isPending}
         />
       )}
+      <details className="wizard-details" open={advancedOpen}>
+        <summary>{t('wizard.url.advanced')}</summary>
+        <div className="field">
+          <label htmlFor="wizard-cookies" className="field-label">
+            {t('wizard.url.cookies')}
+          </label>
+          <textarea
+            id="wizard-cookies"
+            className="input"
+            rows={2}
+            autoComplete="off"
+            spellCheck={false}
+            value={draft.cookies}
+            disabled={open.isPending}
+            aria-describedby="wizard-cookies-hint"
+            onChange={(event) => {
+              const cookies = event.target.value;
+              change((current) => ({ ...current, cookies }));
+            }}
+          />
+          <p className="field-hint" id="wizard-cookies-hint">
+            {t(draft.hasCookies ? 'wizard.url.cookiesKept' : 'wizard.url.cookiesHint')}
+          </p>
+        </div>
+        {draft.hasCookies && (
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={draft.clearCookies}
+              onChange={(event) => {
+                const clearCookies = event.target.checked;
+                change((current) => ({ ...current, clearCookies }));
+              }}
+            />
+            {t('wizard.url.clearCookies')}
+          </label>
+        )}
+      </details>
       {open.isPending && (
         <LoadProgress
           key={attempt}

@@ -140,8 +140,9 @@ describe('area ids', () => {
 describe('edit mode', () => {
   it('turns the stored settings into a draft that saves the same settings again', () => {
     const stored = settingsFromDraft(draft({ interval: '1', rules: { combine: 'and', groups: [] } }));
+    const { cookies: _cookies, clear_cookies: _clear, ...storable } = stored;
     const again = draftFromStored({
-      ...stored,
+      ...storable,
       has_discord_webhook: false,
       has_cookies: false,
       login: null,
@@ -150,6 +151,21 @@ describe('edit mode', () => {
     });
     expect(again.areas[0]?.box).toBeNull();
     expect(settingsFromDraft(again)).toEqual(stored);
+  });
+
+  it('sends typed cookies, keeps stored ones when left blank, and clears them only when asked', () => {
+    expect(settingsFromDraft(draft({ cookies: ' session=abc ' }))).toMatchObject({
+      cookies: 'session=abc',
+      clear_cookies: false,
+    });
+    expect(settingsFromDraft(draft({ hasCookies: true }))).toMatchObject({
+      cookies: '',
+      clear_cookies: false,
+    });
+    expect(settingsFromDraft(draft({ hasCookies: true, clearCookies: true }))).toMatchObject({
+      cookies: '',
+      clear_cookies: true,
+    });
   });
 
   it('keeps a paused site paused, and registers a new one monitoring', () => {

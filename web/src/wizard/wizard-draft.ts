@@ -57,6 +57,11 @@ export type AreaDraft = {
 export type WizardDraft = {
   url: string;
   userAgent: UserAgent;
+  /** A Cookie header value for the site, as typed (the server never sends a stored one back). */
+  cookies: string;
+  /** The stored site has cookies; `clearCookies` removes them. */
+  hasCookies: boolean;
+  clearCookies: boolean;
   loginEnabled: boolean;
   loginActions: ActionDraft[];
   verify: LoginVerify;
@@ -92,6 +97,9 @@ export const DEFAULT_AREA_OPTIONS: AreaOptions = {
 export const newDraft = (): WizardDraft => ({
   url: '',
   userAgent: { kind: 'none', value: '' },
+  cookies: '',
+  hasCookies: false,
+  clearCookies: false,
   loginEnabled: false,
   loginActions: [],
   verify: { kind: 'replay', cookie_name: '' },
@@ -206,6 +214,8 @@ export function settingsFromDraft(draft: WizardDraft): TargetSettingsInput {
       kind: draft.userAgent.kind,
       value: draft.userAgent.kind === 'free' ? draft.userAgent.value.trim() : '',
     },
+    cookies: draft.cookies.trim(),
+    clear_cookies: draft.clearCookies && draft.cookies.trim() === '',
     ...(draft.loginEnabled && draft.loginActions.length > 0
       ? { login: { actions: draft.loginActions.map(actionFromDraft), verify: draft.verify } }
       : {}),
@@ -240,6 +250,9 @@ export function draftFromStored(settings: StoredTargetSettings): WizardDraft {
   return {
     url: settings.url,
     userAgent: settings.user_agent,
+    cookies: '',
+    hasCookies: settings.has_cookies,
+    clearCookies: false,
     loginEnabled: settings.login !== null,
     loginActions: settings.login?.actions.map(actionDraft) ?? [],
     verify: settings.login?.verify ?? { kind: 'replay', cookie_name: '' },
