@@ -225,6 +225,9 @@ describe.concurrent('a new user watches the demo shop', () => {
         });
       await next.click();
       await expect.poll(() => stepHeading('display', 2).count(), { timeout: PREVIEW_WAIT_MS }).toBe(1);
+      await expect
+        .poll(() => page.getByRole('region', { name: t('tour.steps.beforeAreas.title') }).count())
+        .toBe(1);
       await screenshot(page, `journey-wizard-display-${name}`);
       // Login and actions are optional steps: passed with Next.
       await next.click();

@@ -24,6 +24,7 @@ describe('guided tour steps', () => {
       stepToShow(situation({ screen: 'wizard', siteCount: undefined, progress, present: new Set(present) }))
         ?.id;
     expect(wizard(['url'])).toBe('url');
+    expect(wizard(['beforeAreas'])).toBe('beforeAreas');
     expect(wizard(['url', 'area'])).toBe('area');
     expect(wizard(['area', 'notify'])).toBe('notify');
     expect(wizard([])).toBeUndefined();

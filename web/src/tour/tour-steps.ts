@@ -3,7 +3,7 @@ import { routePaths } from '../route-paths.ts';
 /** The screens the tour speaks on. */
 export type TourScreen = 'dashboard' | 'wizard' | 'detail';
 
-export type TourStepId = 'register' | 'url' | 'area' | 'notify' | 'registered';
+export type TourStepId = 'register' | 'url' | 'beforeAreas' | 'area' | 'notify' | 'registered';
 
 export type TourStep = {
   id: TourStepId;
@@ -16,6 +16,8 @@ export type TourStep = {
 export const tourSteps: readonly TourStep[] = [
   { id: 'register', screen: 'dashboard', target: '[data-tour="register-site"]' },
   { id: 'url', screen: 'wizard', target: '[data-tour="site-url"]' },
+  // The page display and the optional login and actions steps: passed with Next.
+  { id: 'beforeAreas', screen: 'wizard', target: '[data-tour="before-areas"]' },
   // Marked only while areas are being picked: the picture stays on the later steps.
   { id: 'area', screen: 'wizard', target: '[data-tour="area-picker"]' },
   { id: 'notify', screen: 'wizard', target: '[data-tour="notification-settings"]' },
