@@ -136,6 +136,7 @@ type StoredTarget = {
     interval_minutes: number;
     fetch_mode: string;
     has_cookies: boolean;
+    viewport: { width: number; height: number } | null;
     login: unknown;
     actions: unknown[];
     areas: {
@@ -175,7 +176,7 @@ describe('site registration wizard against the running product', () => {
     await page.getByLabel('URL', { exact: true }).fill(shopUrl);
     await page.getByLabel('ユーザーエージェント').selectOption('chrome');
     // A cookie the site needs is sent with the preview and stored with the site.
-    await page.getByText('詳細設定 (クッキー)').click();
+    await page.getByText('詳細設定 (画面サイズ・クッキー)').click();
     await page.getByLabel('クッキー', { exact: true }).fill('consent=yes');
     await check(page, 'wizard-url-1280-ja');
     await page.getByRole('button', { name: '次へ' }).click();
@@ -414,6 +415,15 @@ describe('site registration wizard against the running product', () => {
       .poll(() => page.getByRole('alert').textContent(), PAGE_LOAD)
       .toBe('The URL could not be reached (404). Check the URL.');
     await page.getByLabel('URL', { exact: true }).fill(shopUrl);
+    // A phone-sized screen for the page; a size out of range is refused on the spot.
+    await page.getByText('More settings (screen size, cookies)').click();
+    await page.getByLabel('Width (px)').fill('100');
+    await page.getByLabel('Height (px)').fill('844');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect
+      .poll(() => page.locator('#wizard-viewport-error').textContent())
+      .toBe('The screen size is not valid.');
+    await page.getByLabel('Width (px)').fill('390');
     await check(page, 'wizard-url-375-en');
     await page.getByRole('button', { name: 'Next' }).click();
     await expect.poll(() => stepHeading(page), PAGE_LOAD).toBe('Step 2 of 5: Confirm the page');
@@ -509,6 +519,7 @@ describe('site registration wizard against the running product', () => {
       verify: { kind: 'cookie', cookie_name: 'session' },
     });
     expect(stored.settings.actions).toMatchObject([{ type: 'click', locator: { selector: '#more' } }]);
+    expect(stored.settings.viewport).toEqual({ width: 390, height: 844 });
     // A login and actions need the browser.
     expect(stored.settings.fetch_mode).toBe('browser');
     expect(stored.settings.rules?.groups[0]?.conditions).toEqual([

@@ -48,7 +48,10 @@ export type UserAgentKind = 'none' | 'free' | 'iphone' | 'android' | 'chrome' | 
 export type UserAgent = { kind: UserAgentKind; value: string };
 
 /** `cookies`: a Cookie header value the site needs (never logged). */
-export type OpenPreviewInput = { url: string; user_agent: UserAgent; cookies?: string };
+/** A screen size in CSS pixels; without one the user agent's own is used. */
+export type Viewport = { width: number; height: number };
+
+export type OpenPreviewInput = { url: string; user_agent: UserAgent; cookies?: string; viewport?: Viewport };
 export type OpenedPreview = { session_id: string; render: PreviewRender } | { problem: PreviewProblem };
 export type RenderedPreview = { render: PreviewRender } | { problem: PreviewProblem };
 export type AreaReading = {

@@ -1,5 +1,5 @@
 import { apiRequest } from './client.ts';
-import type { Locator, PageAction, UserAgent } from './preview.ts';
+import type { Locator, PageAction, UserAgent, Viewport } from './preview.ts';
 
 /** One area's options as the watch engine reads them (spec section 3, Monitoring area). */
 export type AreaOptions = {
@@ -60,6 +60,8 @@ export type TargetSettingsInput = {
   /** Blank keeps the stored webhook on update. */
   discord_webhook_url: string;
   user_agent: UserAgent;
+  /** The screen size; absent for the user agent's own. */
+  viewport?: Viewport;
   /** A Cookie header value for the site; blank keeps the stored one on update. */
   cookies: string;
   /** Removes the stored cookies (update). */
@@ -76,8 +78,9 @@ export type TargetSettingsInput = {
 /** The stored settings (GET /api/v2/target): secrets are never sent back, only whether they are set. */
 export type StoredTargetSettings = Omit<
   TargetSettingsInput,
-  'discord_webhook_url' | 'login' | 'rules' | 'actions' | 'cookies' | 'clear_cookies'
+  'discord_webhook_url' | 'login' | 'rules' | 'actions' | 'cookies' | 'clear_cookies' | 'viewport'
 > & {
+  viewport: Viewport | null;
   has_discord_webhook: boolean;
   has_cookies: boolean;
   login: { actions: StoredAction[]; verify: LoginSettings['verify'] } | null;

@@ -16,6 +16,7 @@ import {
   shouldRetryOpen,
 } from './preview-problem.ts';
 import { StepButtons } from './step-buttons.tsx';
+import { viewportOf, viewportProblem } from './wizard-draft.ts';
 import type { PreviewSession, StepProps } from './wizard-step.ts';
 
 const USER_AGENTS: readonly UserAgentKind[] = [
@@ -56,9 +57,13 @@ export function UrlStep({
   const [problem, setProblem] = useState<{ message: ProblemMessage } | { text: string }>();
   const [attempt, setAttempt] = useState(1);
   // Open from the start when there is something in it; afterwards the user opens and closes it.
-  const [advancedOpen] = useState(draft.cookies !== '' || draft.hasCookies);
+  const [advancedOpen] = useState(
+    draft.cookies !== '' || draft.hasCookies || viewportOf(draft) !== undefined,
+  );
+  const [viewportError, setViewportError] = useState<string>();
   const { container, focusResult } = useFocusAfterSubmit<HTMLFormElement>();
 
+  const viewport = viewportOf(draft);
   const tryOpen = (url: string, number: number) => {
     setAttempt(number);
     const failed = (message: ProblemMessage) => {
@@ -73,6 +78,7 @@ export function UrlStep({
         url,
         user_agent: draft.userAgent,
         ...(draft.cookies.trim() ? { cookies: draft.cookies.trim() } : {}),
+        ...(viewport ? { viewport } : {}),
       },
       {
         onSuccess: (opened) => {
@@ -98,12 +104,14 @@ export function UrlStep({
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!isWebUrl(draft.url)) {
-      setUrlError(errorText('url_invalid'));
+    const wrongUrl = !isWebUrl(draft.url);
+    const wrongViewport = viewportProblem(draft);
+    setUrlError(wrongUrl ? errorText('url_invalid') : undefined);
+    setViewportError(wrongViewport ? errorText(wrongViewport) : undefined);
+    if (wrongUrl || wrongViewport) {
       focusResult();
       return;
     }
-    setUrlError(undefined);
     setProblem(undefined);
     // A new page replaces the one open before; sessions are few per user (3).
     if (preview) void closePreviewQuietly(preview.sessionId);
@@ -169,6 +177,38 @@ export function UrlStep({
       )}
       <details className="wizard-details" open={advancedOpen}>
         <summary>{t('wizard.url.advanced')}</summary>
+        <fieldset className="viewport-fields" disabled={open.isPending}>
+          <legend className="field-label">{t('wizard.url.viewport')}</legend>
+          <div className="viewport-inputs">
+            {(['viewportWidth', 'viewportHeight'] as const).map((key) => (
+              <div key={key} className="field">
+                <label htmlFor={`wizard-${key}`}>{t(`wizard.url.${key}`)}</label>
+                <input
+                  id={`wizard-${key}`}
+                  className="input"
+                  type="number"
+                  inputMode="numeric"
+                  min={240}
+                  value={draft[key]}
+                  aria-invalid={viewportError ? true : undefined}
+                  aria-describedby={viewportError ? 'wizard-viewport-error' : 'wizard-viewport-hint'}
+                  onChange={(event) => {
+                    const value = event.target.value;
+                    change((current) => ({ ...current, [key]: value }));
+                  }}
+                />
+              </div>
+            ))}
+          </div>
+          <p className="field-hint" id="wizard-viewport-hint">
+            {t('wizard.url.viewportHint')}
+          </p>
+          {viewportError && (
+            <p className="field-error" id="wizard-viewport-error">
+              {viewportError}
+            </p>
+          )}
+        </fieldset>
         <div className="field">
           <label htmlFor="wizard-cookies" className="field-label">
             {t('wizard.url.cookies')}

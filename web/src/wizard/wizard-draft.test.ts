@@ -9,6 +9,7 @@ import {
   newDraft,
   nextAreaId,
   settingsFromDraft,
+  viewportProblem,
   type WizardDraft,
 } from './wizard-draft.ts';
 
@@ -140,9 +141,10 @@ describe('area ids', () => {
 describe('edit mode', () => {
   it('turns the stored settings into a draft that saves the same settings again', () => {
     const stored = settingsFromDraft(draft({ interval: '1', rules: { combine: 'and', groups: [] } }));
-    const { cookies: _cookies, clear_cookies: _clear, ...storable } = stored;
+    const { cookies: _cookies, clear_cookies: _clear, viewport, ...storable } = stored;
     const again = draftFromStored({
       ...storable,
+      viewport: viewport ?? null,
       has_discord_webhook: false,
       has_cookies: false,
       login: null,
@@ -166,6 +168,26 @@ describe('edit mode', () => {
       cookies: '',
       clear_cookies: true,
     });
+  });
+
+  it('sends a screen size only when one is given, and refuses one out of range', () => {
+    expect(settingsFromDraft(draft({})).viewport).toBeUndefined();
+    expect(settingsFromDraft(draft({ viewportWidth: '390', viewportHeight: '844' })).viewport).toEqual({
+      width: 390,
+      height: 844,
+    });
+    expect(viewportProblem({ viewportWidth: '390', viewportHeight: '844' })).toBeUndefined();
+    expect(viewportProblem({ viewportWidth: '', viewportHeight: '' })).toBeUndefined();
+    for (const [width, height] of [
+      ['100', '800'],
+      ['390', ''],
+      ['5000', '800'],
+      ['390.5', '800'],
+    ]) {
+      expect(viewportProblem({ viewportWidth: width ?? '', viewportHeight: height ?? '' })).toBe(
+        'viewport_invalid',
+      );
+    }
   });
 
   it('keeps a paused site paused, and registers a new one monitoring', () => {

@@ -1,4 +1,4 @@
-import type { Box, Locator, LoginVerify, PageAction, UserAgent } from '../api/preview.ts';
+import type { Box, Locator, LoginVerify, PageAction, UserAgent, Viewport } from '../api/preview.ts';
 import type {
   AreaOptions,
   ChatNotify,
@@ -57,6 +57,9 @@ export type AreaDraft = {
 export type WizardDraft = {
   url: string;
   userAgent: UserAgent;
+  /** The screen size as typed; both blank for the user agent's own. */
+  viewportWidth: string;
+  viewportHeight: string;
   /** A Cookie header value for the site, as typed (the server never sends a stored one back). */
   cookies: string;
   /** The stored site has cookies; `clearCookies` removes them. */
@@ -97,6 +100,8 @@ export const DEFAULT_AREA_OPTIONS: AreaOptions = {
 export const newDraft = (): WizardDraft => ({
   url: '',
   userAgent: { kind: 'none', value: '' },
+  viewportWidth: '',
+  viewportHeight: '',
   cookies: '',
   hasCookies: false,
   clearCookies: false,
@@ -198,6 +203,30 @@ export function fetchModeOf(draft: WizardDraft): FetchMode {
   return draft.areas.length > 0 && draft.areas.every((area) => area.httpSuffices) ? 'http' : 'browser';
 }
 
+/** The screen size to send: none while both fields are blank (the target service checks the range). */
+export function viewportOf(
+  draft: Pick<WizardDraft, 'viewportWidth' | 'viewportHeight'>,
+): Viewport | undefined {
+  if (draft.viewportWidth.trim() === '' && draft.viewportHeight.trim() === '') return undefined;
+  return { width: Number(draft.viewportWidth.trim()), height: Number(draft.viewportHeight.trim()) };
+}
+
+function viewportPart(draft: WizardDraft): { viewport?: Viewport } {
+  const viewport = viewportOf(draft);
+  return viewport ? { viewport } : {};
+}
+
+/** Spec limits of a screen size, as the preview and the target service accept it. */
+export function viewportProblem(
+  draft: Pick<WizardDraft, 'viewportWidth' | 'viewportHeight'>,
+): 'viewport_invalid' | undefined {
+  const viewport = viewportOf(draft);
+  if (!viewport) return undefined;
+  const { width, height } = viewport;
+  const fits = (value: number, max: number) => Number.isInteger(value) && value >= 240 && value <= max;
+  return fits(width, 3_840) && fits(height, 4_000) ? undefined : 'viewport_invalid';
+}
+
 /** The body of POST /api/v2/target/register (and /update). */
 export function settingsFromDraft(draft: WizardDraft): TargetSettingsInput {
   const rules = rulesToSave(draft.rules);
@@ -214,6 +243,7 @@ export function settingsFromDraft(draft: WizardDraft): TargetSettingsInput {
       kind: draft.userAgent.kind,
       value: draft.userAgent.kind === 'free' ? draft.userAgent.value.trim() : '',
     },
+    ...viewportPart(draft),
     cookies: draft.cookies.trim(),
     clear_cookies: draft.clearCookies && draft.cookies.trim() === '',
     ...(draft.loginEnabled && draft.loginActions.length > 0
@@ -250,6 +280,8 @@ export function draftFromStored(settings: StoredTargetSettings): WizardDraft {
   return {
     url: settings.url,
     userAgent: settings.user_agent,
+    viewportWidth: settings.viewport ? String(settings.viewport.width) : '',
+    viewportHeight: settings.viewport ? String(settings.viewport.height) : '',
     cookies: '',
     hasCookies: settings.has_cookies,
     clearCookies: false,
