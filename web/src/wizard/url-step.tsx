@@ -137,7 +137,10 @@ export function UrlStep({
         type="url"
         autoComplete="url"
         value={draft.url}
-        onChange={(url) => change((current) => ({ ...current, url }))}
+        onChange={(url) => {
+          setUrlError(undefined);
+          change((current) => ({ ...current, url }));
+        }}
         hint={t('wizard.url.urlHint')}
         error={urlError}
         required
@@ -177,73 +180,76 @@ export function UrlStep({
       )}
       <details className="wizard-details" open={advancedOpen}>
         <summary>{t('wizard.url.advanced')}</summary>
-        <fieldset className="viewport-fields" disabled={open.isPending}>
-          <legend className="field-label">{t('wizard.url.viewport')}</legend>
-          <div className="viewport-inputs">
-            {(['viewportWidth', 'viewportHeight'] as const).map((key) => (
-              <div key={key} className="field">
-                <label htmlFor={`wizard-${key}`}>{t(`wizard.url.${key}`)}</label>
-                <input
-                  id={`wizard-${key}`}
-                  className="input"
-                  type="number"
-                  inputMode="numeric"
-                  min={240}
-                  value={draft[key]}
-                  aria-invalid={viewportError ? true : undefined}
-                  aria-describedby={viewportError ? 'wizard-viewport-error' : 'wizard-viewport-hint'}
-                  onChange={(event) => {
-                    const value = event.target.value;
-                    change((current) => ({ ...current, [key]: value }));
-                  }}
-                />
-              </div>
-            ))}
-          </div>
-          <p className="field-hint" id="wizard-viewport-hint">
-            {t('wizard.url.viewportHint')}
-          </p>
-          {viewportError && (
-            <p className="field-error" id="wizard-viewport-error">
-              {viewportError}
+        <div className="wizard-details-body">
+          <fieldset className="viewport-fields" disabled={open.isPending}>
+            <legend className="field-label">{t('wizard.url.viewport')}</legend>
+            <div className="viewport-inputs">
+              {(['viewportWidth', 'viewportHeight'] as const).map((key) => (
+                <div key={key} className="field">
+                  <label htmlFor={`wizard-${key}`}>{t(`wizard.url.${key}`)}</label>
+                  <input
+                    id={`wizard-${key}`}
+                    className="input"
+                    type="number"
+                    inputMode="numeric"
+                    min={240}
+                    value={draft[key]}
+                    aria-invalid={viewportError ? true : undefined}
+                    aria-describedby={viewportError ? 'wizard-viewport-error' : 'wizard-viewport-hint'}
+                    onChange={(event) => {
+                      const value = event.target.value;
+                      setViewportError(undefined);
+                      change((current) => ({ ...current, [key]: value }));
+                    }}
+                  />
+                </div>
+              ))}
+            </div>
+            <p className="field-hint" id="wizard-viewport-hint">
+              {t('wizard.url.viewportHint')}
             </p>
-          )}
-        </fieldset>
-        <div className="field">
-          <label htmlFor="wizard-cookies" className="field-label">
-            {t('wizard.url.cookies')}
-          </label>
-          <textarea
-            id="wizard-cookies"
-            className="input"
-            rows={2}
-            autoComplete="off"
-            spellCheck={false}
-            value={draft.cookies}
-            disabled={open.isPending}
-            aria-describedby="wizard-cookies-hint"
-            onChange={(event) => {
-              const cookies = event.target.value;
-              change((current) => ({ ...current, cookies }));
-            }}
-          />
-          <p className="field-hint" id="wizard-cookies-hint">
-            {t(draft.hasCookies ? 'wizard.url.cookiesKept' : 'wizard.url.cookiesHint')}
-          </p>
-        </div>
-        {draft.hasCookies && (
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={draft.clearCookies}
+            {viewportError && (
+              <p className="field-error" id="wizard-viewport-error">
+                {viewportError}
+              </p>
+            )}
+          </fieldset>
+          <div className="field">
+            <label htmlFor="wizard-cookies" className="field-label">
+              {t('wizard.url.cookies')}
+            </label>
+            <textarea
+              id="wizard-cookies"
+              className="input"
+              rows={2}
+              autoComplete="off"
+              spellCheck={false}
+              value={draft.cookies}
+              disabled={open.isPending}
+              aria-describedby="wizard-cookies-hint"
               onChange={(event) => {
-                const clearCookies = event.target.checked;
-                change((current) => ({ ...current, clearCookies }));
+                const cookies = event.target.value;
+                change((current) => ({ ...current, cookies }));
               }}
             />
-            {t('wizard.url.clearCookies')}
-          </label>
-        )}
+            <p className="field-hint" id="wizard-cookies-hint">
+              {t(draft.hasCookies ? 'wizard.url.cookiesKept' : 'wizard.url.cookiesHint')}
+            </p>
+          </div>
+          {draft.hasCookies && (
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={draft.clearCookies}
+                onChange={(event) => {
+                  const clearCookies = event.target.checked;
+                  change((current) => ({ ...current, clearCookies }));
+                }}
+              />
+              {t('wizard.url.clearCookies')}
+            </label>
+          )}
+        </div>
       </details>
       {open.isPending && (
         <LoadProgress
