@@ -415,6 +415,7 @@ describe('site registration wizard against the running product', () => {
       .poll(() => page.getByRole('alert').textContent(), PAGE_LOAD)
       .toBe('The URL could not be reached (404). Check the URL.');
     await page.getByLabel('URL', { exact: true }).fill(shopUrl);
+    expect(await page.getByRole('alert').count()).toBe(0);
     // A phone-sized screen for the page; a size out of range is refused on the spot.
     await page.getByText('More settings (screen size, cookies)').click();
     await page.getByLabel('Width (px)').fill('100');

@@ -138,7 +138,9 @@ export function UrlStep({
         autoComplete="url"
         value={draft.url}
         onChange={(url) => {
+          // What was said about the previous URL no longer holds.
           setUrlError(undefined);
+          setProblem(undefined);
           change((current) => ({ ...current, url }));
         }}
         hint={t('wizard.url.urlHint')}
