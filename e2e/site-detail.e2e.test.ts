@@ -408,6 +408,13 @@ describe('site detail and v1 history against the running product', () => {
         .toBe(words.notFound);
       for (const heading of await failures.locator('h3').allTextContents())
         expect(heading).toContain(words.error);
+      // The filter lives in the address, so a reload keeps it.
+      expect(new URL(page.url()).searchParams.get('filter')).toBe('error');
+      await page.reload();
+      await expect
+        .poll(() => failures.first().locator('.entry-error-message').textContent())
+        .toBe(words.notFound);
+      expect(await page.getByRole('radio', { name: words.filterError, exact: true }).isChecked()).toBe(true);
       await expectNoSidewaysOverflow(page);
       await expectNoSeriousAxeViolations(page);
       await page.close();

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../api/history.ts';
 import {
   changeHistoryView,
+  historyViewFromQuery,
+  historyViewQuery,
   initialHistoryView,
   STRUCTURE_HINT_ERRORS,
   showsStructureHint,
@@ -57,5 +59,20 @@ describe('structural-change hint', () => {
     expect(showsStructureHint({ ...initialHistoryView, filter: 'error' }, failing, null)).toBe(false);
     expect(showsStructureHint({ ...initialHistoryView, day: '2026-11-23' }, failing, null)).toBe(false);
     expect(showsStructureHint(initialHistoryView, failing, 'newer-cursor')).toBe(false);
+  });
+});
+
+describe('the view in the address', () => {
+  it('keeps the filter, day and page size beside the site id, leaving defaults out', () => {
+    const view = { ...initialHistoryView, filter: 'error' as const, day: '2026-11-24', size: 5 };
+    const query = historyViewQuery(new URLSearchParams('id=site-1'), view);
+    expect(query.toString()).toBe('id=site-1&filter=error&day=2026-11-24&size=5');
+    expect(historyViewFromQuery(query)).toEqual(view);
+    expect(historyViewQuery(query, initialHistoryView).toString()).toBe('id=site-1');
+  });
+
+  it('reads what it does not understand as the default', () => {
+    const query = new URLSearchParams('id=x&filter=everything&day=tomorrow&size=7');
+    expect(historyViewFromQuery(query)).toEqual(initialHistoryView);
   });
 });

@@ -47,6 +47,36 @@ export function changeHistoryView(view: HistoryView, change: HistoryViewChange):
   }
 }
 
+const FILTERS: readonly HistoryFilter[] = ['all', 'update', 'error'];
+
+/**
+ * The filter, day and page size kept in the address (`filter`, `day`, `size`), so a reload or a
+ * return from the settings keeps them; anything not understood there reads as the default.
+ * Paging always starts again from the newest page.
+ */
+export function historyViewFromQuery(query: URLSearchParams): HistoryView {
+  const filter = FILTERS.find((value) => value === query.get('filter')) ?? initialHistoryView.filter;
+  const day = query.get('day');
+  const size = PAGE_SIZES.find((value) => String(value) === query.get('size')) ?? initialHistoryView.size;
+  return {
+    ...initialHistoryView,
+    filter,
+    day: day && /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : null,
+    size,
+  };
+}
+
+/** The address query for a view: defaults are left out, other parameters (the site id) kept. */
+export function historyViewQuery(query: URLSearchParams, view: HistoryView): URLSearchParams {
+  const next = new URLSearchParams(query);
+  const set = (name: string, value: string | null) =>
+    value === null ? next.delete(name) : next.set(name, value);
+  set('filter', view.filter === initialHistoryView.filter ? null : view.filter);
+  set('day', view.day);
+  set('size', view.size === initialHistoryView.size ? null : String(view.size));
+  return next;
+}
+
 /** The notifier mails the structural-change hint after this many failed checks in a row. */
 export const STRUCTURE_HINT_ERRORS = 5;
 

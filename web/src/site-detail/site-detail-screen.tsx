@@ -1,4 +1,4 @@
-import { useReducer, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client.ts';
@@ -11,7 +11,13 @@ import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { Page } from '../shell/page.tsx';
 import { HistoryControls } from './history-controls.tsx';
 import { HistoryList } from './history-list.tsx';
-import { changeHistoryView, initialHistoryView } from './history-view.ts';
+import {
+  changeHistoryView,
+  type HistoryView,
+  type HistoryViewChange,
+  historyViewFromQuery,
+  historyViewQuery,
+} from './history-view.ts';
 import { RegistrationDataSection } from './registration-data.tsx';
 import { SiteHeader } from './site-header.tsx';
 import './site-detail.css';
@@ -44,7 +50,15 @@ export function SiteDetailScreen({ version }: { version: SiteVersion }) {
 function SiteDetail({ version, id }: { version: SiteVersion; id: string }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
-  const [view, changeView] = useReducer(changeHistoryView, initialHistoryView);
+  const [params, setParams] = useSearchParams();
+  // The view answers a click at once; the address follows (router navigations settle later).
+  const [view, setView] = useState<HistoryView>(() => historyViewFromQuery(params));
+  const changeView = (change: HistoryViewChange) => {
+    const next = changeHistoryView(view, change);
+    setView(next);
+    // Replaced, not pushed: Back leaves the site detail rather than stepping through filters.
+    setParams(historyViewQuery(params, next), { replace: true });
+  };
   const [layout, setLayout] = useState<DiffLayout>('inline');
   const history = useHistory(version, { id, ...view });
 
