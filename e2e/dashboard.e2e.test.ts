@@ -557,6 +557,8 @@ describe('dashboard against the running product', () => {
 
     await page.getByRole('link', { name: 'Stock watch' }).click();
     await page.waitForURL((url) => url.pathname === '/target2');
+    // Back once the site's history shows, as a person would: reading it clears NEW.
+    await page.getByRole('heading', { name: 'Check and update history', level: 2 }).waitFor();
     await page.goBack();
     await expect.poll(() => row.locator('.badge').count(), { timeout: 15_000 }).toBe(0);
     await page.context().close();

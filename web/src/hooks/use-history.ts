@@ -8,11 +8,20 @@ import {
 import { actOnSite, type SiteAction } from '../api/targets.ts';
 import { queryKeys } from '../query-keys.ts';
 
-/** One page of a site's history; the previous page stays on screen while the next one loads. */
+/**
+ * One page of a site's history; the previous page stays on screen while the next one loads.
+ * Reading the first page clears the site's NEW flag on the server, so the site list is marked
+ * stale once it has: a dashboard reopened while that read was still on its way reads it again.
+ */
 export function useHistory(version: SiteVersion, request: HistoryRequest) {
+  const queryClient = useQueryClient();
   return useQuery({
     queryKey: queryKeys.siteHistoryPage(version, request.id, request),
-    queryFn: ({ signal }) => fetchHistory(version, request, signal),
+    queryFn: async ({ signal }) => {
+      const page = await fetchHistory(version, request, signal);
+      if (!request.cursor) void queryClient.invalidateQueries({ queryKey: queryKeys.siteList });
+      return page;
+    },
     placeholderData: keepPreviousData,
   });
 }
