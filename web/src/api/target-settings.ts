@@ -1,3 +1,4 @@
+import type { RuleOperand, RuleOperator } from '@mimamori/watch-engine/notification-rules';
 import { apiRequest } from './client.ts';
 import type { Locator, PageAction, UserAgent, Viewport } from './preview.ts';
 
@@ -15,18 +16,7 @@ export type AreaOptions = {
   excludeSameAsPast: { enabled: boolean; count: number };
 };
 
-export type RuleOperand = 'all' | 'new' | 'old';
-export type RuleOperator =
-  | 'keyword'
-  | 'not_keyword'
-  | 'greater'
-  | 'less'
-  | 'increase'
-  | 'decrease'
-  | 'increase_percent'
-  | 'decrease_percent'
-  | 're'
-  | 'not_re';
+export type { RuleOperand, RuleOperator };
 export type RuleCondition = { areaId: string; operand: RuleOperand; operator: RuleOperator; value: string };
 export type RuleGroup = { combine: 'and' | 'or'; conditions: RuleCondition[] };
 export type NotificationRules = { combine: 'and' | 'or'; groups: RuleGroup[] };

@@ -1,3 +1,4 @@
+import { RULE_OPERATORS } from '@mimamori/watch-engine/notification-rules';
 import { useTranslation } from 'react-i18next';
 import type { NotificationRules, RuleCondition, RuleGroup, RuleOperator } from '../api/target-settings.ts';
 import {
@@ -7,7 +8,6 @@ import {
   newCondition,
   newGroup,
   operandsFor,
-  RULE_OPERATORS,
   withOperator,
 } from './rule-groups.ts';
 import './rule-editor.css';

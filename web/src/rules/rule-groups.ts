@@ -1,3 +1,4 @@
+import { NUMERIC_OPERATORS } from '@mimamori/watch-engine/notification-rules';
 import type {
   NotificationRules,
   RuleCondition,
@@ -6,32 +7,10 @@ import type {
   RuleOperator,
 } from '../api/target-settings.ts';
 
-export const RULE_OPERATORS: readonly RuleOperator[] = [
-  'keyword',
-  'not_keyword',
-  'greater',
-  'less',
-  'increase',
-  'decrease',
-  'increase_percent',
-  'decrease_percent',
-  're',
-  'not_re',
-];
-
 export const RULE_OPERANDS: readonly RuleOperand[] = ['all', 'new', 'old'];
 
 /** Spec section 5: numeric conditions read the first number of the full text only. */
-const NUMERIC: ReadonlySet<RuleOperator> = new Set([
-  'greater',
-  'less',
-  'increase',
-  'decrease',
-  'increase_percent',
-  'decrease_percent',
-]);
-
-export const isNumericOperator = (operator: RuleOperator) => NUMERIC.has(operator);
+export const isNumericOperator = (operator: RuleOperator) => NUMERIC_OPERATORS.has(operator);
 
 /** The operands a condition with this operator may read. */
 export function operandsFor(operator: RuleOperator): readonly RuleOperand[] {

@@ -1,3 +1,4 @@
+import { RULE_OPERATORS } from '@mimamori/watch-engine/notification-rules';
 import { useTranslation } from 'react-i18next';
 import type { CheckError, HistoryEntry, MatchedCondition, SiteUpdate } from '../api/history.ts';
 import { AreaDiff } from './area-diff.tsx';
@@ -81,18 +82,8 @@ function UpdateDetail({ update, time, layout }: { update: SiteUpdate; time: stri
   );
 }
 
-const OPERATORS = new Set([
-  'keyword',
-  'not_keyword',
-  'greater',
-  'less',
-  'increase',
-  'decrease',
-  'increase_percent',
-  'decrease_percent',
-  're',
-  'not_re',
-]);
+/** An operator the gateway sends that this SPA does not know yet is shown as it came. */
+const OPERATORS: ReadonlySet<string> = new Set(RULE_OPERATORS);
 
 function MatchedText({ condition, area }: { condition: MatchedCondition; area: string }) {
   const { t } = useTranslation();
