@@ -1,22 +1,10 @@
+import type { AreaOptions } from '@mimamori/watch-engine/area-options';
 import type { RuleOperand, RuleOperator } from '@mimamori/watch-engine/notification-rules';
 import { apiRequest } from './client.ts';
 import type { Locator, PageAction, UserAgent, Viewport } from './preview.ts';
 
-/** One area's options as the watch engine reads them (spec section 3, Monitoring area). */
-export type AreaOptions = {
-  stripTags: boolean;
-  excludeDates: boolean;
-  excludeTimes: boolean;
-  excludeNumbers: boolean;
-  addOnly: boolean;
-  excludeWords: string[];
-  /** Python-syntax patterns. */
-  excludeRegexes: string[];
-  allowSameWords: boolean;
-  excludeSameAsPast: { enabled: boolean; count: number };
-};
-
-export type { RuleOperand, RuleOperator };
+/** An area's options and its rules' words are the watch engine's own (spec sections 3 and 5). */
+export type { AreaOptions, RuleOperand, RuleOperator };
 export type RuleCondition = { areaId: string; operand: RuleOperand; operator: RuleOperator; value: string };
 export type RuleGroup = { combine: 'and' | 'or'; conditions: RuleCondition[] };
 export type NotificationRules = { combine: 'and' | 'or'; groups: RuleGroup[] };

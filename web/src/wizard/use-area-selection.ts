@@ -1,3 +1,4 @@
+import { DEFAULT_AREA_OPTIONS } from '@mimamori/watch-engine/area-options';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PreviewElement } from '../api/preview.ts';
@@ -6,7 +7,7 @@ import { useEvaluateArea } from '../hooks/use-preview.ts';
 import { usesArea } from '../rules/rule-groups.ts';
 import { enclosingArea } from './area-boxes.ts';
 import { callProblemMessage } from './preview-problem.ts';
-import { DEFAULT_AREA_OPTIONS, nextAreaId } from './wizard-draft.ts';
+import { nextAreaId } from './wizard-draft.ts';
 import { frameKeyOf, type StepProps } from './wizard-step.ts';
 
 export type SelectionMessage = { tone: 'error' | 'success'; text: string };

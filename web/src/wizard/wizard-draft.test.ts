@@ -1,8 +1,8 @@
+import { DEFAULT_AREA_OPTIONS } from '@mimamori/watch-engine/area-options';
 import { describe, expect, it } from 'vitest';
 import {
   type AreaDraft,
   actionProblem,
-  DEFAULT_AREA_OPTIONS,
   draftFromStored,
   intervalProblem,
   newAction,

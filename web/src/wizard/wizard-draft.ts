@@ -1,3 +1,4 @@
+import { DEFAULT_AREA_OPTIONS } from '@mimamori/watch-engine/area-options';
 import type { Box, Locator, LoginVerify, PageAction, UserAgent, Viewport } from '../api/preview.ts';
 import type {
   AreaOptions,
@@ -83,18 +84,6 @@ export type WizardDraft = {
   storedFetchMode: FetchMode | null;
   /** A paused site stays paused when its settings are edited; a new one starts monitoring. */
   paused: boolean;
-};
-
-export const DEFAULT_AREA_OPTIONS: AreaOptions = {
-  stripTags: true,
-  excludeDates: false,
-  excludeTimes: false,
-  excludeNumbers: false,
-  addOnly: false,
-  excludeWords: [],
-  excludeRegexes: [],
-  allowSameWords: false,
-  excludeSameAsPast: { enabled: false, count: 0 },
 };
 
 export const newDraft = (): WizardDraft => ({
