@@ -1,17 +1,13 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormMessage } from '../forms/form-message.tsx';
-import { useErrorText } from '../forms/use-error-text.ts';
-import { useFocusAfterSubmit } from '../forms/use-focus-after-submit.ts';
 import { useRunActions } from '../hooks/use-preview.ts';
 import { ActionListEditor } from './action-list-editor.tsx';
 import { LoadProgress } from './load-progress.tsx';
-import { callProblemMessage, problemMessage } from './preview-problem.ts';
+import { problemMessage } from './preview-problem.ts';
 import { StepButtons } from './step-buttons.tsx';
+import { useActionTrial } from './use-action-trial.ts';
 import { actionFromDraft, actionProblem } from './wizard-draft.ts';
 import type { StepProps } from './wizard-step.ts';
-
-type Outcome = { tone: 'success' | 'error'; message: string };
 
 /** Step 4 (optional): actions run before each check, tried on the live page. */
 export function ActionsStep({
@@ -24,17 +20,8 @@ export function ActionsStep({
   onPreviewExpired,
 }: StepProps) {
   const { t } = useTranslation();
-  const errorText = useErrorText();
   const run = useRunActions();
-  const [outcome, setOutcome] = useState<Outcome>();
-  const [checked, setChecked] = useState(false);
-  const { container, focusResult } = useFocusAfterSubmit<HTMLDivElement>();
-  // Actions the target service would refuse are marked here rather than at Register.
-  const next = () => {
-    setChecked(true);
-    if (draft.actions.some((action) => actionProblem(action) !== undefined)) focusResult();
-    else onNext();
-  };
+  const { container, checked, next, outcome, setOutcome, failed } = useActionTrial(onPreviewExpired);
 
   const tryActions = () => {
     if (!preview) return;
@@ -55,14 +42,7 @@ export function ActionsStep({
                 },
           );
         },
-        onError: (error) => {
-          const message = callProblemMessage(error);
-          if (message === 'previewExpired') onPreviewExpired();
-          setOutcome({
-            tone: 'error',
-            message: message ? t(`wizard.problems.${message}`) : errorText(error),
-          });
-        },
+        onError: failed,
       },
     );
   };
@@ -86,7 +66,16 @@ export function ActionsStep({
       )}
       {run.isPending && <LoadProgress label={t('wizard.actions.running')} />}
       {outcome && <FormMessage tone={outcome.tone} message={outcome.message} />}
-      <StepButtons onBack={onBack} onNext={next} nextDisabled={run.isPending} />
+      <StepButtons
+        onBack={onBack}
+        onNext={() =>
+          next(
+            draft.actions.some((action) => actionProblem(action) !== undefined),
+            onNext,
+          )
+        }
+        nextDisabled={run.isPending}
+      />
     </div>
   );
 }

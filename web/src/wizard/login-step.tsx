@@ -1,18 +1,14 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormMessage } from '../forms/form-message.tsx';
 import { TextField } from '../forms/text-field.tsx';
-import { useErrorText } from '../forms/use-error-text.ts';
-import { useFocusAfterSubmit } from '../forms/use-focus-after-submit.ts';
 import { useTestLogin } from '../hooks/use-preview.ts';
 import { ActionListEditor } from './action-list-editor.tsx';
 import { LoadProgress } from './load-progress.tsx';
-import { callProblemMessage, problemMessage } from './preview-problem.ts';
+import { problemMessage } from './preview-problem.ts';
 import { StepButtons } from './step-buttons.tsx';
+import { useActionTrial } from './use-action-trial.ts';
 import { actionFromDraft, actionProblem } from './wizard-draft.ts';
 import type { StepProps } from './wizard-step.ts';
-
-type Outcome = { tone: 'success' | 'error'; message: string };
 
 /**
  * Step 3 (optional): the login actions, and a login test from a signed-out state, verified by a
@@ -28,18 +24,8 @@ export function LoginStep({
   onPreviewExpired,
 }: StepProps) {
   const { t } = useTranslation();
-  const errorText = useErrorText();
   const login = useTestLogin();
-  const [outcome, setOutcome] = useState<Outcome>();
-  const [checked, setChecked] = useState(false);
-  const { container, focusResult } = useFocusAfterSubmit<HTMLDivElement>();
-  // Actions the target service would refuse are marked here rather than at Register.
-  const next = () => {
-    setChecked(true);
-    if (draft.loginEnabled && draft.loginActions.some((action) => actionProblem(action) !== undefined))
-      focusResult();
-    else onNext();
-  };
+  const { container, checked, next, outcome, setOutcome, failed } = useActionTrial(onPreviewExpired);
   const canTest = preview !== null && draft.loginActions.length > 0;
 
   const test = () => {
@@ -61,14 +47,7 @@ export function LoginStep({
             setOutcome({ tone: 'error', message: `${t('wizard.problems.loginUnsupported')}${detail}` });
           }
         },
-        onError: (error) => {
-          const message = callProblemMessage(error);
-          if (message === 'previewExpired') onPreviewExpired();
-          setOutcome({
-            tone: 'error',
-            message: message ? t(`wizard.problems.${message}`) : errorText(error),
-          });
-        },
+        onError: failed,
       },
     );
   };
@@ -129,7 +108,16 @@ export function LoginStep({
           {outcome && <FormMessage tone={outcome.tone} message={outcome.message} />}
         </>
       )}
-      <StepButtons onBack={onBack} onNext={next} nextDisabled={login.isPending} />
+      <StepButtons
+        onBack={onBack}
+        onNext={() =>
+          next(
+            draft.loginEnabled && draft.loginActions.some((action) => actionProblem(action) !== undefined),
+            onNext,
+          )
+        }
+        nextDisabled={login.isPending}
+      />
     </div>
   );
 }
