@@ -7,6 +7,7 @@ import { useNarrowWindow } from '../hooks/use-narrow-window.ts';
 import { useRefreshSites, useSiteAction, useSiteList } from '../hooks/use-targets.ts';
 import { routePaths } from '../route-paths.ts';
 import { AlertDialog } from '../shell/alert-dialog.tsx';
+import { LoadFailure } from '../shell/load-failure.tsx';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { ImportDialog } from './import-dialog.tsx';
 import { type ListPreferences, loadPreferences, savePreferences } from './list-preferences.ts';
@@ -37,7 +38,6 @@ export function SiteListSection() {
   const [showUrls, setShowUrls] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [confirmDelete, setConfirmDelete] = useState<SiteRow | null>(null);
-  const [loadFailureOpen, setLoadFailureOpen] = useState(true);
   const [importOpen, setImportOpen] = useState(false);
   // A ref, not the mutation's state: a second click can arrive before React re-renders.
   const running = useRef(false);
@@ -49,9 +49,6 @@ export function SiteListSection() {
     // The acted-on button may be gone (deleted, or pause turned into resume): focus the outcome.
     if (focusRequest > 0) messageArea.current?.querySelector<HTMLElement>('[data-form-message]')?.focus();
   }, [focusRequest]);
-  useEffect(() => {
-    if (siteList.isError) setLoadFailureOpen(true);
-  }, [siteList.isError]);
 
   const messages: Record<SiteAction, { done: string; failed: string }> = {
     pause: { done: t('dashboard.actions.paused'), failed: t('dashboard.actions.pauseFailed') },
@@ -89,7 +86,6 @@ export function SiteListSection() {
   const sites = siteList.data?.targets ?? [];
   const shown = visibleSites(sites, { search, showPaused: preferences.showAll }, order);
   const busy = action.isPending;
-  const reload = () => window.location.reload();
 
   return (
     <section className="dashboard-section site-list" aria-labelledby="site-list-title">
@@ -214,30 +210,7 @@ export function SiteListSection() {
           />
         ))}
 
-      {siteList.isError && !siteList.data && !loadFailureOpen && (
-        <div className="notice" role="alert">
-          <p>{t('dashboard.sites.loadFailed')}</p>
-          <button type="button" className="button primary" onClick={reload}>
-            {t('actions.reload')}
-          </button>
-        </div>
-      )}
-      {siteList.isError && loadFailureOpen && (
-        <AlertDialog
-          message={t('dashboard.sites.loadFailed')}
-          onClose={() => setLoadFailureOpen(false)}
-          actions={
-            <>
-              <button type="button" className="button" onClick={() => setLoadFailureOpen(false)}>
-                {t('actions.close')}
-              </button>
-              <button type="button" className="button primary" onClick={reload}>
-                {t('actions.reload')}
-              </button>
-            </>
-          }
-        />
-      )}
+      {siteList.isError && <LoadFailure message={t('dashboard.sites.loadFailed')} notice={!siteList.data} />}
       {confirmDelete && (
         <AlertDialog
           message={t('dashboard.actions.confirmDelete', { label: siteName(confirmDelete) })}

@@ -2,15 +2,19 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertDialog } from './alert-dialog.tsx';
 
-/** Spec section 8: user info could not be loaded; offer close and reload. */
-export function UserInfoLoadFailure() {
+/**
+ * Spec section 8: what a screen needs could not be loaded; a dialog offers close and reload.
+ * Closed, the screen stays usable and, while it has nothing to show (`notice`), still says why.
+ * Shown afresh (open) each time it is mounted, i.e. for each new failure.
+ */
+export function LoadFailure({ message, notice = true }: { message: string; notice?: boolean }) {
   const { t } = useTranslation();
   const [dialogOpen, setDialogOpen] = useState(true);
   const reload = () => window.location.reload();
   if (dialogOpen) {
     return (
       <AlertDialog
-        message={t('messages.userInfoLoadFailed')}
+        message={message}
         onClose={() => setDialogOpen(false)}
         actions={
           <>
@@ -25,10 +29,10 @@ export function UserInfoLoadFailure() {
       />
     );
   }
-  // After closing, the screen stays usable and still says why it is empty.
+  if (!notice) return null;
   return (
     <div className="notice" role="alert">
-      <p>{t('messages.userInfoLoadFailed')}</p>
+      <p>{message}</p>
       <button type="button" className="button primary" onClick={reload}>
         {t('actions.reload')}
       </button>
