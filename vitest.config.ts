@@ -1,15 +1,52 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Three projects: unit (pure code, no servers), integration (real PostgreSQL, NATS JetStream,
 // SMTP, Chromium; cluster-mode adapters) and e2e (the running product in system Chromium).
+//
+// How Vitest 5 schedules them (read from vitest/dist groupSpecs and BaseSequencer.sort): projects
+// that share a `sequence.groupOrder` and a `maxWorkers` form one group whose files share one pool;
+// groups run one after another. A project with one worker (`fileParallelism: false`) is put in a
+// separate group that runs after everything else, so the e2e files used to start only once the
+// last integration file had finished, one at a time: the whole suite was the sum of both.
+// The long files spend most of their time waiting for one-minute checks, not on the CPU, so all
+// three projects now share one group of three workers: waits overlap, and on two cores three
+// files keep them busy without starving any one (more made the Chromium-heavy files slow).
+// Each e2e file starts its own product on a free port with its own data folder and mailbox,
+// so e2e files may run beside each other and beside integration files.
+const WORKERS = 3;
+
+/**
+ * Longest file first across all projects (Vitest's own order runs project by project, by name,
+ * which would start three e2e files together and leave the long integration files for last).
+ * Failed and never-timed files still go first, as Vitest orders them.
+ */
+class LongestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const ordered = await super.sort(files);
+    const weight = (spec: TestSpecification) => {
+      const result = this.ctx.cache.getTestSpecificationResult(spec);
+      if (!result || result.failed) return Number.POSITIVE_INFINITY;
+      return result.duration ?? 0;
+    };
+    // Array sort is stable: files of equal weight keep Vitest's order.
+    return ordered.sort((a, b) => {
+      const [first, second] = [weight(a), weight(b)];
+      return first === second ? 0 : second > first ? 1 : -1;
+    });
+  }
+}
+
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         test: {
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'web/src/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+          maxWorkers: WORKERS,
         },
       },
       {
@@ -23,8 +60,7 @@ export default defineConfig({
           ],
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          fileParallelism: true,
-          maxWorkers: 2,
+          maxWorkers: WORKERS,
         },
       },
       {
@@ -33,7 +69,7 @@ export default defineConfig({
           include: ['e2e/**/*.e2e.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          maxWorkers: WORKERS,
         },
       },
     ],
