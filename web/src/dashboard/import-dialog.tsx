@@ -1,9 +1,10 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ImportFormat } from '../api/targets.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
 import { useImportSites } from '../hooks/use-targets.ts';
+import { FormDialog } from '../shell/form-dialog.tsx';
 
 const FORMATS: readonly (ImportFormat | '')[] = ['', 'list', 'csv', 'yaml'];
 const formatKey = (format: ImportFormat | '') => format || 'auto';
@@ -16,19 +17,11 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const importSites = useImportSites();
-  const dialog = useRef<HTMLDialogElement>(null);
   const result = useRef<HTMLDivElement>(null);
   const [text, setText] = useState('');
   const [format, setFormat] = useState<ImportFormat | ''>('');
 
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-    return () => element?.close();
-  }, []);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     importSites.mutate(
       { text, format },
       { onSettled: () => result.current?.querySelector<HTMLElement>('[data-form-message]')?.focus() },
@@ -38,83 +31,81 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
   const outcome = importSites.data;
   const paused = outcome?.imported.filter((site) => !site.valid).length ?? 0;
   return (
-    <dialog ref={dialog} className="import-dialog" aria-labelledby="import-title" onClose={onClose}>
-      <form className="form" noValidate onSubmit={submit}>
-        <h2 id="import-title" className="section-title">
-          {t('dashboard.import.title')}
-        </h2>
-        <p className="lead">{t('dashboard.import.lead')}</p>
-        <div className="field">
-          <label htmlFor="import-text" className="field-label">
-            {t('dashboard.import.text')}
-          </label>
-          <textarea
-            id="import-text"
-            className="input import-text"
-            rows={8}
-            value={text}
-            aria-describedby="import-text-hint"
-            onChange={(event) => setText(event.target.value)}
-          />
-          <p id="import-text-hint" className="field-hint">
-            {t('dashboard.import.hint')}
-          </p>
-        </div>
-        <div className="field">
-          <label htmlFor="import-format" className="field-label">
-            {t('dashboard.import.format')}
-          </label>
-          <select
-            id="import-format"
-            className="input"
-            value={format}
-            onChange={(event) => setFormat(FORMATS.find((choice) => choice === event.target.value) ?? '')}
-          >
-            {FORMATS.map((choice) => (
-              <option key={formatKey(choice)} value={choice}>
-                {t(`dashboard.import.formats.${formatKey(choice)}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div ref={result} className="import-result">
-          {importSites.isError && <FormMessage tone="error" message={errorText(importSites.error)} />}
-          {outcome && (
-            <>
-              <FormMessage
-                tone={outcome.imported.length > 0 ? 'success' : 'error'}
-                message={t('dashboard.import.done', { count: outcome.imported.length })}
-              />
-              {paused > 0 && <p className="field-hint">{t('dashboard.import.paused', { count: paused })}</p>}
-              {outcome.problems.length > 0 && (
-                <ul className="import-problems" aria-label={t('dashboard.import.problemsLabel')}>
-                  {outcome.problems.map((problem) => (
-                    <li key={`${problem.line}-${problem.code}`}>
-                      {t('dashboard.import.problemLine', {
-                        line: problem.line,
-                        reason: t(`dashboard.import.problems.${problem.code}`),
-                      })}
-                      {problem.text && <span className="import-problem-text">{problem.text}</span>}
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </>
-          )}
-        </div>
-        <div className="alert-actions">
-          <button type="button" className="button" onClick={() => dialog.current?.close()}>
-            {t('actions.close')}
-          </button>
-          <button
-            type="submit"
-            className="button primary"
-            disabled={importSites.isPending || text.trim() === ''}
-          >
-            {importSites.isPending ? t('actions.sending') : t('dashboard.import.submit')}
-          </button>
-        </div>
-      </form>
-    </dialog>
+    <FormDialog
+      name="import"
+      title={t('dashboard.import.title')}
+      lead={t('dashboard.import.lead')}
+      dismissLabel={t('actions.close')}
+      submitButton={
+        <button
+          type="submit"
+          className="button primary"
+          disabled={importSites.isPending || text.trim() === ''}
+        >
+          {importSites.isPending ? t('actions.sending') : t('dashboard.import.submit')}
+        </button>
+      }
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <div className="field">
+        <label htmlFor="import-text" className="field-label">
+          {t('dashboard.import.text')}
+        </label>
+        <textarea
+          id="import-text"
+          className="input import-text"
+          rows={8}
+          value={text}
+          aria-describedby="import-text-hint"
+          onChange={(event) => setText(event.target.value)}
+        />
+        <p id="import-text-hint" className="field-hint">
+          {t('dashboard.import.hint')}
+        </p>
+      </div>
+      <div className="field">
+        <label htmlFor="import-format" className="field-label">
+          {t('dashboard.import.format')}
+        </label>
+        <select
+          id="import-format"
+          className="input"
+          value={format}
+          onChange={(event) => setFormat(FORMATS.find((choice) => choice === event.target.value) ?? '')}
+        >
+          {FORMATS.map((choice) => (
+            <option key={formatKey(choice)} value={choice}>
+              {t(`dashboard.import.formats.${formatKey(choice)}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div ref={result} className="import-result">
+        {importSites.isError && <FormMessage tone="error" message={errorText(importSites.error)} />}
+        {outcome && (
+          <>
+            <FormMessage
+              tone={outcome.imported.length > 0 ? 'success' : 'error'}
+              message={t('dashboard.import.done', { count: outcome.imported.length })}
+            />
+            {paused > 0 && <p className="field-hint">{t('dashboard.import.paused', { count: paused })}</p>}
+            {outcome.problems.length > 0 && (
+              <ul className="import-problems" aria-label={t('dashboard.import.problemsLabel')}>
+                {outcome.problems.map((problem) => (
+                  <li key={`${problem.line}-${problem.code}`}>
+                    {t('dashboard.import.problemLine', {
+                      line: problem.line,
+                      reason: t(`dashboard.import.problems.${problem.code}`),
+                    })}
+                    {problem.text && <span className="import-problem-text">{problem.text}</span>}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </>
+        )}
+      </div>
+    </FormDialog>
   );
 }
