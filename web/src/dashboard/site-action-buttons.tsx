@@ -8,65 +8,77 @@ export function siteName(site: SiteRow): string {
   return site.label || site.url;
 }
 
-/** Pause a monitoring site, or resume a paused one when the plan has a free slot (spec section 4). */
-export function PauseButton({
+type SiteButtonProps = { site: SiteRow; busy: boolean; onAction: RequestSiteAction };
+
+/**
+ * A site's small action button: a verb on it, the verb with the site's name for screen readers;
+ * while another action runs it stays focusable but says it is unavailable (aria-disabled).
+ */
+function SiteActionButton({
+  action,
   site,
   busy,
   onAction,
-}: {
-  site: SiteRow;
-  busy: boolean;
-  onAction: RequestSiteAction;
+  label,
+  name,
+  danger = false,
+  unavailable,
+}: SiteButtonProps & {
+  action: SiteAction;
+  label: string;
+  name: string;
+  danger?: boolean;
+  unavailable?: string;
 }) {
-  const { t } = useTranslation();
-  const label = siteName(site);
-  if (site.valid) {
-    return (
-      <button
-        type="button"
-        className="button small"
-        aria-label={t('dashboard.actions.pauseSite', { label })}
-        aria-disabled={busy || undefined}
-        onClick={() => onAction('pause', site)}
-      >
-        {t('dashboard.actions.pause')}
-      </button>
-    );
-  }
   return (
     <button
       type="button"
-      className="button small"
-      aria-label={t('dashboard.actions.resumeSite', { label })}
+      className={danger ? 'button small danger' : 'button small'}
+      aria-label={name}
       aria-disabled={busy || undefined}
-      disabled={!site.resumable}
-      title={site.resumable ? undefined : t('dashboard.actions.resumeUnavailable')}
-      onClick={() => onAction('resume', site)}
+      disabled={unavailable !== undefined}
+      title={unavailable}
+      onClick={() => onAction(action, site)}
     >
-      {t('dashboard.actions.resume')}
+      {label}
     </button>
   );
 }
 
-export function DeleteButton({
-  site,
-  busy,
-  onAction,
-}: {
-  site: SiteRow;
-  busy: boolean;
-  onAction: RequestSiteAction;
-}) {
+/** Pause a monitoring site, or resume a paused one when the plan has a free slot (spec section 4). */
+export function PauseButton(props: SiteButtonProps) {
+  const { t } = useTranslation();
+  const label = siteName(props.site);
+  if (props.site.valid) {
+    return (
+      <SiteActionButton
+        {...props}
+        action="pause"
+        label={t('dashboard.actions.pause')}
+        name={t('dashboard.actions.pauseSite', { label })}
+      />
+    );
+  }
+  return (
+    <SiteActionButton
+      {...props}
+      action="resume"
+      label={t('dashboard.actions.resume')}
+      name={t('dashboard.actions.resumeSite', { label })}
+      unavailable={props.site.resumable ? undefined : t('dashboard.actions.resumeUnavailable')}
+    />
+  );
+}
+
+export function DeleteButton(props: SiteButtonProps) {
   const { t } = useTranslation();
   return (
-    <button
-      type="button"
-      className="button small danger"
-      aria-label={t('dashboard.actions.deleteSite', { label: siteName(site) })}
-      aria-disabled={busy || undefined}
-      onClick={() => onAction('delete', site)}
-    >
-      {t('dashboard.actions.delete')}
-    </button>
+    <SiteActionButton
+      {...props}
+      action="delete"
+      danger
+      label={t('dashboard.actions.delete')}
+      name={t('dashboard.actions.deleteSite', { label: siteName(props.site) })}
+    />
   );
 }
