@@ -17,6 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, launchCluster } from '../../../scripts/cluster/launch-cluster.ts';
 import { type DiscordStandIn, startDiscordStandIn } from '../../notifier/test/discord-stand-in.ts';
 import { type DiscordFront, startDiscordFront } from './pipeline/discord-front.ts';
+import { priceSiteRegistration } from './pipeline/price-site.ts';
+import { waitFor } from './pipeline/wait-for.ts';
 import { startWatchedPage, type WatchedPage } from './pipeline/watched-page.ts';
 
 // Issue 6 end to end: every service as its own process, real PostgreSQL, JetStream, Chromium,
@@ -74,20 +76,6 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function waitFor<T>(
-  what: string,
-  probe: () => T | undefined | Promise<T | undefined>,
-  timeoutMs: number,
-) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const found = await probe();
-    if (found !== undefined && found !== false) return found;
-    await sleep(250);
-  }
-  throw new Error(`${what}: not within ${timeoutMs} ms`);
-}
-
 /** The blobs the crawler and the diff service keep for one site (screenshots, snapshots, update pictures). */
 const siteBlobs = async (targetId: string) =>
   (await blobKeys(testNatsUrl(), `${namespace}_mimamori_blobs`)).filter((key) =>
@@ -109,31 +97,11 @@ async function scheduleRows(targetId: string): Promise<number> {
 
 const updateMails = () => smtp.messages.filter((mail) => mail.subject?.startsWith('Mimamori: update on'));
 
-function siteBody(label: string, path: string) {
-  return {
-    label,
-    url: page.url(path),
-    interval_minutes: 1,
-    screenshot: true,
-    mail_notify: true,
-    chat_notify: 'account',
-    user_agent: { kind: 'chrome', value: '' },
-    areas: [
-      {
-        area_id: 'price',
-        label: 'Price',
-        content: '¥1,200',
-        locator: { selector: '#price', selector_type: 'css' },
-        options: { stripTags: true },
-      },
-    ],
-    rules: { combine: 'and', groups: [] },
-    fetch_mode: 'browser',
-  };
-}
-
 async function register(label: string, path: string): Promise<string> {
-  const registered = await visitor.post('/api/v2/target/register', siteBody(label, path));
+  const registered = await visitor.post(
+    '/api/v2/target/register',
+    priceSiteRegistration(label, page.url(path)),
+  );
   expect(registered.status, JSON.stringify(registered.body)).toBe(201);
   const body = registered.body as { target_v2_id: string; paused: boolean };
   expect(body.paused).toBe(false);

@@ -14,10 +14,15 @@ import {
   startOwnPostgres,
   startSmtpServer,
 } from '@mimamori/test-fixtures';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type Cluster, launchCluster, type ServiceName } from '../../../../scripts/cluster/launch-cluster.ts';
 import { type DiscordStandIn, startDiscordStandIn } from '../../../notifier/test/discord-stand-in.ts';
 import { type DiscordFront, startDiscordFront } from '../pipeline/discord-front.ts';
+import { priceSiteRegistration } from '../pipeline/price-site.ts';
+import { waitFor } from '../pipeline/wait-for.ts';
 import { startWatchedPage, type WatchedPage } from '../pipeline/watched-page.ts';
+
+export { waitFor };
 
 /** The check interval the site is registered with: the shortest there is. */
 export const INTERVAL_MS = 60_000;
@@ -99,6 +104,24 @@ export async function startFaultRig(
 }
 
 /**
+ * Starts the rig before the file's tests and closes it after them (its log kept); the returned
+ * function gives the running rig inside a test.
+ */
+export function useFaultRig(name: string, options: Parameters<typeof startFaultRig>[1] = {}): () => FaultRig {
+  let rig: FaultRig | undefined;
+  beforeAll(async () => {
+    rig = await startFaultRig(name, options);
+  }, 180_000);
+  afterAll(async () => {
+    await rig?.close();
+  });
+  return () => {
+    if (!rig) throw new Error(`the fault rig ${name} did not start`);
+    return rig;
+  };
+}
+
+/**
  * Signs up (verified by the mailed link), links the account's Discord webhook and registers
  * the sale page with e-mail and Discord on; resolves once the registration check recorded the
  * page as it is, so the next change of the price is an update.
@@ -120,26 +143,10 @@ export async function watchSalePage(rig: FaultRig): Promise<{ siteId: string; vi
   await expectOk(visitor.post('/api/signin', { email: EMAIL, password: 'abcd1234' }), 'sign-in');
   await expectOk(visitor.post('/api/account/discord', { webhook_url: WEBHOOK_URL }), 'Discord link');
 
-  const registered = await visitor.post('/api/v2/target/register', {
-    label: 'Sale page',
-    url: rig.page.url('/sale'),
-    interval_minutes: 1,
-    screenshot: true,
-    mail_notify: true,
-    chat_notify: 'account',
-    user_agent: { kind: 'chrome', value: '' },
-    areas: [
-      {
-        area_id: 'price',
-        label: 'Price',
-        content: '¥1,200',
-        locator: { selector: '#price', selector_type: 'css' },
-        options: { stripTags: true },
-      },
-    ],
-    rules: { combine: 'and', groups: [] },
-    fetch_mode: 'browser',
-  });
+  const registered = await visitor.post(
+    '/api/v2/target/register',
+    priceSiteRegistration('Sale page', rig.page.url('/sale')),
+  );
   if (registered.status !== 201) throw new Error(`registration answered ${JSON.stringify(registered.body)}`);
   const siteId = (registered.body as { target_v2_id: string }).target_v2_id;
   await waitFor(
@@ -159,26 +166,67 @@ async function expectOk(call: Promise<{ status: number; body: unknown }>, what: 
   if (status !== 200) throw new Error(`${what} answered ${status}: ${JSON.stringify(body)}`);
 }
 
-/** Polls `probe` until it gives something (not undefined or false); generous deadlines, no timing claims. */
-export async function waitFor<T>(
-  what: string,
-  probe: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs: number,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const found = await probe();
-    if (found !== undefined && found !== false) return found;
-    await sleep(250);
-  }
-  throw new Error(`${what}: not within ${timeoutMs} ms`);
-}
-
 export const updateMails = (rig: FaultRig) =>
   rig.smtp.messages.filter((mail) => mail.subject === 'Mimamori: update on Sale page');
 
 export const discordMessages = (rig: FaultRig) =>
   rig.discord.accepted.filter((message) => message.webhookId === WEBHOOK_ID);
+
+/**
+ * Watches the sale page and lowers its price; resolves once the check that will find the update
+ * is loading the page, the moment a mid-pipeline fault is caused.
+ */
+export async function changePriceDuringCheck(rig: FaultRig): Promise<void> {
+  await watchSalePage(rig);
+  const loadsBefore = rig.page.loads('/sale');
+  rig.page.setPrice('/sale', '¥980 sale');
+  await waitFor(
+    'the check loading the changed page',
+    () => rig.page.loads('/sale') > loadsBefore,
+    INTERVAL_MS + 60_000,
+  );
+}
+
+/**
+ * After a fault the services are to survive: the update reaches e-mail and Discord, stays at one
+ * copy each for 15 s more, no service died and every one answers ready again (its connections
+ * back). Logs the scenario's figures with the recovery counted from `recoveryFrom`.
+ */
+export async function expectUpdateDeliveredOnce(
+  rig: FaultRig,
+  scenario: string,
+  recoveryFrom: number,
+  figures: Record<string, number> = {},
+): Promise<void> {
+  await waitFor(
+    'the update by e-mail and Discord',
+    async () => updateMails(rig).length >= 1 && discordMessages(rig).length >= 1,
+    180_000,
+  );
+  const recoveredMs = Date.now() - recoveryFrom;
+  await sleep(15_000);
+
+  const rows = await updateDeliveries(rig);
+  console.info(
+    JSON.stringify({
+      scenario,
+      update_mails: updateMails(rig).length,
+      discord_messages: discordMessages(rig).length,
+      ...figures,
+      recovery_ms: recoveredMs,
+      deliveries: rows,
+    }),
+  );
+  expect(exitedServices(rig)).toEqual([]);
+  expect(updateMails(rig)).toHaveLength(1);
+  expect(updateMails(rig)[0]?.text).toContain('- ¥1,200\n+ ¥980 sale');
+  expect(discordMessages(rig)).toHaveLength(1);
+  expect(rows.map((row) => row.status)).toEqual(['sent', 'sent']);
+  expect(rig.discord.problems).toEqual([]);
+  for (const [service, opsUrl] of rig.cluster.opsUrls) {
+    expect((await fetch(new URL('readyz', opsUrl))).status, service).toBe(200);
+  }
+}
 
 /** The notifier's update deliveries as recorded; a fresh connection each time (servers restart). */
 export async function updateDeliveries(

@@ -1,14 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   discordMessages,
   errorLines,
   exitedServices,
-  type FaultRig,
   INTERVAL_MS,
-  startFaultRig,
   updateDeliveries,
   updateMails,
+  useFaultRig,
   waitFor,
   watchSalePage,
 } from './fault-rig.ts';
@@ -17,22 +16,15 @@ import {
 // before the delivery was recorded. A claim of 10 s (the update consumer's ack wait too) keeps
 // the recovery short; the default is 120 s.
 const CLAIM_SECONDS = 10;
-let rig: FaultRig;
-
-beforeAll(async () => {
-  // Each message takes 3 s to accept: the kill lands while the update mail is being accepted.
-  rig = await startFaultRig('notifier-killed', {
-    smtpAcceptDelayMs: 3_000,
-    env: { DELIVERY_CLAIM_SECONDS: String(CLAIM_SECONDS) },
-  });
-}, 180_000);
-
-afterAll(async () => {
-  await rig?.close();
+// Each message takes 3 s to accept: the kill lands while the update mail is being accepted.
+const useRig = useFaultRig('notifier-killed', {
+  smtpAcceptDelayMs: 3_000,
+  env: { DELIVERY_CLAIM_SECONDS: String(CLAIM_SECONDS) },
 });
 
 describe('the notifier SIGKILLed between sending and recording', () => {
   it('still delivers the update after its restart; the mail it was sending is repeated once, as explained', async () => {
+    const rig = useRig();
     await watchSalePage(rig);
     rig.page.setPrice('/sale', '¥980 sale');
 

@@ -1,69 +1,16 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  discordMessages,
-  exitedServices,
-  type FaultRig,
-  INTERVAL_MS,
-  startFaultRig,
-  updateDeliveries,
-  updateMails,
-  waitFor,
-  watchSalePage,
-} from './fault-rig.ts';
+import { describe, it } from 'vitest';
+import { changePriceDuringCheck, expectUpdateDeliveredOnce, useFaultRig } from './fault-rig.ts';
 
 // Issue 6 fault test (c): the PostgreSQL of record restarts (fast shutdown: every connection
 // cut) while the check that finds the update is running.
-let rig: FaultRig;
-
-beforeAll(async () => {
-  rig = await startFaultRig('postgres-restarted');
-}, 180_000);
-
-afterAll(async () => {
-  await rig?.close();
-});
+const rig = useFaultRig('postgres-restarted');
 
 describe('PostgreSQL restarted mid-pipeline', () => {
   it('the services reconnect and the update is delivered, once per channel', async () => {
-    await watchSalePage(rig);
-    const loadsBefore = rig.page.loads('/sale');
-    rig.page.setPrice('/sale', '¥980 sale');
-    await waitFor(
-      'the check loading the changed page',
-      () => rig.page.loads('/sale') > loadsBefore,
-      INTERVAL_MS + 60_000,
-    );
+    await changePriceDuringCheck(rig());
 
     const faultAt = Date.now();
-    await rig.postgres.restart();
-    await waitFor(
-      'the update by e-mail and Discord',
-      async () => updateMails(rig).length >= 1 && discordMessages(rig).length >= 1,
-      180_000,
-    );
-    const recoveredMs = Date.now() - faultAt;
-    await sleep(15_000);
-
-    const rows = await updateDeliveries(rig);
-    console.info(
-      JSON.stringify({
-        scenario: 'PostgreSQL restarted mid-pipeline',
-        update_mails: updateMails(rig).length,
-        discord_messages: discordMessages(rig).length,
-        recovery_ms: recoveredMs,
-        deliveries: rows,
-      }),
-    );
-    expect(exitedServices(rig)).toEqual([]);
-    expect(updateMails(rig)).toHaveLength(1);
-    expect(updateMails(rig)[0]?.text).toContain('- ¥1,200\n+ ¥980 sale');
-    expect(discordMessages(rig)).toHaveLength(1);
-    expect(rows.map((row) => row.status)).toEqual(['sent', 'sent']);
-    expect(rig.discord.problems).toEqual([]);
-    // Every service answers ready again: its pool is back on the restarted server.
-    for (const [service, opsUrl] of rig.cluster.opsUrls) {
-      expect((await fetch(new URL('readyz', opsUrl))).status, service).toBe(200);
-    }
+    await rig().postgres.restart();
+    await expectUpdateDeliveredOnce(rig(), 'PostgreSQL restarted mid-pipeline', faultAt);
   }, 400_000);
 });
