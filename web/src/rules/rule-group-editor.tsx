@@ -39,7 +39,7 @@ export function RuleGroupEditor({
     onChange({ ...rules, groups: rules.groups.map((entry, at) => (at === index ? group : entry)) });
 
   return (
-    <fieldset className="rule-editor">
+    <fieldset className="panel rule-editor">
       <legend className="field-label">{t('wizard.rules.title')}</legend>
       <p className="field-hint">
         {t(rules.groups.length === 0 ? 'wizard.rules.noneHint' : 'wizard.rules.hint')}

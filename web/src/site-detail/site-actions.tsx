@@ -102,7 +102,7 @@ export function SiteActions({ version, site }: { version: SiteVersion; site: Sit
               </button>
               <button
                 type="button"
-                className="button danger-filled"
+                className="button danger-solid"
                 onClick={() => {
                   setConfirming(false);
                   run('delete');

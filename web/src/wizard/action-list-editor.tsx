@@ -43,7 +43,7 @@ export function ActionListEditor({
             // Actions have no identity of their own; their place in the list is what they are.
             // biome-ignore lint/suspicious/noArrayIndexKey: see above
             <li key={index} className="action-item">
-              <fieldset className="action-fieldset" disabled={disabled}>
+              <fieldset className="panel action-fieldset" disabled={disabled}>
                 <legend>{t('wizard.actionList.action', { number })}</legend>
                 <div className="field">
                   <label htmlFor={`${id}-type`} className="field-label">

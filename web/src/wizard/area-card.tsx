@@ -58,7 +58,7 @@ export function AreaCard({
   const problemId = `${id}-options-problem`;
 
   return (
-    <fieldset className="area-card">
+    <fieldset className="panel area-card">
       <legend className="area-card-title">{t('wizard.content.area', { number })}</legend>
       <div className="field">
         <label htmlFor={`${id}-label`} className="field-label">
