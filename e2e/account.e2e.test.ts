@@ -1,19 +1,24 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousAxeViolations } from './axe.ts';
 import { launchChromium } from './chromium.ts';
 import { linkFromMailbox } from './mailbox.ts';
 import { type RunningProduct, repoRoot, startProduct } from './product.ts';
+import {
+  expectNoSeriousAxeViolations,
+  expectNoSidewaysOverflow,
+  NARROW,
+  openPage,
+  screenshot,
+  WIDE,
+} from './steps.ts';
 
 let product: RunningProduct;
 let browser: Browser;
-const shots = join(repoRoot, 'test-results');
 
 beforeAll(async () => {
   [product, browser] = await Promise.all([startProduct(), launchChromium()]);
-  await mkdir(shots, { recursive: true });
 });
 
 afterAll(async () => {
@@ -21,31 +26,8 @@ afterAll(async () => {
   await product?.stop();
 });
 
-const WIDE = { width: 1280, height: 800 };
-const NARROW = { width: 375, height: 740 };
-
-async function openPage(locale: string, viewport: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ locale, viewport });
-  return context.newPage();
-}
-
 const pageUrl = (path: string) => new URL(path, product.url).href;
 const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
-
-async function screenshot(page: Page, name: string) {
-  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
-}
-
-/** The page may not scroll sideways: nothing is wider than the window. */
-async function expectNoSidewaysOverflow(page: Page) {
-  const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-  expect(widths[0]).toBeLessThanOrEqual(widths[1] ?? 0);
-}
-
-async function expectNoSeriousAxeViolations(page: Page) {
-  const violations = await seriousAxeViolations(page);
-  expect(violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
-}
 
 async function signUp(page: Page, email: string, password: string, labels: SignUpLabels) {
   await page.goto(pageUrl('/signup'));
@@ -98,7 +80,7 @@ describe('account screens against the running product', () => {
   });
 
   it('signs up, verifies from the mailbox, signs in, edits the account and signs out — Japanese, 1280 px', async () => {
-    const page = await openPage('ja-JP', WIDE);
+    const page = await openPage(browser, 'ja-JP', WIDE);
     const email = 'hanako@example.com';
     const password = 'mimamori-pass-1';
     await signUp(page, email, password, {
@@ -172,7 +154,7 @@ describe('account screens against the running product', () => {
   });
 
   it('signs up, resets the password from the mailbox and signs in to the account — English, 375 px', async () => {
-    const page = await openPage('en-US', NARROW);
+    const page = await openPage(browser, 'en-US', NARROW);
     const email = 'sam@example.com';
     await signUp(page, email, 'first-password-1', {
       heading: 'Sign up',
@@ -272,7 +254,7 @@ describe('account screens against the running product', () => {
   });
 
   it('keeps the other account fields editable when the time zone list fails, and retries it', async () => {
-    const page = await openPage('en-US', WIDE);
+    const page = await openPage(browser, 'en-US', WIDE);
     const email = 'kai@example.com';
     await signUp(page, email, 'kai-password-1', {
       heading: 'Sign up',

@@ -1,18 +1,23 @@
-import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousAxeViolations } from './axe.ts';
 import { launchChromium } from './chromium.ts';
-import { linkFromMailbox } from './mailbox.ts';
-import { type RunningProduct, repoRoot, startProduct } from './product.ts';
+import { type RunningProduct, startProduct } from './product.ts';
+import {
+  apiOf,
+  expectNoSeriousAxeViolations,
+  expectNoSidewaysOverflow,
+  NARROW,
+  type SignUpLabels,
+  screenshot,
+  signedUpAndIn,
+  WIDE,
+} from './steps.ts';
 
 let product: RunningProduct;
 let browser: Browser;
 let stockPage: Server;
-const shots = join(repoRoot, 'test-results');
 
 /** A shop page whose stock line reads differently on every fetch, so each check finds a change. */
 let stockFetches = 0;
@@ -31,7 +36,6 @@ beforeAll(async () => {
   stockPage = await startStockPage();
   const allow = `127.0.0.1:${(stockPage.address() as AddressInfo).port}`;
   [product, browser] = await Promise.all([startProduct({ env: { CRAWLER_ALLOW: allow } }), launchChromium()]);
-  await mkdir(shots, { recursive: true });
 });
 
 afterAll(async () => {
@@ -40,48 +44,26 @@ afterAll(async () => {
   await new Promise((resolve) => stockPage?.close(resolve));
 });
 
-const WIDE = { width: 1280, height: 800 };
-const NARROW = { width: 375, height: 740 };
-
 const pageUrl = (path: string) => new URL(path, product.url).href;
 
-async function screenshot(page: Page, name: string) {
-  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
-}
-
-async function expectNoSidewaysOverflow(page: Page) {
-  const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-  expect(widths[0]).toBeLessThanOrEqual(widths[1] ?? 0);
-}
-
-async function expectNoSeriousAxeViolations(page: Page) {
-  const violations = await seriousAxeViolations(page);
-  expect(violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
-}
-
-type Labels = {
-  email: string;
-  password: string;
-  plan: string;
-  agree: string;
-  submit: string;
-  signIn: string;
-};
-
-const JA: Labels = {
+const JA: SignUpLabels = {
   email: 'メールアドレス',
   password: 'パスワード',
   plan: 'ベーシック5 5サイト',
   agree: '利用規約に同意する',
   submit: '無料で登録する',
+  mailSent: 'メールを確認してください',
+  verified: 'メールアドレスを確認しました。',
   signIn: 'ログイン',
 };
-const EN: Labels = {
+const EN: SignUpLabels = {
   email: 'E-mail address',
   password: 'Password',
   plan: 'Basic 5 5 sites',
   agree: 'I agree to the terms of service',
   submit: 'Sign up for free',
+  mailSent: 'Check your mail',
+  verified: 'Your e-mail address has been verified.',
   signIn: 'Sign in',
 };
 
@@ -89,41 +71,17 @@ const EN: Labels = {
 async function newUserOnDashboard(
   context: BrowserContextOptions,
   email: string,
-  labels: Labels,
+  labels: SignUpLabels,
 ): Promise<Page> {
   const page = await (await browser.newContext(context)).newPage();
-  const password = 'dashboard-pass-1';
-  await page.goto(pageUrl('/signup'));
-  await page.getByLabel(labels.email).fill(email);
-  await page.getByLabel(labels.password, { exact: true }).fill(password);
-  await page.getByRole('radio', { name: labels.plan }).check();
-  await page.getByRole('checkbox', { name: labels.agree }).check();
-  await page.getByRole('button', { name: labels.submit }).click();
-  await expect.poll(() => page.getByRole('status').count()).toBe(1);
-  await page.goto(pageUrl(await linkFromMailbox(product.url, email, '/verify')));
-  await expect.poll(() => page.getByRole('status').count()).toBe(1);
-  await page.goto(pageUrl('/signin'));
-  await page.getByLabel(labels.email).fill(email);
-  await page.getByLabel(labels.password).fill(password);
-  await page.getByRole('button', { name: labels.signIn, exact: true }).click();
-  await page.waitForURL((url) => url.pathname === '/');
+  await signedUpAndIn(page, product.url, { email, password: 'dashboard-pass-1', labels });
   return page;
 }
 
 /** A call as the SPA makes it: same origin, session cookie, CSRF cookie echoed in the header. */
 async function callApi(page: Page, path: string, body: unknown): Promise<{ status: number; json: unknown }> {
-  return page.evaluate(
-    async ({ path, body }) => {
-      const token = /(?:^|; )csrf_token=([^;]*)/.exec(document.cookie)?.[1] ?? '';
-      const response = await fetch(path, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(token) },
-        body: JSON.stringify(body),
-      });
-      return { status: response.status, json: await response.json() };
-    },
-    { path, body },
-  );
+  const { status, body: json } = await apiOf(page.context(), product.url).post(path, body);
+  return { status, json };
 }
 
 /**

@@ -1,19 +1,28 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, type ExpectStatic, expect, it } from 'vitest';
-import { seriousAxeViolations } from './axe.ts';
 import { launchChromium } from './chromium.ts';
 import { linkFromMailbox } from './mailbox.ts';
 import { type RunningProduct, repoRoot, startProduct } from './product.ts';
+import {
+  type Api,
+  apiOf,
+  expectNoSeriousAxeViolations,
+  expectNoSidewaysOverflow,
+  NARROW,
+  type SignUpLabels,
+  screenshot,
+  signIn,
+  signUpAndVerify,
+  WIDE,
+} from './steps.ts';
 
 let product: RunningProduct;
 let browser: Browser;
-const shots = join(repoRoot, 'test-results');
 
 beforeAll(async () => {
   [product, browser] = await Promise.all([startProduct(), launchChromium()]);
-  await mkdir(shots, { recursive: true });
 });
 
 afterAll(async () => {
@@ -23,29 +32,12 @@ afterAll(async () => {
 
 const pageUrl = (path: string) => new URL(path, product.url).href;
 
-/** The gateway's API as the SPA calls it: the browser's cookies, the CSRF cookie echoed in a header. */
-type Api = { post: (path: string, body: unknown) => Promise<{ status: number; body: unknown }> };
-
-function apiOf(context: BrowserContext): Api {
-  const request: APIRequestContext = context.request;
-  return {
-    async post(path, body) {
-      const csrf = (await context.cookies(product.url.href)).find((cookie) => cookie.name === 'csrf_token');
-      const answer = await request.post(pageUrl(path), {
-        data: body,
-        headers: csrf ? { 'x-csrf-token': csrf.value } : {},
-      });
-      return { status: answer.status(), body: await answer.json().catch(() => undefined) };
-    },
-  };
-}
-
 /** A verified, signed-in user talking to the API directly, for what a screen cannot show. */
 async function signedInApi(email: string): Promise<{ api: Api; context: BrowserContext }> {
   const context = await browser.newContext();
   // The first answer sets the CSRF cookie.
   await context.request.get(pageUrl('/api/user_info'));
-  const api = apiOf(context);
+  const api = apiOf(context, product.url);
   const password = 'journey-pass-1';
   expect((await api.post('/api/signup', { email, password, agree: true, lang: 'en' })).status).toBe(202);
   const link = new URL(await linkFromMailbox(product.url, email, '/verify'), product.url);
@@ -109,57 +101,27 @@ async function translator(language: Language): Promise<Translate> {
   };
 }
 
-const WIDE = { width: 1280, height: 800 };
-const NARROW = { width: 375, height: 740 };
 /** The scheduler checks at a hashed phase of each minute and prices move each minute: ~2 min. */
 const UPDATE_WAIT_MS = 240_000;
 const PREVIEW_WAIT_MS = 90_000;
 
-async function screenshot(page: Page, name: string) {
-  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
-}
-
 async function expectFinishedScreen(expect: ExpectStatic, page: Page) {
-  const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-  expect(widths[0]).toBeLessThanOrEqual(widths[1] ?? 0);
-  const violations = await seriousAxeViolations(page);
-  expect(violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+  await expectNoSidewaysOverflow(page, expect);
+  await expectNoSeriousAxeViolations(page, expect);
 }
 
-/** Signs up through the screens with a plan that has one-minute sites, and verifies from the mailbox. */
-async function signUpAndVerify(
-  expect: ExpectStatic,
-  page: Page,
-  t: Translate,
-  email: string,
-  password: string,
-) {
-  await page.goto(pageUrl('/signup'));
-  await page.getByLabel(t('form.email')).fill(email);
-  await page.getByLabel(t('form.password'), { exact: true }).fill(password);
-  await page.getByRole('radio', { name: t('plans.basic5_1min') }).check();
-  await page.getByRole('checkbox', { name: t('signup.agree') }).check();
-  await page.getByRole('button', { name: t('signup.submit') }).click();
-  await expect.poll(() => page.getByRole('heading', { name: t('signup.sentTitle') }).count()).toBe(1);
-  await page.goto(pageUrl(await linkFromMailbox(product.url, email, '/verify')));
-  await expect.poll(() => page.getByRole('status').textContent()).toBe(t('verify.verified'));
-}
-
-/** Signs in through the screen; `beforeSubmit` sees the filled-in form. */
-async function signIn(
-  page: Page,
-  t: Translate,
-  email: string,
-  password: string,
-  beforeSubmit: () => Promise<void> = async () => undefined,
-) {
-  await page.goto(pageUrl('/signin'));
-  await page.getByLabel(t('form.email')).fill(email);
-  await page.getByLabel(t('form.password')).fill(password);
-  await beforeSubmit();
-  await page.getByRole('button', { name: t('signin.submit'), exact: true }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-}
+/** The sign-up, verify and sign-in screens' words, from the SPA's own catalogue. */
+const signUpLabels = (t: Translate): SignUpLabels => ({
+  email: t('form.email'),
+  password: t('form.password'),
+  // A plan with one-minute sites, so the update arrives within the test.
+  plan: t('plans.basic5_1min'),
+  agree: t('signup.agree'),
+  submit: t('signup.submit'),
+  mailSent: t('signup.sentTitle'),
+  verified: t('verify.verified'),
+  signIn: t('signin.submit'),
+});
 
 const runs = [
   { language: 'ja', width: 'wide' },
@@ -184,9 +146,9 @@ describe.concurrent('a new user watches the demo shop', () => {
       const email = `journey-${name}@example.com`;
       const password = 'journey-pass-1';
 
-      await signUpAndVerify(expect, page, t, email, password);
+      await signUpAndVerify(page, product.url, { email, password, labels: signUpLabels(t) }, expect);
 
-      await signIn(page, t, email, password, async () => {
+      await signIn(page, product.url, { email, password, labels: signUpLabels(t) }, async () => {
         await expectFinishedScreen(expect, page);
         await screenshot(page, `journey-signin-${name}`);
       });
@@ -334,8 +296,13 @@ describe.concurrent('a new user watches the demo shop', () => {
     const t = await translator('en');
     const context = await browser.newContext({ locale: 'en-US', viewport: WIDE });
     const page = await context.newPage();
-    await signUpAndVerify(expect, page, t, 'tour-skipper@example.com', 'journey-pass-1');
-    await signIn(page, t, 'tour-skipper@example.com', 'journey-pass-1');
+    const account = {
+      email: 'tour-skipper@example.com',
+      password: 'journey-pass-1',
+      labels: signUpLabels(t),
+    };
+    await signUpAndVerify(page, product.url, account, expect);
+    await signIn(page, product.url, account);
     const tour = page.getByRole('region', { name: t('tour.steps.register.title') });
     await expect.poll(() => tour.count()).toBe(1);
 

@@ -1,9 +1,8 @@
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './chromium.ts';
-import { type RunningProduct, repoRoot, startProduct } from './product.ts';
+import { type RunningProduct, startProduct } from './product.ts';
+import { screenshot, WIDE } from './steps.ts';
 
 let product: RunningProduct;
 let browser: Browser;
@@ -21,7 +20,7 @@ afterAll(async () => {
 async function openPage(options: BrowserContextOptions = {}): Promise<Page> {
   const context = await browser.newContext({
     locale: 'ja-JP',
-    viewport: { width: 1280, height: 800 },
+    viewport: WIDE,
     ...options,
   });
   return context.newPage();
@@ -54,8 +53,7 @@ describe('the SPA shell served by the product', () => {
     // The sign-in screen shows no top navigation.
     expect(await page.getByRole('navigation').count()).toBe(0);
 
-    await mkdir(join(repoRoot, 'test-results'), { recursive: true });
-    await page.screenshot({ path: join(repoRoot, 'test-results/shell-signin.png'), fullPage: true });
+    await screenshot(page, 'shell-signin');
     await page.context().close();
   });
 

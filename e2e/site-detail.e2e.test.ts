@@ -5,10 +5,18 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousAxeViolations } from './axe.ts';
 import { launchChromium } from './chromium.ts';
-import { linkFromMailbox } from './mailbox.ts';
 import { type RunningProduct, repoRoot, startProduct } from './product.ts';
+import {
+  apiOf,
+  expectNoSeriousAxeViolations,
+  expectNoSidewaysOverflow,
+  NARROW,
+  screenshot,
+  shots,
+  signedUpAndIn,
+  WIDE,
+} from './steps.ts';
 
 // The scheduler checks each 1-minute site once a minute at a phase hashed from its id, so a
 // change can take up to two minutes to show as an update.
@@ -17,14 +25,11 @@ const CHECK_WAIT_MS = 180_000;
 const PAGING_WAIT_MS = 360_000;
 const EMAIL = 'detail@example.com';
 const PASSWORD = 'mimamori-detail-1';
-const WIDE = { width: 1280, height: 800 };
-const NARROW = { width: 375, height: 740 };
 
 let product: RunningProduct;
 let browser: Browser;
 let shop: ShopPage;
 let context: BrowserContext;
-const shots = join(repoRoot, 'test-results');
 const sites = { sale: '', gone: '', v1: '' };
 
 /** A shop page on loopback whose price the test changes, and a page that is gone (404). */
@@ -67,14 +72,16 @@ beforeAll(async () => {
     startProduct({ env: { CRAWLER_ALLOW: shop.host } }),
     launchChromium(),
   ]);
-  await mkdir(shots, { recursive: true });
 });
 
 afterAll(async () => {
   await context?.close();
   await browser?.close();
   // What the product printed stays beside the screenshots, for reading a failed run.
-  if (product) await writeFile(join(shots, 'site-detail-product.log'), product.output());
+  if (product) {
+    await mkdir(shots, { recursive: true });
+    await writeFile(join(shots, 'site-detail-product.log'), product.output());
+  }
   await product?.stop();
   await new Promise<void>((resolve) => {
     shop?.server.closeAllConnections();
@@ -85,28 +92,21 @@ afterAll(async () => {
 const pageUrl = (path: string) => new URL(path, product.url).href;
 const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 
-async function csrfHeaders(): Promise<Record<string, string>> {
-  const token = (await context.cookies()).find((cookie) => cookie.name === 'csrf_token')?.value ?? '';
-  return { 'x-csrf-token': token };
-}
-
 /**
  * Calls the gateway with the signed-in browser's own session, as the SPA would. A 503 (a service
  * call past its deadline while the one-process product is busy taking screenshots) is asked again,
  * as the SPA's own queries do.
  */
 async function api<T>(path: string, body?: unknown): Promise<T> {
+  const gateway = apiOf(context, product.url);
   for (let attempt = 1; ; attempt++) {
-    const response =
-      body === undefined
-        ? await context.request.get(pageUrl(path))
-        : await context.request.post(pageUrl(path), { data: body, headers: await csrfHeaders() });
-    if (response.status() === 503 && attempt < 5) {
+    const answer = body === undefined ? await gateway.get(path) : await gateway.post(path, body);
+    if (answer.status === 503 && attempt < 5) {
       await sleep(2_000);
       continue;
     }
-    expect(response.ok(), `${path}: ${response.status()} ${await response.text()}`).toBe(true);
-    return (await response.json()) as T;
+    expect(answer.status, `${path}: ${answer.status} ${JSON.stringify(answer.body)}`).toBeLessThan(300);
+    return answer.body as T;
   }
 }
 
@@ -162,16 +162,6 @@ function saleSite(label: string, path: string) {
 async function setLanguage(lang: 'ja' | 'en') {
   const { user_id } = await api<{ user_id: string }>('/api/user_info');
   await api('/api/account/update', { user_id, lang });
-}
-
-async function expectNoSidewaysOverflow(page: Page) {
-  const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-  expect(widths[0]).toBeLessThanOrEqual(widths[1] ?? 0);
-}
-
-async function expectNoSeriousAxeViolations(page: Page) {
-  const violations = await seriousAxeViolations(page);
-  expect(violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
 }
 
 /** Every picture on the page has arrived and decoded (an error page would have no width). */
@@ -288,23 +278,20 @@ describe('site detail and v1 history against the running product', () => {
     async () => {
       context = await browser.newContext({ locale: 'ja-JP', viewport: WIDE });
       const page = await context.newPage();
-      await page.goto(pageUrl('/signup'));
-      await expect.poll(() => heading(page)).toBe('新規登録');
-      await page.getByLabel('メールアドレス').fill(EMAIL);
-      await page.getByLabel('パスワード', { exact: true }).fill(PASSWORD);
-      await page.getByRole('radio', { name: 'ベーシック5 (1分間隔) 5サイト' }).check();
-      await page.getByRole('checkbox', { name: '利用規約に同意する' }).check();
-      await page.getByRole('button', { name: '無料で登録する' }).click();
-      await expect
-        .poll(() => page.getByRole('heading', { name: 'メールを確認してください' }).count())
-        .toBe(1);
-      await page.goto(pageUrl(await linkFromMailbox(product.url, EMAIL, '/verify')));
-      await expect.poll(() => page.getByRole('status').textContent()).toBe('メールアドレスを確認しました。');
-      await page.goto(pageUrl('/signin'));
-      await page.getByLabel('メールアドレス').fill(EMAIL);
-      await page.getByLabel('パスワード').fill(PASSWORD);
-      await page.getByRole('button', { name: 'ログイン', exact: true }).click();
-      await page.waitForURL((url) => url.pathname === '/');
+      await signedUpAndIn(page, product.url, {
+        email: EMAIL,
+        password: PASSWORD,
+        labels: {
+          email: 'メールアドレス',
+          password: 'パスワード',
+          plan: 'ベーシック5 (1分間隔) 5サイト',
+          agree: '利用規約に同意する',
+          submit: '無料で登録する',
+          mailSent: 'メールを確認してください',
+          verified: 'メールアドレスを確認しました。',
+          signIn: 'ログイン',
+        },
+      });
       await page.close();
 
       // Days and times are the user's: Tokyo, whatever zone this machine runs in.
@@ -396,7 +383,7 @@ describe('site detail and v1 history against the running product', () => {
 
       await expectNoSidewaysOverflow(page);
       await expectNoSeriousAxeViolations(page);
-      await page.screenshot({ path: join(shots, `site-detail-${name}.png`), fullPage: true });
+      await screenshot(page, `site-detail-${name}`);
 
       // The gone page: filtered to errors, each says why in the user's language.
       await page.goto(pageUrl(`/target2?id=${sites.gone}`));
@@ -471,7 +458,7 @@ describe('site detail and v1 history against the running product', () => {
     await expect.poll(() => page.getByRole('status').textContent()).toBe('Monitoring resumed.');
     await expectNoSidewaysOverflow(page);
     await expectNoSeriousAxeViolations(page);
-    await page.screenshot({ path: join(shots, 'site-history-375-en.png'), fullPage: true });
+    await screenshot(page, 'site-history-375-en');
     // A v2 site is not a v1 site's history.
     await page.goto(pageUrl(`/history?id=${sites.sale}`));
     await expect

@@ -1,13 +1,18 @@
-import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousAxeViolations } from './axe.ts';
 import { launchChromium } from './chromium.ts';
-import { linkFromMailbox } from './mailbox.ts';
-import { type RunningProduct, repoRoot, startProduct } from './product.ts';
+import { type RunningProduct, startProduct } from './product.ts';
+import {
+  expectNoSeriousAxeViolations,
+  expectNoSidewaysOverflow,
+  NARROW,
+  type SignUpLabels,
+  screenshot,
+  signedUpAndIn,
+  WIDE,
+} from './steps.ts';
 
 /** The price the shop shows now; the redo-registration step changes it. */
 let price = '¥1,280';
@@ -34,7 +39,6 @@ let browser: Browser;
 let shop: Server;
 let shopBase: string;
 let shopUrl: string;
-const shots = join(repoRoot, 'test-results');
 
 beforeAll(async () => {
   shop = createServer((request, response) => {
@@ -61,7 +65,6 @@ beforeAll(async () => {
     startProduct({ env: { CRAWLER_ALLOW: `127.0.0.1:${port}` } }),
     launchChromium(),
   ]);
-  await mkdir(shots, { recursive: true });
 });
 
 afterAll(async () => {
@@ -70,8 +73,6 @@ afterAll(async () => {
   await new Promise((resolve) => shop?.close(resolve));
 });
 
-const WIDE = { width: 1280, height: 800 };
-const NARROW = { width: 375, height: 740 };
 /** Opening a page in the crawler's browser may take up to about a minute (spec section 9). */
 const PAGE_LOAD = { timeout: 90_000 };
 /** Each change of an area's options reads the area again from the live page. */
@@ -79,46 +80,15 @@ const READING = { timeout: 15_000 };
 
 const pageUrl = (path: string) => new URL(path, product.url).href;
 
+/** A finished wizard step: no sideways scrolling, nothing serious for axe, and a screenshot. */
 async function check(page: Page, name: string) {
-  const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-  expect(widths[0]).toBeLessThanOrEqual(widths[1] ?? 0);
-  const violations = await seriousAxeViolations(page);
-  expect(
-    violations.map(
-      (violation) =>
-        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
-    ),
-  ).toEqual([]);
-  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+  await expectNoSidewaysOverflow(page);
+  await expectNoSeriousAxeViolations(page);
+  await screenshot(page, name);
 }
 
-type Labels = {
-  email: string;
-  password: string;
-  plan: string;
-  agree: string;
-  submit: string;
-  signIn: string;
-  mailSent: string;
-  verified: string;
-};
-
-async function signedInUser(page: Page, email: string, labels: Labels) {
-  const password = 'wizard-pass-1';
-  await page.goto(pageUrl('/signup'));
-  await page.getByLabel(labels.email).fill(email);
-  await page.getByLabel(labels.password, { exact: true }).fill(password);
-  await page.getByRole('radio', { name: labels.plan }).check();
-  await page.getByRole('checkbox', { name: labels.agree }).check();
-  await page.getByRole('button', { name: labels.submit }).click();
-  await expect.poll(() => page.getByRole('heading', { name: labels.mailSent }).count()).toBe(1);
-  await page.goto(pageUrl(await linkFromMailbox(product.url, email, '/verify')));
-  await expect.poll(() => page.getByRole('status').textContent()).toBe(labels.verified);
-  await page.goto(pageUrl('/signin'));
-  await page.getByLabel(labels.email).fill(email);
-  await page.getByLabel(labels.password).fill(password);
-  await page.getByRole('button', { name: labels.signIn, exact: true }).click();
-  await page.waitForURL((url) => url.pathname === '/');
+async function signedInUser(page: Page, email: string, labels: SignUpLabels) {
+  await signedUpAndIn(page, product.url, { email, password: 'wizard-pass-1', labels });
 }
 
 const stepHeading = (page: Page) => page.locator('h2.step-title').textContent();

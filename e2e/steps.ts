@@ -1,0 +1,157 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, type ExpectStatic, expect as fileExpect } from 'vitest';
+import { seriousAxeViolations } from './axe.ts';
+import { launchChromium } from './chromium.ts';
+import { linkFromMailbox } from './mailbox.ts';
+import { type RunningProduct, repoRoot, type StartProductOptions, startProduct } from './product.ts';
+
+// The steps every e2e file takes through the product's screens, so a change in sign-up or in what
+// "a finished screen" means is made once. Each takes `expect` last where a file runs tests
+// concurrently and needs its test's own `expect`.
+
+/**
+ * Starts the product and Chromium before the file's tests and stops both after them. `options`
+ * is read when the product starts, so it may use what an earlier beforeAll set up (a test page).
+ */
+export function productAndBrowser(options: () => StartProductOptions = () => ({})): {
+  product: RunningProduct;
+  browser: Browser;
+} {
+  const running = {} as { product: RunningProduct; browser: Browser };
+  beforeAll(async () => {
+    [running.product, running.browser] = await Promise.all([startProduct(options()), launchChromium()]);
+  });
+  afterAll(async () => {
+    await running.browser?.close();
+    await running.product?.stop();
+  });
+  return running;
+}
+
+/** The two widths each screen is tried at: the wide layout and a phone (spec: narrow < 768 px). */
+export const WIDE = { width: 1280, height: 800 };
+export const NARROW = { width: 375, height: 740 };
+
+/** Where screenshots (and a failed run's product log) are kept for reading. */
+export const shots = join(repoRoot, 'test-results');
+
+/** A fresh browser context (its own cookies) at a locale and window size, with one page. */
+export async function openPage(
+  browser: Browser,
+  locale: string,
+  viewport: { width: number; height: number },
+): Promise<Page> {
+  return (await browser.newContext({ locale, viewport })).newPage();
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(shots, { recursive: true });
+  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+}
+
+/** The page may not scroll sideways: nothing is wider than the window. */
+export async function expectNoSidewaysOverflow(page: Page, expect: ExpectStatic = fileExpect): Promise<void> {
+  const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  expect(widths[0]).toBeLessThanOrEqual(widths[1] ?? 0);
+}
+
+/** axe-core finds nothing serious or critical; a failure names the rule and the elements. */
+export async function expectNoSeriousAxeViolations(
+  page: Page,
+  expect: ExpectStatic = fileExpect,
+): Promise<void> {
+  const violations = await seriousAxeViolations(page);
+  expect(
+    violations.map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+    ),
+  ).toEqual([]);
+}
+
+/** What the sign-up, verify and sign-in screens say, in the language the test reads them in. */
+export type SignUpLabels = {
+  email: string;
+  password: string;
+  /** The plan's radio button. */
+  plan: string;
+  agree: string;
+  submit: string;
+  /** The heading shown once the verify mail is on its way. */
+  mailSent: string;
+  /** The status the verify link shows. */
+  verified: string;
+  signIn: string;
+};
+
+/** Signs up through the screen and opens the verify link from the product's mailbox. */
+export async function signUpAndVerify(
+  page: Page,
+  productUrl: URL,
+  account: { email: string; password: string; labels: SignUpLabels },
+  expect: ExpectStatic = fileExpect,
+): Promise<void> {
+  const { email, password, labels } = account;
+  await page.goto(new URL('/signup', productUrl).href);
+  await page.getByLabel(labels.email).fill(email);
+  await page.getByLabel(labels.password, { exact: true }).fill(password);
+  await page.getByRole('radio', { name: labels.plan }).check();
+  await page.getByRole('checkbox', { name: labels.agree }).check();
+  await page.getByRole('button', { name: labels.submit }).click();
+  await expect.poll(() => page.getByRole('heading', { name: labels.mailSent }).count()).toBe(1);
+  await page.goto(new URL(await linkFromMailbox(productUrl, email, '/verify'), productUrl).href);
+  await expect.poll(() => page.getByRole('status').textContent()).toBe(labels.verified);
+}
+
+/** Signs in through the screen; the dashboard opens. `beforeSubmit` sees the filled-in form. */
+export async function signIn(
+  page: Page,
+  productUrl: URL,
+  account: { email: string; password: string; labels: SignUpLabels },
+  beforeSubmit: () => Promise<void> = async () => undefined,
+): Promise<void> {
+  const { email, password, labels } = account;
+  await page.goto(new URL('/signin', productUrl).href);
+  await page.getByLabel(labels.email).fill(email);
+  await page.getByLabel(labels.password).fill(password);
+  await beforeSubmit();
+  await page.getByRole('button', { name: labels.signIn, exact: true }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+}
+
+/** A new user through sign-up, the mailbox link and sign-in, left on the dashboard. */
+export async function signedUpAndIn(
+  page: Page,
+  productUrl: URL,
+  account: { email: string; password: string; labels: SignUpLabels },
+): Promise<void> {
+  await signUpAndVerify(page, productUrl, account);
+  await signIn(page, productUrl, account);
+}
+
+/** The gateway's API as the SPA calls it: the context's cookies, the CSRF cookie echoed in a header. */
+export type Api = {
+  get: (path: string) => Promise<{ status: number; body: unknown }>;
+  post: (path: string, body: unknown) => Promise<{ status: number; body: unknown }>;
+};
+
+export function apiOf(context: BrowserContext, productUrl: URL): Api {
+  const answer = async (response: Awaited<ReturnType<BrowserContext['request']['get']>>) => ({
+    status: response.status(),
+    body: await response.json().catch(() => undefined),
+  });
+  return {
+    get: async (path) => answer(await context.request.get(new URL(path, productUrl).href)),
+    async post(path, body) {
+      const csrf = (await context.cookies(productUrl.href)).find((cookie) => cookie.name === 'csrf_token');
+      return answer(
+        await context.request.post(new URL(path, productUrl).href, {
+          data: body,
+          headers: csrf ? { 'x-csrf-token': csrf.value } : {},
+        }),
+      );
+    },
+  };
+}
