@@ -1,32 +1,22 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './chromium.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { linkFromMailbox } from './mailbox.ts';
-import { type RunningProduct, repoRoot, startProduct } from './product.ts';
+import { repoRoot } from './product.ts';
 import {
   expectNoSeriousAxeViolations,
   expectNoSidewaysOverflow,
   NARROW,
   openPage,
+  productAndBrowser,
   screenshot,
   WIDE,
 } from './steps.ts';
 
-let product: RunningProduct;
-let browser: Browser;
+const running = productAndBrowser();
 
-beforeAll(async () => {
-  [product, browser] = await Promise.all([startProduct(), launchChromium()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
-
-const pageUrl = (path: string) => new URL(path, product.url).href;
+const pageUrl = (path: string) => new URL(path, running.product.url).href;
 const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 
 async function signUp(page: Page, email: string, password: string, labels: SignUpLabels) {
@@ -80,7 +70,7 @@ describe('account screens against the running product', () => {
   });
 
   it('signs up, verifies from the mailbox, signs in, edits the account and signs out — Japanese, 1280 px', async () => {
-    const page = await openPage(browser, 'ja-JP', WIDE);
+    const page = await openPage(running.browser, 'ja-JP', WIDE);
     const email = 'hanako@example.com';
     const password = 'mimamori-pass-1';
     await signUp(page, email, password, {
@@ -104,7 +94,7 @@ describe('account screens against the running product', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'メールを確認してください' }).count()).toBe(1);
     expect(await page.getByRole('status').textContent()).toContain(email);
 
-    await page.goto(pageUrl(await linkFromMailbox(product.url, email, '/verify')));
+    await page.goto(pageUrl(await linkFromMailbox(running.product.url, email, '/verify')));
     await expect.poll(() => page.getByRole('status').textContent()).toBe('メールアドレスを確認しました。');
     await page.getByRole('link', { name: 'ログインへ進む' }).click();
     await page.waitForURL((url) => url.pathname === '/signin');
@@ -154,7 +144,7 @@ describe('account screens against the running product', () => {
   });
 
   it('signs up, resets the password from the mailbox and signs in to the account — English, 375 px', async () => {
-    const page = await openPage(browser, 'en-US', NARROW);
+    const page = await openPage(running.browser, 'en-US', NARROW);
     const email = 'sam@example.com';
     await signUp(page, email, 'first-password-1', {
       heading: 'Sign up',
@@ -185,7 +175,7 @@ describe('account screens against the running product', () => {
       .poll(() => page.getByRole('alert').textContent())
       .toBe('The verification URL may be invalid.');
 
-    await page.goto(pageUrl(await linkFromMailbox(product.url, email, '/verify')));
+    await page.goto(pageUrl(await linkFromMailbox(running.product.url, email, '/verify')));
     await expect
       .poll(() => page.getByRole('status').textContent())
       .toBe('Your e-mail address has been verified.');
@@ -197,7 +187,7 @@ describe('account screens against the running product', () => {
     await page.getByRole('button', { name: 'Send the reset link' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toContain('If the address is registered');
 
-    const resetLink = await linkFromMailbox(product.url, email, '/reset_pass');
+    const resetLink = await linkFromMailbox(running.product.url, email, '/reset_pass');
     await page.goto(pageUrl(resetLink));
     await page.getByLabel('New password').fill('short');
     await page.getByRole('button', { name: 'Set the password' }).click();
@@ -254,7 +244,7 @@ describe('account screens against the running product', () => {
   });
 
   it('keeps the other account fields editable when the time zone list fails, and retries it', async () => {
-    const page = await openPage(browser, 'en-US', WIDE);
+    const page = await openPage(running.browser, 'en-US', WIDE);
     const email = 'kai@example.com';
     await signUp(page, email, 'kai-password-1', {
       heading: 'Sign up',
@@ -264,7 +254,7 @@ describe('account screens against the running product', () => {
     });
     await page.getByRole('checkbox', { name: 'I agree to the terms of service' }).check();
     await page.getByRole('button', { name: 'Sign up for free' }).click();
-    await page.goto(pageUrl(await linkFromMailbox(product.url, email, '/verify')));
+    await page.goto(pageUrl(await linkFromMailbox(running.product.url, email, '/verify')));
     await expect.poll(() => page.getByRole('status').count()).toBe(1);
 
     let failTimezones = true;
@@ -320,7 +310,7 @@ describe('account screens against the running product', () => {
     await expect
       .poll(() => page.getByText('Your request has been received.', { exact: false }).count())
       .toBe(1);
-    await page.goto(pageUrl(await linkFromMailbox(product.url, email, '/req_support')));
+    await page.goto(pageUrl(await linkFromMailbox(running.product.url, email, '/req_support')));
     await expect.poll(() => page.getByText('Monitoring area settings').count()).toBe(1);
     expect(await page.getByText('The price area is not found.').count()).toBe(1);
     await page.getByLabel('Additional details').fill('It is the second price on the page.');

@@ -1,16 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, type ExpectStatic, expect, it } from 'vitest';
-import { launchChromium } from './chromium.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, type ExpectStatic, expect, it } from 'vitest';
 import { linkFromMailbox } from './mailbox.ts';
-import { type RunningProduct, repoRoot, startProduct } from './product.ts';
+import { repoRoot } from './product.ts';
 import {
   type Api,
   apiOf,
   expectNoSeriousAxeViolations,
   expectNoSidewaysOverflow,
   NARROW,
+  productAndBrowser,
   type SignUpLabels,
   screenshot,
   signIn,
@@ -18,29 +18,19 @@ import {
   WIDE,
 } from './steps.ts';
 
-let product: RunningProduct;
-let browser: Browser;
+const running = productAndBrowser();
 
-beforeAll(async () => {
-  [product, browser] = await Promise.all([startProduct(), launchChromium()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
-
-const pageUrl = (path: string) => new URL(path, product.url).href;
+const pageUrl = (path: string) => new URL(path, running.product.url).href;
 
 /** A verified, signed-in user talking to the API directly, for what a screen cannot show. */
 async function signedInApi(email: string): Promise<{ api: Api; context: BrowserContext }> {
-  const context = await browser.newContext();
+  const context = await running.browser.newContext();
   // The first answer sets the CSRF cookie.
   await context.request.get(pageUrl('/api/user_info'));
-  const api = apiOf(context, product.url);
+  const api = apiOf(context, running.product.url);
   const password = 'journey-pass-1';
   expect((await api.post('/api/signup', { email, password, agree: true, lang: 'en' })).status).toBe(202);
-  const link = new URL(await linkFromMailbox(product.url, email, '/verify'), product.url);
+  const link = new URL(await linkFromMailbox(running.product.url, email, '/verify'), running.product.url);
   expect((await api.post('/api/verify', { token: link.searchParams.get('token') })).status).toBe(200);
   expect((await api.post('/api/signin', { email, password })).status).toBe(200);
   return { api, context };
@@ -104,6 +94,8 @@ async function translator(language: Language): Promise<Translate> {
 /** The scheduler checks at a hashed phase of each minute and prices move each minute: ~2 min. */
 const UPDATE_WAIT_MS = 240_000;
 const PREVIEW_WAIT_MS = 90_000;
+/** A clicked area is read again from the live page; slow while other test files share the two cores. */
+const READING_WAIT_MS = 15_000;
 
 async function expectFinishedScreen(expect: ExpectStatic, page: Page) {
   await expectNoSidewaysOverflow(page, expect);
@@ -138,7 +130,7 @@ describe.concurrent('a new user watches the demo shop', () => {
     async ({ language, width }, { expect }) => {
       const t = await translator(language);
       const name = `${width}-${language}`;
-      const context = await browser.newContext({
+      const context = await running.browser.newContext({
         locale: language === 'ja' ? 'ja-JP' : 'en-US',
         viewport: width === 'wide' ? WIDE : NARROW,
       });
@@ -146,9 +138,9 @@ describe.concurrent('a new user watches the demo shop', () => {
       const email = `journey-${name}@example.com`;
       const password = 'journey-pass-1';
 
-      await signUpAndVerify(page, product.url, { email, password, labels: signUpLabels(t) }, expect);
+      await signUpAndVerify(page, running.product.url, { email, password, labels: signUpLabels(t) }, expect);
 
-      await signIn(page, product.url, { email, password, labels: signUpLabels(t) }, async () => {
+      await signIn(page, running.product.url, { email, password, labels: signUpLabels(t) }, async () => {
         await expectFinishedScreen(expect, page);
         await screenshot(page, `journey-signin-${name}`);
       });
@@ -215,7 +207,11 @@ describe.concurrent('a new user watches the demo shop', () => {
       await expect.poll(() => page.getByRole('region', { name: t('tour.steps.area.title') }).count()).toBe(1);
       const price = page.getByRole('button', { name: /^\s*¥[\d,]+\s*$/ }).first();
       await price.click();
-      await expect.poll(() => page.getByText(t('wizard.areas.designated', { count: 1 })).count()).toBe(1);
+      await expect
+        .poll(() => page.getByText(t('wizard.areas.designated', { count: 1 })).count(), {
+          timeout: READING_WAIT_MS,
+        })
+        .toBe(1);
       await expectFinishedScreen(expect, page);
       await screenshot(page, `journey-wizard-areas-${name}`);
       await next.click();
@@ -294,15 +290,15 @@ describe.concurrent('a new user watches the demo shop', () => {
 
   it('lets the tour be ended from the keyboard, and does not offer it again', async ({ expect }) => {
     const t = await translator('en');
-    const context = await browser.newContext({ locale: 'en-US', viewport: WIDE });
+    const context = await running.browser.newContext({ locale: 'en-US', viewport: WIDE });
     const page = await context.newPage();
     const account = {
       email: 'tour-skipper@example.com',
       password: 'journey-pass-1',
       labels: signUpLabels(t),
     };
-    await signUpAndVerify(page, product.url, account, expect);
-    await signIn(page, product.url, account);
+    await signUpAndVerify(page, running.product.url, account, expect);
+    await signIn(page, running.product.url, account);
     const tour = page.getByRole('region', { name: t('tour.steps.register.title') });
     await expect.poll(() => tour.count()).toBe(1);
 
