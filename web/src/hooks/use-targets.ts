@@ -7,11 +7,12 @@ import { queryKeys } from '../query-keys.ts';
  * opens (the cached rows show meanwhile): opening a site's history clears its NEW flag, and the
  * detail page can pause or delete it.
  */
-export function useSiteList() {
+export function useSiteList(options: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: queryKeys.siteList,
     queryFn: ({ signal }) => fetchSiteList(signal),
     staleTime: 0,
+    enabled: options.enabled ?? true,
   });
 }
 

@@ -1,11 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { fetchSiteList } from '../api/targets.ts';
 import { useNarrowWindow } from '../hooks/use-narrow-window.ts';
-import { queryKeys } from '../query-keys.ts';
+import { useSiteList } from '../hooks/use-targets.ts';
 import { routePaths } from '../route-paths.ts';
 import { fillDemoShopAddress } from './demo-shop-address.ts';
 import { readTourProgress, saveTourProgress } from './tour-progress.ts';
@@ -28,12 +26,8 @@ export function GuidedTour() {
   const active = screen !== undefined && progress !== 'dismissed' && progress !== 'done';
   const onScreen = useScreenSteps(active ? screen : undefined);
   const present = usePresentSteps(onScreen);
-  // The dashboard's own list query: the same key, so no second request.
-  const siteList = useQuery({
-    queryKey: queryKeys.siteList,
-    queryFn: ({ signal }) => fetchSiteList(signal),
-    enabled: active && screen === 'dashboard',
-  });
+  // The dashboard's own list query, so no second request.
+  const siteList = useSiteList({ enabled: active && screen === 'dashboard' });
   const step = stepToShow({ progress, screen, siteCount: siteList.data?.targets.length, present });
   const box = useTargetBox(step?.target);
   const filled = useRef(false);
