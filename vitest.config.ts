@@ -61,7 +61,13 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'web/src/**/*.test.ts'],
+          include: [
+            'packages/*/src/**/*.test.ts',
+            'services/*/src/**/*.test.ts',
+            'web/src/**/*.test.ts',
+            // The repository's own checks (citations of documents).
+            'scripts/*.test.ts',
+          ],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           maxWorkers: WORKERS,
         },

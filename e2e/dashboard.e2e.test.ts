@@ -201,7 +201,7 @@ describe('dashboard against the running product', () => {
     ]);
     expect(await page.getByRole('button', { name: 'Shop Zeta を再開' }).isDisabled()).toBe(true);
 
-    // Usage: hourly sites spill into the 10-minute slots a Basic plan has (spec section 4).
+    // Usage: hourly sites spill into the 10-minute slots a Basic plan has (docs/product.md#quotas).
     expect(await usage(page, '_60min')).toBe('0 / 0');
     await expect.poll(() => refreshedUsage(page, '_10min', '最新の状態に更新')).toBe('5 / 5');
     expect(await usage(page, '_1min')).toBe('0 / 0');
@@ -335,7 +335,7 @@ describe('dashboard against the running product', () => {
     await expectNoSidewaysOverflow(page);
     await screenshot(page, 'dashboard-375-ja');
 
-    // A site list that cannot be read: the spec's message, and reload on confirm.
+    // A site list that cannot be read: its message (docs/product.md#screens), and reload on confirm.
     await page.route('**/api/v2/targets', (route) => route.fulfill({ status: 503, body: 'down' }));
     await page.reload();
     const failure = page.getByRole('alertdialog');

@@ -408,7 +408,7 @@ describe('site detail and v1 history against the running product', () => {
     }, 90_000);
   }
 
-  it('pauses, resumes and deletes with the spec’s messages, ignoring clicks while an action runs', async () => {
+  it('pauses, resumes and deletes with their messages, ignoring clicks while an action runs', async () => {
     await setLanguage('ja');
     const page = await context.newPage();
     await page.goto(pageUrl(`/target2?id=${sites.gone}`));

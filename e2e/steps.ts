@@ -30,7 +30,7 @@ export function productAndBrowser(options: () => StartProductOptions = () => ({}
   return running;
 }
 
-/** The two widths each screen is tried at: the wide layout and a phone (spec: narrow < 768 px). */
+/** The two widths each screen is tried at: the wide layout and a phone (narrow is under 768 px, docs/product.md#screens). */
 export const WIDE = { width: 1280, height: 800 };
 export const NARROW = { width: 375, height: 740 };
 

@@ -73,7 +73,7 @@ afterAll(async () => {
   await new Promise((resolve) => shop?.close(resolve));
 });
 
-/** Opening a page in the crawler's browser may take up to about a minute (spec section 9). */
+/** Opening a page in the crawler's browser may take up to about a minute (docs/product.md#checks). */
 const PAGE_LOAD = { timeout: 90_000 };
 /** Each change of an area's options reads the area again from the live page. */
 const READING = { timeout: 15_000 };

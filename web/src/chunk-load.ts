@@ -6,7 +6,7 @@ export class ChunkLoadError extends Error {
   }
 }
 
-/** Spec section 8: a chunk that has not arrived after 120 seconds counts as failed. */
+/** docs/product.md#screens: a chunk that has not arrived after 120 seconds counts as failed. */
 const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 
 /**

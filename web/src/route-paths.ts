@@ -1,4 +1,4 @@
-/** The SPA's routes as spec section 2 names them (history mode). */
+/** The SPA's routes (docs/product.md#screens), in history mode. */
 export const routePaths = {
   dashboard: '/',
   account: '/account',

@@ -2,7 +2,7 @@ import { PLANS } from './plan-catalog.ts';
 import type { Quota } from './quota.ts';
 
 /**
- * Add-ons of the custom plan (spec section 1): extra sites in 5-site units (`sites:<units>`),
+ * Add-ons of the custom plan (docs/product.md#plans): extra sites in 5-site units (`sites:<units>`),
  * a faster interval for all its sites (`10min`, `1min`), screenshots (`ss`), additional
  * e-mail addresses (`mail:<count>`) and chat notification (`line`).
  */

@@ -10,7 +10,7 @@ const total = (plan: PlanId) => {
 };
 
 describe('plan catalogue', () => {
-  it('has ids 0..11 with the spec’s site counts and 1-minute slots', () => {
+  it('has ids 0..11 with their target counts and 1-minute slots', () => {
     expect(Object.keys(PLANS).map(Number)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     expect([total(3), total(4), total(5)]).toEqual([5, 5, 25]);
     expect([6, 7, 8, 9, 10].map((id) => planQuota(id as PlanId)._1min)).toEqual([5, 10, 15, 20, 25]);

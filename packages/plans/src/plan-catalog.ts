@@ -1,6 +1,6 @@
 import { NO_QUOTA, type Quota } from './quota.ts';
 
-/** Plan ids of spec section 3; 0 and 1 have no name and no quota. */
+/** Plan ids (docs/product.md#plans); 0 and 1 have no name and no quota. */
 export type PlanId = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11;
 export type Cycle = 'month' | 'year';
 
@@ -31,7 +31,7 @@ function basic(sites: number, oneMinuteSites: number): Quota {
 const CUSTOM_BASE_SITES = 5;
 
 /**
- * The catalogue. The spec gives the site counts; the per-interval split follows the plan
+ * The catalogue. docs/product.md#plans gives the target counts; the per-interval split follows the plan
  * names (a "1-minute" plan moves that many sites from the 10-minute to the 1-minute slot).
  */
 export const PLANS: Record<PlanId, Plan> = {

@@ -2,7 +2,7 @@ import { type Cycle, isPlanId, type PlanId } from './plan-catalog.ts';
 
 export type Currency = 'JPY' | 'USD';
 
-/** Yen in whole units, dollars in cents (spec section 9). */
+/** Yen in whole units, dollars in cents (docs/product.md#prices). */
 export interface PlanPrice {
   JPY: number;
   USD: number;
@@ -15,7 +15,7 @@ export function isCurrency(value: string): value is Currency {
 }
 
 /**
- * Reads the price table held in configuration (the spec gives no prices), e.g.
+ * Reads the price table held in configuration (docs/product.md#prices: not in code), e.g.
  * `{"3":{"month":{"JPY":980,"USD":700},"year":{"JPY":9800,"USD":7000}}}`.
  */
 export function parsePlanPrices(json: string): PlanPrices {
@@ -45,7 +45,7 @@ export function planPrice(prices: PlanPrices, plan: PlanId, cycle: Cycle, curren
   return prices[plan]?.[cycle][currency] ?? 0;
 }
 
-/** Yen as whole units; other currencies are cents shown as dollars (spec section 9). */
+/** Yen as whole units; other currencies are cents shown as dollars (docs/product.md#prices). */
 export function formatPrice(amount: number, currency: Currency): string {
   return currency === 'JPY' ? `¥${amount.toLocaleString('en-US')}` : `$${(amount / 100).toFixed(2)}`;
 }

@@ -1,4 +1,4 @@
-/** Limits or usage per feature, keyed as spec section 3 names them in user_info. */
+/** Limits or usage per feature, keyed as user_info names them (docs/product.md#quotas). */
 export interface Quota {
   _60min: number;
   _10min: number;

@@ -4,7 +4,7 @@ import { QUOTA_KEYS, type Quota, type QuotaKey } from './quota.ts';
 export type SiteDemand = Quota;
 
 /**
- * `used_num` of user_info. Spec section 4: sites beyond the 1-hour quota run in free
+ * `used_num` of user_info (docs/product.md#quotas): sites beyond the 1-hour quota run in free
  * 10-minute slots (a faster slot serves a slower site), and sites beyond that in 1-minute
  * slots; the 1-minute count is what is left over, so it may exceed its limit.
  */
@@ -29,7 +29,7 @@ export interface UsageCell {
   used: number;
   limit: number;
   over: boolean;
-  /** `used / limit`, or `limit / limit (actual)` when over the quota (spec section 4). */
+  /** `used / limit`, or `limit / limit (actual)` when over the quota (docs/product.md#quotas). */
   text: string;
 }
 

@@ -1,4 +1,4 @@
-/** The options of one monitoring area (spec section 3). */
+/** The options of one monitoring area (docs/product.md#areas). */
 export interface AreaOptions {
   /** Compare the visible text (true) or the markup (false). */
   readonly stripTags: boolean;

@@ -71,7 +71,7 @@ function conditionHolds(condition: RuleCondition, area: AreaRuleView | undefined
   }
 }
 
-/** Numeric operators read the full text only, whatever the operand says (spec section 5). */
+/** Numeric operators read the full text only, whatever the operand says (docs/product.md#rules). */
 function numericConditionHolds(condition: RuleCondition, area: AreaRuleView): boolean {
   const current = firstNumber(area.all);
   const threshold = condition.value.trim() === '' ? 0 : firstNumber(condition.value);

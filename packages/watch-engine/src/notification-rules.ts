@@ -16,7 +16,7 @@ export const RULE_OPERATORS = [
 
 export type RuleOperator = (typeof RULE_OPERATORS)[number];
 
-/** Operators that read the first number of the area's full text (spec section 5). */
+/** Operators that read the first number of the area's full text (docs/product.md#rules). */
 export const NUMERIC_OPERATORS: ReadonlySet<RuleOperator> = new Set([
   'greater',
   'less',

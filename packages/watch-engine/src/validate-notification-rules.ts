@@ -22,7 +22,7 @@ const VALUE_OPTIONAL: ReadonlySet<RuleOperator> = new Set([
 ]);
 
 /**
- * Checks a site's notification rules against its area ids. Empty groups are deleted (spec section 5);
+ * Checks a site's notification rules against its area ids. Empty groups are deleted (docs/product.md#rules);
  * numeric operators need the 'all' operand and a number; keywords a value; re/not_re a pattern RE2 runs.
  */
 export function validateRuleGroups(input: unknown, areaIds: readonly string[]): Validated<NotificationRules> {

@@ -137,7 +137,7 @@ describe('judging snapshots', () => {
     expect((await check(userId, targetId, [area('price', 'Price 900 yen sale')])).outcome).toBe('no_change');
   });
 
-  it("reports a missing element as the spec's element_not_found", async () => {
+  it("reports a missing element as the product's element_not_found", async () => {
     const missing = await check(userId, targetId, [{ ...area('price', ''), found: false }]);
     expect(missing).toMatchObject({ outcome: 'error', error_code: 'element_not_found' });
   });

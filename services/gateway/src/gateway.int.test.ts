@@ -80,7 +80,7 @@ describe('gateway', () => {
     }
   });
 
-  it('answers user_info in the spec shape for a live session, read from PostgreSQL through account', async () => {
+  it('answers user_info in the shape the SPA reads for a live session, read from PostgreSQL through account', async () => {
     const { userId } = await unary(account, 'createAccount', {
       email: 'sato@example.jp',
       password: 'abcd1234',

@@ -112,7 +112,7 @@ describe('the number of sites a user keeps', () => {
   });
 });
 
-describe('pause, resume and delete (spec section 7)', () => {
+describe('pause, resume and delete (docs/product.md#targets)', () => {
   it('acts on v2 sites by target_v2_id and v1 sites by target_id, each path only on its own version', async () => {
     const { browser } = await harness.signedIn('actions@example.com');
     const v2 = (await register(browser)).target_v2_id;
@@ -181,7 +181,7 @@ describe('pause, resume and delete (spec section 7)', () => {
 });
 
 describe('the site list', () => {
-  it('returns v1 and v2 rows together in registration order with the spec keys', async () => {
+  it('returns v1 and v2 rows together in registration order with the list keys', async () => {
     const { browser } = await harness.signedIn('list@example.com');
     await register(browser, { label: 'first', proxy: false });
     await browser.post('/api/v1/import', { text: 'https://second.example/\n' });

@@ -25,7 +25,7 @@ export function siteBody(overrides: Record<string, unknown> = {}): Record<string
   };
 }
 
-/** The part of a site-list row every row has (spec section 3). */
+/** The part of a site-list row every row has (docs/product.md#targets). */
 export const ROW_KEYS = [
   'id',
   'ver',

@@ -58,7 +58,7 @@ function delivery(userId: string, revision: number, min10: number): BusMessage {
 describe("user_info's used_num follows the user's monitoring sites", () => {
   it('counts active sites per interval with spill-over, and features; pausing gives the slot back', async () => {
     const { browser } = await harness.signedIn('usage@example.com');
-    // Basic 5: no hourly slots, so hourly sites use 10-minute slots (spec section 4).
+    // Basic 5: no hourly slots, so hourly sites use 10-minute slots (docs/product.md#quotas).
     const first = await browser.post('/api/v2/target/register', siteBody({ screenshot: true }));
     await browser.post('/api/v2/target/register', siteBody({ interval_minutes: 15 }));
     await eventually(() => usedNum(browser), { _60min: 0, _10min: 2, _1min: 0, ss: 1 });

@@ -8,7 +8,7 @@ import { useFocusAfterSubmit } from '../forms/use-focus-after-submit.ts';
 import { useLinkDiscord, useUnlinkDiscord } from '../hooks/use-account.ts';
 import { AccountSection } from './account-section.tsx';
 
-/** The account-wide chat link: a Discord webhook, tested when linked (spec: four link states). */
+/** The account-wide chat link: a Discord webhook, tested when linked (four link states, docs/product.md#account). */
 export function DiscordSection({ state }: { state: DiscordState }) {
   const { t } = useTranslation();
   const errorText = useErrorText();

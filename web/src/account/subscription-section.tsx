@@ -5,7 +5,7 @@ import type { AccountSettings } from '../api/account.ts';
 import { routePaths } from '../route-paths.ts';
 import { AccountSection } from './account-section.tsx';
 
-/** Spec section 4's subscription states as the account answer numbers them. */
+/** The subscription states (docs/product.md#subscription) as the account answer numbers them. */
 const TRIAL = 1;
 
 /**

@@ -1,6 +1,6 @@
 import { apiRequest } from './client.ts';
 
-/** Support request types of spec section 3, as the gateway names them. */
+/** Support request types (docs/product.md#account), as the gateway names them. */
 export const SUPPORT_TYPES = ['navigation', 'login_action', 'area', 'notification', 'other'] as const;
 export type SupportType = (typeof SUPPORT_TYPES)[number];
 

@@ -3,7 +3,7 @@ import type { RuleOperand, RuleOperator } from '@mimamori/watch-engine/notificat
 import { apiRequest } from './client.ts';
 import type { Locator, PageAction, UserAgent, Viewport } from './preview.ts';
 
-/** An area's options and its rules' words are the watch engine's own (spec sections 3 and 5). */
+/** An area's options and its rules' words are the watch engine's own (docs/product.md#areas, docs/product.md#rules). */
 export type { AreaOptions, RuleOperand, RuleOperator };
 export type RuleCondition = { areaId: string; operand: RuleOperand; operator: RuleOperator; value: string };
 export type RuleGroup = { combine: 'and' | 'or'; conditions: RuleCondition[] };

@@ -1,6 +1,6 @@
 import { apiRequest } from './client.ts';
 
-/** A site-list row (spec section 3) as GET /api/v2/targets sends it. */
+/** A site-list row (docs/product.md#targets) as GET /api/v2/targets sends it. */
 export type SiteRow = {
   id: string;
   ver: 1 | 2;
@@ -28,7 +28,7 @@ export function fetchSiteList(signal?: AbortSignal): Promise<SiteList> {
 }
 
 /**
- * Spec section 7: a v1 site is acted on under /api with `target_id`, a v2 site under /api/v2
+ * A v1 site is acted on under /api with `target_id`, a v2 site under /api/v2
  * with `target_v2_id`.
  */
 export function actOnSite(action: SiteAction, site: Pick<SiteRow, 'id' | 'ver'>): Promise<unknown> {

@@ -1,6 +1,6 @@
 import { apiRequest } from './client.ts';
 
-/** Limits (`num`) and usage (`used_num`) per feature, keyed as the spec names them. */
+/** Limits (`num`) and usage (`used_num`) per feature, keyed as user_info names them. */
 export type QuotaCounts = {
   _60min: number;
   _10min: number;
@@ -21,7 +21,7 @@ export type Subscription = {
 export type TdnetEdinetItem = { edinet: string; tdnet: string; name1: string };
 export type CikIsinItem = { id: string; label: string; cik: string; ticker: string; isin: string };
 
-/** user_info as spec section 3 names it. */
+/** user_info (docs/product.md#quotas, docs/product.md#subscription). */
 export type UserInfo = {
   user_id: string;
   mails: string[];

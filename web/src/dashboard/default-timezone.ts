@@ -2,7 +2,7 @@ import type { TimezoneOption } from '../api/timezones.ts';
 import { browserTimezone } from '../signup/browser-timezone.ts';
 
 /**
- * The picker's first choice (spec section 2): the browser's offset as an Etc/GMT zone. An offset
+ * The picker's first choice (docs/product.md#time-zones): the browser's offset as an Etc/GMT zone. An offset
  * that is not whole hours has none, so the first listed zone with that offset stands in.
  */
 export function defaultTimezone(options: readonly TimezoneOption[], now = new Date()): string {

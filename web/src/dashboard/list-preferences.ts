@@ -1,7 +1,7 @@
 import { REGISTRATION_ORDER, type SiteSort, type SortKey } from './site-order.ts';
 
 /**
- * The site list's sort and 'show paused too' choice, kept in the browser (spec section 3,
+ * The site list's sort and 'show paused too' choice, kept in the browser (docs/product.md#target-list;
  * local state `targets`: order, show_all). The rows themselves are not stored: they belong to
  * one account, and the browser may be shared.
  */

@@ -45,7 +45,7 @@ function SiteActionButton({
   );
 }
 
-/** Pause a monitoring site, or resume a paused one when the plan has a free slot (spec section 4). */
+/** Pause a monitoring site, or resume a paused one when the plan has a free slot (docs/product.md#quotas). */
 export function PauseButton(props: SiteButtonProps) {
   const { t } = useTranslation();
   const label = siteName(props.site);

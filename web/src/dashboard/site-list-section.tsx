@@ -22,8 +22,8 @@ type Outcome = { tone: 'success' | 'error'; text: string };
 const isUpdateOrder = (sort: SiteSort) => sort.key === 'updated' && sort.descending;
 
 /**
- * The site list (spec section 2): search, 'show paused too', sort, refresh, and pause, resume
- * and delete with the spec's confirmation and messages. One action runs at a time; a click
+ * The site list (docs/product.md#target-list): search, 'show paused too', sort, refresh, and pause, resume
+ * and delete with its confirmation and messages. One action runs at a time; a click
  * while one runs is ignored.
  */
 export function SiteListSection() {

@@ -4,7 +4,7 @@ import type { SiteRow } from '../api/targets.ts';
 export type SortKey = 'no' | 'label' | 'url' | 'updated' | 'checked';
 export type SiteSort = { key: SortKey; descending: boolean };
 
-/** Spec section 4's two orders: by registration, and by update (newest first). */
+/** The two orders (docs/product.md#target-list): by registration, and by update (newest first). */
 export const REGISTRATION_ORDER: SiteSort = { key: 'no', descending: false };
 export const UPDATE_ORDER: SiteSort = { key: 'updated', descending: true };
 

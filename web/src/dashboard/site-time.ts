@@ -25,7 +25,7 @@ export function formatDateTime(iso: string, language: string, timeZone: string):
   }
 }
 
-/** Spec section 2: a v1 site opens its history (which clears NEW), a v2 site its detail page. */
+/** docs/product.md#target-list: a v1 site opens its history (which clears NEW), a v2 site its detail page. */
 export function sitePath(site: Pick<SiteRow, 'id' | 'ver'>): string {
   const path = site.ver === 1 ? routePaths.siteHistory : routePaths.targetDetail;
   return `${path}?id=${encodeURIComponent(site.id)}`;

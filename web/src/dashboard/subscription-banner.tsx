@@ -5,7 +5,7 @@ import { routePaths } from '../route-paths.ts';
 import { subscriptionNotice } from './subscription-notice.ts';
 import { useSiteTime } from './use-site-time.ts';
 
-/** The warning of spec section 4 for a failed renewal (6) or a hold (7); nothing otherwise. */
+/** The warning (docs/product.md#subscription) for a failed renewal (6) or a hold (7); nothing otherwise. */
 export function SubscriptionBanner({ info }: { info: UserInfo }) {
   const { t } = useTranslation();
   const time = useSiteTime();

@@ -1,6 +1,6 @@
 import type { UserInfo } from '../api/user-info.ts';
 
-/** Spec section 4: the subscription states the dashboard warns about. */
+/** docs/product.md#subscription: the subscription states the dashboard warns about. */
 const RENEWAL_FAILED = 6;
 const ON_HOLD = 7;
 

@@ -7,7 +7,7 @@ import { FormDialog } from '../shell/form-dialog.tsx';
 import { defaultTimezone } from './default-timezone.ts';
 
 /**
- * Asks a user who has no time zone yet (spec section 2) to choose one, starting from the
+ * Asks a user who has no time zone yet (docs/product.md#time-zones) to choose one, starting from the
  * browser's offset. Saving reloads user_info, which then has the zone, and the picker goes.
  */
 export function TimezonePicker({ onDismiss }: { onDismiss: () => void }) {

@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import type { UserInfo } from '../api/user-info.ts';
 
 /**
- * Usage against the plan (spec section 2). user_info's used_num already has the spill of
- * section 4 applied (sites over the 1-hour quota count as 10-minute ones, then 1-minute);
+ * Usage against the plan (docs/product.md#screens). user_info's used_num already has the spill of
+ * docs/product.md#quotas applied (sites over the 1-hour quota count as 10-minute ones, then 1-minute);
  * usageTable words an over-quota row as 'limit / limit (actual)'.
  */
 export function UsageSection({ info }: { info: UserInfo }) {

@@ -1,4 +1,4 @@
-/** Field checks of spec section 5, done before asking the gateway; codes match the gateway's. */
+/** Field checks of docs/product.md#account, done before asking the gateway; codes match the gateway's. */
 
 export const MIN_PASSWORD_LENGTH = 8;
 

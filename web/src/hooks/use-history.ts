@@ -34,7 +34,7 @@ export function useRegistrationData(version: SiteVersion, id: string) {
 }
 
 /**
- * Pause, resume or delete. User info is reloaded after each (spec section 4: quotas change); the
+ * Pause, resume or delete. User info is reloaded after each (docs/product.md#targets: quotas change); the
  * site's history pages are refetched after a pause or resume, whose state the header shows.
  */
 export function useSiteAction(version: SiteVersion, id: string) {

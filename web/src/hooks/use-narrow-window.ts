@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-/** Spec section 9: a window narrower than 768 px gets the mobile layouts. */
+/** docs/product.md#screens: a window narrower than 768 px gets the mobile layouts. */
 const NARROW_QUERY = '(width < 768px)';
 
 function subscribe(onChange: () => void): () => void {

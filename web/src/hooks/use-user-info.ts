@@ -12,7 +12,7 @@ export function useUserInfo() {
   });
   const deleted = query.data?.deleted_user === true;
   useEffect(() => {
-    // The spec's answer to an account deleted elsewhere: start over from a fresh page.
+    // An account deleted elsewhere (docs/product.md#account): start over from a fresh page.
     if (deleted) window.location.reload();
   }, [deleted]);
   return { ...query, isSignedOut: isUnauthenticated(query.error) };

@@ -39,11 +39,11 @@ const placeholders = (key: string, text: string) =>
     .sort();
 
 /**
- * Spec section 8 messages of the screens of issue 7, each with the key that carries it.
+ * Messages (docs/product.md#screens) of the screens of issue 7, each with the key that carries it.
  * Left out, because their screens come with their own issues: the filings section ('could not
  * register', the ISIN 429 message), card info and card update errors, unsubscription failure.
  */
-const SECTION_8: readonly [message: string, key: string][] = [
+const FAILURE_MESSAGES: readonly [message: string, key: string][] = [
   ['Site list load failure: could not load the monitoring page, reload', 'dashboard.sites.loadFailed'],
   ['Pause failure: could not pause', 'dashboard.actions.pauseFailed'],
   ['Resume failure: could not resume', 'dashboard.actions.resumeFailed'],
@@ -131,7 +131,7 @@ describe('catalogues', () => {
     expect(differing).toEqual([]);
   });
 
-  it.each(SECTION_8)('carry the section 8 message "%s" in both languages (%s)', (_message, key) => {
+  it.each(FAILURE_MESSAGES)('carry the failure message "%s" in both languages (%s)', (_message, key) => {
     expect(jaTexts.get(key), `ja ${key}`).toBeTruthy();
     expect(enTexts.get(key), `en ${key}`).toBeTruthy();
   });

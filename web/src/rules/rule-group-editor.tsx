@@ -15,7 +15,7 @@ import './rule-editor.css';
 export type RuleArea = { areaId: string; label: string };
 
 /**
- * Notification rule groups (spec section 3): groups of conditions, each group AND or OR inside,
+ * Notification rule groups (docs/product.md#rules): groups of conditions, each group AND or OR inside,
  * the groups combined AND or OR. A group left without conditions is removed when saved.
  * Shared by the registration wizard and the site detail's settings.
  */

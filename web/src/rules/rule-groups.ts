@@ -9,7 +9,7 @@ import type {
 
 export const RULE_OPERANDS: readonly RuleOperand[] = ['all', 'new', 'old'];
 
-/** Spec section 5: numeric conditions read the first number of the full text only. */
+/** docs/product.md#rules: numeric conditions read the first number of the full text only. */
 export const isNumericOperator = (operator: RuleOperator) => NUMERIC_OPERATORS.has(operator);
 
 /** The operands a condition with this operator may read. */
@@ -38,7 +38,7 @@ export function withOperator(condition: RuleCondition, operator: RuleOperator): 
 }
 
 /**
- * The rules as they are saved: groups left without conditions are removed (spec section 5), and
+ * The rules as they are saved: groups left without conditions are removed (docs/product.md#rules), and
  * no group at all means 'notify on every update', sent as no rules.
  */
 export function rulesToSave(rules: NotificationRules): NotificationRules | undefined {

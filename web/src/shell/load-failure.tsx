@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { AlertDialog } from './alert-dialog.tsx';
 
 /**
- * Spec section 8: what a screen needs could not be loaded; a dialog offers close and reload.
+ * docs/product.md#screens: what a screen needs could not be loaded; a dialog offers close and reload.
  * Closed, the screen stays usable and, while it has nothing to show (`notice`), still says why.
  * Shown afresh (open) each time it is mounted, i.e. for each new failure.
  */

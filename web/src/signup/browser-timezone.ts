@@ -1,5 +1,5 @@
 /**
- * Spec section 2: the default zone is the browser's offset as an Etc/GMT zone (POSIX sign,
+ * docs/product.md#time-zones: the default zone is the browser's offset as an Etc/GMT zone (POSIX sign,
  * so UTC+9 is Etc/GMT-9). An offset that is not whole hours has no such zone: none is sent.
  */
 export function browserTimezone(now = new Date()): string | undefined {

@@ -1,7 +1,7 @@
 import { PLANS, type Plan } from '@mimamori/plans';
 import { useTranslation } from 'react-i18next';
 
-/** The plans a trial can start on (spec: 3..11), in catalogue order. */
+/** The plans a trial can start on (3..11, docs/product.md#plans), in catalogue order. */
 export const TRIAL_PLANS: Plan[] = Object.values(PLANS).filter((plan) => plan.id >= 3);
 
 /**

@@ -21,7 +21,7 @@ const FAILED = {
 } as const;
 
 /**
- * Pause, resume (only when the plan has a free slot) and delete (confirmed first), with the spec's
+ * Pause, resume (only when the plan has a free slot) and delete (confirmed first), with their
  * messages; a click while an action runs is ignored. A v2 site also links to its settings in the
  * registration wizard, in the layout that fits the window.
  */

@@ -25,7 +25,7 @@ import './site-detail.css';
 export type DiffLayout = 'inline' | 'side';
 
 /**
- * The site detail (spec section 2) of a v2 site (/target2) or the history of a v1 site (/history):
+ * The site detail (docs/product.md#history) of a v2 site (/target2) or the history of a v1 site (/history):
  * the site's state and actions, its check and update history, and the data at registration.
  */
 export function SiteDetailScreen({ version }: { version: SiteVersion }) {

@@ -6,7 +6,7 @@ import { type ActionDraft, actionProblem, newAction } from './wizard-draft.ts';
 const ACTION_TYPES: readonly ActionType[] = ['click', 'enter_text', 'modifier_key', 'goto_url'];
 
 /**
- * Edits a list of page actions (spec section 3, Action): click, enter text, modifier key or go to a
+ * Edits a list of page actions (docs/product.md#login-and-actions): click, enter text, modifier key or go to a
  * URL; an element by selector or XPath, optionally inside an iframe; skippable when it may be absent.
  */
 export function ActionListEditor({

@@ -58,7 +58,7 @@ export function rectangle(from: Point, to: Point): Box {
   };
 }
 
-/** The designated area a new selection would fall inside of (spec section 5: refused), if any. */
+/** The designated area a new selection would fall inside of (refused, docs/product.md#areas), if any. */
 export function enclosingArea<Area extends { box: Box | null; frameKey: string }>(
   areas: readonly Area[],
   box: Box,

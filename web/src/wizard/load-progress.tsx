@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** Spec section 9: about 30 s of loading, then about 30 s of optimised loading. */
+/** docs/product.md#checks: about 30 s of loading, then about 30 s of optimised loading. */
 const LOAD_SECONDS = 30;
 const EXPECTED_SECONDS = 60;
 

@@ -12,7 +12,7 @@ import type { StepProps } from './wizard-step.ts';
 
 /**
  * Step 3 (optional): the login actions, and a login test from a signed-out state, verified by a
- * cookie the site sets or by replaying the actions; it can be run again (spec section 4).
+ * cookie the site sets or by replaying the actions; it can be run again (docs/product.md#login-and-actions).
  */
 export function LoginStep({
   draft,

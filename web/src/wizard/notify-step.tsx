@@ -15,7 +15,7 @@ import { StepButtons } from './step-buttons.tsx';
 import { intervalProblem, settingsFromDraft } from './wizard-draft.ts';
 import type { StepProps } from './wizard-step.ts';
 
-/** The plan's intervals (spec section 9) and the user_info quota each one counts against. */
+/** The plan's intervals (docs/product.md#quotas) and the user_info quota each one counts against. */
 const INTERVALS: readonly { minutes: number; quota: '_60min' | '_10min' | '_1min' }[] = [
   { minutes: 60, quota: '_60min' },
   { minutes: 10, quota: '_10min' },
@@ -25,7 +25,7 @@ const CHAT_NOTIFY: readonly ChatNotify[] = ['none', 'account', 'site'];
 
 /**
  * Step 7: label, interval, channels and notification rules; Register (or Update in edit mode)
- * saves the site. A failure that is a timeout asks to reload and start again (spec section 8).
+ * saves the site. A failure that is a timeout asks to reload and start again (docs/product.md#check-errors).
  */
 export function NotifyStep({
   draft,

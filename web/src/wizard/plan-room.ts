@@ -12,7 +12,7 @@ export function intervalBucket(minutes: number): '_60min' | '_10min' | '_1min' {
 
 /**
  * Whether a new site would start monitoring with the plan's limits (`num`) and what the user's
- * sites use now (`used_num`); without room the target service saves it paused (spec section 4),
+ * sites use now (`used_num`); without room the target service saves it paused (docs/product.md#quotas),
  * which the wizard says before Register is pressed.
  */
 export function newSiteFits(limits: Quota, used: Quota, need: SiteNeed): boolean {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api/client.ts';
 import { callProblemMessage, problemMessage, shouldRetryOpen } from './preview-problem.ts';
 
-describe("the crawler's problems as the spec's messages", () => {
+describe("the crawler's problems as the users' messages", () => {
   it('tells a 404 from other error statuses', () => {
     expect(problemMessage({ code: 'http_status', detail: 'HTTP 404 from http://shop.example/x' })).toBe(
       'notFound404',

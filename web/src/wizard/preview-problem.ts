@@ -1,7 +1,7 @@
 import { ApiError } from '../api/client.ts';
 import type { PreviewProblem } from '../api/preview.ts';
 
-/** The wizard's message for a page or step that did not work (spec section 8 wording). */
+/** The wizard's message for a page or step that did not work (docs/product.md#check-errors). */
 export type ProblemMessage =
   | 'unreachable'
   | 'notFound404'
@@ -48,7 +48,7 @@ export function callProblemMessage(error: unknown): ProblemMessage | undefined {
   return undefined;
 }
 
-/** Spec section 4 and 9: a page read is tried up to 3 times. */
+/** docs/product.md#checks: a page read is tried up to 3 times. */
 export const MAX_OPEN_ATTEMPTS = 3;
 
 /** Only a page that ran out of time is worth loading again at once; a refusal or a 404 stays so. */

@@ -95,7 +95,7 @@ function WizardFlow({
   const [step, setStep] = useState<StepId>(start);
   const [furthest, setFurthest] = useState(stepIndex(start));
   const [preview, setPreview] = useState<PreviewSession | null>(null);
-  // Spec section 4: once the areas are registered, login and actions are behind the user.
+  // docs/product.md#wizard: once the areas are registered, login and actions are behind the user.
   const [areasRegistered, setAreasRegistered] = useState(start === 'notify');
   const [pausedSave, setPausedSave] = useState<SavedTarget>();
   // A narrow screen shrinks a desktop page past pointing at anything: it starts at actual size.

@@ -16,7 +16,7 @@ const LABEL_LENGTH = 40;
 
 /**
  * Designating areas (step 3): a picked element is refused when it lies inside an area already
- * designated (spec section 5); otherwise the preview reads it and it becomes an area with its text.
+ * designated (docs/product.md#areas); otherwise the preview reads it and it becomes an area with its text.
  */
 export function useAreaSelection({
   draft,

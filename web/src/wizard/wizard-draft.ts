@@ -11,15 +11,15 @@ import type {
 } from '../api/target-settings.ts';
 import { emptyRules, rulesToSave } from '../rules/rule-groups.ts';
 
-/** The wizard's steps in flow order (spec section 2): login and actions are optional. */
+/** The wizard's steps in flow order (docs/product.md#wizard): login and actions are optional. */
 export const STEPS = ['url', 'display', 'login', 'actions', 'areas', 'content', 'notify'] as const;
 export type StepId = (typeof STEPS)[number];
 
-/** The spec's five numbered steps; login and actions are optional extras between them. */
+/** The five numbered steps (docs/product.md#wizard); login and actions are optional extras between them. */
 const NUMBERED: readonly StepId[] = ['url', 'display', 'areas', 'content', 'notify'];
 export const STEP_COUNT = NUMBERED.length;
 
-/** The step's number in the spec's wording (1 to 5), or null for an optional step. */
+/** The step's number as the screens number it (1 to 5), or null for an optional step. */
 export function stepNumber(step: StepId): number | null {
   const index = NUMBERED.indexOf(step);
   return index < 0 ? null : index + 1;
@@ -129,7 +129,7 @@ export function nextAreaId(areas: readonly AreaDraft[]): string {
   return `area-${number}`;
 }
 
-/** Spec section 5: the interval is a whole number of minutes, 1 or more. */
+/** docs/product.md#wizard: the interval is a whole number of minutes, 1 or more. */
 export function intervalProblem(interval: string): 'interval_too_short' | undefined {
   const minutes = Number(interval.trim());
   return interval.trim() !== '' && Number.isInteger(minutes) && minutes >= 1
@@ -205,7 +205,7 @@ function viewportPart(draft: WizardDraft): { viewport?: Viewport } {
   return viewport ? { viewport } : {};
 }
 
-/** Spec limits of a screen size, as the preview and the target service accept it. */
+/** Limits of a screen size, as the preview and the target service accept it. */
 export function viewportProblem(
   draft: Pick<WizardDraft, 'viewportWidth' | 'viewportHeight'>,
 ): 'viewport_invalid' | undefined {

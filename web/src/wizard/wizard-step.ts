@@ -17,7 +17,7 @@ export type StepProps = {
   setRender: (render: PreviewRender) => void;
   /** The crawler closed the session (10 minutes idle): the page must be opened again. */
   onPreviewExpired: () => void;
-  /** Absent where going back is not possible (after the areas were registered, spec section 4). */
+  /** Absent where going back is not possible (after the areas were registered, docs/product.md#wizard). */
   onBack?: (() => void) | undefined;
   onNext: () => void;
 };

@@ -8,7 +8,7 @@ export type ProblemKind =
   | 'precondition'
   | 'throttled';
 
-/** A refusal with a stable code (`password_too_short`) the SPA turns into the spec's message. */
+/** A refusal with a stable code (`password_too_short`) the SPA turns into its message (docs/product.md#account). */
 export class AccountProblem extends Error {
   readonly kind: ProblemKind;
   readonly code: string;

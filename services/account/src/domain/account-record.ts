@@ -1,6 +1,6 @@
 import type { Cycle, PlanId, Quota } from '@mimamori/plans';
 
-/** Subscription status (spec section 4 names 6 and 7). */
+/** Subscription status (docs/product.md#subscription). */
 export const SubscriptionStatus = {
   trial: 1,
   active: 2,

@@ -17,7 +17,7 @@ export async function loadOwnAccount(
 }
 
 export interface ProfileInput {
-  /** When given, must be the signed-in user's id (spec: POST /api/account/update sends it). */
+  /** When given, must be the signed-in user's id (POST /api/account/update sends it). */
   userId: string;
   name?: string | undefined;
   lang?: string | undefined;

@@ -1,6 +1,6 @@
 import { checkNotes } from './profile-fields.ts';
 
-/** Spec section 3: why a subscriber cancels, asked on the cancel screen (billing issue). */
+/** Why a subscriber cancels (docs/product.md#subscription), asked on the cancel screen (billing issue). */
 export const CANCELLATION_REASONS = [
   'site_not_supported',
   'no_longer_needed',

@@ -1,4 +1,4 @@
-/** Spec section 5: at least 8 half-width alphanumerics and symbols. */
+/** docs/product.md#account: at least 8 half-width alphanumerics and symbols. */
 export const MIN_PASSWORD_LENGTH = 8;
 /** argon2 takes any length; a cap keeps a megabyte "password" from costing a megabyte of hashing. */
 export const MAX_PASSWORD_LENGTH = 128;

@@ -21,7 +21,7 @@ export function testMessage(lang: 'ja' | 'en'): string {
 }
 
 /**
- * Spec: the chat link is not set, linking, complete or not complete. The URL is stored
+ * docs/product.md#account: the chat link is not set, linking, complete or not complete. The URL is stored
  * (sealed) as linking, then the test message decides complete or not complete.
  */
 export async function linkDiscord(

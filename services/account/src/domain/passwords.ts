@@ -32,7 +32,7 @@ export async function resetPassword(token: string, password: string, deps: Accou
 }
 
 /**
- * Spec section 5: a wrong current password is refused, the same password is 'No changes'.
+ * docs/product.md#account: a wrong current password is refused, the same password is 'No changes'.
  * A user who signed in with X and has no password sets one without a current password.
  */
 export async function changePassword(

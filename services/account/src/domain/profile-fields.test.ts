@@ -38,7 +38,7 @@ describe('profile fields', () => {
     expect(checkSupportType('billing')).toBe('invalid_support_type');
   });
 
-  it('checks cancellation reasons against the spec list', () => {
+  it('checks cancellation reasons against the product list', () => {
     expect(checkCancellationFeedback({ reasons: ['too_expensive', 'other'], comment: 'ok' })).toBeNull();
     expect(checkCancellationFeedback({ reasons: [], comment: '' })).toBe('cancellation_reason_required');
     expect(checkCancellationFeedback({ reasons: ['bored'], comment: '' })).toBe(

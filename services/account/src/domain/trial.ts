@@ -1,7 +1,7 @@
 import { isPlanId, type PlanId } from '@mimamori/plans';
 import { type SubscriptionRecord, SubscriptionStatus } from './account-record.ts';
 
-/** Spec section 9: two weeks, no card. */
+/** Two weeks, no card (docs/product.md#subscription). */
 export const TRIAL_DAYS = 14;
 const DAY_MS = 86_400_000;
 

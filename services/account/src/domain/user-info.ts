@@ -1,7 +1,7 @@
 import { NO_QUOTA, type PlanPrices, planPrice, planQuota, type Quota, usedQuota } from '@mimamori/plans';
 import { type AccountRecord, SubscriptionStatus } from './account-record.ts';
 
-/** user_info of spec section 3, before it is put on the wire. */
+/** user_info (docs/product.md#quotas), before it is put on the wire. */
 export interface UserInfoView {
   userId: string;
   mails: string[];

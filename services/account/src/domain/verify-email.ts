@@ -2,7 +2,7 @@ import type { AccountDeps } from './account-deps.ts';
 import { AccountProblem } from './account-problem.ts';
 import { hashToken, looksLikeToken } from './one-time-token.ts';
 
-/** Spec: a verification link is valid (verified now), used (already verified) or invalid. */
+/** docs/product.md#account: a verification link is valid (verified now), used (already verified) or invalid. */
 export async function verifyEmail(
   token: string,
   deps: AccountDeps,

@@ -8,7 +8,7 @@ import { deviceProfile } from './user-agent-presets.ts';
 export interface BrowserFetcherOptions {
   pool: BrowserPool;
   limits?: Partial<ActionLimits>;
-  /** Page reads per check before a transient failure is reported (spec: up to 3). */
+  /** Page reads per check before a transient failure is reported (up to 3, docs/product.md#checks). */
   attempts?: number;
 }
 

@@ -7,7 +7,7 @@ import { isolatedWorld } from './isolated-world.ts';
 import { PAGE_FACTS, WAIT_DOM_QUIET } from './page-scripts.ts';
 
 export interface LoadLimits {
-  /** For the document and then its load event (spec: about 30 s). */
+  /** For the document and then its load event (about 30 s, docs/product.md#checks). */
   loadTimeoutMs: number;
   /** Optimised loading after it: network idle or DOM stable, at most this long (about 30 s). */
   settleTimeoutMs: number;

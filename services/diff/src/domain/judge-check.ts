@@ -59,7 +59,7 @@ export type Judgement =
       record: VersionToRecord[];
     };
 
-// The engine's 'area_not_found' is the spec's "element not found (check selector or XPath)",
+// The engine's 'area_not_found' is what users read as "element not found" (docs/product.md#check-errors),
 // the same code the crawler uses when it cannot find an element.
 const ERROR_CODES: Record<string, string> = { area_not_found: 'element_not_found' };
 

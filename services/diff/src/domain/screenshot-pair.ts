@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 
-/** Wide enough to read, small enough that WebP encoding of a long page stays cheap (design §5). */
+/** Wide enough to read, small enough that WebP encoding of a long page stays cheap on a shared crawler. */
 const PAIR_WIDTH = 800;
 // Summed RGB difference under which two pixels count as the same (anti-aliasing, JPEG noise).
 const PIXEL_TOLERANCE = 48;

@@ -14,7 +14,7 @@ const httpByGrpc: Partial<Record<number, number>> = {
 
 /**
  * The account service names each refusal (`password_too_short`, `too_many_attempts`); that
- * name becomes the API error code, so the SPA can show the spec's message for it.
+ * name becomes the API error code, so the SPA can show its message (docs/product.md#account).
  */
 export function sendAccountFailure(reply: FastifyReply, error: unknown) {
   const { code, details } = error as { code?: number; details?: string };

@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 
 /**
  * Every API error has one shape: a stable machine code and the message key the SPA
- * translates (spec section 8 messages live in the SPA's catalogues).
+ * translates (the messages of docs/product.md live in the SPA's catalogues).
  */
 export function sendApiError(reply: FastifyReply, httpStatus: number, code: string) {
   return reply

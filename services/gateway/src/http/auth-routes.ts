@@ -20,7 +20,7 @@ export function accountRoute(name: string, handler: Handler): Handler {
     });
 }
 
-/** Sign-up, sign-in, sign-out, e-mail verification and password reset (spec sections 2 and 5). */
+/** Sign-up, sign-in, sign-out, e-mail verification and password reset (docs/product.md#account). */
 export function authRoutes(app: FastifyInstance, deps: { account: accountV1.AccountServiceClient }) {
   const { account } = deps;
 

@@ -48,7 +48,7 @@ type Handler = (session: SessionCaller, request: FastifyRequest, reply: FastifyR
 const EMPTY_PAGE: diffV1.ListHistoryResponse = { entries: [], olderCursor: '', newerCursor: '' };
 
 /**
- * The site detail (spec section 2): the history of checks and updates filtered all / update /
+ * The site detail (docs/product.md#history): the history of checks and updates filtered all / update /
  * error, older/newer paging, all days or one day in the user's time zone, the data at
  * registration, and the before/after pictures. Opening the history clears the site's NEW flag.
  * The target service says whether the site is the caller's; the diff service answers only for

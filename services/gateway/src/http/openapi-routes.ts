@@ -99,7 +99,7 @@ export const openApiDocument = {
     },
     '/api/user_info': {
       get: {
-        summary: 'The signed-in user (spec section 3, user_info)',
+        summary: 'The signed-in user (user_info, docs/product.md#quotas)',
         security: [{ session: [] }],
         responses: {
           '200': {

@@ -67,7 +67,7 @@ const bodies = {
 type Bodies = { [K in keyof typeof bodies]: z.infer<(typeof bodies)[K]> };
 
 /**
- * The registration wizard's live preview (spec section 2, /sr2c and /sr2m): the page in the
+ * The registration wizard's live preview (docs/product.md#wizard, /sr2c and /sr2m): the page in the
  * crawler's browser, for the signed-in user only. Every route is a CSRF-checked POST.
  */
 export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {

@@ -5,7 +5,7 @@ import { sendAccountFailure } from './account-failure.ts';
 import { sendApiError } from './api-error.ts';
 import { SESSION_COOKIE } from './session-cookie.ts';
 
-/** Subscription statuses in which monitoring stays stopped (spec section 4: 7 on hold; 9 ended). */
+/** Subscription statuses in which monitoring stays stopped (docs/product.md#subscription: 7 on hold; 9 ended). */
 const HELD_STATUSES = new Set([7, 9]);
 
 export interface SessionCaller {

@@ -171,7 +171,7 @@ export function settingsJson(settings: targetV1.TargetSettings | undefined) {
   };
 }
 
-/** A site-list row with the spec's keys (section 3). */
+/** A site-list row with its keys (docs/product.md#targets). */
 export function siteRowJson(row: targetV1.SiteRow | undefined) {
   if (!row) return null;
   return {

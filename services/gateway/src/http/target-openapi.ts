@@ -13,7 +13,7 @@ const targetError = {
         code: {
           type: 'string',
           description:
-            'url_required, url_invalid, label_too_long, interval_too_short (spec: specify 1 minute or more), interval_too_long, ' +
+            'url_required, url_invalid, label_too_long, interval_too_short (specify 1 minute or more), interval_too_long, ' +
             'areas_required, too_many_areas, area_id_invalid, area_id_duplicate, area_content_too_long, selector_required, ' +
             'selector_invalid, selector_type_invalid, invalid_area_options, invalid_rules, user_agent_invalid, ' +
             'user_agent_required, user_agent_too_long, viewport_invalid, cookies_too_long, chat_notify_invalid, ' +
@@ -36,7 +36,7 @@ const targetError = {
 
 export const siteRow = {
   type: 'object',
-  description: 'A site-list row (spec section 3).',
+  description: 'A site-list row (docs/product.md#targets).',
   properties: {
     id: { type: 'string', format: 'uuid' },
     ver: { enum: [1, 2] },
@@ -226,7 +226,7 @@ const saved = {
     paused: { type: 'boolean' },
     paused_for_quota: {
       type: 'boolean',
-      description: 'Saved paused: no free slot of the plan (spec section 4).',
+      description: 'Saved paused: no free slot of the plan (docs/product.md#quotas).',
     },
     target: siteRow,
   },

@@ -23,8 +23,8 @@ const httpByGrpc: Partial<Record<number, number>> = {
 type Handler = (caller: targetV1.Caller, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 /**
- * Monitored sites: the dashboard's list and its pause/resume/delete (spec section 7 paths and
- * payload names), the registration and edit of a v2 site, and the v1 bulk import. The session's
+ * Monitored sites: the dashboard's list and its pause/resume/delete (the product's
+ * paths and payload names), the registration and edit of a v2 site, and the v1 bulk import. The session's
  * user and plan limits come from the account service; the target service acts for that user only.
  */
 export function targetRoutes(app: FastifyInstance, deps: TargetRouteDeps) {

@@ -1,4 +1,4 @@
-/** One time zone choice as the SPA's picker reads it (spec section 3). */
+/** One time zone choice as the SPA's picker reads it (docs/product.md#time-zones). */
 export interface TimezoneOption {
   /** Offset from UTC in hours, now (so daylight saving shows as it is today). */
   o: number;

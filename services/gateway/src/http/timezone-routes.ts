@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { timezoneList } from './timezone-list.ts';
 
-/** Spec section 7: GET /static/timezones.json, a list of {o, d, a, v}; built once per process. */
+/** GET /static/timezones.json (docs/product.md#time-zones), a list of {o, d, a, v}; built once per process. */
 export function timezoneRoutes(app: FastifyInstance) {
   const body = JSON.stringify(timezoneList(new Date()));
   app.get('/static/timezones.json', async (_request, reply) =>

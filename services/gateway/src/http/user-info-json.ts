@@ -1,6 +1,6 @@
 import type { accountV1 } from '@mimamori/contracts';
 
-/** user_info exactly as spec section 3 names it (snake_case, `_60min`-style quota keys). */
+/** user_info exactly as the SPA reads it (snake_case, `_60min`-style quota keys). */
 export function toUserInfoJson(info: accountV1.UserInfo) {
   return {
     user_id: info.userId,

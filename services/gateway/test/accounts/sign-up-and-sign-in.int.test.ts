@@ -78,7 +78,7 @@ describe('sign-up, verification, sign-in and sign-out', () => {
       has_pi: false,
       locale: { Lang: 'ja', Timezone: 'Etc/GMT-9', Currency: 'JPY' },
     });
-    // Exactly the spec's keys (section 3), nothing more.
+    // Exactly user_info's keys, nothing more.
     expect(Object.keys(info.body).sort()).toEqual(
       [
         'user_id',
@@ -146,7 +146,7 @@ describe('sign-up, verification, sign-in and sign-out', () => {
     ).toBe(200);
   });
 
-  it('refuses sign-up without agreeing to the terms and with a short password, with the spec messages', async () => {
+  it('refuses sign-up without agreeing to the terms and with a short password, with their messages', async () => {
     const browser = await harness.browser();
     expect(
       (await browser.post('/api/signup', { email: 'terms@example.com', password: 'abcd1234', agree: false }))

@@ -1,6 +1,6 @@
 import { escapeHtml } from '@mimamori/mail';
 
-/** Spec section 8's messages for the errors a streak usually ends on, in the reader's language. */
+/** The messages (docs/product.md#check-errors) for the errors a streak usually ends on, in the reader's language. */
 const ERROR_WORDS: Record<string, { ja: string; en: string }> = {
   unreachable: { ja: 'サイトに接続できませんでした', en: 'could not reach the site' },
   http_status: {
@@ -22,7 +22,7 @@ const ERROR_WORDS: Record<string, { ja: string; en: string }> = {
 };
 
 /**
- * The structural-change hint (spec section 8): the site failed many checks in a row, which usually
+ * The structural-change hint (docs/product.md#check-errors): the site failed many checks in a row, which usually
  * means its pages changed shape and the areas, login or actions no longer fit.
  */
 export function structureHintContent(input: {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/** The shortest check interval a site may have (spec: 'specify 1 minute or more'). */
+/** The shortest check interval a site may have (docs/product.md#checks). */
 export const MIN_INTERVAL_MS = 60_000;
 
 /**

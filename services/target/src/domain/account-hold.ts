@@ -2,7 +2,7 @@ import { reportUsage } from './report-usage.ts';
 import type { TargetUnit } from './target-port.ts';
 
 /**
- * An account put on hold stops all its monitoring (spec section 4): every monitoring site is
+ * An account put on hold stops all its monitoring (docs/product.md#subscription): every monitoring site is
  * paused with the reason `hold`. Lifting the hold does not resume them; the user does.
  */
 export async function pauseAllForHold(unit: TargetUnit): Promise<number> {

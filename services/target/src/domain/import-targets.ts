@@ -16,7 +16,7 @@ const V1_INTERVAL_MINUTES = 60;
 
 /**
  * Creates v1 sites from a URL list. Each takes a free slot while one is left; the rest are
- * saved paused (spec section 4). A URL the user already watches as a v1 site is reported.
+ * saved paused (docs/product.md#quotas). A URL the user already watches as a v1 site is reported.
  */
 export async function importTargets(
   caller: Caller,

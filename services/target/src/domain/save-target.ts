@@ -15,12 +15,12 @@ export interface SaveDeps {
 
 export interface SavedTarget {
   record: TargetRecord;
-  /** Saved paused because no slot of the plan was free (spec section 4). */
+  /** Saved paused because no slot of the plan was free (docs/product.md#quotas). */
   pausedForQuota: boolean;
   row: SiteRowView;
 }
 
-/** Registers a v2 site; with no free slot it is saved paused (spec section 4). */
+/** Registers a v2 site; with no free slot it is saved paused (docs/product.md#quotas). */
 export async function registerTarget(
   caller: Caller,
   input: SettingsInput,

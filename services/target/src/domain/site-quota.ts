@@ -35,7 +35,7 @@ export function demandOf(sites: readonly SiteNeed[]): Quota {
 }
 
 /**
- * Whether one more active site fits beside the others (spec section 4): a free slot at its
+ * Whether one more active site fits beside the others (docs/product.md#quotas): a free slot at its
  * interval or a faster one (spill-over), and room for each feature it uses. Nothing fits while
  * the account is on hold.
  */

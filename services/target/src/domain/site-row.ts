@@ -1,7 +1,7 @@
 import { type Caller, demandOf, fitsDemand, type SiteNeed, siteFits } from './site-quota.ts';
 import type { TargetRecord, TargetSettingsRecord } from './target-record.ts';
 
-/** One row of the dashboard's site list (spec section 3). */
+/** One row of the dashboard's site list (docs/product.md#targets). */
 export interface SiteRowView {
   id: string;
   ver: 1 | 2;

@@ -17,7 +17,7 @@ export interface SiteRef {
   targetId: string;
 }
 
-/** Spec section 7: /api/pause (v1) and /api/v2/pause (v2). */
+/** /api/pause (v1) and /api/v2/pause (v2). */
 export function pauseTarget(caller: Caller, ref: SiteRef, targets: TargetPort): Promise<ActionOutcome> {
   return act(caller, ref, targets, async (unit, site) => {
     if (site.paused) return { site, changed: false };
@@ -29,7 +29,7 @@ export function pauseTarget(caller: Caller, ref: SiteRef, targets: TargetPort): 
   });
 }
 
-/** Resumes only when a slot is free and the account is not on hold (spec section 4). */
+/** Resumes only when a slot is free and the account is not on hold (docs/product.md#quotas). */
 export function resumeTarget(caller: Caller, ref: SiteRef, targets: TargetPort): Promise<ActionOutcome> {
   return act(caller, ref, targets, async (unit, site) => {
     if (!site.paused) return { site, changed: false };

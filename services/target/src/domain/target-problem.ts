@@ -2,7 +2,7 @@
 export type ProblemKind = 'invalid' | 'not_found' | 'busy' | 'precondition';
 
 /**
- * A refusal with a stable code the SPA turns into the spec's message, the field it is about
+ * A refusal with a stable code the SPA turns into its message, the field it is about
  * (`areas[0].locator.selector`) and, for watch-engine refusals, the engine's own reason.
  */
 export class TargetProblem extends Error {

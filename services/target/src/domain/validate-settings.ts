@@ -56,7 +56,7 @@ export interface ValidationContext {
 
 /**
  * Checks every field of a v2 site and returns what to store, secrets sealed for this site.
- * Refuses the first problem found with a code naming the field (spec section 5: at least one
+ * Refuses the first problem found with a code naming the field (docs/product.md#targets: at least one
  * area, interval of 1 minute or more; selectors that parse; Python-syntax regexes the watch
  * engine can run). Empty rule groups are deleted.
  */

@@ -151,7 +151,7 @@ export function createTargetStore(db: Db, now: () => Date = () => new Date()): T
     forUser(userId, targetId, work) {
       return db.transaction(async (tx) => {
         if (targetId !== null) {
-          // A second action on the same site while one runs is refused, not queued (spec section 4).
+          // A second action on the same site while one runs is refused, not queued (docs/product.md#targets).
           const { rows } = await tx.query<{ claimed: boolean }>(
             'SELECT pg_try_advisory_xact_lock(hashtext($1)) AS claimed',
             [`target-action:${targetId}`],

@@ -32,7 +32,7 @@ export interface GetUserInfoResponse {
   userInfo?: UserInfo | undefined;
 }
 
-/** Mirrors the spec's `user_info` (section 3); JSON names keep the spec's keys. */
+/** Mirrors `user_info` as the SPA reads it; JSON names keep its keys (docs/product.md#quotas). */
 export interface UserInfo {
   userId: string;
   mails: string[];
@@ -56,7 +56,7 @@ export interface UserInfo {
   deletedUser: boolean;
 }
 
-/** Site counts per check interval plus feature counts; the JSON names are the spec's keys. */
+/** Site counts per check interval plus feature counts; the JSON names are user_info's keys. */
 export interface Quota {
   min60: number;
   min10: number;
@@ -69,14 +69,14 @@ export interface Quota {
 
 export interface Subscription {
   price: number;
-  /** Spec section 4: 6 = renewal failed, 7 = on hold. */
+  /** docs/product.md#subscription: 6 = renewal failed, 7 = on hold. */
   status: number;
   suspendAt?: Date | undefined;
   sInfo?: SubscriptionInfo | undefined;
 }
 
 export interface SubscriptionInfo {
-  /** Plan id 0..11 (spec section 3). */
+  /** Plan id 0..11 (docs/product.md#plans). */
   plan: number;
   /** "month" or "year". */
   cycle: string;
@@ -5599,7 +5599,7 @@ export const GetNotificationProfileResponse: MessageFns<GetNotificationProfileRe
 /** Accounts, sessions, plans, quotas and billing. Called by the gateway. */
 export type AccountServiceService = typeof AccountServiceService;
 export const AccountServiceService = {
-  /** The signed-in user's dashboard view (the spec's `user_info`), looked up by session token. */
+  /** The signed-in user's dashboard view (`user_info`), looked up by session token. */
   getUserInfo: {
     path: "/mimamori.account.v1.AccountService/GetUserInfo" as const,
     requestStream: false as const,
@@ -5842,7 +5842,7 @@ export const AccountServiceService = {
 } as const;
 
 export interface AccountServiceServer extends UntypedServiceImplementation {
-  /** The signed-in user's dashboard view (the spec's `user_info`), looked up by session token. */
+  /** The signed-in user's dashboard view (`user_info`), looked up by session token. */
   getUserInfo: handleUnaryCall<GetUserInfoRequest, GetUserInfoResponse>;
   /** Sign-up: creates an unverified account and publishes mimamori.events.v1.AccountCreated. */
   createAccount: handleUnaryCall<CreateAccountRequest, CreateAccountResponse>;
@@ -5890,7 +5890,7 @@ export interface AccountServiceServer extends UntypedServiceImplementation {
 }
 
 export interface AccountServiceClient extends Client {
-  /** The signed-in user's dashboard view (the spec's `user_info`), looked up by session token. */
+  /** The signed-in user's dashboard view (`user_info`), looked up by session token. */
   getUserInfo(
     request: GetUserInfoRequest,
     callback: (error: ServiceError | null, response: GetUserInfoResponse) => void,

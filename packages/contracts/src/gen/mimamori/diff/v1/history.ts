@@ -92,7 +92,7 @@ export interface HistoryEntry {
   /**
    * With outcome error: the crawler's code (unreachable, timeout, http_status, element_not_found, …)
    * or the watch engine's (area_not_found, area_empty, invalid_area_options, …); the client shows
-   * the spec's message for the code.
+   * the message docs/product.md#check-errors gives the code.
    */
   errorCode: string;
   errorDetail: string;

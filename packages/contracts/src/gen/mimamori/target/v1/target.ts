@@ -147,7 +147,7 @@ export interface UpdateTargetRequest {
 export interface SavedTarget {
   targetId: string;
   paused: boolean;
-  /** Saved paused because the plan had no free slot for it (spec section 4). */
+  /** Saved paused because the plan had no free slot for it (docs/product.md#quotas). */
   pausedForQuota: boolean;
   row?: SiteRow | undefined;
 }
@@ -180,7 +180,7 @@ export interface ListTargetsRequest {
   caller?: Caller | undefined;
 }
 
-/** One row of the site list (spec section 3). */
+/** One row of the site list (docs/product.md#targets). */
 export interface SiteRow {
   id: string;
   ver: number;
@@ -3976,7 +3976,7 @@ export const TargetServiceService = {
       Buffer.from(ImportTargetsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ImportTargetsResponse => ImportTargetsResponse.decode(value),
   },
-  /** Clears a site's NEW flag when its history is opened (spec section 2). */
+  /** Clears a site's NEW flag when its history is opened (docs/product.md#history). */
   markTargetSeen: {
     path: "/mimamori.target.v1.TargetService/MarkTargetSeen" as const,
     requestStream: false as const,
@@ -4016,7 +4016,7 @@ export interface TargetServiceServer extends UntypedServiceImplementation {
   deleteTarget: handleUnaryCall<DeleteTargetRequest, DeleteTargetResponse>;
   /** Creates v1 (whole-page) sites from a URL list: plain lines, CSV, or urlwatch's urls.yaml. */
   importTargets: handleUnaryCall<ImportTargetsRequest, ImportTargetsResponse>;
-  /** Clears a site's NEW flag when its history is opened (spec section 2). */
+  /** Clears a site's NEW flag when its history is opened (docs/product.md#history). */
   markTargetSeen: handleUnaryCall<MarkTargetSeenRequest, MarkTargetSeenResponse>;
   /**
    * Every site's current state in id order, a page at a time, as targets.* events describe it:
@@ -4148,7 +4148,7 @@ export interface TargetServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ImportTargetsResponse) => void,
   ): ClientUnaryCall;
-  /** Clears a site's NEW flag when its history is opened (spec section 2). */
+  /** Clears a site's NEW flag when its history is opened (docs/product.md#history). */
   markTargetSeen(
     request: MarkTargetSeenRequest,
     callback: (error: ServiceError | null, response: MarkTargetSeenResponse) => void,
