@@ -303,7 +303,10 @@ function main() {
   const current = (file: string) => moved.get(file) ?? file;
 
   // 2. Words, then the repository paths of the moved files wherever they are named.
-  const everywhere = [...contents.values()].join('\n');
+  const everywhere = [...contents]
+    .filter(([file]) => file !== THIS_SCRIPT)
+    .map(([, text]) => text)
+    .join('\n');
   const renames = WORD_RENAMES.filter(
     (rename) => !rename.whileExists || patternOf({ from: rename.whileExists, to: '' }).test(everywhere),
   );
