@@ -163,8 +163,8 @@ export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
 
   try {
     const ports = { GRPC_PORT: '0', OPS_PORT: '0' };
-    // The notifier calls account and the diff service calls target: those two come first.
-    const first = ['account', 'target'] as const;
+    // The notifier calls account: it comes first.
+    const first = ['account'] as const;
     for (const service of first) start(service, ports);
     await Promise.all(first.map(whenStarted));
     for (const service of SERVICES.filter((name) => !(first as readonly string[]).includes(name))) {
@@ -173,7 +173,6 @@ export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
         ...(service === 'notifier'
           ? { SMTP_URL: options.smtpUrl, ACCOUNT_GRPC_ADDR: grpcAddresses.get('account') ?? '' }
           : {}),
-        ...(service === 'diff' ? { TARGET_GRPC_ADDR: grpcAddresses.get('target') ?? '' } : {}),
       });
     }
     await Promise.all(SERVICES.map(whenStarted));
