@@ -17,7 +17,7 @@ import { createJetStreamBus, namespacedBus } from '@mimamori/bus';
 import { accountV1, type checksEventsV1, targetV1 } from '@mimamori/contracts';
 import { createCrawlerService } from '@mimamori/crawler';
 import { openPostgres } from '@mimamori/db';
-import { createDiffService, targetSettingsClient } from '@mimamori/diff';
+import { createDiffService } from '@mimamori/diff';
 import {
   checkCompleted,
   checkRequested,
@@ -73,12 +73,7 @@ try {
       blobs: await createFileBlobStore(blobDir),
       allow: [new URL(pages.origin).host],
     }),
-    createDiffService({
-      db,
-      logger,
-      blobs: await createFileBlobStore(blobDir),
-      settings: targetSettingsClient(targetClient),
-    }),
+    createDiffService({ db, logger, blobs: await createFileBlobStore(blobDir) }),
     createNotifierService({
       db,
       logger,

@@ -6,7 +6,7 @@ import { createInProcessBus } from '@mimamori/bus';
 import { accountV1, crawlerV1, diffV1, targetV1 } from '@mimamori/contracts';
 import { type CrawlerDeps, createCrawlerService } from '@mimamori/crawler';
 import { openPglite } from '@mimamori/db';
-import { createDiffService, targetSettingsClient } from '@mimamori/diff';
+import { createDiffService } from '@mimamori/diff';
 import { createFilingsService } from '@mimamori/filings';
 import { createGateway } from '@mimamori/gateway';
 import { createMailbox, type Mailbox } from '@mimamori/mail';
@@ -76,14 +76,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       allow: options.crawlerAllow ?? [],
       allowPages: ownDemoShop,
     }),
-    createDiffService({
-      db,
-      logger,
-      blobs,
-      settings: targetSettingsClient(() =>
-        createGrpcClient(targetV1.TargetServiceClient, services.target?.grpcAddress ?? ''),
-      ),
-    }),
+    createDiffService({ db, logger, blobs }),
     createNotifierService({
       db,
       logger,

@@ -3,8 +3,6 @@ import { z } from 'zod';
 
 export const diffEnv = {
   ...serviceProcessEnv,
-  // The target service, which holds each site's areas, options and rules.
-  TARGET_GRPC_ADDR: z.string().min(1),
   // Where the crawler puts screenshots and large area content, and where the before/after images
   // go: file:<folder> or nats://host:port/<bucket>. Default: the crawler's default JetStream store.
   BLOB_URL: z.string().optional(),

@@ -1,9 +1,6 @@
 import { openBlobStore } from '@mimamori/blob-store';
-import { targetV1 } from '@mimamori/contracts';
-import { createGrpcClient } from '@mimamori/runtime';
 import { runServiceProcess } from '@mimamori/service-host';
 import { diffEnv } from './config.ts';
-import { targetSettingsClient } from './domain/target-settings-client.ts';
 import { createDiffService } from './service.ts';
 
 await runServiceProcess('diff', diffEnv, async ({ config, db, logger }) => {
@@ -14,9 +11,6 @@ await runServiceProcess('diff', diffEnv, async ({ config, db, logger }) => {
     db,
     logger,
     blobs: await openBlobStore(blobUrl),
-    settings: targetSettingsClient(() =>
-      createGrpcClient(targetV1.TargetServiceClient, config.TARGET_GRPC_ADDR),
-    ),
     concurrency: config.DIFF_CONCURRENCY,
   });
 });

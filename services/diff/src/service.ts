@@ -5,8 +5,8 @@ import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
 import type { Logger } from '@mimamori/runtime';
 import type { ServiceModule } from '@mimamori/service-host';
-import { diffConsumers } from './consumers/diff-consumers.ts';
-import type { WatchSettingsSource } from './domain/watch-settings.ts';
+import { snapshotCapturedEntry } from './events/snapshot-captured.ts';
+import { targetDeletedEntry } from './events/target-deleted.ts';
 import { historyServer } from './grpc/history-server.ts';
 import { DIFF_SCHEMA, diffMigrations } from './store/migrations.ts';
 
@@ -15,20 +15,19 @@ export interface DiffServiceOptions {
   logger: Logger;
   /** Snapshot content too large for events, screenshots, and the before/after images it writes. */
   blobs: BlobStore;
-  /** Where a site's areas, options and rules are read (the target service). */
-  settings: WatchSettingsSource;
   /** Snapshots judged at once. */
   concurrency?: number;
   now?: () => Date;
 }
 
 /**
- * Runs the watch engine on snapshots: records each check's result, the area versions and the
- * updates with their diffs and before/after images, publishes checks.completed and
- * changes.detected through the outbox, and serves the site-detail history.
+ * Runs the watch engine on snapshots, with the watch settings each check carries: records each
+ * check's result, the area versions and the updates with their diffs and before/after images,
+ * publishes checks.completed and changes.detected through the outbox, and serves the site-detail
+ * history. It calls no other service.
  */
 export function createDiffService(options: DiffServiceOptions): ServiceModule {
-  const { db, logger, blobs, settings } = options;
+  const { db, logger, blobs } = options;
   return {
     name: 'diff',
     schema: DIFF_SCHEMA,
@@ -36,12 +35,14 @@ export function createDiffService(options: DiffServiceOptions): ServiceModule {
     streams: [streams.snapshots, streams.targets, streams.checkResults, streams.changes],
     outbox: true,
     grpc: [{ definition: diffV1.HistoryServiceService, implementation: historyServer(db) }],
-    consumers: diffConsumers(db, {
-      blobs,
-      settings,
-      logger,
-      now: options.now ?? (() => new Date()),
-      concurrency: options.concurrency ?? 4,
-    }),
+    consumers: [
+      snapshotCapturedEntry(db, {
+        blobs,
+        logger,
+        now: options.now ?? (() => new Date()),
+        concurrency: options.concurrency ?? 4,
+      }),
+      targetDeletedEntry(db, { blobs, logger }),
+    ],
   };
 }

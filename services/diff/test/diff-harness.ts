@@ -12,7 +12,6 @@ import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
 import { runService } from '@mimamori/service-host';
 import { createTargetService } from '@mimamori/target';
 import { createFreshDatabase, type FreshDatabase, testNatsUrl } from '@mimamori/test-fixtures';
-import { targetSettingsClient } from '../src/domain/target-settings-client.ts';
 import { createDiffService } from '../src/service.ts';
 
 const QUOTA = { min60: 50, min10: 10, min1: 10, randomIp: 0, ss: 10, lineNotify: 0 };
@@ -90,7 +89,12 @@ export interface DiffHarness {
   ): Promise<string>;
   /** Saves new settings for the site (which publishes targets.updated with a new revision). */
   updateSite(userId: string, targetId: string, areas: AreaSpec[], extra?: SiteExtras): Promise<void>;
-  /** Publishes snapshots.captured as the crawler does (message id: the check id). */
+  /** The watch settings in the site's check template as the target service last saved it. */
+  watchOf(targetId: string): checksEventsV1.WatchSettings | undefined;
+  /**
+   * Publishes snapshots.captured as the crawler does (message id: the check id), carrying the
+   * site's current watch settings unless the snapshot names its own.
+   */
   publishSnapshot(
     snapshot: Partial<checksEventsV1.SnapshotCaptured> & {
       checkId: string;
@@ -110,9 +114,9 @@ export interface DiffHarness {
 
 /**
  * The diff path as it runs in the cluster, in this process: real PostgreSQL (a fresh database),
- * JetStream (a namespace of its own), a file blob store, the target service answering the diff
- * service's settings reads over gRPC, and the HistoryService client. `embedded` runs it as the
- * single-process product does instead: on embedded PostgreSQL (PGlite) and the in-process bus.
+ * JetStream (a namespace of its own), a file blob store, the target service whose check templates
+ * give the snapshots their watch settings, and the HistoryService client. `embedded` runs it as
+ * the single-process product does instead: on embedded PostgreSQL (PGlite) and the in-process bus.
  */
 export async function startDiffHarness(options: { embedded?: boolean } = {}): Promise<DiffHarness> {
   const logger = createLogger({ service: 'diff-test', level: 'silent' });
@@ -133,17 +137,26 @@ export async function startDiffHarness(options: { embedded?: boolean } = {}): Pr
   const targetService = await runService(createTargetService({ db, logger, secretBox }), host);
   const target = createGrpcClient(targetV1.TargetServiceClient, targetService.grpcAddress);
   const diffService = await runService(
-    createDiffService({
-      db,
-      logger,
-      blobs,
-      settings: targetSettingsClient(() => target),
-      now: () => clock.now(),
-    }),
+    createDiffService({ db, logger, blobs, now: () => clock.now() }),
     host,
   );
   const history = createGrpcClient(diffV1.HistoryServiceClient, diffService.grpcAddress);
   const caller = (userId: string) => ({ userId, limits: QUOTA, held: false });
+  const watches = new Map<string, checksEventsV1.WatchSettings | undefined>();
+  // What the scheduler would send: the check template of the site's newest state.
+  const rememberWatch = async (targetId: string) => {
+    let afterId = '';
+    do {
+      const page = await unary(target, 'listTargetStates', { afterId, limit: 1000 });
+      const state = page.states.find((candidate) => candidate.targetId === targetId);
+      if (state) {
+        watches.set(targetId, state.check?.watch);
+        return;
+      }
+      afterId = page.nextAfterId;
+    } while (afterId);
+    throw new Error(`the target service has no state for ${targetId}`);
+  };
 
   const harness: DiffHarness = {
     db,
@@ -158,6 +171,7 @@ export async function startDiffHarness(options: { embedded?: boolean } = {}): Pr
       });
       const id = saved.saved?.targetId;
       if (!id) throw new Error('registration answered no id');
+      await rememberWatch(id);
       return id;
     },
     async updateSite(userId, targetId, areas, extra = {}) {
@@ -166,6 +180,10 @@ export async function startDiffHarness(options: { embedded?: boolean } = {}): Pr
         targetId,
         settings: siteSettings(areas, extra),
       });
+      await rememberWatch(targetId);
+    },
+    watchOf(targetId) {
+      return watches.get(targetId);
     },
     async publishSnapshot(snapshot) {
       const message: checksEventsV1.SnapshotCaptured = {
@@ -178,6 +196,7 @@ export async function startDiffHarness(options: { embedded?: boolean } = {}): Pr
         areas: [],
         pageScreenshotBlobKey: '',
         sealedSessionState: '',
+        watch: watches.get(snapshot.targetId),
         ...snapshot,
       };
       await bus.publish(snapshotCaptured.subject, snapshotCaptured.encode(message), {

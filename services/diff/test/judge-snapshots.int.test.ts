@@ -144,7 +144,13 @@ describe('judging snapshots', () => {
 
   it('judges a snapshot delivered twice once: one result, one update, one changes.detected', async () => {
     const checkId = `${targetId}:${randomUUID()}`;
-    const snapshot = { checkId, targetId, userId, areas: [area('price', 'Price 800 yen')] };
+    const snapshot = {
+      checkId,
+      targetId,
+      userId,
+      areas: [area('price', 'Price 800 yen')],
+      watch: harness.watchOf(targetId),
+    };
     await harness.publishSnapshot(snapshot);
     // The crawler's redelivery after the stream's duplicate window: a second message for the same check.
     await harness.bus.publish(
@@ -196,28 +202,63 @@ describe('area options', () => {
   });
 });
 
-describe('settings changes', () => {
-  it('reads the options again once targets.updated announced a newer revision', async () => {
+describe('the settings a check carries', () => {
+  it('judges a check with the settings it ran with, though the site was edited before it arrived', async () => {
     const userId = `user-${randomUUID()}`;
     const targetId = await harness.registerSite(userId, [{ areaId: 'stock' }]);
     expect((await check(userId, targetId, [area('stock', 'Stock: 5 left')])).outcome).toBe('no_change');
-    const freshness = async () => {
-      const { rows } = await harness.db.query<{ announced: string; read: string }>(
-        'SELECT announced_revision AS announced, read_revision AS read FROM diff.target_settings WHERE target_id = $1',
-        [targetId],
-      );
-      return { announced: Number(rows[0]?.announced), read: Number(rows[0]?.read) };
-    };
-    // What was read at the first check is the registered revision: its announcement changes nothing.
-    await waitFor(async () => (await freshness()).announced > 0);
-    expect((await freshness()).read).toBe((await freshness()).announced);
+    // The check was sent with the registered settings; the edit is saved while it is under way.
+    const ranWith = harness.watchOf(targetId);
     await harness.updateSite(userId, targetId, [{ areaId: 'stock', options: { excludeNumbers: true } }]);
-    await waitFor(async () => {
-      const { announced, read } = await freshness();
-      return announced > read;
+    expect(harness.watchOf(targetId)).not.toEqual(ranWith);
+
+    const late = `${targetId}:${randomUUID()}`;
+    await harness.publishSnapshot({
+      checkId: late,
+      targetId,
+      userId,
+      areas: [area('stock', 'Stock: 7 left')],
+      watch: ranWith,
     });
-    // With the options read at registration this would be an update.
-    expect((await check(userId, targetId, [area('stock', 'Stock: 7 left')])).outcome).toBe('no_change');
+    // The registered settings count numbers, so this is an update although the edit would not.
+    expect((await harness.resultOf(late)).outcome).toBe('update');
+    // The next check, sent with the edited settings, ignores numbers.
+    expect((await check(userId, targetId, [area('stock', 'Stock: 9 left')])).outcome).toBe('no_change');
+  });
+
+  it('judges a check racing its registration with its own settings, before any targets.* event', async () => {
+    const userId = `user-${randomUUID()}`;
+    // A site the target service has not announced (its targets.registered still on its way).
+    const targetId = randomUUID();
+    const watch = {
+      areas: [{ areaId: 'stock', optionsJson: JSON.stringify({ excludeNumbers: true }) }],
+      rulesJson: '',
+      screenshot: false,
+    };
+    const carried = async (text: string) => {
+      const checkId = `${targetId}:${randomUUID()}`;
+      await harness.publishSnapshot({ checkId, targetId, userId, areas: [area('stock', text)], watch });
+      return (await harness.resultOf(checkId)).outcome;
+    };
+    expect(await carried('Stock: 5 left')).toBe('no_change');
+    expect(await carried('Stock: 6 left')).toBe('no_change');
+    expect(await carried('Sold out')).toBe('update');
+  });
+
+  it('records a check that carried no settings as an invalid job, keeping the versions', async () => {
+    const userId = `user-${randomUUID()}`;
+    const targetId = await harness.registerSite(userId, [{ areaId: 'stock' }]);
+    expect((await check(userId, targetId, [area('stock', 'Stock: 5 left')])).outcome).toBe('no_change');
+    const bare = `${targetId}:${randomUUID()}`;
+    await harness.publishSnapshot({
+      checkId: bare,
+      targetId,
+      userId,
+      areas: [area('stock', 'Sold out')],
+      watch: undefined,
+    });
+    expect(await harness.resultOf(bare)).toMatchObject({ outcome: 'error', error_code: 'invalid_job' });
+    expect((await check(userId, targetId, [area('stock', 'Stock: 5 left')])).outcome).toBe('no_change');
   });
 });
 

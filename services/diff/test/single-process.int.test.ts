@@ -23,18 +23,18 @@ const area = (text: string) => ({
   screenshotBlobKey: '',
 });
 
-// The single-process product runs the diff and target services on one embedded database, which
-// runs one transaction at a time: the diff service must read a site's settings from the target
-// service outside its own transaction, or each check waits on itself and is never recorded.
+// The single-process product runs every service on one embedded database, which runs one
+// transaction at a time: judging a check must need nothing from another service while its
+// transaction is open, or it waits on itself and is never recorded.
 describe('judging snapshots on the embedded database', () => {
-  it('records the first check of a new site and then an update, reading settings from the target service', async () => {
+  it('records the first check of a new site and then an update, with the settings each check carries', async () => {
     const userId = `user-${randomUUID()}`;
     const targetId = await harness.registerSite(userId, [{ areaId: 'price' }]);
     const first = `${targetId}:${randomUUID()}`;
     await harness.publishSnapshot({ checkId: first, targetId, userId, areas: [area('¥1,200')] });
     expect((await harness.resultOf(first)).outcome).toBe('no_change');
 
-    // New settings make the cached ones stale: the next check reads them again, still outside.
+    // The edit reaches the diff service in the next check's settings, not through a read.
     await harness.updateSite(userId, targetId, [{ areaId: 'price', options: { stripTags: true } }]);
     const second = `${targetId}:${randomUUID()}`;
     await harness.publishSnapshot({ checkId: second, targetId, userId, areas: [area('¥980')] });

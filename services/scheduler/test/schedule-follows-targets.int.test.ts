@@ -51,6 +51,8 @@ describe('the schedule follows the sites (PostgreSQL + JetStream)', () => {
         userId: site.userId,
         url: `https://example.test/${site.targetId}`,
         areas: [{ areaId: 'a1', locator: { selector: '#price', selectorType: 'css' } }],
+        // The watch settings pass through to the crawler and on to diff (ADR 0008).
+        watch: { areas: [{ areaId: 'a1', optionsJson: '{"excludeNumbers":true}' }] },
       });
     }
     expect((first[1]?.dueAt?.getTime() ?? 0) - (first[0]?.dueAt?.getTime() ?? 0)).toBe(MINUTE);

@@ -135,6 +135,11 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
         fetchMode: 'http',
         screenshot: 'none',
         areas: [{ areaId: 'a1', locator: { selector: '#price', selectorType: 'css' } }],
+        watch: {
+          areas: [{ areaId: 'a1', optionsJson: '{"excludeNumbers":true}' }],
+          rulesJson: '',
+          screenshot: false,
+        },
       }),
       occurredAt: at,
     };

@@ -97,6 +97,15 @@ describe('registering a v2 site', () => {
       viewportWidth: 1280,
       areas: [{ areaId: 'price', locator: { selector: '#price', selectorType: 'css' } }],
     });
+    // What the diff service judges the check with travels in the check (ADR 0008).
+    const watch = payload.check?.watch;
+    expect(watch?.screenshot).toBe(true);
+    expect(watch?.areas.map((area) => area.areaId)).toEqual(['price']);
+    expect(JSON.parse(watch?.areas[0]?.optionsJson ?? '')).toMatchObject({
+      stripTags: true,
+      excludeDates: true,
+    });
+    expect(JSON.parse(watch?.rulesJson ?? '')).toEqual(JSON.parse(stored.rules ?? ''));
     expect(payload.notice).toMatchObject({ label: 'Sale page', mailNotify: true, chatNotify: 'site' });
     expect(
       harness.secretBox.open(payload.notice?.sealedDiscordWebhook ?? '', `target:${id}:discord_webhook`),

@@ -25,6 +25,8 @@ export async function snapshotEvent(
     ...(job.dueAt ? { dueAt: job.dueAt } : {}),
     capturedAt: deps.now,
     fetchMode: job.fetchMode,
+    // The diff service judges the snapshot with the settings the check was planned with.
+    ...(job.watch ? { watch: job.watch } : {}),
   };
   if (!result.ok) {
     return {

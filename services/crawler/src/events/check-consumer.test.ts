@@ -99,6 +99,12 @@ const until = async (condition: () => boolean) => {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
 };
 
+const watch: checksEventsV1.WatchSettings = {
+  areas: [{ areaId: 'a1', optionsJson: '{"excludeNumbers":true}' }],
+  rulesJson: '',
+  screenshot: false,
+};
+
 describe('check consumer', () => {
   it('publishes one snapshot with small areas inline and large ones in the blob store, and seals the session', async () => {
     const large = 'x'.repeat(INLINE_AREA_BYTES);
@@ -113,7 +119,7 @@ describe('check consumer', () => {
         ],
         sessionState: 'session-cookies',
       }),
-      { sealedCookies: secrets.seal('sid=1', sealingContext.cookies('t1')) },
+      { sealedCookies: secrets.seal('sid=1', sealingContext.cookies('t1')), watch },
     );
     await until(() => snapshots.length === 1);
     await stop();
@@ -133,6 +139,8 @@ describe('check consumer', () => {
     expect(secrets.open(snapshot?.sealedSessionState ?? '', sealingContext.session('t1'))).toBe(
       'session-cookies',
     );
+    // The diff service judges the snapshot with the settings the check was planned with.
+    expect(snapshot?.watch).toEqual(watch);
   });
 
   it('records a permanent failure and terminates the check', async () => {
@@ -150,6 +158,16 @@ describe('check consumer', () => {
       detail: 'element not found: CSS "#a"',
       retryable: false,
     });
+  });
+
+  it('carries the watch settings into a failed check too', async () => {
+    const { snapshots, stop } = await run(
+      () => ({ ok: false, code: 'timeout', detail: 'no answer in 30 s', retryable: false }),
+      { watch },
+    );
+    await until(() => snapshots.length === 1);
+    await stop();
+    expect(snapshots[0]?.watch).toEqual(watch);
   });
 
   it('fails a browser-mode check clearly while no browser fetcher is wired', async () => {

@@ -11,7 +11,7 @@ export interface WatchedArea {
   options: AreaOptions;
 }
 
-/** What the diff service needs of a site to judge its checks. */
+/** What the diff service needs of a site to judge a check. */
 export interface WatchSettings {
   areas: WatchedArea[];
   /** Null: every update notifies. */
@@ -19,19 +19,8 @@ export interface WatchSettings {
   screenshot: boolean;
 }
 
-/** A site's watch settings as of one revision of the site. */
-export interface WatchSettingsRead {
-  settings: WatchSettings;
-  revision: number;
-}
-
-/** Reads a site's current watch settings; null when the site is gone (or not the user's). */
-export interface WatchSettingsSource {
-  read(userId: string, targetId: string): Promise<WatchSettingsRead | null>;
-}
-
-/** The settings as the target service stores them: options and rules as JSON text. */
-export interface StoredSiteSettings {
+/** The settings as a check carries them: options and rules as the target service's JSON text. */
+export interface CarriedWatchSettings {
   areas: { areaId: string; optionsJson: string }[];
   rulesJson: string;
   screenshot: boolean;
@@ -43,7 +32,7 @@ export interface StoredSiteSettings {
  * defaults rather than stopping the site's checks; rules that no longer validate are kept as they
  * are, so the engine reports them as the check's error.
  */
-export function watchSettingsOf(site: StoredSiteSettings): WatchSettings {
+export function watchSettingsOf(site: CarriedWatchSettings): WatchSettings {
   const areaIds = site.areas.map((area) => area.areaId);
   return {
     areas: site.areas.map((area) => ({ areaId: area.areaId, options: optionsOf(area.optionsJson) })),

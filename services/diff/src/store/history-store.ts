@@ -33,12 +33,13 @@ export interface HistoryRow {
   created_at: Date | null;
 }
 
-/** Whether the site is the user's, as far as the diff service has heard of it. */
+/**
+ * Whether the site is the user's, as far as the diff service has heard of it: from its checks
+ * (the gateway shows a site diff has judged no check of yet with an empty history).
+ */
 export async function ownsTarget(db: Sql, userId: string, targetId: string): Promise<boolean> {
   const { rowCount } = await db.query(
-    `SELECT 1 FROM diff.target_settings WHERE target_id = $1 AND user_id = $2
-     UNION ALL SELECT 1 FROM diff.check_results WHERE target_id = $1 AND user_id = $2
-     LIMIT 1`,
+    'SELECT 1 FROM diff.check_results WHERE target_id = $1 AND user_id = $2 LIMIT 1',
     [targetId, userId],
   );
   return rowCount > 0;

@@ -70,4 +70,18 @@ export const diffMigrations: Migration[] = [
       CREATE INDEX updates_target ON updates (target_id);
     `,
   },
+  {
+    version: 2,
+    name: 'checks_carry_settings',
+    sql: `
+      -- Checks carry their watch settings (ADR 0008), so the copy read from the target service goes.
+      DROP TABLE target_settings;
+
+      -- Sites targets.deleted removed: a check of one still under way then is not recorded.
+      CREATE TABLE forgotten_targets (
+        target_id text PRIMARY KEY,
+        forgotten_at timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
 ];

@@ -83,8 +83,8 @@ export async function forgetTarget(tx: Sql, targetId: string): Promise<string[]>
        RETURNING before_screenshot_blob_key, after_screenshot_blob_key
      ), results AS (
        DELETE FROM diff.check_results WHERE target_id = $1
-     ), settings AS (
-       DELETE FROM diff.target_settings WHERE target_id = $1
+     ), forgotten AS (
+       INSERT INTO diff.forgotten_targets (target_id) VALUES ($1) ON CONFLICT DO NOTHING
      )
      SELECT DISTINCT key FROM (
        SELECT screenshot_blob_key AS key FROM versions
@@ -95,4 +95,12 @@ export async function forgetTarget(tx: Sql, targetId: string): Promise<string[]>
     [targetId],
   );
   return rows.map((row) => row.key);
+}
+
+/** Whether targets.deleted removed the site (a check of it arriving later is not recorded). */
+export async function isForgotten(tx: Sql, targetId: string): Promise<boolean> {
+  const { rowCount } = await tx.query('SELECT 1 FROM diff.forgotten_targets WHERE target_id = $1', [
+    targetId,
+  ]);
+  return rowCount > 0;
 }

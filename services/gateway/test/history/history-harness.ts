@@ -7,9 +7,9 @@ import { type BlobStore, createFileBlobStore } from '@mimamori/blob-store';
 import { createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
 import { accountV1, type checksEventsV1, diffV1, targetV1 } from '@mimamori/contracts';
 import { type Db, openPostgres } from '@mimamori/db';
-import { createDiffService, targetSettingsClient } from '@mimamori/diff';
+import { createDiffService } from '@mimamori/diff';
 import { snapshotCaptured } from '@mimamori/events';
-import { createGrpcClient, createLogger, createShutdown, type Shutdown } from '@mimamori/runtime';
+import { createGrpcClient, createLogger, createShutdown, type Shutdown, unary } from '@mimamori/runtime';
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
 import { runService } from '@mimamori/service-host';
 import { createTargetService } from '@mimamori/target';
@@ -40,7 +40,10 @@ export interface HistoryHarness {
   blobs: BlobStore;
   /** A signed-in user on a fresh Basic 5 trial in `timezone`, with its user id. */
   signedIn(email: string, timezone: string): Promise<{ browser: TestBrowser; userId: string }>;
-  /** Publishes snapshots.captured as the crawler does and waits until the diff service judged it. */
+  /**
+   * Publishes snapshots.captured as the crawler does, with the watch settings of the site's
+   * current check template, and waits until the diff service judged it.
+   */
   check(snapshot: Snapshot): Promise<{ outcome: string; update_id: string | null }>;
   close(): Promise<void>;
 }
@@ -69,13 +72,7 @@ export async function startHistoryHarness(): Promise<HistoryHarness> {
   const account = createGrpcClient(accountV1.AccountServiceClient, accountService.grpcAddress);
   const target = createGrpcClient(targetV1.TargetServiceClient, targetService.grpcAddress);
   const diffService = await runService(
-    createDiffService({
-      db,
-      logger,
-      blobs,
-      settings: targetSettingsClient(() => target),
-      now: () => clock.now(),
-    }),
+    createDiffService({ db, logger, blobs, now: () => clock.now() }),
     host,
   );
   const history = createGrpcClient(diffV1.HistoryServiceClient, diffService.grpcAddress);
@@ -86,6 +83,18 @@ export async function startHistoryHarness(): Promise<HistoryHarness> {
     history: { client: history, blobs },
     isShuttingDown: shutdown.isShuttingDown,
   });
+
+  // What the scheduler would send: the check template of the site's newest state.
+  const currentWatch = async (targetId: string) => {
+    let afterId = '';
+    do {
+      const page = await unary(target, 'listTargetStates', { afterId, limit: 1000 });
+      const state = page.states.find((candidate) => candidate.targetId === targetId);
+      if (state) return state.check?.watch;
+      afterId = page.nextAfterId;
+    } while (afterId);
+    throw new Error(`the target service has no state for ${targetId}`);
+  };
 
   return {
     gateway,
@@ -119,6 +128,7 @@ export async function startHistoryHarness(): Promise<HistoryHarness> {
         areas: [],
         pageScreenshotBlobKey: '',
         sealedSessionState: '',
+        watch: await currentWatch(snapshot.targetId),
         ...snapshot,
       };
       await bus.publish(snapshotCaptured.subject, snapshotCaptured.encode(message), {

@@ -88,6 +88,7 @@ export async function writeDeletedEvent(tx: Sql, site: TargetRecord, now: Date):
 /**
  * The check the scheduler sends when the site is due, minus check_id and due_at. Sealed
  * values are already sealed with the contexts CheckRequested documents, so they pass through.
+ * The watch settings ride along to the diff service, which judges the check with them (ADR 0008).
  */
 export function checkTemplate(site: TargetRecord): checksEventsV1.CheckRequested {
   return {
@@ -117,6 +118,11 @@ export function checkTemplate(site: TargetRecord): checksEventsV1.CheckRequested
     screenshot: site.screenshot ? 'page' : 'none',
     useProxy: site.useProxy,
     sealedSessionState: '',
+    watch: {
+      areas: site.areas.map((area) => ({ areaId: area.areaId, optionsJson: JSON.stringify(area.options) })),
+      rulesJson: site.rules ? JSON.stringify(site.rules) : '',
+      screenshot: site.screenshot,
+    },
   };
 }
 

@@ -87,6 +87,35 @@ export interface CheckRequested {
   useProxy: boolean;
   /** Session cookies kept from the previous check, sealed (context `target:<target id>:session`). */
   sealedSessionState: string;
+  /**
+   * How the diff service judges this check, as the site was when the template was made; the
+   * crawler copies it unchanged into the snapshot (ADR 0008).
+   */
+  watch?: WatchSettings | undefined;
+}
+
+/**
+ * What judging a check needs of its site. It travels with the check (template, job, snapshot),
+ * so a check is judged with the settings it ran with, whatever changed since.
+ */
+export interface WatchSettings {
+  areas: WatchedArea[];
+  /**
+   * The notification rule groups as the target service validated them, JSON; empty when every
+   * update notifies.
+   */
+  rulesJson: string;
+  /** Whether an update gets before/after pictures (the site's screenshot setting). */
+  screenshot: boolean;
+}
+
+export interface WatchedArea {
+  areaId: string;
+  /**
+   * The area's watch options (normalisation, exclusions) as the target service validated them,
+   * JSON; empty for the defaults.
+   */
+  optionsJson: string;
 }
 
 export interface SnapshotArea {
@@ -141,6 +170,8 @@ export interface SnapshotCaptured {
     | undefined;
   /** Session cookies to keep for the next check, sealed (context `target:<target id>:session`). */
   sealedSessionState: string;
+  /** The check's watch settings, copied from CheckRequested.watch. */
+  watch?: WatchSettings | undefined;
 }
 
 function createBaseCheckLocator(): CheckLocator {
@@ -630,6 +661,7 @@ function createBaseCheckRequested(): CheckRequested {
     screenshot: "",
     useProxy: false,
     sealedSessionState: "",
+    watch: undefined,
   };
 }
 
@@ -685,6 +717,9 @@ export const CheckRequested: MessageFns<CheckRequested> = {
     }
     if (message.sealedSessionState !== "") {
       writer.uint32(138).string(message.sealedSessionState);
+    }
+    if (message.watch !== undefined) {
+      WatchSettings.encode(message.watch, writer.uint32(146).fork()).join();
     }
     return writer;
   },
@@ -838,6 +873,14 @@ export const CheckRequested: MessageFns<CheckRequested> = {
             message.sealedSessionState = reader.string();
             continue;
           }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.watch = WatchSettings.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -921,6 +964,7 @@ export const CheckRequested: MessageFns<CheckRequested> = {
         : isSet(object.sealed_session_state)
         ? globalThis.String(object.sealed_session_state)
         : "",
+      watch: isSet(object.watch) ? WatchSettings.fromJSON(object.watch) : undefined,
     };
   },
 
@@ -977,6 +1021,9 @@ export const CheckRequested: MessageFns<CheckRequested> = {
     if (message.sealedSessionState !== "") {
       obj.sealedSessionState = message.sealedSessionState;
     }
+    if (message.watch !== undefined) {
+      obj.watch = WatchSettings.toJSON(message.watch);
+    }
     return obj;
   },
 
@@ -1004,6 +1051,207 @@ export const CheckRequested: MessageFns<CheckRequested> = {
     message.screenshot = object.screenshot ?? "";
     message.useProxy = object.useProxy ?? false;
     message.sealedSessionState = object.sealedSessionState ?? "";
+    message.watch = (object.watch !== undefined && object.watch !== null)
+      ? WatchSettings.fromPartial(object.watch)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseWatchSettings(): WatchSettings {
+  return { areas: [], rulesJson: "", screenshot: false };
+}
+
+export const WatchSettings: MessageFns<WatchSettings> = {
+  encode(message: WatchSettings, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.areas) {
+      WatchedArea.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.rulesJson !== "") {
+      writer.uint32(18).string(message.rulesJson);
+    }
+    if (message.screenshot !== false) {
+      writer.uint32(24).bool(message.screenshot);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WatchSettings {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWatchSettings();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.areas.push(WatchedArea.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rulesJson = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.screenshot = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WatchSettings {
+    return {
+      areas: globalThis.Array.isArray(object?.areas) ? object.areas.map((e: any) => WatchedArea.fromJSON(e)) : [],
+      rulesJson: isSet(object.rulesJson)
+        ? globalThis.String(object.rulesJson)
+        : isSet(object.rules_json)
+        ? globalThis.String(object.rules_json)
+        : "",
+      screenshot: isSet(object.screenshot) ? globalThis.Boolean(object.screenshot) : false,
+    };
+  },
+
+  toJSON(message: WatchSettings): unknown {
+    const obj: any = {};
+    if (message.areas?.length) {
+      obj.areas = message.areas.map((e) => WatchedArea.toJSON(e));
+    }
+    if (message.rulesJson !== "") {
+      obj.rulesJson = message.rulesJson;
+    }
+    if (message.screenshot !== false) {
+      obj.screenshot = message.screenshot;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WatchSettings>, I>>(base?: I): WatchSettings {
+    return WatchSettings.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WatchSettings>, I>>(object: I): WatchSettings {
+    const message = createBaseWatchSettings();
+    message.areas = object.areas?.map((e) => WatchedArea.fromPartial(e)) || [];
+    message.rulesJson = object.rulesJson ?? "";
+    message.screenshot = object.screenshot ?? false;
+    return message;
+  },
+};
+
+function createBaseWatchedArea(): WatchedArea {
+  return { areaId: "", optionsJson: "" };
+}
+
+export const WatchedArea: MessageFns<WatchedArea> = {
+  encode(message: WatchedArea, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.areaId !== "") {
+      writer.uint32(10).string(message.areaId);
+    }
+    if (message.optionsJson !== "") {
+      writer.uint32(18).string(message.optionsJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WatchedArea {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWatchedArea();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.areaId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.optionsJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WatchedArea {
+    return {
+      areaId: isSet(object.areaId)
+        ? globalThis.String(object.areaId)
+        : isSet(object.area_id)
+        ? globalThis.String(object.area_id)
+        : "",
+      optionsJson: isSet(object.optionsJson)
+        ? globalThis.String(object.optionsJson)
+        : isSet(object.options_json)
+        ? globalThis.String(object.options_json)
+        : "",
+    };
+  },
+
+  toJSON(message: WatchedArea): unknown {
+    const obj: any = {};
+    if (message.areaId !== "") {
+      obj.areaId = message.areaId;
+    }
+    if (message.optionsJson !== "") {
+      obj.optionsJson = message.optionsJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WatchedArea>, I>>(base?: I): WatchedArea {
+    return WatchedArea.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WatchedArea>, I>>(object: I): WatchedArea {
+    const message = createBaseWatchedArea();
+    message.areaId = object.areaId ?? "";
+    message.optionsJson = object.optionsJson ?? "";
     return message;
   },
 };
@@ -1305,6 +1553,7 @@ function createBaseSnapshotCaptured(): SnapshotCaptured {
     pageScreenshotBlobKey: "",
     error: undefined,
     sealedSessionState: "",
+    watch: undefined,
   };
 }
 
@@ -1348,6 +1597,9 @@ export const SnapshotCaptured: MessageFns<SnapshotCaptured> = {
     }
     if (message.sealedSessionState !== "") {
       writer.uint32(106).string(message.sealedSessionState);
+    }
+    if (message.watch !== undefined) {
+      WatchSettings.encode(message.watch, writer.uint32(114).fork()).join();
     }
     return writer;
   },
@@ -1469,6 +1721,14 @@ export const SnapshotCaptured: MessageFns<SnapshotCaptured> = {
             message.sealedSessionState = reader.string();
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.watch = WatchSettings.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1542,6 +1802,7 @@ export const SnapshotCaptured: MessageFns<SnapshotCaptured> = {
         : isSet(object.sealed_session_state)
         ? globalThis.String(object.sealed_session_state)
         : "",
+      watch: isSet(object.watch) ? WatchSettings.fromJSON(object.watch) : undefined,
     };
   },
 
@@ -1586,6 +1847,9 @@ export const SnapshotCaptured: MessageFns<SnapshotCaptured> = {
     if (message.sealedSessionState !== "") {
       obj.sealedSessionState = message.sealedSessionState;
     }
+    if (message.watch !== undefined) {
+      obj.watch = WatchSettings.toJSON(message.watch);
+    }
     return obj;
   },
 
@@ -1609,6 +1873,9 @@ export const SnapshotCaptured: MessageFns<SnapshotCaptured> = {
       ? CheckError.fromPartial(object.error)
       : undefined;
     message.sealedSessionState = object.sealedSessionState ?? "";
+    message.watch = (object.watch !== undefined && object.watch !== null)
+      ? WatchSettings.fromPartial(object.watch)
+      : undefined;
     return message;
   },
 };

@@ -32,7 +32,8 @@ export interface TargetStateChanged {
   pausedReason: string;
   /**
    * The check to run when the site is due, with check_id and due_at left empty for the
-   * scheduler to fill. Secrets in it are sealed with the contexts CheckRequested names.
+   * scheduler to fill. Secrets in it are sealed with the contexts CheckRequested names; its
+   * watch settings are what the diff service judges the check with.
    */
   check?: CheckRequested | undefined;
   occurredAt?:

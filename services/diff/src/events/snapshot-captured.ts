@@ -1,52 +1,81 @@
 import type { BlobStore } from '@mimamori/blob-store';
-import { writeEvent } from '@mimamori/bus';
+import { type CatalogEntry, idempotent, writeEvent } from '@mimamori/bus';
 import type { checksEventsV1 } from '@mimamori/contracts';
-import type { Sql } from '@mimamori/db';
-import { changeDetected, checkCompleted } from '@mimamori/events';
+import type { Db, Sql } from '@mimamori/db';
+import { changeDetected, checkCompleted, snapshotCaptured, streams } from '@mimamori/events';
 import type { Logger } from '@mimamori/runtime';
+import { type CapturedArea, type Judgement, judgeCheck } from '../domain/judge-check.ts';
+import { screenshotPair } from '../domain/screenshot-pair.ts';
+import { updateIdFor } from '../domain/update-id.ts';
+import { watchSettingsOf } from '../domain/watch-settings.ts';
 import { DIFF_SCHEMA } from '../store/migrations.ts';
 import {
   type CheckResultRow,
   hasCheckResult,
+  isForgotten,
   recordCheckResult,
   recordUpdate,
 } from '../store/result-store.ts';
-import { currentSettings } from '../store/settings-cache.ts';
 import {
   newestScreenshots,
   pruneVersions,
   recordedVersions,
   recordVersions,
 } from '../store/version-store.ts';
-import { type CapturedArea, type Judgement, judgeCheck } from './judge-check.ts';
-import { capturedAreas, snapshotBlobKeys } from './snapshot-content.ts';
-import { updateIdFor } from './update-id.ts';
-import { type ScreenshotChoice, writeUpdateScreenshots } from './update-screenshots.ts';
-import type { WatchSettingsSource } from './watch-settings.ts';
+import { deleteBlobs } from './blobs.ts';
 
-export interface RecordCheckDeps {
+export interface SnapshotDeps {
   blobs: BlobStore;
-  settings: WatchSettingsSource;
   logger: Logger;
   now: () => Date;
+  /** Snapshots judged at once. */
+  concurrency: number;
 }
+
+/**
+ * Judges each snapshot once per event id, in one transaction, with the watch settings the check
+ * carried (ADR 0008). Blobs nothing refers to any more are deleted only after that transaction
+ * committed.
+ */
+export function snapshotCapturedEntry(db: Db, deps: SnapshotDeps): CatalogEntry {
+  const durable = 'diff-snapshots-captured';
+  return {
+    stream: streams.snapshots.name,
+    durable,
+    subject: snapshotCaptured.subject,
+    maxDeliver: 10,
+    ackWaitMs: 60_000,
+    concurrency: deps.concurrency,
+    handler: async (message) => {
+      let unused: string[] = [];
+      await idempotent(db, DIFF_SCHEMA, durable, async (_message, tx) => {
+        unused = await recordCheck(tx, snapshotCaptured.decode(message.data), deps);
+      })(message);
+      await deleteBlobs(deps.blobs, deps.logger, unused);
+    },
+  };
+}
+
+// A check planned before watch settings travelled with checks (ADR 0008) cannot be judged.
+const NO_SETTINGS = { code: 'invalid_job', detail: 'the check carried no watch settings' };
 
 /**
  * Judges one snapshot in the caller's transaction: records the check's result, the area versions
  * and the update, and writes checks.completed (always) and changes.detected (updates) to the
- * outbox. Answers the snapshot's blobs nothing refers to any more, for the caller to delete once
- * the transaction has committed.
+ * outbox. Answers the snapshot's blobs nothing refers to any more.
  */
-export async function recordCheck(
+async function recordCheck(
   tx: Sql,
   snapshot: checksEventsV1.SnapshotCaptured,
-  deps: RecordCheckDeps,
+  deps: SnapshotDeps,
 ): Promise<string[]> {
   const written = snapshotBlobKeys(snapshot);
   // Checks of one site are judged one at a time, each against the versions the last one recorded
   // (and a check reported twice at once is seen as judged by the second).
   await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [snapshot.targetId]);
   if (await hasCheckResult(tx, snapshot.checkId)) return [];
+  // The site was deleted after the check was sent: nothing of it is kept.
+  if (await isForgotten(tx, snapshot.targetId)) return written;
   const result: CheckResultRow = {
     checkId: snapshot.checkId,
     targetId: snapshot.targetId,
@@ -58,9 +87,6 @@ export async function recordCheck(
     errorDetail: '',
     updateId: null,
   };
-  const settings = await currentSettings(tx, deps.settings, snapshot.targetId, snapshot.userId);
-  // The site was deleted after the check was sent: nothing of it is kept.
-  if (!settings) return written;
   if (snapshot.error) {
     await finish(tx, {
       ...result,
@@ -70,7 +96,17 @@ export async function recordCheck(
     });
     return written;
   }
+  if (!snapshot.watch) {
+    await finish(tx, {
+      ...result,
+      outcome: 'error',
+      errorCode: NO_SETTINGS.code,
+      errorDetail: NO_SETTINGS.detail,
+    });
+    return written;
+  }
 
+  const settings = watchSettingsOf(snapshot.watch);
   const areas = await capturedAreas(snapshot, deps.blobs);
   const versions = await recordedVersions(
     tx,
@@ -162,6 +198,42 @@ async function finish(tx: Sql, result: CheckResultRow): Promise<void> {
   });
 }
 
+/** The snapshot's areas, content that was too large for the event read from the blob store. */
+async function capturedAreas(
+  snapshot: checksEventsV1.SnapshotCaptured,
+  blobs: BlobStore,
+): Promise<CapturedArea[]> {
+  return Promise.all(
+    snapshot.areas.map(async (area) => ({
+      areaId: area.areaId,
+      found: area.found,
+      html: area.htmlBlobKey ? await blobText(blobs, area.htmlBlobKey) : area.html,
+      text: area.textBlobKey ? await blobText(blobs, area.textBlobKey) : area.text,
+      screenshotBlobKey: area.screenshotBlobKey,
+    })),
+  );
+}
+
+async function blobText(blobs: BlobStore, key: string): Promise<string> {
+  const blob = await blobs.get(key);
+  // The crawler writes the blob before publishing the event, so a missing one is a lost blob:
+  // retrying will not bring it back, and an empty area is reported as such by the engine.
+  return blob ? Buffer.from(blob.data).toString('utf8') : '';
+}
+
+/** Every blob the crawler wrote for the snapshot. */
+function snapshotBlobKeys(snapshot: checksEventsV1.SnapshotCaptured): string[] {
+  const keys = snapshot.areas.flatMap((area) => [area.htmlBlobKey, area.textBlobKey, area.screenshotBlobKey]);
+  keys.push(snapshot.pageScreenshotBlobKey);
+  return keys.filter((key) => key !== '');
+}
+
+interface ScreenshotChoice {
+  /** The screenshot recorded with the previous version (the before image); empty when none. */
+  previousKey: string;
+  currentKey: string;
+}
+
 /**
  * The images to pair: the first changed area that has a screenshot now, else the page's, each
  * with the one recorded at the previous change.
@@ -181,6 +253,35 @@ async function screenshotChoice(
     return { currentKey: snapshot.pageScreenshotBlobKey, previousKey: previous.page };
   }
   return null;
+}
+
+const NO_IMAGES = { before: '', after: '' };
+
+/**
+ * Writes the update's before/after images with the changed region boxed. The before image is the
+ * one recorded at the previous change: the area looked like that until now. A failure here leaves
+ * the update without images rather than losing it.
+ */
+async function writeUpdateScreenshots(
+  blobs: BlobStore,
+  logger: Logger,
+  folder: string,
+  choice: ScreenshotChoice | null,
+): Promise<{ before: string; after: string }> {
+  if (!choice) return NO_IMAGES;
+  try {
+    const current = await blobs.get(choice.currentKey);
+    if (!current) return NO_IMAGES;
+    const previous = choice.previousKey ? await blobs.get(choice.previousKey) : null;
+    const pair = await screenshotPair(previous?.data ?? current.data, current.data);
+    const keys = { before: previous ? `${folder}/before.webp` : '', after: `${folder}/after.webp` };
+    if (keys.before) await blobs.put(keys.before, pair.before, { contentType: 'image/webp' });
+    await blobs.put(keys.after, pair.after, { contentType: 'image/webp' });
+    return keys;
+  } catch (error) {
+    logger.warn({ err: error, folder }, 'screenshot update failed: update kept without images');
+    return NO_IMAGES;
+  }
 }
 
 /** The snapshot's blobs that no recorded version keeps (area content is copied into the versions). */
