@@ -9,5 +9,6 @@ export {
   type SmtpServerFixtureOptions,
   startSmtpServer,
 } from './smtp-server-fixture.ts';
+export { startTestServiceHost, TestClock, type TestServiceHost } from './test-service-host.ts';
 export { uniqueName } from './unique-name.ts';
 export { itWithServers } from './with-servers.ts';

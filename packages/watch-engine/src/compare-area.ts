@@ -1,10 +1,6 @@
 import type { AreaOptions } from './area-options.ts';
 import { type AreaDiff, diffArea, EMPTY_DIFF } from './diff/area-diff.ts';
-import {
-  type AreaSnapshot,
-  extractAreaContent,
-  visibleTextPieces,
-} from './normalise/extract-area-content.ts';
+import { type AreaSnapshot, extractAreaContent } from './normalise/extract-area-content.ts';
 import {
   type AreaNormaliser,
   compactLines,
@@ -12,6 +8,7 @@ import {
   createAreaNormaliser,
   linesHaveCompactText,
 } from './normalise/normalise-area.ts';
+import { visibleTextPieces } from './normalise/visible-text.ts';
 
 /** One watched area of a check, as the diff service hands it over. */
 export interface AreaCheckInput {

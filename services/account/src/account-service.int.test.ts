@@ -1,46 +1,36 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
-import { type BusMessage, createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
+import type { BusMessage } from '@mimamori/bus';
 import { accountV1 } from '@mimamori/contracts';
-import { type Db, openPostgres } from '@mimamori/db';
+import type { Db } from '@mimamori/db';
 import { accountCreated } from '@mimamori/events';
-import { createGrpcClient, createLogger, createShutdown, type Shutdown, unary } from '@mimamori/runtime';
+import { createGrpcClient, unary } from '@mimamori/runtime';
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
 import { runService } from '@mimamori/service-host';
-import { createFreshDatabase, type FreshDatabase, testNatsUrl } from '@mimamori/test-fixtures';
+import { startTestServiceHost, type TestServiceHost } from '@mimamori/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSessionToken } from './domain/session-token.ts';
 import { createAccountService } from './service.ts';
 import { recordCancellationFeedback } from './store/cancellation-feedback-store.ts';
 
-const logger = createLogger({ service: 'account-test', level: 'silent' });
-let database: FreshDatabase;
+let testHost: TestServiceHost;
 let db: Db;
-let bus: EventBus;
-let shutdown: Shutdown;
 let client: accountV1.AccountServiceClient;
 const published: BusMessage[] = [];
 
 beforeAll(async () => {
-  database = await createFreshDatabase();
-  db = openPostgres(database.url);
-  bus = namespacedBus(
-    await createJetStreamBus({ servers: testNatsUrl() }),
-    `t${randomBytes(4).toString('hex')}`,
-  );
-  shutdown = createShutdown({ logger, timeoutMs: 5_000 });
+  testHost = await startTestServiceHost('account-test');
+  db = testHost.db;
   const running = await runService(
-    createAccountService({ db, logger, secretBox: createSecretBox(generateSecretKey('test')) }),
-    {
+    createAccountService({
       db,
-      bus,
-      logger,
-      shutdown,
-      grpc: { host: '127.0.0.1', port: 0 },
-    },
+      logger: testHost.logger,
+      secretBox: createSecretBox(generateSecretKey('test')),
+    }),
+    testHost.host,
   );
   client = createGrpcClient(accountV1.AccountServiceClient, running.grpcAddress);
-  await bus.consume(
+  await testHost.bus.consume(
     { stream: accountCreated.stream, durable: 'account-test', ackWaitMs: 5_000, maxDeliver: 3 },
     async (message) => {
       published.push(message);
@@ -50,10 +40,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   client?.close();
-  await shutdown?.run('test finished');
-  await bus?.close();
-  await db?.close();
-  await database?.drop();
+  await testHost?.close();
 });
 
 async function waitFor<T>(probe: () => T | undefined, what: string): Promise<T> {

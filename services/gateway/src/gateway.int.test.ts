@@ -3,43 +3,32 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccountService } from '@mimamori/account';
-import { createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
 import { accountV1 } from '@mimamori/contracts';
-import { type Db, openPostgres } from '@mimamori/db';
-import { createGrpcClient, createLogger, createShutdown, type Shutdown, unary } from '@mimamori/runtime';
+import type { Db } from '@mimamori/db';
+import { createGrpcClient, unary } from '@mimamori/runtime';
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
 import { runService } from '@mimamori/service-host';
-import { createFreshDatabase, type FreshDatabase, testNatsUrl } from '@mimamori/test-fixtures';
+import { startTestServiceHost, type TestServiceHost } from '@mimamori/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from './gateway.ts';
 import { accountPaths } from './http/openapi-account-paths.ts';
 
-const logger = createLogger({ service: 'gateway-test', level: 'silent' });
-let database: FreshDatabase;
+let testHost: TestServiceHost;
 let db: Db;
-let bus: EventBus;
-let shutdown: Shutdown;
 let account: accountV1.AccountServiceClient;
 let gateway: Gateway;
 let webDist: string;
 
 beforeAll(async () => {
-  database = await createFreshDatabase();
-  db = openPostgres(database.url);
-  bus = namespacedBus(
-    await createJetStreamBus({ servers: testNatsUrl() }),
-    `t${randomBytes(4).toString('hex')}`,
-  );
-  shutdown = createShutdown({ logger, timeoutMs: 5_000 });
+  testHost = await startTestServiceHost('gateway-test');
+  db = testHost.db;
   const running = await runService(
-    createAccountService({ db, logger, secretBox: createSecretBox(generateSecretKey('test')) }),
-    {
+    createAccountService({
       db,
-      bus,
-      logger,
-      shutdown,
-      grpc: { host: '127.0.0.1', port: 0 },
-    },
+      logger: testHost.logger,
+      secretBox: createSecretBox(generateSecretKey('test')),
+    }),
+    testHost.host,
   );
   account = createGrpcClient(accountV1.AccountServiceClient, running.grpcAddress);
   webDist = await mkdtemp(join(tmpdir(), 'mimamori-web-'));
@@ -47,20 +36,17 @@ beforeAll(async () => {
   await writeFile(join(webDist, 'index.html'), '<!doctype html><title>Mimamori</title><div id="root"></div>');
   await writeFile(join(webDist, 'assets', 'app.js'), 'console.log("app")');
   gateway = await createGateway({
-    logger,
+    logger: testHost.logger,
     account,
     webDistDir: webDist,
-    isShuttingDown: shutdown.isShuttingDown,
+    isShuttingDown: testHost.shutdown.isShuttingDown,
   });
 });
 
 afterAll(async () => {
   await gateway?.close();
   account?.close();
-  await shutdown?.run('test finished');
-  await bus?.close();
-  await db?.close();
-  await database?.drop();
+  await testHost?.close();
   if (webDist) await rm(webDist, { recursive: true, force: true });
 });
 

@@ -1,26 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { createAccountService } from '@mimamori/account';
-import { createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
+import type { EventBus } from '@mimamori/bus';
 import { accountV1, targetV1 } from '@mimamori/contracts';
-import { type Db, openPostgres } from '@mimamori/db';
+import type { Db } from '@mimamori/db';
 import { createGateway, type Gateway } from '@mimamori/gateway';
-import { createGrpcClient, createLogger, createShutdown, type Shutdown } from '@mimamori/runtime';
+import { createGrpcClient } from '@mimamori/runtime';
 import { createSecretBox, generateSecretKey, type SecretBox } from '@mimamori/secret-box';
 import { runService } from '@mimamori/service-host';
-import { createFreshDatabase, type FreshDatabase, testNatsUrl } from '@mimamori/test-fixtures';
+import { startTestServiceHost, TestClock } from '@mimamori/test-fixtures';
 import { createTargetService } from '../src/service.ts';
 import { SiteBrowser } from './site-browser.ts';
-
-/** Time the account service sees; the trial test moves it past the trial's end. */
-export class TestClock {
-  private at = new Date();
-  now(): Date {
-    return new Date(this.at);
-  }
-  advance(ms: number): void {
-    this.at = new Date(this.at.getTime() + ms);
-  }
-}
 
 export interface TargetHarness {
   db: Db;
@@ -42,17 +30,10 @@ export interface TargetHarness {
  * talking gRPC, and the gateway answering fastify inject requests.
  */
 export async function startTargetHarness(options: { sweepIntervalMs?: number } = {}): Promise<TargetHarness> {
-  const logger = createLogger({ service: 'target-test', level: 'silent' });
-  const database: FreshDatabase = await createFreshDatabase();
-  const db = openPostgres(database.url);
-  const bus: EventBus = namespacedBus(
-    await createJetStreamBus({ servers: testNatsUrl() }),
-    `t${randomBytes(4).toString('hex')}`,
-  );
-  const shutdown: Shutdown = createShutdown({ logger, timeoutMs: 5_000 });
+  const testHost = await startTestServiceHost('target-test');
+  const { db, bus, logger, shutdown, host } = testHost;
   const secretBox = createSecretBox(generateSecretKey('test'));
   const clock = new TestClock();
-  const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 } };
   const accountService = await runService(
     createAccountService({
       db,
@@ -101,10 +82,7 @@ export async function startTargetHarness(options: { sweepIntervalMs?: number } =
       await gateway.close();
       account.close();
       target.close();
-      await shutdown.run('test finished');
-      await bus.close();
-      await db.close();
-      await database.drop();
+      await testHost.close();
     },
   };
 }

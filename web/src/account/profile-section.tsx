@@ -5,9 +5,9 @@ import { FormMessage } from '../forms/form-message.tsx';
 import { TextField } from '../forms/text-field.tsx';
 import { errorCode, useErrorText } from '../forms/use-error-text.ts';
 import { useFocusAfterSubmit } from '../forms/use-focus-after-submit.ts';
-import { emailProblem } from '../forms/validation.ts';
 import { useChangeEmail, useUpdateAccount } from '../hooks/use-account.ts';
 import { AccountSection } from './account-section.tsx';
+import { EmailAddressForm } from './email-address-form.tsx';
 
 const EMAIL_FIELD_CODES = new Set(['invalid_email', 'email_confusable', 'no_changes']);
 
@@ -55,46 +55,23 @@ function NameForm({ name: savedName }: { name: string }) {
 
 function EmailForm({ current }: { current: string }) {
   const { t } = useTranslation();
-  const errorText = useErrorText();
   const change = useChangeEmail();
   const { container, focusResult } = useFocusAfterSubmit<HTMLFormElement>();
-  const [email, setEmail] = useState('');
-  const [problem, setProblem] = useState<string>();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const found = emailProblem(email);
-    setProblem(found);
-    if (found) return focusResult();
-    change.mutate(email.trim(), {
-      onError: (error) => {
-        const code = errorCode(error);
-        if (code && EMAIL_FIELD_CODES.has(code)) setProblem(code);
-      },
-      onSettled: focusResult,
-    });
-  };
   return (
-    <form ref={container} className="form inline-form" noValidate onSubmit={submit}>
+    <EmailAddressForm
+      inputId="account-new-email"
+      label={t('account.emailNew')}
+      submitLabel={t('account.emailChange')}
+      send={change}
+      fieldCodes={EMAIL_FIELD_CODES}
+      sentMessage={(email) => t('account.emailSent', { email })}
+      focusResult={focusResult}
+      formRef={container}
+    >
       <p className="current-value">
         <span className="field-label">{t('account.email')}</span>{' '}
         <span data-testid="account-email">{current || t('account.emailNone')}</span>
       </p>
-      {change.isSuccess && (
-        <FormMessage tone="success" message={t('account.emailSent', { email: change.variables })} />
-      )}
-      {change.isError && !problem && <FormMessage tone="error" message={errorText(change.error)} />}
-      <TextField
-        id="account-new-email"
-        label={t('account.emailNew')}
-        type="email"
-        autoComplete="email"
-        value={email}
-        onChange={setEmail}
-        error={problem && errorText(problem)}
-      />
-      <button type="submit" className="button" disabled={change.isPending}>
-        {change.isPending ? t('actions.sending') : t('account.emailChange')}
-      </button>
-    </form>
+    </EmailAddressForm>
   );
 }

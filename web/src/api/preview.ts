@@ -1,3 +1,4 @@
+import type { UserAgentKind } from '@mimamori/watch-engine/user-agent-kinds';
 import { apiRequest } from './client.ts';
 
 /** A rectangle in CSS pixels of the rendered document (or of the frame rendered). */
@@ -44,7 +45,7 @@ export type PreviewRender = {
 /** Why the page or a step did not work: a crawl error code (unreachable, timeout, http_status, …). */
 export type PreviewProblem = { code: string; detail: string };
 
-export type UserAgentKind = 'none' | 'free' | 'iphone' | 'android' | 'chrome' | 'firefox' | 'safari';
+export type { UserAgentKind };
 export type UserAgent = { kind: UserAgentKind; value: string };
 
 /** `cookies`: a Cookie header value the site needs (never logged). */

@@ -1,3 +1,4 @@
+import { USER_AGENT_KINDS } from '@mimamori/watch-engine/user-agent-kinds';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { UserAgentKind } from '../api/preview.ts';
@@ -18,16 +19,6 @@ import {
 import { StepButtons } from './step-buttons.tsx';
 import { viewportOf, viewportProblem } from './wizard-draft.ts';
 import type { PreviewSession, StepProps } from './wizard-step.ts';
-
-const USER_AGENTS: readonly UserAgentKind[] = [
-  'none',
-  'free',
-  'iphone',
-  'android',
-  'chrome',
-  'firefox',
-  'safari',
-];
 
 function isWebUrl(text: string): boolean {
   try {
@@ -162,7 +153,7 @@ export function UrlStep({
             change((current) => ({ ...current, userAgent: { ...current.userAgent, kind } }));
           }}
         >
-          {USER_AGENTS.map((kind) => (
+          {USER_AGENT_KINDS.map((kind) => (
             <option key={kind} value={kind}>
               {t(`wizard.userAgents.${kind}`)}
             </option>

@@ -1,10 +1,11 @@
 import { writeEvent } from '@mimamori/bus';
-import type { Db } from '@mimamori/db';
+import type { Db, Sql } from '@mimamori/db';
 import { accountCreated } from '@mimamori/events';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { AccountMail } from '../domain/account-mail.ts';
 import type { AccountPort, NewAccount, ProfileChange, SignInIdentity } from '../domain/account-port.ts';
 import type { AccountRecord, DiscordState, MailAddress } from '../domain/account-record.ts';
+import type { TokenKind } from '../domain/one-time-token.ts';
 import { writeAccountMail } from './account-mail-writer.ts';
 import { ACCOUNT_COLUMNS, type AccountRow, toAccountRecord } from './account-row.ts';
 import { ACCOUNT_SCHEMA } from './migrations.ts';
@@ -233,13 +234,7 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
 
     async resetPassword(tokenHash, passwordHash, now) {
       return db.transaction(async (tx) => {
-        const { rows } = await tx.query<{ user_id: string; subject: string }>(
-          `UPDATE ${S}.tokens SET used_at = $2
-            WHERE token_hash = $1 AND kind = 'reset_password' AND used_at IS NULL AND expires_at > $2
-            RETURNING user_id, subject`,
-          [tokenHash, now],
-        );
-        const token = rows[0];
+        const token = await spendToken(tx, tokenHash, 'reset_password', now);
         if (!token) return false;
         // Opening the mailed link proves the address too.
         await tx.query(
@@ -343,13 +338,7 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
 
     async useSupportFollowUp(tokenHash, notes, now) {
       return db.transaction(async (tx) => {
-        const { rows } = await tx.query<{ user_id: string; subject: string }>(
-          `UPDATE ${S}.tokens SET used_at = $2
-            WHERE token_hash = $1 AND kind = 'support_follow_up' AND used_at IS NULL AND expires_at > $2
-            RETURNING user_id, subject`,
-          [tokenHash, now],
-        );
-        const token = rows[0];
+        const token = await spendToken(tx, tokenHash, 'support_follow_up', now);
         if (!token) return false;
         await tx.query(
           `UPDATE ${S}.support_requests SET follow_up_notes = $3 WHERE id::text = $1 AND user_id = $2`,
@@ -359,4 +348,24 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
       });
     },
   };
+}
+
+/**
+ * Marks a token of this kind used, in the caller's transaction, if it is unused and unexpired:
+ * the user and subject it was issued for, or undefined. The one UPDATE makes a link usable once
+ * even when it is opened twice at the same moment.
+ */
+async function spendToken(
+  tx: Sql,
+  tokenHash: string,
+  kind: TokenKind,
+  now: Date,
+): Promise<{ user_id: string; subject: string } | undefined> {
+  const { rows } = await tx.query<{ user_id: string; subject: string }>(
+    `UPDATE ${S}.tokens SET used_at = $2
+      WHERE token_hash = $1 AND kind = $3 AND used_at IS NULL AND expires_at > $2
+      RETURNING user_id, subject`,
+    [tokenHash, now, kind],
+  );
+  return rows[0];
 }

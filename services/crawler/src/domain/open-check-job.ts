@@ -1,5 +1,6 @@
 import type { checksEventsV1 } from '@mimamori/contracts';
 import type { SecretBox } from '@mimamori/secret-box';
+import { isUserAgentKind } from '@mimamori/watch-engine/user-agent-kinds';
 import type {
   AreaRequest,
   FetchRequest,
@@ -122,15 +123,6 @@ function actionType(sent: string): PageActionType {
   return found;
 }
 
-const USER_AGENT_KINDS: readonly UserAgentKind[] = [
-  'none',
-  'free',
-  'iphone',
-  'android',
-  'chrome',
-  'firefox',
-  'safari',
-];
 function userAgentKind(sent: string): UserAgentKind {
-  return USER_AGENT_KINDS.find((kind) => kind === sent) ?? 'none';
+  return isUserAgentKind(sent) ? sent : 'none';
 }

@@ -1,3 +1,5 @@
+import type { UserAgentKind } from '@mimamori/watch-engine/user-agent-kinds';
+
 /**
  * The port both fetch modes implement: HTTP (undici + an HTML parser) and browser
  * (Playwright driving system Chromium). The check consumer and the wizard preview pick one
@@ -28,7 +30,7 @@ export interface PageAction {
   skippable: boolean;
 }
 
-export type UserAgentKind = 'none' | 'free' | 'iphone' | 'android' | 'chrome' | 'firefox' | 'safari';
+export type { UserAgentKind };
 
 export interface LoginSettings {
   actions: PageAction[];

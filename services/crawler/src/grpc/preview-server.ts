@@ -2,26 +2,12 @@ import { status } from '@grpc/grpc-js';
 import type { crawlerV1 } from '@mimamori/contracts';
 import { GrpcError } from '@mimamori/runtime';
 import { unaryHandler } from '@mimamori/service-host';
-import type {
-  AreaRequest,
-  Locator,
-  PageAction,
-  SelectorType,
-  UserAgentKind,
-} from '../domain/page-fetcher.ts';
+import { isUserAgentKind } from '@mimamori/watch-engine/user-agent-kinds';
+import type { AreaRequest, Locator, PageAction, SelectorType } from '../domain/page-fetcher.ts';
 import type { PreviewRender } from '../preview/preview-render.ts';
 import type { PreviewProblem, PreviewService } from '../preview/preview-service.ts';
 import { PreviewError } from '../preview/preview-sessions.ts';
 
-const USER_AGENTS = new Set<UserAgentKind>([
-  'none',
-  'free',
-  'iphone',
-  'android',
-  'chrome',
-  'firefox',
-  'safari',
-]);
 const ACTIONS = new Set<PageAction['type']>(['click', 'enter_text', 'modifier_key', 'goto_url']);
 
 /** The gRPC face of the wizard preview; every call names the user the gateway signed in. */
@@ -30,7 +16,7 @@ export function previewServer(preview: PreviewService): crawlerV1.PreviewService
     openPreview: handle(async (request: crawlerV1.OpenPreviewRequest) => {
       const userId = requireUser(request.userId);
       const kind = request.userAgentKind || 'none';
-      if (!USER_AGENTS.has(kind as UserAgentKind)) invalid('invalid_user_agent');
+      if (!isUserAgentKind(kind)) invalid('invalid_user_agent');
       const viewport =
         request.viewportWidth > 0 && request.viewportHeight > 0
           ? {
@@ -41,7 +27,7 @@ export function previewServer(preview: PreviewService): crawlerV1.PreviewService
       const opened = await preview.open(userId, {
         url: request.url,
         userAgent: {
-          kind: kind as UserAgentKind,
+          kind,
           ...(request.userAgentValue ? { value: request.userAgentValue } : {}),
         },
         ...(viewport ? { viewport } : {}),

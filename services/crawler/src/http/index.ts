@@ -3,4 +3,3 @@ export { type AreaAsSeen, compareServedHtml, type ServedHtmlComparison } from '.
 export { decodePage } from './decode-page.ts';
 export { createHttpPageFetcher, type HttpPageFetcherOptions } from './http-page-fetcher.ts';
 export { ParsedPage } from './parsed-page.ts';
-export { visibleText } from './visible-text.ts';

@@ -1,3 +1,4 @@
+import { visibleText } from '@mimamori/watch-engine/visible-text';
 import { selectOne } from 'css-select';
 import render from 'dom-serializer';
 import type { Document, Element } from 'domhandler';
@@ -5,7 +6,6 @@ import { parseDocument } from 'htmlparser2';
 import { parseHTML } from 'linkedom';
 import xpath from 'xpath';
 import type { Locator } from '../domain/page-fetcher.ts';
-import { visibleText } from './visible-text.ts';
 
 export interface LocatedElement {
   html: string;
@@ -46,11 +46,10 @@ export class ParsedPage {
     }
     if (!element) return null;
     const src = element.attribs.src;
-    return {
-      html: render(element, { encodeEntities: 'utf8' }),
-      text: visibleText([element]),
-      ...(src ? { src } : {}),
-    };
+    const html = render(element, { encodeEntities: 'utf8' });
+    // The text is read from the markup the area records, as the engine reads it when it has only
+    // the markup: the two agree by construction (see visible-text.test.ts).
+    return { html, text: visibleText(html), ...(src ? { src } : {}) };
   }
 
   #byXpath(expression: string): LocatedElement | null {
@@ -72,8 +71,7 @@ export class ParsedPage {
     }
     const html = first.outerHTML ?? '';
     const src = first.getAttribute?.('src');
-    // The same visible-text rules as CSS areas, applied to the element's own markup.
-    return { html, text: visibleText(parseDocument(html).children), ...(src ? { src } : {}) };
+    return { html, text: visibleText(html), ...(src ? { src } : {}) };
   }
 }
 

@@ -1,31 +1,52 @@
-import { parseDocument } from 'htmlparser2';
+import { extractAreaContent } from '@mimamori/watch-engine';
 import { describe, expect, it } from 'vitest';
-import { visibleText } from './visible-text.ts';
+import { ParsedPage } from './parsed-page.ts';
 
-const textOf = (html: string) => visibleText(parseDocument(html).children);
+// One page with what splits text into lines differently when two extractions drift apart.
+const page = new ParsedPage(`<!DOCTYPE html>
+<html><head><title>店</title><style>li { color: red }</style></head><body>
+<main id="area">
+  <h2>お知らせ &amp; 新着</h2>
+  <div><section><p>新製品を
+     <b>発売</b>しました。<br>詳しくは<a href="#">こちら</a></p></section></div>
+  <ul><li>りんご<ul><li>ふじ&nbsp;1kg</li></ul></li><li>みかん</li></ul>
+  <menu><li>メニュー</li></menu>
+  <table><tr><th>品名</th><td>価格</td></tr><tr><td>りんご</td><td>&yen;120</td></tr></table>
+  <script>document.write('<p>script</p>')</script><noscript>noscript</noscript>
+  <span hidden>hidden</span><span style="display:none">none</span><img alt="写真">
+  <pre>一行目
+  二行目</pre>
+</main></body></html>`);
 
-describe('visibleText (HTTP mode)', () => {
-  it('breaks lines at blocks and <br>, keeps inline runs together and collapses whitespace', () => {
-    expect(
-      textOf(
-        '<div><h2>お知らせ</h2><p>新製品を\n   <b>発売</b>しました。<br>詳しくは<a href="#">こちら</a></p></div>',
-      ),
-    ).toBe('お知らせ\n新製品を 発売しました。\n詳しくはこちら');
+const expected = [
+  'お知らせ & 新着',
+  '新製品を 発売しました。',
+  '詳しくはこちら',
+  'りんご',
+  'ふじ\u00a01kg',
+  'みかん',
+  'メニュー',
+  '品名 価格',
+  'りんご ¥120',
+  '写真',
+  '一行目',
+  '二行目',
+].join('\n');
+
+describe("HTTP mode's area text", () => {
+  it.each([
+    ['CSS', { selector: '#area', selectorType: 'css' as const }],
+    ['XPath', { selector: '//main[@id="area"]', selectorType: 'xpath' as const }],
+  ])('is the text the engine reads from the same markup (%s)', (_, locator) => {
+    const area = page.locate(locator);
+    expect(area?.text).toBe(expected);
+    // The engine prefers the crawler's text; from the markup alone it must read the same.
+    expect(extractAreaContent({ html: area?.html ?? '' }, true)).toBe(area?.text);
   });
 
-  it('skips scripts, styles, templates, hidden and display:none content', () => {
-    expect(
-      textOf(
-        '<div>見える<script>var x = "script";</script><style>p{}</style><noscript>ns</noscript><template>tpl</template>' +
-          '<span hidden>hidden</span><span style="display: none">none</span><span aria-hidden="true">aria</span>' +
-          '<input type="hidden" value="secret"><img alt="写真"></div>',
-      ),
-    ).toBe('見える 写真');
-  });
-
-  it('puts table cells on one line per row', () => {
-    expect(
-      textOf('<table><tr><th>品名</th><td>価格</td></tr><tr><td>りんご</td><td>120円</td></tr></table>'),
-    ).toBe('品名 価格\nりんご 120円');
+  it('is the text of the whole page when the area is the body', () => {
+    const body = page.locate({ selector: 'body', selectorType: 'css' });
+    expect(body?.text).toBe(expected);
+    expect(extractAreaContent({ html: body?.html ?? '' }, true)).toBe(expected);
   });
 });

@@ -1,6 +1,6 @@
 import type { accountV1 } from '@mimamori/contracts';
 import { unary } from '@mimamori/runtime';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { toAccountJson } from './account-json.ts';
 import { accountRoute } from './auth-routes.ts';
 import { optionalTextField, textField } from './request-body.ts';
@@ -13,40 +13,29 @@ import { SESSION_COOKIE } from './session-cookie.ts';
 export function accountRoutes(app: FastifyInstance, deps: { account: accountV1.AccountServiceClient }) {
   const { account } = deps;
 
-  app.get(
-    '/api/account',
-    accountRoute('GET /api/account', async (request, reply) => {
-      const response = await unary(account, 'getAccount', {
-        sessionToken: request.cookies[SESSION_COOKIE] ?? '',
-      });
-      return reply.send(toAccountJson(response.account));
+  answerWithAccount(app, 'get', '/api/account', (sessionToken) =>
+    unary(account, 'getAccount', { sessionToken }),
+  );
+
+  answerWithAccount(app, 'post', '/api/account/update', (sessionToken, request) =>
+    unary(account, 'updateAccount', {
+      sessionToken,
+      userId: textField(request, 'user_id'),
+      name: optionalTextField(request, 'name'),
+      lang: optionalTextField(request, 'lang'),
+      timezone: optionalTextField(request, 'timezone'),
+      currency: optionalTextField(request, 'currency'),
     }),
   );
 
-  app.post(
-    '/api/account/update',
-    accountRoute('POST /api/account/update', async (request, reply) => {
-      const response = await unary(account, 'updateAccount', {
-        sessionToken: request.cookies[SESSION_COOKIE] ?? '',
-        userId: textField(request, 'user_id'),
-        name: optionalTextField(request, 'name'),
-        lang: optionalTextField(request, 'lang'),
-        timezone: optionalTextField(request, 'timezone'),
-        currency: optionalTextField(request, 'currency'),
-      });
-      return reply.send(toAccountJson(response.account));
-    }),
-  );
-
-  app.post(
+  // 202: the new address takes effect once its owner follows the link sent to it.
+  answerWithAccount(
+    app,
+    'post',
     '/api/account/email',
-    accountRoute('POST /api/account/email', async (request, reply) => {
-      const response = await unary(account, 'changeEmail', {
-        sessionToken: request.cookies[SESSION_COOKIE] ?? '',
-        email: textField(request, 'email'),
-      });
-      return reply.code(202).send(toAccountJson(response.account));
-    }),
+    (sessionToken, request) =>
+      unary(account, 'changeEmail', { sessionToken, email: textField(request, 'email') }),
+    202,
   );
 
   app.post(
@@ -61,46 +50,47 @@ export function accountRoutes(app: FastifyInstance, deps: { account: accountV1.A
     }),
   );
 
-  app.post(
+  answerWithAccount(
+    app,
+    'post',
     '/api/account/mails',
-    accountRoute('POST /api/account/mails', async (request, reply) => {
-      const response = await unary(account, 'addMail', {
-        sessionToken: request.cookies[SESSION_COOKIE] ?? '',
-        email: textField(request, 'email'),
-      });
-      return reply.code(201).send(toAccountJson(response.account));
-    }),
+    (sessionToken, request) =>
+      unary(account, 'addMail', { sessionToken, email: textField(request, 'email') }),
+    201,
   );
 
-  app.post(
-    '/api/account/mails/delete',
-    accountRoute('POST /api/account/mails/delete', async (request, reply) => {
-      const response = await unary(account, 'removeMail', {
-        sessionToken: request.cookies[SESSION_COOKIE] ?? '',
-        mailId: textField(request, 'mail_id'),
-      });
-      return reply.send(toAccountJson(response.account));
-    }),
+  answerWithAccount(app, 'post', '/api/account/mails/delete', (sessionToken, request) =>
+    unary(account, 'removeMail', { sessionToken, mailId: textField(request, 'mail_id') }),
   );
 
-  app.post(
-    '/api/account/discord',
-    accountRoute('POST /api/account/discord', async (request, reply) => {
-      const response = await unary(account, 'linkDiscord', {
-        sessionToken: request.cookies[SESSION_COOKIE] ?? '',
-        webhookUrl: textField(request, 'webhook_url'),
-      });
-      return reply.send(toAccountJson(response.account));
-    }),
+  answerWithAccount(app, 'post', '/api/account/discord', (sessionToken, request) =>
+    unary(account, 'linkDiscord', { sessionToken, webhookUrl: textField(request, 'webhook_url') }),
   );
 
-  app.post(
-    '/api/account/discord/delete',
-    accountRoute('POST /api/account/discord/delete', async (request, reply) => {
-      const response = await unary(account, 'unlinkDiscord', {
-        sessionToken: request.cookies[SESSION_COOKIE] ?? '',
-      });
-      return reply.send(toAccountJson(response.account));
+  answerWithAccount(app, 'post', '/api/account/discord/delete', (sessionToken) =>
+    unary(account, 'unlinkDiscord', { sessionToken }),
+  );
+}
+
+/**
+ * A route that makes one call to the account service for the session's own account and answers with
+ * the account as that call left it, so every screen section shows the same fields after a change.
+ */
+function answerWithAccount(
+  app: FastifyInstance,
+  method: 'get' | 'post',
+  url: string,
+  call: (
+    sessionToken: string,
+    request: FastifyRequest,
+  ) => Promise<{ account?: accountV1.AccountSettings | undefined }>,
+  statusCode = 200,
+) {
+  app[method](
+    url,
+    accountRoute(`${method.toUpperCase()} ${url}`, async (request, reply) => {
+      const response = await call(request.cookies[SESSION_COOKIE] ?? '', request);
+      return reply.code(statusCode).send(toAccountJson(response.account));
     }),
   );
 }

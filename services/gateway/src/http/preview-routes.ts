@@ -1,6 +1,7 @@
 import type { accountV1, crawlerV1 } from '@mimamori/contracts';
 import { unary, withIncomingHttpContext } from '@mimamori/runtime';
 import { extractAreaContent, normaliseArea, validateAreaOptions } from '@mimamori/watch-engine';
+import { USER_AGENT_KINDS } from '@mimamori/watch-engine/user-agent-kinds';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { sendAccountFailure } from './account-failure.ts';
@@ -35,7 +36,7 @@ const bodies = {
     url: z.string().min(1).max(4_000),
     user_agent: z
       .object({
-        kind: z.enum(['none', 'free', 'iphone', 'android', 'chrome', 'firefox', 'safari']),
+        kind: z.enum(USER_AGENT_KINDS),
         value: z.string().max(500).default(''),
       })
       .default({ kind: 'none', value: '' }),

@@ -1,19 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { createAccountService, type XOAuthConfig } from '@mimamori/account';
-import { createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
+import type { EventBus } from '@mimamori/bus';
 import { accountV1 } from '@mimamori/contracts';
-import { type Db, openPostgres } from '@mimamori/db';
+import type { Db } from '@mimamori/db';
 import { openMailTransport } from '@mimamori/mail';
 import { createNotifierService } from '@mimamori/notifier';
-import { createGrpcClient, createLogger, createShutdown, type Shutdown } from '@mimamori/runtime';
+import { createGrpcClient } from '@mimamori/runtime';
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
 import { runService } from '@mimamori/service-host';
 import {
-  createFreshDatabase,
-  type FreshDatabase,
   type SmtpServerFixture,
   startSmtpServer,
-  testNatsUrl,
+  startTestServiceHost,
+  TestClock,
 } from '@mimamori/test-fixtures';
 import { createGateway, type Gateway } from '../../src/gateway.ts';
 import { TestBrowser } from './test-browser.ts';
@@ -21,17 +19,6 @@ import { TestBrowser } from './test-browser.ts';
 export const PUBLIC_URL = 'http://localhost';
 
 type ParsedMail = SmtpServerFixture['messages'][number];
-
-/** Time the account service sees; tests move it instead of waiting. */
-export class TestClock {
-  private at = new Date();
-  now(): Date {
-    return new Date(this.at);
-  }
-  advance(ms: number): void {
-    this.at = new Date(this.at.getTime() + ms);
-  }
-}
 
 export interface AccountHarness {
   db: Db;
@@ -62,18 +49,11 @@ export interface HarnessOptions {
  * notifier modules on the service host, and the gateway answering fastify inject requests.
  */
 export async function startAccountHarness(options: HarnessOptions = {}): Promise<AccountHarness> {
-  const logger = createLogger({ service: 'accounts-test', level: 'silent' });
-  const database: FreshDatabase = await createFreshDatabase();
-  const db = openPostgres(database.url);
-  const bus: EventBus = namespacedBus(
-    await createJetStreamBus({ servers: testNatsUrl() }),
-    `t${randomBytes(4).toString('hex')}`,
-  );
+  const testHost = await startTestServiceHost('accounts-test');
+  const { db, bus, logger, shutdown, host } = testHost;
   const smtp = await startSmtpServer();
-  const shutdown: Shutdown = createShutdown({ logger, timeoutMs: 5_000 });
   const secretBox = createSecretBox(generateSecretKey('test'));
   const clock = new TestClock();
-  const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 } };
   const running = await runService(
     createAccountService({
       db,
@@ -136,11 +116,8 @@ export async function startAccountHarness(options: HarnessOptions = {}): Promise
     async close() {
       await gateway.close();
       account.close();
-      await shutdown.run('test finished');
-      await bus.close();
+      await testHost.close();
       await smtp.close();
-      await db.close();
-      await database.drop();
     },
   };
 }

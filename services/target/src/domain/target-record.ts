@@ -1,7 +1,7 @@
 import type { NotificationRules } from '@mimamori/watch-engine';
+import type { UserAgentKind } from '@mimamori/watch-engine/user-agent-kinds';
 import type { SelectorType } from './selector-syntax.ts';
 
-export type UserAgentKind = 'none' | 'free' | 'iphone' | 'android' | 'chrome' | 'firefox' | 'safari';
 export type ActionType = 'click' | 'enter_text' | 'modifier_key' | 'goto_url';
 export type ChatNotify = 'none' | 'account' | 'site';
 export type FetchMode = 'http' | 'browser';

@@ -1,4 +1,5 @@
 import { validateAreaOptions, validateRuleGroups } from '@mimamori/watch-engine';
+import { USER_AGENT_KINDS } from '@mimamori/watch-engine/user-agent-kinds';
 import { type SelectorType, selectorParses } from './selector-syntax.ts';
 import type { ActionInput, AreaInput, LocatorInput, SettingsInput } from './settings-input.ts';
 import { LABEL_MAX_LENGTH, siteUrl } from './site-url.ts';
@@ -13,21 +14,11 @@ import type {
   LoginRecord,
   TargetRecord,
   TargetSettingsRecord,
-  UserAgentKind,
 } from './target-record.ts';
 
 /** Seals a user's secret for one field of one site (the context binds it there). */
 export type Seal = (plaintext: string, context: string) => string;
 
-const USER_AGENTS: readonly UserAgentKind[] = [
-  'none',
-  'free',
-  'iphone',
-  'android',
-  'chrome',
-  'firefox',
-  'safari',
-];
 const ACTION_TYPES: readonly ActionType[] = ['click', 'enter_text', 'modifier_key', 'goto_url'];
 const CHAT_NOTIFY: readonly ChatNotify[] = ['none', 'account', 'site'];
 const FETCH_MODES: readonly FetchMode[] = ['http', 'browser'];
@@ -82,7 +73,12 @@ export function validateSettings(input: SettingsInput, context: ValidationContex
   if (chatNotify !== 'site') sealedDiscordWebhook = '';
   else if (!sealedDiscordWebhook) throw invalid('discord_webhook_required', 'discord_webhook_url');
 
-  const userAgentKind = oneOf(input.userAgentKind || 'none', USER_AGENTS, 'user_agent_invalid', 'user_agent');
+  const userAgentKind = oneOf(
+    input.userAgentKind || 'none',
+    USER_AGENT_KINDS,
+    'user_agent_invalid',
+    'user_agent',
+  );
   const userAgentValue = userAgentKind === 'free' ? input.userAgentValue.trim() : '';
   if (userAgentKind === 'free' && userAgentValue === '')
     throw invalid('user_agent_required', 'user_agent.value');
