@@ -205,8 +205,10 @@ describe('HTTP page fetcher through a real proxy (tinyproxy)', () => {
       areas: [{ areaId: 'headers', selector: '#headers', selectorType: 'css' }],
     });
     expect(result.ok && JSON.parse(result.areas[0]?.text ?? '{}')).toMatchObject({
-      via: expect.stringContaining('fixture-proxy'),
+      host: site.authority,
     });
+    // Through a tunnel to the checked address: the proxy resolves nothing itself.
+    expect(proxy.asked).toEqual([`CONNECT ${site.authority} HTTP/1.1`]);
     const refused = await fetcher.fetch(
       {
         url: `${notAllowed.origin}/static`,
@@ -221,6 +223,7 @@ describe('HTTP page fetcher through a real proxy (tinyproxy)', () => {
     );
     expect(failure(refused)).toMatchObject({ code: 'refused_address' });
     expect(notAllowed.requests).toEqual([]);
+    expect(proxy.asked).toHaveLength(1);
   });
 });
 

@@ -241,7 +241,10 @@ describe('browser page fetcher', () => {
       const result = await fetchOk(
         request('/echo-via', { proxyUrl: proxy.url, areas: [css('via', '#via')] }),
       );
-      expect(result.areas[0]?.text).toContain('fixture-proxy');
+      // The guard's proxy hands tinyproxy a tunnel to the checked address, never a name.
+      expect(result.areas[0]?.text).toBe('direct');
+      expect(proxy.asked).toContain(`CONNECT ${site.hostPort} HTTP/1.1`);
+      expect(proxy.asked.every((line) => line.startsWith('CONNECT 127.0.0.1:'))).toBe(true);
       const refused = failure(
         await fetcher.fetch(
           request('/static', { url: 'http://127.0.0.2:8081/', proxyUrl: proxy.url }),
