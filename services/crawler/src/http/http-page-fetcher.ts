@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import { deviceProfile } from '../browser/user-agent-presets.ts';
 import type { AreaContent, FetchRequest, FetchResult, PageFetcher } from '../domain/page-fetcher.ts';
 import { botProtectionMarker } from './bot-protection.ts';
-import { CrawlFailure } from './crawl-failure.ts';
+import { CrawlFailure, shownUrl } from './crawl-failure.ts';
 import { InvalidSelectorError, ParsedPage } from './parsed-page.ts';
 import { type DocumentLimits, fetchServedDocument, type ServedDocument } from './served-document.ts';
 
@@ -143,14 +143,14 @@ function checkServed(served: ServedDocument): ServedDocument {
   if (marker) {
     throw new CrawlFailure(
       'blocked_by_robot',
-      `${marker} blocked the request to ${served.finalUrl} (HTTP ${served.status})`,
+      `${marker} blocked the request to ${shownUrl(served.finalUrl)} (HTTP ${served.status})`,
       false,
     );
   }
   if (served.status >= 200 && served.status < 300) return served;
   // Server errors and rate limits pass; a missing page stays missing until someone fixes the URL.
   const retryable = served.status >= 500 || served.status === 429 || served.status === 408;
-  throw new CrawlFailure('http_status', `HTTP ${served.status} from ${served.finalUrl}`, retryable);
+  throw new CrawlFailure('http_status', `HTTP ${served.status} from ${shownUrl(served.finalUrl)}`, retryable);
 }
 
 function describe(locator: { selector: string; selectorType: 'css' | 'xpath' }): string {
