@@ -24,6 +24,7 @@ beforeAll(async () => {
       loadTimeoutMs: 4_000,
       settleTimeoutMs: 4_000,
       maxDocumentBytes: 1_000_000,
+      maxPageBytes: 1_500_000,
       actionTimeoutMs: 3_000,
     },
   });
@@ -369,6 +370,16 @@ describe('browser page fetcher', () => {
   it('refuses a page larger than the cap', async () => {
     const result = failure(await fetcher.fetch(request('/large'), new AbortController().signal));
     expect(result.code).toBe('too_large');
+  });
+
+  it('refuses a page whose document and sub-resources together download more than the cap', async () => {
+    const result = failure(
+      await fetcher.fetch(
+        request('/heavy', { areas: [css('start', '#start')] }),
+        new AbortController().signal,
+      ),
+    );
+    expect(result).toMatchObject({ code: 'too_large', detail: expect.stringContaining('resources') });
   });
 
   it('tells a bot-protection page and an error status apart from an unreachable site', async () => {

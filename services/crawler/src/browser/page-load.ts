@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EgressGuard } from '@mimamori/egress';
-import { errors, type Page, type Response } from 'playwright-core';
+import { errors, type Page, type Response, type Route } from 'playwright-core';
 import { botProtectionMarker } from '../http/bot-protection.ts';
 import { CrawlFailure, shownUrl } from '../http/crawl-failure.ts';
 import { isolatedWorld } from './isolated-world.ts';
@@ -16,6 +16,8 @@ export interface LoadLimits {
   maxRedirects: number;
   /** The served document, decoded. */
   maxDocumentBytes: number;
+  /** Everything the page downloads, document and sub-resources together, as sent on the wire. */
+  maxPageBytes: number;
   /** Elements in the rendered document (script-built pages never have a served size). */
   maxElements: number;
 }
@@ -26,6 +28,7 @@ export const DEFAULT_LOAD_LIMITS: LoadLimits = {
   quietMs: 500,
   maxRedirects: 10,
   maxDocumentBytes: 15 * 1024 * 1024,
+  maxPageBytes: 50 * 1024 * 1024,
   maxElements: 300_000,
 };
 
@@ -53,6 +56,7 @@ export async function loadPage(
   // A new load starts a new record: a warm page's earlier refusal is not this check's.
   const refusals = trackRefusals(page, guard);
   refusals.forget();
+  const download = await trackDownload(page, limits.maxPageBytes);
   let failedDocument: string | undefined;
   const onFailed = (request: { isNavigationRequest(): boolean; url(): string }) => {
     if (request.isNavigationRequest()) failedDocument = request.url();
@@ -61,21 +65,25 @@ export async function loadPage(
   let response: Response | null;
   const started = Date.now();
   try {
-    response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: limits.loadTimeoutMs });
+    // A document that alone passes the download cap never reaches DOMContentLoaded.
+    response = await Promise.race([
+      page.goto(url, { waitUntil: 'domcontentloaded', timeout: limits.loadTimeoutMs }),
+      download.stopped.then((failure) => Promise.reject(failure)),
+    ]);
   } catch (error) {
     throw (await refusals.failure(url)) ?? navigationFailure(error, failedDocument ?? url);
   } finally {
     page.off('requestfailed', onFailed);
   }
   if (!response) throw new CrawlFailure('unreachable', `no response from ${shownUrl(url)}`, true);
-  await throwIfRefused(page, url);
+  await throwIfPageStopped(page, url);
   await checkResponse(page, response, limits);
   // A sub-resource that never finishes (a hung tracker or frame) holds the load event back;
   // the document is there, so the page is read after its load time rather than failed.
   const loadLeft = Math.max(1, limits.loadTimeoutMs - (Date.now() - started));
   await page.waitForLoadState('load', { timeout: loadLeft }).catch(() => undefined);
   await settle(page, limits);
-  await throwIfRefused(page, url);
+  await throwIfPageStopped(page, url);
   await checkSettledPage(page, response, limits);
   return response;
 }
@@ -86,10 +94,59 @@ export async function loadPage(
  * time since it was first loaded: what is left on screen then is the guard's refusal, not the
  * page. Sub-resources are not navigations: refusing them silently leaves the page readable.
  */
-export async function throwIfRefused(page: Page, url: string): Promise<void> {
-  const failure = await refusalsOf(page)?.failure(url);
+export async function throwIfPageStopped(page: Page, url: string): Promise<void> {
+  const failure = (await refusalsOf(page)?.failure(url)) ?? downloads.get(page)?.failure;
   if (failure) throw failure;
 }
+
+interface Download {
+  received: number;
+  maxPageBytes: number;
+  /** Set once the cap is passed; the load's `stopped` resolves with it. */
+  failure?: CrawlFailure;
+  stop: (failure: CrawlFailure) => void;
+}
+
+const downloads = new WeakMap<Page, Download>();
+
+/**
+ * Counts the bytes the page receives (document, frames, scripts, images, fetches) as they
+ * arrive, from each load on, and once they pass `maxPageBytes` stops the page and refuses
+ * anything more, so a page cannot pull an unbounded amount through the crawler. The check then
+ * fails as too large.
+ */
+async function trackDownload(page: Page, maxPageBytes: number): Promise<{ stopped: Promise<CrawlFailure> }> {
+  let stop: (failure: CrawlFailure) => void = () => undefined;
+  // Only ever resolved, and only raced: left pending, it holds nothing once the page is gone.
+  const stopped = new Promise<CrawlFailure>((resolve) => {
+    stop = resolve;
+  });
+  const known = downloads.get(page);
+  if (known) {
+    await page.unroute('**/*', abortAll).catch(() => undefined);
+    Object.assign(known, { received: 0, maxPageBytes, failure: undefined, stop });
+    return { stopped };
+  }
+  const count: Download = { received: 0, maxPageBytes, stop };
+  downloads.set(page, count);
+  const session = await page.context().newCDPSession(page);
+  await session.send('Network.enable');
+  session.on('Network.dataReceived', ({ encodedDataLength, dataLength }) => {
+    count.received += encodedDataLength > 0 ? encodedDataLength : dataLength;
+    if (count.received <= count.maxPageBytes || count.failure) return;
+    count.failure = new CrawlFailure(
+      'too_large',
+      `the page and its resources came to more than ${Math.round(count.maxPageBytes / 1_048_576)} MB`,
+      false,
+    );
+    count.stop(count.failure);
+    void page.route('**/*', abortAll).catch(() => undefined);
+    void session.send('Page.stopLoading').catch(() => undefined);
+  });
+  return { stopped };
+}
+
+const abortAll = (route: Route) => void route.abort().catch(() => undefined);
 
 interface RefusalTracker {
   /** The refusal as the user is told it, naming the URL they gave; undefined when there was none. */

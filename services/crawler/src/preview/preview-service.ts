@@ -6,7 +6,7 @@ import { cookiesFromHeader } from '../browser/cookie-header.ts';
 import { FrameNotFoundError } from '../browser/isolated-world.ts';
 import { ensureSignedIn } from '../browser/login.ts';
 import { type ActionLimits, runActions } from '../browser/page-actions.ts';
-import { loadPage, throwIfRefused } from '../browser/page-load.ts';
+import { loadPage, throwIfPageStopped } from '../browser/page-load.ts';
 import { deviceProfile } from '../browser/user-agent-presets.ts';
 import type {
   AreaRequest,
@@ -92,7 +92,7 @@ export function createPreviewService(options: PreviewServiceOptions) {
           if (request.cookies) await lease.context.addCookies(cookiesFromHeader(request.cookies, url));
           await loadPage(lease.page, url, limits, pool.guard);
           render = await renderPreview(lease.page);
-          await throwIfRefused(lease.page, url);
+          await throwIfPageStopped(lease.page, url);
         } catch (error) {
           problem = problemOf(error);
         }
@@ -113,7 +113,7 @@ export function createPreviewService(options: PreviewServiceOptions) {
       return sessions.use(userId, sessionId, async ({ lease, settings }) => {
         try {
           const render = await renderPreview(lease.page, frame);
-          await throwIfRefused(lease.page, settings.url);
+          await throwIfPageStopped(lease.page, settings.url);
           return { render };
         } catch (error) {
           return { problem: problemOf(error) };
@@ -157,7 +157,7 @@ export function createPreviewService(options: PreviewServiceOptions) {
       return sessions.use(userId, sessionId, ({ lease, settings }) =>
         step(lease.page, async () => {
           await runActions(lease.page, actions, limits, pool.guard);
-          await throwIfRefused(lease.page, settings.url);
+          await throwIfPageStopped(lease.page, settings.url);
         }),
       );
     },
