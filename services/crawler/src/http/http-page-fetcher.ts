@@ -13,6 +13,8 @@ export interface HttpPageFetcherOptions {
   allow?: readonly string[];
   /** Largest page (and iframe) read, compressed or not. */
   maxBytes?: number;
+  /** What a page and the frames read with it may download together, as sent. */
+  maxPageBytes?: number;
   maxRedirects?: number;
   /** Deadline for one attempt: every hop, the body and the iframes it needs. */
   timeoutMs?: number;
@@ -33,6 +35,7 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): Pag
     maxBytes: options.maxBytes ?? 5 * 1_048_576,
     maxRedirects: options.maxRedirects ?? 10,
   };
+  const maxPageBytes = options.maxPageBytes ?? 2 * limits.maxBytes;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const attempts = options.attempts ?? 3;
   const retryDelayMs = options.retryDelayMs ?? 1_000;
@@ -58,6 +61,7 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): Pag
       signal: AbortSignal.any([signal, deadline]),
       timedOut: () => deadline.aborted,
       limits,
+      budget: { bytesLeft: maxPageBytes, maxPageBytes },
     };
     const load = async (url: string) => checkServed(await fetchServedDocument({ ...context, url }));
     const top = await load(job.url);

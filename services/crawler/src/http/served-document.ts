@@ -8,6 +8,12 @@ export interface DocumentLimits {
   maxRedirects: number;
 }
 
+/** Bytes a page may still read, shared by its document and the frames read with it. */
+export interface PageBudget {
+  bytesLeft: number;
+  readonly maxPageBytes: number;
+}
+
 export interface ServedDocument {
   finalUrl: string;
   status: number;
@@ -25,6 +31,7 @@ export interface DocumentRequest {
   /** Whether the overall deadline (not the caller) aborted the request. */
   timedOut: () => boolean;
   limits: DocumentLimits;
+  budget: PageBudget;
 }
 
 /**
@@ -91,14 +98,22 @@ async function readCapped(response: Dispatcher.ResponseData, url: string, docume
     response.body.destroy();
     throw tooLarge();
   }
+  const { budget } = document;
+  const pageTooLarge = () =>
+    new CrawlFailure(
+      'too_large',
+      `the page and its frames came to more than ${Math.round(budget.maxPageBytes / 1_048_576)} MB`,
+      false,
+    );
   const chunks: Buffer[] = [];
   let size = 0;
   try {
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > maxBytes) {
+      budget.bytesLeft -= chunk.length;
+      if (size > maxBytes || budget.bytesLeft < 0) {
         response.body.destroy();
-        throw tooLarge();
+        throw size > maxBytes ? tooLarge() : pageTooLarge();
       }
       chunks.push(chunk);
     }
