@@ -159,7 +159,7 @@ describe('the watch engine on hostile input', () => {
           };
           const options: AreaOptions = {
             ...DEFAULT_AREA_OPTIONS,
-            excludeWords: [],
+            excludeWords: ['SALE'],
             excludeRegexes: [String.raw`\[ad:[^\]]*\]`],
           };
           const result = check(withExcluded(false), withExcluded(true), options, rules);
