@@ -23,6 +23,7 @@ const WORKERS = 3;
 const KNOWN_LONG_FILES: [string, number][] = [
   ['e2e/site-detail.e2e.test.ts', 400],
   ['services/gateway/test/pipeline.int.test.ts', 200],
+  ['services/crawler/test/abuse.int.test.ts', 200],
   ['services/gateway/test/faults/nats-restarted.int.test.ts', 200],
   ['e2e/dashboard.e2e.test.ts', 180],
   ['e2e/journey.e2e.test.ts', 160],

@@ -51,3 +51,32 @@ describe('allowed pages (the single-process demo shop)', () => {
     });
   });
 });
+
+describe('spellings of the machine itself', () => {
+  const guard = createEgressGuard();
+
+  it.each([
+    'http://localhost./',
+    'http://LOCALHOST:8080/',
+    'http://localhost..:8080/',
+    'http://shop.localhost/',
+    'http://metadata.google.internal/computeMetadata/v1/',
+    'http://127.1/',
+    'http://0x7f000001/',
+    'http://2130706433/',
+    'http://017700000001/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:7f00:1]/',
+    'http://0.0.0.0/',
+    'http://0/',
+    'http://[::]/',
+  ])('refuses %s without asking a resolver', async (url) => {
+    await expect(guard.checkUrl(url)).rejects.toBeInstanceOf(RefusedAddressError);
+  });
+
+  it('does not tell what a refused name resolved to', async () => {
+    const refusal = await guard.checkUrl('http://localhost./').catch((error: Error) => error.message);
+    expect(refusal).toContain('localhost');
+    expect(refusal).not.toMatch(/127\.0\.0\.1|::1|loopback/);
+  });
+});

@@ -44,9 +44,12 @@ export function createEgressGuard(options: EgressOptions = {}): EgressGuard {
   const allowed = new Set((options.allow ?? []).map((entry) => entry.trim().toLowerCase()).filter(Boolean));
 
   const resolveChecked = async (rawHostname: string, port: number, pageAllowed: boolean) => {
-    const hostname = rawHostname.replace(/^\[|\]$/g, '').toLowerCase();
+    const hostname = canonicalHost(rawHostname);
     const isAllowed =
       pageAllowed || allowed.has(`${hostname}:${port}`) || allowed.has(`[${hostname}]:${port}`);
+    if (!isAllowed && isInternalName(hostname)) {
+      throw new RefusedAddressError(`refused ${hostname}: the name is for the machine or network itself`);
+    }
     const family = isIP(hostname);
     const addresses =
       family !== 0
@@ -59,15 +62,20 @@ export function createEgressGuard(options: EgressOptions = {}): EgressGuard {
     const first = addresses[0];
     if (!first) throw new Error(`could not resolve ${hostname}: no address`);
     if (!isAllowed) {
-      // Every answer must be public: a name that also points inside is refused outright.
+      // Every answer must be public: a name that also points inside is refused outright. What a
+      // name resolved to is not told: it would map the inside network for whoever asked.
       for (const { address } of addresses) {
         const refusal = addressRefusal(address);
-        if (refusal) throw new RefusedAddressError(`refused ${hostname}:${port}: ${refusal}`);
+        if (!refusal) continue;
+        throw new RefusedAddressError(
+          family !== 0
+            ? `refused ${hostname}: ${refusal}`
+            : `refused ${hostname}: the name leads to an address that is not public`,
+        );
       }
     }
     return { address: first.address, family: first.family === 6 ? 6 : 4 } satisfies CheckedAddress;
   };
-
   const guard: EgressGuard = {
     check: (hostname, port) => resolveChecked(hostname, port, false),
     async checkUrl(url) {
@@ -80,6 +88,25 @@ export function createEgressGuard(options: EgressOptions = {}): EgressGuard {
     },
   };
   return guard;
+}
+
+/**
+ * The host as the guard judges it: without IPv6 brackets, lower case and without the trailing
+ * dots of a fully qualified name, so `LOCALHOST.` is judged (and resolved) as `localhost`.
+ */
+export function canonicalHost(hostname: string): string {
+  return hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.+$/, '');
+}
+
+// Names that mean this machine (RFC 6761 `localhost`) or the cloud's metadata service whatever
+// a resolver says; refused by name so no lookup runs and no retry waits on a DNS answer.
+const INTERNAL_NAMES = new Set(['localhost', 'metadata', 'metadata.google.internal', 'instance-data']);
+
+function isInternalName(hostname: string): boolean {
+  return INTERNAL_NAMES.has(hostname) || hostname.endsWith('.localhost') || hostname.endsWith('.internal');
 }
 
 function isAllowedPage(allowedPages: readonly AllowedPages[], url: URL): boolean {

@@ -1,11 +1,14 @@
-import { Agent, buildConnector, type Dispatcher, ProxyAgent } from 'undici';
-import { createEgressGuard, type EgressGuard, type EgressOptions } from './egress-guard.ts';
+import { connect as connectTls } from 'node:tls';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
+import { canonicalHost, createEgressGuard, type EgressOptions } from './egress-guard.ts';
 import { RefusedAddressError } from './refused-address-error.ts';
+import { tunnelThroughUpstream } from './upstream-tunnel.ts';
 
 export interface GuardedDispatcherOptions extends EgressOptions {
   /**
    * An upstream proxy (http://user:pass@host:port) from the configured pool. Its own address is
-   * trusted configuration; every target is still checked before the proxy is asked for it.
+   * trusted configuration; it is asked for a tunnel to the address the guard checked, never
+   * for a name it would resolve again.
    */
   upstreamProxy?: string;
   /** Connect timeout per connection. */
@@ -13,20 +16,18 @@ export interface GuardedDispatcherOptions extends EgressOptions {
 }
 
 /**
- * An undici dispatcher every crawler request goes through. Without a proxy, each new
- * connection resolves the host, checks every address and connects to the checked one (TLS
- * still names the host for SNI and the certificate), so a DNS answer cannot change between
- * check and connect. Redirects are not followed here: callers follow them hop by hop through
- * this same dispatcher, so each hop is checked.
+ * An undici dispatcher every crawler request goes through. Each new connection resolves the
+ * host, checks every address and connects to the checked one (TLS still names the host for
+ * SNI and the certificate), so a DNS answer cannot change between check and connect. With an
+ * upstream proxy the same holds: the proxy gets `CONNECT <checked address>:<port>` and the
+ * request inside the tunnel names the host, so the proxy never resolves the name itself.
+ * Redirects are not followed here: callers follow them hop by hop through this same
+ * dispatcher, so each hop is checked.
  */
 export function createGuardedDispatcher(options: GuardedDispatcherOptions = {}): Dispatcher {
   const guard = createEgressGuard(options);
   const timeout = options.connectTimeoutMs ?? 10_000;
-  if (options.upstreamProxy) {
-    return new ProxyAgent({ uri: options.upstreamProxy, connect: { timeout } }).compose(
-      checkTargetFirst(guard),
-    );
-  }
+  const upstream = options.upstreamProxy ? new URL(options.upstreamProxy) : undefined;
   const connectDirectly = buildConnector({ timeout });
   return new Agent({
     connect(connectOptions, callback) {
@@ -35,10 +36,22 @@ export function createGuardedDispatcher(options: GuardedDispatcherOptions = {}):
         callback(new RefusedAddressError(`refused ${connectOptions.protocol} URL`), null);
         return;
       }
-      const hostname = connectOptions.hostname.replace(/^\[|\]$/g, '');
+      const hostname = canonicalHost(connectOptions.hostname);
       guard.check(hostname, port).then(
         ({ address }) => {
           const servername = address === hostname ? connectOptions.servername : hostname;
+          if (upstream) {
+            tunnelThroughUpstream(upstream, { address, port, timeoutMs: timeout }).then(
+              (socket) => {
+                if (connectOptions.protocol === 'http:') return callback(null, socket);
+                const secure = connectTls({ socket, ...(servername ? { servername } : {}) });
+                secure.once('secureConnect', () => callback(null, secure));
+                secure.once('error', (error) => callback(error, null));
+              },
+              (error: Error) => callback(error, null),
+            );
+            return;
+          }
           connectDirectly(
             { ...connectOptions, hostname: address, ...(servername ? { servername } : {}) },
             callback,
@@ -48,16 +61,4 @@ export function createGuardedDispatcher(options: GuardedDispatcherOptions = {}):
       );
     },
   });
-}
-
-/** Through a proxy the proxy connects, so the target is checked before the request is handed over. */
-function checkTargetFirst(guard: EgressGuard): Dispatcher.DispatcherComposeInterceptor {
-  return (dispatch) => (dispatchOptions, handler) => {
-    const origin = String(dispatchOptions.origin ?? '');
-    guard.checkUrl(origin).then(
-      () => dispatch(dispatchOptions, handler),
-      (error: Error) => handler.onResponseError?.(null as never, error),
-    );
-    return true;
-  };
 }

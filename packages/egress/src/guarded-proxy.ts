@@ -3,6 +3,7 @@ import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createEgressGuard, type EgressGuard, type EgressOptions } from './egress-guard.ts';
 import { RefusedAddressError } from './refused-address-error.ts';
+import { tunnelThroughUpstream } from './upstream-tunnel.ts';
 
 export interface GuardedProxyOptions extends EgressOptions {
   /** An upstream proxy (http://user:pass@host:port) that carries the checked requests onward. */
@@ -78,31 +79,39 @@ function forwardRequest(
     response.writeHead(400).end('absolute URL expected');
     return;
   }
-  guard.checkUrl(target).then(
-    ({ address }) => {
+  const port = Number(target.port) || 80;
+  guard
+    .checkUrl(target)
+    .then(async ({ address }) => {
       const headers = { ...incoming.headers };
       for (const name of HOP_BY_HOP) delete headers[name];
       headers.host = target.host;
+      // Through an upstream proxy the request rides a tunnel to the checked address.
+      const socket = upstream
+        ? await tunnelThroughUpstream(upstream, { address, port, timeoutMs: UPSTREAM_TIMEOUT_MS })
+        : undefined;
       const outgoing = request({
         method: incoming.method,
-        headers: { ...headers, ...upstreamAuthorization(upstream) },
-        ...(upstream
-          ? { host: upstream.hostname, port: Number(upstream.port) || 80, path: target.href }
-          : {
-              host: address,
-              port: Number(target.port) || 80,
-              path: `${target.pathname}${target.search}`,
-            }),
+        headers,
+        host: address,
+        port,
+        path: `${target.pathname}${target.search}`,
+        ...(socket ? { createConnection: () => socket } : {}),
       });
       outgoing.on('response', (answer) => {
+        const redirect = forbiddenRedirect(answer.statusCode ?? 0, answer.headers.location, target);
+        if (redirect) {
+          answer.resume();
+          answerFailure(response, redirect);
+          return;
+        }
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);
       });
       outgoing.on('error', (error) => answerFailure(response, error));
       incoming.pipe(outgoing);
-    },
-    (error: Error) => answerFailure(response, error),
-  );
+    })
+    .catch((error: Error) => answerFailure(response, error));
 }
 
 function tunnel(
@@ -114,41 +123,47 @@ function tunnel(
 ): void {
   const [hostname = '', portText = '443'] = splitHostPort(incoming.url ?? '');
   const port = Number(portText);
-  guard.check(hostname, port).then(
-    ({ address }) => {
-      const established = (server: Socket, rest: Buffer) => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        if (rest.length > 0) client.write(rest);
-        if (head.length > 0) server.write(head);
-        server.pipe(client);
-        client.pipe(server);
-        server.on('error', () => client.destroy());
-        client.on('close', () => server.destroy());
-      };
-      if (!upstream) {
-        const server = connect(port, address, () => established(server, Buffer.alloc(0)));
-        server.on('error', (error) => refuseTunnel(client, error));
-        return;
-      }
-      const ask = request({
-        method: 'CONNECT',
-        host: upstream.hostname,
-        port: Number(upstream.port) || 80,
-        path: `${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`,
-        headers: upstreamAuthorization(upstream),
-      });
-      ask.on('connect', (answer, server, rest) => {
-        if (answer.statusCode !== 200) {
-          server.destroy();
-          refuseTunnel(client, new Error(`upstream proxy answered ${answer.statusCode}`));
-          return;
-        }
-        established(server, rest);
-      });
-      ask.on('error', (error) => refuseTunnel(client, error));
-      ask.end();
-    },
-    (error: Error) => refuseTunnel(client, error),
+  guard
+    .check(hostname, port)
+    .then(async ({ address }) => {
+      const server = upstream
+        ? await tunnelThroughUpstream(upstream, { address, port, timeoutMs: UPSTREAM_TIMEOUT_MS })
+        : await new Promise<Socket>((resolve, reject) => {
+            const direct = connect(port, address, () => resolve(direct));
+            direct.once('error', reject);
+          });
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length > 0) server.write(head);
+      server.pipe(client);
+      client.pipe(server);
+      server.on('error', () => client.destroy());
+      client.on('close', () => server.destroy());
+    })
+    .catch((error: Error) => refuseTunnel(client, error));
+}
+
+const UPSTREAM_TIMEOUT_MS = 10_000;
+
+/**
+ * A redirect to a scheme other than http and https (file:, data:, ftp:, javascript: …) becomes
+ * this proxy's own refusal: Chromium would otherwise end it as a generic unsafe redirect, which
+ * cannot be told from a broken site.
+ */
+function forbiddenRedirect(
+  status: number,
+  location: string | undefined,
+  from: URL,
+): RefusedAddressError | null {
+  if (status < 300 || status >= 400 || !location) return null;
+  let next: URL;
+  try {
+    next = new URL(location, from);
+  } catch {
+    return null;
+  }
+  if (next.protocol === 'http:' || next.protocol === 'https:') return null;
+  return new RefusedAddressError(
+    `refused a redirect to a ${next.protocol} URL: only http and https are fetched`,
   );
 }
 
@@ -157,12 +172,6 @@ function splitHostPort(authority: string): [string, string] {
   if (bracketed) return [bracketed[1] ?? '', bracketed[2] ?? ''];
   const at = authority.lastIndexOf(':');
   return at < 0 ? [authority, '443'] : [authority.slice(0, at), authority.slice(at + 1)];
-}
-
-function upstreamAuthorization(upstream: URL | undefined): Record<string, string> {
-  if (!upstream?.username) return {};
-  const credentials = `${decodeURIComponent(upstream.username)}:${decodeURIComponent(upstream.password)}`;
-  return { 'proxy-authorization': `Basic ${Buffer.from(credentials).toString('base64')}` };
 }
 
 function answerFailure(response: ServerResponse, error: Error): void {

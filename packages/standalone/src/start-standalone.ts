@@ -75,6 +75,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       blobs,
       allow: options.crawlerAllow ?? [],
       allowPages: ownDemoShop,
+      secrets: secretBox,
     }),
     createDiffService({ db, logger, blobs }),
     createNotifierService({
@@ -106,6 +107,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     logger: logger.child({ service: 'gateway' }),
     account,
     preview,
+    secretBox,
     target,
     history: { client: history, blobs },
     webDistDir: options.webDistDir,

@@ -66,7 +66,9 @@ export function createCrawlerService(deps: CrawlerDeps): ServiceModule {
         ackWaitMs: deps.ackWaitMs ?? 60_000,
       }),
     ],
-    grpc: [{ definition: crawlerV1.PreviewServiceService, implementation: previewServer(preview) }],
+    grpc: [
+      { definition: crawlerV1.PreviewServiceService, implementation: previewServer(preview, deps.secrets) },
+    ],
     async stop() {
       await preview.closeAll();
       await Promise.all([http.close(), browser.close(), pool.close(), deps.blobs.close()]);

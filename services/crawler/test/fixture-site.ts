@@ -135,6 +135,13 @@ function route(
       return void response.end(
         '<html><head><title>Just a moment...</title></head><body><script src="/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1"></script></body></html>',
       );
+    case '/heavy-frames':
+      // Three frames each under the document cap, together over the page's.
+      return html(
+        page([1, 2, 3].map((n) => `<iframe id="f${n}" src="/frame/heavy?${n}"></iframe>`).join('')),
+      );
+    case '/frame/heavy':
+      return html(page(`<p id="filler">${'x'.repeat(800_000)}</p>`));
     case '/with-frame':
       return html(page('<h1>Outer</h1><iframe id="prices" src="/frame/prices"></iframe>'));
     case '/frame/prices':

@@ -76,16 +76,44 @@ function tunnelGet(authority: string, path: string): Promise<string> {
 }
 
 describe('guarded forward proxy chained to an upstream proxy', () => {
-  it('forwards a checked plain-HTTP request through the upstream proxy', async () => {
-    const answer = await get(`${site.origin}/echo-headers`);
-    expect(answer.status).toBe(200);
-    expect(answer.body).toContain('fixture-proxy');
+  it('forwards a checked plain-HTTP request through the upstream proxy, asking it for the checked address', async () => {
+    const port = new URL(site.origin).port;
+    const byName = await startGuardedProxy({ allow: [`localhost:${port}`], upstreamProxy: upstream.url });
+    try {
+      const asked = upstream.asked.length;
+      const answer = await new Promise<string>((resolve, reject) => {
+        const outgoing = request({
+          host: '127.0.0.1',
+          port: Number(new URL(byName.url).port),
+          path: `http://localhost:${port}/echo-headers`,
+          headers: { host: `localhost:${port}` },
+        });
+        outgoing.on('response', (response) => {
+          let body = '';
+          response.setEncoding('utf8').on('data', (chunk: string) => {
+            body += chunk;
+          });
+          response.on('end', () => resolve(`${response.statusCode} ${body}`));
+        });
+        outgoing.on('error', reject);
+        outgoing.end();
+      });
+      // The site sees the name the page used; the proxy never gets a name to resolve again.
+      expect(answer).toMatch(/^200 /);
+      expect(answer).toContain(`"host":"localhost:${port}"`);
+      expect(upstream.asked.slice(asked)).toEqual([
+        expect.stringMatching(new RegExp(`^CONNECT (127\\.0\\.0\\.1|\\[::1\\]):${port} HTTP/1\\.1$`)),
+      ]);
+    } finally {
+      await byName.close();
+    }
   });
 
   it('tunnels a checked CONNECT through the upstream proxy', async () => {
     const received = await tunnelGet(site.authority, '/static');
     expect(received).toMatch(/^HTTP\/1\.1 200/);
     expect(received).toContain('id="news"');
+    expect(upstream.asked).toContain(`CONNECT ${site.authority} HTTP/1.1`);
   });
 
   it('refuses what the guard refuses before the upstream proxy is asked', async () => {
@@ -96,5 +124,6 @@ describe('guarded forward proxy chained to an upstream proxy', () => {
     expect(await tunnelGet(notAllowed.authority, '/static')).toBe('status 403');
     expect(await get('ftp://127.0.0.1/file')).toMatchObject({ status: 403 });
     expect(notAllowed.requests).toEqual([]);
+    expect(upstream.asked.filter((line) => line.includes(notAllowed.authority))).toEqual([]);
   });
 });

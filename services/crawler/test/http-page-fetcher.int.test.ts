@@ -188,6 +188,23 @@ describe('HTTP page fetcher against fixture pages', () => {
   it('stops reading a page over the size cap', async () => {
     expect(failure(await check('/large'))).toMatchObject({ code: 'too_large', retryable: false });
   });
+
+  it('caps the document and the frames it reads together', async () => {
+    const inFrame = (n: number) => ({
+      areaId: `f${n}`,
+      selector: '#filler',
+      selectorType: 'css' as const,
+      frame: { selector: `#f${n}`, selectorType: 'css' as const },
+    });
+    expect((await check('/heavy-frames', { areas: [inFrame(1), inFrame(2)] })).ok).toBe(true);
+    expect(
+      failure(await check('/heavy-frames', { areas: [inFrame(1), inFrame(2), inFrame(3)] })),
+    ).toMatchObject({
+      code: 'too_large',
+      detail: expect.stringContaining('frames'),
+      retryable: false,
+    });
+  });
 });
 
 describe('HTTP page fetcher through a real proxy (tinyproxy)', () => {
@@ -205,8 +222,10 @@ describe('HTTP page fetcher through a real proxy (tinyproxy)', () => {
       areas: [{ areaId: 'headers', selector: '#headers', selectorType: 'css' }],
     });
     expect(result.ok && JSON.parse(result.areas[0]?.text ?? '{}')).toMatchObject({
-      via: expect.stringContaining('fixture-proxy'),
+      host: site.authority,
     });
+    // Through a tunnel to the checked address: the proxy resolves nothing itself.
+    expect(proxy.asked).toEqual([`CONNECT ${site.authority} HTTP/1.1`]);
     const refused = await fetcher.fetch(
       {
         url: `${notAllowed.origin}/static`,
@@ -221,6 +240,7 @@ describe('HTTP page fetcher through a real proxy (tinyproxy)', () => {
     );
     expect(failure(refused)).toMatchObject({ code: 'refused_address' });
     expect(notAllowed.requests).toEqual([]);
+    expect(proxy.asked).toHaveLength(1);
   });
 });
 

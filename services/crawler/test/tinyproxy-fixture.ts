@@ -7,6 +7,11 @@ import { join } from 'node:path';
 export interface TinyproxyFixture {
   /** http://127.0.0.1:<port> */
   url: string;
+  /**
+   * The first line of every request made to the proxy (`CONNECT 127.0.0.1:8080 HTTP/1.1`), so a
+   * test can tell a request went through it, and what it was asked to connect to.
+   */
+  asked: string[];
   close(): Promise<void>;
 }
 
@@ -32,9 +37,26 @@ export async function startTinyproxy(): Promise<TinyproxyFixture> {
   const child: ChildProcess = spawn('/usr/bin/tinyproxy', ['-d', '-c', config], { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await waitForPort(port, child);
+  // A recording relay in front of tinyproxy: tinyproxy itself adds no header inside a tunnel.
+  const asked: string[] = [];
+  const relay = createServer((client) => {
+    const upstream = createConnection(port, '127.0.0.1');
+    client.once('data', (first: Buffer) => {
+      asked.push(first.toString('latin1').split('\r\n', 1)[0] ?? '');
+      upstream.write(first);
+      client.pipe(upstream).pipe(client);
+    });
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+    client.on('close', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  const relayAddress = relay.address();
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${typeof relayAddress === 'object' && relayAddress ? relayAddress.port : 0}`,
+    asked,
     async close() {
+      relay.close();
       child.kill('SIGTERM');
       await exited;
       await rm(folder, { recursive: true, force: true });

@@ -11,6 +11,9 @@ export const gatewayEnv = {
   ACCOUNT_GRPC_ADDR: z.string().min(3),
   // host:port of the crawler's gRPC server (the wizard preview); without it /api/preview is absent.
   CRAWLER_GRPC_ADDR: z.string().min(3).optional(),
+  // The keys the crawler opens sealed values with (as the crawler's SECRET_KEYS): a login typed in
+  // the wizard is sealed with them for the crawler. Without them it travels as typed.
+  SECRET_KEYS: z.string().default(''),
   // host:port of the target service's gRPC server (monitored sites); without it the site routes are absent.
   TARGET_GRPC_ADDR: z.string().min(3).optional(),
   // host:port of the diff service's gRPC server (site history); without it the site-detail routes are absent.

@@ -3,6 +3,7 @@ import type { BlobStore } from '@mimamori/blob-store';
 import type { accountV1, crawlerV1, diffV1, targetV1 } from '@mimamori/contracts';
 import type { Mailbox } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
+import type { SecretBox } from '@mimamori/secret-box';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { accountRoutes } from './http/account-routes.ts';
 import { sendApiError } from './http/api-error.ts';
@@ -25,6 +26,8 @@ export interface GatewayDeps {
   account: accountV1.AccountServiceClient;
   /** The crawler's wizard preview; the /api/preview routes exist only with it. */
   preview?: crawlerV1.PreviewServiceClient | undefined;
+  /** SECRET_KEYS, to seal what the wizard sends the crawler in secret (a login's typed texts). */
+  secretBox?: SecretBox | undefined;
   /** The target service; the site routes (/api/v2/targets, /api/pause, …) exist only with it. */
   target?: targetV1.TargetServiceClient | undefined;
   /**
@@ -71,7 +74,9 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   supportRoutes(app, deps);
   xSignInRoutes(app, deps);
   timezoneRoutes(app);
-  if (deps.preview) previewRoutes(app, { account: deps.account, preview: deps.preview });
+  if (deps.preview) {
+    previewRoutes(app, { account: deps.account, preview: deps.preview, secretBox: deps.secretBox });
+  }
   if (deps.target) targetRoutes(app, { account: deps.account, target: deps.target });
   if (deps.target && deps.history) {
     historyRoutes(app, {

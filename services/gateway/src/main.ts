@@ -7,6 +7,7 @@ import {
   loadConfig,
   startTelemetry,
 } from '@mimamori/runtime';
+import { createSecretBox } from '@mimamori/secret-box';
 import { z } from 'zod';
 import { gatewayEnv } from './config.ts';
 import { createGateway } from './gateway.ts';
@@ -48,6 +49,7 @@ const gateway = await createGateway({
   logger,
   account,
   preview,
+  secretBox: config.SECRET_KEYS ? createSecretBox(config.SECRET_KEYS) : undefined,
   target,
   history,
   webDistDir: config.WEB_DIST_DIR,

@@ -29,12 +29,22 @@ let siteUrl: string;
 let blobDir: string;
 
 const CSRF = 'preview-test-csrf-token';
+// The SECRET_KEYS the gateway seals a login's texts with and the crawler opens them with.
+const crawlerSecrets = createSecretBox(generateSecretKey('test'));
 
 beforeAll(async () => {
-  site = createServer((_request, response) => {
-    response
-      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-      .end('<!doctype html><html><body><h1>Shop</h1><div id="price">¥1,200</div></body></html>');
+  site = createServer((request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    if (request.url === '/login') {
+      // A login only the right password passes: it sets the member cookie.
+      response.end(
+        '<!doctype html><html><body><input id="pass" type="password"><button id="submit" onclick="' +
+          "if (document.getElementById('pass').value === 's3cret!') document.cookie = 'member=yes; path=/'" +
+          '">sign in</button></body></html>',
+      );
+      return;
+    }
+    response.end('<!doctype html><html><body><h1>Shop</h1><div id="price">¥1,200</div></body></html>');
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   const { port } = site.address() as { port: number };
@@ -59,6 +69,7 @@ beforeAll(async () => {
       logger,
       blobs: await createFileBlobStore(blobDir),
       allow: [`127.0.0.1:${port}`],
+      secrets: crawlerSecrets,
     }),
     host,
   );
@@ -66,7 +77,13 @@ beforeAll(async () => {
   preview = createGrpcClient(crawlerV1.PreviewServiceClient, crawlerService.grpcAddress, {
     deadlineMs: 60_000,
   });
-  gateway = await createGateway({ logger, account, preview, isShuttingDown: shutdown.isShuttingDown });
+  gateway = await createGateway({
+    logger,
+    account,
+    preview,
+    secretBox: crawlerSecrets,
+    isShuttingDown: shutdown.isShuttingDown,
+  });
 });
 
 afterAll(async () => {
@@ -163,6 +180,43 @@ describe('gateway preview routes', () => {
 
     expect((await post('close', { session_id: sessionId }, sato)).json()).toEqual({ status: 'closed' });
     expect((await post('close', { session_id: sessionId }, sato)).statusCode).toBe(404);
+  });
+
+  it('sends a login password to the crawler sealed, so only the crawler holding the keys can type it', async () => {
+    const sato = await signedIn('kato@example.jp');
+    const login = {
+      actions: [
+        { type: 'enter_text', locator: { selector: '#pass' }, value: 's3cret!' },
+        { type: 'click', locator: { selector: '#submit' } },
+      ],
+      verify: { kind: 'cookie', cookie_name: 'member' },
+    };
+    const opened = (await post('open', { url: `${siteUrl}login` }, sato)).json();
+    const signedInPage = await post('login', { session_id: opened.session_id, ...login }, sato);
+    expect(signedInPage.json()).toMatchObject({ ok: true });
+
+    // A gateway sealing with other keys: the crawler cannot open the password, so it never
+    // arrived as typed.
+    const otherKeys = await createGateway({
+      logger,
+      account,
+      preview,
+      secretBox: createSecretBox(generateSecretKey('other')),
+      isShuttingDown: shutdown.isShuttingDown,
+    });
+    try {
+      const refused = await otherKeys.app.inject({
+        method: 'POST',
+        url: '/api/preview/login',
+        headers: { 'x-csrf-token': CSRF },
+        cookies: { csrf_token: CSRF, mimamori_session: sato },
+        payload: { session_id: opened.session_id, ...login },
+      });
+      expect(refused.statusCode).toBe(400);
+    } finally {
+      await otherKeys.close();
+    }
+    await post('close', { session_id: opened.session_id }, sato);
   });
 
   it('refuses bad bodies and a non-http URL with 400', async () => {

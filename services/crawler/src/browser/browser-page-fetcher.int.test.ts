@@ -24,6 +24,7 @@ beforeAll(async () => {
       loadTimeoutMs: 4_000,
       settleTimeoutMs: 4_000,
       maxDocumentBytes: 1_000_000,
+      maxPageBytes: 1_500_000,
       actionTimeoutMs: 3_000,
     },
   });
@@ -241,7 +242,10 @@ describe('browser page fetcher', () => {
       const result = await fetchOk(
         request('/echo-via', { proxyUrl: proxy.url, areas: [css('via', '#via')] }),
       );
-      expect(result.areas[0]?.text).toContain('fixture-proxy');
+      // The guard's proxy hands tinyproxy a tunnel to the checked address, never a name.
+      expect(result.areas[0]?.text).toBe('direct');
+      expect(proxy.asked).toContain(`CONNECT ${site.hostPort} HTTP/1.1`);
+      expect(proxy.asked.every((line) => line.startsWith('CONNECT 127.0.0.1:'))).toBe(true);
       const refused = failure(
         await fetcher.fetch(
           request('/static', { url: 'http://127.0.0.2:8081/', proxyUrl: proxy.url }),
@@ -366,6 +370,16 @@ describe('browser page fetcher', () => {
   it('refuses a page larger than the cap', async () => {
     const result = failure(await fetcher.fetch(request('/large'), new AbortController().signal));
     expect(result.code).toBe('too_large');
+  });
+
+  it('refuses a page whose document and sub-resources together download more than the cap', async () => {
+    const result = failure(
+      await fetcher.fetch(
+        request('/heavy', { areas: [css('start', '#start')] }),
+        new AbortController().signal,
+      ),
+    );
+    expect(result).toMatchObject({ code: 'too_large', detail: expect.stringContaining('resources') });
   });
 
   it('tells a bot-protection page and an error status apart from an unreachable site', async () => {

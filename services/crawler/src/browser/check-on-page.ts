@@ -7,7 +7,7 @@ import type { LeasedPage } from './browser-pool.ts';
 import { cookiesFromHeader } from './cookie-header.ts';
 import { ensureSignedIn } from './login.ts';
 import { type ActionLimits, describe, runActions } from './page-actions.ts';
-import { DEFAULT_LOAD_LIMITS, loadPage } from './page-load.ts';
+import { DEFAULT_LOAD_LIMITS, loadPage, throwIfPageStopped } from './page-load.ts';
 import { captureArea, capturePage } from './screenshot-capture.ts';
 import type { EncodedImage } from './screenshot-encoding.ts';
 
@@ -31,7 +31,13 @@ export async function checkOnPage(
       ? await ensureSignedIn(page, request.url, request.login, limits, guard)
       : await loadPage(page, request.url, limits, guard);
     if (request.actions.length > 0) await runActions(page, request.actions, limits, guard);
-    const areas = await readCheckedAreas(page, request);
+    // A page that navigated itself somewhere refused shows the guard's answer, not the page.
+    await throwIfPageStopped(page, request.url);
+    const areas = await readCheckedAreas(page, request).catch(async (error: unknown) => {
+      await throwIfPageStopped(page, request.url);
+      throw error;
+    });
+    await throwIfPageStopped(page, request.url);
     const pageScreenshot = request.screenshot === 'page' ? imageOnly(await capturePage(page)) : undefined;
     const keepsSession = Boolean(request.login || request.sessionState);
     return {

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EgressGuard } from '@mimamori/egress';
-import { errors, type Page, type Response } from 'playwright-core';
+import { errors, type Page, type Response, type Route } from 'playwright-core';
 import { botProtectionMarker } from '../http/bot-protection.ts';
-import { CrawlFailure } from '../http/crawl-failure.ts';
+import { CrawlFailure, shownUrl } from '../http/crawl-failure.ts';
 import { isolatedWorld } from './isolated-world.ts';
 import { PAGE_FACTS, WAIT_DOM_QUIET } from './page-scripts.ts';
 
@@ -16,6 +16,8 @@ export interface LoadLimits {
   maxRedirects: number;
   /** The served document, decoded. */
   maxDocumentBytes: number;
+  /** Everything the page downloads, document and sub-resources together, as sent on the wire. */
+  maxPageBytes: number;
   /** Elements in the rendered document (script-built pages never have a served size). */
   maxElements: number;
 }
@@ -26,6 +28,7 @@ export const DEFAULT_LOAD_LIMITS: LoadLimits = {
   quietMs: 500,
   maxRedirects: 10,
   maxDocumentBytes: 15 * 1024 * 1024,
+  maxPageBytes: 50 * 1024 * 1024,
   maxElements: 300_000,
 };
 
@@ -42,7 +45,18 @@ export async function loadPage(
   limits: LoadLimits,
   guard: EgressGuard,
 ): Promise<Response> {
+  if (!/^https?:$/.test(new URL(url).protocol)) {
+    throw new CrawlFailure(
+      'refused_address',
+      `refused ${shownUrl(url)}: only http and https are fetched`,
+      false,
+    );
+  }
   trackRequests(page);
+  // A new load starts a new record: a warm page's earlier refusal is not this check's.
+  const refusals = trackRefusals(page, guard);
+  refusals.forget();
+  const download = await trackDownload(page, limits.maxPageBytes);
   let failedDocument: string | undefined;
   const onFailed = (request: { isNavigationRequest(): boolean; url(): string }) => {
     if (request.isNavigationRequest()) failedDocument = request.url();
@@ -51,55 +65,166 @@ export async function loadPage(
   let response: Response | null;
   const started = Date.now();
   try {
-    response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: limits.loadTimeoutMs });
+    // A document that alone passes the download cap never reaches DOMContentLoaded.
+    response = await Promise.race([
+      page.goto(url, { waitUntil: 'domcontentloaded', timeout: limits.loadTimeoutMs }),
+      download.stopped.then((failure) => Promise.reject(failure)),
+    ]);
   } catch (error) {
-    throw await navigationFailure(error, failedDocument ?? url, guard);
+    throw (await refusals.failure(url)) ?? navigationFailure(error, failedDocument ?? url);
   } finally {
     page.off('requestfailed', onFailed);
   }
-  if (!response) throw new CrawlFailure('unreachable', `no response from ${url}`, true);
+  if (!response) throw new CrawlFailure('unreachable', `no response from ${shownUrl(url)}`, true);
+  await throwIfPageStopped(page, url);
   await checkResponse(page, response, limits);
   // A sub-resource that never finishes (a hung tracker or frame) holds the load event back;
   // the document is there, so the page is read after its load time rather than failed.
   const loadLeft = Math.max(1, limits.loadTimeoutMs - (Date.now() - started));
   await page.waitForLoadState('load', { timeout: loadLeft }).catch(() => undefined);
   await settle(page, limits);
+  await throwIfPageStopped(page, url);
   await checkSettledPage(page, response, limits);
   return response;
 }
 
-async function navigationFailure(
-  error: unknown,
-  failedUrl: string,
-  guard: EgressGuard,
-): Promise<CrawlFailure> {
+/**
+ * Throws the refused-address failure when the page, or a frame in it, tried to go somewhere the
+ * guard refuses (a redirect, a meta refresh, `location = …`, a link an action clicked), at any
+ * time since it was first loaded: what is left on screen then is the guard's refusal, not the
+ * page. Sub-resources are not navigations: refusing them silently leaves the page readable.
+ */
+export async function throwIfPageStopped(page: Page, url: string): Promise<void> {
+  const failure = (await refusalsOf(page)?.failure(url)) ?? downloads.get(page)?.failure;
+  if (failure) throw failure;
+}
+
+interface Download {
+  received: number;
+  maxPageBytes: number;
+  /** Set once the cap is passed; the load's `stopped` resolves with it. */
+  failure?: CrawlFailure;
+  stop: (failure: CrawlFailure) => void;
+}
+
+const downloads = new WeakMap<Page, Download>();
+
+/**
+ * Counts the bytes the page receives (document, frames, scripts, images, fetches) as they
+ * arrive, from each load on, and once they pass `maxPageBytes` stops the page and refuses
+ * anything more, so a page cannot pull an unbounded amount through the crawler. The check then
+ * fails as too large.
+ */
+async function trackDownload(page: Page, maxPageBytes: number): Promise<{ stopped: Promise<CrawlFailure> }> {
+  let stop: (failure: CrawlFailure) => void = () => undefined;
+  // Only ever resolved, and only raced: left pending, it holds nothing once the page is gone.
+  const stopped = new Promise<CrawlFailure>((resolve) => {
+    stop = resolve;
+  });
+  const known = downloads.get(page);
+  if (known) {
+    await page.unroute('**/*', abortAll).catch(() => undefined);
+    Object.assign(known, { received: 0, maxPageBytes, failure: undefined, stop });
+    return { stopped };
+  }
+  const count: Download = { received: 0, maxPageBytes, stop };
+  downloads.set(page, count);
+  const session = await page.context().newCDPSession(page);
+  await session.send('Network.enable');
+  session.on('Network.dataReceived', ({ encodedDataLength, dataLength }) => {
+    count.received += encodedDataLength > 0 ? encodedDataLength : dataLength;
+    if (count.received <= count.maxPageBytes || count.failure) return;
+    count.failure = new CrawlFailure(
+      'too_large',
+      `the page and its resources came to more than ${Math.round(count.maxPageBytes / 1_048_576)} MB`,
+      false,
+    );
+    count.stop(count.failure);
+    void page.route('**/*', abortAll).catch(() => undefined);
+    void session.send('Page.stopLoading').catch(() => undefined);
+  });
+  return { stopped };
+}
+
+const abortAll = (route: Route) => void route.abort().catch(() => undefined);
+
+interface RefusalTracker {
+  /** The refusal as the user is told it, naming the URL they gave; undefined when there was none. */
+  failure(url: string): Promise<CrawlFailure | undefined>;
+  forget(): void;
+}
+
+const refusalTrackers = new WeakMap<Page, RefusalTracker>();
+
+function refusalsOf(page: Page): RefusalTracker | undefined {
+  return refusalTrackers.get(page);
+}
+
+function trackRefusals(page: Page, guard: EgressGuard): RefusalTracker {
+  let tracker = refusalTrackers.get(page);
+  if (tracker) return tracker;
+  let reasons: Promise<string | undefined>[] = [];
+  page.on('response', (response) => {
+    const refused = response.headers()[REFUSED_HEADER];
+    if (refused && response.status() === 403 && response.request().isNavigationRequest()) {
+      reasons.push(Promise.resolve(refused));
+    }
+  });
+  page.on('requestfailed', (request) => {
+    if (!request.isNavigationRequest()) return;
+    const failure = request.failure()?.errorText ?? '';
+    if (failure.includes('ERR_UNSAFE_REDIRECT')) {
+      reasons.push(Promise.resolve('refused a redirect to a URL other than http and https'));
+    } else if (failure.includes('ERR_TUNNEL_CONNECTION_FAILED')) {
+      // An https refusal only shows as a failed tunnel; ask the same guard why.
+      reasons.push(
+        guard.checkUrl(request.url()).then(
+          () => undefined,
+          (cause: Error) => (cause.name === 'RefusedAddressError' ? cause.message : undefined),
+        ),
+      );
+    }
+  });
+  tracker = {
+    forget() {
+      reasons = [];
+    },
+    async failure(url) {
+      const [reason] = (await Promise.all(reasons)).filter((found) => found !== undefined);
+      if (reason === undefined) return undefined;
+      return new CrawlFailure(
+        'refused_address',
+        `${shownUrl(url)} led to a refused destination: ${reason}`,
+        false,
+      );
+    },
+  };
+  refusalTrackers.set(page, tracker);
+  return tracker;
+}
+
+function navigationFailure(error: unknown, failedUrl: string): CrawlFailure {
   if (error instanceof CrawlFailure) return error;
   if (error instanceof errors.TimeoutError) {
-    return new CrawlFailure('timeout', `the page did not finish loading: ${failedUrl}`, true);
+    return new CrawlFailure('timeout', `the page did not finish loading: ${shownUrl(failedUrl)}`, true);
   }
   const message = error instanceof Error ? error.message : String(error);
   if (message.includes('ERR_TOO_MANY_REDIRECTS')) {
-    return new CrawlFailure('too_many_redirects', `too many redirects from ${failedUrl}`, false);
+    return new CrawlFailure('too_many_redirects', `too many redirects from ${shownUrl(failedUrl)}`, false);
   }
   if (message.includes('ERR_UNSAFE_PORT')) {
-    return new CrawlFailure('refused_address', `the browser refuses the port of ${failedUrl}`, false);
-  }
-  if (message.includes('ERR_TUNNEL_CONNECTION_FAILED')) {
-    // An https refusal only shows as a failed tunnel; ask the same guard why.
-    const refusal = await guard.checkUrl(failedUrl).then(
-      () => undefined,
-      (cause: Error) => (cause.name === 'RefusedAddressError' ? cause.message : undefined),
+    return new CrawlFailure(
+      'refused_address',
+      `the browser refuses the port of ${shownUrl(failedUrl)}`,
+      false,
     );
-    if (refusal) return new CrawlFailure('refused_address', refusal, false);
   }
   if (/Target .*closed|browser has been closed|Target crashed/i.test(message)) throw error;
   const reason = /net::[A-Z_]+/.exec(message)?.[0] ?? 'the connection failed';
-  return new CrawlFailure('unreachable', `${reason} at ${failedUrl}`, true);
+  return new CrawlFailure('unreachable', `${reason} at ${shownUrl(failedUrl)}`, true);
 }
 
 async function checkResponse(page: Page, response: Response, limits: LoadLimits) {
-  const refused = response.headers()[REFUSED_HEADER];
-  if (response.status() === 403 && refused) throw new CrawlFailure('refused_address', refused, false);
   let hops = 0;
   for (let request = response.request().redirectedFrom(); request; request = request.redirectedFrom()) hops++;
   if (hops > limits.maxRedirects) {
@@ -112,7 +237,7 @@ async function checkResponse(page: Page, response: Response, limits: LoadLimits)
   if (marker) throw new CrawlFailure('blocked_by_robot', `HTTP ${status}: ${marker}`, true);
   throw new CrawlFailure(
     'http_status',
-    `HTTP ${status} from ${response.url()}`,
+    `HTTP ${status} from ${shownUrl(response.url())}`,
     status >= 500 || status === 429,
   );
 }

@@ -24,6 +24,9 @@ export const sealingContext = {
   session: (targetId: string) => `target:${targetId}:session`,
   action: (targetId: string, index: number) => `target:${targetId}:actions:${index}`,
   loginAction: (targetId: string, index: number) => `target:${targetId}:login:${index}`,
+  /** A login typed in the wizard, sealed by the gateway for one user's preview session. */
+  previewLoginAction: (userId: string, sessionId: string, index: number) =>
+    `preview:${userId}:${sessionId}:login:${index}`,
 };
 
 /**

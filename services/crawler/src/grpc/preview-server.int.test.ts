@@ -8,6 +8,7 @@ import {
   type GrpcServer,
   unary,
 } from '@mimamori/runtime';
+import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BrowserPool, createBrowserPool } from '../browser/browser-pool.ts';
@@ -24,6 +25,7 @@ let preview: PreviewService;
 let server: GrpcServer;
 let client: crawlerV1.PreviewServiceClient;
 let clockSkewMs = 0;
+const secrets = createSecretBox(generateSecretKey('test'));
 
 beforeAll(async () => {
   site = await startFixtureSite();
@@ -41,7 +43,7 @@ beforeAll(async () => {
     level: (process.env.TEST_LOG_LEVEL ?? 'silent') as 'silent',
   });
   server = createGrpcServer({ logger, metrics: createMetrics({ service: 'crawler-test' }) });
-  server.addService(crawlerV1.PreviewServiceService, previewServer(preview));
+  server.addService(crawlerV1.PreviewServiceService, previewServer(preview, secrets));
   const port = await server.start({ host: '127.0.0.1', port: 0 });
   server.setServing(true);
   client = createGrpcClient(crawlerV1.PreviewServiceClient, `127.0.0.1:${port}`, { deadlineMs: 30_000 });
@@ -146,9 +148,9 @@ describe('wizard preview over gRPC', () => {
   it('tests a login: a wrong password fails with login_failed, the right one shows the members page', async () => {
     const opened = await open('user-b', '/members');
     const actions = (password: string) => [
-      { type: 'enter_text', locator: css('#user'), value: 'sato', skippable: false },
-      { type: 'enter_text', locator: css('#pass'), value: password, skippable: false },
-      { type: 'click', locator: css('#submit'), value: '', skippable: false },
+      { type: 'enter_text', locator: css('#user'), value: 'sato', skippable: false, sealedValue: '' },
+      { type: 'enter_text', locator: css('#pass'), value: password, skippable: false, sealedValue: '' },
+      { type: 'click', locator: css('#submit'), value: '', skippable: false, sealedValue: '' },
     ];
     const login = (password: string) =>
       unary(client, 'testLogin', {
@@ -169,20 +171,48 @@ describe('wizard preview over gRPC', () => {
     await unary(client, 'closePreview', { userId: 'user-b', sessionId: opened.sessionId });
   });
 
+  it('opens a login password the gateway sealed for this user, session and action only', async () => {
+    const opened = await open('user-b', '/members');
+    const sealedFor = (userId: string, sessionId: string, index: number) =>
+      secrets.seal('s3cret!', `preview:${userId}:${sessionId}:login:${index}`);
+    const login = (sealedValue: string) =>
+      unary(client, 'testLogin', {
+        userId: 'user-b',
+        sessionId: opened.sessionId,
+        actions: [
+          { type: 'enter_text', locator: css('#user'), value: 'sato', skippable: false, sealedValue: '' },
+          { type: 'enter_text', locator: css('#pass'), value: '', skippable: false, sealedValue },
+          { type: 'click', locator: css('#submit'), value: '', skippable: false, sealedValue: '' },
+        ],
+        verifyKind: 'cookie',
+        verifyCookieName: 'member',
+      });
+    expect((await login(sealedFor('user-b', opened.sessionId, 1))).ok).toBe(true);
+    // Sealed for another user, another session or another action: refused, never typed.
+    for (const sealed of [
+      sealedFor('user-a', opened.sessionId, 1),
+      sealedFor('user-b', 'another-session', 1),
+      sealedFor('user-b', opened.sessionId, 0),
+    ]) {
+      expect(await grpcCode(login(sealed))).toBe(status.INVALID_ARGUMENT);
+    }
+    await unary(client, 'closePreview', { userId: 'user-b', sessionId: opened.sessionId });
+  });
+
   it('runs actions and renders what they revealed', async () => {
     const opened = await open('user-b', '/reveal');
     expect(opened.render?.elements.some((element) => element.css === '#hidden')).toBe(false);
     const ran = await unary(client, 'runActions', {
       userId: 'user-b',
       sessionId: opened.sessionId,
-      actions: [{ type: 'click', locator: css('#more'), value: '', skippable: false }],
+      actions: [{ type: 'click', locator: css('#more'), value: '', skippable: false, sealedValue: '' }],
     });
     expect(ran.ok).toBe(true);
     expect(ran.render?.elements.find((element) => element.css === '#hidden')?.text).toBe('revealed text');
     const failed = await unary(client, 'runActions', {
       userId: 'user-b',
       sessionId: opened.sessionId,
-      actions: [{ type: 'click', locator: css('#absent'), value: '', skippable: false }],
+      actions: [{ type: 'click', locator: css('#absent'), value: '', skippable: false, sealedValue: '' }],
     });
     expect(failed).toMatchObject({ ok: false, problem: { code: 'element_not_found' } });
     expect(failed.problem?.detail).toContain('#absent');

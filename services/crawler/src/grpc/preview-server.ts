@@ -1,8 +1,10 @@
 import { status } from '@grpc/grpc-js';
 import type { crawlerV1 } from '@mimamori/contracts';
 import { GrpcError } from '@mimamori/runtime';
+import type { SecretBox } from '@mimamori/secret-box';
 import { unaryHandler } from '@mimamori/service-host';
 import { isUserAgentKind } from '@mimamori/watch-engine/user-agent-kinds';
+import { sealingContext } from '../domain/open-check-job.ts';
 import type { AreaRequest, Locator, PageAction, SelectorType } from '../domain/page-fetcher.ts';
 import type { PreviewRender } from '../preview/preview-render.ts';
 import type { PreviewProblem, PreviewService } from '../preview/preview-service.ts';
@@ -10,8 +12,11 @@ import { PreviewError } from '../preview/preview-sessions.ts';
 
 const ACTIONS = new Set<PageAction['type']>(['click', 'enter_text', 'modifier_key', 'goto_url']);
 
-/** The gRPC face of the wizard preview; every call names the user the gateway signed in. */
-export function previewServer(preview: PreviewService): crawlerV1.PreviewServiceServer {
+/**
+ * The gRPC face of the wizard preview; every call names the user the gateway signed in. A
+ * login's texts may come sealed by the gateway, opened here with the same SECRET_KEYS.
+ */
+export function previewServer(preview: PreviewService, secrets?: SecretBox): crawlerV1.PreviewServiceServer {
   return {
     openPreview: handle(async (request: crawlerV1.OpenPreviewRequest) => {
       const userId = requireUser(request.userId);
@@ -65,8 +70,21 @@ export function previewServer(preview: PreviewService): crawlerV1.PreviewService
           : request.verifyKind === 'replay'
             ? { kind: 'replay' as const }
             : invalid('invalid_verify_kind');
-      const outcome = await preview.testLogin(requireUser(request.userId), request.sessionId, {
-        actions: request.actions.map(toAction),
+      const userId = requireUser(request.userId);
+      const opened = request.actions.map((action, index) =>
+        action.sealedValue
+          ? {
+              ...action,
+              value: openSealed(
+                secrets,
+                action.sealedValue,
+                sealingContext.previewLoginAction(userId, request.sessionId, index),
+              ),
+            }
+          : action,
+      );
+      const outcome = await preview.testLogin(userId, request.sessionId, {
+        actions: opened.map(toAction),
         verify,
       });
       return toStep(outcome);
@@ -140,6 +158,16 @@ function toAction(action: crawlerV1.PreviewAction): PageAction {
     ...(action.value ? { value: action.value } : {}),
     skippable: action.skippable,
   };
+}
+
+function openSealed(secrets: SecretBox | undefined, sealed: string, context: string): string {
+  if (!secrets) invalid('sealed_value_without_keys');
+  try {
+    return secrets.open(sealed, context);
+  } catch {
+    // Sealed for another user, session or action, or with a key this crawler does not hold.
+    invalid('invalid_sealed_value');
+  }
 }
 
 function toStep(outcome: { ok: boolean; problem?: PreviewProblem; render?: PreviewRender }) {

@@ -36,6 +36,20 @@ export function classifyNetworkError(error: unknown, url: string, timedOut: bool
   return new CrawlFailure('unreachable', `could not reach ${host}${code ? ` (${code})` : ''}`, true);
 }
 
+/**
+ * A URL as failure details and logs show it: scheme, host, port and path, without user info,
+ * query or fragment, where a watched URL may carry a token.
+ */
+export function shownUrl(url: string | URL): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `a ${parsed.protocol} URL`;
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return 'the page';
+  }
+}
+
 function safeHost(url: string): string {
   try {
     return new URL(url).host;

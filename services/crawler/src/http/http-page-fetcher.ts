@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import { deviceProfile } from '../browser/user-agent-presets.ts';
 import type { AreaContent, FetchRequest, FetchResult, PageFetcher } from '../domain/page-fetcher.ts';
 import { botProtectionMarker } from './bot-protection.ts';
-import { CrawlFailure } from './crawl-failure.ts';
+import { CrawlFailure, shownUrl } from './crawl-failure.ts';
 import { InvalidSelectorError, ParsedPage } from './parsed-page.ts';
 import { type DocumentLimits, fetchServedDocument, type ServedDocument } from './served-document.ts';
 
@@ -13,6 +13,8 @@ export interface HttpPageFetcherOptions {
   allow?: readonly string[];
   /** Largest page (and iframe) read, compressed or not. */
   maxBytes?: number;
+  /** What a page and the frames read with it may download together, as sent. */
+  maxPageBytes?: number;
   maxRedirects?: number;
   /** Deadline for one attempt: every hop, the body and the iframes it needs. */
   timeoutMs?: number;
@@ -33,6 +35,7 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): Pag
     maxBytes: options.maxBytes ?? 5 * 1_048_576,
     maxRedirects: options.maxRedirects ?? 10,
   };
+  const maxPageBytes = options.maxPageBytes ?? 2 * limits.maxBytes;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const attempts = options.attempts ?? 3;
   const retryDelayMs = options.retryDelayMs ?? 1_000;
@@ -58,6 +61,7 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): Pag
       signal: AbortSignal.any([signal, deadline]),
       timedOut: () => deadline.aborted,
       limits,
+      budget: { bytesLeft: maxPageBytes, maxPageBytes },
     };
     const load = async (url: string) => checkServed(await fetchServedDocument({ ...context, url }));
     const top = await load(job.url);
@@ -143,14 +147,14 @@ function checkServed(served: ServedDocument): ServedDocument {
   if (marker) {
     throw new CrawlFailure(
       'blocked_by_robot',
-      `${marker} blocked the request to ${served.finalUrl} (HTTP ${served.status})`,
+      `${marker} blocked the request to ${shownUrl(served.finalUrl)} (HTTP ${served.status})`,
       false,
     );
   }
   if (served.status >= 200 && served.status < 300) return served;
   // Server errors and rate limits pass; a missing page stays missing until someone fixes the URL.
   const retryable = served.status >= 500 || served.status === 429 || served.status === 408;
-  throw new CrawlFailure('http_status', `HTTP ${served.status} from ${served.finalUrl}`, retryable);
+  throw new CrawlFailure('http_status', `HTTP ${served.status} from ${shownUrl(served.finalUrl)}`, retryable);
 }
 
 function describe(locator: { selector: string; selectorType: 'css' | 'xpath' }): string {

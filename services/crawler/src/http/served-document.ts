@@ -1,11 +1,17 @@
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { type Dispatcher, request } from 'undici';
-import { CrawlFailure, classifyNetworkError } from './crawl-failure.ts';
+import { CrawlFailure, classifyNetworkError, shownUrl } from './crawl-failure.ts';
 import { decodePage } from './decode-page.ts';
 
 export interface DocumentLimits {
   maxBytes: number;
   maxRedirects: number;
+}
+
+/** Bytes a page may still read, shared by its document and the frames read with it. */
+export interface PageBudget {
+  bytesLeft: number;
+  readonly maxPageBytes: number;
 }
 
 export interface ServedDocument {
@@ -25,6 +31,7 @@ export interface DocumentRequest {
   /** Whether the overall deadline (not the caller) aborted the request. */
   timedOut: () => boolean;
   limits: DocumentLimits;
+  budget: PageBudget;
 }
 
 /**
@@ -35,11 +42,7 @@ export async function fetchServedDocument(document: DocumentRequest): Promise<Se
   let url = new URL(document.url);
   for (let hop = 0; ; hop += 1) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new CrawlFailure(
-        'refused_address',
-        `refused ${url.protocol} URL: only http and https are fetched`,
-        false,
-      );
+      throw refusedFrom(document.url, `refused a ${url.protocol} URL: only http and https are fetched`);
     }
     let response: Dispatcher.ResponseData;
     try {
@@ -50,7 +53,8 @@ export async function fetchServedDocument(document: DocumentRequest): Promise<Se
         signal: document.signal,
       });
     } catch (error) {
-      throw classifyNetworkError(error, url.href, document.timedOut());
+      const failure = classifyNetworkError(error, url.href, document.timedOut());
+      throw failure.code === 'refused_address' ? refusedFrom(document.url, failure.detail) : failure;
     }
     const headers = flatHeaders(response.headers);
     rememberCookies(document.cookieJar, url.host, response.headers['set-cookie']);
@@ -60,7 +64,7 @@ export async function fetchServedDocument(document: DocumentRequest): Promise<Se
       if (hop + 1 > document.limits.maxRedirects) {
         throw new CrawlFailure(
           'too_many_redirects',
-          `more than ${document.limits.maxRedirects} redirects from ${document.url}`,
+          `more than ${document.limits.maxRedirects} redirects from ${shownUrl(document.url)}`,
           false,
         );
       }
@@ -73,22 +77,43 @@ export async function fetchServedDocument(document: DocumentRequest): Promise<Se
   }
 }
 
+/** A refusal on any hop, told as the URL the user gave and why (never what a name resolved to). */
+function refusedFrom(givenUrl: string, reason: string): CrawlFailure {
+  return new CrawlFailure(
+    'refused_address',
+    `${shownUrl(givenUrl)} led to a refused destination: ${reason}`,
+    false,
+  );
+}
+
 async function readCapped(response: Dispatcher.ResponseData, url: string, document: DocumentRequest) {
   const { maxBytes } = document.limits;
   const tooLarge = () =>
-    new CrawlFailure('too_large', `${url} is larger than ${Math.round(maxBytes / 1_048_576)} MB`, false);
+    new CrawlFailure(
+      'too_large',
+      `${shownUrl(url)} is larger than ${Math.round(maxBytes / 1_048_576)} MB`,
+      false,
+    );
   if (Number(response.headers['content-length'] ?? 0) > maxBytes) {
     response.body.destroy();
     throw tooLarge();
   }
+  const { budget } = document;
+  const pageTooLarge = () =>
+    new CrawlFailure(
+      'too_large',
+      `the page and its frames came to more than ${Math.round(budget.maxPageBytes / 1_048_576)} MB`,
+      false,
+    );
   const chunks: Buffer[] = [];
   let size = 0;
   try {
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > maxBytes) {
+      budget.bytesLeft -= chunk.length;
+      if (size > maxBytes || budget.bytesLeft < 0) {
         response.body.destroy();
-        throw tooLarge();
+        throw size > maxBytes ? tooLarge() : pageTooLarge();
       }
       chunks.push(chunk);
     }
@@ -107,7 +132,7 @@ async function readCapped(response: Dispatcher.ResponseData, url: string, docume
     if (encoding === 'deflate') return raw[0] === 0x78 ? inflateSync(raw, cap) : inflateRawSync(raw, cap);
   } catch (error) {
     if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
-    throw new CrawlFailure('unreachable', `${url} sent a broken ${encoding} body`, true);
+    throw new CrawlFailure('unreachable', `${shownUrl(url)} sent a broken ${encoding} body`, true);
   }
   return raw;
 }

@@ -6,7 +6,7 @@ import { cookiesFromHeader } from '../browser/cookie-header.ts';
 import { FrameNotFoundError } from '../browser/isolated-world.ts';
 import { ensureSignedIn } from '../browser/login.ts';
 import { type ActionLimits, runActions } from '../browser/page-actions.ts';
-import { loadPage } from '../browser/page-load.ts';
+import { loadPage, throwIfPageStopped } from '../browser/page-load.ts';
 import { deviceProfile } from '../browser/user-agent-presets.ts';
 import type {
   AreaRequest,
@@ -92,6 +92,7 @@ export function createPreviewService(options: PreviewServiceOptions) {
           if (request.cookies) await lease.context.addCookies(cookiesFromHeader(request.cookies, url));
           await loadPage(lease.page, url, limits, pool.guard);
           render = await renderPreview(lease.page);
+          await throwIfPageStopped(lease.page, url);
         } catch (error) {
           problem = problemOf(error);
         }
@@ -109,9 +110,11 @@ export function createPreviewService(options: PreviewServiceOptions) {
       sessionId: string,
       frame?: FrameRef,
     ): Promise<{ render: PreviewRender } | { problem: PreviewProblem }> {
-      return sessions.use(userId, sessionId, async ({ lease }) => {
+      return sessions.use(userId, sessionId, async ({ lease, settings }) => {
         try {
-          return { render: await renderPreview(lease.page, frame) };
+          const render = await renderPreview(lease.page, frame);
+          await throwIfPageStopped(lease.page, settings.url);
+          return { render };
         } catch (error) {
           return { problem: problemOf(error) };
         }
@@ -151,8 +154,11 @@ export function createPreviewService(options: PreviewServiceOptions) {
     },
 
     runActions(userId: string, sessionId: string, actions: readonly PageAction[]): Promise<StepOutcome> {
-      return sessions.use(userId, sessionId, ({ lease }) =>
-        step(lease.page, () => runActions(lease.page, actions, limits, pool.guard)),
+      return sessions.use(userId, sessionId, ({ lease, settings }) =>
+        step(lease.page, async () => {
+          await runActions(lease.page, actions, limits, pool.guard);
+          await throwIfPageStopped(lease.page, settings.url);
+        }),
       );
     },
 

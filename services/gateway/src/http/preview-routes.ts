@@ -1,5 +1,6 @@
 import type { accountV1, crawlerV1 } from '@mimamori/contracts';
 import { unary, withIncomingHttpContext } from '@mimamori/runtime';
+import type { SecretBox } from '@mimamori/secret-box';
 import { extractAreaContent, normaliseArea, validateAreaOptions } from '@mimamori/watch-engine';
 import { USER_AGENT_KINDS } from '@mimamori/watch-engine/user-agent-kinds';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -11,6 +12,11 @@ import { SESSION_COOKIE } from './session-cookie.ts';
 export interface PreviewRouteDeps {
   account: accountV1.AccountServiceClient;
   preview: crawlerV1.PreviewServiceClient;
+  /**
+   * Seals the texts a login types (passwords) for the crawler, which opens them with the same
+   * SECRET_KEYS; without keys configured they travel as typed, as check jobs' cannot.
+   */
+  secretBox?: SecretBox | undefined;
 }
 
 /** Rendering a slow page takes up to ~30 s load + ~30 s settling, plus the screenshot. */
@@ -135,7 +141,9 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
       {
         userId,
         sessionId: body.session_id,
-        actions: body.actions.map(actionMessage),
+        actions: body.actions.map((action, index) =>
+          sealedLoginAction(action, deps.secretBox, `preview:${userId}:${body.session_id}:login:${index}`),
+        ),
         verifyKind: body.verify.kind,
         verifyCookieName: body.verify.cookie_name,
       },
@@ -199,7 +207,19 @@ function actionMessage(value: z.infer<typeof action>): crawlerV1.PreviewAction {
     ...(value.locator ? { locator: locatorMessage(value.locator) } : {}),
     value: value.value,
     skippable: value.skippable,
+    sealedValue: '',
   };
+}
+
+/** A typed text sealed for one user's preview session and action (crawler.proto's PreviewAction). */
+function sealedLoginAction(
+  value: z.infer<typeof action>,
+  secretBox: SecretBox | undefined,
+  context: string,
+): crawlerV1.PreviewAction {
+  const message = actionMessage(value);
+  if (!secretBox || value.type !== 'enter_text' || !value.value) return message;
+  return { ...message, value: '', sealedValue: secretBox.seal(value.value, context) };
 }
 
 function stepJson(outcome: {

@@ -107,6 +107,16 @@ const pages: Record<string, Handler> = {
     send(response, html('<div id="ready">ready without the frame</div><iframe src="/slow"></iframe>')),
 
   '/large': (_request, response) => send(response, LARGE_PAGE),
+  // A small document that pulls 2 MB of scripts: only the page's total download is too large.
+  '/heavy': (_request, response) =>
+    send(
+      response,
+      html(
+        `<div id="start">light</div>${[1, 2, 3, 4].map((n) => `<script src="/heavy.js?${n}"></script>`).join('')}`,
+      ),
+    ),
+  '/heavy.js': (_request, response) =>
+    response.writeHead(200, { 'content-type': 'text/javascript' }).end(`// ${'x'.repeat(500_000)}\n`),
 
   '/japanese': (_request, response) =>
     send(

@@ -44,6 +44,12 @@ export interface PreviewAction {
   /** The text to type, the key to press or the URL to go to. Never logged. */
   value: string;
   skippable: boolean;
+  /**
+   * A login's text to type, sealed by the gateway (SECRET_KEYS) for
+   * "preview:<user_id>:<session_id>:login:<index>" (index of the action in TestLoginRequest),
+   * set instead of value: a password crosses gateway → crawler sealed, like check jobs' texts.
+   */
+  sealedValue: string;
 }
 
 /** A rectangle in CSS pixels of the rendered document (or frame). */
@@ -314,7 +320,7 @@ export const PreviewLocator: MessageFns<PreviewLocator> = {
 };
 
 function createBasePreviewAction(): PreviewAction {
-  return { type: "", locator: undefined, value: "", skippable: false };
+  return { type: "", locator: undefined, value: "", skippable: false, sealedValue: "" };
 }
 
 export const PreviewAction: MessageFns<PreviewAction> = {
@@ -330,6 +336,9 @@ export const PreviewAction: MessageFns<PreviewAction> = {
     }
     if (message.skippable !== false) {
       writer.uint32(32).bool(message.skippable);
+    }
+    if (message.sealedValue !== "") {
+      writer.uint32(42).string(message.sealedValue);
     }
     return writer;
   },
@@ -379,6 +388,14 @@ export const PreviewAction: MessageFns<PreviewAction> = {
             message.skippable = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.sealedValue = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -397,6 +414,11 @@ export const PreviewAction: MessageFns<PreviewAction> = {
       locator: isSet(object.locator) ? PreviewLocator.fromJSON(object.locator) : undefined,
       value: isSet(object.value) ? globalThis.String(object.value) : "",
       skippable: isSet(object.skippable) ? globalThis.Boolean(object.skippable) : false,
+      sealedValue: isSet(object.sealedValue)
+        ? globalThis.String(object.sealedValue)
+        : isSet(object.sealed_value)
+        ? globalThis.String(object.sealed_value)
+        : "",
     };
   },
 
@@ -414,6 +436,9 @@ export const PreviewAction: MessageFns<PreviewAction> = {
     if (message.skippable !== false) {
       obj.skippable = message.skippable;
     }
+    if (message.sealedValue !== "") {
+      obj.sealedValue = message.sealedValue;
+    }
     return obj;
   },
 
@@ -428,6 +453,7 @@ export const PreviewAction: MessageFns<PreviewAction> = {
       : undefined;
     message.value = object.value ?? "";
     message.skippable = object.skippable ?? false;
+    message.sealedValue = object.sealedValue ?? "";
     return message;
   },
 };
