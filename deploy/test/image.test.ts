@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,9 @@ import { parse } from 'yaml';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const entrypoint = join(root, 'deploy/service-entrypoint.sh');
 const dockerfile = readFileSync(join(root, 'deploy/Dockerfile'), 'utf8');
-const services = ['account', 'crawler', 'diff', 'filings', 'gateway', 'notifier', 'scheduler', 'target'];
+const services = readdirSync(join(root, 'services')).filter((name) =>
+  existsSync(join(root, 'services', name, 'src/main.ts')),
+);
 
 /** Runs the entrypoint as the image does, with this Node on PATH and nothing else in the environment. */
 function start(service: string): Promise<{ code: number | null; stderr: string }> {
@@ -50,6 +52,10 @@ describe('the production entry', () => {
     },
     150_000,
   );
+
+  it('covers every service', () => {
+    expect(services).toEqual(expect.arrayContaining(['crawler', 'gateway', 'notifier', 'scheduler']));
+  });
 
   it('refuses a service that does not exist', async () => {
     const { code, stderr } = await start('billing');
