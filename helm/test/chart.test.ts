@@ -215,7 +215,18 @@ describe('the chart', () => {
     expect(crawler?.spec.replicas).toBeUndefined();
     const scaled = manifests.find((manifest) => manifest.kind === 'ScaledObject');
     expect(scaled?.spec.scaleTargetRef.name).toBe(crawler?.metadata.name);
-    expect(scaled?.spec.triggers[0].metadata.consumer).toBe('crawler-checks');
+    expect(scaled?.spec.triggers[0].metadata).toMatchObject({ stream: 'CHECKS', consumer: 'crawler-checks' });
+  });
+
+  it('with a bus namespace points KEDA at the namespaced checks stream', async () => {
+    const manifests = await render([
+      '-f',
+      join(chart, 'values-production.yaml'),
+      '--set',
+      'busNamespace=staging',
+    ]);
+    const scaled = manifests.find((manifest) => manifest.kind === 'ScaledObject');
+    expect(scaled?.spec.triggers[0].metadata.stream).toBe('staging_CHECKS');
   });
 
   it('ships the dashboards in a ConfigMap with the Grafana sidecar label, and a ServiceMonitor', async () => {
