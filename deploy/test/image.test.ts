@@ -88,7 +88,7 @@ describe('deploy/Dockerfile', () => {
   it('ships production dependencies only, without the tests and tools', () => {
     const app = stage('app');
     expect(app).toContain('pnpm install --frozen-lockfile --offline --prod');
-    expect(app).toMatch(/rm -rf web\/src web\/node_modules e2e bench helm/);
+    expect(app).toMatch(/rm -rf web\/src web\/node_modules packages\/test-fixtures e2e bench helm/);
     expect(app).toContain("-name '*.test.ts' -delete");
   });
 
