@@ -29,6 +29,7 @@ const KNOWN_LONG_FILES: [string, number][] = [
   ['e2e/journey.e2e.test.ts', 160],
   ['services/gateway/test/faults/notifier-killed.int.test.ts', 120],
   ['services/gateway/test/faults/postgres-restarted.int.test.ts', 110],
+  ['deploy/test/image.test.ts', 80],
 ];
 
 /**
@@ -68,6 +69,8 @@ export default defineConfig({
             'web/src/**/*.test.ts',
             // The repository's own checks (citations of documents).
             'scripts/*.test.ts',
+            'helm/test/**/*.test.ts',
+            'deploy/test/**/*.test.ts',
           ],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           maxWorkers: WORKERS,

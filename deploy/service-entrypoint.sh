@@ -1,6 +1,9 @@
 #!/bin/sh
 # Starts the service named by MIMAMORI_SERVICE (services/<name>/src/main.ts) as the container's
 # main process, so it receives SIGTERM directly and shuts down on its own path.
+# Plain Node runs the TypeScript itself (no tsx, no build step): --experimental-transform-types
+# because a few sources use TypeScript-only syntax that needs more than type stripping
+# (constructor parameter properties). deploy/test/image.test.ts runs this script for every service.
 set -eu
 
 service="${MIMAMORI_SERVICE:-}"
@@ -19,4 +22,4 @@ if [ ! -f "$entry" ]; then
 fi
 
 cd "$root"
-exec node --import tsx "$entry"
+exec node --experimental-transform-types --disable-warning=ExperimentalWarning "$entry"

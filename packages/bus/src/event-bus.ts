@@ -71,6 +71,8 @@ export interface BusMessage {
   headers: Record<string, string>;
   /** 1 on first delivery. */
   deliveryCount: number;
+  /** Messages still waiting for this consumer after this one, where the transport tells (JetStream). */
+  pending?: number;
   ack(): void;
   /** Hand the message back for redelivery after `delayMs`. */
   nak(delayMs?: number): void;

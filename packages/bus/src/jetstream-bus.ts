@@ -198,6 +198,7 @@ function deliveryOf(message: JsMsg, stream: string): Delivery {
     publishId,
     headers: Object.fromEntries(Object.entries(all).filter(([name]) => !isBusHeader(name))),
     deliveryCount: message.info.deliveryCount,
+    pending: message.info.pending,
     ack: () => message.ack(),
     nak: (delayMs) => message.nak(delayMs),
     term: () => message.term(),

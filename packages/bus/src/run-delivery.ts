@@ -12,6 +12,7 @@ export interface Delivery {
   publishId: string;
   headers: Record<string, string>;
   deliveryCount: number;
+  pending?: number;
   ack(): void;
   nak(delayMs: number): void;
   term(): void;
@@ -54,6 +55,7 @@ export async function runDelivery(
     msgId: delivery.eventId,
     headers: delivery.headers,
     deliveryCount: delivery.deliveryCount,
+    ...(delivery.pending !== undefined ? { pending: delivery.pending } : {}),
     ack() {
       if (settled) return;
       settled = true;

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from './logger.ts';
 import { startTelemetry, type Telemetry } from './telemetry.ts';
@@ -13,6 +14,24 @@ describe('createLogger', () => {
   afterEach(async () => {
     await telemetry?.shutdown();
     telemetry = undefined;
+  });
+
+  it('writes readable lines, not JSON, when asked to be pretty', () => {
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const logger = createLogger({ service: 'mimamori', pretty: true, destination });
+    logger.info({ targetId: 't1', password: 'hunter2' }, 'check scheduled');
+    const text = lines.join('');
+    expect(() => JSON.parse(text)).toThrow();
+    expect(text).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: check scheduled\n/);
+    expect(text).toContain('targetId: "t1"');
+    expect(text).toContain('[redacted]');
+    expect(text).not.toContain('hunter2');
   });
 
   it('puts the service on every line and no trace ids outside a span', () => {

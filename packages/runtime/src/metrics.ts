@@ -14,7 +14,10 @@ export interface Metrics {
   histogram<Label extends string = never>(
     options: MetricOptions<Label> & { buckets?: number[] },
   ): Histogram<Label>;
-  gauge<Label extends string = never>(options: MetricOptions<Label>): Gauge<Label>;
+  /** `collect`, when given, runs at each scrape to set the gauge (memory read from /proc, a pool's size). */
+  gauge<Label extends string = never>(
+    options: MetricOptions<Label> & { collect?: (gauge: Gauge<Label>) => void | Promise<void> },
+  ): Gauge<Label>;
 }
 
 /**
@@ -44,10 +47,22 @@ export function createMetrics({ service }: { service: string }): Metrics {
         options.name,
         () => new Histogram({ ...options, labelNames: options.labelNames ?? [], registers: [registry] }),
       ),
-    gauge: (options) =>
+    gauge: ({ collect, ...options }) =>
       reuse(
         options.name,
-        () => new Gauge({ ...options, labelNames: options.labelNames ?? [], registers: [registry] }),
+        () =>
+          new Gauge({
+            ...options,
+            labelNames: options.labelNames ?? [],
+            registers: [registry],
+            ...(collect
+              ? {
+                  collect() {
+                    return collect(this);
+                  },
+                }
+              : {}),
+          }),
       ),
   };
 }

@@ -8,7 +8,8 @@ const telemetry = startTelemetry({
   serviceName: 'mimamori',
   otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
 });
-const logger = createLogger({ service: 'mimamori', level: config.LOG_LEVEL });
+// Readable lines for a person at a terminal; JSON when piped or collected.
+const logger = createLogger({ service: 'mimamori', level: config.LOG_LEVEL, pretty: process.stdout.isTTY });
 const shutdown = createShutdown({ logger, timeoutMs: 8_000 });
 shutdown.listen();
 shutdown.register('telemetry', () => telemetry.shutdown());

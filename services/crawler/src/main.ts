@@ -5,7 +5,7 @@ import { crawlerEnv } from './config.ts';
 import { createCrawlerService } from './service.ts';
 import { lazyBlobStore } from './store/lazy-blob-store.ts';
 
-await runServiceProcess('crawler', crawlerEnv, async ({ config, bus, logger }) => {
+await runServiceProcess('crawler', crawlerEnv, async ({ config, bus, logger, metrics }) => {
   if (!config.SECRET_KEYS)
     logger.warn('SECRET_KEYS is not set: checks with sealed cookies, texts or sessions will fail');
   if (config.CRAWLER_ALLOW.length > 0)
@@ -23,5 +23,6 @@ await runServiceProcess('crawler', crawlerEnv, async ({ config, bus, logger }) =
     pageTimeoutMs: config.CRAWLER_PAGE_TIMEOUT_MS,
     proxies: config.CRAWLER_PROXIES,
     allow: config.CRAWLER_ALLOW,
+    metrics,
   });
 });

@@ -3,9 +3,10 @@ import type { EventBus } from '@mimamori/bus';
 import { crawlerV1 } from '@mimamori/contracts';
 import type { AllowedPages } from '@mimamori/egress';
 import { streams } from '@mimamori/events';
-import type { Logger } from '@mimamori/runtime';
+import { createMetrics, type Logger, type Metrics } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { ServiceModule } from '@mimamori/service-host';
+import { browserMemoryBytes } from './browser/browser-memory.ts';
 import { createBrowserPageFetcher } from './browser/browser-page-fetcher.ts';
 import { createBrowserPool } from './browser/browser-pool.ts';
 import type { PageFetcher } from './domain/page-fetcher.ts';
@@ -30,6 +31,8 @@ export interface CrawlerDeps {
   allow?: readonly string[];
   /** Single-process mode only: the product's own demo shop, reached by the browser (ADR 0006). */
   allowPages?: () => readonly AllowedPages[];
+  /** The registry /metrics serves; a private one when the process serves none (single-process mode). */
+  metrics?: Metrics;
 }
 
 /**
@@ -48,6 +51,22 @@ export function createCrawlerService(deps: CrawlerDeps): ServiceModule {
     logger: deps.logger,
   });
   const browser = deps.browser ?? createBrowserPageFetcher({ pool });
+  const metrics = deps.metrics ?? createMetrics({ service: 'crawler' });
+  metrics.gauge({
+    name: 'mimamori_browser_pool_browsers',
+    help: 'Chromium processes the browser pool is running.',
+    collect: (gauge) => gauge.set(pool.size().browsers),
+  });
+  metrics.gauge({
+    name: 'mimamori_browser_pool_pages_in_use',
+    help: 'Pages open in the pool for checks and wizard previews.',
+    collect: (gauge) => gauge.set(pool.size().pages),
+  });
+  metrics.gauge({
+    name: 'mimamori_browser_memory_bytes',
+    help: "Resident memory of the crawler's Chromium processes.",
+    collect: async (gauge) => gauge.set(await browserMemoryBytes()),
+  });
   const preview = createPreviewService({ pool, httpFetcher: http, proxyPool: deps.proxies ?? [] });
   return {
     name: 'crawler',
@@ -64,6 +83,7 @@ export function createCrawlerService(deps: CrawlerDeps): ServiceModule {
         proxies: deps.proxies ?? [],
         concurrency: deps.concurrency ?? 8,
         ackWaitMs: deps.ackWaitMs ?? 60_000,
+        metrics,
       }),
     ],
     grpc: [

@@ -79,9 +79,24 @@ describe('cluster mode', () => {
   });
 
   it('exposes readiness and metrics on every service', async () => {
+    // What the chart's dashboard (helm/mimamori/dashboards) plots, from the service that measures it.
+    const measures: Partial<Record<ServiceName, string[]>> = {
+      crawler: [
+        'mimamori_checks_total',
+        'mimamori_check_duration_seconds',
+        'mimamori_checks_pending',
+        'mimamori_browser_pool_browsers',
+        'mimamori_browser_pool_pages_in_use',
+        'mimamori_browser_memory_bytes',
+      ],
+      scheduler: ['mimamori_dispatch_lag_seconds'],
+      notifier: ['mimamori_deliveries_total'],
+    };
     for (const [service, opsUrl] of cluster.opsUrls) {
       expect((await fetch(new URL('readyz', opsUrl))).status, service).toBe(200);
-      expect(await (await fetch(new URL('metrics', opsUrl))).text(), service).toContain('process_cpu');
+      const metrics = await (await fetch(new URL('metrics', opsUrl))).text();
+      expect(metrics, service).toContain('process_cpu');
+      for (const name of measures[service] ?? []) expect(metrics, service).toContain(`# TYPE ${name} `);
     }
   });
 
@@ -97,6 +112,12 @@ describe('cluster mode', () => {
     expect(signUp.status).toBe(202);
     await smtp.waitForMessages(1, 30_000);
     expect(smtp.messages.map((mail) => mail.subject)).toEqual(['Mimamori: confirm your e-mail address']);
+    // The notifier marks the delivery sent just after the SMTP server took the message.
+    await expect
+      .poll(async () => (await fetch(new URL('metrics', cluster.opsUrls.get('notifier')))).text(), {
+        timeout: 10_000,
+      })
+      .toMatch(/^mimamori_deliveries_total\{[^}]*channel="email",result="sent"[^}]*\} 1$/m);
 
     expect((await visitor.post('/api/verify', { token: tokenOfMailTo('cluster@example.jp') })).status).toBe(
       200,

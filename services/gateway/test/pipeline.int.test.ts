@@ -18,6 +18,7 @@ import { type Cluster, launchCluster } from '../../../scripts/cluster/launch-clu
 import { type DiscordStandIn, startDiscordStandIn } from '../../notifier/test/discord-stand-in.ts';
 import { type DiscordFront, startDiscordFront } from './pipeline/discord-front.ts';
 import { priceSiteRegistration } from './pipeline/price-site.ts';
+import { startTraceCollector } from './pipeline/trace-collector.ts';
 import { waitFor } from './pipeline/wait-for.ts';
 import { startWatchedPage, type WatchedPage } from './pipeline/watched-page.ts';
 
@@ -35,6 +36,7 @@ let discordFront: DiscordFront;
 let page: WatchedPage;
 let cluster: Cluster;
 let visitor: HttpVisitor;
+let traces: Awaited<ReturnType<typeof startTraceCollector>>;
 const namespace = `p${randomBytes(4).toString('hex')}`;
 const lines: string[] = [];
 
@@ -44,6 +46,7 @@ beforeAll(async () => {
   discord = await startDiscordStandIn();
   discordFront = await startDiscordFront(discord.apiBase);
   page = await startWatchedPage();
+  traces = await startTraceCollector();
   cluster = await launchCluster({
     onLine: (service, line) => lines.push(`${service}: ${line}`),
     databaseUrl: database.url,
@@ -56,6 +59,7 @@ beforeAll(async () => {
       LOG_LEVEL: 'warn',
       CRAWLER_ALLOW: page.host,
       DISCORD_API_BASE: discordFront.apiBase,
+      OTEL_EXPORTER_OTLP_ENDPOINT: traces.endpoint,
     },
   }).catch((error: Error) => {
     throw new Error(`${error.message}\n${lines.slice(-20).join('\n')}`);
@@ -73,6 +77,7 @@ afterAll(async () => {
   await discordFront?.close();
   await discord?.close();
   await smtp?.close();
+  await traces?.close();
   await database?.drop();
 });
 
@@ -152,6 +157,22 @@ describe('the monitoring pipeline in cluster mode', () => {
     await waitFor('the next check', () => page.loads('/sale') > loadsBefore, INTERVAL_MS + 30_000);
     const [mail] = await waitFor('the update e-mail', () => updateMails()[0] && updateMails(), 60_000);
     const [message] = await discord.waitForAccepted(WEBHOOK_ID, 1, 60_000);
+    // One trace from the scheduler's dispatch through the crawler and diff to the notifier's
+    // delivery; the services export in batches every few seconds.
+    await waitFor(
+      'one trace from dispatch to delivery',
+      () => {
+        const dispatched = traces.spans.filter(
+          (span) => span.service === 'mimamori-scheduler' && span.name.endsWith('checks.run'),
+        );
+        return dispatched.some((dispatch) =>
+          ['mimamori-crawler', 'mimamori-diff', 'mimamori-notifier'].every((service) =>
+            traces.spans.some((span) => span.traceId === dispatch.traceId && span.service === service),
+          ),
+        );
+      },
+      30_000,
+    );
 
     expect(JSON.stringify(mail?.to)).toContain(EMAIL);
     expect(mail?.subject).toBe('Mimamori: update on Sale page');

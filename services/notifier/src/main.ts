@@ -8,7 +8,7 @@ import { accountProfileClient } from './account-profile-client.ts';
 import { notifierEnv } from './config.ts';
 import { createNotifierService } from './service.ts';
 
-await runServiceProcess('notifier', notifierEnv, async ({ config, db, logger }) => {
+await runServiceProcess('notifier', notifierEnv, async ({ config, db, logger, metrics }) => {
   const blobUrl =
     config.BLOB_URL ??
     `${config.NATS_URL.replace(/\/+$/, '')}/${config.BUS_NAMESPACE ? `${config.BUS_NAMESPACE}_` : ''}mimamori_blobs`;
@@ -27,5 +27,6 @@ await runServiceProcess('notifier', notifierEnv, async ({ config, db, logger }) 
       hintAfterErrors: config.STRUCTURE_HINT_AFTER_ERRORS,
     },
     deliveryClaimMs: config.DELIVERY_CLAIM_SECONDS * 1000,
+    metrics,
   });
 });

@@ -2,9 +2,10 @@ import type { BlobStore } from '@mimamori/blob-store';
 import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
 import type { MailTransport } from '@mimamori/mail';
-import type { Logger } from '@mimamori/runtime';
+import { createMetrics, type Logger, type Metrics } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { ServiceModule } from '@mimamori/service-host';
+import { countedDeliveries } from './delivery-metrics.ts';
 import type { NotificationProfileSource } from './domain/notification-profile.ts';
 import { accountMailConsumer } from './events/account-mail-consumer.ts';
 import { checkResultConsumer } from './events/check-result-consumer.ts';
@@ -43,11 +44,16 @@ export interface NotifierDeps {
   updates?: UpdateDeliverySetup;
   /** How long a sending copy of an event holds its delivery; 120 s unless set. */
   deliveryClaimMs?: number;
+  /** The registry /metrics serves; a private one when the process serves none (single-process mode). */
+  metrics?: Metrics;
 }
 
 export function createNotifierService(deps: NotifierDeps): ServiceModule {
   const { db, logger, mail, secretBox, publicUrl, updates } = deps;
-  const deliveries = createDeliveryStore(db, { claimMs: deps.deliveryClaimMs ?? 120_000 });
+  const deliveries = countedDeliveries(
+    createDeliveryStore(db, { claimMs: deps.deliveryClaimMs ?? 120_000 }),
+    deps.metrics ?? createMetrics({ service: 'notifier' }),
+  );
   const updateConsumers = updates
     ? [
         ...targetNoticeConsumers(db),

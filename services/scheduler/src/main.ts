@@ -2,7 +2,7 @@ import { runServiceProcess } from '@mimamori/service-host';
 import { schedulerEnv } from './config.ts';
 import { createSchedulerService } from './service.ts';
 
-await runServiceProcess('scheduler', schedulerEnv, ({ config, db, bus, logger }) =>
+await runServiceProcess('scheduler', schedulerEnv, ({ config, db, bus, logger, metrics }) =>
   createSchedulerService({
     db,
     bus,
@@ -10,5 +10,6 @@ await runServiceProcess('scheduler', schedulerEnv, ({ config, db, bus, logger })
     tickMs: config.SCHEDULER_TICK_MS,
     backoffMaxMs: config.SCHEDULER_BACKOFF_MAX_MINUTES * 60_000,
     publishConcurrency: config.SCHEDULER_PUBLISH_CONCURRENCY,
+    metrics,
   }),
 );

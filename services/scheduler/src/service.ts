@@ -1,7 +1,7 @@
 import { type EventBus, processedEventsMigration } from '@mimamori/bus';
 import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
-import type { Logger } from '@mimamori/runtime';
+import { createMetrics, type Logger, type Metrics } from '@mimamori/runtime';
 import type { ServiceModule } from '@mimamori/service-host';
 import { accountConsumers } from './consumers/account-consumers.ts';
 import { checkResultConsumers } from './consumers/check-result-consumers.ts';
@@ -23,6 +23,8 @@ export interface SchedulerServiceOptions {
   publishConcurrency?: number;
   /** Told of every check this instance published (tests and benches count them). */
   onDispatched?: DispatcherOptions['onDispatched'];
+  /** The registry /metrics serves; a private one when the process serves none (single-process mode). */
+  metrics?: Metrics;
 }
 
 /**
@@ -32,6 +34,11 @@ export interface SchedulerServiceOptions {
  */
 export function createSchedulerService(options: SchedulerServiceOptions): ServiceModule {
   const { db, bus, logger } = options;
+  const lag = (options.metrics ?? createMetrics({ service: 'scheduler' })).histogram({
+    name: 'mimamori_dispatch_lag_seconds',
+    help: "Time from a check's due time to JetStream's ack of its checks.run.",
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
+  });
   const dispatcher = createDispatcher({
     db,
     bus,
@@ -39,7 +46,10 @@ export function createSchedulerService(options: SchedulerServiceOptions): Servic
     clock: options.clock ?? systemClock,
     tickMs: options.tickMs ?? 250,
     publishConcurrency: options.publishConcurrency ?? 256,
-    ...(options.onDispatched ? { onDispatched: options.onDispatched } : {}),
+    onDispatched(check) {
+      lag.observe(Math.max(0, check.publishedAt.getTime() - check.dueAt.getTime()) / 1000);
+      options.onDispatched?.(check);
+    },
   });
   // Ticks wait for the schema to exist, so starting before the host migrates is safe.
   dispatcher.start();

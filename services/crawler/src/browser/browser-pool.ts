@@ -68,6 +68,8 @@ export interface BrowserPool {
   run<T>(spec: ContextSpec, work: (lease: LeasedPage) => Promise<T>): Promise<T>;
   /** A context the caller keeps and closes (wizard preview sessions); not counted in the check slots. */
   open(spec: ContextSpec): Promise<LeasedPage & { close(): Promise<void> }>;
+  /** Browsers running now and pages in use on them (checks and kept contexts), for the metrics. */
+  size(): { browsers: number; pages: number };
   close(): Promise<void>;
 }
 
@@ -320,6 +322,13 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
           await leased.context.close().catch(() => undefined);
         },
       };
+    },
+
+    size() {
+      const live = members.filter(
+        (member): member is Member => member !== undefined && !(member instanceof Promise) && member.alive,
+      );
+      return { browsers: live.length, pages: live.reduce((sum, member) => sum + member.active, 0) };
     },
 
     async close() {

@@ -5,7 +5,7 @@ import { type BlobStore, createFileBlobStore } from '@mimamori/blob-store';
 import { type BusMessage, createInProcessBus, type EventBus, startConsumers } from '@mimamori/bus';
 import { checksEventsV1 } from '@mimamori/contracts';
 import { checkRequested, snapshotCaptured, streams } from '@mimamori/events';
-import { createLogger } from '@mimamori/runtime';
+import { createLogger, createMetrics } from '@mimamori/runtime';
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sealingContext } from '../domain/open-check-job.ts';
@@ -46,6 +46,7 @@ async function run(
   };
   const snapshots: checksEventsV1.SnapshotCaptured[] = [];
   const deadLetters: BusMessage[] = [];
+  const metrics = createMetrics({ service: 'crawler-test' });
   const stop = await startConsumers(bus, [
     checkConsumer({
       bus,
@@ -56,6 +57,7 @@ async function run(
       proxies: [],
       concurrency: 2,
       ackWaitMs: 5_000,
+      metrics,
     }),
     {
       stream: snapshotCaptured.stream,
@@ -92,7 +94,7 @@ async function run(
     await stop();
     await consumeDeadLetters.stop();
   };
-  return { seen, snapshots, deadLetters, stop: stopAll };
+  return { seen, snapshots, deadLetters, metrics, stop: stopAll };
 }
 
 const until = async (condition: () => boolean) => {
@@ -144,7 +146,7 @@ describe('check consumer', () => {
   });
 
   it('records a permanent failure and terminates the check', async () => {
-    const { snapshots, deadLetters, seen, stop } = await run(() => ({
+    const { snapshots, deadLetters, seen, metrics, stop } = await run(() => ({
       ok: false,
       code: 'element_not_found',
       detail: 'element not found: CSS "#a"',
@@ -153,6 +155,9 @@ describe('check consumer', () => {
     await until(() => snapshots.length === 1 && deadLetters.length === 1);
     await stop();
     expect(seen).toHaveLength(1);
+    const text = await metrics.registry.metrics();
+    expect(text).toMatch(/^mimamori_checks_total\{[^}]*mode="http",result="failed"[^}]*\} 1$/m);
+    expect(text).toMatch(/^mimamori_check_duration_seconds_count\{[^}]*mode="http"[^}]*\} 1$/m);
     expect(snapshots[0]?.error).toEqual({
       code: 'element_not_found',
       detail: 'element not found: CSS "#a"',

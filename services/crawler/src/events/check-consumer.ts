@@ -1,7 +1,7 @@
 import type { BlobStore } from '@mimamori/blob-store';
 import type { CatalogEntry, EventBus } from '@mimamori/bus';
 import { checkRequested, snapshotCaptured } from '@mimamori/events';
-import type { Logger } from '@mimamori/runtime';
+import type { Logger, Metrics } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import { InvalidJobError, openCheckJob } from '../domain/open-check-job.ts';
 import type { FetchResult, PageFetcher } from '../domain/page-fetcher.ts';
@@ -19,6 +19,7 @@ export interface CheckConsumerDeps {
   concurrency: number;
   /** Redelivery when a crawler stops answering; heartbeats keep a long check alive. */
   ackWaitMs: number;
+  metrics: Metrics;
 }
 
 /** Deliveries a check gets before a failure that might pass is recorded as the check's outcome. */
@@ -33,6 +34,21 @@ const MAX_DELIVER = 6;
  * message terminated.
  */
 export function checkConsumer(deps: CheckConsumerDeps): CatalogEntry {
+  const checks = deps.metrics.counter({
+    name: 'mimamori_checks_total',
+    help: 'Checks run, by fetch mode and result (ok, retry: handed back to run again, failed).',
+    labelNames: ['mode', 'result'],
+  });
+  const duration = deps.metrics.histogram({
+    name: 'mimamori_check_duration_seconds',
+    help: 'Time to fetch and read one check, by fetch mode.',
+    labelNames: ['mode'],
+    buckets: [0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120],
+  });
+  const pending = deps.metrics.gauge({
+    name: 'mimamori_checks_pending',
+    help: 'Checks waiting in the work queue for a crawler, as of the last one this crawler took.',
+  });
   const pickProxy = () =>
     deps.proxies.length > 0 ? deps.proxies[Math.floor(Math.random() * deps.proxies.length)] : undefined;
   return {
@@ -49,11 +65,18 @@ export function checkConsumer(deps: CheckConsumerDeps): CatalogEntry {
         targetId: job.targetId,
         delivery: message.deliveryCount,
       });
+      if (message.pending !== undefined) pending.set(message.pending);
       const heartbeat = setInterval(() => message.working(), Math.max(500, Math.floor(deps.ackWaitMs / 3)));
       const abort = new AbortController();
+      // The job's own word for its mode, so an unknown mode shows up as such rather than as http.
+      const mode = job.fetchMode === 'browser' || job.fetchMode === 'http' ? job.fetchMode : 'unknown';
+      const endTimer = duration.startTimer({ mode });
       try {
         const result = await runCheck(job, abort.signal);
-        if (!result.ok && result.retryable && message.deliveryCount < RETRIED_DELIVERIES) {
+        endTimer();
+        const retry = !result.ok && result.retryable && message.deliveryCount < RETRIED_DELIVERIES;
+        checks.inc({ mode, result: result.ok ? 'ok' : retry ? 'retry' : 'failed' });
+        if (retry && !result.ok) {
           log.info({ code: result.code, detail: result.detail }, 'check failed, will retry');
           message.nak(30_000 * message.deliveryCount);
           return;
