@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-export const SERVICES = ['account', 'target', 'scheduler', 'crawler', 'diff', 'notifier', 'filings'] as const;
+export const SERVICES = ['account', 'target', 'scheduler', 'crawler', 'diff', 'notifier'] as const;
 export type ServiceName = (typeof SERVICES)[number] | 'gateway';
 
 export interface ClusterOptions {

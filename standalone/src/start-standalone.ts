@@ -7,7 +7,6 @@ import { accountV1, crawlerV1, diffV1, targetV1 } from '@mimamori/contracts';
 import { type CrawlerDeps, createCrawlerService } from '@mimamori/crawler';
 import { openPglite } from '@mimamori/db';
 import { createDiffService, targetSettingsClient } from '@mimamori/diff';
-import { createFilingsService } from '@mimamori/filings';
 import { createGateway } from '@mimamori/gateway';
 import { createMailbox, type Mailbox } from '@mimamori/mail';
 import { accountProfileClient, createNotifierService } from '@mimamori/notifier';
@@ -39,7 +38,7 @@ const MAIL_FROM = 'Mimamori <no-reply@mimamori.local>';
 export const DEMO_SHOP_PATH = '/mock/ec';
 
 /**
- * All eight services in this process on embedded defaults: PGlite in the data folder, the
+ * All seven services in this process on embedded defaults: PGlite in the data folder, the
  * in-process bus and a local mailbox. The services are the same modules
  * the cluster runs; they still talk over gRPC (on loopback) and the bus.
  */
@@ -97,7 +96,6 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
         blobs,
       },
     }),
-    createFilingsService(),
   ];
   for (const module of modules) services[module.name] = await runService(module, host);
 
