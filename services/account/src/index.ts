@@ -2,4 +2,4 @@ export { accountEnv } from './config.ts';
 export { type Clock, systemClock } from './domain/clock.ts';
 export type { XOAuthConfig } from './domain/x-sign-in.ts';
 export { type AccountServiceOptions, createAccountService } from './service.ts';
-export { siteUsageConsumer } from './site-usage-consumer.ts';
+export { siteUsageConsumer } from './events/site-usage-consumer.ts';
