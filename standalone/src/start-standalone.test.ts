@@ -14,7 +14,7 @@ describe('single-process mode', () => {
     try {
       const product = await startStandalone({ host: '127.0.0.1', port: 0, dataDir, logger, shutdown });
       expect(Object.keys(product.services).sort()).toEqual(
-        ['account', 'crawler', 'diff', 'notifier', 'scheduler', 'target'].sort(),
+        ['account', 'crawler', 'diff', 'gateway', 'notifier', 'scheduler', 'target'].sort(),
       );
 
       const visitor = createHttpVisitor(product.url);

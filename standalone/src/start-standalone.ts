@@ -7,7 +7,7 @@ import { accountV1, crawlerV1, diffV1, targetV1 } from '@mimamori/contracts';
 import { type CrawlerDeps, createCrawlerService } from '@mimamori/crawler';
 import { openPglite } from '@mimamori/db';
 import { createDiffService, targetSettingsClient } from '@mimamori/diff';
-import { createGateway } from '@mimamori/gateway';
+import { createGatewayService } from '@mimamori/gateway';
 import { createMailbox, type Mailbox } from '@mimamori/mail';
 import { accountProfileClient, createNotifierService } from '@mimamori/notifier';
 import { createGrpcClient, type Logger, type Shutdown } from '@mimamori/runtime';
@@ -107,7 +107,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   shutdown.register('target client', async () => target.close());
   const history = createGrpcClient(diffV1.HistoryServiceClient, services.diff?.grpcAddress ?? '');
   shutdown.register('diff client', async () => history.close());
-  const gateway = await createGateway({
+  const gateway = await createGatewayService({
     logger: logger.child({ service: 'gateway' }),
     account,
     preview,
@@ -116,8 +116,9 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     webDistDir: options.webDistDir,
     mailbox,
     isShuttingDown: shutdown.isShuttingDown,
+    listen: { host: options.host, port: options.port },
   });
-  url = await gateway.listen({ host: options.host, port: options.port });
-  shutdown.register('http', () => gateway.close());
+  services.gateway = await runService(gateway, host);
+  url = services.gateway.url ?? '';
   return { url, mailbox, services };
 }
