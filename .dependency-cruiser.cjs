@@ -82,7 +82,7 @@ module.exports = {
       comment:
         'packages/ are the shared libraries the services are built from; a package importing a ' +
         'service (or the single-process product) would tie every service to that one. What the ' +
-        'services share belongs in a package; what composes them lives in standalone/ (ADR 0009).',
+        'services share belongs in a package; what composes them lives in standalone/ (ADR 0013).',
       severity: 'error',
       from: { path: '^packages/' },
       to: { path: '^(services|standalone|system-tests)/' },
