@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-// Three projects: unit (pure code, no servers), integration (real PostgreSQL, NATS JetStream,
-// SMTP, Chromium; cluster-mode adapters) and e2e (the running product in system Chromium).
+// Four projects: unit (pure code, no servers), integration (real PostgreSQL, NATS JetStream,
+// SMTP, Chromium; cluster-mode adapters), system (the whole product as separate processes:
+// system-tests/) and e2e (the running product in system Chromium).
 //
 // How Vitest 5 schedules them (read from vitest/dist groupSpecs and BaseSequencer.sort): projects
 // that share a `sequence.groupOrder` and a `maxWorkers` form one group whose files share one pool;
@@ -10,7 +11,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // separate group that runs after everything else, so the e2e files used to start only once the
 // last integration file had finished, one at a time: the whole suite was the sum of both.
 // The long files spend most of their time waiting for one-minute checks, not on the CPU, so all
-// three projects now share one group of three workers: waits overlap, and on two cores three
+// the projects now share one group of three workers: waits overlap, and on two cores three
 // files keep them busy without starving any one (more made the Chromium-heavy files slow).
 // Each e2e file starts its own product on a free port with its own data folder and mailbox,
 // so e2e files may run beside each other and beside integration files.
@@ -22,13 +23,13 @@ const WORKERS = 3;
  */
 const KNOWN_LONG_FILES: [string, number][] = [
   ['e2e/site-detail.e2e.test.ts', 400],
-  ['services/gateway/test/pipeline.int.test.ts', 200],
+  ['system-tests/pipeline.int.test.ts', 200],
   ['services/crawler/test/abuse.int.test.ts', 200],
-  ['services/gateway/test/faults/nats-restarted.int.test.ts', 200],
+  ['system-tests/faults/nats-restarted.int.test.ts', 200],
   ['e2e/dashboard.e2e.test.ts', 180],
   ['e2e/journey.e2e.test.ts', 160],
-  ['services/gateway/test/faults/notifier-killed.int.test.ts', 120],
-  ['services/gateway/test/faults/postgres-restarted.int.test.ts', 110],
+  ['system-tests/faults/notifier-killed.int.test.ts', 120],
+  ['system-tests/faults/postgres-restarted.int.test.ts', 110],
   ['deploy/test/image.test.ts', 80],
 ];
 
@@ -66,6 +67,7 @@ export default defineConfig({
           include: [
             'packages/*/src/**/*.test.ts',
             'services/*/src/**/*.test.ts',
+            'standalone/src/**/*.test.ts',
             'web/src/**/*.test.ts',
             // The repository's own checks (citations of documents).
             'scripts/*.test.ts',
@@ -85,6 +87,15 @@ export default defineConfig({
             'packages/*/test/**/*.int.test.ts',
             'services/*/test/**/*.int.test.ts',
           ],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          maxWorkers: WORKERS,
+        },
+      },
+      {
+        test: {
+          name: 'system',
+          include: ['system-tests/**/*.int.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           maxWorkers: WORKERS,

@@ -9,7 +9,7 @@ set -eu
 service="${MIMAMORI_SERVICE:-}"
 case "$service" in
   '' | *[!a-z-]*)
-    echo "MIMAMORI_SERVICE must name a service (account, crawler, diff, filings, gateway, notifier, scheduler, target); got '${service}'" >&2
+    echo "MIMAMORI_SERVICE must name a service (account, crawler, diff, gateway, notifier, scheduler, target); got '${service}'" >&2
     exit 64
     ;;
 esac

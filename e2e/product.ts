@@ -33,7 +33,7 @@ export type StartProductOptions = {
 };
 
 /**
- * Starts `packages/standalone/src/main.ts` on a free port with a fresh data folder and
+ * Starts `standalone/src/main.ts` on a free port with a fresh data folder and
  * resolves once it prints its address. The SPA must be built first (web/dist, or the folder
  * MIMAMORI_WEB_DIST names).
  */
@@ -43,7 +43,7 @@ export async function startProduct(options: StartProductOptions = {}): Promise<R
     throw new Error(`${indexHtml} is missing: build the SPA first with pnpm --filter @mimamori/web build`);
   }
   const dataDir = await mkdtemp(join(tmpdir(), 'mimamori-e2e-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/standalone/src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'standalone/src/main.ts'], {
     cwd: repoRoot,
     env: { ...process.env, MIMAMORI_HTTP_PORT: '0', MIMAMORI_DATA_DIR: dataDir, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,4 +10,4 @@ source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 cd "$MIMAMORI_ROOT"
 echo "building the web app…" >&2
 pnpm --filter @mimamori/web build >/dev/null
-exec node --import tsx packages/standalone/src/main.ts
+exec node --import tsx standalone/src/main.ts

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The whole test run: lint, contracts, type-check, then unit, integration (real PostgreSQL,
-# NATS JetStream, SMTP) and browser (system Chromium) tests. It first makes the machine ready:
+# The whole test run: lint, import rules (.dependency-cruiser.cjs), contracts, type-check, then
+# unit, integration (real PostgreSQL, NATS JetStream, SMTP) and browser (system Chromium) tests. It first makes the machine ready:
 # missing Debian packages, PostgreSQL on 127.0.0.1:5432 and NATS JetStream on 127.0.0.1:4222.
 set -euo pipefail
 bash "$(dirname "${BASH_SOURCE[0]}")/prepare-test-machine.sh"
@@ -9,6 +9,7 @@ cd "$MIMAMORI_ROOT"
 
 step() { printf '\n== %s\n' "$*"; }
 step lint && biome ci .
+step "import rules" && pnpm run --silent imports
 step "buf lint" && (cd proto && buf lint)
 step "generated contracts are current" && bash proto/check-generated.sh
 step type-check && tsc -p tsconfig.json && tsc -p web/tsconfig.json

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-export const SERVICES = ['account', 'target', 'scheduler', 'crawler', 'diff', 'notifier', 'filings'] as const;
+export const SERVICES = ['account', 'target', 'scheduler', 'crawler', 'diff', 'notifier'] as const;
 export type ServiceName = (typeof SERVICES)[number] | 'gateway';
 
 export interface ClusterOptions {
@@ -46,9 +46,10 @@ export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
   const processes = new Map<ServiceName, ChildProcess>();
   const opsUrls = new Map<ServiceName, string>();
   const grpcAddresses = new Map<ServiceName, string>();
-  // Each process binds port 0 and says in its 'service started' (or 'gateway listening') line
-  // where it listens: a port chosen here and freed before the child binds it could meanwhile go
-  // to any other socket on the machine. Those lines are info-level, so nothing coarser is used.
+  // Each process binds port 0 and says in its 'service started' line where it listens (the
+  // gateway's HTTP server as `url`): a port chosen here and freed before the child binds it could
+  // meanwhile go to any other socket on the machine. Those lines are info-level, so nothing
+  // coarser is used.
   const level = options.env?.LOG_LEVEL ?? process.env.LOG_LEVEL ?? 'info';
   const common = {
     ...process.env,
@@ -99,7 +100,7 @@ export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
           if (!line.startsWith('{')) continue;
           try {
             const entry = JSON.parse(line) as Record<string, unknown>;
-            if (entry.msg === 'service started' || entry.msg === 'gateway listening') {
+            if (entry.msg === 'service started') {
               clearTimeout(timer);
               child.stdout?.off('data', watch);
               resolve(entry);

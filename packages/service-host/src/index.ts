@@ -1,4 +1,4 @@
 export { type RunningService, runService, type ServiceHostDeps } from './run-service.ts';
-export { runServiceProcess, serviceProcessEnv } from './run-service-process.ts';
-export type { GrpcServiceBinding, ServiceModule } from './service-module.ts';
+export { runServiceProcess, runStatelessProcess, serviceProcessEnv } from './run-service-process.ts';
+export type { GrpcServiceBinding, HttpFront, ServiceModule } from './service-module.ts';
 export { unaryHandler } from './unary-handler.ts';

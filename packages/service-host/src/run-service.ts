@@ -11,8 +11,10 @@ import {
 import type { ServiceModule } from './service-module.ts';
 
 export interface ServiceHostDeps {
-  db: Db;
-  bus: EventBus;
+  /** The database; needed by a module with a schema. */
+  db?: Db;
+  /** The bus; needed by a module that declares streams, consumes events or has an outbox. */
+  bus?: EventBus;
   logger: Logger;
   shutdown: Shutdown;
   grpc: { host: string; port: number };
@@ -31,16 +33,18 @@ export interface RunningService {
   /** host:port the gRPC server listens on. */
   grpcAddress: string;
   opsUrl?: string;
+  /** The URL of the module's HTTP server, when it has one. */
+  url?: string;
 }
 
 /**
- * Starts one service module: migrations, streams, gRPC, outbox relay, consumers, ops
- * endpoints. Each part registers its stop with the shared shutdown, so the reverse order
- * applies on SIGTERM: stop consuming, stop serving (in-flight calls finish), flush the
- * outbox, then the caller's connections close.
+ * Starts one service module: migrations, streams, gRPC, outbox relay, consumers, its HTTP
+ * server, ops endpoints. Each part registers its stop with the shared shutdown, so the reverse
+ * order applies on SIGTERM: stop taking HTTP requests, stop consuming, stop serving (in-flight
+ * calls finish), flush the outbox, then the caller's connections close.
  */
 export async function runService(module: ServiceModule, deps: ServiceHostDeps): Promise<RunningService> {
-  const { db, bus, shutdown } = deps;
+  const { shutdown } = deps;
   const logger = deps.logger.child({ service: module.name });
   const metrics = deps.metrics ?? createMetrics({ service: module.name });
 
@@ -49,17 +53,26 @@ export async function runService(module: ServiceModule, deps: ServiceHostDeps): 
   let ops: { url: string; close(): Promise<void> } | undefined;
   shutdown.register(`${module.name} ops`, async () => ops?.close());
 
-  const applied = await migrate(db, module.schema, module.migrations);
-  if (applied.length > 0) logger.info({ applied }, 'migrations applied');
-  if (module.streams?.length) await bus.declareStreams(module.streams);
+  const { schema } = module;
+  const db = schema === undefined ? undefined : required(deps.db, `${module.name} keeps a schema`);
+  const needsBus = Boolean(module.streams?.length || module.consumers?.length || module.outbox);
+  const bus = needsBus ? required(deps.bus, `${module.name} uses the bus`) : undefined;
+
+  if (db && schema !== undefined) {
+    const applied = await migrate(db, schema, module.migrations ?? []);
+    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+  }
+  if (bus && module.streams?.length) await bus.declareStreams(module.streams);
 
   const server = createGrpcServer({ logger, metrics });
   for (const binding of module.grpc ?? []) server.addService(binding.definition, binding.implementation);
   const grpcPort = await server.start(deps.grpc);
   shutdown.register(`${module.name} grpc`, () => server.shutdown(5_000));
 
-  if (module.outbox) {
-    const relay = createOutboxRelay({ db, schema: module.schema, bus, logger });
+  if (module.outbox && bus) {
+    if (!db || schema === undefined)
+      throw new Error(`${module.name} has an outbox but no schema to keep it in`);
+    const relay = createOutboxRelay({ db, schema, bus, logger });
     relay.start();
     shutdown.register(`${module.name} outbox relay`, () => relay.stop());
   }
@@ -69,16 +82,27 @@ export async function runService(module: ServiceModule, deps: ServiceHostDeps): 
   // Without it processed_events and the like grow by one row per event for ever.
   const keepMs = deps.retention?.keepMs ?? 30 * 86_400_000;
   const sweep = setInterval(() => {
-    Promise.all([pruneProcessedEvents(db, module.schema, keepMs), module.sweep?.(keepMs)]).catch(
-      (error: unknown) => logger.warn({ err: error }, 'retention sweep failed; trying again at the next one'),
+    Promise.all([
+      db && schema !== undefined ? pruneProcessedEvents(db, schema, keepMs) : undefined,
+      module.sweep?.(keepMs),
+    ]).catch((error: unknown) =>
+      logger.warn({ err: error }, 'retention sweep failed; trying again at the next one'),
     );
   }, deps.retention?.everyMs ?? 3_600_000);
   sweep.unref();
   shutdown.register(`${module.name} retention sweep`, async () => clearInterval(sweep));
 
-  if (module.consumers?.length) {
+  if (bus && module.consumers?.length) {
     const stopConsumers = await startConsumers(bus, module.consumers);
     shutdown.register(`${module.name} consumers`, stopConsumers);
+  }
+
+  // Last to start, first to stop: requests stop coming before what serves them goes away.
+  let url: string | undefined;
+  if (module.http) {
+    const http = module.http;
+    url = await http.listen();
+    shutdown.register(`${module.name} http`, () => http.close());
   }
 
   if (deps.ops) {
@@ -88,7 +112,7 @@ export async function runService(module: ServiceModule, deps: ServiceHostDeps): 
       metrics,
       logger,
       readiness: async () => ({
-        database: await db.ping(),
+        ...(db ? { database: await db.ping() } : {}),
         ...(module.readiness ? await module.readiness() : {}),
       }),
       isShuttingDown: shutdown.isShuttingDown,
@@ -97,6 +121,11 @@ export async function runService(module: ServiceModule, deps: ServiceHostDeps): 
   const opsUrl = ops?.url;
 
   const grpcAddress = `${deps.grpc.host === '0.0.0.0' ? '127.0.0.1' : deps.grpc.host}:${grpcPort}`;
-  logger.info({ grpcAddress, opsUrl }, 'service started');
-  return { name: module.name, grpcAddress, ...(opsUrl ? { opsUrl } : {}) };
+  logger.info({ grpcAddress, opsUrl, url }, 'service started');
+  return { name: module.name, grpcAddress, ...(opsUrl ? { opsUrl } : {}), ...(url ? { url } : {}) };
+}
+
+function required<Value>(value: Value | undefined, why: string): Value {
+  if (value === undefined) throw new Error(`${why}, but the host was given none`);
+  return value;
 }

@@ -9,12 +9,14 @@ import type { Migration } from '@mimamori/db';
  */
 export interface ServiceModule {
   name: string;
-  /** The service's own PostgreSQL schema. */
-  schema: string;
-  migrations: readonly Migration[];
+  /** The service's own PostgreSQL schema; none for a service that keeps no rows (the gateway). */
+  schema?: string;
+  migrations?: readonly Migration[];
   /** Streams this service publishes to or consumes from; declared at start (idempotent). */
   streams?: readonly StreamSpec[];
   grpc?: readonly GrpcServiceBinding[];
+  /** The browser-facing HTTP server (the gateway's API and SPA); started after everything else. */
+  http?: HttpFront;
   /** The service's subject catalog; checked at start, one handler per subject. */
   consumers?: readonly CatalogEntry[];
   /** Whether the service writes events through its outbox (a relay then runs for it). */
@@ -28,6 +30,13 @@ export interface ServiceModule {
   sweep?: (keepMs: number) => Promise<unknown>;
   /** Called after everything else stopped taking work, before connections close. */
   stop?: () => Promise<void>;
+}
+
+export interface HttpFront {
+  /** Starts serving; resolves with the URL the server is reached at. */
+  listen(): Promise<string>;
+  /** Stops taking requests and lets those in flight finish. */
+  close(): Promise<void>;
 }
 
 export interface GrpcServiceBinding {

@@ -3,13 +3,47 @@ import type { AddressInfo } from 'node:net';
 import Encoding from 'encoding-japanese';
 import iconv from 'iconv-lite';
 
+/**
+ * A local site for crawler tests, on loopback; tests allow-list its address in the egress
+ * guard, and nothing else on loopback is reachable. The HTTP half's pages are here, the browser
+ * half's in browser-fixture-site.ts; both are this one type.
+ */
 export interface FixtureSite {
+  /** `http://127.0.0.1:<port>` */
   origin: string;
   /** `127.0.0.1:<port>`, for the egress allow-list. */
   authority: string;
   /** Requests received, by path, with the headers they carried. */
   requests: { path: string; headers: IncomingMessage['headers'] }[];
+  /** How many requests `path` received. */
+  hits(path: string): number;
   close(): Promise<void>;
+}
+
+/** Serves `route` on a free loopback port, recording each request before it is routed. */
+export async function serveFixtureSite(
+  route: (path: string, incoming: IncomingMessage, response: ServerResponse) => void,
+): Promise<FixtureSite> {
+  const requests: FixtureSite['requests'] = [];
+  const server = createServer((incoming, response) => {
+    const path = new URL(incoming.url ?? '/', 'http://fixture').pathname;
+    requests.push({ path, headers: incoming.headers });
+    route(path, incoming, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    authority: `127.0.0.1:${port}`,
+    requests,
+    hits: (path) => requests.filter((request) => request.path === path).length,
+    close: () =>
+      new Promise<void>((resolve) => {
+        // Held-open pages (/slow, /hold-first) would otherwise keep close() waiting.
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 export const JAPANESE_NEWS = '新製品「みまもり」を発売しました。価格は１，２８０円です。';
@@ -27,27 +61,10 @@ const jis = (text: string) =>
  * egress guard must refuse (`redirectTargets`).
  */
 export async function startFixtureSite(redirectTargets: Record<string, string> = {}): Promise<FixtureSite> {
-  const requests: FixtureSite['requests'] = [];
-  const open = new Set<ServerResponse>();
-  const server = createServer((incoming, response) => {
-    const path = new URL(incoming.url ?? '/', 'http://fixture').pathname;
-    requests.push({ path, headers: incoming.headers });
-    open.add(response);
-    response.on('close', () => open.delete(response));
-    route(path, incoming, response, redirectTargets, requests);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    authority: `127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const response of open) response.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  const site: FixtureSite = await serveFixtureSite((path, incoming, response) =>
+    route(path, incoming, response, redirectTargets, site),
+  );
+  return site;
 }
 
 function route(
@@ -55,7 +72,7 @@ function route(
   incoming: IncomingMessage,
   response: ServerResponse,
   redirectTargets: Record<string, string>,
-  requests: FixtureSite['requests'],
+  site: FixtureSite,
 ) {
   const html = (body: string | Buffer, contentType = 'text/html; charset=utf-8', status = 200) => {
     response.writeHead(status, { 'content-type': contentType });
@@ -106,8 +123,7 @@ function route(
     case '/hold-first': {
       // The first request is held open for good (its crawler is killed meanwhile); later ones
       // are answered.
-      const seen = requests.filter((request) => request.path === path).length;
-      if (seen > 1) html(newsPage());
+      if (site.hits(path) > 1) html(newsPage());
       return;
     }
     case '/large': {

@@ -1,3 +1,3 @@
-export { accountProfileClient } from './account-profile-client.ts';
+export { accountProfileClient } from './clients/account-profile-client.ts';
 export { notifierEnv } from './config.ts';
 export { createNotifierService, type NotifierDeps, type UpdateDeliverySetup } from './service.ts';

@@ -4,7 +4,7 @@ import { openMailTransport } from '@mimamori/mail';
 import { createGrpcClient } from '@mimamori/runtime';
 import { createSecretBox } from '@mimamori/secret-box';
 import { runServiceProcess } from '@mimamori/service-host';
-import { accountProfileClient } from './account-profile-client.ts';
+import { accountProfileClient } from './clients/account-profile-client.ts';
 import { notifierEnv } from './config.ts';
 import { createNotifierService } from './service.ts';
 

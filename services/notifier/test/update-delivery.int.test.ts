@@ -20,7 +20,7 @@ import {
   testNatsUrl,
 } from '@mimamori/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountProfileClient } from '../src/account-profile-client.ts';
+import { accountProfileClient } from '../src/clients/account-profile-client.ts';
 import type { NotificationProfileSource } from '../src/domain/notification-profile.ts';
 import { checkResultConsumer } from '../src/events/check-result-consumer.ts';
 import { targetNoticeConsumers } from '../src/events/target-notice-consumers.ts';

@@ -3,11 +3,11 @@ import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
 import { createMetrics, type Logger, type Metrics } from '@mimamori/runtime';
 import type { ServiceModule } from '@mimamori/service-host';
-import { accountConsumers } from './consumers/account-consumers.ts';
-import { checkResultConsumers } from './consumers/check-result-consumers.ts';
-import { targetConsumers } from './consumers/target-consumers.ts';
 import { createDispatcher, type DispatcherOptions } from './dispatch/dispatcher.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
+import { accountConsumers } from './events/account-consumers.ts';
+import { checkResultConsumers } from './events/check-result-consumers.ts';
+import { targetConsumers } from './events/target-consumers.ts';
 import { SCHEDULER_SCHEMA, schedulerMigrations } from './store/migrations.ts';
 
 export interface SchedulerServiceOptions {

@@ -9,10 +9,10 @@ import {
   trialEnded,
 } from '@mimamori/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountConsumers } from '../src/consumers/account-consumers.ts';
-import { checkResultConsumers } from '../src/consumers/check-result-consumers.ts';
-import { targetConsumers } from '../src/consumers/target-consumers.ts';
 import type { Dispatcher } from '../src/dispatch/dispatcher.ts';
+import { accountConsumers } from '../src/events/account-consumers.ts';
+import { checkResultConsumers } from '../src/events/check-result-consumers.ts';
+import { targetConsumers } from '../src/events/target-consumers.ts';
 import {
   ManualClock,
   MINUTE,

@@ -3,7 +3,7 @@ import type { accountsEventsV1 } from '@mimamori/contracts';
 import { accountCancelled, trialEnded } from '@mimamori/events';
 import { createLogger } from '@mimamori/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountConsumers } from '../src/consumers/account-consumers.ts';
+import { accountConsumers } from '../src/events/account-consumers.ts';
 import { createTargetStore } from '../src/store/target-store.ts';
 import { siteBody } from './site-bodies.ts';
 import type { SiteBrowser } from './site-browser.ts';

@@ -1,7 +1,7 @@
 import type { BusMessage } from '@mimamori/bus';
 import { checkCompleted } from '@mimamori/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkConsumer } from '../src/consumers/check-consumer.ts';
+import { checkConsumer } from '../src/events/check-consumer.ts';
 import { createTargetStore } from '../src/store/target-store.ts';
 import { siteBody } from './site-bodies.ts';
 import type { SiteBrowser } from './site-browser.ts';

@@ -9,7 +9,7 @@ import {
   type SideBySideRow,
   sideBySideRows,
 } from './diff-lines.ts';
-import type { DiffLayout } from './site-detail-screen.tsx';
+import type { DiffLayout } from './history-view.ts';
 
 /** One area's change, inline or side by side; highlighted words are <del> and <ins>. */
 export function AreaDiff({ area, layout }: { area: AreaChange; layout: DiffLayout }) {

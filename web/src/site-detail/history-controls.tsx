@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { HistoryFilter } from '../api/history.ts';
-import { type HistoryView, type HistoryViewChange, PAGE_SIZES } from './history-view.ts';
-import type { DiffLayout } from './site-detail-screen.tsx';
+import { type DiffLayout, type HistoryView, type HistoryViewChange, PAGE_SIZES } from './history-view.ts';
 import { dayIn } from './time-format.ts';
 
 const FILTERS: { value: HistoryFilter; label: 'filterAll' | 'filterUpdate' | 'filterError' }[] = [

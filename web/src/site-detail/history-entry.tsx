@@ -2,7 +2,7 @@ import { RULE_OPERATORS } from '@mimamori/watch-engine/notification-rules';
 import { useTranslation } from 'react-i18next';
 import type { CheckError, HistoryEntry, MatchedCondition, SiteUpdate } from '../api/history.ts';
 import { AreaDiff } from './area-diff.tsx';
-import type { DiffLayout } from './site-detail-screen.tsx';
+import type { DiffLayout } from './history-view.ts';
 import { formatDateTime } from './time-format.ts';
 import { UpdateScreenshots } from './update-screenshots.tsx';
 

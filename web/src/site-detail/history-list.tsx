@@ -1,8 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import type { HistoryPage } from '../api/history.ts';
 import { HistoryEntryItem } from './history-entry.tsx';
-import { type HistoryView, type HistoryViewChange, showsStructureHint } from './history-view.ts';
-import type { DiffLayout } from './site-detail-screen.tsx';
+import {
+  type DiffLayout,
+  type HistoryView,
+  type HistoryViewChange,
+  showsStructureHint,
+} from './history-view.ts';
 
 /** A page of checks, newest first, with newer/older paging. */
 export function HistoryList({

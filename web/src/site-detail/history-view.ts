@@ -11,6 +11,9 @@ export type HistoryView = {
   direction: HistoryDirection;
 };
 
+/** Changed lines one under the other, or before and after side by side. */
+export type DiffLayout = 'inline' | 'side';
+
 export type HistoryViewChange =
   | { type: 'filter'; filter: HistoryFilter }
   | { type: 'day'; day: string | null }

@@ -13,6 +13,7 @@ import { HistoryControls } from './history-controls.tsx';
 import { HistoryList } from './history-list.tsx';
 import {
   changeHistoryView,
+  type DiffLayout,
   type HistoryView,
   type HistoryViewChange,
   historyViewFromQuery,
@@ -21,8 +22,6 @@ import {
 import { RegistrationDataSection } from './registration-data.tsx';
 import { SiteHeader } from './site-header.tsx';
 import './site-detail.css';
-
-export type DiffLayout = 'inline' | 'side';
 
 /**
  * The site detail (docs/product.md#history) of a v2 site (/target2) or the history of a v1 site (/history):

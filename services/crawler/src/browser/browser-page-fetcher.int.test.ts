@@ -1,11 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBrowserFixtureSite } from '../../test/browser-fixture-site.ts';
+import type { FixtureSite } from '../../test/fixture-site.ts';
 import { startTinyproxy } from '../../test/tinyproxy-fixture.ts';
 import type { FetchRequest, FetchResult, PageFetcher } from '../domain/page-fetcher.ts';
 import { createBrowserPageFetcher } from './browser-page-fetcher.ts';
 import { type BrowserPool, createBrowserPool } from './browser-pool.ts';
-import { type FixtureSite, startFixtureSite } from './testing/fixture-site.ts';
 
 let site: FixtureSite;
 let otherOrigin: FixtureSite;
@@ -13,11 +14,11 @@ let pool: BrowserPool;
 let fetcher: PageFetcher;
 
 beforeAll(async () => {
-  site = await startFixtureSite();
-  otherOrigin = await startFixtureSite();
+  site = await startBrowserFixtureSite();
+  otherOrigin = await startBrowserFixtureSite();
   // The other site is reached by another host name, so its frame is cross-site.
-  const otherSite = otherOrigin.hostPort.replace('127.0.0.1', 'localhost');
-  pool = createBrowserPool({ allow: [site.hostPort, otherSite], pagesPerBrowser: 3 });
+  const otherSite = otherOrigin.authority.replace('127.0.0.1', 'localhost');
+  pool = createBrowserPool({ allow: [site.authority, otherSite], pagesPerBrowser: 3 });
   fetcher = createBrowserPageFetcher({
     pool,
     limits: {
@@ -38,7 +39,7 @@ afterAll(async () => {
 
 function request(path: string, overrides: Partial<FetchRequest> = {}): FetchRequest {
   return {
-    url: `${site.url}${path}`,
+    url: `${site.origin}${path}`,
     mode: 'browser',
     userAgent: { kind: 'chrome' },
     actions: [],
@@ -114,14 +115,14 @@ describe('browser page fetcher', () => {
   });
 
   it('reads an area inside an iframe from another site', async () => {
-    const otherSite = otherOrigin.url.replace('127.0.0.1', 'localhost');
+    const otherSite = otherOrigin.origin.replace('127.0.0.1', 'localhost');
     const result = await fetchOk(
       request(`/framed-from?src=${encodeURIComponent(`${otherSite}/inner`)}`, {
         areas: [{ ...css('inside', 'p.inside'), frame: { selector: '#other-origin', selectorType: 'css' } }],
       }),
     );
     expect(result.areas[0]?.text).toBe('content inside the frame');
-    expect(otherOrigin.hits.get('/inner')).toBe(1);
+    expect(otherOrigin.hits('/inner')).toBe(1);
   });
 
   it('names the selector when an element or its iframe is missing', async () => {
@@ -192,7 +193,7 @@ describe('browser page fetcher', () => {
 
     const moved = await fetchOk(
       request('/search', {
-        actions: [{ type: 'goto_url', value: `${site.url}/static`, skippable: false }],
+        actions: [{ type: 'goto_url', value: `${site.origin}/static`, skippable: false }],
         areas: [css('price', '#price')],
       }),
     );
@@ -203,7 +204,7 @@ describe('browser page fetcher', () => {
     const login = {
       verify: { kind: 'replay' as const },
       actions: [
-        { type: 'goto_url' as const, value: `${site.url}/login`, skippable: false },
+        { type: 'goto_url' as const, value: `${site.origin}/login`, skippable: false },
         {
           type: 'enter_text' as const,
           locator: { selector: '#user', selectorType: 'css' as const },
@@ -223,7 +224,7 @@ describe('browser page fetcher', () => {
         },
       ],
     };
-    const before = site.hits.get('/do-login') ?? 0;
+    const before = site.hits('/do-login');
     const first = await fetchOk(request('/members', { login, areas: [css('secret', '#secret')] }));
     const second = await fetchOk(
       request('/members', {
@@ -233,7 +234,7 @@ describe('browser page fetcher', () => {
       }),
     );
     expect(second.areas[0]?.text).toContain('members only');
-    expect((site.hits.get('/do-login') ?? 0) - before).toBe(2);
+    expect(site.hits('/do-login') - before).toBe(2);
   });
 
   it('goes through a real upstream proxy (tinyproxy) behind the guard', async () => {
@@ -244,7 +245,7 @@ describe('browser page fetcher', () => {
       );
       // The guard's proxy hands tinyproxy a tunnel to the checked address, never a name.
       expect(result.areas[0]?.text).toBe('direct');
-      expect(proxy.asked).toContain(`CONNECT ${site.hostPort} HTTP/1.1`);
+      expect(proxy.asked).toContain(`CONNECT ${site.authority} HTTP/1.1`);
       expect(proxy.asked.every((line) => line.startsWith('CONNECT 127.0.0.1:'))).toBe(true);
       const refused = failure(
         await fetcher.fetch(
@@ -305,7 +306,7 @@ describe('browser page fetcher', () => {
         },
       ],
     };
-    const logins = () => site.hits.get('/do-login') ?? 0;
+    const logins = () => site.hits('/do-login');
     const before = logins();
     const first = await fetchOk(request('/members', { login, areas: [css('secret', '#secret')] }));
     expect(first.areas[0]?.text).toBe('members only: 会員価格 980円');
@@ -348,15 +349,15 @@ describe('browser page fetcher', () => {
   });
 
   it('reports a timeout for a page that does not load in time', async () => {
-    const before = site.hits.get('/slow') ?? 0;
+    const before = site.hits('/slow');
     const result = failure(await fetcher.fetch(request('/slow'), new AbortController().signal));
     expect(result).toMatchObject({ code: 'timeout', retryable: true });
-    expect((site.hits.get('/slow') ?? 0) - before).toBe(3);
+    expect(site.hits('/slow') - before).toBe(3);
   });
 
   it('follows a redirect chain up to the cap and refuses a longer one', async () => {
     const followed = await fetchOk(request('/hop/3', { areas: [css('end', '#end')] }));
-    expect(followed.finalUrl).toBe(`${site.url}/hop/0`);
+    expect(followed.finalUrl).toBe(`${site.origin}/hop/0`);
     expect(followed.areas[0]?.text).toBe('end of the chain');
     const tooLong = failure(await fetcher.fetch(request('/hop/12'), new AbortController().signal));
     expect(tooLong).toMatchObject({ code: 'too_many_redirects', retryable: false });

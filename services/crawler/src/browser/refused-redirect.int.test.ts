@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 
 it('refuses redirects to metadata and private addresses in browser mode, and their sub-resources, with nothing reaching them', async () => {
   const run = await runInLoopbackNamespace({
-    script: fileURLToPath(new URL('./testing/refused-redirect-run.ts', import.meta.url)),
+    script: fileURLToPath(new URL('../../test/browser-refused-redirect-probe.ts', import.meta.url)),
     addresses: ['169.254.169.254/32', '10.0.0.5/32'],
     hosts: { 'metadata.test': '169.254.169.254' },
   });

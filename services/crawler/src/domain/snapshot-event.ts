@@ -1,4 +1,4 @@
-import type { BlobStore } from '@mimamori/blob-store';
+import type { BlobStore } from '@mimamori/blob-store/blob-store';
 import type { checksEventsV1 } from '@mimamori/contracts';
 import type { SecretBox } from '@mimamori/secret-box';
 import { sealingContext } from './open-check-job.ts';

@@ -11,8 +11,9 @@ import {
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBrowserFixtureSite } from '../../test/browser-fixture-site.ts';
+import type { FixtureSite } from '../../test/fixture-site.ts';
 import { type BrowserPool, createBrowserPool } from '../browser/browser-pool.ts';
-import { type FixtureSite, startFixtureSite } from '../browser/testing/fixture-site.ts';
 import type { PageFetcher } from '../domain/page-fetcher.ts';
 import { createHttpPageFetcher } from '../http/index.ts';
 import { createPreviewService, type PreviewService } from '../preview/preview-service.ts';
@@ -28,9 +29,9 @@ let clockSkewMs = 0;
 const secrets = createSecretBox(generateSecretKey('test'));
 
 beforeAll(async () => {
-  site = await startFixtureSite();
-  pool = createBrowserPool({ allow: [site.hostPort], pagesPerBrowser: 6 });
-  http = createHttpPageFetcher({ allow: [site.hostPort], attempts: 1 });
+  site = await startBrowserFixtureSite();
+  pool = createBrowserPool({ allow: [site.authority], pagesPerBrowser: 6 });
+  http = createHttpPageFetcher({ allow: [site.authority], attempts: 1 });
   preview = createPreviewService({
     pool,
     httpFetcher: http,
@@ -61,7 +62,7 @@ afterAll(async () => {
 const open = (userId: string, path: string, extra: Partial<crawlerV1.OpenPreviewRequest> = {}) =>
   unary(client, 'openPreview', {
     userId,
-    url: `${site.url}${path}`,
+    url: `${site.origin}${path}`,
     userAgentKind: 'chrome',
     userAgentValue: '',
     viewportWidth: 0,
@@ -106,7 +107,7 @@ describe('wizard preview over gRPC', () => {
 
   it('lists frames and re-renders inside one', async () => {
     const opened = await open('user-a', '/framed');
-    expect(opened.render?.frames).toMatchObject([{ css: '#inner-frame', src: `${site.url}/inner` }]);
+    expect(opened.render?.frames).toMatchObject([{ css: '#inner-frame', src: `${site.origin}/inner` }]);
     const inside = await unary(client, 'renderPreview', {
       userId: 'user-a',
       sessionId: opened.sessionId,

@@ -1,4 +1,4 @@
-import { escapeHtml } from '@mimamori/mail';
+import { escapeHtml } from '@mimamori/mail/html-escape';
 
 export type AccountMailKind =
   | 'verify_email'

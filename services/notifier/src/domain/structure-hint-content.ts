@@ -1,4 +1,4 @@
-import { escapeHtml } from '@mimamori/mail';
+import { escapeHtml } from '@mimamori/mail/html-escape';
 
 /** The messages (docs/product.md#check-errors) for the errors a streak usually ends on, in the reader's language. */
 const ERROR_WORDS: Record<string, { ja: string; en: string }> = {

@@ -1,4 +1,4 @@
-import type { BlobStore } from '@mimamori/blob-store';
+import type { BlobStore } from '@mimamori/blob-store/blob-store';
 import type { UpdateImage } from './update-notice.ts';
 
 /**

@@ -1,4 +1,5 @@
-import { escapeHtml, type MailAttachment } from '@mimamori/mail';
+import { escapeHtml } from '@mimamori/mail/html-escape';
+import type { MailAttachment } from '@mimamori/mail/mail-transport';
 import { imageFileName, type UpdateNotice } from './update-notice.ts';
 import { localTime, matchedRuleLines, UPDATE_WORDS } from './update-wording.ts';
 

@@ -5,7 +5,7 @@ import { changeDetected } from '@mimamori/events';
 import type { MailTransport } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
-import { executeUrl, postDiscordMessage } from '../discord/discord-webhook-client.ts';
+import { executeUrl, postDiscordMessage } from '../clients/discord-webhook-client.ts';
 import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
 import { discordMessage, withoutPictures } from '../domain/discord-message.ts';
 import type { NotificationProfile, NotificationProfileSource } from '../domain/notification-profile.ts';

@@ -15,8 +15,8 @@ import {
   startSmtpServer,
 } from '@mimamori/test-fixtures';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { type Cluster, launchCluster, type ServiceName } from '../../../../scripts/cluster/launch-cluster.ts';
-import { type DiscordStandIn, startDiscordStandIn } from '../../../notifier/test/discord-stand-in.ts';
+import { type Cluster, launchCluster, type ServiceName } from '../../scripts/cluster/launch-cluster.ts';
+import { type DiscordStandIn, startDiscordStandIn } from '../../services/notifier/test/discord-stand-in.ts';
 import { type DiscordFront, startDiscordFront } from '../pipeline/discord-front.ts';
 import { priceSiteRegistration } from '../pipeline/price-site.ts';
 import { waitFor } from '../pipeline/wait-for.ts';

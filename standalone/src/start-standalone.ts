@@ -7,8 +7,7 @@ import { accountV1, crawlerV1, diffV1, targetV1 } from '@mimamori/contracts';
 import { type CrawlerDeps, createCrawlerService } from '@mimamori/crawler';
 import { openPglite } from '@mimamori/db';
 import { createDiffService } from '@mimamori/diff';
-import { createFilingsService } from '@mimamori/filings';
-import { createGateway } from '@mimamori/gateway';
+import { createGatewayService } from '@mimamori/gateway';
 import { createMailbox, type Mailbox } from '@mimamori/mail';
 import { accountProfileClient, createNotifierService } from '@mimamori/notifier';
 import { createGrpcClient, type Logger, type Shutdown } from '@mimamori/runtime';
@@ -39,7 +38,7 @@ const MAIL_FROM = 'Mimamori <no-reply@mimamori.local>';
 export const DEMO_SHOP_PATH = '/mock/ec';
 
 /**
- * All eight services in this process on embedded defaults: PGlite in the data folder, the
+ * All seven services in this process on embedded defaults: PGlite in the data folder, the
  * in-process bus and a local mailbox. The services are the same modules
  * the cluster runs; they still talk over gRPC (on loopback) and the bus.
  */
@@ -91,7 +90,6 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
         blobs,
       },
     }),
-    createFilingsService(),
   ];
   for (const module of modules) services[module.name] = await runService(module, host);
 
@@ -103,7 +101,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   shutdown.register('target client', async () => target.close());
   const history = createGrpcClient(diffV1.HistoryServiceClient, services.diff?.grpcAddress ?? '');
   shutdown.register('diff client', async () => history.close());
-  const gateway = await createGateway({
+  const gateway = await createGatewayService({
     logger: logger.child({ service: 'gateway' }),
     account,
     preview,
@@ -113,8 +111,9 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     webDistDir: options.webDistDir,
     mailbox,
     isShuttingDown: shutdown.isShuttingDown,
+    listen: { host: options.host, port: options.port },
   });
-  url = await gateway.listen({ host: options.host, port: options.port });
-  shutdown.register('http', () => gateway.close());
+  services.gateway = await runService(gateway, host);
+  url = services.gateway.url ?? '';
   return { url, mailbox, services };
 }

@@ -2,8 +2,8 @@ import { type CatalogEntry, idempotent } from '@mimamori/bus';
 import type { Db } from '@mimamori/db';
 import { siteUsageChanged, streams } from '@mimamori/events';
 import { NO_QUOTA } from '@mimamori/plans';
-import { ACCOUNT_SCHEMA } from './store/migrations.ts';
-import { recordSiteUsage } from './store/site-usage-store.ts';
+import { ACCOUNT_SCHEMA } from '../store/migrations.ts';
+import { recordSiteUsage } from '../store/site-usage-store.ts';
 
 /** user_info's used_num follows the target service's usage reports (targets.usage_changed). */
 export function siteUsageConsumer(db: Db): CatalogEntry {

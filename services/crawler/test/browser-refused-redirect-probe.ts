@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
-import { createBrowserPageFetcher } from '../browser-page-fetcher.ts';
-import { createBrowserPool } from '../browser-pool.ts';
-import { startFixtureSite } from './fixture-site.ts';
+import { createBrowserPageFetcher } from '../src/browser/browser-page-fetcher.ts';
+import { createBrowserPool } from '../src/browser/browser-pool.ts';
+import { startBrowserFixtureSite } from './browser-fixture-site.ts';
 
 /**
  * Run inside a loopback-only network namespace (see refused-redirect.int.test.ts): the refused
@@ -28,7 +28,7 @@ const traps = await Promise.all(
   ),
 );
 
-const site = await startFixtureSite({
+const site = await startBrowserFixtureSite({
   '/to-metadata': (_request, response) =>
     response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
   '/to-private-https': (_request, response) =>
@@ -42,13 +42,13 @@ const site = await startFixtureSite({
         '<div id="own">own</div><img src="http://169.254.169.254/pixel.png"><script src="http://10.0.0.5/x.js"></script>',
       ),
 });
-const pool = createBrowserPool({ allow: [site.hostPort] });
+const pool = createBrowserPool({ allow: [site.authority] });
 const fetcher = createBrowserPageFetcher({ pool, attempts: 1, limits: { loadTimeoutMs: 10_000 } });
 const results: Record<string, unknown> = {};
 for (const path of ['/to-metadata', '/to-private-https', '/to-metadata-by-name', '/subresource']) {
   results[path] = await fetcher.fetch(
     {
-      url: `${site.url}${path}`,
+      url: `${site.origin}${path}`,
       mode: 'browser',
       userAgent: { kind: 'none' },
       actions: [],

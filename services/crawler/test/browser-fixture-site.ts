@@ -1,17 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-
-/**
- * A local site with one page per situation the browser half must handle. Tests allow-list its
- * loopback address in the egress guard; nothing else on loopback is reachable.
- */
-export interface FixtureSite {
-  url: string;
-  /** `127.0.0.1:<port>`, for the guard's allow-list. */
-  hostPort: string;
-  /** How many requests each path received. */
-  hits: Map<string, number>;
-  close(): Promise<void>;
-}
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type FixtureSite, serveFixtureSite } from './fixture-site.ts';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -180,12 +168,10 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
-export async function startFixtureSite(extra: Record<string, Handler> = {}): Promise<FixtureSite> {
-  const hits = new Map<string, number>();
+/** A local site with one page per situation the browser half must handle, and `extra` pages. */
+export async function startBrowserFixtureSite(extra: Record<string, Handler> = {}): Promise<FixtureSite> {
   const routes = { ...pages, ...extra };
-  const server: Server = createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://fixture').pathname;
-    hits.set(path, (hits.get(path) ?? 0) + 1);
+  return serveFixtureSite((path, request, response) => {
     const hop = /^\/hop\/(\d+)$/.exec(path);
     if (hop) {
       // A redirect chain: /hop/3 → /hop/2 → /hop/1 → /hop/0 (a page).
@@ -198,17 +184,4 @@ export async function startFixtureSite(extra: Record<string, Handler> = {}): Pro
     if (handler) handler(request, response);
     else send(response, html('<h1>not here</h1>'), 404);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    hostPort: `127.0.0.1:${port}`,
-    hits,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }

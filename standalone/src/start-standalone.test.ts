@@ -14,7 +14,7 @@ describe('single-process mode', () => {
     try {
       const product = await startStandalone({ host: '127.0.0.1', port: 0, dataDir, logger, shutdown });
       expect(Object.keys(product.services).sort()).toEqual(
-        ['account', 'crawler', 'diff', 'filings', 'notifier', 'scheduler', 'target'].sort(),
+        ['account', 'crawler', 'diff', 'gateway', 'notifier', 'scheduler', 'target'].sort(),
       );
 
       const visitor = createHttpVisitor(product.url);
@@ -56,6 +56,6 @@ describe('single-process mode', () => {
       await shutdown.run('test finished');
       await rm(dataDir, { recursive: true, force: true });
     }
-    // PGlite migrating eight schemas takes seconds when the machine is busy.
+    // PGlite migrating six schemas takes seconds when the machine is busy.
   }, 30_000);
 });

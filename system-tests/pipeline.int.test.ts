@@ -14,8 +14,8 @@ import {
   testNatsUrl,
 } from '@mimamori/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cluster, launchCluster } from '../../../scripts/cluster/launch-cluster.ts';
-import { type DiscordStandIn, startDiscordStandIn } from '../../notifier/test/discord-stand-in.ts';
+import { type Cluster, launchCluster } from '../scripts/cluster/launch-cluster.ts';
+import { type DiscordStandIn, startDiscordStandIn } from '../services/notifier/test/discord-stand-in.ts';
 import { type DiscordFront, startDiscordFront } from './pipeline/discord-front.ts';
 import { priceSiteRegistration } from './pipeline/price-site.ts';
 import { startTraceCollector } from './pipeline/trace-collector.ts';

@@ -19,7 +19,7 @@ try {
     host: config.MIMAMORI_HOST,
     port: config.MIMAMORI_HTTP_PORT,
     dataDir: config.MIMAMORI_DATA_DIR,
-    webDistDir: config.MIMAMORI_WEB_DIST ?? fileURLToPath(new URL('../../../web/dist', import.meta.url)),
+    webDistDir: config.MIMAMORI_WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url)),
     crawlerAllow: config.CRAWLER_ALLOW,
     logger,
     shutdown,

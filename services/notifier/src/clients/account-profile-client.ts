@@ -1,6 +1,6 @@
 import type { accountV1 } from '@mimamori/contracts';
 import { unary } from '@mimamori/runtime';
-import type { NotificationProfileSource } from './domain/notification-profile.ts';
+import type { NotificationProfileSource } from '../domain/notification-profile.ts';
 
 /** Reads a user's notification profile from the account service (GetNotificationProfile). */
 export function accountProfileClient(

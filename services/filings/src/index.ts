@@ -1,2 +1,0 @@
-export { filingsEnv } from './config.ts';
-export { createFilingsService } from './service.ts';
