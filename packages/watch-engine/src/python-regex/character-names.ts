@@ -1,0 +1,55 @@
+import { unicodeAliases, unicodeBaseName } from 'unicode-name';
+
+// Names that are a prefix and the code point in hex ('CJK UNIFIED IDEOGRAPH-4E00', 'TANGUT
+// IDEOGRAPH-17000'), read straight from the name. Hangul syllables are named after their jamo.
+const NAME_WITH_CODE_POINT = /^.+-([0-9A-F]{4,6})$/;
+const HANGUL_SYLLABLES: readonly [number, number] = [0xac00, 0xd7a3];
+// Every other named character lies in these spans: the first two planes without the ideograph, Hangul,
+// Tangut and private use blocks (whose names are made as above or who have none), then the tags and
+// variation selectors of plane 14.
+const NAMED_SPANS: readonly (readonly [number, number])[] = [
+  [0x0000, 0x33ff],
+  [0x4dc0, 0x4dff],
+  [0xa000, 0xabff],
+  [0xd7b0, 0xd7ff],
+  [0xf900, 0x16fff],
+  [0x18b00, 0x1ffff],
+  [0xe0000, 0xe01ef],
+];
+
+let byName: Map<string, number> | undefined;
+
+/**
+ * The code point a Unicode character name or alias stands for, as Python's unicodedata.lookup reads it
+ * (letter case ignored), or undefined when no single character has that name.
+ */
+export function codePointNamed(name: string): number | undefined {
+  const wanted = name.toUpperCase();
+  const hex = NAME_WITH_CODE_POINT.exec(wanted)?.[1];
+  if (hex !== undefined) {
+    const cp = Number.parseInt(hex, 16);
+    if (cp <= 0x10ffff && unicodeBaseName(cp) === wanted) return cp;
+  }
+  if (wanted.startsWith('HANGUL SYLLABLE ')) {
+    for (let cp = HANGUL_SYLLABLES[0]; cp <= HANGUL_SYLLABLES[1]; cp++) {
+      if (unicodeBaseName(cp) === wanted) return cp;
+    }
+  }
+  byName ??= namesOfCharacters();
+  return byName.get(wanted);
+}
+
+/** Every name and alias of the characters in NAMED_SPANS, built on the first lookup (tens of ms). */
+function namesOfCharacters(): Map<string, number> {
+  const names = new Map<string, number>();
+  for (const [first, last] of NAMED_SPANS) {
+    for (let cp = first; cp <= last; cp++) {
+      const name = unicodeBaseName(cp);
+      if (name !== undefined) names.set(name, cp);
+      const aliases = unicodeAliases(cp);
+      if (aliases === undefined) continue;
+      for (const list of Object.values(aliases)) for (const alias of list ?? []) names.set(alias, cp);
+    }
+  }
+  return names;
+}
