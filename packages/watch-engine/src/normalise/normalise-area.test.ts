@@ -207,7 +207,9 @@ describe('width folding under exclusions', () => {
   });
 
   test('text compared under an exclusion is folded; without one it is kept as written', () => {
-    expect(normalised('ＳＡＬＥ ｶﾀｶﾅ ❤️ 在庫 ３ 点', { excludeNumbers: true })).toBe('SALE カタカナ ❤ 在庫 点');
+    expect(normalised('ＳＡＬＥ ｶﾀｶﾅ ❤️ 在庫 ３ 点', { excludeNumbers: true })).toBe(
+      'SALE カタカナ ❤ 在庫 点',
+    );
     expect(normalised('ＳＡＬＥ ｶﾀｶﾅ ❤️')).toBe('ＳＡＬＥ ｶﾀｶﾅ ❤️');
   });
 });

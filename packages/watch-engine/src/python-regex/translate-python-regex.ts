@@ -1,3 +1,4 @@
+import { codePointNamed } from './character-names.ts';
 import {
   ASCII_DIGIT,
   ASCII_SPACE,
@@ -10,7 +11,6 @@ import {
   PYTHON_SPACE,
   unicodeWordRanges,
 } from './code-point-ranges.ts';
-import { codePointNamed } from './character-names.ts';
 import { RegexProblem } from './regex-problem.ts';
 
 /** Inline flags in force at a point of the pattern. `x` and `a` are applied here; RE2 gets i, m and s. */

@@ -115,11 +115,7 @@ const REFUSED_TABLE: readonly [pattern: string, code: string, messagePart: strin
   [String.raw`\N{EM DASH`, 'syntax_error', 'missing }, unterminated name at position 3'],
   [String.raw`a\N{NOT A NAME}`, 'syntax_error', "undefined character name 'NOT A NAME' at position 1"],
   // A named sequence is several characters: Python's re refuses it too.
-  [
-    String.raw`\N{LATIN CAPITAL LETTER A WITH MACRON AND GRAVE}`,
-    'syntax_error',
-    'undefined character name',
-  ],
+  [String.raw`\N{LATIN CAPITAL LETTER A WITH MACRON AND GRAVE}`, 'syntax_error', 'undefined character name'],
   ['\\', 'syntax_error', 'end of pattern'],
   ['', 'empty_pattern', 'empty'],
   ['a'.repeat(1001), 'too_long', 'longer than 1000'],
