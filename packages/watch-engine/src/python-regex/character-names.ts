@@ -1,4 +1,11 @@
-import { unicodeAliases, unicodeBaseName } from 'unicode-name';
+import { createRequire } from 'node:module';
+
+type UnicodeNames = typeof import('unicode-name');
+// The package's tables are 1.6 MB of source: loaded on the first \N{…} a pattern holds, not with
+// every service that imports the engine.
+let unicodeNames: UnicodeNames | undefined;
+const namesPackage = (): UnicodeNames =>
+  (unicodeNames ??= createRequire(import.meta.url)('unicode-name') as UnicodeNames);
 
 // Names that are a prefix and the code point in hex ('CJK UNIFIED IDEOGRAPH-4E00', 'TANGUT
 // IDEOGRAPH-17000'), read straight from the name. Hangul syllables are named after their jamo.
@@ -17,13 +24,17 @@ const NAMED_SPANS: readonly (readonly [number, number])[] = [
   [0xe0000, 0xe01ef],
 ];
 
-let byName: Map<string, number> | undefined;
+// Names read so far, span by span: a lookup reads spans only until it finds its name, so the common
+// ones (Latin, punctuation, kana in the first span) cost a few ms, and only an unknown name reads all.
+const byName = new Map<string, number>();
+let spansRead = 0;
 
 /**
  * The code point a Unicode character name or alias stands for, as Python's unicodedata.lookup reads it
  * (letter case ignored), or undefined when no single character has that name.
  */
 export function codePointNamed(name: string): number | undefined {
+  const { unicodeBaseName } = namesPackage();
   const wanted = name.toUpperCase();
   const hex = NAME_WITH_CODE_POINT.exec(wanted)?.[1];
   if (hex !== undefined) {
@@ -35,21 +46,23 @@ export function codePointNamed(name: string): number | undefined {
       if (unicodeBaseName(cp) === wanted) return cp;
     }
   }
-  byName ??= namesOfCharacters();
+  while (!byName.has(wanted)) {
+    const span = NAMED_SPANS[spansRead];
+    if (span === undefined) return undefined;
+    readNames(span);
+    spansRead++;
+  }
   return byName.get(wanted);
 }
 
-/** Every name and alias of the characters in NAMED_SPANS, built on the first lookup (tens of ms). */
-function namesOfCharacters(): Map<string, number> {
-  const names = new Map<string, number>();
-  for (const [first, last] of NAMED_SPANS) {
-    for (let cp = first; cp <= last; cp++) {
-      const name = unicodeBaseName(cp);
-      if (name !== undefined) names.set(name, cp);
-      const aliases = unicodeAliases(cp);
-      if (aliases === undefined) continue;
-      for (const list of Object.values(aliases)) for (const alias of list ?? []) names.set(alias, cp);
-    }
+/** Adds the names and aliases of the characters in one span to byName. */
+function readNames([first, last]: readonly [number, number]): void {
+  const { unicodeAliases, unicodeBaseName } = namesPackage();
+  for (let cp = first; cp <= last; cp++) {
+    const name = unicodeBaseName(cp);
+    if (name !== undefined) byName.set(name, cp);
+    const aliases = unicodeAliases(cp);
+    if (aliases === undefined) continue;
+    for (const list of Object.values(aliases)) for (const alias of list ?? []) byName.set(alias, cp);
   }
-  return names;
 }
