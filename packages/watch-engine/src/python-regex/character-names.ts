@@ -8,7 +8,8 @@ const namesPackage = (): UnicodeNames =>
   (unicodeNames ??= createRequire(import.meta.url)('unicode-name') as UnicodeNames);
 
 // Names that are a prefix and the code point in hex ('CJK UNIFIED IDEOGRAPH-4E00', 'TANGUT
-// IDEOGRAPH-17000'), read straight from the name. Hangul syllables are named after their jamo.
+// IDEOGRAPH-17000'), read straight from the name. Hangul syllables are named after their jamo: their 11,172 names are read
+// together on the first lookup of one.
 const NAME_WITH_CODE_POINT = /^.+-([0-9A-F]{4,6})$/;
 const HANGUL_SYLLABLES: readonly [number, number] = [0xac00, 0xd7a3];
 // Every other named character lies in these spans: the first two planes without the ideograph, Hangul,
@@ -28,6 +29,7 @@ const NAMED_SPANS: readonly (readonly [number, number])[] = [
 // ones (Latin, punctuation, kana in the first span) cost a few ms, and only an unknown name reads all.
 const byName = new Map<string, number>();
 let spansRead = 0;
+let hangulRead = false;
 
 /**
  * The code point a Unicode character name or alias stands for, as Python's unicodedata.lookup reads it
@@ -42,9 +44,9 @@ export function codePointNamed(name: string): number | undefined {
     if (cp <= 0x10ffff && unicodeBaseName(cp) === wanted) return cp;
   }
   if (wanted.startsWith('HANGUL SYLLABLE ')) {
-    for (let cp = HANGUL_SYLLABLES[0]; cp <= HANGUL_SYLLABLES[1]; cp++) {
-      if (unicodeBaseName(cp) === wanted) return cp;
-    }
+    if (!hangulRead) readNames(HANGUL_SYLLABLES);
+    hangulRead = true;
+    return byName.get(wanted);
   }
   while (!byName.has(wanted)) {
     const span = NAMED_SPANS[spansRead];

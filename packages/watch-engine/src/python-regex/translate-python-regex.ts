@@ -427,7 +427,7 @@ class Translator {
     return cp;
   }
 
-  /** `\\N{NAME}` at `at`: the character of that Unicode name or alias, which RE2 matches as a literal. */
+  /** `\N{NAME}` at `at`: the character of that Unicode name or alias, which RE2 matches as a literal. */
   private namedCharacter(at: number): number {
     if (this.pattern[at + 2] !== '{') throw this.syntax(`missing { at position ${at + 2}`);
     const close = this.pattern.indexOf('}', at + 3);
