@@ -8,8 +8,8 @@ const namesPackage = (): UnicodeNames =>
   (unicodeNames ??= createRequire(import.meta.url)('unicode-name') as UnicodeNames);
 
 // Names that are a prefix and the code point in hex ('CJK UNIFIED IDEOGRAPH-4E00', 'TANGUT
-// IDEOGRAPH-17000'), read straight from the name. Hangul syllables are named after their jamo: their 11,172 names are read
-// together on the first lookup of one.
+// IDEOGRAPH-17000'), read straight from the name. Hangul syllables are named after their jamo: their
+// 11,172 names are read together on the first lookup of one.
 const NAME_WITH_CODE_POINT = /^.+-([0-9A-F]{4,6})$/;
 const HANGUL_SYLLABLES: readonly [number, number] = [0xac00, 0xd7a3];
 // Every other named character lies in these spans: the first two planes without the ideograph, Hangul,
