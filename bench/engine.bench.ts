@@ -1,10 +1,12 @@
-import { type AreaOptions, type CheckInput, evaluateCheck } from '@mimamori/watch-engine';
+import { type AreaOptions, type CheckInput, evaluateCheck, normaliseArea } from '@mimamori/watch-engine';
 import { diffLines } from 'diff';
 import { percentile, report } from './report.ts';
 
 // Watch engine: one area fully evaluated (tag stripping, every exclusion, diff, add-only, same words,
 // same-as-past against 3 versions, a rule on the new part) against a plain line diff of the raw text
-// with the `diff` package, at 1 KB, 10 KB, 100 KB and 1 MB of area text.
+// with the `diff` package, at 1 KB, 10 KB, 100 KB and 1 MB of area text. Then hostile lines (long digit
+// runs, separators, kanji numerals, era names) normalised with every exclusion on, at 100 KB and 400 KB:
+// time per 100 KB that grows with the line's length would show an exclusion that is not linear.
 
 const ALL_OPTIONS: AreaOptions = {
   stripTags: true,
@@ -114,6 +116,7 @@ for (const { label, bytes, runs, dense } of CASES) {
   const p50 = percentile(engine, 0.5);
   const p99 = percentile(engine, 0.99);
   const baselineP50 = percentile(baseline, 0.5);
+  const baselineP99 = percentile(baseline, 0.99);
   const mbPerS = current.textBytes / 1e6 / (engine.reduce((a, b) => a + b, 0) / runs / 1000);
   const ratio = p50 / baselineP50;
   rows.push({
@@ -123,22 +126,89 @@ for (const { label, bytes, runs, dense } of CASES) {
     'engine p99 ms': round(p99),
     'engine MB/s': round(mbPerS),
     'baseline p50 ms': round(baselineP50),
-    'baseline p99 ms': round(percentile(baseline, 0.99)),
+    'baseline p99 ms': round(baselineP99),
     'ratio p50': round(ratio),
+    'ratio p99': round(p99 / baselineP99),
   });
   figures[`p50_ms_${label}`] = round(p50);
   figures[`p99_ms_${label}`] = round(p99);
   figures[`mb_per_s_${label}`] = round(mbPerS);
-  figures[`baseline_p99_ms_${label}`] = round(percentile(baseline, 0.99));
+  figures[`baseline_p99_ms_${label}`] = round(baselineP99);
   figures[`ratio_vs_baseline_${label}`] = round(ratio);
+  figures[`ratio_p99_vs_baseline_${label}`] = round(p99 / baselineP99);
 }
+
+report(
+  'watch engine: one area, all options on (MB/s of visible text; ratio = engine / line-diff at p50 and p99)',
+  rows,
+  figures,
+);
+
+// Each hostile line is a unit repeated (after a head, before a tail) to the line's length in UTF-8 bytes.
+const ADVERSARIAL = [
+  { label: 'digits then 前', head: '', unit: '1', tail: '前' },
+  { label: 'digits then ago', head: '', unit: '1', tail: ' ago' },
+  { label: 'full-width digits then 前', head: '', unit: '１', tail: '前' },
+  { label: 'digits then 時間前', head: '', unit: '7', tail: ' 時間前' },
+  { label: 'digits then days', head: 'x', unit: '2', tail: ' days' },
+  { label: 'slashes', head: '', unit: '1/', tail: '' },
+  { label: 'dots', head: '', unit: '12.', tail: '' },
+  { label: 'dashes', head: '', unit: '2026-', tail: '' },
+  { label: 'colons', head: '', unit: '1:', tail: '' },
+  { label: 'commas', head: '', unit: '1,', tail: '' },
+  { label: 'separators only', head: '1', unit: '/', tail: '1' },
+  { label: 'signs', head: '', unit: '▲−', tail: '1' },
+  { label: 'kanji numerals', head: '', unit: '一二三四五六七八九十百千万億兆', tail: '' },
+  { label: 'kanji multipliers', head: '1', unit: '万', tail: 'x' },
+  { label: 'digits and multipliers', head: '', unit: '1万', tail: '' },
+  { label: 'era names', head: '', unit: '令和', tail: '' },
+  { label: 'era years', head: '', unit: '令和1', tail: '年' },
+  { label: 'year marks', head: '', unit: '1年', tail: '' },
+  { label: 'hour marks', head: '', unit: '1時', tail: '' },
+  { label: 'meridiems', head: '', unit: '午後', tail: '1' },
+  { label: 'month names', head: '', unit: 'Nov 1 ', tail: '' },
+  { label: 'weekdays', head: '', unit: 'Mon, ', tail: '' },
+  { label: 'spaced digits', head: '', unit: '1 ', tail: 'ago' },
+];
+const ADVERSARIAL_BYTES = [100_000, 400_000];
+const ADVERSARIAL_RUNS = 5;
+// A line slower than this (a quadratic exclusion takes minutes) is timed once and its longer size
+// skipped, so the bench still finishes on an engine that is not linear.
+const ADVERSARIAL_BUDGET_MS = 2_000;
+
+function hostileLine(head: string, unit: string, tail: string, bytes: number): string {
+  const fixed = Buffer.byteLength(head + tail);
+  return head + unit.repeat(Math.ceil((bytes - fixed) / Buffer.byteLength(unit))) + tail;
+}
+
+const adversarialRows: Record<string, string | number>[] = [];
+let adversarialMax = 0;
+for (const { label, head, unit, tail } of ADVERSARIAL) {
+  const row: Record<string, string | number> = { line: label };
+  for (const bytes of ADVERSARIAL_BYTES) {
+    const line = hostileLine(head, unit, tail, bytes);
+    const first = timeMs(() => normaliseArea(line, ALL_OPTIONS));
+    const times: number[] = [first];
+    if (first < ADVERSARIAL_BUDGET_MS) {
+      // The first run compiled the code it took: only the runs after it count.
+      times.length = 0;
+      for (let k = 0; k < ADVERSARIAL_RUNS; k++) times.push(timeMs(() => normaliseArea(line, ALL_OPTIONS)));
+    }
+    const per100kb = (percentile(times, 0.5) * 100_000) / Buffer.byteLength(line);
+    row[`ms per 100 KB at ${bytes / 1000} KB`] = round(per100kb);
+    adversarialMax = Math.max(adversarialMax, per100kb);
+    if (first >= ADVERSARIAL_BUDGET_MS) break;
+  }
+  adversarialRows.push(row);
+}
+figures.adversarial_max_ms_per_100kb = round(adversarialMax);
 
 function round(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
 
 report(
-  'watch engine: one area, all options on (MB/s of visible text; ratio = engine p50 / line-diff p50)',
-  rows,
+  'hostile lines, every exclusion on (median ms per 100 KB of line; the last line holds every figure)',
+  adversarialRows,
   figures,
 );

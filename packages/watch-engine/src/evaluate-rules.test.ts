@@ -40,6 +40,13 @@ describe('text operators', () => {
     expect(holds(operator, value, operand)).toBe(expected);
   });
 
+  test('keywords ignore half-width katakana and emoji variation selectors', () => {
+    const view = { ...VIEW, all: 'ｾｰﾙ開催中 ❤️ 人気' };
+    expect(holds('keyword', 'セール', 'all', view)).toBe(true);
+    expect(holds('keyword', '❤ 人気', 'all', view)).toBe(true);
+    expect(holds('keyword', '開催中 ❤\uFE0E', 'all', view)).toBe(true);
+  });
+
   test('an empty added part contains no keyword and matches not_keyword', () => {
     const view = { ...VIEW, new: '' };
     expect(holds('keyword', '在庫', 'new', view)).toBe(false);

@@ -1,4 +1,5 @@
 import { firstNumber } from './first-number.ts';
+import { foldWidth } from './normalise/fold-width.ts';
 import { type NotificationRules, NUMERIC_OPERATORS, type RuleCondition } from './notification-rules.ts';
 import { compileUserRegex, searchUserRegex } from './python-regex/user-regex.ts';
 
@@ -98,7 +99,7 @@ function numericConditionHolds(condition: RuleCondition, area: AreaRuleView): bo
   }
 }
 
-/** Keywords ignore case and full-width/half-width differences, and compare whitespace as one space. */
+/** Keywords ignore case and width (see foldWidth), and compare whitespace as one space. */
 export function foldForKeyword(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
+  return foldWidth(text).toLowerCase().replace(/\s+/gu, ' ').trim();
 }

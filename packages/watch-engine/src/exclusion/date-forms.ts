@@ -89,7 +89,7 @@ export const DATE_FORMS: readonly ExclusionForm[] = [
   }),
   form(
     'relative date',
-    `${D}+${SPACE}(?:日|週間|週|か月|ヶ月|カ月|ヵ月|ケ月|年)${SPACE}[前後]|${D}+\\s?(?i:days?|weeks?|months?|years?)\\s+(?i:ago)(?![A-Za-z])`,
+    `${NOT_AFTER_DIGIT}${D}+(?:${SPACE}(?:日|週間|週|か月|ヶ月|カ月|ヵ月|ケ月|年)${SPACE}[前後]|\\s?(?i:days?|weeks?|months?|years?)\\s+(?i:ago)(?![A-Za-z]))`,
     { triggers: '前後aA', hint: HAS_RELATIVE },
   ),
 ];

@@ -29,7 +29,7 @@ export const TIME_FORMS: readonly ExclusionForm[] = [
   ),
   form(
     'relative time',
-    `${D}+${SPACE}(?:秒|分|時間)${SPACE}前|${D}+\\s?(?i:seconds?|secs?|minutes?|mins?|hours?|hrs?)\\s+(?i:ago)(?![A-Za-z])`,
+    `${NOT_AFTER_DIGIT}${D}+(?:${SPACE}(?:秒|分|時間)${SPACE}前|\\s?(?i:seconds?|secs?|minutes?|mins?|hours?|hrs?)\\s+(?i:ago)(?![A-Za-z]))`,
     { triggers: '前aA', hint: HAS_RELATIVE },
   ),
 ];

@@ -132,6 +132,52 @@ describe('exclude numbers', () => {
   });
 });
 
+// Lines a hostile page can hold: each exclusion must read them in one pass (bench/engine.bench.ts times
+// them); here, what is left of them.
+describe('hostile lines', () => {
+  const EVERY_EXCLUSION = { excludeDates: true, excludeTimes: true, excludeNumbers: true };
+  const digits = '1'.repeat(50_000);
+
+  test('a long digit run before 前 or ago without a unit is no relative date or time', () => {
+    const dates = { excludeDates: true, excludeTimes: true };
+    expect(normalised(`${digits}前`, dates)).toBe(`${digits}前`);
+    expect(normalised(`${digits} ago`, dates)).toBe(`${digits} ago`);
+    // Compared under exclusions, full-width digits read as half-width ones (see foldWidth).
+    expect(normalised(`${'１'.repeat(50_000)}前`, dates)).toBe(`${digits}前`);
+    expect(normalised(`${digits}前`, EVERY_EXCLUSION)).toBe('前');
+    expect(normalised(`${digits} ago`, EVERY_EXCLUSION)).toBe('ago');
+  });
+
+  test('a long digit run with a unit is one relative date or time, removed whole', () => {
+    expect(normalised(`x ${digits}日前 y`, { excludeDates: true })).toBe('x y');
+    expect(normalised(`x ${digits} days ago y`, { excludeDates: true })).toBe('x y');
+    expect(normalised(`x ${digits}時間前 y`, { excludeTimes: true })).toBe('x y');
+    expect(normalised(`x ${digits} minutes ago y`, { excludeTimes: true })).toBe('x y');
+  });
+
+  test('runs of separators hold no date or time; their digits are numbers', () => {
+    for (const unit of ['1/', '12.', '2026-', '1:', '1,']) {
+      const line = unit.repeat(20_000);
+      expect(normalised(line, { excludeDates: true, excludeTimes: true })).toBe(line);
+    }
+    expect(normalised('1/'.repeat(20_000), EVERY_EXCLUSION)).toBe('/'.repeat(20_000));
+    expect(normalised(`1${'/'.repeat(50_000)}1`, EVERY_EXCLUSION)).toBe('/'.repeat(50_000));
+  });
+
+  test('kanji numerals stay; kanji multipliers go with their digits', () => {
+    const kanji = '一二三四五六七八九十百千万億兆'.repeat(5_000);
+    expect(normalised(kanji, EVERY_EXCLUSION)).toBe(kanji);
+    expect(normalised(`1${'万'.repeat(50_000)}x`, EVERY_EXCLUSION)).toBe('x');
+    expect(normalised('1万'.repeat(20_000), EVERY_EXCLUSION)).toBe('');
+  });
+
+  test('repeated era names stay; repeated era years go', () => {
+    expect(normalised('令和'.repeat(30_000), EVERY_EXCLUSION)).toBe('令和'.repeat(30_000));
+    expect(normalised('令和1年'.repeat(20_000), { excludeDates: true })).toBe('');
+    expect(normalised('1時'.repeat(20_000), { excludeTimes: true })).toBe('');
+  });
+});
+
 describe('exclude words', () => {
   test('removes each word, ignoring case, longest first', () => {
     expect(normalised('SALE price and sale', { excludeWords: ['sale', 'sale price'] })).toBe('and');
@@ -144,6 +190,27 @@ describe('exclude words', () => {
 
   test('characters with regex meaning are taken literally', () => {
     expect(normalised('a.b a+b (x)', { excludeWords: ['a.b', '(x)'] })).toBe('a+b');
+  });
+});
+
+describe('width folding under exclusions', () => {
+  test('excluded words match across full and half width, either way round', () => {
+    expect(normalised('ＳＡＬＥ 開催', { excludeWords: ['sale'] })).toBe('開催');
+    expect(normalised('Sale 開催', { excludeWords: ['ＳＡＬＥ'] })).toBe('開催');
+    expect(normalised('ｾｰﾙ 開催', { excludeWords: ['セール'] })).toBe('開催');
+    expect(normalised('限定ｾｰﾙ開催', { excludeWords: ['ｾｰﾙ'] })).toBe('限定開催');
+  });
+
+  test('emoji variation selectors are ignored', () => {
+    expect(normalised('人気❤️ 商品', { excludeWords: ['人気❤'] })).toBe('商品');
+    expect(normalised('人気❤ 商品', { excludeWords: ['人気❤\uFE0F'] })).toBe('商品');
+  });
+
+  test('text compared under an exclusion is folded; without one it is kept as written', () => {
+    expect(normalised('ＳＡＬＥ ｶﾀｶﾅ ❤️ 在庫 ３ 点', { excludeNumbers: true })).toBe(
+      'SALE カタカナ ❤ 在庫 点',
+    );
+    expect(normalised('ＳＡＬＥ ｶﾀｶﾅ ❤️')).toBe('ＳＡＬＥ ｶﾀｶﾅ ❤️');
   });
 });
 

@@ -6,6 +6,7 @@ import { formRemover } from '../exclusion/exclusion-form.ts';
 import { NUMBER_FORM } from '../exclusion/number-forms.ts';
 import { TIME_FORMS } from '../exclusion/time-forms.ts';
 import { compileUserRegex, removeUserRegexMatches } from '../python-regex/user-regex.ts';
+import { foldWidth } from './fold-width.ts';
 
 /** An area's content as the engine compares it and as a person sees it in the diff. */
 export interface NormalisedArea {
@@ -163,6 +164,8 @@ function lineNormaliser(options: AreaOptions): (line: string) => string {
     return removeForms(result);
   };
   if (!excludes) return (raw) => collapseWhitespace(raw.normalize('NFC'));
+  // Under exclusions the line is width-folded as keyword rules fold it, so 'ＳＡＬＥ' goes with the
+  // excluded word 'SALE' and a price in full-width digits reads as the same price in half-width ones.
   // Every line met on the way to a settled line, with the passes it takes from there. Lines that differ
   // only in what is excluded (a counter, a price) meet after the first pass, so the passes that check a
   // line has settled run once for all of them. A line that needs more passes than are left is worked
@@ -170,7 +173,7 @@ function lineNormaliser(options: AreaOptions): (line: string) => string {
   const settledFrom = new Map<string, Settled>();
   return (raw) => {
     const met: string[] = [];
-    let line = collapseWhitespace(raw.normalize('NFC'));
+    let line = collapseWhitespace(foldWidth(raw));
     let settled: Settled | undefined;
     for (let pass = 0; settled === undefined; pass++) {
       if (line === '') {

@@ -9,7 +9,6 @@ export type RegexProblemCode =
   | 'unsupported_possessive'
   | 'unsupported_conditional'
   | 'unsupported_flag'
-  | 'unsupported_escape'
   | 'too_complex';
 
 /** Thrown inside the translator only; callers get it back as a value. */

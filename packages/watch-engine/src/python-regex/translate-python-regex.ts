@@ -1,3 +1,4 @@
+import { codePointNamed } from './character-names.ts';
 import {
   ASCII_DIGIT,
   ASCII_SPACE,
@@ -411,12 +412,7 @@ class Translator {
       this.pos += 2 + digits;
       return cp;
     }
-    if (c === 'N') {
-      throw new RegexProblem(
-        'unsupported_escape',
-        `named Unicode escape \\N{…} at position ${at} is not supported; write the character itself or \\uXXXX`,
-      );
-    }
+    if (c === 'N') return this.namedCharacter(at);
     const octal = inClass || c === '0' ? /^[0-7]{1,3}/.exec(rest) : /^[0-7]{3}/.exec(rest);
     if (octal) {
       const cp = Number.parseInt(octal[0], 8);
@@ -428,6 +424,19 @@ class Translator {
     if (/^[a-zA-Z0-9]/.test(c)) throw this.syntax(`bad escape \\${c} at position ${at}`);
     const cp = rest.codePointAt(0) as number;
     this.pos += cp > 0xffff ? 3 : 2;
+    return cp;
+  }
+
+  /** `\N{NAME}` at `at`: the character of that Unicode name or alias, which RE2 matches as a literal. */
+  private namedCharacter(at: number): number {
+    if (this.pattern[at + 2] !== '{') throw this.syntax(`missing { at position ${at + 2}`);
+    const close = this.pattern.indexOf('}', at + 3);
+    const name = this.pattern.slice(at + 3, close < 0 ? undefined : close);
+    if (name === '') throw this.syntax(`missing character name at position ${at + 3}`);
+    if (close < 0) throw this.syntax(`missing }, unterminated name at position ${at + 3}`);
+    const cp = codePointNamed(name);
+    if (cp === undefined) throw this.syntax(`undefined character name '${name}' at position ${at}`);
+    this.pos = close + 1;
     return cp;
   }
 

@@ -61,6 +61,15 @@ const MATCH_TABLE: readonly [pattern: string, text: string, matches: string[]][]
   ['{', 'a{b', ['{']],
   ['a{', 'a{b', ['a{']],
   ['a{x}', 'a{x}', ['a{x}']],
+  [String.raw`\N{EM DASH}+`, 'a——b—', ['——', '—']],
+  [String.raw`(?i)\N{LATIN SMALL LETTER A}`, 'Aa', ['A', 'a']],
+  [String.raw`[\N{HIRAGANA LETTER A}-\N{hiragana letter o}]+`, 'あいうえおか', ['あいうえお']],
+  [String.raw`\N{CJK UNIFIED IDEOGRAPH-5728}\N{CJK UNIFIED IDEOGRAPH-5EAB}`, '在庫あり', ['在庫']],
+  [String.raw`\N{HANGUL SYLLABLE GA}`, '가나', ['가']],
+  [String.raw`\N{GRINNING FACE}`, 'x😀', ['😀']],
+  [String.raw`a\N{LINE FEED}`, 'a\nb', ['a\n']],
+  [String.raw`(?x) \N{EM DASH} +`, '——', ['——']],
+  [String.raw`\N{FULLWIDTH DIGIT ONE}\N{FULLWIDTH DIGIT TWO}`, '１２3', ['１２']],
 ];
 
 describe('Python-syntax patterns run on RE2 with Python meaning', () => {
@@ -83,7 +92,6 @@ const REFUSED_TABLE: readonly [pattern: string, code: string, messagePart: strin
   ['a{2}+', 'unsupported_possessive', 'possessive'],
   ['(?>a)', 'unsupported_atomic_group', 'atomic group'],
   ['(a)?(?(1)b|c)', 'unsupported_conditional', 'conditional'],
-  [String.raw`\N{EM DASH}`, 'unsupported_escape', '\\N{…}'],
   ['(?L)a', 'unsupported_flag', 'locale'],
   ['a{1001}', 'too_complex', 'above 1000'],
   ['(?<n>a)', 'syntax_error', '(?P<name>…)'],
@@ -102,6 +110,12 @@ const REFUSED_TABLE: readonly [pattern: string, code: string, messagePart: strin
   ['(?P<1>a)', 'syntax_error', 'bad character in group name'],
   ['(?P<a>x)(?P<a>y)', 'syntax_error', 'redefinition of group name'],
   [String.raw`\x4`, 'syntax_error', 'incomplete escape'],
+  [String.raw`\N`, 'syntax_error', 'missing { at position 2'],
+  [String.raw`\N{}`, 'syntax_error', 'missing character name at position 3'],
+  [String.raw`\N{EM DASH`, 'syntax_error', 'missing }, unterminated name at position 3'],
+  [String.raw`a\N{NOT A NAME}`, 'syntax_error', "undefined character name 'NOT A NAME' at position 1"],
+  // A named sequence is several characters: Python's re refuses it too.
+  [String.raw`\N{LATIN CAPITAL LETTER A WITH MACRON AND GRAVE}`, 'syntax_error', 'undefined character name'],
   ['\\', 'syntax_error', 'end of pattern'],
   ['', 'empty_pattern', 'empty'],
   ['a'.repeat(1001), 'too_long', 'longer than 1000'],
