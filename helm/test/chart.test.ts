@@ -10,7 +10,7 @@ import * as appsV1 from 'kubernetes-models/apps/v1';
 import * as networkingV1 from 'kubernetes-models/networking.k8s.io/v1';
 import * as policyV1 from 'kubernetes-models/policy/v1';
 import * as coreV1 from 'kubernetes-models/v1';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 
 // The chart rendered and checked as CI sees it: `helm template` and `helm lint` from the
@@ -24,6 +24,9 @@ const helm = join(
   'bin/helm',
 );
 const run = promisify(execFile);
+// Each test runs helm as a process, which takes seconds while the rest of the suite loads the
+// machine; the default five seconds are for code that runs in the test's own thread.
+vi.setConfig({ testTimeout: 60_000 });
 // Chart.yaml asks for Kubernetes 1.25 or later; helm 3.6 assumes an older one unless told.
 const KUBE_VERSION = '1.30.0';
 const SECRET_KEYS = 'k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
