@@ -1,106 +1,211 @@
 import type { accountV1 } from '@mimamori/contracts';
+import {
+  accountAnswers,
+  accountRefusals,
+  accountSettings,
+  accountUpdateBody,
+  discordBody,
+  emailBody,
+  mailIdBody,
+  passwordBody,
+} from '@mimamori/http-api';
 import { unary } from '@mimamori/runtime';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toAccountJson } from './account-json.ts';
-import { accountRoute } from './auth-routes.ts';
-import { optionalTextField, textField } from './request-body.ts';
+import { accountWork } from './auth-routes.ts';
 import { SESSION_COOKIE } from './session-cookie.ts';
+
+const { signedOut, csrf } = accountRefusals;
+const security = [{ session: [] }];
+const account = accountSettings.describe('The account');
 
 /**
  * The account screen: profile, locale, password, additional addresses and the Discord link.
  * Each call acts on the session's own account only; the account service resolves the user.
  */
 export function accountRoutes(app: FastifyInstance, deps: { account: accountV1.AccountServiceClient }) {
-  const { account } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const client = deps.account;
 
-  app.get(
+  api.get(
     '/api/account',
-    accountRoute('GET /api/account', async (request, reply) => {
-      const response = await unary(account, 'getAccount', {
-        sessionToken: request.cookies[SESSION_COOKIE] ?? '',
-      });
-      return reply.send(toAccountJson(response.account));
-    }),
+    { schema: { summary: 'The account screen', security, response: { 200: account, 401: signedOut } } },
+    (request, reply) =>
+      accountWork(request, reply, async () => {
+        const response = await unary(client, 'getAccount', {
+          sessionToken: request.cookies[SESSION_COOKIE] ?? '',
+        });
+        return reply.send(toAccountJson(response.account));
+      }),
   );
 
-  app.post(
+  api.post(
     '/api/account/update',
-    accountRoute('POST /api/account/update', async (request, reply) => {
-      const response = await unary(account, 'updateAccount', {
-        sessionToken: request.cookies[SESSION_COOKIE] ?? '',
-        userId: textField(request, 'user_id'),
-        name: optionalTextField(request, 'name'),
-        lang: optionalTextField(request, 'lang'),
-        timezone: optionalTextField(request, 'timezone'),
-        currency: optionalTextField(request, 'currency'),
-      });
-      return reply.send(toAccountJson(response.account));
-    }),
+    {
+      schema: {
+        summary:
+          'Save profile fields; only those sent change. user_id, when sent, must be the signed-in user',
+        security,
+        body: accountUpdateBody,
+        response: {
+          200: account,
+          400: accountRefusals.update,
+          401: signedOut,
+          403: accountRefusals.forbidden,
+        },
+      },
+    },
+    (request, reply) =>
+      accountWork(request, reply, async () => {
+        const body = request.body;
+        const response = await unary(client, 'updateAccount', {
+          sessionToken: request.cookies[SESSION_COOKIE] ?? '',
+          userId: body?.user_id ?? '',
+          name: body?.name ?? undefined,
+          lang: body?.lang ?? undefined,
+          timezone: body?.timezone ?? undefined,
+          currency: body?.currency ?? undefined,
+        });
+        return reply.send(toAccountJson(response.account));
+      }),
   );
 
-  app.post(
+  api.post(
     '/api/account/email',
-    accountRoute('POST /api/account/email', async (request, reply) => {
-      const response = await unary(account, 'changeEmail', {
-        sessionToken: request.cookies[SESSION_COOKIE] ?? '',
-        email: textField(request, 'email'),
-      });
-      return reply.code(202).send(toAccountJson(response.account));
-    }),
+    {
+      schema: {
+        summary: 'Change the sign-in address: mails a link to the new one, which takes effect when opened',
+        security,
+        body: emailBody,
+        response: {
+          202: accountSettings.describe('Link sent; the account is unchanged until it is opened'),
+          400: accountRefusals.email,
+          401: signedOut,
+          403: csrf,
+        },
+      },
+    },
+    (request, reply) =>
+      accountWork(request, reply, async () => {
+        const response = await unary(client, 'changeEmail', {
+          sessionToken: request.cookies[SESSION_COOKIE] ?? '',
+          email: request.body?.email ?? '',
+        });
+        return reply.code(202).send(toAccountJson(response.account));
+      }),
   );
 
-  app.post(
+  api.post(
     '/api/account/password',
-    accountRoute('POST /api/account/password', async (request, reply) => {
-      await unary(account, 'changePassword', {
-        sessionToken: request.cookies[SESSION_COOKIE] ?? '',
-        currentPassword: textField(request, 'current_password'),
-        newPassword: textField(request, 'new_password'),
-      });
-      return reply.send({ status: 'password_changed' });
-    }),
+    {
+      schema: {
+        summary:
+          'Change the password (an X user without one sets it without current_password); other sessions end',
+        security,
+        body: passwordBody,
+        response: {
+          200: accountAnswers.passwordChanged,
+          400: accountRefusals.passwordChange,
+          401: signedOut,
+          403: csrf,
+        },
+      },
+    },
+    (request, reply) =>
+      accountWork(request, reply, async () => {
+        await unary(client, 'changePassword', {
+          sessionToken: request.cookies[SESSION_COOKIE] ?? '',
+          currentPassword: request.body?.current_password ?? '',
+          newPassword: request.body?.new_password ?? '',
+        });
+        return reply.send({ status: 'password_changed' });
+      }),
   );
 
-  app.post(
+  api.post(
     '/api/account/mails',
-    accountRoute('POST /api/account/mails', async (request, reply) => {
-      const response = await unary(account, 'addMail', {
-        sessionToken: request.cookies[SESSION_COOKIE] ?? '',
-        email: textField(request, 'email'),
-      });
-      return reply.code(201).send(toAccountJson(response.account));
-    }),
+    {
+      schema: {
+        summary: 'Add an additional address; mails it a verification link, used once verified',
+        security,
+        body: emailBody,
+        response: {
+          201: account,
+          400: accountRefusals.mailAdd,
+          401: signedOut,
+          403: csrf,
+          409: accountRefusals.mailConflict,
+        },
+      },
+    },
+    (request, reply) =>
+      accountWork(request, reply, async () => {
+        const response = await unary(client, 'addMail', {
+          sessionToken: request.cookies[SESSION_COOKIE] ?? '',
+          email: request.body?.email ?? '',
+        });
+        return reply.code(201).send(toAccountJson(response.account));
+      }),
   );
 
-  app.post(
+  api.post(
     '/api/account/mails/delete',
-    accountRoute('POST /api/account/mails/delete', async (request, reply) => {
-      const response = await unary(account, 'removeMail', {
-        sessionToken: request.cookies[SESSION_COOKIE] ?? '',
-        mailId: textField(request, 'mail_id'),
-      });
-      return reply.send(toAccountJson(response.account));
-    }),
+    {
+      schema: {
+        summary: 'Remove one of the account’s additional addresses',
+        security,
+        body: mailIdBody,
+        response: { 200: account, 401: signedOut, 403: csrf, 404: accountRefusals.mailNotFound },
+      },
+    },
+    (request, reply) =>
+      accountWork(request, reply, async () => {
+        const response = await unary(client, 'removeMail', {
+          sessionToken: request.cookies[SESSION_COOKIE] ?? '',
+          mailId: request.body?.mail_id ?? '',
+        });
+        return reply.send(toAccountJson(response.account));
+      }),
   );
 
-  app.post(
+  api.post(
     '/api/account/discord',
-    accountRoute('POST /api/account/discord', async (request, reply) => {
-      const response = await unary(account, 'linkDiscord', {
-        sessionToken: request.cookies[SESSION_COOKIE] ?? '',
-        webhookUrl: textField(request, 'webhook_url'),
-      });
-      return reply.send(toAccountJson(response.account));
-    }),
+    {
+      schema: {
+        summary:
+          'Link a Discord webhook (https://discord.com/api/webhooks/<id>/<token>); sends a test message',
+        security,
+        body: discordBody,
+        response: {
+          200: accountSettings.describe('discord_state complete (test delivered) or not_complete'),
+          400: accountRefusals.discord,
+          401: signedOut,
+          403: csrf,
+        },
+      },
+    },
+    (request, reply) =>
+      accountWork(request, reply, async () => {
+        const response = await unary(client, 'linkDiscord', {
+          sessionToken: request.cookies[SESSION_COOKIE] ?? '',
+          webhookUrl: request.body?.webhook_url ?? '',
+        });
+        return reply.send(toAccountJson(response.account));
+      }),
   );
 
-  app.post(
+  api.post(
     '/api/account/discord/delete',
-    accountRoute('POST /api/account/discord/delete', async (request, reply) => {
-      const response = await unary(account, 'unlinkDiscord', {
-        sessionToken: request.cookies[SESSION_COOKIE] ?? '',
-      });
-      return reply.send(toAccountJson(response.account));
-    }),
+    {
+      schema: { summary: 'Unlink Discord', security, response: { 200: account, 401: signedOut, 403: csrf } },
+    },
+    (request, reply) =>
+      accountWork(request, reply, async () => {
+        const response = await unary(client, 'unlinkDiscord', {
+          sessionToken: request.cookies[SESSION_COOKIE] ?? '',
+        });
+        return reply.send(toAccountJson(response.account));
+      }),
   );
 }
