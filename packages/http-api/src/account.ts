@@ -90,15 +90,17 @@ export const accountSettings = z
   .meta({ id: 'AccountSettings' });
 export type AccountSettings = z.infer<typeof accountSettings>;
 
-export const supportRequestCreated = z.object({ request_id: z.string() });
-export const supportFollowUp = z.object({ type: z.string(), notes: z.string() });
+export const supportRequestCreated = z.object({ request_id: z.string() }).describe('Recorded');
+export const supportFollowUp = z.object({ type: z.string(), notes: z.string() }).describe('The request');
 export type SupportFollowUp = z.infer<typeof supportFollowUp>;
 
 export const accountAnswers = {
   verificationSent: statusAnswer('verification_sent'),
   signedIn: statusAnswer('signed_in'),
   signedOut: statusAnswer('signed_out'),
-  verified: z.object({ status: z.string().describe('verified or already_verified') }),
+  verified: z
+    .object({ status: z.string().describe('verified or already_verified') })
+    .describe('Verified now or earlier'),
   resetRequested: statusAnswer('reset_requested'),
   passwordReset: statusAnswer('password_reset'),
   passwordChanged: statusAnswer('password_changed'),

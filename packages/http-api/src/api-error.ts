@@ -32,5 +32,5 @@ export const csrfFailed = refusal('CSRF header missing or wrong', ['csrf_failed'
 
 /** An answer that only says what was done, e.g. `{"status": "signed_in"}`. */
 export function statusAnswer<const Status extends string>(status: Status) {
-  return z.object({ status: z.literal(status) });
+  return z.object({ status: z.literal(status) }).describe(`Done: ${status}`);
 }

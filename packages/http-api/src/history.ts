@@ -144,15 +144,17 @@ export const historyEntry = z.object({
 });
 export type HistoryEntry = z.infer<typeof historyEntry>;
 
-export const historyPage = z.object({
-  target: siteRow,
-  filter: historyFilter,
-  day: z.string().nullable(),
-  time_zone: z.string().describe('The user’s, which the day is read in.'),
-  entries: z.array(historyEntry),
-  older_cursor: z.string().nullable(),
-  newer_cursor: z.string().nullable(),
-});
+export const historyPage = z
+  .object({
+    target: siteRow,
+    filter: historyFilter,
+    day: z.string().nullable(),
+    time_zone: z.string().describe('The user’s, which the day is read in.'),
+    entries: z.array(historyEntry),
+    older_cursor: z.string().nullable(),
+    newer_cursor: z.string().nullable(),
+  })
+  .describe('A page of checks');
 export type HistoryPage = z.infer<typeof historyPage>;
 
 export const registrationArea = z.object({
@@ -164,11 +166,13 @@ export const registrationArea = z.object({
 });
 export type RegistrationArea = z.infer<typeof registrationArea>;
 
-export const registrationData = z.object({
-  target: siteRow,
-  areas: z.array(registrationArea),
-  page_screenshot: imageUrl,
-});
+export const registrationData = z
+  .object({
+    target: siteRow,
+    areas: z.array(registrationArea),
+    page_screenshot: imageUrl,
+  })
+  .describe('Areas in the order they were first recorded');
 export type RegistrationData = z.infer<typeof registrationData>;
 
 export const historyRefusals = {

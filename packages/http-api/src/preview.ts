@@ -102,35 +102,37 @@ export type PreviewRender = z.infer<typeof previewRender>;
 export const previewProblem = z.object({ code: z.string(), detail: z.string() });
 export type PreviewProblem = z.infer<typeof previewProblem>;
 
-export const openedPreview = z.union([
-  z.object({ session_id: z.string(), render: previewRender }),
-  z.object({ problem: previewProblem }),
-]);
-export const renderedPreview = z.union([
-  z.object({ render: previewRender }),
-  z.object({ problem: previewProblem }),
-]);
-export const areaReading = z.object({
-  found: z.boolean(),
-  text: z.string(),
-  html: z.string(),
-  http_suffices: z.boolean().describe('HTTP mode reads the same text.'),
-  normalised_text: z
-    .string()
-    .optional()
-    .describe('With options: the content as checks will compare it (lines joined by newlines).'),
-  options_problem: z
-    .object({ path: z.string(), code: z.string() })
-    .optional()
-    .describe('With options the watch engine refuses: the first one.'),
-  problem: previewProblem.optional(),
-});
+export const openedPreview = z
+  .union([z.object({ session_id: z.string(), render: previewRender }), z.object({ problem: previewProblem })])
+  .describe('The page, or why it could not be opened');
+export const renderedPreview = z
+  .union([z.object({ render: previewRender }), z.object({ problem: previewProblem })])
+  .describe('The page, or why it could not be rendered');
+export const areaReading = z
+  .object({
+    found: z.boolean(),
+    text: z.string(),
+    html: z.string(),
+    http_suffices: z.boolean().describe('HTTP mode reads the same text.'),
+    normalised_text: z
+      .string()
+      .optional()
+      .describe('With options: the content as checks will compare it (lines joined by newlines).'),
+    options_problem: z
+      .object({ path: z.string(), code: z.string() })
+      .optional()
+      .describe('With options the watch engine refuses: the first one.'),
+    problem: previewProblem.optional(),
+  })
+  .describe('What the area reads');
 export type AreaReading = z.infer<typeof areaReading>;
-export const stepOutcome = z.object({
-  ok: z.boolean(),
-  problem: previewProblem.optional(),
-  render: previewRender.optional(),
-});
+export const stepOutcome = z
+  .object({
+    ok: z.boolean(),
+    problem: previewProblem.optional(),
+    render: previewRender.optional(),
+  })
+  .describe('Whether the steps worked, and the page after them');
 export type StepOutcome = z.infer<typeof stepOutcome>;
 
 export const previewAnswers = {

@@ -142,30 +142,42 @@ export const storedTargetSettings = z.object({
 export type StoredTargetSettings = z.infer<typeof storedTargetSettings>;
 
 /** A v1 site has no v2 settings (null). */
-export const storedTarget = z.object({
-  id: z.string(),
-  ver: z.number().int(),
-  settings: storedTargetSettings.nullable(),
-  row: siteRow.nullable(),
-});
+export const storedTarget = z
+  .object({
+    id: z.string(),
+    ver: z.number().int(),
+    settings: storedTargetSettings.nullable(),
+    row: siteRow.nullable(),
+  })
+  .describe('Settings and row');
 export type StoredTarget = z.infer<typeof storedTarget>;
 
-export const savedTarget = z.object({
-  target_v2_id: z.string(),
-  paused: z.boolean(),
-  paused_for_quota: z.boolean().describe('Saved paused: no free slot of the plan (spec section 4).'),
-  target: siteRow.nullable(),
-});
+export const savedTarget = z
+  .object({
+    target_v2_id: z.string(),
+    paused: z.boolean(),
+    paused_for_quota: z.boolean().describe('Saved paused: no free slot of the plan (spec section 4).'),
+    target: siteRow.nullable(),
+  })
+  .describe('Saved');
 export type SavedTarget = z.infer<typeof savedTarget>;
 
-export const siteList = z.object({ targets: z.array(siteRow), at: z.iso.datetime() });
+export const siteList = z
+  .object({ targets: z.array(siteRow), at: z.iso.datetime() })
+  .describe('Rows, and when they were read');
 export type SiteList = z.infer<typeof siteList>;
 
 const changed = z.boolean().describe('False when the site already was in that state.');
-export const sitePaused = z.object({ status: z.literal('paused'), changed, target: siteRow.nullable() });
-export const siteResumed = z.object({ status: z.literal('resumed'), changed, target: siteRow.nullable() });
-export const siteSeen = z.object({ status: z.literal('seen'), target: siteRow.nullable() });
-export const siteDeleted = z.object({ status: z.literal('deleted') });
+export const sitePaused = z
+  .object({ status: z.literal('paused'), changed, target: siteRow.nullable() })
+  .describe('Paused');
+export const siteResumed = z
+  .object({ status: z.literal('resumed'), changed, target: siteRow.nullable() })
+  .describe('Resumed');
+export const siteSeen = z
+  .object({ status: z.literal('seen'), target: siteRow.nullable() })
+  .describe('NEW cleared');
+export const siteDeleted = z.object({ status: z.literal('deleted') }).describe('Deleted');
 
 export const importFormat = z.enum(['list', 'csv', 'yaml']);
 export type ImportFormat = z.infer<typeof importFormat>;
@@ -186,11 +198,13 @@ export const importProblemCode = z.enum([
 export const importProblem = z.object({ line: z.number().int(), code: importProblemCode, text: z.string() });
 export type ImportProblem = z.infer<typeof importProblem>;
 
-export const importOutcome = z.object({
-  format: importFormat,
-  imported: z.array(siteRow).describe('Beyond the free slots they are saved paused.'),
-  problems: z.array(importProblem),
-});
+export const importOutcome = z
+  .object({
+    format: importFormat,
+    imported: z.array(siteRow).describe('Beyond the free slots they are saved paused.'),
+    problems: z.array(importProblem),
+  })
+  .describe('What was imported, and the lines that were not');
 export type ImportOutcome = z.infer<typeof importOutcome>;
 
 const settingCodes = [

@@ -15,7 +15,7 @@ export function userInfoRoutes(app: FastifyInstance, deps: { account: accountV1.
       schema: {
         summary: 'The signed-in user (spec section 3, user_info)',
         security: [{ session: [] }],
-        response: { 200: userInfo, 401: signedOut },
+        response: { 200: userInfo.describe('user_info'), 401: signedOut },
       },
     },
     (request, reply) =>
