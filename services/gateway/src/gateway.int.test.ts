@@ -161,8 +161,12 @@ describe('gateway', () => {
     expect((await gateway.app.inject({ method: 'GET', url: '/api/nothing-here' })).statusCode).toBe(404);
   });
 
-  it('describes every API route it serves in OpenAPI, generated from the routes', async () => {
-    const document = await expectEveryApiRouteDescribed(gateway.app);
+  it('describes every API route it serves, with the schema of its answers, and serves every path it describes', async () => {
+    await expectEveryApiRouteDescribed(gateway.app);
+  });
+
+  it('describes its API in OpenAPI, its error answers naming their codes', async () => {
+    const document = (await gateway.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
     expect(document).toMatchObject({
       openapi: '3.1.0',
       paths: {
@@ -174,5 +178,8 @@ describe('gateway', () => {
         '/static/timezones.json': { get: {} },
       },
     });
+    expect(document.paths['/api/signin'].post.responses['401'].description).toBe(
+      'E-mail or password do not match: credentials_mismatch',
+    );
   });
 });
