@@ -33,7 +33,7 @@ const PORTS = [
 ];
 
 /** Packages the SPA may import: pure code with no Node built-in, transport or database. */
-const BROWSER_PACKAGES = ['plans', 'watch-engine'];
+const BROWSER_PACKAGES = ['http-api', 'plans', 'watch-engine'];
 
 /**
  * The domain code: the rules of the product, run the same way whatever calls it. A service's

@@ -67,7 +67,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   await app.register(fastifyCookie);
   csrfProtection(app);
   healthRoutes(app, deps);
-  openApiRoutes(app);
+  await openApiRoutes(app);
   userInfoRoutes(app, deps);
   authRoutes(app, deps);
   accountRoutes(app, deps);

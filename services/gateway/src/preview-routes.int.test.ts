@@ -14,6 +14,7 @@ import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
 import { runService } from '@mimamori/service-host';
 import { createFreshDatabase, type FreshDatabase, testNatsUrl } from '@mimamori/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectEveryApiRouteDescribed } from '../test/openapi-coverage.ts';
 import { createGateway, type Gateway } from './gateway.ts';
 
 const logger = createLogger({ service: 'gateway-preview-test', level: 'silent' });
@@ -228,7 +229,7 @@ describe('gateway preview routes', () => {
   });
 
   it('describes the preview routes in the OpenAPI document', async () => {
-    const document = (await gateway.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    const document = await expectEveryApiRouteDescribed(gateway.app);
     for (const path of ['open', 'render', 'area', 'login', 'actions', 'close']) {
       expect(document.paths[`/api/preview/${path}`]?.post).toBeDefined();
     }

@@ -1,31 +1,8 @@
+import type { AccountSettings, AccountUpdate } from '@mimamori/http-api';
 import { apiRequest } from './client.ts';
 
-export type DiscordState = 'not_set' | 'linking' | 'complete' | 'not_complete';
-
-export type AdditionalMail = { id: string; index: number; email: string; verified: boolean };
-
 /** GET /api/account: the account screen's data. */
-export type AccountSettings = {
-  user_id: string;
-  name: string;
-  /** Empty for an X user who gave none. */
-  email: string;
-  email_verified: boolean;
-  mails: AdditionalMail[];
-  lang: string;
-  timezone: string;
-  currency: string;
-  has_password: boolean;
-  x_linked: boolean;
-  discord_state: DiscordState;
-  plan: number;
-  cycle: string;
-  subscription_status: number;
-  trial_ends_at: string | null;
-  delete_at: string | null;
-};
-
-export type AccountUpdate = { name?: string; lang?: string; timezone?: string; currency?: string };
+export type { AccountSettings, AccountUpdate, AdditionalMail, DiscordState } from '@mimamori/http-api';
 
 const post = <T>(path: string, body?: unknown) =>
   apiRequest<T>(path, body === undefined ? { method: 'POST' } : { method: 'POST', body });

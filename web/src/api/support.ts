@@ -1,3 +1,4 @@
+import type { SupportFollowUp } from '@mimamori/http-api';
 import { apiRequest } from './client.ts';
 
 /** Support request types (docs/product.md#account), as the gateway names them. */
@@ -9,7 +10,7 @@ export function sendSupportRequest(input: { type: SupportType; notes: string }):
   return apiRequest<void>('/api/support', { method: 'POST', body: input });
 }
 
-export type SupportFollowUp = { type: string; notes: string };
+export type { SupportFollowUp } from '@mimamori/http-api';
 
 /** GET /api/req_support: the request behind a follow-up link; 404 support_link_expired when stale. */
 export function fetchSupportFollowUp(token: string, signal?: AbortSignal): Promise<SupportFollowUp> {

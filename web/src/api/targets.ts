@@ -1,25 +1,8 @@
+import type { ImportFormat, ImportOutcome, SiteList, SiteRow } from '@mimamori/http-api';
 import { apiRequest } from './client.ts';
 
-/** A site-list row (docs/product.md#targets) as GET /api/v2/targets sends it. */
-export type SiteRow = {
-  id: string;
-  ver: 1 | 2;
-  /** Registration order in the user's list. */
-  no: number;
-  label: string;
-  url: string;
-  /** Monitoring; false when paused. */
-  valid: boolean;
-  new: boolean;
-  proxy: boolean;
-  updated: string | null;
-  checked: string | null;
-  /** Paused, and a free slot of the plan exists to resume it. */
-  resumable: boolean;
-  interval_minutes: number;
-};
-
-export type SiteList = { targets: SiteRow[]; at: string };
+/** The site row and list as GET /api/v2/targets sends them; the shapes are the gateway's own. */
+export type { SiteList, SiteRow } from '@mimamori/http-api';
 
 export type SiteAction = 'pause' | 'resume' | 'delete';
 
@@ -28,7 +11,7 @@ export function fetchSiteList(signal?: AbortSignal): Promise<SiteList> {
 }
 
 /**
- * A v1 site is acted on under /api with `target_id`, a v2 site under /api/v2
+ * docs/product.md#targets: a v1 site is acted on under /api with `target_id`, a v2 site under /api/v2
  * with `target_v2_id`.
  */
 export function actOnSite(action: SiteAction, site: Pick<SiteRow, 'id' | 'ver'>): Promise<unknown> {
@@ -39,23 +22,8 @@ export function actOnSite(action: SiteAction, site: Pick<SiteRow, 'id' | 'ver'>)
   return apiRequest(path, { method: 'POST', body });
 }
 
-export type ImportFormat = 'list' | 'csv' | 'yaml';
-
-/** A line the import could not take, with the gateway's reason code. */
-export type ImportProblem = {
-  line: number;
-  code:
-    | 'url_invalid'
-    | 'duplicate'
-    | 'already_registered'
-    | 'unsupported_job'
-    | 'label_too_long'
-    | 'syntax_error'
-    | 'too_many';
-  text: string;
-};
-
-export type ImportOutcome = { format: ImportFormat; imported: SiteRow[]; problems: ImportProblem[] };
+/** A line the import could not take carries the gateway's reason code. */
+export type { ImportFormat, ImportOutcome, ImportProblem } from '@mimamori/http-api';
 
 /**
  * POST /api/v1/import: whole-page (v1) sites from a URL list, CSV (url, label) or urlwatch's

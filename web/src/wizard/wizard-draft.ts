@@ -216,8 +216,11 @@ export function viewportProblem(
   return fits(width, 3_840) && fits(height, 4_000) ? undefined : 'viewport_invalid';
 }
 
-/** The body of POST /api/v2/target/register (and /update). */
-export function settingsFromDraft(draft: WizardDraft): TargetSettingsInput {
+/**
+ * The body of POST /api/v2/target/register (and /update). Its type is inferred, so it keeps the
+ * draft's own words (chat_notify, fetch_mode, …) where the request shape takes any string.
+ */
+export function settingsFromDraft(draft: WizardDraft) {
   const rules = rulesToSave(draft.rules);
   return {
     label: draft.label.trim(),
@@ -249,7 +252,7 @@ export function settingsFromDraft(draft: WizardDraft): TargetSettingsInput {
     ...(rules ? { rules } : {}),
     fetch_mode: fetchModeOf(draft),
     paused: draft.paused,
-  };
+  } satisfies TargetSettingsInput;
 }
 
 function actionDraft(action: StoredAction): ActionDraft {

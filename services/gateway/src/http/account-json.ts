@@ -1,8 +1,10 @@
 import type { accountV1 } from '@mimamori/contracts';
+import { type AccountSettings, discordState } from '@mimamori/http-api';
 
 /** The account screen's data, snake_case like the rest of the API. */
-export function toAccountJson(account: accountV1.AccountSettings | undefined) {
-  if (!account) return null;
+export function toAccountJson(account: accountV1.AccountSettings | undefined): AccountSettings {
+  // The account service answers every call with the account; without one the answer is not made.
+  if (!account) throw new Error('the account service answered without the account');
   return {
     user_id: account.userId,
     name: account.name,
@@ -19,7 +21,7 @@ export function toAccountJson(account: accountV1.AccountSettings | undefined) {
     currency: account.currency,
     has_password: account.hasPassword,
     x_linked: account.xLinked,
-    discord_state: account.discordState,
+    discord_state: discordState.parse(account.discordState),
     plan: account.plan,
     cycle: account.cycle,
     subscription_status: account.subscriptionStatus,

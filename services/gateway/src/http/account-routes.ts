@@ -1,96 +1,211 @@
 import type { accountV1 } from '@mimamori/contracts';
+import {
+  accountAnswers,
+  accountRefusals,
+  accountSettings,
+  accountUpdateBody,
+  discordBody,
+  emailBody,
+  mailIdBody,
+  passwordBody,
+} from '@mimamori/http-api';
 import { unary } from '@mimamori/runtime';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toAccountJson } from './account-json.ts';
-import { accountRoute } from './auth-routes.ts';
-import { optionalTextField, textField } from './request-body.ts';
+import { accountWork } from './auth-routes.ts';
 import { SESSION_COOKIE } from './session-cookie.ts';
+
+const { signedOut, csrf } = accountRefusals;
+const security = [{ session: [] }];
+const account = accountSettings.describe('The account');
 
 /**
  * The account screen: profile, locale, password, additional addresses and the Discord link.
  * Each call acts on the session's own account only; the account service resolves the user.
  */
 export function accountRoutes(app: FastifyInstance, deps: { account: accountV1.AccountServiceClient }) {
-  const { account } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const client = deps.account;
 
-  answerWithAccount(app, 'get', '/api/account', (sessionToken) =>
-    unary(account, 'getAccount', { sessionToken }),
+  api.get(
+    '/api/account',
+    { schema: { summary: 'The account screen', security, response: { 200: account, 401: signedOut } } },
+    (request, reply) =>
+      accountWork(request, reply, async () => {
+        const response = await unary(client, 'getAccount', {
+          sessionToken: request.cookies[SESSION_COOKIE] ?? '',
+        });
+        return reply.send(toAccountJson(response.account));
+      }),
   );
 
-  answerWithAccount(app, 'post', '/api/account/update', (sessionToken, request) =>
-    unary(account, 'updateAccount', {
-      sessionToken,
-      userId: textField(request, 'user_id'),
-      name: optionalTextField(request, 'name'),
-      lang: optionalTextField(request, 'lang'),
-      timezone: optionalTextField(request, 'timezone'),
-      currency: optionalTextField(request, 'currency'),
-    }),
+  api.post(
+    '/api/account/update',
+    {
+      schema: {
+        summary:
+          'Save profile fields; only those sent change. user_id, when sent, must be the signed-in user',
+        security,
+        body: accountUpdateBody,
+        response: {
+          200: account,
+          400: accountRefusals.update,
+          401: signedOut,
+          403: accountRefusals.forbidden,
+        },
+      },
+    },
+    (request, reply) =>
+      accountWork(request, reply, async () => {
+        const body = request.body;
+        const response = await unary(client, 'updateAccount', {
+          sessionToken: request.cookies[SESSION_COOKIE] ?? '',
+          userId: body?.user_id ?? '',
+          name: body?.name ?? undefined,
+          lang: body?.lang ?? undefined,
+          timezone: body?.timezone ?? undefined,
+          currency: body?.currency ?? undefined,
+        });
+        return reply.send(toAccountJson(response.account));
+      }),
   );
 
-  // 202: the new address takes effect once its owner follows the link sent to it.
-  answerWithAccount(
-    app,
-    'post',
+  api.post(
     '/api/account/email',
-    (sessionToken, request) =>
-      unary(account, 'changeEmail', { sessionToken, email: textField(request, 'email') }),
-    202,
+    {
+      schema: {
+        summary: 'Change the sign-in address: mails a link to the new one, which takes effect when opened',
+        security,
+        body: emailBody,
+        response: {
+          202: accountSettings.describe('Link sent; the account is unchanged until it is opened'),
+          400: accountRefusals.email,
+          401: signedOut,
+          403: csrf,
+        },
+      },
+    },
+    (request, reply) =>
+      accountWork(request, reply, async () => {
+        const response = await unary(client, 'changeEmail', {
+          sessionToken: request.cookies[SESSION_COOKIE] ?? '',
+          email: request.body?.email ?? '',
+        });
+        return reply.code(202).send(toAccountJson(response.account));
+      }),
   );
 
-  app.post(
+  api.post(
     '/api/account/password',
-    accountRoute('POST /api/account/password', async (request, reply) => {
-      await unary(account, 'changePassword', {
-        sessionToken: request.cookies[SESSION_COOKIE] ?? '',
-        currentPassword: textField(request, 'current_password'),
-        newPassword: textField(request, 'new_password'),
-      });
-      return reply.send({ status: 'password_changed' });
-    }),
+    {
+      schema: {
+        summary:
+          'Change the password (an X user without one sets it without current_password); other sessions end',
+        security,
+        body: passwordBody,
+        response: {
+          200: accountAnswers.passwordChanged,
+          400: accountRefusals.passwordChange,
+          401: signedOut,
+          403: csrf,
+        },
+      },
+    },
+    (request, reply) =>
+      accountWork(request, reply, async () => {
+        await unary(client, 'changePassword', {
+          sessionToken: request.cookies[SESSION_COOKIE] ?? '',
+          currentPassword: request.body?.current_password ?? '',
+          newPassword: request.body?.new_password ?? '',
+        });
+        return reply.send({ status: 'password_changed' });
+      }),
   );
 
-  answerWithAccount(
-    app,
-    'post',
+  api.post(
     '/api/account/mails',
-    (sessionToken, request) =>
-      unary(account, 'addMail', { sessionToken, email: textField(request, 'email') }),
-    201,
+    {
+      schema: {
+        summary: 'Add an additional address; mails it a verification link, used once verified',
+        security,
+        body: emailBody,
+        response: {
+          201: account,
+          400: accountRefusals.mailAdd,
+          401: signedOut,
+          403: csrf,
+          409: accountRefusals.mailConflict,
+        },
+      },
+    },
+    (request, reply) =>
+      accountWork(request, reply, async () => {
+        const response = await unary(client, 'addMail', {
+          sessionToken: request.cookies[SESSION_COOKIE] ?? '',
+          email: request.body?.email ?? '',
+        });
+        return reply.code(201).send(toAccountJson(response.account));
+      }),
   );
 
-  answerWithAccount(app, 'post', '/api/account/mails/delete', (sessionToken, request) =>
-    unary(account, 'removeMail', { sessionToken, mailId: textField(request, 'mail_id') }),
+  api.post(
+    '/api/account/mails/delete',
+    {
+      schema: {
+        summary: 'Remove one of the account’s additional addresses',
+        security,
+        body: mailIdBody,
+        response: { 200: account, 401: signedOut, 403: csrf, 404: accountRefusals.mailNotFound },
+      },
+    },
+    (request, reply) =>
+      accountWork(request, reply, async () => {
+        const response = await unary(client, 'removeMail', {
+          sessionToken: request.cookies[SESSION_COOKIE] ?? '',
+          mailId: request.body?.mail_id ?? '',
+        });
+        return reply.send(toAccountJson(response.account));
+      }),
   );
 
-  answerWithAccount(app, 'post', '/api/account/discord', (sessionToken, request) =>
-    unary(account, 'linkDiscord', { sessionToken, webhookUrl: textField(request, 'webhook_url') }),
+  api.post(
+    '/api/account/discord',
+    {
+      schema: {
+        summary:
+          'Link a Discord webhook (https://discord.com/api/webhooks/<id>/<token>); sends a test message',
+        security,
+        body: discordBody,
+        response: {
+          200: accountSettings.describe('discord_state complete (test delivered) or not_complete'),
+          400: accountRefusals.discord,
+          401: signedOut,
+          403: csrf,
+        },
+      },
+    },
+    (request, reply) =>
+      accountWork(request, reply, async () => {
+        const response = await unary(client, 'linkDiscord', {
+          sessionToken: request.cookies[SESSION_COOKIE] ?? '',
+          webhookUrl: request.body?.webhook_url ?? '',
+        });
+        return reply.send(toAccountJson(response.account));
+      }),
   );
 
-  answerWithAccount(app, 'post', '/api/account/discord/delete', (sessionToken) =>
-    unary(account, 'unlinkDiscord', { sessionToken }),
-  );
-}
-
-/**
- * A route that makes one call to the account service for the session's own account and answers with
- * the account as that call left it, so every screen section shows the same fields after a change.
- */
-function answerWithAccount(
-  app: FastifyInstance,
-  method: 'get' | 'post',
-  url: string,
-  call: (
-    sessionToken: string,
-    request: FastifyRequest,
-  ) => Promise<{ account?: accountV1.AccountSettings | undefined }>,
-  statusCode = 200,
-) {
-  app[method](
-    url,
-    accountRoute(`${method.toUpperCase()} ${url}`, async (request, reply) => {
-      const response = await call(request.cookies[SESSION_COOKIE] ?? '', request);
-      return reply.code(statusCode).send(toAccountJson(response.account));
-    }),
+  api.post(
+    '/api/account/discord/delete',
+    {
+      schema: { summary: 'Unlink Discord', security, response: { 200: account, 401: signedOut, 403: csrf } },
+    },
+    (request, reply) =>
+      accountWork(request, reply, async () => {
+        const response = await unary(client, 'unlinkDiscord', {
+          sessionToken: request.cookies[SESSION_COOKIE] ?? '',
+        });
+        return reply.send(toAccountJson(response.account));
+      }),
   );
 }

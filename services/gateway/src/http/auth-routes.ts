@@ -1,95 +1,163 @@
 import type { accountV1 } from '@mimamori/contracts';
-import { unary, withIncomingHttpContext } from '@mimamori/runtime';
+import {
+  accountAnswers,
+  accountRefusals,
+  resetBody,
+  resetRequestBody,
+  signInBody,
+  signUpBody,
+  verifyBody,
+} from '@mimamori/http-api';
+import { unary } from '@mimamori/runtime';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sendAccountFailure } from './account-failure.ts';
-import { booleanField, integerField, textField } from './request-body.ts';
+import { answer } from './answer.ts';
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from './session-cookie.ts';
 
-type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
-
-/** Runs a handler in the request's trace and answers account refusals with their code. */
-export function accountRoute(name: string, handler: Handler): Handler {
-  return (request, reply) =>
-    withIncomingHttpContext(request.headers, name, async () => {
-      try {
-        return await handler(request, reply);
-      } catch (error) {
-        if ((error as { statusCode?: number }).statusCode === 400) throw error;
-        return sendAccountFailure(reply, error);
-      }
-    });
+/**
+ * Runs an account route's work in the request's trace and answers account refusals with their
+ * code. A body field of the wrong type has already been answered 400 bad_request; a missing one
+ * reads as empty, and the account service says what it refuses.
+ */
+export function accountWork(request: FastifyRequest, reply: FastifyReply, work: () => Promise<unknown>) {
+  return answer(request, reply, `${request.method} ${request.routeOptions.url}`, work, sendAccountFailure);
 }
+
+const { csrf } = accountRefusals;
 
 /** Sign-up, sign-in, sign-out, e-mail verification and password reset (docs/product.md#account). */
 export function authRoutes(app: FastifyInstance, deps: { account: accountV1.AccountServiceClient }) {
   const { account } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
-  app.post(
+  api.post(
     '/api/signup',
-    accountRoute('POST /api/signup', async (request, reply) => {
-      await unary(account, 'signUp', {
-        email: textField(request, 'email'),
-        password: textField(request, 'password'),
-        lang: textField(request, 'lang'),
-        agreedToTerms: booleanField(request, 'agree'),
-        timezone: textField(request, 'timezone'),
-        plan: integerField(request, 'plan'),
-      });
-      // The same answer for a new and a registered address.
-      return reply.code(202).send({ status: 'verification_sent' });
-    }),
+    {
+      schema: {
+        summary:
+          'Sign up with a 14-day trial; mails a verification link. Same answer for a registered address.',
+        body: signUpBody,
+        response: { 202: accountAnswers.verificationSent, 400: accountRefusals.signUp, 403: csrf },
+      },
+    },
+    (request, reply) =>
+      accountWork(request, reply, async () => {
+        const body = request.body;
+        await unary(account, 'signUp', {
+          email: body?.email ?? '',
+          password: body?.password ?? '',
+          lang: body?.lang ?? '',
+          agreedToTerms: body?.agree ?? false,
+          timezone: body?.timezone ?? '',
+          plan: body?.plan ?? 0,
+        });
+        // The same answer for a new and a registered address.
+        return reply.code(202).send({ status: 'verification_sent' });
+      }),
   );
 
-  app.post(
+  api.post(
     '/api/signin',
-    accountRoute('POST /api/signin', async (request, reply) => {
-      const { sessionToken } = await unary(account, 'signIn', {
-        email: textField(request, 'email'),
-        password: textField(request, 'password'),
-        clientAddress: request.ip,
-        previousSessionToken: request.cookies[SESSION_COOKIE] ?? '',
-      });
-      setSessionCookie(reply, sessionToken);
-      return reply.send({ status: 'signed_in' });
-    }),
+    {
+      schema: {
+        summary:
+          'Sign in; sets a new httpOnly session cookie (the previous one ends). Throttled per account and address.',
+        body: signInBody,
+        response: {
+          200: accountAnswers.signedIn.describe('Signed in (Set-Cookie mimamori_session)'),
+          401: accountRefusals.credentials,
+          403: csrf,
+          409: accountRefusals.notVerified,
+          429: accountRefusals.throttled,
+        },
+      },
+    },
+    (request, reply) =>
+      accountWork(request, reply, async () => {
+        const { sessionToken } = await unary(account, 'signIn', {
+          email: request.body?.email ?? '',
+          password: request.body?.password ?? '',
+          clientAddress: request.ip,
+          previousSessionToken: request.cookies[SESSION_COOKIE] ?? '',
+        });
+        setSessionCookie(reply, sessionToken);
+        return reply.send({ status: 'signed_in' });
+      }),
   );
 
-  app.get(
+  api.get(
     '/api/signout',
-    accountRoute('GET /api/signout', async (request, reply) => {
-      await unary(account, 'signOut', { sessionToken: request.cookies[SESSION_COOKIE] ?? '' });
-      clearSessionCookie(reply);
-      return reply.send({ status: 'signed_out' });
-    }),
+    {
+      schema: {
+        summary: 'Sign out: ends the session and clears its cookie',
+        response: { 200: accountAnswers.signedOut },
+      },
+    },
+    (request, reply) =>
+      accountWork(request, reply, async () => {
+        await unary(account, 'signOut', { sessionToken: request.cookies[SESSION_COOKIE] ?? '' });
+        clearSessionCookie(reply);
+        return reply.send({ status: 'signed_out' });
+      }),
   );
 
-  app.post(
+  api.post(
     '/api/verify',
-    accountRoute('POST /api/verify', async (request, reply) => {
-      const { outcome } = await unary(account, 'verifyEmail', { token: textField(request, 'token') });
-      return reply.send({ status: outcome });
-    }),
+    {
+      schema: {
+        summary: 'Consume a verification link (sign-up or additional address)',
+        body: verifyBody,
+        response: { 200: accountAnswers.verified, 403: csrf, 404: accountRefusals.verificationLink },
+      },
+    },
+    (request, reply) =>
+      accountWork(request, reply, async () => {
+        const { outcome } = await unary(account, 'verifyEmail', { token: request.body?.token ?? '' });
+        return reply.send({ status: outcome });
+      }),
   );
 
-  app.post(
+  api.post(
     '/api/reset_pass/request',
-    accountRoute('POST /api/reset_pass/request', async (request, reply) => {
-      await unary(account, 'requestPasswordReset', {
-        email: textField(request, 'email'),
-        lang: textField(request, 'lang'),
-      });
-      return reply.code(202).send({ status: 'reset_requested' });
-    }),
+    {
+      schema: {
+        summary: 'Request a password reset link; same answer whether or not the address is registered',
+        body: resetRequestBody,
+        response: { 202: accountAnswers.resetRequested, 403: csrf },
+      },
+    },
+    (request, reply) =>
+      accountWork(request, reply, async () => {
+        await unary(account, 'requestPasswordReset', {
+          email: request.body?.email ?? '',
+          lang: request.body?.lang ?? '',
+        });
+        return reply.code(202).send({ status: 'reset_requested' });
+      }),
   );
 
-  app.post(
+  api.post(
     '/api/reset_pass',
-    accountRoute('POST /api/reset_pass', async (request, reply) => {
-      await unary(account, 'resetPassword', {
-        token: textField(request, 'token'),
-        password: textField(request, 'password'),
-      });
-      return reply.send({ status: 'password_reset' });
-    }),
+    {
+      schema: {
+        summary: 'Set a new password with a reset link (single use, 1 hour); ends every session',
+        body: resetBody,
+        response: {
+          200: accountAnswers.passwordReset,
+          400: accountRefusals.password,
+          403: csrf,
+          404: accountRefusals.resetLink,
+        },
+      },
+    },
+    (request, reply) =>
+      accountWork(request, reply, async () => {
+        await unary(account, 'resetPassword', {
+          token: request.body?.token ?? '',
+          password: request.body?.password ?? '',
+        });
+        return reply.send({ status: 'password_reset' });
+      }),
   );
 }

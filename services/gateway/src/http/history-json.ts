@@ -1,4 +1,12 @@
 import type { diffV1, targetV1 } from '@mimamori/contracts';
+import {
+  type DiffRow,
+  diffRow,
+  type HistoryEntry,
+  historyOutcome,
+  type RegistrationData,
+  ruleOperand,
+} from '@mimamori/http-api';
 import { checkErrorJson } from './check-error-json.ts';
 
 export type UpdateImage = 'before' | 'after';
@@ -37,13 +45,17 @@ export function areaLabels(settings: targetV1.TargetSettings | undefined): Map<s
 }
 
 /** One check of the site-detail history. */
-export function historyEntryJson(targetId: string, entry: diffV1.HistoryEntry, labels: Map<string, string>) {
+export function historyEntryJson(
+  targetId: string,
+  entry: diffV1.HistoryEntry,
+  labels: Map<string, string>,
+): HistoryEntry {
   const update = entry.update;
   return {
     check_id: entry.checkId,
     due_at: entry.dueAt?.toISOString() ?? null,
     checked_at: entry.completedAt?.toISOString() ?? null,
-    outcome: entry.outcome,
+    outcome: historyOutcome.parse(entry.outcome),
     error: entry.outcome === 'error' ? checkErrorJson(entry.errorCode, entry.errorDetail) : null,
     update: update
       ? {
@@ -54,7 +66,7 @@ export function historyEntryJson(targetId: string, entry: diffV1.HistoryEntry, l
             group_index: condition.groupIndex,
             condition_index: condition.conditionIndex,
             area_id: condition.areaId,
-            operand: condition.operand,
+            operand: ruleOperand.parse(condition.operand),
             operator: condition.operator,
             value: condition.value,
           })),
@@ -76,17 +88,17 @@ export function historyEntryJson(targetId: string, entry: diffV1.HistoryEntry, l
 }
 
 /** The engine's rows ({kind, changed, old, new}) as the diff service stored them. */
-function diffRows(rowsJson: string): unknown[] {
+function diffRows(rowsJson: string): DiffRow[] {
   if (!rowsJson) return [];
   const rows: unknown = JSON.parse(rowsJson);
-  return Array.isArray(rows) ? rows : [];
+  return Array.isArray(rows) ? diffRow.array().parse(rows) : [];
 }
 
 export function registrationDataJson(
   targetId: string,
   data: diffV1.GetRegistrationDataResponse,
   labels: Map<string, string>,
-) {
+): Omit<RegistrationData, 'target'> {
   return {
     areas: data.areas.map((area) => ({
       area_id: area.areaId,

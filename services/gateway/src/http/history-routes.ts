@@ -1,12 +1,26 @@
 import { status as grpcStatus } from '@grpc/grpc-js';
 import { type BlobStore, contentTypeForKey } from '@mimamori/blob-store';
 import type { accountV1, diffV1, targetV1 } from '@mimamori/contracts';
-import { unary, withIncomingHttpContext } from '@mimamori/runtime';
+import {
+  HISTORY_PAGE_MAX,
+  historyPage,
+  historyQuery,
+  historyRefusals,
+  refusal,
+  registrationData,
+  registrationDataQuery,
+  type ScreenshotQuery,
+  type SiteRow,
+  screenshotQuery,
+} from '@mimamori/http-api';
+import { unary } from '@mimamori/runtime';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendApiError, sendGrpcFailure } from './api-error.ts';
 import { areaLabels, historyEntryJson, registrationDataJson } from './history-json.ts';
-import { type SessionCaller, sessionCaller } from './session-caller.ts';
+import { requestShapeProblem, sendShapeProblem } from './request-shape.ts';
+import { answerAsCaller, type SessionCaller } from './session-caller.ts';
 import { siteRowJson } from './target-json.ts';
 
 export interface HistoryRouteDeps {
@@ -23,29 +37,12 @@ const IMAGE_CACHE = 'private, max-age=604800, immutable';
 // Updates of one site on one day, read a page at a time when a picture is looked up: 1,440 at a
 // one-minute interval.
 const IMAGE_LOOKUP_PAGES = 15;
-const PAGE_MAX = 100;
-
-const id = z.string().min(1).max(100);
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
-
-const historyQuery = z.object({
-  id,
-  filter: z.enum(['all', 'update', 'error']).default('all'),
-  day: day.optional(),
-  cursor: z.string().max(500).optional(),
-  direction: z.enum(['older', 'newer']).default('older'),
-  size: z.coerce.number().int().min(1).max(PAGE_MAX).default(20),
-});
-
-const screenshotQuery = z.discriminatedUnion('image', [
-  z.object({ id, image: z.enum(['before', 'after']), update: z.string().min(1).max(200), day }),
-  z.object({ id, image: z.literal('registration_page') }),
-  z.object({ id, image: z.literal('registration_area'), area: z.string().min(1).max(64) }),
-]);
-
-type Handler = (session: SessionCaller, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 const EMPTY_PAGE: diffV1.ListHistoryResponse = { entries: [], olderCursor: '', newerCursor: '' };
+const { badRequest, notFound, signedOut } = historyRefusals;
+const security = [{ session: [] }];
+// The picture's bytes, described to OpenAPI as binary.
+const picture = z.instanceof(Buffer).meta({ type: 'string', format: 'binary' });
 
 /**
  * The site detail (docs/product.md#history): the history of checks and updates filtered all / update /
@@ -56,97 +53,143 @@ const EMPTY_PAGE: diffV1.ListHistoryResponse = { entries: [], olderCursor: '', n
  */
 export function historyRoutes(app: FastifyInstance, deps: HistoryRouteDeps) {
   const { target, history, blobs } = deps;
-  const route = (path: string, handle: Handler) =>
-    app.get(path, (request, reply) =>
-      withIncomingHttpContext(request.headers, `GET ${path}`, async () => {
-        const session = await sessionCaller(deps.account, request, reply);
-        if (!session) return reply;
-        try {
-          return await handle(session, request, reply);
-        } catch (error) {
-          return sendHistoryFailure(reply, error);
-        }
-      }),
-    );
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const asCaller = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    work: (session: SessionCaller) => Promise<unknown>,
+  ) => answerAsCaller(deps.account, request, reply, work, sendHistoryFailure);
 
   for (const [version, prefix] of [
     [1, '/api'],
     [2, '/api/v2'],
   ] as const) {
-    route(`${prefix}/history`, async ({ caller, timeZone }, request, reply) => {
-      const parsed = historyQuery.safeParse(request.query);
-      if (!parsed.success) return sendQueryProblem(reply, parsed.error);
-      const query = parsed.data;
-      const site = await unary(target, 'getTarget', { caller, targetId: query.id });
-      if (site.version !== version) return sendApiError(reply, 404, 'not_found');
-      const [page, seen] = await Promise.all([
-        heardOf(
-          unary(history, 'listHistory', {
-            userId: caller.userId,
-            targetId: site.targetId,
+    api.get(
+      `${prefix}/history`,
+      {
+        attachValidation: true,
+        schema: {
+          summary: `The site detail’s history of a v${version} site, newest first; opening it (no cursor) clears NEW`,
+          security,
+          querystring: historyQuery,
+          response: { 200: historyPage, 400: badRequest, 401: signedOut, 404: notFound },
+        },
+      },
+      (request, reply) =>
+        asCaller(request, reply, async ({ caller, timeZone }) => {
+          const problem = requestShapeProblem(request);
+          if (problem) return sendShapeProblem(reply, problem);
+          const query = request.query;
+          const site = await unary(target, 'getTarget', { caller, targetId: query.id });
+          if (site.version !== version) return sendApiError(reply, 404, 'not_found');
+          const [page, seen] = await Promise.all([
+            heardOf(
+              unary(history, 'listHistory', {
+                userId: caller.userId,
+                targetId: site.targetId,
+                filter: query.filter,
+                cursor: query.cursor ?? '',
+                direction: query.direction,
+                pageSize: query.size,
+                day: query.day ?? '',
+                timeZone,
+              }),
+              EMPTY_PAGE,
+            ),
+            // Opening the detail is the first page; paging through it is the same visit.
+            query.cursor
+              ? null
+              : unary(target, 'markTargetSeen', { target: { caller, version, targetId: site.targetId } }),
+          ]);
+          const labels = areaLabels(site.settings);
+          return reply.send({
+            target: shownRow(seen?.row ?? site.row),
             filter: query.filter,
-            cursor: query.cursor ?? '',
-            direction: query.direction,
-            pageSize: query.size,
-            day: query.day ?? '',
-            timeZone,
-          }),
-          EMPTY_PAGE,
-        ),
-        // Opening the detail is the first page; paging through it is the same visit.
-        query.cursor
-          ? null
-          : unary(target, 'markTargetSeen', { target: { caller, version, targetId: site.targetId } }),
-      ]);
-      const labels = areaLabels(site.settings);
-      return reply.send({
-        target: siteRowJson(seen?.row ?? site.row),
-        filter: query.filter,
-        day: query.day ?? null,
-        time_zone: timeZone,
-        entries: page.entries.map((entry) => historyEntryJson(site.targetId, entry, labels)),
-        older_cursor: page.olderCursor || null,
-        newer_cursor: page.newerCursor || null,
-      });
-    });
+            day: query.day ?? null,
+            time_zone: timeZone,
+            entries: page.entries.map((entry) => historyEntryJson(site.targetId, entry, labels)),
+            older_cursor: page.olderCursor || null,
+            newer_cursor: page.newerCursor || null,
+          });
+        }),
+    );
 
-    route(`${prefix}/registration_data`, async ({ caller }, request, reply) => {
-      const parsed = id.safeParse((request.query as Record<string, unknown>).id);
-      if (!parsed.success) return sendApiError(reply, 400, 'bad_request');
-      const site = await unary(target, 'getTarget', { caller, targetId: parsed.data });
-      if (site.version !== version) return sendApiError(reply, 404, 'not_found');
-      const data = await heardOf(
-        unary(history, 'getRegistrationData', { userId: caller.userId, targetId: site.targetId }),
-        { areas: [], pageScreenshotBlobKey: '' },
-      );
-      return reply.send({
-        target: siteRowJson(site.row),
-        ...registrationDataJson(site.targetId, data, areaLabels(site.settings)),
-      });
-    });
+    api.get(
+      `${prefix}/registration_data`,
+      {
+        attachValidation: true,
+        schema: {
+          summary: `The data at registration of a v${version} site: each area’s first recorded text`,
+          security,
+          querystring: registrationDataQuery,
+          response: { 200: registrationData, 400: badRequest, 401: signedOut, 404: notFound },
+        },
+      },
+      (request, reply) =>
+        asCaller(request, reply, async ({ caller }) => {
+          if (requestShapeProblem(request)) return sendApiError(reply, 400, 'bad_request');
+          const site = await unary(target, 'getTarget', { caller, targetId: request.query.id });
+          if (site.version !== version) return sendApiError(reply, 404, 'not_found');
+          const data = await heardOf(
+            unary(history, 'getRegistrationData', { userId: caller.userId, targetId: site.targetId }),
+            { areas: [], pageScreenshotBlobKey: '' },
+          );
+          return reply.send({
+            target: shownRow(site.row),
+            ...registrationDataJson(site.targetId, data, areaLabels(site.settings)),
+          });
+        }),
+    );
   }
 
-  route('/api/v2/screenshot', async ({ caller }, request, reply) => {
-    const parsed = screenshotQuery.safeParse(request.query);
-    if (!parsed.success) return sendQueryProblem(reply, parsed.error);
-    const key = await pictureKey(history, caller.userId, parsed.data);
-    const blob = key ? await blobs.get(key) : null;
-    if (!key || !blob) return sendApiError(reply, 404, 'not_found');
-    return reply
-      .header('cache-control', IMAGE_CACHE)
-      .header('x-content-type-options', 'nosniff')
-      .type(blob.contentType ?? contentTypeForKey(key) ?? 'application/octet-stream')
-      .send(Buffer.from(blob.data));
-  });
+  api.get(
+    '/api/v2/screenshot',
+    {
+      attachValidation: true,
+      schema: {
+        summary:
+          'A picture of the caller’s own site (v1 or v2): an update’s before/after, or one taken at registration. ' +
+          'The URLs come from the history and registration-data answers.',
+        security,
+        querystring: screenshotQuery,
+        response: {
+          200: {
+            description: 'The picture (WebP), cacheable privately',
+            content: { 'image/webp': { schema: picture } },
+          },
+          400: badRequest,
+          401: signedOut,
+          404: refusal('No such picture in the caller’s history', ['not_found']),
+        },
+      },
+    },
+    (request, reply) =>
+      asCaller(request, reply, async ({ caller }) => {
+        const problem = requestShapeProblem(request);
+        if (problem) return sendShapeProblem(reply, problem);
+        const key = await pictureKey(history, caller.userId, request.query);
+        const blob = key ? await blobs.get(key) : null;
+        if (!key || !blob) return sendApiError(reply, 404, 'not_found');
+        return reply
+          .header('cache-control', IMAGE_CACHE)
+          .header('x-content-type-options', 'nosniff')
+          .type(blob.contentType ?? contentTypeForKey(key) ?? 'application/octet-stream')
+          .send(Buffer.from(blob.data));
+      }),
+  );
 }
 
-type PictureRef = z.infer<typeof screenshotQuery>;
+/** The target service always sends the site's row with it; without one the answer is not made. */
+function shownRow(row: targetV1.SiteRow | undefined): SiteRow {
+  if (!row) throw new Error('the target service sent a site without its row');
+  return siteRowJson(row);
+}
 
 /** The picture's blob key as the caller's own history names it, or null when it does not. */
 async function pictureKey(
   history: diffV1.HistoryServiceClient,
   userId: string,
-  ref: PictureRef,
+  ref: ScreenshotQuery,
 ): Promise<string | null> {
   if (ref.image === 'registration_page' || ref.image === 'registration_area') {
     const data = await unary(history, 'getRegistrationData', { userId, targetId: ref.id });
@@ -161,7 +204,7 @@ async function pictureKey(
       filter: 'update',
       cursor,
       direction: 'older',
-      pageSize: PAGE_MAX,
+      pageSize: HISTORY_PAGE_MAX,
       day: ref.day,
       timeZone: 'UTC',
     });
@@ -188,14 +231,6 @@ async function heardOf<T>(call: Promise<T>, nothing: T): Promise<T> {
     if ((error as { code?: number }).code === grpcStatus.NOT_FOUND) return nothing;
     throw error;
   }
-}
-
-function sendQueryProblem(reply: FastifyReply, error: z.ZodError) {
-  const field = error.issues[0]?.path.join('.') ?? '';
-  return reply
-    .code(400)
-    .type('application/json')
-    .send({ error: { code: 'bad_request', message_key: 'errors.bad_request', field } });
 }
 
 const httpByGrpc: Partial<Record<number, number>> = {

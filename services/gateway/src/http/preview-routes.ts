@@ -1,12 +1,25 @@
 import type { accountV1, crawlerV1 } from '@mimamori/contracts';
-import { unary, withIncomingHttpContext } from '@mimamori/runtime';
+import {
+  type AreaReading,
+  type Box,
+  type PreviewActionBody,
+  type PreviewLocatorBody,
+  type PreviewRender,
+  previewAnswers,
+  previewBodies,
+  previewRefusals,
+  type StepOutcome,
+  selectorType,
+} from '@mimamori/http-api';
+import { unary } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import { extractAreaContent, normaliseArea, validateAreaOptions } from '@mimamori/watch-engine';
-import { USER_AGENT_KINDS } from '@mimamori/watch-engine/user-agent-kinds';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sendAccountFailure } from './account-failure.ts';
+import { answer } from './answer.ts';
 import { sendApiError } from './api-error.ts';
+import { requestShapeProblem } from './request-shape.ts';
 import { SESSION_COOKIE } from './session-cookie.ts';
 
 export interface PreviewRouteDeps {
@@ -22,56 +35,7 @@ export interface PreviewRouteDeps {
 /** Rendering a slow page takes up to ~30 s load + ~30 s settling, plus the screenshot. */
 const PREVIEW_DEADLINE_MS = 90_000;
 
-const selectorType = z.enum(['css', 'xpath']).default('css');
-const locator = z.object({
-  selector: z.string().min(1).max(2_000),
-  selector_type: selectorType,
-  frame_selector: z.string().max(2_000).default(''),
-  frame_selector_type: z.enum(['css', 'xpath', '']).default(''),
-});
-const action = z.object({
-  type: z.enum(['click', 'enter_text', 'modifier_key', 'goto_url']),
-  locator: locator.optional(),
-  value: z.string().max(2_000).default(''),
-  skippable: z.boolean().default(false),
-});
-const session = { session_id: z.string().min(1).max(100) };
-
-const bodies = {
-  open: z.object({
-    url: z.string().min(1).max(4_000),
-    user_agent: z
-      .object({
-        kind: z.enum(USER_AGENT_KINDS),
-        value: z.string().max(500).default(''),
-      })
-      .default({ kind: 'none', value: '' }),
-    viewport: z
-      .object({ width: z.number().int().min(240).max(3_840), height: z.number().int().min(240).max(4_000) })
-      .optional(),
-    cookies: z.string().max(8_000).default(''),
-    use_proxy: z.boolean().default(false),
-  }),
-  render: z.object({
-    ...session,
-    frame: z.object({ selector: z.string().min(1).max(2_000), selector_type: selectorType }).optional(),
-  }),
-  area: z.object({
-    ...session,
-    area: locator,
-    // The area's options as the wizard edits them; the answer then holds the text checks compare.
-    options: z.record(z.string(), z.unknown()).optional(),
-  }),
-  login: z.object({
-    ...session,
-    actions: z.array(action).max(50),
-    verify: z.object({ kind: z.enum(['cookie', 'replay']), cookie_name: z.string().max(200).default('') }),
-  }),
-  actions: z.object({ ...session, actions: z.array(action).max(50) }),
-  close: z.object(session),
-};
-
-type Bodies = { [K in keyof typeof bodies]: z.infer<(typeof bodies)[K]> };
+type PreviewName = keyof typeof previewBodies;
 
 /**
  * The registration wizard's live preview (docs/product.md#wizard, /sr2c and /sr2m): the page in the
@@ -80,119 +44,168 @@ type Bodies = { [K in keyof typeof bodies]: z.infer<(typeof bodies)[K]> };
 export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
   const { preview } = deps;
   const call = { deadlineMs: PREVIEW_DEADLINE_MS };
-
-  route(app, deps, 'open', async (userId, body) => {
-    const opened = await unary(
-      preview,
-      'openPreview',
-      {
-        userId,
-        url: body.url,
-        userAgentKind: body.user_agent.kind,
-        userAgentValue: body.user_agent.value,
-        viewportWidth: body.viewport?.width ?? 0,
-        viewportHeight: body.viewport?.height ?? 0,
-        cookies: body.cookies,
-        useProxy: body.use_proxy,
-      },
-      call,
-    );
-    return opened.problem
-      ? { problem: opened.problem }
-      : { session_id: opened.sessionId, render: renderJson(opened.render) };
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const options = <Name extends PreviewName>(name: Name, summary: string) => ({
+    attachValidation: true,
+    schema: {
+      summary,
+      security: [{ session: [] }],
+      body: previewBodies[name],
+      response: { 200: previewAnswers[name], ...previewRefusals },
+    },
   });
-
-  route(app, deps, 'render', async (userId, body) => {
-    const rendered = await unary(
-      preview,
-      'renderPreview',
-      {
-        userId,
-        sessionId: body.session_id,
-        frameSelector: body.frame?.selector ?? '',
-        frameSelectorType: body.frame ? body.frame.selector_type : '',
-      },
-      call,
-    );
-    return rendered.problem ? { problem: rendered.problem } : { render: renderJson(rendered.render) };
-  });
-
-  route(app, deps, 'area', async (userId, body) => {
-    const area = await unary(
-      preview,
-      'evaluateArea',
-      { userId, sessionId: body.session_id, area: locatorMessage(body.area) },
-      call,
-    );
-    return {
-      found: area.found,
-      text: area.text,
-      html: area.html,
-      http_suffices: area.httpSuffices,
-      ...(body.options ? normalisedJson(area, body.options) : {}),
-      ...(area.problem ? { problem: area.problem } : {}),
-    };
-  });
-
-  route(app, deps, 'login', async (userId, body) => {
-    const outcome = await unary(
-      preview,
-      'testLogin',
-      {
-        userId,
-        sessionId: body.session_id,
-        actions: body.actions.map((action, index) =>
-          sealedLoginAction(action, deps.secretBox, `preview:${userId}:${body.session_id}:login:${index}`),
-        ),
-        verifyKind: body.verify.kind,
-        verifyCookieName: body.verify.cookie_name,
-      },
-      call,
-    );
-    return stepJson(outcome);
-  });
-
-  route(app, deps, 'actions', async (userId, body) => {
-    const outcome = await unary(
-      preview,
-      'runActions',
-      { userId, sessionId: body.session_id, actions: body.actions.map(actionMessage) },
-      call,
-    );
-    return stepJson(outcome);
-  });
-
-  route(app, deps, 'close', async (userId, body) => {
-    await unary(preview, 'closePreview', { userId, sessionId: body.session_id });
-    return { status: 'closed' };
-  });
-}
-
-function route<K extends keyof Bodies>(
-  app: FastifyInstance,
-  deps: PreviewRouteDeps,
-  name: K,
-  handle: (userId: string, body: Bodies[K]) => Promise<unknown>,
-) {
-  const path = `/api/preview/${name}`;
-  app.post(path, (request: FastifyRequest, reply: FastifyReply) =>
-    withIncomingHttpContext(request.headers, `POST ${path}`, async () => {
-      const sessionToken = request.cookies[SESSION_COOKIE];
-      if (!sessionToken) return sendApiError(reply, 401, 'unauthenticated');
-      const parsed = bodies[name].safeParse(request.body ?? {});
-      if (!parsed.success) return sendApiError(reply, 400, 'bad_request');
-      try {
+  // The cookie is checked before the body, and the account service asked after it: a signed-out
+  // caller hears 401, a malformed request 400 without a call.
+  const asUser = (request: FastifyRequest, reply: FastifyReply, work: (userId: string) => Promise<unknown>) =>
+    answer(
+      request,
+      reply,
+      `POST ${request.routeOptions.url}`,
+      async () => {
+        const sessionToken = request.cookies[SESSION_COOKIE];
+        if (!sessionToken) return sendApiError(reply, 401, 'unauthenticated');
+        if (requestShapeProblem(request)) return sendApiError(reply, 400, 'bad_request');
         const { userInfo } = await unary(deps.account, 'getUserInfo', { sessionToken });
         if (!userInfo?.userId) return sendApiError(reply, 401, 'unauthenticated');
-        return reply.send(await handle(userInfo.userId, parsed.data as Bodies[K]));
-      } catch (error) {
-        return sendAccountFailure(reply, error);
-      }
+        return work(userInfo.userId);
+      },
+      sendAccountFailure,
+    );
+
+  api.post(
+    '/api/preview/open',
+    options(
+      'open',
+      'Open a page in a new preview session (at most 3 per user; idle sessions expire after 10 minutes)',
+    ),
+    (request, reply) =>
+      asUser(request, reply, async (userId) => {
+        const body = request.body;
+        const opened = await unary(
+          preview,
+          'openPreview',
+          {
+            userId,
+            url: body.url,
+            userAgentKind: body.user_agent.kind,
+            userAgentValue: body.user_agent.value,
+            viewportWidth: body.viewport?.width ?? 0,
+            viewportHeight: body.viewport?.height ?? 0,
+            cookies: body.cookies,
+            useProxy: body.use_proxy,
+          },
+          call,
+        );
+        return reply.send(
+          opened.problem
+            ? { problem: opened.problem }
+            : { session_id: opened.sessionId, render: renderJson(opened.render) },
+        );
+      }),
+  );
+
+  api.post(
+    '/api/preview/render',
+    options('render', 'Render the page again, or inside a frame'),
+    (request, reply) =>
+      asUser(request, reply, async (userId) => {
+        const body = request.body;
+        const rendered = await unary(
+          preview,
+          'renderPreview',
+          {
+            userId,
+            sessionId: body.session_id,
+            frameSelector: body.frame?.selector ?? '',
+            frameSelectorType: body.frame ? body.frame.selector_type : '',
+          },
+          call,
+        );
+        return reply.send(
+          rendered.problem ? { problem: rendered.problem } : { render: renderJson(rendered.render) },
+        );
+      }),
+  );
+
+  api.post(
+    '/api/preview/area',
+    options('area', 'Evaluate a candidate area: its visible text, and whether HTTP mode reads the same text'),
+    (request, reply) =>
+      asUser(request, reply, async (userId) => {
+        const body = request.body;
+        const area = await unary(
+          preview,
+          'evaluateArea',
+          { userId, sessionId: body.session_id, area: locatorMessage(body.area) },
+          call,
+        );
+        return reply.send({
+          found: area.found,
+          text: area.text,
+          html: area.html,
+          http_suffices: area.httpSuffices,
+          ...(body.options ? normalisedJson(area, body.options) : {}),
+          ...(area.problem ? { problem: area.problem } : {}),
+        });
+      }),
+  );
+
+  api.post(
+    '/api/preview/login',
+    options(
+      'login',
+      'Test a login from a signed-out state, verified by a cookie or by the replay succeeding',
+    ),
+    (request, reply) =>
+      asUser(request, reply, async (userId) => {
+        const body = request.body;
+        const outcome = await unary(
+          preview,
+          'testLogin',
+          {
+            userId,
+            sessionId: body.session_id,
+            actions: body.actions.map((action, index) =>
+              sealedLoginAction(
+                action,
+                deps.secretBox,
+                `preview:${userId}:${body.session_id}:login:${index}`,
+              ),
+            ),
+            verifyKind: body.verify.kind,
+            verifyCookieName: body.verify.cookie_name,
+          },
+          call,
+        );
+        return reply.send(stepJson(outcome));
+      }),
+  );
+
+  api.post(
+    '/api/preview/actions',
+    options('actions', 'Run actions on the page and render the result'),
+    (request, reply) =>
+      asUser(request, reply, async (userId) => {
+        const body = request.body;
+        const outcome = await unary(
+          preview,
+          'runActions',
+          { userId, sessionId: body.session_id, actions: body.actions.map(actionMessage) },
+          call,
+        );
+        return reply.send(stepJson(outcome));
+      }),
+  );
+
+  api.post('/api/preview/close', options('close', 'Close a preview session'), (request, reply) =>
+    asUser(request, reply, async (userId) => {
+      await unary(preview, 'closePreview', { userId, sessionId: request.body.session_id });
+      return reply.send({ status: 'closed' });
     }),
   );
 }
 
-function locatorMessage(value: z.infer<typeof locator>): crawlerV1.PreviewLocator {
+function locatorMessage(value: PreviewLocatorBody): crawlerV1.PreviewLocator {
   return {
     selector: value.selector,
     selectorType: value.selector_type,
@@ -201,7 +214,7 @@ function locatorMessage(value: z.infer<typeof locator>): crawlerV1.PreviewLocato
   };
 }
 
-function actionMessage(value: z.infer<typeof action>): crawlerV1.PreviewAction {
+function actionMessage(value: PreviewActionBody): crawlerV1.PreviewAction {
   return {
     type: value.type,
     ...(value.locator ? { locator: locatorMessage(value.locator) } : {}),
@@ -213,7 +226,7 @@ function actionMessage(value: z.infer<typeof action>): crawlerV1.PreviewAction {
 
 /** A typed text sealed for one user's preview session and action (crawler.proto's PreviewAction). */
 function sealedLoginAction(
-  value: z.infer<typeof action>,
+  value: PreviewActionBody,
   secretBox: SecretBox | undefined,
   context: string,
 ): crawlerV1.PreviewAction {
@@ -226,7 +239,7 @@ function stepJson(outcome: {
   ok: boolean;
   problem?: crawlerV1.PreviewProblem;
   render?: crawlerV1.PreviewRender;
-}) {
+}): StepOutcome {
   return {
     ok: outcome.ok,
     ...(outcome.problem ? { problem: outcome.problem } : {}),
@@ -241,7 +254,7 @@ function stepJson(outcome: {
 function normalisedJson(
   area: { found: boolean; text: string; html: string },
   options: Record<string, unknown>,
-) {
+): Pick<AreaReading, 'normalised_text' | 'options_problem'> {
   const checked = validateAreaOptions(options);
   if (!checked.ok) {
     const [problem] = checked.problems;
@@ -252,11 +265,12 @@ function normalisedJson(
   return { normalised_text: normaliseArea(content, checked.value).text };
 }
 
-const boxJson = (box: crawlerV1.PreviewBox | undefined) => box ?? { x: 0, y: 0, width: 0, height: 0 };
+const boxJson = (box: crawlerV1.PreviewBox | undefined): Box => box ?? { x: 0, y: 0, width: 0, height: 0 };
 
 /** The screenshot travels as a data URL the SPA can put straight into an <img>. */
-function renderJson(render: crawlerV1.PreviewRender | undefined) {
-  if (!render) return null;
+function renderJson(render: crawlerV1.PreviewRender | undefined): PreviewRender {
+  // The crawler answers an opened or rendered page with its picture, or with a problem instead.
+  if (!render) throw new Error('the crawler answered without the page or a problem');
   return {
     url: render.url,
     screenshot: `data:${render.screenshotType};base64,${Buffer.from(render.screenshot).toString('base64')}`,
@@ -264,7 +278,7 @@ function renderJson(render: crawlerV1.PreviewRender | undefined) {
     image_height: render.imageHeight,
     scale: render.scale,
     frame: render.frameSelector
-      ? { selector: render.frameSelector, selector_type: render.frameSelectorType }
+      ? { selector: render.frameSelector, selector_type: selectorType.parse(render.frameSelectorType) }
       : null,
     frames: render.frames.map((frame) => ({ ...frame, box: boxJson(frame.box) })),
     elements: render.elements.map((element) => ({ ...element, box: boxJson(element.box) })),

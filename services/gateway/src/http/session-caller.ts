@@ -2,6 +2,7 @@ import type { accountV1, targetV1 } from '@mimamori/contracts';
 import { unary } from '@mimamori/runtime';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendAccountFailure } from './account-failure.ts';
+import { answer } from './answer.ts';
 import { sendApiError } from './api-error.ts';
 import { SESSION_COOKIE } from './session-cookie.ts';
 
@@ -51,6 +52,30 @@ export async function sessionCaller(
     sendAccountFailure(reply, error);
     return null;
   }
+}
+
+/**
+ * Runs a route's work for the session's user, inside the request's trace: 401 without one.
+ * A malformed request (see request-shape.ts) is the work's to refuse, after this check.
+ */
+export function answerAsCaller(
+  account: accountV1.AccountServiceClient,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  work: (session: SessionCaller) => Promise<unknown>,
+  onFailure: (reply: FastifyReply, error: unknown) => unknown,
+): Promise<void> {
+  const name = `${request.method} ${request.routeOptions.url}`;
+  return answer(
+    request,
+    reply,
+    name,
+    async () => {
+      const session = await sessionCaller(account, request, reply);
+      if (session) await work(session);
+    },
+    onFailure,
+  );
 }
 
 function knownTimeZone(zone: string): string {

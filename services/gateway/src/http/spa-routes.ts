@@ -16,8 +16,10 @@ export async function spaRoutes(app: FastifyInstance, webDistDir: string) {
   });
   await app.register(fastifyStatic, { root: webDistDir, wildcard: false, index: false });
   const sendIndex = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html');
-  app.get('/', (_request, reply) => sendIndex(reply));
-  app.get('/*', (request, reply) => {
+  // The SPA's pages, not the API: left out of /api/openapi.json.
+  const hide = { schema: { hide: true } };
+  app.get('/', hide, (_request, reply) => sendIndex(reply));
+  app.get('/*', hide, (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     if (path.startsWith('/api/') || path.startsWith('/assets/')) return sendApiError(reply, 404, 'not_found');
     return sendIndex(reply);

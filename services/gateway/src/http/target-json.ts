@@ -1,64 +1,26 @@
 import type { targetV1 } from '@mimamori/contracts';
-import { z } from 'zod';
+import {
+  type ActionBody,
+  actionType,
+  chatNotify,
+  fetchMode,
+  type ImportOutcome,
+  importFormat,
+  importProblemCode,
+  type Locator,
+  type LocatorBody,
+  loginVerifyKind,
+  type SavedTarget,
+  type SiteRow,
+  type StoredAction,
+  type StoredTargetSettings,
+  selectorType,
+  siteVersion,
+  type TargetSettingsBody,
+  userAgentKind,
+} from '@mimamori/http-api';
 
-const locator = z.object({
-  selector: z.string().max(10_000).default(''),
-  selector_type: z.string().max(20).default('css'),
-  frame_selector: z.string().max(10_000).default(''),
-  frame_selector_type: z.string().max(20).default(''),
-});
-const action = z.object({
-  type: z.string().max(40),
-  locator: locator.optional(),
-  value: z.string().max(10_000).default(''),
-  skippable: z.boolean().default(false),
-});
-
-/**
- * A v2 site's settings as the registration wizard and the edit screen send them. Only types are
- * checked here; the target service checks the values and names the field it refuses.
- */
-export const targetSettingsBody = z.object({
-  label: z.string().max(10_000).default(''),
-  url: z.string().max(10_000).default(''),
-  interval_minutes: z.number().int(),
-  screenshot: z.boolean().default(false),
-  proxy: z.boolean().default(false),
-  mail_notify: z.boolean().default(true),
-  chat_notify: z.string().max(20).default('none'),
-  discord_webhook_url: z.string().max(10_000).default(''),
-  user_agent: z
-    .object({ kind: z.string().max(20), value: z.string().max(10_000).default('') })
-    .default({ kind: 'none', value: '' }),
-  viewport: z.object({ width: z.number().int(), height: z.number().int() }).optional(),
-  cookies: z.string().max(100_000).default(''),
-  clear_cookies: z.boolean().default(false),
-  login: z
-    .object({
-      actions: z.array(action).max(100),
-      verify: z.object({ kind: z.string().max(20), cookie_name: z.string().max(1_000).default('') }),
-    })
-    .optional(),
-  actions: z.array(action).max(100).default([]),
-  areas: z
-    .array(
-      z.object({
-        area_id: z.string().max(200),
-        label: z.string().max(10_000).default(''),
-        content: z.string().max(1_000_000).default(''),
-        locator: locator.optional(),
-        options: z.record(z.string(), z.unknown()).default({}),
-      }),
-    )
-    .max(100)
-    .default([]),
-  rules: z.record(z.string(), z.unknown()).optional(),
-  fetch_mode: z.string().max(20).default('browser'),
-  paused: z.boolean().default(false),
-});
-
-export type TargetSettingsBody = z.infer<typeof targetSettingsBody>;
-
+/** The settings as the target service takes them; it checks the values the body's types let through. */
 export function settingsMessage(body: TargetSettingsBody): targetV1.TargetSettings {
   return {
     label: body.label,
@@ -98,7 +60,7 @@ export function settingsMessage(body: TargetSettingsBody): targetV1.TargetSettin
   };
 }
 
-function actionMessage(value: z.infer<typeof action>): targetV1.Action {
+function actionMessage(value: ActionBody): targetV1.Action {
   return {
     type: value.type,
     locator: value.locator ? locatorMessage(value.locator) : undefined,
@@ -108,7 +70,7 @@ function actionMessage(value: z.infer<typeof action>): targetV1.Action {
   };
 }
 
-function locatorMessage(value: z.infer<typeof locator>): targetV1.Locator {
+function locatorMessage(value: LocatorBody): targetV1.Locator {
   return {
     selector: value.selector,
     selectorType: value.selector_type,
@@ -117,25 +79,38 @@ function locatorMessage(value: z.infer<typeof locator>): targetV1.Locator {
   };
 }
 
-/** The stored settings for the edit screen; secrets are never sent back, only whether they are set. */
-export function settingsJson(settings: targetV1.TargetSettings | undefined) {
-  if (!settings) return null;
-  const locatorJson = (value: targetV1.Locator | undefined) =>
-    value
-      ? {
-          selector: value.selector,
-          selector_type: value.selectorType,
-          frame_selector: value.frameSelector,
-          frame_selector_type: value.frameSelectorType,
-        }
-      : undefined;
-  const actionJson = (value: targetV1.Action) => ({
-    type: value.type,
+// The target service stored only values it accepted, so its words parse as the answer's enums;
+// one that does not is a fault of this gateway's shapes, answered 500.
+function locatorJson(value: targetV1.Locator | undefined): Locator | undefined {
+  if (!value) return undefined;
+  return {
+    selector: value.selector,
+    selector_type: selectorType.parse(value.selectorType),
+    frame_selector: value.frameSelector,
+    frame_selector_type: value.frameSelectorType ? selectorType.parse(value.frameSelectorType) : '',
+  };
+}
+
+/** The target service refuses an area without a locator, so every stored area has one. */
+function areaLocatorJson(value: targetV1.Locator | undefined): Locator {
+  const locator = locatorJson(value);
+  if (!locator) throw new Error('the target service sent an area without its locator');
+  return locator;
+}
+
+function actionJson(value: targetV1.Action): StoredAction {
+  return {
+    type: actionType.parse(value.type),
     locator: locatorJson(value.locator),
     value: value.value,
     skippable: value.skippable,
     has_value: value.hasValue,
-  });
+  };
+}
+
+/** The stored settings for the edit screen; secrets are never sent back, only whether they are set. */
+export function settingsJson(settings: targetV1.TargetSettings | undefined): StoredTargetSettings | null {
+  if (!settings) return null;
   return {
     label: settings.label,
     url: settings.url,
@@ -143,9 +118,9 @@ export function settingsJson(settings: targetV1.TargetSettings | undefined) {
     screenshot: settings.screenshot,
     proxy: settings.useProxy,
     mail_notify: settings.mailNotify,
-    chat_notify: settings.chatNotify,
+    chat_notify: chatNotify.parse(settings.chatNotify),
     has_discord_webhook: settings.hasDiscordWebhook,
-    user_agent: { kind: settings.userAgentKind, value: settings.userAgentValue },
+    user_agent: { kind: userAgentKind.parse(settings.userAgentKind), value: settings.userAgentValue },
     viewport:
       settings.viewportWidth || settings.viewportHeight
         ? { width: settings.viewportWidth, height: settings.viewportHeight }
@@ -154,7 +129,10 @@ export function settingsJson(settings: targetV1.TargetSettings | undefined) {
     login: settings.login
       ? {
           actions: settings.login.actions.map(actionJson),
-          verify: { kind: settings.login.verifyKind, cookie_name: settings.login.verifyCookieName },
+          verify: {
+            kind: loginVerifyKind.parse(settings.login.verifyKind),
+            cookie_name: settings.login.verifyCookieName,
+          },
         }
       : null,
     actions: settings.actions.map(actionJson),
@@ -162,21 +140,23 @@ export function settingsJson(settings: targetV1.TargetSettings | undefined) {
       area_id: area.areaId,
       label: area.label,
       content: area.content,
-      locator: locatorJson(area.locator),
+      locator: areaLocatorJson(area.locator),
       options: JSON.parse(area.optionsJson || '{}') as unknown,
     })),
     rules: settings.rulesJson ? (JSON.parse(settings.rulesJson) as unknown) : null,
-    fetch_mode: settings.fetchMode,
+    fetch_mode: fetchMode.parse(settings.fetchMode),
     paused: settings.paused,
   };
 }
 
-/** A site-list row with its keys (docs/product.md#targets). */
-export function siteRowJson(row: targetV1.SiteRow | undefined) {
+/** A target-list row with its JSON keys (docs/product.md#target-list). */
+export function siteRowJson(row: targetV1.SiteRow): SiteRow;
+export function siteRowJson(row: targetV1.SiteRow | undefined): SiteRow | null;
+export function siteRowJson(row: targetV1.SiteRow | undefined): SiteRow | null {
   if (!row) return null;
   return {
     id: row.id,
-    ver: row.ver,
+    ver: siteVersion.parse(row.ver),
     no: row.no,
     label: row.label,
     url: row.url,
@@ -187,5 +167,26 @@ export function siteRowJson(row: targetV1.SiteRow | undefined) {
     checked: row.checked?.toISOString() ?? null,
     resumable: row.resumable,
     interval_minutes: row.intervalMinutes,
+  };
+}
+
+export function savedJson(saved: targetV1.SavedTarget | undefined): SavedTarget {
+  return {
+    target_v2_id: saved?.targetId ?? '',
+    paused: saved?.paused ?? false,
+    paused_for_quota: saved?.pausedForQuota ?? false,
+    target: siteRowJson(saved?.row),
+  };
+}
+
+export function importOutcomeJson(outcome: targetV1.ImportTargetsResponse): ImportOutcome {
+  return {
+    format: importFormat.parse(outcome.format),
+    imported: outcome.imported.map((row) => siteRowJson(row)),
+    problems: outcome.problems.map((problem) => ({
+      line: problem.line,
+      code: importProblemCode.parse(problem.code),
+      text: problem.text,
+    })),
   };
 }

@@ -1,12 +1,30 @@
 import { status as grpcStatus } from '@grpc/grpc-js';
 import type { accountV1, targetV1 } from '@mimamori/contracts';
-import { unary, withIncomingHttpContext } from '@mimamori/runtime';
+import {
+  importBody,
+  importOutcome,
+  savedTarget,
+  siteDeleted,
+  siteIdQuery,
+  siteList,
+  sitePaused,
+  siteRefBody,
+  siteRefusals,
+  siteResumed,
+  siteSeen,
+  storedTarget,
+  targetSettingsBody,
+  targetUpdateBody,
+} from '@mimamori/http-api';
+import { unary } from '@mimamori/runtime';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { sendAccountFailure } from './account-failure.ts';
 import { sendApiError } from './api-error.ts';
-import { sessionCaller } from './session-caller.ts';
-import { settingsJson, settingsMessage, siteRowJson, targetSettingsBody } from './target-json.ts';
+import { requestShapeProblem, sendShapeProblem } from './request-shape.ts';
+import { answerAsCaller } from './session-caller.ts';
+import { importOutcomeJson, savedJson, settingsJson, settingsMessage, siteRowJson } from './target-json.ts';
 
 export interface TargetRouteDeps {
   account: accountV1.AccountServiceClient;
@@ -20,7 +38,7 @@ const httpByGrpc: Partial<Record<number, number>> = {
   [grpcStatus.FAILED_PRECONDITION]: 409,
 };
 
-type Handler = (caller: targetV1.Caller, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+const { signedOut, notFound, busy, badRequest } = siteRefusals;
 
 /**
  * Monitored sites: the dashboard's list and its pause/resume/delete (the product's
@@ -29,134 +47,199 @@ type Handler = (caller: targetV1.Caller, request: FastifyRequest, reply: Fastify
  */
 export function targetRoutes(app: FastifyInstance, deps: TargetRouteDeps) {
   const { target } = deps;
-  const route = (method: 'GET' | 'POST', path: string, handle: Handler) =>
-    app.route({
-      method,
-      url: path,
-      handler: (request, reply) =>
-        withIncomingHttpContext(request.headers, `${method} ${path}`, async () => {
-          const session = await sessionCaller(deps.account, request, reply);
-          if (!session) return reply;
-          try {
-            return await handle(session.caller, request, reply);
-          } catch (error) {
-            return sendTargetFailure(reply, error);
-          }
-        }),
-    });
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const asCaller = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    work: (caller: targetV1.Caller) => Promise<unknown>,
+  ) => answerAsCaller(deps.account, request, reply, ({ caller }) => work(caller), sendTargetFailure);
+  const security = [{ session: [] }];
 
-  route('GET', '/api/v2/targets', async (caller, _request, reply) => {
-    const { rows } = await unary(target, 'listTargets', { caller });
-    return reply.send({ targets: rows.map(siteRowJson), at: new Date().toISOString() });
-  });
+  api.get(
+    '/api/v2/targets',
+    {
+      schema: {
+        summary: 'The site list: v1 and v2 sites in registration order',
+        security,
+        response: { 200: siteList, 401: signedOut },
+      },
+    },
+    (request, reply) =>
+      asCaller(request, reply, async (caller) => {
+        const { rows } = await unary(target, 'listTargets', { caller });
+        return reply.send({ targets: rows.map((row) => siteRowJson(row)), at: new Date().toISOString() });
+      }),
+  );
 
-  for (const [version, prefix, idField] of [
-    [1, '/api', 'target_id'],
-    [2, '/api/v2', 'target_v2_id'],
+  for (const [version, prefix] of [
+    [1, '/api'],
+    [2, '/api/v2'],
   ] as const) {
-    const body = z.object({ [idField]: z.string().max(100) });
-    const ref = (caller: targetV1.Caller, request: FastifyRequest) => {
-      const parsed = body.safeParse(request.body ?? {});
-      if (!parsed.success) return null;
-      return { caller, version, targetId: String(parsed.data[idField] ?? '') };
+    const options = <Answers extends Record<number, z.ZodType>>(summary: string, answers: Answers) => ({
+      attachValidation: true,
+      schema: {
+        summary: `${summary} (v${version})`,
+        security,
+        body: siteRefBody[version],
+        response: { 400: badRequest, 401: signedOut, ...answers },
+      },
+    });
+    const targetRef = (caller: targetV1.Caller, request: FastifyRequest): targetV1.TargetRef | null => {
+      if (requestShapeProblem(request)) return null;
+      const named = request.body as z.infer<(typeof siteRefBody)[typeof version]>;
+      return { caller, version, targetId: 'target_id' in named ? named.target_id : named.target_v2_id };
     };
-    route('POST', `${prefix}/pause`, async (caller, request, reply) => {
-      const targetRef = ref(caller, request);
-      if (!targetRef) return sendApiError(reply, 400, 'bad_request');
-      const { result } = await unary(target, 'pauseTarget', { target: targetRef });
-      return reply.send({
-        status: 'paused',
-        changed: result?.changed ?? false,
-        target: siteRowJson(result?.row),
-      });
-    });
-    route('POST', `${prefix}/resume`, async (caller, request, reply) => {
-      const targetRef = ref(caller, request);
-      if (!targetRef) return sendApiError(reply, 400, 'bad_request');
-      const { result } = await unary(target, 'resumeTarget', { target: targetRef });
-      return reply.send({
-        status: 'resumed',
-        changed: result?.changed ?? false,
-        target: siteRowJson(result?.row),
-      });
-    });
-    route('POST', `${prefix}/seen`, async (caller, request, reply) => {
-      const targetRef = ref(caller, request);
-      if (!targetRef) return sendApiError(reply, 400, 'bad_request');
-      const { row } = await unary(target, 'markTargetSeen', { target: targetRef });
-      return reply.send({ status: 'seen', target: siteRowJson(row) });
-    });
-    route('POST', `${prefix}/delete`, async (caller, request, reply) => {
-      const targetRef = ref(caller, request);
-      if (!targetRef) return sendApiError(reply, 400, 'bad_request');
-      await unary(target, 'deleteTarget', { target: targetRef });
-      return reply.send({ status: 'deleted' });
-    });
+
+    api.post(
+      `${prefix}/pause`,
+      options('Pause a site', { 200: sitePaused, 404: notFound, 409: busy }),
+      (request, reply) =>
+        asCaller(request, reply, async (caller) => {
+          const ref = targetRef(caller, request);
+          if (!ref) return sendApiError(reply, 400, 'bad_request');
+          const { result } = await unary(target, 'pauseTarget', { target: ref });
+          return reply.send({
+            status: 'paused',
+            changed: result?.changed ?? false,
+            target: siteRowJson(result?.row),
+          });
+        }),
+    );
+    api.post(
+      `${prefix}/resume`,
+      options('Resume a site', { 200: siteResumed, 404: notFound, 409: siteRefusals.resume }),
+      (request, reply) =>
+        asCaller(request, reply, async (caller) => {
+          const ref = targetRef(caller, request);
+          if (!ref) return sendApiError(reply, 400, 'bad_request');
+          const { result } = await unary(target, 'resumeTarget', { target: ref });
+          return reply.send({
+            status: 'resumed',
+            changed: result?.changed ?? false,
+            target: siteRowJson(result?.row),
+          });
+        }),
+    );
+    api.post(
+      `${prefix}/seen`,
+      options("Clear a site's NEW flag (its history was opened)", { 200: siteSeen, 404: notFound }),
+      (request, reply) =>
+        asCaller(request, reply, async (caller) => {
+          const ref = targetRef(caller, request);
+          if (!ref) return sendApiError(reply, 400, 'bad_request');
+          const { row } = await unary(target, 'markTargetSeen', { target: ref });
+          return reply.send({ status: 'seen', target: siteRowJson(row) });
+        }),
+    );
+    api.post(
+      `${prefix}/delete`,
+      options('Delete a site', { 200: siteDeleted, 404: notFound, 409: busy }),
+      (request, reply) =>
+        asCaller(request, reply, async (caller) => {
+          const ref = targetRef(caller, request);
+          if (!ref) return sendApiError(reply, 400, 'bad_request');
+          await unary(target, 'deleteTarget', { target: ref });
+          return reply.send({ status: 'deleted' });
+        }),
+    );
   }
 
-  route('GET', '/api/v2/target', async (caller, request, reply) => {
-    const id = (request.query as Record<string, unknown>).id;
-    if (typeof id !== 'string') return sendApiError(reply, 400, 'bad_request');
-    const found = await unary(target, 'getTarget', { caller, targetId: id });
-    return reply.send({
-      id: found.targetId,
-      ver: found.version,
-      settings: settingsJson(found.settings),
-      row: siteRowJson(found.row),
-    });
-  });
+  api.get(
+    '/api/v2/target',
+    {
+      attachValidation: true,
+      schema: {
+        summary: 'One v2 site’s settings for the edit screen (secrets never returned)',
+        security,
+        querystring: siteIdQuery,
+        response: { 200: storedTarget, 400: badRequest, 401: signedOut, 404: notFound },
+      },
+    },
+    (request, reply) =>
+      asCaller(request, reply, async (caller) => {
+        if (requestShapeProblem(request)) return sendApiError(reply, 400, 'bad_request');
+        const found = await unary(target, 'getTarget', { caller, targetId: request.query.id });
+        return reply.send({
+          id: found.targetId,
+          ver: found.version,
+          settings: settingsJson(found.settings),
+          row: siteRowJson(found.row),
+        });
+      }),
+  );
 
-  route('POST', '/api/v2/target/register', async (caller, request, reply) => {
-    const parsed = targetSettingsBody.safeParse(request.body ?? {});
-    if (!parsed.success) return sendBodyProblem(reply, parsed.error);
-    const { saved } = await unary(target, 'registerTarget', {
-      caller,
-      settings: settingsMessage(parsed.data),
-    });
-    return reply.code(201).send(savedJson(saved));
-  });
+  api.post(
+    '/api/v2/target/register',
+    {
+      attachValidation: true,
+      schema: {
+        summary: 'Register a v2 site (201)',
+        security,
+        body: targetSettingsBody,
+        response: {
+          201: savedTarget,
+          400: siteRefusals.settings,
+          401: signedOut,
+          409: siteRefusals.register,
+        },
+      },
+    },
+    (request, reply) =>
+      asCaller(request, reply, async (caller) => {
+        const problem = requestShapeProblem(request);
+        if (problem) return sendShapeProblem(reply, problem);
+        const { saved } = await unary(target, 'registerTarget', {
+          caller,
+          settings: settingsMessage(request.body),
+        });
+        return reply.code(201).send(savedJson(saved));
+      }),
+  );
 
-  const updateBody = targetSettingsBody.extend({ target_v2_id: z.string().max(100) });
-  route('POST', '/api/v2/target/update', async (caller, request, reply) => {
-    const parsed = updateBody.safeParse(request.body ?? {});
-    if (!parsed.success) return sendBodyProblem(reply, parsed.error);
-    const { saved } = await unary(target, 'updateTarget', {
-      caller,
-      targetId: parsed.data.target_v2_id,
-      settings: settingsMessage(parsed.data),
-    });
-    return reply.send(savedJson(saved));
-  });
+  api.post(
+    '/api/v2/target/update',
+    {
+      attachValidation: true,
+      schema: {
+        summary: 'Replace a v2 site’s settings',
+        security,
+        body: targetUpdateBody,
+        response: { 200: savedTarget, 400: siteRefusals.settings, 401: signedOut, 404: notFound, 409: busy },
+      },
+    },
+    (request, reply) =>
+      asCaller(request, reply, async (caller) => {
+        const problem = requestShapeProblem(request);
+        if (problem) return sendShapeProblem(reply, problem);
+        const { saved } = await unary(target, 'updateTarget', {
+          caller,
+          targetId: request.body.target_v2_id,
+          settings: settingsMessage(request.body),
+        });
+        return reply.send(savedJson(saved));
+      }),
+  );
 
-  const importBody = z.object({ text: z.string().max(2_000_000), format: z.string().max(10).default('') });
-  route('POST', '/api/v1/import', async (caller, request, reply) => {
-    const parsed = importBody.safeParse(request.body ?? {});
-    if (!parsed.success) return sendBodyProblem(reply, parsed.error);
-    const outcome = await unary(target, 'importTargets', { caller, ...parsed.data });
-    return reply.send({
-      format: outcome.format,
-      imported: outcome.imported.map(siteRowJson),
-      problems: outcome.problems,
-    });
-  });
-}
-
-function savedJson(saved: targetV1.SavedTarget | undefined) {
-  return {
-    target_v2_id: saved?.targetId ?? '',
-    paused: saved?.paused ?? false,
-    paused_for_quota: saved?.pausedForQuota ?? false,
-    target: siteRowJson(saved?.row),
-  };
-}
-
-/** A body of the wrong shape: 400 naming the first field at fault. */
-function sendBodyProblem(reply: FastifyReply, error: z.ZodError) {
-  const field = error.issues[0]?.path.join('.') ?? '';
-  return reply
-    .code(400)
-    .type('application/json')
-    .send({ error: { code: 'bad_request', message_key: 'errors.bad_request', field } });
+  api.post(
+    '/api/v1/import',
+    {
+      attachValidation: true,
+      schema: {
+        summary:
+          'Create v1 (whole-page) sites from a URL list: plain lines, CSV (url, label) or urlwatch urls.yaml',
+        security,
+        body: importBody,
+        response: { 200: importOutcome, 400: siteRefusals.import, 401: signedOut },
+      },
+    },
+    (request, reply) =>
+      asCaller(request, reply, async (caller) => {
+        const problem = requestShapeProblem(request);
+        if (problem) return sendShapeProblem(reply, problem);
+        const outcome = await unary(target, 'importTargets', { caller, ...request.body });
+        return reply.send(importOutcomeJson(outcome));
+      }),
+  );
 }
 
 /**

@@ -1,14 +1,4 @@
-/** One time zone choice as the SPA's picker reads it (docs/product.md#time-zones). */
-export interface TimezoneOption {
-  /** Offset from UTC in hours, now (so daylight saving shows as it is today). */
-  o: number;
-  /** What the picker shows: `(UTC+09:00) Asia/Tokyo`. */
-  d: string;
-  /** Short name, e.g. `JST`, or `GMT+9` where the zone has none. */
-  a: string;
-  /** The IANA zone stored with the account. */
-  v: string;
-}
+import type { TimezoneChoice } from '@mimamori/http-api';
 
 function offsetMinutes(zone: string, at: Date): number {
   const parts = new Intl.DateTimeFormat('en-US', {
@@ -39,7 +29,7 @@ function label(minutes: number, zone: string): string {
  * Every zone the runtime knows plus the Etc/GMT±N zones the SPA derives from the browser's
  * offset (their sign is inverted by POSIX convention: Etc/GMT-9 is UTC+9), ordered by offset.
  */
-export function timezoneList(at: Date): TimezoneOption[] {
+export function timezoneList(at: Date): TimezoneChoice[] {
   const etc = Array.from({ length: 27 }, (_, i) => i - 14).map((hours) =>
     hours === 0 ? 'Etc/GMT' : `Etc/GMT${hours > 0 ? '+' : '-'}${Math.abs(hours)}`,
   );

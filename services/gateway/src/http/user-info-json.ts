@@ -1,7 +1,8 @@
 import type { accountV1 } from '@mimamori/contracts';
+import type { QuotaCounts, UserInfo } from '@mimamori/http-api';
 
 /** user_info exactly as the SPA reads it (snake_case, `_60min`-style quota keys). */
-export function toUserInfoJson(info: accountV1.UserInfo) {
+export function toUserInfoJson(info: accountV1.UserInfo): UserInfo {
   return {
     user_id: info.userId,
     mails: info.mails,
@@ -38,11 +39,11 @@ export function toUserInfoJson(info: accountV1.UserInfo) {
     line_url: info.lineUrl,
     line_need_setting: info.lineNeedSetting,
     // Only present when the account ended under a live session; the SPA then reloads.
-    ...(info.deletedUser ? { deleted_user: true } : {}),
+    ...(info.deletedUser ? { deleted_user: true as const } : {}),
   };
 }
 
-function toQuotaJson(quota: accountV1.Quota | undefined) {
+function toQuotaJson(quota: accountV1.Quota | undefined): QuotaCounts {
   return {
     _60min: quota?.min60 ?? 0,
     _10min: quota?.min10 ?? 0,

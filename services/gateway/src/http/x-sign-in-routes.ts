@@ -1,6 +1,8 @@
 import type { accountV1 } from '@mimamori/contracts';
+import { redirect, xCallbackQuery } from '@mimamori/http-api';
 import { unary, withIncomingHttpContext } from '@mimamori/runtime';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { SESSION_COOKIE, setSessionCookie } from './session-cookie.ts';
 
 const START_PATH = '/api/signin/x';
@@ -26,48 +28,73 @@ export function xSignInRoutes(
     return reply.redirect('/signin?error=x_sign_in_failed', 302);
   };
 
-  app.get(START_PATH, (request, reply) =>
-    withIncomingHttpContext(request.headers, `GET ${START_PATH}`, async () => {
-      try {
-        const start = await unary(deps.account, 'startXSignIn', {
-          redirectUri: callbackUrl(request, deps.publicUrl),
-        });
-        reply.setCookie(X_OAUTH_COOKIE, `${start.state}.${start.codeVerifier}`, {
-          path: START_PATH,
-          httpOnly: true,
-          secure: true,
-          // Lax: the provider's redirect back is a top-level navigation from another site.
-          sameSite: 'lax',
-          maxAge: 600,
-        });
-        return reply.redirect(start.authorizeUrl, 302);
-      } catch (error) {
-        request.log.warn({ err: error }, 'X sign-in could not start');
-        return failed(reply);
-      }
-    }),
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.get(
+    START_PATH,
+    {
+      schema: {
+        summary: 'Sign in with X: redirects to the provider (OAuth 2.0 authorization code + PKCE)',
+        response: { 302: redirect('To the provider, or to /signin?error=x_sign_in_failed') },
+      },
+    },
+    (request, reply) =>
+      withIncomingHttpContext(request.headers, `GET ${START_PATH}`, async () => {
+        try {
+          const start = await unary(deps.account, 'startXSignIn', {
+            redirectUri: callbackUrl(request, deps.publicUrl),
+          });
+          reply.setCookie(X_OAUTH_COOKIE, `${start.state}.${start.codeVerifier}`, {
+            path: START_PATH,
+            httpOnly: true,
+            secure: true,
+            // Lax: the provider's redirect back is a top-level navigation from another site.
+            sameSite: 'lax',
+            maxAge: 600,
+          });
+          return reply.redirect(start.authorizeUrl, 302);
+        } catch (error) {
+          request.log.warn({ err: error }, 'X sign-in could not start');
+          return failed(reply);
+        }
+      }),
   );
 
-  app.get(CALLBACK_PATH, (request, reply) =>
-    withIncomingHttpContext(request.headers, `GET ${CALLBACK_PATH}`, async () => {
-      const query = request.query as { code?: unknown; state?: unknown };
-      const [state, codeVerifier] = (request.cookies[X_OAUTH_COOKIE] ?? '').split('.');
-      if (!state || !codeVerifier || typeof query.code !== 'string' || query.state !== state)
-        return failed(reply);
-      try {
-        const { sessionToken } = await unary(deps.account, 'finishXSignIn', {
-          code: query.code,
-          codeVerifier,
-          redirectUri: callbackUrl(request, deps.publicUrl),
-          previousSessionToken: request.cookies[SESSION_COOKIE] ?? '',
-        });
-        reply.clearCookie(X_OAUTH_COOKIE, { path: START_PATH });
-        setSessionCookie(reply, sessionToken);
-        return reply.redirect('/', 302);
-      } catch (error) {
-        request.log.warn({ err: error }, 'X sign-in failed');
-        return failed(reply);
-      }
-    }),
+  api.get(
+    CALLBACK_PATH,
+    {
+      attachValidation: true,
+      schema: {
+        summary: 'The provider sends the browser back here; signs in (creating the account on first use)',
+        querystring: xCallbackQuery,
+        response: { 302: redirect('To / signed in, or to /signin?error=x_sign_in_failed') },
+      },
+    },
+    (request, reply) =>
+      withIncomingHttpContext(request.headers, `GET ${CALLBACK_PATH}`, async () => {
+        const query = request.query;
+        const [state, codeVerifier] = (request.cookies[X_OAUTH_COOKIE] ?? '').split('.');
+        if (
+          request.validationError ||
+          !state ||
+          !codeVerifier ||
+          query.code === undefined ||
+          query.state !== state
+        )
+          return failed(reply);
+        try {
+          const { sessionToken } = await unary(deps.account, 'finishXSignIn', {
+            code: query.code,
+            codeVerifier,
+            redirectUri: callbackUrl(request, deps.publicUrl),
+            previousSessionToken: request.cookies[SESSION_COOKIE] ?? '',
+          });
+          reply.clearCookie(X_OAUTH_COOKIE, { path: START_PATH });
+          setSessionCookie(reply, sessionToken);
+          return reply.redirect('/', 302);
+        } catch (error) {
+          request.log.warn({ err: error }, 'X sign-in failed');
+          return failed(reply);
+        }
+      }),
   );
 }

@@ -1,0 +1,14 @@
+/**
+ * The product's HTTP API shapes: each request and answer of the gateway defined once, as zod
+ * schemas. The gateway validates with them and generates /api/openapi.json from them; the SPA
+ * takes its types from them (type-only imports, so no schema code reaches the bundle).
+ */
+export * from './account.ts';
+export * from './api-error.ts';
+export * from './history.ts';
+export * from './page-steps.ts';
+export * from './preview.ts';
+export * from './service.ts';
+export * from './site-row.ts';
+export * from './target.ts';
+export * from './user-info.ts';

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+/** Version 1 sites (whole page, imported) live under /api; version 2 sites under /api/v2. */
+export const siteVersion = z.union([z.literal(1), z.literal(2)]);
+export type SiteVersion = z.infer<typeof siteVersion>;
+
+const at = z.iso.datetime().nullable();
+
+/** A target-list row with its JSON keys (docs/product.md#target-list); the one HTTP definition of it. */
+export const siteRow = z
+  .object({
+    id: z.string(),
+    ver: siteVersion,
+    no: z.number().int().describe('Registration order in the user’s list.'),
+    label: z.string(),
+    url: z.string(),
+    valid: z.boolean().describe('Monitoring; false when paused.'),
+    new: z.boolean(),
+    proxy: z.boolean(),
+    updated: at,
+    checked: at,
+    resumable: z.boolean().describe('Paused, and a free slot of the plan exists to resume it.'),
+    interval_minutes: z.number().int(),
+  })
+  .meta({ id: 'SiteRow', description: 'A target-list row (docs/product.md#target-list).' });
+
+export type SiteRow = z.infer<typeof siteRow>;
