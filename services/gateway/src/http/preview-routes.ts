@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { sendAccountFailure } from './account-failure.ts';
 import { sendApiError } from './api-error.ts';
-import { SESSION_COOKIE } from './session-cookie.ts';
+import { sessionCaller } from './session-caller.ts';
 
 export interface PreviewRouteDeps {
   account: accountV1.AccountServiceClient;
@@ -177,14 +177,14 @@ function route<K extends keyof Bodies>(
   const path = `/api/preview/${name}`;
   app.post(path, (request: FastifyRequest, reply: FastifyReply) =>
     withIncomingHttpContext(request.headers, `POST ${path}`, async () => {
-      const sessionToken = request.cookies[SESSION_COOKIE];
-      if (!sessionToken) return sendApiError(reply, 401, 'unauthenticated');
+      // The same check as every signed-in route: a deleted account's session is refused too. A
+      // held account may still preview: a preview starts no monitoring, and what it registers stays paused.
+      const session = await sessionCaller(deps.account, request, reply);
+      if (!session) return reply;
       const parsed = bodies[name].safeParse(request.body ?? {});
       if (!parsed.success) return sendApiError(reply, 400, 'bad_request');
       try {
-        const { userInfo } = await unary(deps.account, 'getUserInfo', { sessionToken });
-        if (!userInfo?.userId) return sendApiError(reply, 401, 'unauthenticated');
-        return reply.send(await handle(userInfo.userId, parsed.data as Bodies[K]));
+        return reply.send(await handle(session.caller.userId, parsed.data as Bodies[K]));
       } catch (error) {
         return sendAccountFailure(reply, error);
       }
