@@ -29,12 +29,14 @@ import { finishXSignIn, startXSignIn, type XOAuthConfig } from '../domain/x-sign
 import { toAccountSettings } from './account-settings-message.ts';
 import { answering } from './problem-status.ts';
 import { deletedUserInfo, toUserInfo } from './user-info-message.ts';
+import type { WorkAfterAnswer } from './work-after-answer.ts';
 
 export interface AccountServerDeps extends AccountDeps {
   logger: Logger;
   prices: PlanPrices;
   discord: Omit<DiscordLinkDeps, 'accounts'>;
   xOAuth: XOAuthConfig | null;
+  afterAnswer: WorkAfterAnswer;
 }
 
 /** Every method resolves the caller from the session token first; no method takes a user id on trust. */
@@ -92,7 +94,8 @@ export function accountServer(deps: AccountServerDeps): accountV1.AccountService
     })),
 
     requestPasswordReset: rpc(async (request: accountV1.RequestPasswordResetRequest) => {
-      await requestPasswordReset(request.email, deps);
+      // Whether a link is mailed depends on the address having an account: done after answering.
+      deps.afterAnswer.run('password reset request', () => requestPasswordReset(request.email, deps));
       return {};
     }),
 

@@ -161,7 +161,7 @@ describe('CSRF under every spelling of every state-changing route', () => {
     for (const route of mutating) {
       const { body } = requestFor(route, {});
       for (const path of spellings(route.url)) {
-        for (const headers of [{}, { 'x-csrf-token': 'not-the-cookie' }]) {
+        for (const headers of [{}, { 'x-csrf-token': 'not-the-cookie' }] as Record<string, string>[]) {
           tried++;
           const response = await rawRequest(
             harness.url,
