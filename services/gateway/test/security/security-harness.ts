@@ -7,11 +7,18 @@ import { createFileBlobStore } from '@mimamori/blob-store';
 import { accountV1, crawlerV1, diffV1, targetV1 } from '@mimamori/contracts';
 import { createCrawlerService } from '@mimamori/crawler';
 import { createDiffService } from '@mimamori/diff';
-import { createGrpcClient } from '@mimamori/runtime';
+import { openMailTransport } from '@mimamori/mail';
+import { createNotifierService } from '@mimamori/notifier';
+import { createGrpcClient, createLogger } from '@mimamori/runtime';
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
 import { runService } from '@mimamori/service-host';
 import { createTargetService } from '@mimamori/target';
-import { startTestServiceHost, type TestServiceHost } from '@mimamori/test-fixtures';
+import {
+  type SmtpServerFixture,
+  startSmtpServer,
+  startTestServiceHost,
+  type TestServiceHost,
+} from '@mimamori/test-fixtures';
 import { createGateway, type Gateway } from '../../src/gateway.ts';
 import { TestBrowser } from '../accounts/test-browser.ts';
 
@@ -23,13 +30,25 @@ export interface Member {
   email: string;
 }
 
+export interface SecurityHarnessOptions {
+  /** Every log line of every service goes here (debug level and up) instead of nowhere. */
+  logLines?: string[];
+  discordApiBase?: string;
+}
+
 export interface SecurityHarness {
   testHost: TestServiceHost;
+  /** The mail the notifier sent (verification and reset links). */
+  smtp: SmtpServerFixture;
+  /** SECRET_KEYS as the services were given them. */
+  secretKeys: string;
   gateway: Gateway;
   /** The gateway listening on loopback, for requests whose raw path must reach the router as sent. */
   url: string;
   /** A page the crawler may open (the only address its egress guard lets through). */
   siteUrl: string;
+  /** A browser with its CSRF cookie and no session. */
+  memberBrowser(): Promise<TestBrowser>;
   /** A signed-in user on a fresh Basic 5 trial (plan 3), address verified. */
   member(email: string): Promise<Member>;
   close(): Promise<void>;
@@ -40,7 +59,7 @@ export interface SecurityHarness {
  * account, target, diff and crawler modules on the service host over gRPC, and the gateway both
  * answering fastify inject requests and listening on loopback.
  */
-export async function startSecurityHarness(): Promise<SecurityHarness> {
+export async function startSecurityHarness(options: SecurityHarnessOptions = {}): Promise<SecurityHarness> {
   const site = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     response.end('<!doctype html><html><body><h1>Shop</h1><div id="price">¥1,200</div></body></html>');
@@ -49,11 +68,40 @@ export async function startSecurityHarness(): Promise<SecurityHarness> {
   const { port: sitePort } = site.address() as { port: number };
 
   const testHost = await startTestServiceHost('security-test');
-  const { db, logger, host } = testHost;
-  const secretBox = createSecretBox(generateSecretKey('test'));
+  const { logLines } = options;
+  const logger = logLines
+    ? createLogger({
+        service: 'security-test',
+        level: 'debug',
+        destination: { write: (line: string) => void logLines.push(line) },
+      })
+    : testHost.logger;
+  const { db } = testHost;
+  const host = { ...testHost.host, logger };
+  const secretKeys = generateSecretKey('test');
+  const secretBox = createSecretBox(secretKeys);
+  const smtp = await startSmtpServer();
   const blobDir = await mkdtemp(join(tmpdir(), 'security-blobs-'));
   const blobs = await createFileBlobStore(blobDir);
-  const accountService = await runService(createAccountService({ db, logger, secretBox }), host);
+  const accountService = await runService(
+    createAccountService({
+      db,
+      logger,
+      secretBox,
+      ...(options.discordApiBase ? { discordApiBase: options.discordApiBase } : {}),
+    }),
+    host,
+  );
+  await runService(
+    createNotifierService({
+      db,
+      logger,
+      mail: openMailTransport(smtp.url, 'Mimamori <no-reply@mimamori.local>'),
+      secretBox,
+      publicUrl: () => 'http://localhost',
+    }),
+    host,
+  );
   const targetService = await runService(createTargetService({ db, logger, secretBox }), host);
   const diffService = await runService(createDiffService({ db, logger, blobs }), host);
   const crawlerService = await runService(
@@ -85,9 +133,16 @@ export async function startSecurityHarness(): Promise<SecurityHarness> {
 
   return {
     testHost,
+    smtp,
+    secretKeys,
     gateway,
     url,
     siteUrl: `http://127.0.0.1:${sitePort}/`,
+    async memberBrowser() {
+      const browser = new TestBrowser(gateway.app);
+      await browser.get('/healthz');
+      return browser;
+    },
     async member(email) {
       const browser = new TestBrowser(gateway.app);
       await browser.get('/healthz');
@@ -112,6 +167,7 @@ export async function startSecurityHarness(): Promise<SecurityHarness> {
       await gateway.close();
       for (const client of [account, target, history, preview]) client.close();
       await testHost.close();
+      await smtp.close();
       await rm(blobDir, { recursive: true, force: true });
       await new Promise((resolve) => site.close(resolve));
     },
