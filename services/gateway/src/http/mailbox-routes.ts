@@ -47,8 +47,7 @@ export function mailboxRoutes(app: FastifyInstance, mailbox: Mailbox) {
 function listensOnLoopback(app: FastifyInstance): boolean {
   const bound = app.server.address();
   if (!bound || typeof bound !== 'object') return false;
-  const family = isIP(bound.address);
-  if (family === 0) return false;
+  if (isIP(bound.address) === 0) return false;
   const address = bound.address.startsWith('::ffff:') ? bound.address.slice(7) : bound.address;
   return loopback.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
 }
