@@ -1,4 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { checkRequested } from '@mimamori/events';
+import { unary } from '@mimamori/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDiscordStandIn } from '../accounts/discord-stand-in.ts';
 import { priceSiteRegistration } from '../pipeline/price-site.ts';
@@ -21,6 +23,32 @@ afterAll(async () => {
   await harness?.close();
   await discord?.close();
 });
+
+/**
+ * Sends the site's check as the scheduler does, with the URL replaced (a missing page, a refused
+ * address), and waits until the diff service has recorded how it went.
+ */
+async function checkAsScheduled(targetId: string, url: string) {
+  const { states } = await unary(harness.target, 'listTargetStates', { afterId: '', limit: 1000 });
+  const template = states.find((state) => state.targetId === targetId)?.check;
+  expect(template, `no check template for ${targetId}`).toBeDefined();
+  const checkId = randomUUID();
+  const check = { ...template, checkId, targetId, dueAt: new Date(), url } as Parameters<
+    typeof checkRequested.encode
+  >[0];
+  await harness.testHost.bus.publish(checkRequested.subject, checkRequested.encode(check), {
+    msgId: checkId,
+  });
+  for (let attempt = 0; attempt < 600; attempt++) {
+    const { rows } = await harness.testHost.db.query(
+      'SELECT outcome FROM diff.check_results WHERE check_id = $1',
+      [checkId],
+    );
+    if (rows[0]) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no result for the check of ${url}`);
+}
 
 const linkToken = (text: string | undefined) => /[?&]token=([A-Za-z0-9_-]+)/.exec(text ?? '')?.[1] ?? '';
 
@@ -64,6 +92,15 @@ describe('logs of a full journey', () => {
       discord_webhook_url: `https://discord.com/api/webhooks/223456789012345678/${siteWebhookToken}`,
     });
     expect(registered.status, registered.text).toBe(201);
+    await checkAsScheduled(
+      String(registered.body.target_v2_id),
+      `${harness.siteUrl}gone?token=${queryToken}`,
+    );
+    const refusedCheckToken = keep('refused check URL query token', randomBytes(18).toString('hex'));
+    await checkAsScheduled(
+      String(registered.body.target_v2_id),
+      `http://10.0.0.1/?token=${refusedCheckToken}`,
+    );
 
     // The wizard's preview of the watched URL, of a refused one, and a login typing a password.
     const opened = await browser.post('/api/preview/open', { url: `${harness.siteUrl}?token=${queryToken}` });

@@ -42,6 +42,8 @@ export interface SecurityHarness {
   smtp: SmtpServerFixture;
   /** SECRET_KEYS as the services were given them. */
   secretKeys: string;
+  /** The target service, for the check templates the scheduler would send. */
+  target: targetV1.TargetServiceClient;
   gateway: Gateway;
   /** The gateway listening on loopback, for requests whose raw path must reach the router as sent. */
   url: string;
@@ -135,6 +137,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     testHost,
     smtp,
     secretKeys,
+    target,
     gateway,
     url,
     siteUrl: `http://127.0.0.1:${sitePort}/`,
