@@ -15,6 +15,7 @@ import { testMessage } from './domain/discord-link.ts';
 import type { XOAuthConfig } from './domain/x-sign-in.ts';
 import { siteUsageConsumer } from './events/site-usage-consumer.ts';
 import { accountServer } from './grpc/account-server.ts';
+import { workAfterAnswer } from './grpc/work-after-answer.ts';
 import { createAccountStore } from './store/account-store.ts';
 import { createExpiredRowsStore } from './store/expired-rows-store.ts';
 import { ACCOUNT_SCHEMA, accountMigrations } from './store/migrations.ts';
@@ -47,6 +48,7 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     intervalMs: options.sweepIntervalMs ?? 60_000,
     logger,
   });
+  const afterAnswer = workAfterAnswer(logger);
   const implementation = accountServer({
     accounts,
     clock,
@@ -61,6 +63,7 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
       sendTestMessage: (url, lang) => postDiscordMessage(url, testMessage(lang)),
     },
     xOAuth: options.xOAuth ?? null,
+    afterAnswer,
   });
   return {
     name: 'account',
@@ -75,6 +78,9 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     consumers: [siteUsageConsumer(db)],
     outbox: true,
     grpc: [{ definition: accountV1.AccountServiceService, implementation }],
-    stop: () => sweeper.stop(),
+    stop: async () => {
+      await sweeper.stop();
+      await afterAnswer.settled();
+    },
   };
 }

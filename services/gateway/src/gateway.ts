@@ -14,6 +14,7 @@ import { historyRoutes } from './http/history-routes.ts';
 import { mailboxRoutes } from './http/mailbox-routes.ts';
 import { openApiRoutes } from './http/openapi-routes.ts';
 import { previewRoutes } from './http/preview-routes.ts';
+import { type RouteEntry, recordRoutes } from './http/route-table.ts';
 import { spaRoutes } from './http/spa-routes.ts';
 import { supportRoutes } from './http/support-routes.ts';
 import { targetRoutes } from './http/target-routes.ts';
@@ -51,6 +52,8 @@ export interface GatewayDeps {
 
 export interface Gateway {
   app: FastifyInstance;
+  /** Every registered route (method and pattern), for the tests that walk the route table. */
+  routes: readonly RouteEntry[];
   listen(address: { host: string; port: number }): Promise<string>;
   close(): Promise<void>;
 }
@@ -64,6 +67,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     forceCloseConnections: 'idle',
     trustProxy: deps.trustProxy ?? false,
   });
+  const routes = recordRoutes(app);
   await app.register(fastifyCookie);
   csrfProtection(app);
   healthRoutes(app, deps);
@@ -97,6 +101,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   });
   return {
     app,
+    routes,
     async listen(address) {
       await app.listen(address);
       const bound = app.server.address();

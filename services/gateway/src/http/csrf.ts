@@ -8,7 +8,11 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Double-submit protection: every visitor gets a random token in a cookie the SPA can read
- * (and another site cannot); a state-changing API call must echo it in a header.
+ * (and another site cannot); a state-changing request must echo it in a header.
+ *
+ * Every state-changing request is checked, whatever its path: a test of the raw path (`/api/…`)
+ * let `/%61pi/…` through, which the router decodes to the same route. No route takes a
+ * state-changing request from another site, so none is exempt.
  */
 export function csrfProtection(app: FastifyInstance) {
   app.addHook('onRequest', async (request, reply) => {
@@ -21,7 +25,7 @@ export function csrfProtection(app: FastifyInstance) {
         httpOnly: false,
       });
     }
-    if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+    if (SAFE_METHODS.has(request.method)) return;
     const headerToken = request.headers[CSRF_HEADER];
     if (typeof headerToken !== 'string' || !cookieToken || !sameToken(headerToken, cookieToken)) {
       return sendApiError(reply, 403, 'csrf_failed');

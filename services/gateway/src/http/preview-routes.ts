@@ -66,7 +66,9 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
         if (!sessionToken) return sendApiError(reply, 401, 'unauthenticated');
         if (requestShapeProblem(request)) return sendApiError(reply, 400, 'bad_request');
         const { userInfo } = await unary(deps.account, 'getUserInfo', { sessionToken });
-        if (!userInfo?.userId) return sendApiError(reply, 401, 'unauthenticated');
+        // As every signed-in route: a deleted account's session is refused too. A held account may
+        // still preview: a preview starts no monitoring, and what it registers stays paused.
+        if (!userInfo?.userId || userInfo.deletedUser) return sendApiError(reply, 401, 'unauthenticated');
         return work(userInfo.userId);
       },
       sendAccountFailure,

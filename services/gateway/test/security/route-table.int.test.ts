@@ -1,0 +1,347 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RouteEntry } from '../../src/http/route-table.ts';
+import type { TestBrowser } from '../accounts/test-browser.ts';
+import { priceSiteRegistration } from '../../../../system-tests/pipeline/price-site.ts';
+import { writeSecurityFigures } from './security-figures.ts';
+import {
+  type Member,
+  PASSWORD,
+  rawRequest,
+  type SecurityHarness,
+  startSecurityHarness,
+} from './security-harness.ts';
+
+// Walks the gateway's own route table, so a route added later is checked without a test of its own:
+// CSRF under every spelling of its path, another account's ids, a signed-out caller, a deleted
+// account, and arbitrary input. Routes open without a session are listed here with the reason.
+const PUBLIC_BY_DESIGN: Record<string, string> = {
+  'POST /api/signup': 'creates an account: there is no session yet',
+  'POST /api/signin': 'starts a session',
+  'GET /api/signin/x': 'starts the X sign-in: there is no session yet',
+  'GET /api/signin/x/callback': 'X sign-in callback: the OAuth state authorises it',
+  'POST /api/verify': 'the mailed link token authorises it',
+  'POST /api/reset_pass/request': 'a forgotten password: there is no session',
+  'POST /api/reset_pass': 'the mailed link token authorises it',
+  'GET /api/req_support': 'the mailed support link token authorises it',
+  'POST /api/req_support': 'the mailed support link token authorises it',
+  'GET /api/signout': 'ends the session the cookie names, if any; nothing to refuse',
+  'GET /api/openapi.json': 'the API description, the same for everyone',
+};
+/** Answers a deleted account's session with the marker (the SPA then reloads), by design. */
+const ANSWERS_DELETED_MARKER = 'GET /api/user_info';
+
+let harness: SecurityHarness;
+let alice: Member;
+let bob: Member;
+let apiRoutes: RouteEntry[];
+const aliceIds = { targetV2: '', targetV1: '', mail: '', previewSession: '' };
+
+const key = (route: RouteEntry) => `${route.method} ${route.url}`;
+const guarded = () => apiRoutes.filter((route) => !(key(route) in PUBLIC_BY_DESIGN));
+
+beforeAll(async () => {
+  harness = await startSecurityHarness();
+  apiRoutes = harness.gateway.routes.filter(
+    (route) => route.url.startsWith('/api/') && route.method !== 'HEAD',
+  );
+  alice = await harness.member('alice@example.com');
+  bob = await harness.member('bob@example.com');
+
+  const registered = await alice.browser.post(
+    '/api/v2/target/register',
+    priceSiteRegistration('Alice’s shop', `${harness.siteUrl}?alice`),
+  );
+  expect(registered.status, registered.text).toBe(201);
+  aliceIds.targetV2 = String(registered.body.target_v2_id);
+  const imported = await alice.browser.post('/api/v1/import', { text: `${harness.siteUrl}?alice-v1\n` });
+  expect(imported.status, imported.text).toBe(200);
+  aliceIds.targetV1 = String((imported.body.imported as { id: string }[])[0]?.id);
+  const mails = await alice.browser.post('/api/account/mails', { email: 'alice-extra@example.com' });
+  expect(mails.status, mails.text).toBe(201);
+  aliceIds.mail = String((mails.body.mails as { id: string }[])[0]?.id);
+  const opened = await alice.browser.post('/api/preview/open', { url: harness.siteUrl });
+  expect(opened.status, opened.text).toBe(200);
+  aliceIds.previewSession = String(opened.body.session_id);
+  for (const id of Object.values(aliceIds)) expect(id).toMatch(/^[\w-]{4,}$/);
+}, 180_000);
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+/** Alice's ids under every name a route takes one, v1 or v2 as the route's path says. */
+function aliceParams(route: RouteEntry): Record<string, string> {
+  const v1 = !route.url.startsWith('/api/v2/') && !route.url.startsWith('/api/preview/');
+  const targetId = v1 ? aliceIds.targetV1 : aliceIds.targetV2;
+  return {
+    id: targetId,
+    target_id: aliceIds.targetV1,
+    target_v2_id: aliceIds.targetV2,
+    session_id: aliceIds.previewSession,
+    mail_id: aliceIds.mail,
+    user_id: alice.userId,
+    image: 'registration_page',
+  };
+}
+
+/** The request a route gets: the ids in the query (GET) or the body (POST), beside a valid site. */
+function requestFor(route: RouteEntry, params: Record<string, string>) {
+  const query = new URLSearchParams(params).toString();
+  if (route.method === 'GET') return { url: `${route.url}?${query}`, body: undefined };
+  const site = route.url.includes('/target/') ? priceSiteRegistration('Bob’s shop', harness.siteUrl) : {};
+  return { url: route.url, body: { ...site, url: harness.siteUrl, ...params } };
+}
+
+async function call(browser: TestBrowser, route: RouteEntry, params: Record<string, string>) {
+  const { url, body } = requestFor(route, params);
+  return route.method === 'GET' ? browser.get(url) : browser.post(url, body);
+}
+
+/** Signs the member in again when a route (sign-out) ended its session. */
+async function stillSignedIn(member: Member) {
+  if ((await member.browser.get('/api/user_info')).status === 200) return;
+  const signIn = await member.browser.post('/api/signin', { email: member.email, password: PASSWORD });
+  expect(signIn.status, signIn.text).toBe(200);
+}
+
+async function aliceState() {
+  const [sites, account, info] = await Promise.all([
+    alice.browser.get('/api/v2/targets'),
+    alice.browser.get('/api/account'),
+    alice.browser.get('/api/user_info'),
+  ]);
+  return { sites: sites.body.targets, account: account.body, mails: info.body.mails };
+}
+
+describe('the route table', () => {
+  it('lists every /api route either as guarded or as public with a reason', () => {
+    const known = new Set(apiRoutes.map(key));
+    for (const route of Object.keys(PUBLIC_BY_DESIGN))
+      expect(known, `${route} is listed but gone`).toContain(route);
+    // The walk below covers the rest; a handful would mean the table was not collected.
+    expect(guarded().length).toBeGreaterThan(25);
+  });
+});
+
+describe('CSRF under every spelling of every state-changing route', () => {
+  const spellings = (path: string): string[] => {
+    const segments = path.split('/').slice(1);
+    const last = segments.length - 1;
+    const encodeFirst = (segment: string) =>
+      `%${segment.charCodeAt(0).toString(16).padStart(2, '0')}${segment.slice(1)}`;
+    return [
+      path,
+      `/${[encodeFirst(segments[0] ?? ''), ...segments.slice(1)].join('/')}`,
+      `/${[encodeFirst(segments[0] ?? '').toUpperCase(), ...segments.slice(1)].join('/')}`,
+      `/${[...segments.slice(0, last), encodeFirst(segments[last] ?? '')].join('/')}`,
+      `/${segments.join('%2F')}`,
+      `/${path}`,
+      path.replace('/api/', '/api//'),
+      path.toUpperCase(),
+      path.replace('/api/', '/Api/'),
+      `${path}/`,
+      `${path}?`,
+      `${path}?x=1`,
+      path.replace('/api/', '/api/./'),
+      `/x/..${path}`,
+      `${path};`,
+      `${path}#`,
+    ];
+  };
+
+  // Every state-changing request needs the token, routed or not, so no spelling even reaches the router's 404.
+  it('refuses each spelling without the right token (403) and changes nothing', async () => {
+    const mutating = apiRoutes.filter((route) => route.method !== 'GET');
+    const cookies = Object.fromEntries(bob.browser.cookies);
+    const before = await aliceState();
+    let tried = 0;
+    let refused = 0;
+    const wrong: string[] = [];
+    for (const route of mutating) {
+      const { body } = requestFor(route, {});
+      for (const path of spellings(route.url)) {
+        for (const headers of [{}, { 'x-csrf-token': 'not-the-cookie' }] as Record<string, string>[]) {
+          tried++;
+          const response = await rawRequest(
+            harness.url,
+            route.method,
+            path,
+            cookies,
+            headers,
+            JSON.stringify(body),
+          );
+          const answer = `${response.status} ${response.body}`;
+          if (/^403 .*csrf_failed/.test(answer)) refused++;
+          else wrong.push(`${route.method} ${path} → ${answer.slice(0, 120)}`);
+        }
+      }
+    }
+    // The check must not refuse everything: the right token lets the first spelling through.
+    const withToken = await rawRequest(harness.url, 'POST', '/%61pi/v2/pause', cookies, {
+      'x-csrf-token': bob.browser.cookies.get('csrf_token') ?? '',
+    });
+    expect(withToken.status, withToken.body).toBe(400);
+
+    expect(wrong).toEqual([]);
+    expect(refused).toBe(tried);
+    expect((await bob.browser.get('/api/v2/targets')).body.targets).toEqual([]);
+    expect(await aliceState()).toEqual(before);
+    await writeSecurityFigures('csrf-spellings', { routes: mutating.length, tried, refused });
+  }, 120_000);
+});
+
+describe('isolation: another account’s ids, for every guarded route', () => {
+  it('answers Bob with a refusal or with nothing of Alice’s, and leaves Alice’s data as it was', async () => {
+    const before = await aliceState();
+    const secrets = [alice.userId, alice.email, ...Object.values(aliceIds)];
+    const leaks: string[] = [];
+    const answers: Record<string, number> = {};
+    for (const route of guarded()) {
+      const response = await call(bob.browser, route, aliceParams(route));
+      answers[key(route)] = response.status;
+      const found = secrets.filter((secret) => response.text.includes(secret));
+      if (response.status < 300 && found.length > 0)
+        leaks.push(`${key(route)} → ${response.status} ${found}`);
+      expect(response.status, `${key(route)}: ${response.text.slice(0, 200)}`).toBeLessThan(500);
+      await stillSignedIn(bob);
+    }
+    expect(leaks).toEqual([]);
+    expect(await aliceState()).toEqual(before);
+    // The same reads with Alice's own session find her data, so the refusals above are about the owner.
+    for (const path of ['/api/v2/target', '/api/v2/history', '/api/v2/registration_data']) {
+      const route = { method: 'GET', url: path };
+      const own = await call(alice.browser, route, aliceParams(route));
+      expect(own.status, `${path}: ${own.text.slice(0, 200)}`).toBe(200);
+      expect(answers[key(route)], path).toBe(404);
+    }
+    const ownPreview = await alice.browser.post('/api/preview/render', {
+      session_id: aliceIds.previewSession,
+    });
+    expect(ownPreview.status).toBe(200);
+    expect(ownPreview.body).not.toHaveProperty('problem');
+    await writeSecurityFigures('isolation', {
+      routes: apiRoutes.length,
+      guarded: guarded().length,
+      publicByDesign: Object.keys(PUBLIC_BY_DESIGN).length,
+    });
+  }, 180_000);
+});
+
+describe('arbitrary input on every route', () => {
+  const FIELDS = [
+    'id',
+    'target_id',
+    'target_v2_id',
+    'session_id',
+    'mail_id',
+    'user_id',
+    'url',
+    'email',
+    'password',
+    'current_password',
+    'new_password',
+    'token',
+    'lang',
+    'timezone',
+    'name',
+    'currency',
+    'plan',
+    'agree',
+    'notes',
+    'type',
+    'webhook_url',
+    'text',
+    'format',
+    'image',
+    'update',
+    'area',
+    'day',
+    'filter',
+    'cursor',
+    'direction',
+    'size',
+    'actions',
+    'areas',
+    'rules',
+    'options',
+    'frame',
+    'verify',
+    'interval_minutes',
+    'user_agent',
+    'viewport',
+    'cookies',
+    'fetch_mode',
+    'label',
+  ];
+  const value = fc.oneof(
+    fc.jsonValue({ maxDepth: 3 }),
+    fc.string({ maxLength: 40 }),
+    fc.constantFrom(
+      '',
+      '0',
+      '-1',
+      'css',
+      'xpath',
+      'before',
+      'registration_page',
+      '2026-02-30',
+      'http://[::1]/',
+    ),
+  );
+  const body = fc.oneof(
+    fc.dictionary(fc.constantFrom(...FIELDS), value, { maxKeys: 8 }),
+    fc.jsonValue({ maxDepth: 2 }),
+  );
+  const query = fc.dictionary(fc.constantFrom(...FIELDS), fc.string({ maxLength: 30 }), { maxKeys: 6 });
+
+  it('never makes a handler throw or answer 500', async () => {
+    const fuzzer = await harness.member('fuzz@example.com');
+    const runs = 20;
+    let requests = 0;
+    for (const route of apiRoutes) {
+      await fc.assert(
+        fc.asyncProperty(route.method === 'GET' ? query : body, async (input) => {
+          requests++;
+          const response = await fuzzer.browser.request(
+            route.method as 'GET' | 'POST',
+            route.method === 'GET'
+              ? `${route.url}?${new URLSearchParams(input as Record<string, string>)}`
+              : route.url,
+            route.method === 'GET' ? undefined : (input as Record<string, unknown>),
+          );
+          return response.status < 500;
+        }),
+        { numRuns: runs, seed: 19 },
+      );
+      await stillSignedIn(fuzzer);
+    }
+    await writeSecurityFigures('input-fuzz', { routes: apiRoutes.length, requests, serverErrors: 0 });
+  }, 600_000);
+});
+
+describe('a caller without a live account', () => {
+  it('refuses a signed-out caller on every guarded route (401)', async () => {
+    const stranger = await harness.member('stranger@example.com');
+    await stranger.browser.get('/api/signout');
+    for (const route of guarded()) {
+      const response = await call(stranger.browser, route, aliceParams(route));
+      expect(response.status, `${key(route)}: ${response.text.slice(0, 200)}`).toBe(401);
+    }
+  }, 120_000);
+
+  it('refuses a deleted account’s session on every guarded route; user_info says it is deleted', async () => {
+    const gone = await harness.member('gone@example.com');
+    await harness.testHost.db.query('UPDATE account.users SET deleted_at = now() WHERE id = $1', [
+      gone.userId,
+    ]);
+    for (const route of guarded()) {
+      const response = await call(gone.browser, route, aliceParams(route));
+      if (key(route) === ANSWERS_DELETED_MARKER) {
+        expect(response.body).toMatchObject({ deleted_user: true });
+        continue;
+      }
+      expect(response.status, `${key(route)}: ${response.text.slice(0, 200)}`).toBe(401);
+    }
+  }, 120_000);
+});
