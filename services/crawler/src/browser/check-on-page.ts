@@ -2,13 +2,13 @@ import type { EgressGuard } from '@mimamori/egress';
 import type { Page } from 'playwright-core';
 import type { AreaContent, FetchRequest, FetchResult } from '../domain/page-fetcher.ts';
 import { CrawlFailure } from '../http/crawl-failure.ts';
-import { readAreas } from './area-reader.ts';
+import { type Box, readAreas } from './area-reader.ts';
 import type { LeasedPage } from './browser-pool.ts';
 import { cookiesFromHeader } from './cookie-header.ts';
 import { ensureSignedIn } from './login.ts';
 import { type ActionLimits, describe, runActions } from './page-actions.ts';
 import { DEFAULT_LOAD_LIMITS, loadPage } from './page-load.ts';
-import { captureArea, capturePage } from './screenshot-capture.ts';
+import { boxOnCapture, captureArea, capturePage } from './screenshot-capture.ts';
 import type { EncodedImage } from './screenshot-encoding.ts';
 
 export const DEFAULT_ACTION_LIMITS: ActionLimits = { ...DEFAULT_LOAD_LIMITS, actionTimeoutMs: 10_000 };
@@ -31,8 +31,17 @@ export async function checkOnPage(
       ? await ensureSignedIn(page, request.url, request.login, limits, guard)
       : await loadPage(page, request.url, limits, guard);
     if (request.actions.length > 0) await runActions(page, request.actions, limits, guard);
-    const areas = await readCheckedAreas(page, request);
-    const pageScreenshot = request.screenshot === 'page' ? imageOnly(await capturePage(page)) : undefined;
+    const { areas, boxes } = await readCheckedAreas(page, request);
+    const capture = request.screenshot === 'page' ? await capturePage(page) : undefined;
+    const pageScreenshot = capture ? imageOnly(capture.image) : undefined;
+    if (capture) {
+      // The update's pictures box the watched element itself, wherever the page was scaled.
+      for (const area of areas) {
+        const box = boxes.get(area.areaId);
+        const pageBox = box ? boxOnCapture(box, capture) : null;
+        if (pageBox) area.pageBox = pageBox;
+      }
+    }
     const keepsSession = Boolean(request.login || request.sessionState);
     return {
       ok: true,
@@ -47,7 +56,10 @@ export async function checkOnPage(
   }
 }
 
-async function readCheckedAreas(page: Page, request: FetchRequest): Promise<AreaContent[]> {
+async function readCheckedAreas(
+  page: Page,
+  request: FetchRequest,
+): Promise<{ areas: AreaContent[]; boxes: Map<string, Box> }> {
   const readings = await readAreas(page, request.areas);
   const missing = readings.findIndex((reading) => !reading.found);
   const area = request.areas[missing];
@@ -59,7 +71,9 @@ async function readCheckedAreas(page: Page, request: FetchRequest): Promise<Area
     throw new CrawlFailure('element_not_found', what, false);
   }
   const contents: AreaContent[] = [];
+  const boxes = new Map<string, Box>();
   for (const reading of readings) {
+    if (reading.box) boxes.set(reading.areaId, reading.box);
     const screenshot =
       request.screenshot === 'areas' && reading.box
         ? imageOnly(await captureArea(page, reading.box))
@@ -72,7 +86,7 @@ async function readCheckedAreas(page: Page, request: FetchRequest): Promise<Area
       ...(screenshot ? { screenshot } : {}),
     });
   }
-  return contents;
+  return { areas: contents, boxes };
 }
 
 const imageOnly = ({ data, contentType }: EncodedImage) => ({ data, contentType });

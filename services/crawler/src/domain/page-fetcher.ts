@@ -69,6 +69,8 @@ export interface AreaContent {
   text: string;
   /** Encoded image (WebP or JPEG) of the area, when area screenshots were asked for. */
   screenshot?: { data: Uint8Array; contentType: string };
+  /** Where the element is on the page screenshot, in its pixels, when one was taken. */
+  pageBox?: { x: number; y: number; width: number; height: number };
 }
 
 export type CrawlErrorCode =
