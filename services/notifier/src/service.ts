@@ -59,6 +59,7 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
           profiles: updates.profiles,
           blobs: updates.blobs,
           discordApiBase: updates.discordApiBase ?? 'https://discord.com',
+          publicUrl,
           logger,
         }),
         checkResultConsumer({

@@ -107,6 +107,8 @@ describe('registering a v2 site', () => {
     });
     expect(JSON.parse(watch?.rulesJson ?? '')).toEqual(JSON.parse(stored.rules ?? ''));
     expect(payload.notice).toMatchObject({ label: 'Sale page', mailNotify: true, chatNotify: 'site' });
+    // The notifier names areas in updates as the person named them.
+    expect(payload.notice?.areas).toEqual([{ areaId: 'price', label: 'Price' }]);
     expect(
       harness.secretBox.open(payload.notice?.sealedDiscordWebhook ?? '', `target:${id}:discord_webhook`),
     ).toBe('https://discord.com/api/webhooks/123/abc-DEF_ghi');

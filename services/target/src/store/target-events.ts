@@ -66,6 +66,7 @@ export function targetState(
       mailNotify: site.mailNotify,
       chatNotify: site.chatNotify,
       sealedDiscordWebhook: site.sealedDiscordWebhook,
+      areas: site.areas.map((area) => ({ areaId: area.areaId, label: area.label })),
     },
   };
 }
