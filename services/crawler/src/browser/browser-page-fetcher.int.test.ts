@@ -414,6 +414,32 @@ describe('browser page fetcher', () => {
     }
   });
 
+  it('presents the reader’s language and time zone to the site: header, navigator.language, clock', async () => {
+    const areas = [css('accept', '#accept'), css('language', '#language'), css('zone', '#zone')];
+    const japanese = await fetchOk(
+      request('/locale-echo', {
+        areas,
+        reader: { lang: 'ja', timeZone: 'Etc/GMT-9' },
+        accountId: 'reader-ja',
+      }),
+    );
+    expect(japanese.areas.map((area) => area.text)).toEqual(['ja-JP', 'ja-JP', 'Etc/GMT-9']);
+    // The same account's next check in another language does not reuse the warm context.
+    const english = await fetchOk(
+      request('/locale-echo', {
+        areas,
+        reader: { lang: 'en', timeZone: 'America/New_York' },
+        accountId: 'reader-ja',
+      }),
+    );
+    expect(english.areas.map((area) => area.text)).toEqual(['en-US', 'en-US', 'America/New_York']);
+    // A zone this runtime does not know is left out rather than failing the check.
+    const unknownZone = await fetchOk(
+      request('/locale-echo', { areas, reader: { lang: 'ja', timeZone: 'Mars/Base' } }),
+    );
+    expect(unknownZone.areas[1]?.text).toBe('ja-JP');
+  });
+
   it('measures where each area is drawn on the page screenshot, in its pixels', async () => {
     const result = await fetchOk(
       request('/placed', {

@@ -1,4 +1,5 @@
 import type { UserAgentKind } from '@mimamori/watch-engine/user-agent-kinds';
+import type { Reader } from './reader-locale.ts';
 
 /**
  * The port both fetch modes implement: HTTP (undici + an HTML parser) and browser
@@ -59,6 +60,8 @@ export interface FetchRequest {
    * of the same account (never across accounts); without it every check gets a fresh context.
    */
   accountId?: string;
+  /** The account's language and time zone, presented to the site as the person's browser would. */
+  reader?: Reader;
 }
 
 export interface AreaContent {

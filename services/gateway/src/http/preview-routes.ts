@@ -75,7 +75,7 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
   const { preview } = deps;
   const call = { deadlineMs: PREVIEW_DEADLINE_MS };
 
-  route(app, deps, 'open', async (userId, body) => {
+  route(app, deps, 'open', async (userId, body, reader) => {
     const opened = await unary(
       preview,
       'openPreview',
@@ -88,6 +88,9 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
         viewportHeight: body.viewport?.height ?? 0,
         cookies: body.cookies,
         useProxy: body.use_proxy,
+        // The page is shown as the person's own browser would get it (and as checks get it).
+        readerLang: reader.lang,
+        readerTimeZone: reader.timeZone,
       },
       call,
     );
@@ -164,7 +167,7 @@ function route<K extends keyof Bodies>(
   app: FastifyInstance,
   deps: PreviewRouteDeps,
   name: K,
-  handle: (userId: string, body: Bodies[K]) => Promise<unknown>,
+  handle: (userId: string, body: Bodies[K], reader: { lang: string; timeZone: string }) => Promise<unknown>,
 ) {
   const path = `/api/preview/${name}`;
   app.post(path, (request: FastifyRequest, reply: FastifyReply) =>
@@ -176,7 +179,8 @@ function route<K extends keyof Bodies>(
       try {
         const { userInfo } = await unary(deps.account, 'getUserInfo', { sessionToken });
         if (!userInfo?.userId) return sendApiError(reply, 401, 'unauthenticated');
-        return reply.send(await handle(userInfo.userId, parsed.data as Bodies[K]));
+        const reader = { lang: userInfo.locale?.lang ?? '', timeZone: userInfo.locale?.timezone ?? '' };
+        return reply.send(await handle(userInfo.userId, parsed.data as Bodies[K], reader));
       } catch (error) {
         return sendAccountFailure(reply, error);
       }

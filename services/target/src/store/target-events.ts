@@ -124,6 +124,8 @@ export function checkTemplate(site: TargetRecord): checksEventsV1.CheckRequested
       rulesJson: site.rules ? JSON.stringify(site.rules) : '',
       screenshot: site.screenshot,
     },
+    readerLang: site.reader.lang,
+    readerTimeZone: site.reader.timeZone,
   };
 }
 

@@ -128,6 +128,19 @@ const pages: Record<string, Handler> = {
       ),
     ),
 
+  // Localises as real sites do: the server by Accept-Language, the script by the browser's
+  // language and time zone.
+  '/locale-echo': (request, response) =>
+    send(
+      response,
+      html(
+        `<p id="accept">${escapeHtml(String(request.headers['accept-language'] ?? 'none'))}</p><p id="language"></p><p id="zone"></p><p id="greeting"></p>` +
+          '<script>document.getElementById("language").textContent = navigator.language;' +
+          'document.getElementById("zone").textContent = Intl.DateTimeFormat().resolvedOptions().timeZone;' +
+          'document.getElementById("greeting").textContent = navigator.language.startsWith("ja") ? "いらっしゃいませ" : "Welcome";</script>',
+      ),
+    ),
+
   '/tampering': (_request, response) =>
     send(
       response,

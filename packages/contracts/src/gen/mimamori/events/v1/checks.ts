@@ -91,7 +91,16 @@ export interface CheckRequested {
    * How the diff service judges this check, as the site was when the template was made; the
    * crawler copies it unchanged into the snapshot (ADR 0008).
    */
-  watch?: WatchSettings | undefined;
+  watch?:
+    | WatchSettings
+    | undefined;
+  /**
+   * The account's language ("ja", "en") and IANA time zone when the site was last saved. The
+   * browser presents them to the site (Accept-Language, navigator.language, the clock's zone)
+   * as the person's own browser would, since sites localise by them; empty for the defaults.
+   */
+  readerLang: string;
+  readerTimeZone: string;
 }
 
 /**
@@ -675,6 +684,8 @@ function createBaseCheckRequested(): CheckRequested {
     useProxy: false,
     sealedSessionState: "",
     watch: undefined,
+    readerLang: "",
+    readerTimeZone: "",
   };
 }
 
@@ -733,6 +744,12 @@ export const CheckRequested: MessageFns<CheckRequested> = {
     }
     if (message.watch !== undefined) {
       WatchSettings.encode(message.watch, writer.uint32(146).fork()).join();
+    }
+    if (message.readerLang !== "") {
+      writer.uint32(154).string(message.readerLang);
+    }
+    if (message.readerTimeZone !== "") {
+      writer.uint32(162).string(message.readerTimeZone);
     }
     return writer;
   },
@@ -894,6 +911,22 @@ export const CheckRequested: MessageFns<CheckRequested> = {
             message.watch = WatchSettings.decode(reader, reader.uint32());
             continue;
           }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.readerLang = reader.string();
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.readerTimeZone = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -978,6 +1011,16 @@ export const CheckRequested: MessageFns<CheckRequested> = {
         ? globalThis.String(object.sealed_session_state)
         : "",
       watch: isSet(object.watch) ? WatchSettings.fromJSON(object.watch) : undefined,
+      readerLang: isSet(object.readerLang)
+        ? globalThis.String(object.readerLang)
+        : isSet(object.reader_lang)
+        ? globalThis.String(object.reader_lang)
+        : "",
+      readerTimeZone: isSet(object.readerTimeZone)
+        ? globalThis.String(object.readerTimeZone)
+        : isSet(object.reader_time_zone)
+        ? globalThis.String(object.reader_time_zone)
+        : "",
     };
   },
 
@@ -1037,6 +1080,12 @@ export const CheckRequested: MessageFns<CheckRequested> = {
     if (message.watch !== undefined) {
       obj.watch = WatchSettings.toJSON(message.watch);
     }
+    if (message.readerLang !== "") {
+      obj.readerLang = message.readerLang;
+    }
+    if (message.readerTimeZone !== "") {
+      obj.readerTimeZone = message.readerTimeZone;
+    }
     return obj;
   },
 
@@ -1067,6 +1116,8 @@ export const CheckRequested: MessageFns<CheckRequested> = {
     message.watch = (object.watch !== undefined && object.watch !== null)
       ? WatchSettings.fromPartial(object.watch)
       : undefined;
+    message.readerLang = object.readerLang ?? "";
+    message.readerTimeZone = object.readerTimeZone ?? "";
     return message;
   },
 };
