@@ -1,2 +1,3 @@
 export { gatewayEnv } from './config.ts';
 export { createGateway, type Gateway, type GatewayDeps } from './gateway.ts';
+export { DISCORD_STAND_IN_PATH, listensOnLoopbackOnly } from './http/discord-stand-in-routes.ts';

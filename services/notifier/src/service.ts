@@ -19,8 +19,11 @@ export interface UpdateDeliverySetup {
   profiles: NotificationProfileSource;
   /** Where the before/after pictures of updates are kept. */
   blobs: BlobStore;
-  /** Discord itself unless a stand-in is given (tests). */
-  discordApiBase?: string;
+  /**
+   * Discord itself unless a stand-in is given (tests; the single-process mode's /dev/discord,
+   * whose address is known only once it listens, hence a function).
+   */
+  discordApiBase?: string | (() => string);
   /** Consecutive failed checks before the structural-change hint; 5 unless set. */
   hintAfterErrors?: number;
 }
@@ -45,6 +48,8 @@ export interface NotifierDeps {
   deliveryClaimMs?: number;
 }
 
+const DISCORD = 'https://discord.com';
+
 export function createNotifierService(deps: NotifierDeps): ServiceModule {
   const { db, logger, mail, secretBox, publicUrl, updates } = deps;
   const deliveries = createDeliveryStore(db, { claimMs: deps.deliveryClaimMs ?? 120_000 });
@@ -58,7 +63,7 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
           secretBox,
           profiles: updates.profiles,
           blobs: updates.blobs,
-          discordApiBase: updates.discordApiBase ?? 'https://discord.com',
+          discordApiBase: updates.discordApiBase ?? DISCORD,
           publicUrl,
           logger,
         }),

@@ -26,7 +26,7 @@ export interface UpdateConsumerDeps {
   profiles: NotificationProfileSource;
   blobs: BlobStore;
   /** Discord itself, or a stand-in in tests; stored webhook URLs always name discord.com. */
-  discordApiBase: string;
+  discordApiBase: string | (() => string);
   /** The web app's address (PUBLIC_URL), for the link to the site's history. */
   publicUrl: () => string;
   logger: Logger;
@@ -161,7 +161,8 @@ async function byDiscord(
   }
   let url: string | null = null;
   try {
-    url = executeUrl(deps.secretBox.open(sealed.value, sealed.context), deps.discordApiBase);
+    const apiBase = typeof deps.discordApiBase === 'function' ? deps.discordApiBase() : deps.discordApiBase;
+    url = executeUrl(deps.secretBox.open(sealed.value, sealed.context), apiBase);
   } catch {
     // Sealed under a key no longer kept, or for another site: it will never open.
   }
