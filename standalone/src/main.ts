@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { listensOnLoopbackOnly } from '@mimamori/gateway';
 import { createLogger, createShutdown, loadConfig, startTelemetry } from '@mimamori/runtime';
 import { standaloneEnv } from './config.ts';
 import { startStandalone } from './start-standalone.ts';
@@ -27,6 +28,7 @@ try {
   // Printed plainly (not only logged) so a person, or a test, can find the address.
   console.log(`Mimamori is running at ${url}`);
   console.log(`Outgoing mail: ${url}dev/mailbox`);
+  if (listensOnLoopbackOnly(config.MIMAMORI_HOST)) console.log(`Discord messages: ${url}dev/discord`);
 } catch (error) {
   logger.fatal({ err: error }, 'Mimamori failed to start');
   await shutdown.run('start failure');

@@ -7,7 +7,7 @@ import { accountV1, crawlerV1, diffV1, targetV1 } from '@mimamori/contracts';
 import { type CrawlerDeps, createCrawlerService } from '@mimamori/crawler';
 import { openPglite } from '@mimamori/db';
 import { createDiffService } from '@mimamori/diff';
-import { createGatewayService } from '@mimamori/gateway';
+import { createGatewayService, DISCORD_STAND_IN_PATH, listensOnLoopbackOnly } from '@mimamori/gateway';
 import { createMailbox, type Mailbox } from '@mimamori/mail';
 import { accountProfileClient, createNotifierService } from '@mimamori/notifier';
 import { createGrpcClient, type Logger, type Shutdown } from '@mimamori/runtime';
@@ -60,11 +60,16 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const ownDemoShop: CrawlerDeps['allowPages'] = () =>
     url ? [{ origin: new URL(url).origin, paths: [DEMO_SHOP_PATH, '/assets/'] }] : [];
 
+  // Listening on loopback only, Discord messages go to the product's own /dev/discord page, so
+  // they can be seen without a Discord webhook; reachable from elsewhere, they go to Discord.
+  const discordStandIn = listensOnLoopbackOnly(options.host);
+  const discordApiBase = discordStandIn ? () => new URL(DISCORD_STAND_IN_PATH, url).toString() : undefined;
+
   const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 } };
   const blobs = await createFileBlobStore(join(dataDir, 'blobs'));
   const services: Record<string, RunningService> = {};
   const modules = [
-    createAccountService({ db, logger, secretBox }),
+    createAccountService({ db, logger, secretBox, ...(discordApiBase ? { discordApiBase } : {}) }),
     createTargetService({ db, logger, secretBox }),
     createSchedulerService({ db, bus, logger }),
     // Screenshots and large area content stay in the data folder.
@@ -88,6 +93,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
           createGrpcClient(accountV1.AccountServiceClient, services.account?.grpcAddress ?? ''),
         ),
         blobs,
+        ...(discordApiBase ? { discordApiBase } : {}),
       },
     }),
   ];
@@ -110,6 +116,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     history: { client: history, blobs },
     webDistDir: options.webDistDir,
     mailbox,
+    discordStandIn,
     isShuttingDown: shutdown.isShuttingDown,
     listen: { host: options.host, port: options.port },
   });

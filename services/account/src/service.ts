@@ -30,7 +30,8 @@ export interface AccountServiceOptions {
   /** Hold after a trial ends before auto-cancel; 30 days unless set. */
   trialGraceMs?: number;
   sweepIntervalMs?: number;
-  discordApiBase?: string;
+  /** Discord unless a stand-in is given; a function where the stand-in's address comes later. */
+  discordApiBase?: string | (() => string);
   xOAuth?: XOAuthConfig | null;
 }
 
@@ -58,7 +59,11 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     logger,
     prices: options.prices ?? {},
     discord: {
-      discordApiBase: options.discordApiBase ?? 'https://discord.com',
+      // Read at each link, for the single-process mode's stand-in (its port comes with listening).
+      get discordApiBase() {
+        const base = options.discordApiBase ?? 'https://discord.com';
+        return typeof base === 'function' ? base() : base;
+      },
       seal: (url, userId) => secretBox.seal(url, `account:${userId}:discord_webhook`),
       sendTestMessage: (url, lang) => postDiscordMessage(url, testMessage(lang)),
     },

@@ -115,6 +115,30 @@ const pages: Record<string, Handler> = {
       ),
     ),
 
+  // A wide page (scaled down to 1280 px in the screenshot) with the price at a known place:
+  // left 900, top 1400, 300 × 60 CSS pixels, in a solid colour to find it on the image.
+  '/placed': (_request, response) =>
+    send(
+      response,
+      html(
+        '<p>Sample shop</p><div id="price">¥1,980</div><div style="width:2400px;height:3000px"></div>',
+        '<style>body{margin:0;font:20px sans-serif;background:#fff}#price{position:absolute;left:900px;top:1400px;width:300px;height:60px;background:rgb(0,0,200);color:#fff}</style>',
+      ),
+    ),
+
+  // Localises as real sites do: the server by Accept-Language, the script by the browser's
+  // language and time zone.
+  '/locale-echo': (request, response) =>
+    send(
+      response,
+      html(
+        `<p id="accept">${escapeHtml(String(request.headers['accept-language'] ?? 'none'))}</p><p id="language"></p><p id="zone"></p><p id="greeting"></p>` +
+          '<script>document.getElementById("language").textContent = navigator.language;' +
+          'document.getElementById("zone").textContent = Intl.DateTimeFormat().resolvedOptions().timeZone;' +
+          'document.getElementById("greeting").textContent = navigator.language.startsWith("ja") ? "いらっしゃいませ" : "Welcome";</script>',
+      ),
+    ),
+
   '/tampering': (_request, response) =>
     send(
       response,

@@ -101,6 +101,19 @@ describe('HTTP page fetcher against fixture pages', () => {
     );
   });
 
+  it('asks for the page in the reader’s language, Japanese first without one', async () => {
+    const accepted = async (reader?: FetchRequest['reader']) => {
+      const result = await check('/echo-headers', {
+        ...(reader ? { reader } : {}),
+        areas: [{ areaId: 'headers', selector: '#headers', selectorType: 'css' }],
+      });
+      return result.ok ? JSON.parse(result.areas[0]?.text ?? '{}')['accept-language'] : undefined;
+    };
+    expect(await accepted({ lang: 'en', timeZone: 'America/New_York' })).toBe('en-US,en;q=0.9');
+    expect(await accepted({ lang: 'ja', timeZone: '' })).toBe('ja-JP,ja;q=0.9,en;q=0.8');
+    expect(await accepted()).toBe('ja,en;q=0.8');
+  });
+
   it('follows a redirect chain, and stops a chain that is too long', async () => {
     expect(await check('/redirect/9')).toMatchObject({ ok: true, finalUrl: `${site.origin}/static` });
     expect(failure(await check('/redirect/10'))).toMatchObject({

@@ -141,7 +141,7 @@ export async function startDiffHarness(options: { embedded?: boolean } = {}): Pr
     host,
   );
   const history = createGrpcClient(diffV1.HistoryServiceClient, diffService.grpcAddress);
-  const caller = (userId: string) => ({ userId, limits: QUOTA, held: false });
+  const caller = (userId: string) => ({ userId, limits: QUOTA, held: false, lang: '', timeZone: '' });
   const watches = new Map<string, checksEventsV1.WatchSettings | undefined>();
   // What the scheduler would send: the check template of the site's newest state.
   const rememberWatch = async (targetId: string) => {

@@ -80,7 +80,7 @@ describe('screenshots and deletion', () => {
     expect(await harness.blobs.exists(first.key)).toBe(true);
   });
 
-  it('pairs the previous change with this one as WebP, the changed region boxed on both', async () => {
+  it('pairs the previous change with this one as WebP, the area (the whole picture) boxed on both', async () => {
     const changed = await checkWithPicture('c3', 'Summer sale', await picture(240, 100));
     expect(changed.outcome).toBe('update');
     kept.push(changed.key);
@@ -95,12 +95,20 @@ describe('screenshots and deletion', () => {
       const meta = await sharp(image.data).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual(['webp', 400, 200]);
     }
-    // Between the two squares (white in both pictures) lies inside the box: tinted red.
-    const [red, green, blue] = await pixel(after.data, 170, 70);
-    expect(red - green).toBeGreaterThan(20);
-    expect(red - blue).toBeGreaterThan(20);
-    // Far from both squares the picture is untouched.
-    expect(Math.min(...(await pixel(after.data, 380, 190)))).toBeGreaterThan(235);
+    // An area's picture is its element, not just the pixels that changed: the box frames the
+    // whole picture, far from both squares too.
+    for (const image of [before, after]) {
+      for (const [x, y] of [
+        [170, 70],
+        [380, 190],
+      ]) {
+        const [red, green, blue] = await pixel(image.data, x as number, y as number);
+        expect(red - green).toBeGreaterThan(20);
+        expect(red - blue).toBeGreaterThan(20);
+      }
+      const [edgeRed, edgeGreen] = await pixel(image.data, 1, 100);
+      expect(edgeRed - edgeGreen).toBeGreaterThan(100);
+    }
     // The before image still shows the square where it was; the after image where it moved to.
     expect(Math.max(...(await pixel(before.data, 70, 70)))).toBeLessThan(60);
     expect(Math.max(...(await pixel(after.data, 270, 130)))).toBeLessThan(60);
@@ -191,5 +199,53 @@ describe('page pictures and large content', () => {
     await waitFor(async () => !(await harness.blobs.exists(first.textKey)));
     expect(await harness.blobs.exists(first.page)).toBe(true);
     expect(await harness.blobs.exists(changed.page)).toBe(true);
+  });
+
+  it('boxes the changed area where the crawler measured it on the page, not the pixels that differ', async () => {
+    const userId = `user-${randomUUID()}`;
+    const targetId = await harness.registerSite(userId, [{ areaId: 'price' }], { screenshot: true });
+    // The price sits at 20..140 × 130..170 of the page picture; elsewhere a square moves (a
+    // clock, an advert) between the checks.
+    const pageBox = { x: 20, y: 130, width: 120, height: 40 };
+    const checkPage = async (name: string, text: string, image: Buffer) => {
+      const checkId = `${targetId}:${name}`;
+      const page = `screenshots/${targetId}/${name}/page.png`;
+      await harness.blobs.put(page, image);
+      await harness.publishSnapshot({
+        checkId,
+        targetId,
+        userId,
+        pageScreenshotBlobKey: page,
+        areas: [
+          {
+            areaId: 'price',
+            found: true,
+            html: '',
+            text,
+            htmlBlobKey: '',
+            textBlobKey: '',
+            screenshotBlobKey: '',
+            pageBox,
+          },
+        ],
+      });
+      return harness.resultOf(checkId);
+    };
+    expect((await checkPage('p1', '¥1,980', await picture(240, 20))).outcome).toBe('no_change');
+    expect((await checkPage('p2', '¥2,480', await picture(300, 100))).outcome).toBe('update');
+    const [change] = (await harness.changes()).filter((candidate) => candidate.targetId === targetId);
+    const after = await harness.blobs.get(change?.afterScreenshotBlobKey ?? '');
+    if (!after) throw new Error('no after image');
+    const strokeAt = async (x: number, y: number) => {
+      const [red, green] = await pixel(after.data, x, y);
+      return red - green > 100;
+    };
+    // The stroke lies in the 4 px around the element, on all four sides.
+    expect(await strokeAt(18, 150)).toBe(true);
+    expect(await strokeAt(142, 150)).toBe(true);
+    expect(await strokeAt(80, 128)).toBe(true);
+    expect(await strokeAt(80, 172)).toBe(true);
+    // Where only the moving square differs, nothing is drawn.
+    expect(Math.min(...(await pixel(after.data, 280, 60)))).toBeGreaterThan(235);
   });
 });

@@ -9,6 +9,7 @@ import { accountRoutes } from './http/account-routes.ts';
 import { sendApiError } from './http/api-error.ts';
 import { authRoutes } from './http/auth-routes.ts';
 import { csrfProtection } from './http/csrf.ts';
+import { discordStandInRoutes } from './http/discord-stand-in-routes.ts';
 import { healthRoutes } from './http/health-routes.ts';
 import { historyRoutes } from './http/history-routes.ts';
 import { mailboxRoutes } from './http/mailbox-routes.ts';
@@ -40,6 +41,11 @@ export interface GatewayDeps {
   webDistDir?: string | undefined;
   /** The local mailbox of the single-process mode, browsable under /dev/mailbox. */
   mailbox?: Mailbox | undefined;
+  /**
+   * The single-process mode listening on loopback only: Discord messages are kept and shown
+   * under /dev/discord instead of being posted to Discord.
+   */
+  discordStandIn?: boolean;
   /** The product's address in the browser (for OAuth redirect URIs); the request's host when unset. */
   publicUrl?: string | undefined;
   /**
@@ -91,6 +97,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     });
   }
   if (deps.mailbox) mailboxRoutes(app, deps.mailbox);
+  if (deps.discordStandIn) discordStandInRoutes(app);
   if (deps.webDistDir) await spaRoutes(app, deps.webDistDir);
   app.setNotFoundHandler((_request, reply) => sendApiError(reply, 404, 'not_found'));
   app.setErrorHandler((error, request, reply) => {

@@ -1,3 +1,4 @@
 export { gatewayEnv } from './config.ts';
 export { createGateway, type Gateway, type GatewayDeps } from './gateway.ts';
+export { DISCORD_STAND_IN_PATH, listensOnLoopbackOnly } from './http/discord-stand-in-routes.ts';
 export { createGatewayService, type GatewayServiceOptions } from './service.ts';

@@ -20,8 +20,11 @@ export interface UpdateDeliverySetup {
   profiles: NotificationProfileSource;
   /** Where the before/after pictures of updates are kept. */
   blobs: BlobStore;
-  /** Discord itself unless a stand-in is given (tests). */
-  discordApiBase?: string;
+  /**
+   * Discord itself unless a stand-in is given (tests; the single-process mode's /dev/discord,
+   * whose address is known only once it listens, hence a function).
+   */
+  discordApiBase?: string | (() => string);
   /** Consecutive failed checks before the structural-change hint; 5 unless set. */
   hintAfterErrors?: number;
 }
@@ -48,6 +51,8 @@ export interface NotifierDeps {
   metrics?: Metrics;
 }
 
+const DISCORD = 'https://discord.com';
+
 export function createNotifierService(deps: NotifierDeps): ServiceModule {
   const { db, logger, mail, secretBox, publicUrl, updates } = deps;
   const deliveries = countedDeliveries(
@@ -64,7 +69,8 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
           secretBox,
           profiles: updates.profiles,
           blobs: updates.blobs,
-          discordApiBase: updates.discordApiBase ?? 'https://discord.com',
+          discordApiBase: updates.discordApiBase ?? DISCORD,
+          publicUrl,
           logger,
         }),
         checkResultConsumer({

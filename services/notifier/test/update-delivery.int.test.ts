@@ -19,6 +19,7 @@ import {
   startSmtpServer,
   testNatsUrl,
 } from '@mimamori/test-fixtures';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountProfileClient } from '../src/clients/account-profile-client.ts';
 import type { NotificationProfileSource } from '../src/domain/notification-profile.ts';
@@ -34,8 +35,16 @@ type ParsedMail = SmtpServerFixture['messages'][number];
 const logger = createLogger({ service: 'notifier-test', level: 'silent' });
 const secretBox = createSecretBox(generateSecretKey('k1'));
 const MAIL_FROM = 'Mimamori <no-reply@mimamori.local>';
-const BEFORE = new Uint8Array(randomBytes(2_000));
-const AFTER = new Uint8Array(randomBytes(3_000));
+// WebP as the diff service writes them: grey and teal pages with different content, so the
+// pictures can be told apart after the mail's re-encoding.
+const webpPage = async (background: string) =>
+  new Uint8Array(
+    await sharp({ create: { width: 320, height: 200, channels: 3, background } })
+      .webp({ quality: 80 })
+      .toBuffer(),
+  );
+let BEFORE: Uint8Array;
+let AFTER: Uint8Array;
 
 let database: FreshDatabase;
 let db: Db;
@@ -49,6 +58,8 @@ let account: accountV1.AccountServiceClient;
 let profiles: NotificationProfileSource;
 
 beforeAll(async () => {
+  BEFORE = await webpPage('#888888');
+  AFTER = await webpPage('#0f766e');
   database = await createFreshDatabase();
   db = openPostgres(database.url);
   bus = namespacedBus(
@@ -140,6 +151,7 @@ function siteEvent(
       label: '価格ページ',
       url: 'https://shop.example.jp/price',
       sealedDiscordWebhook: '',
+      areas: [{ areaId: 'price', label: 'セール価格' }],
       ...notice,
     },
   };
@@ -246,6 +258,7 @@ function directUpdateConsumer() {
     profiles,
     blobs,
     discordApiBase: discord.apiBase,
+    publicUrl: () => 'https://mimamori.example/',
     logger,
   });
 }
@@ -265,21 +278,46 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
     expect(JSON.stringify(mail.to)).not.toContain('unverified-');
     expect(mail.subject).toBe('【Mimamori】更新がありました: 価格ページ');
     expect(mail.text).toContain('- 1,200円\n+ 980円 セール');
-    expect(mail.text).toContain('グループ1 条件1: 監視範囲 price — 追加部分 キーワードを含む セール');
-    expect(mail.text).toContain('2026-11-23 23:05 (Asia/Tokyo)');
-    // mailparser resolves each cid reference of the HTML into the attachment's bytes.
+    // The area by the name the person gave it, the time in their zone by its name, the history.
+    expect(mail.text).toContain('[セール価格]\n- 1,200円');
+    expect(mail.text).toContain('グループ1 条件1: セール価格 — 追加部分 キーワードを含む セール');
+    expect(mail.text).toContain('2026-11-23 23:05（日本時間）');
+    const history = `https://mimamori.example/target2?id=${targetId}`;
+    expect(mail.text).toContain(`履歴を見る: ${history}`);
+    expect(mail.html).toContain(`href="${history}"`);
+    expect(mail.html).toContain('>セール価格</p>');
+    // mailparser resolves each cid reference of the HTML into the attachment's bytes. The WebP
+    // pictures go as JPEG, which every mail program shows.
     expect(mail.attachments.map((a) => a.cid)).toEqual(['before', 'after']);
-    expect(mail.html).toContain(`src="data:image/webp;base64,${Buffer.from(AFTER).toString('base64')}"`);
-    expect(mail.attachments.map((a) => [a.filename, a.contentType, a.size])).toEqual([
-      ['before.webp', 'image/webp', BEFORE.length],
-      ['after.webp', 'image/webp', AFTER.length],
+    expect(mail.attachments.map((a) => [a.filename, a.contentType])).toEqual([
+      ['before.jpeg', 'image/jpeg'],
+      ['after.jpeg', 'image/jpeg'],
     ]);
+    const [beforeJpeg, afterJpeg] = mail.attachments.map((a) => a.content);
+    expect(mail.html).toContain(`src="data:image/jpeg;base64,${afterJpeg?.toString('base64')}"`);
+    for (const [jpeg, colour] of [
+      [beforeJpeg, [0x88, 0x88, 0x88]],
+      [afterJpeg, [0x0f, 0x76, 0x6e]],
+    ] as const) {
+      const { data, info } = await sharp(jpeg).raw().toBuffer({ resolveWithObject: true });
+      expect([info.format, info.width, info.height]).toEqual(['raw', 320, 200]);
+      for (const [channel, value] of colour.entries()) {
+        expect(Math.abs((data[channel] ?? 0) - value)).toBeLessThan(6);
+      }
+    }
 
     const embed = message?.payload.embeds[0];
     expect(embed?.title).toBe('価格ページ');
     expect(embed?.url).toBe('https://shop.example.jp/price');
     expect(embed?.description).toContain('- 1,200円\n+ 980円 セール');
-    expect(embed?.fields.map((field) => field.name)).toEqual(['サイト', '検知日時', '一致した通知条件']);
+    expect(embed?.fields.map((field) => field.name)).toEqual([
+      'サイト',
+      '検知日時',
+      '一致した通知条件',
+      '履歴を見る',
+    ]);
+    expect(embed?.fields[3]?.value).toBe(history);
+    expect(embed?.description).toContain('**セール価格**');
     expect(embed?.fields[2]?.value).toContain('キーワードを含む セール');
     expect(embed?.image?.url).toBe('attachment://after.webp');
     expect(message?.files.map((file) => [file.field, file.filename, file.size])).toEqual([
@@ -331,12 +369,15 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
       'Site',
       'Detected at',
       'Matched rules',
+      'Open the history',
     ]);
-    expect(message?.payload.embeds[0]?.fields[1]?.value).toBe('2026-11-23 09:05 (America/New_York)');
+    expect(message?.payload.embeds[0]?.fields[1]?.value).toBe('2026-11-23 09:05 (Eastern Time)');
     const mails = mailsTo(user.email);
     expect(mails).toHaveLength(1);
     expect(mails[0]?.subject).toBe('Mimamori: update on 価格ページ');
-    expect(mails[0]?.text).toContain('group 1 condition 1: Area price — added text contains セール');
+    expect(mails[0]?.text).toContain('group 1 condition 1: セール価格 — added text contains セール');
+    expect(mails[0]?.text).toContain('2026-11-23 09:05 (Eastern Time)');
+    expect(mails[0]?.text).toContain(`Open the history: https://mimamori.example/target2?id=${targetId}`);
     expect(discord.accepted.filter((m) => m.webhookId === user.webhookId)).toHaveLength(0);
     expect(discord.problems).toEqual([]);
   });
@@ -421,6 +462,7 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
         profiles,
         blobs,
         discordApiBase: discord.apiBase,
+        publicUrl: () => 'https://mimamori.example/',
         logger,
       });
       const event = await updateEvent(targetId, user.userId);

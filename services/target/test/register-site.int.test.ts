@@ -108,11 +108,41 @@ describe('registering a v2 site', () => {
     });
     expect(JSON.parse(watch?.rulesJson ?? '')).toEqual(JSON.parse(stored.rules ?? ''));
     expect(payload.notice).toMatchObject({ label: 'Sale page', mailNotify: true, chatNotify: 'site' });
+    // The notifier names areas in updates as the person named them.
+    expect(payload.notice?.areas).toEqual([{ areaId: 'price', label: 'Price' }]);
     expect(
       harness.secretBox.open(payload.notice?.sealedDiscordWebhook ?? '', `target:${id}:discord_webhook`),
     ).toBe('https://discord.com/api/webhooks/123/abc-DEF_ghi');
     const password = payload.check?.login?.actions[1]?.sealedValue ?? '';
     expect(harness.secretBox.open(password, `target:${id}:login:1`)).toBe('hunter2');
+  });
+
+  it('has the checks present the account’s language and time zone as they were at the last save', async () => {
+    const reader = await harness.signedIn('reader@example.com');
+    const register = await reader.browser.post('/api/v2/target/register', siteBody());
+    expect(register.status).toBe(201);
+    const id = register.body.target_v2_id as string;
+    const stateOf = async (subject: string) => {
+      const events = await harness.events(subject);
+      const mine = events
+        .map((event) => targetsEventsV1.TargetStateChanged.decode(event.payload))
+        .filter((state) => state.targetId === id);
+      return mine.at(-1);
+    };
+    // Signed up in English without a zone (the harness's sign-up sends none).
+    expect((await stateOf('targets.registered'))?.check).toMatchObject({
+      readerLang: 'en',
+      readerTimeZone: '',
+    });
+    await harness.db.query(`UPDATE account.users SET lang = 'ja', timezone = 'Asia/Tokyo' WHERE id = $1`, [
+      reader.userId,
+    ]);
+    const update = await reader.browser.post('/api/v2/target/update', { ...siteBody(), target_v2_id: id });
+    expect(update.status).toBe(200);
+    expect((await stateOf('targets.updated'))?.check).toMatchObject({
+      readerLang: 'ja',
+      readerTimeZone: 'Asia/Tokyo',
+    });
   });
 
   it('shows the settings to the owner without secrets, and an update with blank secrets keeps them', async () => {

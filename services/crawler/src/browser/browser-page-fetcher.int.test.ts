@@ -429,6 +429,80 @@ describe('browser page fetcher', () => {
     }
   });
 
+  it('presents the reader’s language and time zone to the site: header, navigator.language, clock', async () => {
+    const areas = [css('accept', '#accept'), css('language', '#language'), css('zone', '#zone')];
+    const japanese = await fetchOk(
+      request('/locale-echo', {
+        areas,
+        reader: { lang: 'ja', timeZone: 'Etc/GMT-9' },
+        accountId: 'reader-ja',
+      }),
+    );
+    expect(japanese.areas.map((area) => area.text)).toEqual(['ja-JP', 'ja-JP', 'Etc/GMT-9']);
+    // The same account's next check in another language does not reuse the warm context.
+    const english = await fetchOk(
+      request('/locale-echo', {
+        areas,
+        reader: { lang: 'en', timeZone: 'America/New_York' },
+        accountId: 'reader-ja',
+      }),
+    );
+    expect(english.areas.map((area) => area.text)).toEqual(['en-US', 'en-US', 'America/New_York']);
+    // A zone this runtime does not know is left out rather than failing the check.
+    const unknownZone = await fetchOk(
+      request('/locale-echo', { areas, reader: { lang: 'ja', timeZone: 'Mars/Base' } }),
+    );
+    expect(unknownZone.areas[1]?.text).toBe('ja-JP');
+  });
+
+  it('measures where each area is drawn on the page screenshot, in its pixels', async () => {
+    const result = await fetchOk(
+      request('/placed', {
+        screenshot: 'page',
+        viewport: { width: 2400, height: 900 },
+        areas: [css('price', '#price')],
+      }),
+    );
+    const image = await sharp(result.pageScreenshot?.data as Uint8Array)
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    // 2400 CSS pixels are scaled to 1280: the element's 900, 1400, 300 × 60 become these.
+    expect(image.info.width).toBe(1280);
+    const box = result.areas[0]?.pageBox;
+    expect(box).toBeDefined();
+    const scale = 1280 / 2400;
+    for (const [measured, expected] of [
+      [box?.x, 900 * scale],
+      [box?.y, 1400 * scale],
+      [box?.width, 300 * scale],
+      [box?.height, 60 * scale],
+    ]) {
+      expect(Math.abs((measured ?? -100) - (expected as number))).toBeLessThanOrEqual(1);
+    }
+    // And the image shows the element there: blue inside the box, white just outside it.
+    const { x = 0, y = 0, width = 0, height = 0 } = box ?? {};
+    const colour = (px: number, py: number): [number, number, number] => {
+      const at = (Math.round(py) * image.info.width + Math.round(px)) * image.info.channels;
+      return [image.data[at] ?? 0, image.data[at + 1] ?? 0, image.data[at + 2] ?? 0];
+    };
+    for (const [px, py] of [
+      [x + 3, y + 3],
+      [x + width - 4, y + height - 4],
+      [x + width / 2, y + 3],
+    ]) {
+      const [red, , blue] = colour(px as number, py as number);
+      expect(blue - red).toBeGreaterThan(120);
+    }
+    for (const [px, py] of [
+      [x - 3, y + height / 2],
+      [x + width + 2, y + height / 2],
+      [x + width / 2, y - 3],
+      [x + width / 2, y + height + 2],
+    ]) {
+      expect(Math.min(...colour(px as number, py as number))).toBeGreaterThan(200);
+    }
+  });
+
   it('replaces a browser killed mid-check and still completes that check', async () => {
     const [victim] = browserProcesses();
     expect(victim).toBeDefined();

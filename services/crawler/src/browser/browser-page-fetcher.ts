@@ -1,4 +1,5 @@
 import type { FetchRequest, FetchResult, PageFetcher } from '../domain/page-fetcher.ts';
+import { presentedLocale } from '../domain/reader-locale.ts';
 import { CrawlFailure } from '../http/crawl-failure.ts';
 import { BrowserCrashedError, type BrowserPool, type ContextSpec } from './browser-pool.ts';
 import { checkOnPage, DEFAULT_ACTION_LIMITS } from './check-on-page.ts';
@@ -58,8 +59,10 @@ export function createBrowserPageFetcher(options: BrowserFetcherOptions): PageFe
 
 function contextSpec(request: FetchRequest): ContextSpec {
   const device = deviceProfile(request.userAgent, request.viewport);
+  const locale = presentedLocale(request.reader);
   const spec: ContextSpec = {
     device,
+    ...(locale ? { locale } : {}),
     blockImages: request.screenshot === 'none',
     ...(request.proxyUrl ? { upstreamProxy: request.proxyUrl } : {}),
     ...(request.sessionState ? { storageState: request.sessionState } : {}),
@@ -70,6 +73,12 @@ function contextSpec(request: FetchRequest): ContextSpec {
   if (!shareable) return spec;
   return {
     ...spec,
-    warmKey: JSON.stringify([request.accountId, device, spec.blockImages, request.proxyUrl ?? '']),
+    warmKey: JSON.stringify([
+      request.accountId,
+      device,
+      spec.blockImages,
+      request.proxyUrl ?? '',
+      locale ?? null,
+    ]),
   };
 }

@@ -7,6 +7,7 @@ import {
 } from '@mimamori/egress';
 import type { Logger } from '@mimamori/runtime';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { PresentedLocale } from '../domain/reader-locale.ts';
 import { CHROMIUM_ARGS, chromiumExecutablePath } from './chromium-binary.ts';
 import type { DeviceProfile } from './user-agent-presets.ts';
 
@@ -41,6 +42,8 @@ export interface ContextSpec {
   /** Images are only fetched when a screenshot will show them. */
   blockImages: boolean;
   javaScriptEnabled?: boolean;
+  /** The reader's locale and zone: navigator.language, Accept-Language and the page's clock. */
+  locale?: PresentedLocale;
   /**
    * Consecutive checks of the same account with the same settings may reuse one warm context
    * (never across accounts): a fresh context and page cost more than the check itself.
@@ -246,6 +249,9 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       javaScriptEnabled: spec.javaScriptEnabled ?? true,
       serviceWorkers: 'block',
       acceptDownloads: false,
+      // The locale also sets Accept-Language (to the locale's own tag, as Playwright does).
+      ...(spec.locale ? { locale: spec.locale.locale } : {}),
+      ...(spec.locale?.timeZone ? { timezoneId: spec.locale.timeZone } : {}),
     });
     await context.route('**/*', (route) => {
       const type = route.request().resourceType();

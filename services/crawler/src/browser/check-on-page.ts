@@ -2,13 +2,13 @@ import type { EgressGuard } from '@mimamori/egress';
 import type { Page } from 'playwright-core';
 import type { AreaContent, FetchRequest, FetchResult } from '../domain/page-fetcher.ts';
 import { CrawlFailure } from '../http/crawl-failure.ts';
-import { readAreas } from './area-reader.ts';
+import { type Box, readAreas } from './area-reader.ts';
 import type { LeasedPage } from './browser-pool.ts';
 import { cookiesFromHeader } from './cookie-header.ts';
 import { ensureSignedIn } from './login.ts';
 import { type ActionLimits, describe, runActions } from './page-actions.ts';
 import { DEFAULT_LOAD_LIMITS, loadPage, throwIfPageStopped } from './page-load.ts';
-import { captureArea, capturePage } from './screenshot-capture.ts';
+import { boxOnCapture, captureArea, capturePage } from './screenshot-capture.ts';
 import type { EncodedImage } from './screenshot-encoding.ts';
 
 export const DEFAULT_ACTION_LIMITS: ActionLimits = { ...DEFAULT_LOAD_LIMITS, actionTimeoutMs: 10_000 };
@@ -33,12 +33,21 @@ export async function checkOnPage(
     if (request.actions.length > 0) await runActions(page, request.actions, limits, guard);
     // A page that navigated itself somewhere refused shows the guard's answer, not the page.
     await throwIfPageStopped(page, request.url);
-    const areas = await readCheckedAreas(page, request).catch(async (error: unknown) => {
+    const { areas, boxes } = await readCheckedAreas(page, request).catch(async (error: unknown) => {
       await throwIfPageStopped(page, request.url);
       throw error;
     });
     await throwIfPageStopped(page, request.url);
-    const pageScreenshot = request.screenshot === 'page' ? imageOnly(await capturePage(page)) : undefined;
+    const capture = request.screenshot === 'page' ? await capturePage(page) : undefined;
+    const pageScreenshot = capture ? imageOnly(capture.image) : undefined;
+    if (capture) {
+      // The update's pictures box the watched element itself, wherever the page was scaled.
+      for (const area of areas) {
+        const box = boxes.get(area.areaId);
+        const pageBox = box ? boxOnCapture(box, capture) : null;
+        if (pageBox) area.pageBox = pageBox;
+      }
+    }
     const keepsSession = Boolean(request.login || request.sessionState);
     return {
       ok: true,
@@ -53,7 +62,10 @@ export async function checkOnPage(
   }
 }
 
-async function readCheckedAreas(page: Page, request: FetchRequest): Promise<AreaContent[]> {
+async function readCheckedAreas(
+  page: Page,
+  request: FetchRequest,
+): Promise<{ areas: AreaContent[]; boxes: Map<string, Box> }> {
   const readings = await readAreas(page, request.areas);
   const missing = readings.findIndex((reading) => !reading.found);
   const area = request.areas[missing];
@@ -65,7 +77,9 @@ async function readCheckedAreas(page: Page, request: FetchRequest): Promise<Area
     throw new CrawlFailure('element_not_found', what, false);
   }
   const contents: AreaContent[] = [];
+  const boxes = new Map<string, Box>();
   for (const reading of readings) {
+    if (reading.box) boxes.set(reading.areaId, reading.box);
     const screenshot =
       request.screenshot === 'areas' && reading.box
         ? imageOnly(await captureArea(page, reading.box))
@@ -78,7 +92,7 @@ async function readCheckedAreas(page: Page, request: FetchRequest): Promise<Area
       ...(screenshot ? { screenshot } : {}),
     });
   }
-  return contents;
+  return { areas: contents, boxes };
 }
 
 const imageOnly = ({ data, contentType }: EncodedImage) => ({ data, contentType });

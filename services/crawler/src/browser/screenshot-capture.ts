@@ -7,11 +7,17 @@ import { type EncodedImage, encodeScreenshot } from './screenshot-encoding.ts';
 /** Taller pages are captured down to here; WebP cannot hold more than 16383 px anyway. */
 const MAX_CAPTURE_HEIGHT = 16_000;
 
+export interface PageCapture {
+  image: EncodedImage;
+  /** Image pixels per CSS pixel: the encoding may scale a wide page down (or a dense screen up). */
+  scale: number;
+}
+
 /**
  * Chromium captures JPEG (about half the cost of PNG on long pages); sharp then bounds the size
  * and encodes WebP.
  */
-export async function capturePage(page: Page): Promise<EncodedImage> {
+export async function capturePage(page: Page): Promise<PageCapture> {
   const world = await isolatedWorld(page);
   const size = await world.evaluate<{ width: number; height: number }>(PAGE_SIZE);
   const viewport = page.viewportSize();
@@ -24,7 +30,18 @@ export async function capturePage(page: Page): Promise<EncodedImage> {
     clip: { x: 0, y: 0, width, height },
     caret: 'hide',
   });
-  return encodeScreenshot(capture);
+  const image = await encodeScreenshot(capture);
+  return { image, scale: image.width / width };
+}
+
+/** A box in CSS pixels of the document, in pixels of a page capture, cut to the image. */
+export function boxOnCapture(box: Box, capture: PageCapture): Box | null {
+  const left = Math.max(0, Math.round(box.x * capture.scale));
+  const top = Math.max(0, Math.round(box.y * capture.scale));
+  const right = Math.min(capture.image.width, Math.round((box.x + box.width) * capture.scale));
+  const bottom = Math.min(capture.image.height, Math.round((box.y + box.height) * capture.scale));
+  if (right <= left || bottom <= top) return null;
+  return { x: left, y: top, width: right - left, height: bottom - top };
 }
 
 export async function captureArea(page: Page, box: Box): Promise<EncodedImage> {

@@ -107,6 +107,16 @@ describe('openCheckJob', () => {
     expect(() => openCheckJob(moved, undefined, () => undefined)).toThrow(/SECRET_KEYS is not configured/);
   });
 
+  it('carries the account’s language and time zone to the fetch, or none when the job has none', () => {
+    const japanese = openCheckJob(
+      job({ readerLang: 'ja', readerTimeZone: 'Asia/Tokyo' }),
+      secrets,
+      () => undefined,
+    );
+    expect(japanese.reader).toEqual({ lang: 'ja', timeZone: 'Asia/Tokyo' });
+    expect(openCheckJob(job(), secrets, () => undefined).reader).toBeUndefined();
+  });
+
   it('refuses unknown modes and selector types', () => {
     expect(() => openCheckJob(job({ fetchMode: 'ftp' }), secrets, () => undefined)).toThrow(
       /unknown fetch mode/,

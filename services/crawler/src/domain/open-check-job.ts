@@ -91,6 +91,9 @@ export function openCheckJob(
         }
       : {}),
     ...(sessionState ? { sessionState } : {}),
+    ...(job.readerLang || job.readerTimeZone
+      ? { reader: { lang: job.readerLang, timeZone: job.readerTimeZone } }
+      : {}),
     actions: actions(job.actions, (index) => sealingContext.action(job.targetId, index), 'action'),
     areas: job.areas.map((area): AreaRequest => {
       if (!area.locator) throw new InvalidJobError(`area ${area.areaId} has no locator`);

@@ -1,4 +1,5 @@
 import type { UserAgentKind } from '@mimamori/watch-engine/user-agent-kinds';
+import type { Reader } from './reader-locale.ts';
 
 /**
  * The port both fetch modes implement: HTTP (undici + an HTML parser) and browser
@@ -59,6 +60,8 @@ export interface FetchRequest {
    * of the same account (never across accounts); without it every check gets a fresh context.
    */
   accountId?: string;
+  /** The account's language and time zone, presented to the site as the person's browser would. */
+  reader?: Reader;
 }
 
 export interface AreaContent {
@@ -69,6 +72,8 @@ export interface AreaContent {
   text: string;
   /** Encoded image (WebP or JPEG) of the area, when area screenshots were asked for. */
   screenshot?: { data: Uint8Array; contentType: string };
+  /** Where the element is on the page screenshot, in its pixels, when one was taken. */
+  pageBox?: { x: number; y: number; width: number; height: number };
 }
 
 export type CrawlErrorCode =

@@ -65,6 +65,7 @@ export async function snapshotEvent(
         htmlBlobKey: htmlKey,
         textBlobKey: textKey,
         screenshotBlobKey: screenshotKey,
+        ...(area.pageBox ? { pageBox: area.pageBox } : {}),
       };
     }),
   );

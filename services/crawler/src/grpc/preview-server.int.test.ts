@@ -69,6 +69,8 @@ const open = (userId: string, path: string, extra: Partial<crawlerV1.OpenPreview
     viewportHeight: 0,
     cookies: '',
     useProxy: false,
+    readerLang: '',
+    readerTimeZone: '',
     ...extra,
   });
 
@@ -103,6 +105,24 @@ describe('wizard preview over gRPC', () => {
     const note = render.elements.find((element) => element.tag === 'p');
     expect(note).toMatchObject({ css: 'html > body > p:nth-of-type(1)', xpath: '/html/body[1]/p[1]' });
     await unary(client, 'closePreview', { userId: 'user-a', sessionId: opened.sessionId });
+  });
+
+  it('shows a Japanese user the page as their browser would: Japanese, in their time zone', async () => {
+    const opened = await open('user-ja', '/locale-echo', { readerLang: 'ja', readerTimeZone: 'Asia/Tokyo' });
+    const text = (selector: string) =>
+      unary(client, 'evaluateArea', { userId: 'user-ja', sessionId: opened.sessionId, area: css(selector) });
+    expect((await text('#accept')).text).toBe('ja-JP');
+    expect((await text('#language')).text).toBe('ja-JP');
+    expect((await text('#zone')).text).toBe('Asia/Tokyo');
+    expect((await text('#greeting')).text).toBe('いらっしゃいませ');
+    await unary(client, 'closePreview', { userId: 'user-ja', sessionId: opened.sessionId });
+
+    const english = await open('user-en', '/locale-echo', { readerLang: 'en', readerTimeZone: 'Etc/GMT-9' });
+    const read = (selector: string) =>
+      unary(client, 'evaluateArea', { userId: 'user-en', sessionId: english.sessionId, area: css(selector) });
+    expect((await read('#greeting')).text).toBe('Welcome');
+    expect((await read('#zone')).text).toBe('Etc/GMT-9');
+    await unary(client, 'closePreview', { userId: 'user-en', sessionId: english.sessionId });
   });
 
   it('lists frames and re-renders inside one', async () => {

@@ -38,6 +38,7 @@ export function previewServer(preview: PreviewService, secrets?: SecretBox): cra
         ...(viewport ? { viewport } : {}),
         ...(request.cookies ? { cookies: request.cookies } : {}),
         useProxy: request.useProxy,
+        reader: { lang: request.readerLang, timeZone: request.readerTimeZone },
       });
       if ('problem' in opened) return { sessionId: '', problem: opened.problem };
       return { sessionId: opened.sessionId, render: toRender(opened.render) };

@@ -3,6 +3,7 @@ import { createGuardedDispatcher } from '@mimamori/egress';
 import type { Dispatcher } from 'undici';
 import { deviceProfile } from '../browser/user-agent-presets.ts';
 import type { AreaContent, FetchRequest, FetchResult, PageFetcher } from '../domain/page-fetcher.ts';
+import { presentedLocale } from '../domain/reader-locale.ts';
 import { botProtectionMarker } from './bot-protection.ts';
 import { CrawlFailure, shownUrl } from './crawl-failure.ts';
 import { InvalidSelectorError, ParsedPage } from './parsed-page.ts';
@@ -134,7 +135,8 @@ function requestHeaders(job: FetchRequest): Record<string, string> {
   return {
     'user-agent': profile.userAgent ?? DEFAULT_USER_AGENT,
     accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
-    'accept-language': 'ja,en;q=0.8',
+    // Sites choose the language by this; without a reader, Japanese first as before.
+    'accept-language': presentedLocale(job.reader)?.acceptLanguage ?? 'ja,en;q=0.8',
     'accept-encoding': 'gzip, deflate, br',
     ...(profile.isMobile ? { 'sec-ch-ua-mobile': '?1' } : {}),
     ...(job.cookies ? { cookie: job.cookies } : {}),

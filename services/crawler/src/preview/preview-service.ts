@@ -15,6 +15,7 @@ import type {
   PageFetcher,
   UserAgentKind,
 } from '../domain/page-fetcher.ts';
+import { presentedLocale, type Reader } from '../domain/reader-locale.ts';
 import { CrawlFailure } from '../http/crawl-failure.ts';
 import { type FrameRef, type PreviewRender, renderPreview } from './preview-render.ts';
 import { createPreviewSessions, PreviewError, type SessionLimits } from './preview-sessions.ts';
@@ -37,6 +38,8 @@ export interface OpenPreview {
   /** A Cookie header value; never logged. */
   cookies?: string;
   useProxy: boolean;
+  /** The account's language and time zone, presented to the site as checks do. */
+  reader?: Reader;
 }
 
 export interface PreviewProblem {
@@ -83,9 +86,11 @@ export function createPreviewService(options: PreviewServiceOptions) {
       let render: PreviewRender | undefined;
       const session = await sessions.open(userId, async () => {
         const proxy = upstreamProxy(request.useProxy);
+        const locale = presentedLocale(request.reader);
         const lease = await pool.open({
           device: deviceProfile(request.userAgent, request.viewport),
           blockImages: false,
+          ...(locale ? { locale } : {}),
           ...(proxy ? { upstreamProxy: proxy } : {}),
         });
         try {
@@ -133,6 +138,7 @@ export function createPreviewService(options: PreviewServiceOptions) {
             mode: 'http',
             userAgent: settings.open.userAgent,
             ...(settings.open.cookies ? { cookies: settings.open.cookies } : {}),
+            ...(settings.open.reader ? { reader: settings.open.reader } : {}),
             actions: [],
             areas: [area],
             screenshot: 'none',

@@ -15,6 +15,8 @@ export interface CapturedArea {
   html: string;
   text: string;
   screenshotBlobKey: string;
+  /** Where the element is on the page screenshot, in its pixels, when the crawler measured it. */
+  pageBox?: { x: number; y: number; width: number; height: number };
 }
 
 /** A recorded version of an area, as the engine compares it. */

@@ -5,7 +5,7 @@ import type { Db, Sql } from '@mimamori/db';
 import { changeDetected, checkCompleted, snapshotCaptured, streams } from '@mimamori/events';
 import type { Logger } from '@mimamori/runtime';
 import { type CapturedArea, type Judgement, judgeCheck } from '../domain/judge-check.ts';
-import { screenshotPair } from '../domain/screenshot-pair.ts';
+import { type Highlight, screenshotPair } from '../domain/screenshot-pair.ts';
 import { updateIdFor } from '../domain/update-id.ts';
 import { watchSettingsOf } from '../domain/watch-settings.ts';
 import { DIFF_SCHEMA } from '../store/migrations.ts';
@@ -210,6 +210,7 @@ async function capturedAreas(
       html: area.htmlBlobKey ? await blobText(blobs, area.htmlBlobKey) : area.html,
       text: area.textBlobKey ? await blobText(blobs, area.textBlobKey) : area.text,
       screenshotBlobKey: area.screenshotBlobKey,
+      ...(area.pageBox ? { pageBox: area.pageBox } : {}),
     })),
   );
 }
@@ -232,6 +233,8 @@ interface ScreenshotChoice {
   /** The screenshot recorded with the previous version (the before image); empty when none. */
   previousKey: string;
   currentKey: string;
+  /** The changed elements on the current image; absent when they were not measured. */
+  elements?: Highlight;
 }
 
 /**
@@ -247,10 +250,20 @@ async function screenshotChoice(
   const previous = await newestScreenshots(tx, snapshot.targetId);
   for (const change of judgement.changes) {
     const current = areas.find((area) => area.areaId === change.areaId)?.screenshotBlobKey;
-    if (current) return { currentKey: current, previousKey: previous.areas.get(change.areaId) ?? '' };
+    // An area's picture is the element itself: the box is the whole picture.
+    if (current)
+      return { currentKey: current, previousKey: previous.areas.get(change.areaId) ?? '', elements: 'whole' };
   }
   if (snapshot.pageScreenshotBlobKey) {
-    return { currentKey: snapshot.pageScreenshotBlobKey, previousKey: previous.page };
+    const changed = new Set(judgement.changes.map((change) => change.areaId));
+    const elements = areas.flatMap((area) =>
+      changed.has(area.areaId) && area.pageBox ? [area.pageBox] : [],
+    );
+    return {
+      currentKey: snapshot.pageScreenshotBlobKey,
+      previousKey: previous.page,
+      ...(elements.length > 0 ? { elements } : {}),
+    };
   }
   return null;
 }
@@ -273,7 +286,7 @@ async function writeUpdateScreenshots(
     const current = await blobs.get(choice.currentKey);
     if (!current) return NO_IMAGES;
     const previous = choice.previousKey ? await blobs.get(choice.previousKey) : null;
-    const pair = await screenshotPair(previous?.data ?? current.data, current.data);
+    const pair = await screenshotPair(previous?.data ?? current.data, current.data, choice.elements);
     const keys = { before: previous ? `${folder}/before.webp` : '', after: `${folder}/after.webp` };
     if (keys.before) await blobs.put(keys.before, pair.before, { contentType: 'image/webp' });
     await blobs.put(keys.after, pair.after, { contentType: 'image/webp' });

@@ -11,9 +11,17 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * (and another site cannot); a state-changing request must echo it in a header.
  *
  * Every state-changing request is checked, whatever its path: a test of the raw path (`/api/…`)
- * let `/%61pi/…` through, which the router decodes to the same route. No route takes a
- * state-changing request from another site, so none is exempt.
+ * let `/%61pi/…` through, which the router decodes to the same route. The only routes exempt
+ * are those that declare `config: { otherSiteMayPost: true }` because a program, not a browser,
+ * posts to them (the local Discord stand-in), and which check their caller in their own way.
  */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route takes posts from programs other than the SPA and checks them itself (see csrfProtection). */
+    otherSiteMayPost?: boolean;
+  }
+}
+
 export function csrfProtection(app: FastifyInstance) {
   app.addHook('onRequest', async (request, reply) => {
     const cookieToken = request.cookies[CSRF_COOKIE];
@@ -26,6 +34,8 @@ export function csrfProtection(app: FastifyInstance) {
       });
     }
     if (SAFE_METHODS.has(request.method)) return;
+    // Decided on the matched route, whatever spelling of its path was sent.
+    if (request.routeOptions.config.otherSiteMayPost === true) return;
     const headerToken = request.headers[CSRF_HEADER];
     if (typeof headerToken !== 'string' || !cookieToken || !sameToken(headerToken, cookieToken)) {
       return sendApiError(reply, 403, 'csrf_failed');

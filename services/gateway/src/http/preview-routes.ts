@@ -56,7 +56,11 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
   });
   // The cookie is checked before the body, and the account service asked after it: a signed-out
   // caller hears 401, a malformed request 400 without a call.
-  const asUser = (request: FastifyRequest, reply: FastifyReply, work: (userId: string) => Promise<unknown>) =>
+  const asUser = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    work: (userId: string, reader: { lang: string; timeZone: string }) => Promise<unknown>,
+  ) =>
     answer(
       request,
       reply,
@@ -69,7 +73,8 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
         // As every signed-in route: a deleted account's session is refused too. A held account may
         // still preview: a preview starts no monitoring, and what it registers stays paused.
         if (!userInfo?.userId || userInfo.deletedUser) return sendApiError(reply, 401, 'unauthenticated');
-        return work(userInfo.userId);
+        const reader = { lang: userInfo.locale?.lang ?? '', timeZone: userInfo.locale?.timezone ?? '' };
+        return work(userInfo.userId, reader);
       },
       sendAccountFailure,
     );
@@ -81,7 +86,7 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
       'Open a page in a new preview session (at most 3 per user; idle sessions expire after 10 minutes)',
     ),
     (request, reply) =>
-      asUser(request, reply, async (userId) => {
+      asUser(request, reply, async (userId, reader) => {
         const body = request.body;
         const opened = await unary(
           preview,
@@ -95,6 +100,9 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
             viewportHeight: body.viewport?.height ?? 0,
             cookies: body.cookies,
             useProxy: body.use_proxy,
+            // The page is shown as the person's own browser would get it (and as checks get it).
+            readerLang: reader.lang,
+            readerTimeZone: reader.timeZone,
           },
           call,
         );

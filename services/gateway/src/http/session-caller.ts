@@ -45,6 +45,9 @@ export async function sessionCaller(
           lineNotify: num?.lineNotify ?? 0,
         },
         held: HELD_STATUSES.has(userInfo.subscription?.status ?? 0),
+        // Checks of the sites this caller saves present these to the site.
+        lang: userInfo.locale?.lang ?? '',
+        timeZone: userInfo.locale?.timezone ?? '',
       },
       timeZone: knownTimeZone(userInfo.locale?.timezone ?? ''),
     };

@@ -2,8 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { checkRequested } from '@mimamori/events';
 import { unary } from '@mimamori/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDiscordStandIn } from '../accounts/discord-stand-in.ts';
 import { priceSiteRegistration } from '../../../../system-tests/pipeline/price-site.ts';
+import { startDiscordStandIn } from '../accounts/discord-stand-in.ts';
 import { writeSecurityFigures } from './security-figures.ts';
 import { type SecurityHarness, startSecurityHarness } from './security-harness.ts';
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { priceSiteRegistration } from '../../../../system-tests/pipeline/price-site.ts';
 import type { RouteEntry } from '../../src/http/route-table.ts';
 import type { TestBrowser } from '../accounts/test-browser.ts';
-import { priceSiteRegistration } from '../../../../system-tests/pipeline/price-site.ts';
 import { writeSecurityFigures } from './security-figures.ts';
 import {
   type Member,

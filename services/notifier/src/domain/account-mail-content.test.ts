@@ -32,6 +32,15 @@ describe('account mail content', () => {
     expect(odd.html).toContain('href="https://x.example/?token=a&amp;b=&quot;c&quot;"');
   });
 
+  it('is the branded mail with a teal button, like the update mail', () => {
+    const { html } = accountMailContent('reset_password', 'en', 'https://x.example/?token=t');
+    expect(html).toMatch(/<td style="background:#0f766e[^"]*">\s*<span[^>]*>Mimamori<\/span>/);
+    expect(html).toMatch(
+      /<td style="background:#0f766e[^"]*"><a href="https:\/\/x\.example\/\?token=t"[^>]*>Reset my password<\/a>/,
+    );
+    expect(html).not.toContain('#2563eb');
+  });
+
   it('falls back to Japanese for an unknown language', () => {
     expect(accountMailContent('reset_password', 'fr', 'https://x.example/?token=t').subject).toContain(
       '再設定',

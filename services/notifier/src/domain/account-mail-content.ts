@@ -1,4 +1,5 @@
 import { escapeHtml } from '@mimamori/mail/html-escape';
+import { brandedMail, mailButton } from './mail-layout.ts';
 
 export type AccountMailKind =
   | 'verify_email'
@@ -146,14 +147,24 @@ export function accountMailContent(
   link: string | null,
   supportType = '',
 ): { subject: string; text: string; html: string } {
-  const { subject, lines, action } = copy(kind, lang === 'en' ? 'en' : 'ja', supportType);
+  const language = lang === 'en' ? 'en' : 'ja';
+  const { subject, lines, action } = copy(kind, language, supportType);
   const text = [...lines, ...(link ? ['', link] : []), '', '-- Mimamori'].join('\n');
-  const button =
-    link && action
-      ? `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 16px;background:#2563eb;color:#fff;text-decoration:none;border-radius:6px">${escapeHtml(action)}</a></p><p style="font-size:12px;color:#555">${escapeHtml(link)}</p>`
-      : '';
-  const html = `<!doctype html><html lang="${lang === 'en' ? 'en' : 'ja'}"><body style="font-family:sans-serif">${lines
-    .map((line) => `<p>${escapeHtml(line)}</p>`)
-    .join('')}${button}<p>-- Mimamori</p></body></html>`;
+  const body = [
+    ...lines.map((line) => `<p style="margin:0 0 12px">${escapeHtml(line)}</p>`),
+    link && action ? mailButton(link, action) : '',
+  ].join('\n');
+  const html = brandedMail({
+    lang: language,
+    title: subject,
+    preheader: lines[0] ?? subject,
+    body,
+    footer: FOOTER[language],
+  });
   return { subject, text, html };
 }
+
+const FOOTER = {
+  ja: 'このメールは Mimamori のアカウントに関するお知らせです。',
+  en: 'This mail is about your Mimamori account.',
+} as const;

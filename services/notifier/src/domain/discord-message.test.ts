@@ -8,7 +8,9 @@ const notice = (overrides: Partial<UpdateNotice> = {}): UpdateNotice => ({
   lang: 'en',
   timezone: 'Asia/Tokyo',
   detectedAt: new Date('2026-11-23T14:05:00Z'),
-  areas: [{ areaId: 'price', diffText: '- 1,200円\n+ 980円' }],
+  areas: [{ areaId: 'price', label: '', diffText: '- 1,200円\n+ 980円' }],
+  areaLabels: {},
+  historyUrl: '',
   matched: [],
   images: [],
   ...overrides,
@@ -38,8 +40,8 @@ describe('Discord message of an update', () => {
       notice({
         label: 'L'.repeat(400),
         areas: [
-          { areaId: 'a', diffText: `+ ${'x'.repeat(5_000)}` },
-          { areaId: 'b', diffText: `- ${'y'.repeat(5_000)}` },
+          { areaId: 'a', label: '', diffText: `+ ${'x'.repeat(5_000)}` },
+          { areaId: 'b', label: '', diffText: `- ${'y'.repeat(5_000)}` },
         ],
         matched: Array.from({ length: 40 }, (_, index) => ({
           groupIndex: 0,

@@ -1,5 +1,5 @@
 import { imageFileName, type UpdateNotice } from './update-notice.ts';
-import { localTime, matchedRuleLines, UPDATE_WORDS } from './update-wording.ts';
+import { areaName, localTime, matchedRuleLines, UPDATE_WORDS } from './update-wording.ts';
 
 /** Discord's embed limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits). */
 export const EMBED_LIMITS = { title: 256, description: 4096, fieldName: 256, fieldValue: 1024, total: 6000 };
@@ -39,8 +39,9 @@ function clip(text: string, limit: number, note: (shown: number, total: number) 
  */
 function diffBlocks(notice: UpdateNotice, limit: number): string {
   const words = UPDATE_WORDS[notice.lang];
-  const block = (areaId: string, text: string) => `**${words.area(areaId)}**\n\`\`\`diff\n${text}\n\`\`\``;
-  const whole = notice.areas.map((area) => block(area.areaId, area.diffText)).join('\n');
+  const block = (area: UpdateNotice['areas'][number], text: string) =>
+    `**${areaName(area, notice.lang)}**\n\`\`\`diff\n${text}\n\`\`\``;
+  const whole = notice.areas.map((area) => block(area, area.diffText)).join('\n');
   if (whole.length <= limit) return whole;
   const total = notice.areas.reduce((sum, area) => sum + area.diffText.length, 0);
   const room = limit - words.trimmed(total, total).length - 1;
@@ -48,10 +49,10 @@ function diffBlocks(notice: UpdateNotice, limit: number): string {
   let used = 0;
   let shown = 0;
   for (const area of notice.areas) {
-    const frame = block(area.areaId, '').length + (parts.length > 0 ? 1 : 0);
+    const frame = block(area, '').length + (parts.length > 0 ? 1 : 0);
     const fits = Math.min(area.diffText.length, room - used - frame);
     if (fits <= 0) break;
-    parts.push(block(area.areaId, area.diffText.slice(0, fits)));
+    parts.push(block(area, area.diffText.slice(0, fits)));
     used += frame + fits;
     shown += fits;
     if (fits < area.diffText.length) break;
@@ -80,6 +81,9 @@ export function discordMessage(notice: UpdateNotice): DiscordMessage {
         words.trimmed,
       ),
     },
+    ...(notice.historyUrl
+      ? [{ name: words.history, value: cut(notice.historyUrl, EMBED_LIMITS.fieldValue) }]
+      : []),
   ];
   const title = cut(notice.label || notice.url, EMBED_LIMITS.title);
   const fieldsLength = fields.reduce((sum, field) => sum + field.name.length + field.value.length, 0);
@@ -100,7 +104,8 @@ export function discordMessage(notice: UpdateNotice): DiscordMessage {
     title,
     ...(/^https?:\/\//.test(notice.url) ? { url: notice.url } : {}),
     description,
-    color: 0x2563eb,
+    // The product's teal (web/src/styles.css --color-accent).
+    color: 0x0f766e,
     timestamp: notice.detectedAt.toISOString(),
     fields,
     ...(after ? { image: { url: `attachment://${imageFileName(after)}` } } : {}),

@@ -9,6 +9,10 @@ export interface TargetNotice {
   chatNotify: string;
   /** Sealed with the context `target:<target id>:discord_webhook`. */
   sealedDiscordWebhook: string;
+  /** 1 or 2: which of the SPA's pages shows the site's history. */
+  version: number;
+  /** Each area's name by its id, as the person gave it. */
+  areaLabels: Record<string, string>;
 }
 
 /** The notice, or 'deleted' for a site that is gone, or null for one not announced yet. */

@@ -40,10 +40,15 @@ export const UPDATE_WORDS = {
     site: 'サイト',
     detectedAt: '検知日時',
     changes: '変更内容',
-    area: (id: string) => `監視範囲 ${id}`,
+    /** An area the person did not name: a v1 site's whole page, or an area saved without one. */
+    area: (id: string) => (id === 'page' ? 'ページ全体' : `監視範囲 ${id}`),
     rules: '一致した通知条件',
     noRules: '（通知条件なし: すべての更新を通知）',
     screenshots: '変更前と変更後のスクリーンショットを添付しています。',
+    history: '履歴を見る',
+    historyLead: '変更の前後や過去の更新は履歴ページで確認できます。',
+    footer:
+      'このメールは Mimamori の監視設定に基づいて送信しています。通知の設定はサイトの編集画面で変更できます。',
     before: '変更前',
     after: '変更後',
     trimmed: (shown: number, total: number) =>
@@ -55,10 +60,14 @@ export const UPDATE_WORDS = {
     site: 'Site',
     detectedAt: 'Detected at',
     changes: 'What changed',
-    area: (id: string) => `Area ${id}`,
+    area: (id: string) => (id === 'page' ? 'Whole page' : `Area ${id}`),
     rules: 'Matched rules',
     noRules: '(no rules: every update is announced)',
     screenshots: 'Before and after screenshots are attached.',
+    history: 'Open the history',
+    historyLead: 'The history page shows this update beside the earlier ones.',
+    footer:
+      'You receive this mail because of your Mimamori monitoring settings. Change the notifications on the site’s edit screen.',
     before: 'Before',
     after: 'After',
     trimmed: (shown: number, total: number) =>
@@ -66,8 +75,13 @@ export const UPDATE_WORDS = {
   },
 } as const;
 
+/** An area's name as the person gave it, else a name from its id. */
+export function areaName(area: { areaId: string; label: string }, lang: 'ja' | 'en'): string {
+  return area.label || UPDATE_WORDS[lang].area(area.areaId);
+}
+
 /** "group 1 / condition 2: area price — added text contains セール". */
-export function matchedRuleLines(notice: Pick<UpdateNotice, 'lang' | 'matched'>): string[] {
+export function matchedRuleLines(notice: Pick<UpdateNotice, 'lang' | 'matched' | 'areaLabels'>): string[] {
   const { lang } = notice;
   return notice.matched.map((rule) => {
     const operand = OPERANDS[lang][rule.operand as keyof (typeof OPERANDS)['ja']] ?? rule.operand;
@@ -76,11 +90,15 @@ export function matchedRuleLines(notice: Pick<UpdateNotice, 'lang' | 'matched'>)
       lang === 'ja'
         ? `グループ${rule.groupIndex + 1} 条件${rule.conditionIndex + 1}`
         : `group ${rule.groupIndex + 1} condition ${rule.conditionIndex + 1}`;
-    return `${where}: ${UPDATE_WORDS[lang].area(rule.areaId)} — ${operand} ${operator} ${rule.value}`.trim();
+    const area = areaName({ areaId: rule.areaId, label: notice.areaLabels[rule.areaId] ?? '' }, lang);
+    return `${where}: ${area} — ${operand} ${operator} ${rule.value}`.trim();
   });
 }
 
-/** The detection time in the reader's zone, e.g. "2026-11-23 23:05 (Asia/Tokyo)". */
+/**
+ * The detection time in the reader's zone with a name a person reads, e.g.
+ * "2026-11-23 23:05（日本時間）" or "2026-11-23 23:05 (UTC+9)".
+ */
 export function localTime(at: Date, timezone: string, lang: 'ja' | 'en'): string {
   const zone = knownZone(timezone) ?? (lang === 'ja' ? 'Asia/Tokyo' : 'UTC');
   const parts = Object.fromEntries(
@@ -96,7 +114,48 @@ export function localTime(at: Date, timezone: string, lang: 'ja' | 'en'): string
       .formatToParts(at)
       .map((part) => [part.type, part.value]),
   );
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} (${zone})`;
+  const time = `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+  const name = zoneName(zone, lang, at);
+  return lang === 'ja' ? `${time}（${name}）` : `${time} (${name})`;
+}
+
+// The zone nearly every reader has, named as Japanese mail usually names it, and UTC by the
+// name people use rather than "Coordinated Universal Time".
+const PLAIN_NAMES: Record<string, { ja: string; en: string }> = {
+  'Asia/Tokyo': { ja: '日本時間', en: 'Japan time' },
+  UTC: { ja: 'UTC', en: 'UTC' },
+  'Etc/UTC': { ja: 'UTC', en: 'UTC' },
+  'Etc/GMT': { ja: 'UTC', en: 'UTC' },
+};
+
+/**
+ * A zone's name in the reader's language: Intl's generic name ("米国東部時間", "Eastern Time"),
+ * else its long one ("協定世界時"), else, for zones that are only an offset (the Etc/GMT zones
+ * the sign-up sets from the browser's offset), the offset as "UTC+9" — never "Etc/GMT-9", whose
+ * sign reads backwards.
+ */
+export function zoneName(zone: string, lang: 'ja' | 'en', at: Date): string {
+  const plain = PLAIN_NAMES[zone];
+  if (plain) return plain[lang];
+  for (const style of ['longGeneric', 'long'] as const) {
+    const name = intlZoneName(zone, lang, style, at);
+    if (!name.startsWith('GMT')) return name;
+  }
+  const offset = intlZoneName(zone, 'en', 'shortOffset', at).replace(/^GMT/, '');
+  return `UTC${offset}`;
+}
+
+function intlZoneName(
+  zone: string,
+  lang: string,
+  style: 'longGeneric' | 'long' | 'shortOffset',
+  at: Date,
+): string {
+  return (
+    new Intl.DateTimeFormat(lang, { timeZone: zone, timeZoneName: style })
+      .formatToParts(at)
+      .find((part) => part.type === 'timeZoneName')?.value ?? 'GMT'
+  );
 }
 
 function knownZone(timezone: string): string | null {

@@ -36,6 +36,8 @@ export function targetNoticeConsumers(db: Db): CatalogEntry[] {
             mailNotify: notice?.mailNotify ?? false,
             chatNotify: notice?.chatNotify || 'none',
             sealedDiscordWebhook: notice?.sealedDiscordWebhook ?? '',
+            version: event.version,
+            areaLabels: Object.fromEntries((notice?.areas ?? []).map((area) => [area.areaId, area.label])),
           },
           Number(event.revision),
         );

@@ -8,6 +8,7 @@ import type { SecretBox } from '@mimamori/secret-box';
 import { executeUrl, postDiscordMessage } from '../clients/discord-webhook-client.ts';
 import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
 import { discordMessage, withoutPictures } from '../domain/discord-message.ts';
+import { mailPictures } from '../domain/mail-pictures.ts';
 import type { NotificationProfile, NotificationProfileSource } from '../domain/notification-profile.ts';
 import type { TargetNotice } from '../domain/target-notice.ts';
 import { loadUpdateImages } from '../domain/update-images.ts';
@@ -25,7 +26,9 @@ export interface UpdateConsumerDeps {
   profiles: NotificationProfileSource;
   blobs: BlobStore;
   /** Discord itself, or a stand-in in tests; stored webhook URLs always name discord.com. */
-  discordApiBase: string;
+  discordApiBase: string | (() => string);
+  /** The web app's address (PUBLIC_URL), for the link to the site's history. */
+  publicUrl: () => string;
   logger: Logger;
   retryDelay?: RetryDelay;
 }
@@ -78,7 +81,13 @@ export function updateConsumer(deps: UpdateConsumerDeps): CatalogEntry {
         lang: profile.lang,
         timezone: profile.timezone,
         detectedAt: event.detectedAt ?? new Date(),
-        areas: event.areas.map((area) => ({ areaId: area.areaId, diffText: area.diffText })),
+        areas: event.areas.map((area) => ({
+          areaId: area.areaId,
+          label: notice.areaLabels[area.areaId] ?? '',
+          diffText: area.diffText,
+        })),
+        areaLabels: notice.areaLabels,
+        historyUrl: historyUrl(deps.publicUrl(), notice),
         matched: event.matched,
         images: await loadImages(),
       });
@@ -95,6 +104,15 @@ export function updateConsumer(deps: UpdateConsumerDeps): CatalogEntry {
   };
 }
 
+// The web app's pages for one site's history (web/src/route-paths.ts targetDetail / siteHistory).
+const HISTORY_PATHS: Record<number, string> = { 1: '/history', 2: '/target2' };
+
+function historyUrl(publicUrl: string, notice: TargetNotice): string {
+  if (!publicUrl) return '';
+  const path = HISTORY_PATHS[notice.version] ?? HISTORY_PATHS[2];
+  return new URL(`${path}?id=${encodeURIComponent(notice.targetId)}`, publicUrl).toString();
+}
+
 async function byMail(
   deliveryId: string,
   message: BusMessage,
@@ -109,7 +127,9 @@ async function byMail(
   if (to.length === 0) return DONE;
   return sendClaimed(deps.deliveries, message, deliveryId, 'email', async () => {
     try {
-      await deps.mail.send({ to, ...updateMailContent(await content()) });
+      const notice = await content();
+      const images = await mailPictures(notice.images);
+      await deps.mail.send({ to, ...updateMailContent({ ...notice, images }) });
     } catch (error) {
       log.warn({ err: error, deliveryId }, 'update mail not sent; will retry');
       return { retryAfterMs: null };
@@ -141,7 +161,8 @@ async function byDiscord(
   }
   let url: string | null = null;
   try {
-    url = executeUrl(deps.secretBox.open(sealed.value, sealed.context), deps.discordApiBase);
+    const apiBase = typeof deps.discordApiBase === 'function' ? deps.discordApiBase() : deps.discordApiBase;
+    url = executeUrl(deps.secretBox.open(sealed.value, sealed.context), apiBase);
   } catch {
     // Sealed under a key no longer kept, or for another site: it will never open.
   }

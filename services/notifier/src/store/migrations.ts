@@ -60,4 +60,16 @@ export const notifierMigrations: Migration[] = [
       CREATE INDEX error_streaks_last_due_at ON error_streaks (last_due_at);
     `,
   },
+  {
+    version: 4,
+    name: 'notice area names and site version',
+    sql: `
+      -- An update mail names each area as the person did and links to the site's history page,
+      -- which differs by site version. Notices saved before this say version 2 and no names
+      -- until the site's next targets.* event.
+      ALTER TABLE target_notices
+        ADD COLUMN version integer NOT NULL DEFAULT 2,
+        ADD COLUMN area_labels jsonb NOT NULL DEFAULT '{}';
+    `,
+  },
 ];

@@ -8,12 +8,14 @@ const S = NOTIFIER_SCHEMA;
 export async function saveNotice(db: Db, notice: TargetNotice, revision: number): Promise<void> {
   await db.query(
     `INSERT INTO ${S}.target_notices
-       (target_id, user_id, revision, label, url, mail_notify, chat_notify, sealed_discord_webhook)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       (target_id, user_id, revision, label, url, mail_notify, chat_notify, sealed_discord_webhook,
+        version, area_labels)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
      ON CONFLICT (target_id) DO UPDATE SET
        user_id = EXCLUDED.user_id, revision = EXCLUDED.revision, label = EXCLUDED.label,
        url = EXCLUDED.url, mail_notify = EXCLUDED.mail_notify, chat_notify = EXCLUDED.chat_notify,
-       sealed_discord_webhook = EXCLUDED.sealed_discord_webhook
+       sealed_discord_webhook = EXCLUDED.sealed_discord_webhook, version = EXCLUDED.version,
+       area_labels = EXCLUDED.area_labels
      WHERE target_notices.revision < EXCLUDED.revision AND NOT target_notices.deleted`,
     [
       notice.targetId,
@@ -24,6 +26,8 @@ export async function saveNotice(db: Db, notice: TargetNotice, revision: number)
       notice.mailNotify,
       notice.chatNotify,
       notice.sealedDiscordWebhook,
+      notice.version,
+      JSON.stringify(notice.areaLabels),
     ],
   );
 }
@@ -39,7 +43,7 @@ export async function removeNotice(
     await tx.query(
       `INSERT INTO ${S}.target_notices (target_id, user_id, revision, deleted) VALUES ($1, $2, $3, true)
        ON CONFLICT (target_id) DO UPDATE SET deleted = true, label = '', url = '', mail_notify = false,
-         chat_notify = 'none', sealed_discord_webhook = '',
+         chat_notify = 'none', sealed_discord_webhook = '', area_labels = '{}',
          revision = GREATEST(target_notices.revision, EXCLUDED.revision)`,
       [targetId, userId, revision],
     );
@@ -56,8 +60,11 @@ export async function loadNotice(db: Db, targetId: string): Promise<NoticeLookup
     mail_notify: boolean;
     chat_notify: string;
     sealed_discord_webhook: string;
+    version: number;
+    area_labels: Record<string, string>;
   }>(
-    `SELECT user_id, deleted, label, url, mail_notify, chat_notify, sealed_discord_webhook
+    `SELECT user_id, deleted, label, url, mail_notify, chat_notify, sealed_discord_webhook, version,
+            area_labels
        FROM ${S}.target_notices WHERE target_id = $1`,
     [targetId],
   );
@@ -72,5 +79,7 @@ export async function loadNotice(db: Db, targetId: string): Promise<NoticeLookup
     mailNotify: row.mail_notify,
     chatNotify: row.chat_notify,
     sealedDiscordWebhook: row.sealed_discord_webhook,
+    version: row.version,
+    areaLabels: row.area_labels,
   };
 }

@@ -1,5 +1,5 @@
 import { reportUsage } from './report-usage.ts';
-import { type Caller, MAX_SITES_PER_USER, siteFits } from './site-quota.ts';
+import { type Caller, MAX_SITES_PER_USER, NO_READER, siteFits } from './site-quota.ts';
 import { needOf, type SiteRowView, siteRows } from './site-row.ts';
 import type { TargetPort } from './target-port.ts';
 import type { TargetRecord } from './target-record.ts';
@@ -54,6 +54,7 @@ export async function importTargets(
         revision: 1,
         lastUpdateAt: null,
         lastCheckedAt: null,
+        reader: caller.reader ?? NO_READER,
       };
       await unit.insert(record);
       await unit.publish('registered', record);

@@ -1,6 +1,6 @@
 import { reportUsage } from './report-usage.ts';
 import type { SettingsInput } from './settings-input.ts';
-import { type Caller, MAX_SITES_PER_USER, siteFits } from './site-quota.ts';
+import { type Caller, MAX_SITES_PER_USER, NO_READER, siteFits } from './site-quota.ts';
 import { needOf, type SiteRowView, siteRows } from './site-row.ts';
 import type { TargetPort } from './target-port.ts';
 import { TargetProblem } from './target-problem.ts';
@@ -44,6 +44,7 @@ export async function registerTarget(
       revision: 1,
       lastUpdateAt: null,
       lastCheckedAt: null,
+      reader: caller.reader ?? NO_READER,
     };
     await unit.insert(record);
     await unit.publish('registered', record);
@@ -69,6 +70,8 @@ export async function updateTarget(
       ...settings,
       ...pausedState(caller, input.paused, active, settings),
       revision: previous.revision + 1,
+      // Saving picks up the language and time zone the account has now.
+      reader: caller.reader ?? previous.reader,
     };
     await unit.save(record);
     await unit.publish('updated', record);

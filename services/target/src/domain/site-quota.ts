@@ -5,7 +5,18 @@ export interface Caller {
   userId: string;
   limits: Quota;
   held: boolean;
+  /** The account's language and time zone ('' when unknown), which checks present to the site. */
+  reader?: ReaderLocale;
 }
+
+/** The language and time zone a site's checks present to it, as the person's browser would. */
+export interface ReaderLocale {
+  lang: string;
+  timeZone: string;
+}
+
+/** A caller without a language or time zone: checks use the crawler's defaults. */
+export const NO_READER: ReaderLocale = { lang: '', timeZone: '' };
 
 /** What one active site takes from the plan. */
 export interface SiteNeed {

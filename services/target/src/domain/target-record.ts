@@ -1,6 +1,7 @@
 import type { NotificationRules } from '@mimamori/watch-engine';
 import type { UserAgentKind } from '@mimamori/watch-engine/user-agent-kinds';
 import type { SelectorType } from './selector-syntax.ts';
+import type { ReaderLocale } from './site-quota.ts';
 
 export type ActionType = 'click' | 'enter_text' | 'modifier_key' | 'goto_url';
 export type ChatNotify = 'none' | 'account' | 'site';
@@ -72,4 +73,6 @@ export interface TargetRecord extends TargetSettingsRecord {
   revision: number;
   lastUpdateAt: Date | null;
   lastCheckedAt: Date | null;
+  /** The account's language and time zone when the site was last saved (checks present them). */
+  reader: ReaderLocale;
 }

@@ -21,6 +21,7 @@ export function callerOf(message: targetV1.Caller | undefined): Caller {
       line_notify: limits?.lineNotify ?? 0,
     },
     held: message.held,
+    reader: { lang: message.lang, timeZone: message.timeZone },
   };
 }
 

@@ -61,4 +61,15 @@ export const targetMigrations: Migration[] = [
       ALTER TABLE user_counters ALTER COLUMN last_no SET DEFAULT 0;
     `,
   },
+  {
+    version: 3,
+    name: 'reader language and time zone',
+    sql: `
+      -- The account's language and time zone when the site was saved: checks present them to
+      -- the site (Accept-Language, the browser's locale and clock), as the person's browser does.
+      ALTER TABLE targets
+        ADD COLUMN reader_lang text NOT NULL DEFAULT '',
+        ADD COLUMN reader_time_zone text NOT NULL DEFAULT '';
+    `,
+  },
 ];

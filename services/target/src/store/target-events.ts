@@ -66,6 +66,7 @@ export function targetState(
       mailNotify: site.mailNotify,
       chatNotify: site.chatNotify,
       sealedDiscordWebhook: site.sealedDiscordWebhook,
+      areas: site.areas.map((area) => ({ areaId: area.areaId, label: area.label })),
     },
   };
 }
@@ -123,6 +124,8 @@ export function checkTemplate(site: TargetRecord): checksEventsV1.CheckRequested
       rulesJson: site.rules ? JSON.stringify(site.rules) : '',
       screenshot: site.screenshot,
     },
+    readerLang: site.reader.lang,
+    readerTimeZone: site.reader.timeZone,
   };
 }
 

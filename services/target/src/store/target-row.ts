@@ -29,6 +29,8 @@ export interface TargetRow {
   revision: string | number;
   last_update_at: Date | null;
   last_checked_at: Date | null;
+  reader_lang: string;
+  reader_time_zone: string;
 }
 
 export function toTargetRecord(row: TargetRow): TargetRecord {
@@ -61,5 +63,6 @@ export function toTargetRecord(row: TargetRow): TargetRecord {
     revision: Number(row.revision),
     lastUpdateAt: row.last_update_at ? new Date(row.last_update_at) : null,
     lastCheckedAt: row.last_checked_at ? new Date(row.last_checked_at) : null,
+    reader: { lang: row.reader_lang, timeZone: row.reader_time_zone },
   };
 }

@@ -47,6 +47,8 @@ const COLUMNS = [
   'paused_reason',
   'is_new',
   'revision',
+  'reader_lang',
+  'reader_time_zone',
 ] as const;
 
 function values(site: TargetRecord): unknown[] {
@@ -77,6 +79,8 @@ function values(site: TargetRecord): unknown[] {
     site.pausedReason,
     site.isNew,
     site.revision,
+    site.reader.lang,
+    site.reader.timeZone,
   ];
 }
 

@@ -117,6 +117,9 @@ export interface OpenPreviewRequest {
   cookies: string;
   /** Route through a proxy from the configured pool. */
   useProxy: boolean;
+  /** The account's language ("ja", "en") and IANA time zone, presented to the site as checks do. */
+  readerLang: string;
+  readerTimeZone: string;
 }
 
 export interface OpenPreviewResponse {
@@ -1184,6 +1187,8 @@ function createBaseOpenPreviewRequest(): OpenPreviewRequest {
     viewportHeight: 0,
     cookies: "",
     useProxy: false,
+    readerLang: "",
+    readerTimeZone: "",
   };
 }
 
@@ -1212,6 +1217,12 @@ export const OpenPreviewRequest: MessageFns<OpenPreviewRequest> = {
     }
     if (message.useProxy !== false) {
       writer.uint32(64).bool(message.useProxy);
+    }
+    if (message.readerLang !== "") {
+      writer.uint32(74).string(message.readerLang);
+    }
+    if (message.readerTimeZone !== "") {
+      writer.uint32(82).string(message.readerTimeZone);
     }
     return writer;
   },
@@ -1293,6 +1304,22 @@ export const OpenPreviewRequest: MessageFns<OpenPreviewRequest> = {
             message.useProxy = reader.bool();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.readerLang = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.readerTimeZone = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1339,6 +1366,16 @@ export const OpenPreviewRequest: MessageFns<OpenPreviewRequest> = {
         : isSet(object.use_proxy)
         ? globalThis.Boolean(object.use_proxy)
         : false,
+      readerLang: isSet(object.readerLang)
+        ? globalThis.String(object.readerLang)
+        : isSet(object.reader_lang)
+        ? globalThis.String(object.reader_lang)
+        : "",
+      readerTimeZone: isSet(object.readerTimeZone)
+        ? globalThis.String(object.readerTimeZone)
+        : isSet(object.reader_time_zone)
+        ? globalThis.String(object.reader_time_zone)
+        : "",
     };
   },
 
@@ -1368,6 +1405,12 @@ export const OpenPreviewRequest: MessageFns<OpenPreviewRequest> = {
     if (message.useProxy !== false) {
       obj.useProxy = message.useProxy;
     }
+    if (message.readerLang !== "") {
+      obj.readerLang = message.readerLang;
+    }
+    if (message.readerTimeZone !== "") {
+      obj.readerTimeZone = message.readerTimeZone;
+    }
     return obj;
   },
 
@@ -1384,6 +1427,8 @@ export const OpenPreviewRequest: MessageFns<OpenPreviewRequest> = {
     message.viewportHeight = object.viewportHeight ?? 0;
     message.cookies = object.cookies ?? "";
     message.useProxy = object.useProxy ?? false;
+    message.readerLang = object.readerLang ?? "";
+    message.readerTimeZone = object.readerTimeZone ?? "";
     return message;
   },
 };

@@ -91,7 +91,16 @@ export interface CheckRequested {
    * How the diff service judges this check, as the site was when the template was made; the
    * crawler copies it unchanged into the snapshot (ADR 0008).
    */
-  watch?: WatchSettings | undefined;
+  watch?:
+    | WatchSettings
+    | undefined;
+  /**
+   * The account's language ("ja", "en") and IANA time zone when the site was last saved. The
+   * browser presents them to the site (Accept-Language, navigator.language, the clock's zone)
+   * as the person's own browser would, since sites localise by them; empty for the defaults.
+   */
+  readerLang: string;
+  readerTimeZone: string;
 }
 
 /**
@@ -129,6 +138,19 @@ export interface SnapshotArea {
   textBlobKey: string;
   /** The area's screenshot in the blob store, when area screenshots were taken. */
   screenshotBlobKey: string;
+  /**
+   * Where the element is drawn on the page screenshot, in that image's pixels; absent without a
+   * page screenshot. The update's pictures box this, not the pixels that differ.
+   */
+  pageBox?: ImageBox | undefined;
+}
+
+/** A rectangle on an image, in its pixels. */
+export interface ImageBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
 }
 
 export interface CheckError {
@@ -662,6 +684,8 @@ function createBaseCheckRequested(): CheckRequested {
     useProxy: false,
     sealedSessionState: "",
     watch: undefined,
+    readerLang: "",
+    readerTimeZone: "",
   };
 }
 
@@ -720,6 +744,12 @@ export const CheckRequested: MessageFns<CheckRequested> = {
     }
     if (message.watch !== undefined) {
       WatchSettings.encode(message.watch, writer.uint32(146).fork()).join();
+    }
+    if (message.readerLang !== "") {
+      writer.uint32(154).string(message.readerLang);
+    }
+    if (message.readerTimeZone !== "") {
+      writer.uint32(162).string(message.readerTimeZone);
     }
     return writer;
   },
@@ -881,6 +911,22 @@ export const CheckRequested: MessageFns<CheckRequested> = {
             message.watch = WatchSettings.decode(reader, reader.uint32());
             continue;
           }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.readerLang = reader.string();
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.readerTimeZone = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -965,6 +1011,16 @@ export const CheckRequested: MessageFns<CheckRequested> = {
         ? globalThis.String(object.sealed_session_state)
         : "",
       watch: isSet(object.watch) ? WatchSettings.fromJSON(object.watch) : undefined,
+      readerLang: isSet(object.readerLang)
+        ? globalThis.String(object.readerLang)
+        : isSet(object.reader_lang)
+        ? globalThis.String(object.reader_lang)
+        : "",
+      readerTimeZone: isSet(object.readerTimeZone)
+        ? globalThis.String(object.readerTimeZone)
+        : isSet(object.reader_time_zone)
+        ? globalThis.String(object.reader_time_zone)
+        : "",
     };
   },
 
@@ -1024,6 +1080,12 @@ export const CheckRequested: MessageFns<CheckRequested> = {
     if (message.watch !== undefined) {
       obj.watch = WatchSettings.toJSON(message.watch);
     }
+    if (message.readerLang !== "") {
+      obj.readerLang = message.readerLang;
+    }
+    if (message.readerTimeZone !== "") {
+      obj.readerTimeZone = message.readerTimeZone;
+    }
     return obj;
   },
 
@@ -1054,6 +1116,8 @@ export const CheckRequested: MessageFns<CheckRequested> = {
     message.watch = (object.watch !== undefined && object.watch !== null)
       ? WatchSettings.fromPartial(object.watch)
       : undefined;
+    message.readerLang = object.readerLang ?? "";
+    message.readerTimeZone = object.readerTimeZone ?? "";
     return message;
   },
 };
@@ -1257,7 +1321,16 @@ export const WatchedArea: MessageFns<WatchedArea> = {
 };
 
 function createBaseSnapshotArea(): SnapshotArea {
-  return { areaId: "", found: false, html: "", text: "", htmlBlobKey: "", textBlobKey: "", screenshotBlobKey: "" };
+  return {
+    areaId: "",
+    found: false,
+    html: "",
+    text: "",
+    htmlBlobKey: "",
+    textBlobKey: "",
+    screenshotBlobKey: "",
+    pageBox: undefined,
+  };
 }
 
 export const SnapshotArea: MessageFns<SnapshotArea> = {
@@ -1282,6 +1355,9 @@ export const SnapshotArea: MessageFns<SnapshotArea> = {
     }
     if (message.screenshotBlobKey !== "") {
       writer.uint32(58).string(message.screenshotBlobKey);
+    }
+    if (message.pageBox !== undefined) {
+      ImageBox.encode(message.pageBox, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -1355,6 +1431,14 @@ export const SnapshotArea: MessageFns<SnapshotArea> = {
             message.screenshotBlobKey = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.pageBox = ImageBox.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1392,6 +1476,11 @@ export const SnapshotArea: MessageFns<SnapshotArea> = {
         : isSet(object.screenshot_blob_key)
         ? globalThis.String(object.screenshot_blob_key)
         : "",
+      pageBox: isSet(object.pageBox)
+        ? ImageBox.fromJSON(object.pageBox)
+        : isSet(object.page_box)
+        ? ImageBox.fromJSON(object.page_box)
+        : undefined,
     };
   },
 
@@ -1418,6 +1507,9 @@ export const SnapshotArea: MessageFns<SnapshotArea> = {
     if (message.screenshotBlobKey !== "") {
       obj.screenshotBlobKey = message.screenshotBlobKey;
     }
+    if (message.pageBox !== undefined) {
+      obj.pageBox = ImageBox.toJSON(message.pageBox);
+    }
     return obj;
   },
 
@@ -1433,6 +1525,126 @@ export const SnapshotArea: MessageFns<SnapshotArea> = {
     message.htmlBlobKey = object.htmlBlobKey ?? "";
     message.textBlobKey = object.textBlobKey ?? "";
     message.screenshotBlobKey = object.screenshotBlobKey ?? "";
+    message.pageBox = (object.pageBox !== undefined && object.pageBox !== null)
+      ? ImageBox.fromPartial(object.pageBox)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseImageBox(): ImageBox {
+  return { x: 0, y: 0, width: 0, height: 0 };
+}
+
+export const ImageBox: MessageFns<ImageBox> = {
+  encode(message: ImageBox, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.x !== 0) {
+      writer.uint32(8).uint32(message.x);
+    }
+    if (message.y !== 0) {
+      writer.uint32(16).uint32(message.y);
+    }
+    if (message.width !== 0) {
+      writer.uint32(24).uint32(message.width);
+    }
+    if (message.height !== 0) {
+      writer.uint32(32).uint32(message.height);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ImageBox {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseImageBox();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.x = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.y = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.width = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.height = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ImageBox {
+    return {
+      x: isSet(object.x) ? globalThis.Number(object.x) : 0,
+      y: isSet(object.y) ? globalThis.Number(object.y) : 0,
+      width: isSet(object.width) ? globalThis.Number(object.width) : 0,
+      height: isSet(object.height) ? globalThis.Number(object.height) : 0,
+    };
+  },
+
+  toJSON(message: ImageBox): unknown {
+    const obj: any = {};
+    if (message.x !== 0) {
+      obj.x = Math.round(message.x);
+    }
+    if (message.y !== 0) {
+      obj.y = Math.round(message.y);
+    }
+    if (message.width !== 0) {
+      obj.width = Math.round(message.width);
+    }
+    if (message.height !== 0) {
+      obj.height = Math.round(message.height);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ImageBox>, I>>(base?: I): ImageBox {
+    return ImageBox.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ImageBox>, I>>(object: I): ImageBox {
+    const message = createBaseImageBox();
+    message.x = object.x ?? 0;
+    message.y = object.y ?? 0;
+    message.width = object.width ?? 0;
+    message.height = object.height ?? 0;
     return message;
   },
 };

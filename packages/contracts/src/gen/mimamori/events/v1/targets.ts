@@ -51,6 +51,13 @@ export interface TargetNotice {
   chatNotify: string;
   /** The site's own Discord webhook URL, sealed (context `target:<target id>:discord_webhook`). */
   sealedDiscordWebhook: string;
+  /** Each area's name as the person gave it, so an update names the area, not its id. */
+  areas: NoticeArea[];
+}
+
+export interface NoticeArea {
+  areaId: string;
+  label: string;
 }
 
 /** Published on targets.deleted: the site is gone; its schedule, history and blobs go too. */
@@ -352,7 +359,7 @@ export const TargetStateChanged: MessageFns<TargetStateChanged> = {
 };
 
 function createBaseTargetNotice(): TargetNotice {
-  return { label: "", url: "", mailNotify: false, chatNotify: "", sealedDiscordWebhook: "" };
+  return { label: "", url: "", mailNotify: false, chatNotify: "", sealedDiscordWebhook: "", areas: [] };
 }
 
 export const TargetNotice: MessageFns<TargetNotice> = {
@@ -371,6 +378,9 @@ export const TargetNotice: MessageFns<TargetNotice> = {
     }
     if (message.sealedDiscordWebhook !== "") {
       writer.uint32(42).string(message.sealedDiscordWebhook);
+    }
+    for (const v of message.areas) {
+      NoticeArea.encode(v!, writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -428,6 +438,14 @@ export const TargetNotice: MessageFns<TargetNotice> = {
             message.sealedDiscordWebhook = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.areas.push(NoticeArea.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -459,6 +477,9 @@ export const TargetNotice: MessageFns<TargetNotice> = {
         : isSet(object.sealed_discord_webhook)
         ? globalThis.String(object.sealed_discord_webhook)
         : "",
+      areas: globalThis.Array.isArray(object?.areas)
+        ? object.areas.map((e: any) => NoticeArea.fromJSON(e))
+        : [],
     };
   },
 
@@ -479,6 +500,9 @@ export const TargetNotice: MessageFns<TargetNotice> = {
     if (message.sealedDiscordWebhook !== "") {
       obj.sealedDiscordWebhook = message.sealedDiscordWebhook;
     }
+    if (message.areas?.length) {
+      obj.areas = message.areas.map((e) => NoticeArea.toJSON(e));
+    }
     return obj;
   },
 
@@ -492,6 +516,96 @@ export const TargetNotice: MessageFns<TargetNotice> = {
     message.mailNotify = object.mailNotify ?? false;
     message.chatNotify = object.chatNotify ?? "";
     message.sealedDiscordWebhook = object.sealedDiscordWebhook ?? "";
+    message.areas = object.areas?.map((e) => NoticeArea.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseNoticeArea(): NoticeArea {
+  return { areaId: "", label: "" };
+}
+
+export const NoticeArea: MessageFns<NoticeArea> = {
+  encode(message: NoticeArea, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.areaId !== "") {
+      writer.uint32(10).string(message.areaId);
+    }
+    if (message.label !== "") {
+      writer.uint32(18).string(message.label);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NoticeArea {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNoticeArea();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.areaId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.label = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NoticeArea {
+    return {
+      areaId: isSet(object.areaId)
+        ? globalThis.String(object.areaId)
+        : isSet(object.area_id)
+        ? globalThis.String(object.area_id)
+        : "",
+      label: isSet(object.label) ? globalThis.String(object.label) : "",
+    };
+  },
+
+  toJSON(message: NoticeArea): unknown {
+    const obj: any = {};
+    if (message.areaId !== "") {
+      obj.areaId = message.areaId;
+    }
+    if (message.label !== "") {
+      obj.label = message.label;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NoticeArea>, I>>(base?: I): NoticeArea {
+    return NoticeArea.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NoticeArea>, I>>(object: I): NoticeArea {
+    const message = createBaseNoticeArea();
+    message.areaId = object.areaId ?? "";
+    message.label = object.label ?? "";
     return message;
   },
 };

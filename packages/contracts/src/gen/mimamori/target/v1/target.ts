@@ -42,6 +42,9 @@ export interface Caller {
     | undefined;
   /** The account is on hold (or ended): monitoring stays stopped and nothing resumes. */
   held: boolean;
+  /** The account's language and time zone; a saved site's checks present them to the site. */
+  lang: string;
+  timeZone: string;
 }
 
 export interface Locator {
@@ -451,7 +454,7 @@ export const SiteQuota: MessageFns<SiteQuota> = {
 };
 
 function createBaseCaller(): Caller {
-  return { userId: "", limits: undefined, held: false };
+  return { userId: "", limits: undefined, held: false, lang: "", timeZone: "" };
 }
 
 export const Caller: MessageFns<Caller> = {
@@ -464,6 +467,12 @@ export const Caller: MessageFns<Caller> = {
     }
     if (message.held !== false) {
       writer.uint32(24).bool(message.held);
+    }
+    if (message.lang !== "") {
+      writer.uint32(34).string(message.lang);
+    }
+    if (message.timeZone !== "") {
+      writer.uint32(42).string(message.timeZone);
     }
     return writer;
   },
@@ -505,6 +514,22 @@ export const Caller: MessageFns<Caller> = {
             message.held = reader.bool();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.lang = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.timeZone = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -526,6 +551,12 @@ export const Caller: MessageFns<Caller> = {
         : "",
       limits: isSet(object.limits) ? SiteQuota.fromJSON(object.limits) : undefined,
       held: isSet(object.held) ? globalThis.Boolean(object.held) : false,
+      lang: isSet(object.lang) ? globalThis.String(object.lang) : "",
+      timeZone: isSet(object.timeZone)
+        ? globalThis.String(object.timeZone)
+        : isSet(object.time_zone)
+        ? globalThis.String(object.time_zone)
+        : "",
     };
   },
 
@@ -540,6 +571,12 @@ export const Caller: MessageFns<Caller> = {
     if (message.held !== false) {
       obj.held = message.held;
     }
+    if (message.lang !== "") {
+      obj.lang = message.lang;
+    }
+    if (message.timeZone !== "") {
+      obj.timeZone = message.timeZone;
+    }
     return obj;
   },
 
@@ -553,6 +590,8 @@ export const Caller: MessageFns<Caller> = {
       ? SiteQuota.fromPartial(object.limits)
       : undefined;
     message.held = object.held ?? false;
+    message.lang = object.lang ?? "";
+    message.timeZone = object.timeZone ?? "";
     return message;
   },
 };
