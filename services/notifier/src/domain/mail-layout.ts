@@ -1,4 +1,4 @@
-import { escapeHtml } from '@mimamori/mail';
+import { escapeHtml } from '@mimamori/mail/html-escape';
 
 /** The web app's colours (web/src/styles.css), so a mail looks like the product it comes from. */
 export const BRAND = {
