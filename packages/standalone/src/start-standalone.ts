@@ -3,12 +3,12 @@ import { join, resolve } from 'node:path';
 import { createAccountService } from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
 import { createInProcessBus } from '@mimamori/bus';
-import { accountV1, crawlerV1, diffV1, targetV1 } from '@mimamori/contracts';
+import { accountV1, diffV1, targetV1 } from '@mimamori/contracts';
 import { type CrawlerDeps, createCrawlerService } from '@mimamori/crawler';
 import { openPglite } from '@mimamori/db';
 import { createDiffService } from '@mimamori/diff';
 import { createFilingsService } from '@mimamori/filings';
-import { createGateway } from '@mimamori/gateway';
+import { createGateway, previewCrawlers } from '@mimamori/gateway';
 import { createMailbox, type Mailbox } from '@mimamori/mail';
 import { accountProfileClient, createNotifierService } from '@mimamori/notifier';
 import { createGrpcClient, type Logger, type Shutdown } from '@mimamori/runtime';
@@ -96,7 +96,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
 
   const account = createGrpcClient(accountV1.AccountServiceClient, services.account?.grpcAddress ?? '');
   shutdown.register('account client', async () => account.close());
-  const preview = createGrpcClient(crawlerV1.PreviewServiceClient, services.crawler?.grpcAddress ?? '');
+  // One crawler here: its session ids carry no address and all go to it (ADR 0011).
+  const preview = previewCrawlers(services.crawler?.grpcAddress ?? '');
   shutdown.register('crawler client', async () => preview.close());
   const target = createGrpcClient(targetV1.TargetServiceClient, services.target?.grpcAddress ?? '');
   shutdown.register('target client', async () => target.close());

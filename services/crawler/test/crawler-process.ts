@@ -4,6 +4,8 @@ import { freePort } from '../../../scripts/cluster/launch-cluster.ts';
 
 export interface CrawlerProcess {
   child: ChildProcess;
+  /** host:port of its gRPC server (the wizard preview). */
+  grpcAddress: string;
   lines: string[];
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -45,7 +47,7 @@ export async function startCrawlerProcess(env: Record<string, string>): Promise<
       (response) => response.ok,
       () => false,
     );
-    if (ready) return { child, lines, exited };
+    if (ready) return { child, grpcAddress: `127.0.0.1:${grpcPort}`, lines, exited };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -9,7 +9,9 @@ export const gatewayEnv = {
   HTTP_HOST: z.string().default('127.0.0.1'),
   // host:port of the account service's gRPC server.
   ACCOUNT_GRPC_ADDR: z.string().min(3),
-  // host:port of the crawler's gRPC server (the wizard preview); without it /api/preview is absent.
+  // gRPC target of the crawlers (the wizard preview): host:port of a headless Service, so each
+  // crawler pod is reachable by its IP (ADR 0011), or an ipv4:host:port,host:port list; without
+  // it /api/preview is absent.
   CRAWLER_GRPC_ADDR: z.string().min(3).optional(),
   // host:port of the target service's gRPC server (monitored sites); without it the site routes are absent.
   TARGET_GRPC_ADDR: z.string().min(3).optional(),

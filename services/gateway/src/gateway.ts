@@ -1,6 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import type { BlobStore } from '@mimamori/blob-store';
-import type { accountV1, crawlerV1, diffV1, targetV1 } from '@mimamori/contracts';
+import type { accountV1, diffV1, targetV1 } from '@mimamori/contracts';
 import type { Mailbox } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
@@ -19,12 +19,13 @@ import { targetRoutes } from './http/target-routes.ts';
 import { timezoneRoutes } from './http/timezone-routes.ts';
 import { userInfoRoutes } from './http/user-info-routes.ts';
 import { xSignInRoutes } from './http/x-sign-in-routes.ts';
+import type { PreviewCrawlers } from './preview-crawlers.ts';
 
 export interface GatewayDeps {
   logger: Logger;
   account: accountV1.AccountServiceClient;
   /** The crawler's wizard preview; the /api/preview routes exist only with it. */
-  preview?: crawlerV1.PreviewServiceClient | undefined;
+  preview?: PreviewCrawlers | undefined;
   /** The target service; the site routes (/api/v2/targets, /api/pause, …) exist only with it. */
   target?: targetV1.TargetServiceClient | undefined;
   /**

@@ -1,5 +1,5 @@
 import { openBlobStore } from '@mimamori/blob-store';
-import { accountV1, crawlerV1, diffV1, targetV1 } from '@mimamori/contracts';
+import { accountV1, diffV1, targetV1 } from '@mimamori/contracts';
 import {
   createGrpcClient,
   createLogger,
@@ -10,6 +10,7 @@ import {
 import { z } from 'zod';
 import { gatewayEnv } from './config.ts';
 import { createGateway } from './gateway.ts';
+import { previewCrawlers } from './preview-crawlers.ts';
 
 const config = loadConfig(z.object(gatewayEnv));
 const telemetry = startTelemetry({
@@ -23,9 +24,7 @@ shutdown.register('telemetry', () => telemetry.shutdown());
 
 const account = createGrpcClient(accountV1.AccountServiceClient, config.ACCOUNT_GRPC_ADDR);
 shutdown.register('account client', async () => account.close());
-const preview = config.CRAWLER_GRPC_ADDR
-  ? createGrpcClient(crawlerV1.PreviewServiceClient, config.CRAWLER_GRPC_ADDR)
-  : undefined;
+const preview = config.CRAWLER_GRPC_ADDR ? previewCrawlers(config.CRAWLER_GRPC_ADDR) : undefined;
 if (preview) shutdown.register('crawler client', async () => preview.close());
 const target = config.TARGET_GRPC_ADDR
   ? createGrpcClient(targetV1.TargetServiceClient, config.TARGET_GRPC_ADDR)

@@ -4,13 +4,15 @@ import { extractAreaContent, normaliseArea, validateAreaOptions } from '@mimamor
 import { USER_AGENT_KINDS } from '@mimamori/watch-engine/user-agent-kinds';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { PreviewCrawlers } from '../preview-crawlers.ts';
 import { sendAccountFailure } from './account-failure.ts';
 import { sendApiError } from './api-error.ts';
 import { SESSION_COOKIE } from './session-cookie.ts';
 
 export interface PreviewRouteDeps {
   account: accountV1.AccountServiceClient;
-  preview: crawlerV1.PreviewServiceClient;
+  /** A session opens on any crawler; each later call goes to the one holding it (ADR 0011). */
+  preview: PreviewCrawlers;
 }
 
 /** Rendering a slow page takes up to ~30 s load + ~30 s settling, plus the screenshot. */
@@ -77,7 +79,7 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
 
   route(app, deps, 'open', async (userId, body) => {
     const opened = await unary(
-      preview,
+      preview.opening,
       'openPreview',
       {
         userId,
@@ -98,7 +100,7 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
 
   route(app, deps, 'render', async (userId, body) => {
     const rendered = await unary(
-      preview,
+      await preview.holding(body.session_id),
       'renderPreview',
       {
         userId,
@@ -113,7 +115,7 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
 
   route(app, deps, 'area', async (userId, body) => {
     const area = await unary(
-      preview,
+      await preview.holding(body.session_id),
       'evaluateArea',
       { userId, sessionId: body.session_id, area: locatorMessage(body.area) },
       call,
@@ -130,7 +132,7 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
 
   route(app, deps, 'login', async (userId, body) => {
     const outcome = await unary(
-      preview,
+      await preview.holding(body.session_id),
       'testLogin',
       {
         userId,
@@ -146,7 +148,7 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
 
   route(app, deps, 'actions', async (userId, body) => {
     const outcome = await unary(
-      preview,
+      await preview.holding(body.session_id),
       'runActions',
       { userId, sessionId: body.session_id, actions: body.actions.map(actionMessage) },
       call,
@@ -155,7 +157,10 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
   });
 
   route(app, deps, 'close', async (userId, body) => {
-    await unary(preview, 'closePreview', { userId, sessionId: body.session_id });
+    await unary(await preview.holding(body.session_id), 'closePreview', {
+      userId,
+      sessionId: body.session_id,
+    });
     return { status: 'closed' };
   });
 }
