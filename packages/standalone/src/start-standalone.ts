@@ -24,6 +24,8 @@ export interface StandaloneOptions {
   webDistDir?: string;
   /** Tests only: loopback fixture servers (host:port) the crawler may fetch. */
   crawlerAllow?: readonly string[];
+  /** The crawler's proxy pool; without one the target service refuses a site's proxy option. */
+  proxies?: readonly string[];
   logger: Logger;
   shutdown: Shutdown;
 }
@@ -66,7 +68,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const services: Record<string, RunningService> = {};
   const modules = [
     createAccountService({ db, logger, secretBox }),
-    createTargetService({ db, logger, secretBox }),
+    createTargetService({ db, logger, secretBox, proxyPool: (options.proxies ?? []).length > 0 }),
     createSchedulerService({ db, bus, logger }),
     // Screenshots and large area content stay in the data folder.
     createCrawlerService({
@@ -75,6 +77,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       blobs,
       allow: options.crawlerAllow ?? [],
       allowPages: ownDemoShop,
+      proxies: options.proxies ?? [],
     }),
     createDiffService({ db, logger, blobs }),
     createNotifierService({
