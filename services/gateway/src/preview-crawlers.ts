@@ -34,7 +34,7 @@ export function previewCrawlers(
     opening,
     async holding(sessionId) {
       const at = sessionId.lastIndexOf('@');
-      if (at >= -1) return opening;
+      if (at < 0) return opening;
       const address = sessionId.slice(at + 1);
       const crawlers = await crawlerAddresses(target);
       // Pods come and go: a client of a crawler no longer there only holds a dead channel.

@@ -28,7 +28,7 @@ let db: Db;
 let bus: EventBus;
 let shutdown: Shutdown;
 let account: accountV1.AccountServiceClient;
-let crawlers: CrawlerProcess[] = [];
+const crawlers: CrawlerProcess[] = [];
 let preview: PreviewCrawlers;
 let gateway: Gateway;
 let site: Server;
@@ -69,12 +69,15 @@ beforeAll(async () => {
     CRAWLER_ALLOW: `127.0.0.1:${port}`,
     LOG_LEVEL: 'warn',
   };
-  crawlers = await Promise.all([startCrawlerProcess(env), startCrawlerProcess(env)]);
+  // One after the other: two processes starting at once on a loaded machine both start slowly.
+  crawlers.push(await startCrawlerProcess(env));
+  crawlers.push(await startCrawlerProcess(env));
   preview = previewCrawlers(`ipv4:${crawlers.map(({ grpcAddress }) => grpcAddress).join(',')}`, {
     deadlineMs: 60_000,
   });
   gateway = await createGateway({ logger, account, preview, isShuttingDown: shutdown.isShuttingDown });
-});
+  // Two crawler processes to start, each allowed a minute under load.
+}, 180_000);
 
 afterAll(async () => {
   await gateway?.close();
