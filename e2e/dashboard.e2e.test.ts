@@ -35,7 +35,14 @@ const stockPageUrl = () => `http://127.0.0.1:${(stockPage.address() as AddressIn
 beforeAll(async () => {
   stockPage = await startStockPage();
   const allow = `127.0.0.1:${(stockPage.address() as AddressInfo).port}`;
-  [product, browser] = await Promise.all([startProduct({ env: { CRAWLER_ALLOW: allow } }), launchChromium()]);
+  [product, browser] = await Promise.all([
+    startProduct({
+      // A proxy pool, so a site may ask for a proxy; the one that does is paused for the plan
+      // and never fetched, so the address need not answer.
+      env: { CRAWLER_ALLOW: allow, CRAWLER_PROXIES: 'http://127.0.0.1:9' },
+    }),
+    launchChromium(),
+  ]);
 });
 
 afterAll(async () => {

@@ -19,6 +19,17 @@ export const standaloneEnv = z.object({
         .map((entry) => entry.trim())
         .filter(Boolean),
     ),
+  // The crawler's proxy pool for sites that use one: http://user:pass@host:port, comma-separated.
+  // Without it a site's proxy option is refused at registration.
+  CRAWLER_PROXIES: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    ),
   // pino level.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Export traces over OTLP/HTTP to this endpoint; off when unset.

@@ -3,11 +3,16 @@ import { join, resolve } from 'node:path';
 import { createAccountService } from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
 import { createInProcessBus } from '@mimamori/bus';
-import { accountV1, crawlerV1, diffV1, targetV1 } from '@mimamori/contracts';
+import { accountV1, diffV1, targetV1 } from '@mimamori/contracts';
 import { type CrawlerDeps, createCrawlerService } from '@mimamori/crawler';
 import { openPglite } from '@mimamori/db';
 import { createDiffService } from '@mimamori/diff';
-import { createGatewayService, DISCORD_STAND_IN_PATH, listensOnLoopbackOnly } from '@mimamori/gateway';
+import {
+  createGatewayService,
+  DISCORD_STAND_IN_PATH,
+  listensOnLoopbackOnly,
+  previewCrawlers,
+} from '@mimamori/gateway';
 import { createMailbox, type Mailbox } from '@mimamori/mail';
 import { accountProfileClient, createNotifierService } from '@mimamori/notifier';
 import { createGrpcClient, type Logger, type Shutdown } from '@mimamori/runtime';
@@ -23,6 +28,8 @@ export interface StandaloneOptions {
   webDistDir?: string;
   /** Tests only: loopback fixture servers (host:port) the crawler may fetch. */
   crawlerAllow?: readonly string[];
+  /** The crawler's proxy pool; without one the target service refuses a site's proxy option. */
+  proxies?: readonly string[];
   logger: Logger;
   shutdown: Shutdown;
 }
@@ -70,7 +77,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const services: Record<string, RunningService> = {};
   const modules = [
     createAccountService({ db, logger, secretBox, ...(discordApiBase ? { discordApiBase } : {}) }),
-    createTargetService({ db, logger, secretBox }),
+    createTargetService({ db, logger, secretBox, proxyPool: (options.proxies ?? []).length > 0 }),
     createSchedulerService({ db, bus, logger }),
     // Screenshots and large area content stay in the data folder.
     createCrawlerService({
@@ -80,6 +87,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       allow: options.crawlerAllow ?? [],
       allowPages: ownDemoShop,
       secrets: secretBox,
+      proxies: options.proxies ?? [],
     }),
     createDiffService({ db, logger, blobs }),
     createNotifierService({
@@ -101,7 +109,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
 
   const account = createGrpcClient(accountV1.AccountServiceClient, services.account?.grpcAddress ?? '');
   shutdown.register('account client', async () => account.close());
-  const preview = createGrpcClient(crawlerV1.PreviewServiceClient, services.crawler?.grpcAddress ?? '');
+  // One crawler here: its session ids carry no address and all go to it (ADR 0011).
+  const preview = previewCrawlers(services.crawler?.grpcAddress ?? '');
   shutdown.register('crawler client', async () => preview.close());
   const target = createGrpcClient(targetV1.TargetServiceClient, services.target?.grpcAddress ?? '');
   shutdown.register('target client', async () => target.close());

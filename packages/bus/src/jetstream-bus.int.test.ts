@@ -67,6 +67,60 @@ describe('JetStream bus beyond the contract', () => {
     }
   });
 
+  it('runs one handler for a message the server hands over again while it is handled, and settles both', async () => {
+    // The server may deliver a message again long before its ack wait (nats-server 2.9 did,
+    // after a crawler was killed with a pull request open); a nak from outside makes it do so
+    // on cue: the copy is read off the pull request's inbox and nak'd through its ack subject.
+    const stream = `S${randomBytes(5).toString('hex')}`;
+    const subject = `${stream.toLowerCase()}.x`;
+    const bus = await createJetStreamBus({ servers });
+    const replies: string[] = [];
+    const snoop = admin.subscribe('_INBOX.>', {
+      callback: (_error, message) => {
+        if (message.reply?.startsWith(`$JS.ACK.${stream}.`)) replies.push(message.reply);
+      },
+    });
+    try {
+      await bus.declareStreams([
+        { name: stream, subjects: [`${stream.toLowerCase()}.>`], retention: 'workqueue' },
+      ]);
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const runs: number[] = [];
+      await bus.consume(
+        { stream, durable: 'once', ackWaitMs: 10_000, maxDeliver: 5, concurrency: 2 },
+        async (message) => {
+          runs.push(message.deliveryCount);
+          await released;
+        },
+      );
+      await bus.publish(subject, new TextEncoder().encode('slow'), { msgId: 'slow' });
+      while (runs.length === 0 || replies.length === 0)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      admin.publish(replies[0] as string, '-NAK');
+      while (replies.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+      // Room for a second handler to start, were it going to.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      release();
+
+      const jsm = await jetstreamManager(admin);
+      let left = (await jsm.streams.info(stream)).state.messages;
+      for (let tries = 0; left > 0 && tries < 100; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        left = (await jsm.streams.info(stream)).state.messages;
+      }
+      expect(left).toBe(0);
+      expect(runs).toEqual([1]);
+      expect(replies).toHaveLength(2);
+    } finally {
+      snoop.unsubscribe();
+      await bus.close();
+      await removeStreams([stream]);
+    }
+  });
+
   it('isolates a namespaced bus and deletes its streams when closed', async () => {
     const namespace = `t${randomBytes(4).toString('hex')}`;
     const bus = namespacedBus(await createJetStreamBus({ servers }), namespace);

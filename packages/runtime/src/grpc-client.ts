@@ -27,6 +27,12 @@ export type GrpcClientConstructor<C extends Client> = new (
 export interface GrpcClientOptions {
   /** Deadline of every call that does not set its own. */
   deadlineMs?: number;
+  /**
+   * `round_robin` spreads calls over every address the target resolves to (the pods behind a
+   * headless Service, or an `ipv4:` list); by default (`pick_first`) all calls go to the first
+   * that answers.
+   */
+  loadBalancing?: 'pick_first' | 'round_robin';
 }
 
 /**
@@ -36,10 +42,13 @@ export interface GrpcClientOptions {
 export function createGrpcClient<C extends Client>(
   Constructor: GrpcClientConstructor<C>,
   address: string,
-  { deadlineMs = 5000 }: GrpcClientOptions = {},
+  { deadlineMs = 5000, loadBalancing }: GrpcClientOptions = {},
 ): C {
   return new Constructor(address, credentials.createInsecure(), {
     interceptors: [tracingInterceptor, defaultDeadline(deadlineMs)],
+    ...(loadBalancing
+      ? { 'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ [loadBalancing]: {} }] }) }
+      : {}),
   });
 }
 

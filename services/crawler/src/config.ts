@@ -26,8 +26,15 @@ export const crawlerEnv = {
   CRAWLER_ACK_WAIT_MS: z.coerce.number().int().min(1_000).default(60_000),
   // One attempt's deadline for loading a page in HTTP mode.
   CRAWLER_PAGE_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(30_000),
-  // The proxy pool for sites that use one: http://user:pass@host:port, comma-separated.
+  // The proxy pool for sites that use one: http://user:pass@host:port, comma-separated. Set the
+  // target service's PROXY_POOL=true with it: without it registration refuses the proxy option,
+  // and a check that asks for a proxy here without a pool fails rather than going direct.
   CRAWLER_PROXIES: list,
+  // The address the gateway reaches this crawler at, e.g. the pod's IP (the chart sets it from
+  // status.podIP); with GRPC_PORT it goes into wizard preview session ids so that, with several
+  // crawler replicas, every preview call reaches the crawler holding the page (ADR 0011).
+  // Default: GRPC_HOST when that is a specific address.
+  CRAWLER_PREVIEW_HOST: z.string().optional(),
   // Tests only: host:port fixture servers the egress guard lets through. Empty in production.
   CRAWLER_ALLOW: list,
 };

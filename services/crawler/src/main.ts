@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net';
 import { openBlobStore } from '@mimamori/blob-store';
 import { createSecretBox } from '@mimamori/secret-box';
 import { runServiceProcess } from '@mimamori/service-host';
@@ -10,6 +11,12 @@ await runServiceProcess('crawler', crawlerEnv, async ({ config, bus, logger, met
     logger.warn('SECRET_KEYS is not set: checks with sealed cookies, texts or sessions will fail');
   if (config.CRAWLER_ALLOW.length > 0)
     logger.warn({ allow: config.CRAWLER_ALLOW }, 'egress allow-list in use (tests only)');
+  const previewHost =
+    config.CRAWLER_PREVIEW_HOST ?? (isWildcard(config.GRPC_HOST) ? undefined : config.GRPC_HOST);
+  if (!previewHost)
+    logger.warn(
+      'CRAWLER_PREVIEW_HOST is not set: wizard previews work only while there is one crawler replica',
+    );
   const blobUrl =
     config.BLOB_URL ??
     `${config.NATS_URL.replace(/\/+$/, '')}/${config.BUS_NAMESPACE ? `${config.BUS_NAMESPACE}_` : ''}mimamori_blobs`;
@@ -24,5 +31,15 @@ await runServiceProcess('crawler', crawlerEnv, async ({ config, bus, logger, met
     proxies: config.CRAWLER_PROXIES,
     allow: config.CRAWLER_ALLOW,
     metrics,
+    ...(previewHost ? { previewHome: hostPort(previewHost, config.GRPC_PORT) } : {}),
   });
 });
+
+/** Listening on every interface names no address another process could dial. */
+function isWildcard(host: string) {
+  return host === '0.0.0.0' || host === '::';
+}
+
+function hostPort(host: string, port: number) {
+  return isIPv6(host) ? `[${host}]:${port}` : `${host}:${port}`;
+}

@@ -27,6 +27,11 @@ export interface CrawlerDeps {
   ackWaitMs?: number;
   pageTimeoutMs?: number;
   proxies?: readonly string[];
+  /**
+   * host:port the gateway reaches this process's gRPC server at (a pod's IP); wizard preview
+   * session ids carry it so, with several crawlers, each call reaches the one holding the page.
+   */
+  previewHome?: string;
   /** Tests only: host:port fixture servers the egress guard lets through. */
   allow?: readonly string[];
   /** Single-process mode only: the product's own demo shop, reached by the browser (ADR 0006). */
@@ -67,7 +72,12 @@ export function createCrawlerService(deps: CrawlerDeps): ServiceModule {
     help: "Resident memory of the crawler's Chromium processes.",
     collect: async (gauge) => gauge.set(await browserMemoryBytes()),
   });
-  const preview = createPreviewService({ pool, httpFetcher: http, proxyPool: deps.proxies ?? [] });
+  const preview = createPreviewService({
+    pool,
+    httpFetcher: http,
+    proxyPool: deps.proxies ?? [],
+    ...(deps.previewHome ? { home: deps.previewHome } : {}),
+  });
   return {
     name: 'crawler',
     schema: 'crawler',

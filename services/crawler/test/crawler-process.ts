@@ -4,6 +4,8 @@ import { freePort } from '../../../scripts/cluster/launch-cluster.ts';
 
 export interface CrawlerProcess {
   child: ChildProcess;
+  /** host:port of its gRPC server (the wizard preview). */
+  grpcAddress: string;
   lines: string[];
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -37,15 +39,17 @@ export async function startCrawlerProcess(env: Record<string, string>): Promise<
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  for (let tries = 0; ; tries += 1) {
+  // A minute: on a loaded two-core machine a fresh process compiling TypeScript takes a while.
+  const deadline = Date.now() + 60_000;
+  for (;;) {
     if (child.exitCode !== null)
       throw new Error(`crawler exited with ${child.exitCode}:\n${lines.join('\n')}`);
-    if (tries > 300) throw new Error(`crawler was not ready:\n${lines.join('\n')}`);
+    if (Date.now() > deadline) throw new Error(`crawler was not ready:\n${lines.join('\n')}`);
     const ready = await fetch(`http://127.0.0.1:${opsPort}/readyz`).then(
       (response) => response.ok,
       () => false,
     );
-    if (ready) return { child, lines, exited };
+    if (ready) return { child, grpcAddress: `127.0.0.1:${grpcPort}`, lines, exited };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

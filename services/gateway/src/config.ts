@@ -9,7 +9,9 @@ export const gatewayEnv = {
   HTTP_HOST: z.string().default('127.0.0.1'),
   // host:port of the account service's gRPC server.
   ACCOUNT_GRPC_ADDR: z.string().min(3),
-  // host:port of the crawler's gRPC server (the wizard preview); without it /api/preview is absent.
+  // gRPC target of the crawlers (the wizard preview): host:port of a headless Service, so each
+  // crawler pod is reachable by its IP (ADR 0011), or an ipv4:host:port,host:port list; without
+  // it /api/preview is absent.
   CRAWLER_GRPC_ADDR: z.string().min(3).optional(),
   // The keys the crawler opens sealed values with (as the crawler's SECRET_KEYS): a login typed in
   // the wizard is sealed with them for the crawler. Without them it travels as typed.

@@ -1,10 +1,11 @@
 import fastifyCookie from '@fastify/cookie';
 import type { BlobStore } from '@mimamori/blob-store';
-import type { accountV1, crawlerV1, diffV1, targetV1 } from '@mimamori/contracts';
+import type { accountV1, diffV1, targetV1 } from '@mimamori/contracts';
 import type { Mailbox } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import type { PreviewCrawlers } from './clients/preview-crawlers.ts';
 import { accountRoutes } from './http/account-routes.ts';
 import { sendApiError } from './http/api-error.ts';
 import { authRoutes } from './http/auth-routes.ts';
@@ -27,7 +28,7 @@ export interface GatewayDeps {
   logger: Logger;
   account: accountV1.AccountServiceClient;
   /** The crawler's wizard preview; the /api/preview routes exist only with it. */
-  preview?: crawlerV1.PreviewServiceClient | undefined;
+  preview?: PreviewCrawlers | undefined;
   /** SECRET_KEYS, to seal what the wizard sends the crawler in secret (a login's typed texts). */
   secretBox?: SecretBox | undefined;
   /** The target service; the site routes (/api/v2/targets, /api/pause, …) exist only with it. */

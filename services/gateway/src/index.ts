@@ -1,3 +1,4 @@
+export { type PreviewCrawlers, previewCrawlers } from './clients/preview-crawlers.ts';
 export { gatewayEnv } from './config.ts';
 export { createGateway, type Gateway, type GatewayDeps } from './gateway.ts';
 export { DISCORD_STAND_IN_PATH, listensOnLoopbackOnly } from './http/discord-stand-in-routes.ts';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createAccountService } from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
 import { createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
-import { accountV1, crawlerV1 } from '@mimamori/contracts';
+import { accountV1 } from '@mimamori/contracts';
 import { createCrawlerService } from '@mimamori/crawler';
 import { type Db, openPostgres } from '@mimamori/db';
 import { createGrpcClient, createLogger, createShutdown, type Shutdown, unary } from '@mimamori/runtime';
@@ -15,6 +15,7 @@ import { runService } from '@mimamori/service-host';
 import { createFreshDatabase, type FreshDatabase, testNatsUrl } from '@mimamori/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEveryApiRouteDescribed } from '../test/openapi-coverage.ts';
+import { type PreviewCrawlers, previewCrawlers } from './clients/preview-crawlers.ts';
 import { createGateway, type Gateway } from './gateway.ts';
 
 const logger = createLogger({ service: 'gateway-preview-test', level: 'silent' });
@@ -23,7 +24,7 @@ let db: Db;
 let bus: EventBus;
 let shutdown: Shutdown;
 let account: accountV1.AccountServiceClient;
-let preview: crawlerV1.PreviewServiceClient;
+let preview: PreviewCrawlers;
 let gateway: Gateway;
 let site: Server;
 let siteUrl: string;
@@ -75,9 +76,7 @@ beforeAll(async () => {
     host,
   );
   account = createGrpcClient(accountV1.AccountServiceClient, accountService.grpcAddress);
-  preview = createGrpcClient(crawlerV1.PreviewServiceClient, crawlerService.grpcAddress, {
-    deadlineMs: 60_000,
-  });
+  preview = previewCrawlers(crawlerService.grpcAddress, { deadlineMs: 60_000 });
   gateway = await createGateway({
     logger,
     account,

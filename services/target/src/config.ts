@@ -7,4 +7,7 @@ export const targetEnv = {
   // webhooks): `<id>:<base64 32 bytes>`, comma-separated, the first one sealing. Shared with the
   // crawler and the notifier, which open them.
   SECRET_KEYS: z.string().min(1),
+  // 'true' where the crawlers have a proxy pool (CRAWLER_PROXIES). Otherwise a site's proxy
+  // option is refused at registration (proxy_unavailable), since it would do nothing.
+  PROXY_POOL: z.enum(['true', 'false']).default('false'),
 };

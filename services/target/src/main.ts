@@ -4,5 +4,10 @@ import { targetEnv } from './config.ts';
 import { createTargetService } from './service.ts';
 
 await runServiceProcess('target', targetEnv, ({ config, db, logger }) =>
-  createTargetService({ db, logger, secretBox: createSecretBox(config.SECRET_KEYS) }),
+  createTargetService({
+    db,
+    logger,
+    secretBox: createSecretBox(config.SECRET_KEYS),
+    proxyPool: config.PROXY_POOL === 'true',
+  }),
 );

@@ -17,6 +17,11 @@ export interface TargetServiceOptions {
   logger: Logger;
   /** Seals cookies, login and action texts and per-site Discord webhooks at rest. */
   secretBox: SecretBox;
+  /**
+   * Whether the crawlers have a proxy pool (CRAWLER_PROXIES). Without one (the default) a
+   * site's proxy option is refused at registration: it would do nothing.
+   */
+  proxyPool?: boolean;
 }
 
 /**
@@ -30,6 +35,7 @@ export function createTargetService(options: TargetServiceOptions): ServiceModul
   const implementation = targetServer({
     targets,
     seal: (plaintext, context) => secretBox.seal(plaintext, context),
+    proxyPool: options.proxyPool ?? false,
     newId: randomUUID,
   });
   return {

@@ -4,6 +4,8 @@ import type { SiteBrowser } from './site-browser.ts';
 import { startTargetHarness, type TargetHarness } from './target-harness.ts';
 
 let harness: TargetHarness;
+/** Advanced: its quota includes proxies, so only the missing pool can refuse one. */
+const PROXY_PLAN = 11;
 
 beforeAll(async () => {
   harness = await startTargetHarness();
@@ -227,5 +229,32 @@ describe('tenant isolation', () => {
       ['', true],
     ]);
     expect((await alice.browser.get('/api/v2/target?id=not-a-uuid')).status).toBe(404);
+  });
+});
+
+describe('the proxy option where the crawlers have no proxy pool', () => {
+  let bare: TargetHarness;
+
+  beforeAll(async () => {
+    bare = await startTargetHarness({ proxyPool: false });
+  });
+
+  afterAll(async () => {
+    await bare?.close();
+  });
+
+  it('refuses a site asking for a proxy, on registration and on update, and counts no proxy in the usage', async () => {
+    const { browser } = await bare.signedIn('no-pool@example.com', PROXY_PLAN);
+    const refused = await browser.post('/api/v2/target/register', siteBody({ proxy: true }));
+    expect(refused).toMatchObject({ status: 400, body: { error: { code: 'proxy_unavailable' } } });
+    const saved = await browser.post('/api/v2/target/register', siteBody());
+    expect(saved.status).toBe(201);
+    const update = await browser.post('/api/v2/target/update', {
+      ...siteBody({ proxy: true }),
+      target_v2_id: (saved.body as { target_v2_id: string }).target_v2_id,
+    });
+    expect(update).toMatchObject({ status: 400, body: { error: { code: 'proxy_unavailable' } } });
+    const usage = (await browser.get('/api/user_info')).body as { used_num: { random_ip: number } };
+    expect(usage.used_num.random_ip).toBe(0);
   });
 });

@@ -29,7 +29,11 @@ export interface TargetHarness {
  * database), JetStream (a namespace of its own), account and target modules on the service host
  * talking gRPC, and the gateway answering fastify inject requests.
  */
-export async function startTargetHarness(options: { sweepIntervalMs?: number } = {}): Promise<TargetHarness> {
+export async function startTargetHarness(
+  // proxyPool: whether the crawlers have a proxy pool; on by default, so tests of the plan's
+  // proxy quota see the option honoured.
+  options: { sweepIntervalMs?: number; proxyPool?: boolean } = {},
+): Promise<TargetHarness> {
   const testHost = await startTestServiceHost('target-test');
   const { db, bus, logger, shutdown, host } = testHost;
   const secretBox = createSecretBox(generateSecretKey('test'));
@@ -44,7 +48,10 @@ export async function startTargetHarness(options: { sweepIntervalMs?: number } =
     }),
     host,
   );
-  const targetService = await runService(createTargetService({ db, logger, secretBox }), host);
+  const targetService = await runService(
+    createTargetService({ db, logger, secretBox, proxyPool: options.proxyPool ?? true }),
+    host,
+  );
   const account = createGrpcClient(accountV1.AccountServiceClient, accountService.grpcAddress);
   const target = createGrpcClient(targetV1.TargetServiceClient, targetService.grpcAddress);
   const gateway = await createGateway({ logger, account, target, isShuttingDown: shutdown.isShuttingDown });

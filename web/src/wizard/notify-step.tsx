@@ -41,6 +41,7 @@ export function NotifyStep({
   const { container, focusResult } = useFocusAfterSubmit<HTMLFormElement>();
   const [intervalError, setIntervalError] = useState<string>();
   const [webhookError, setWebhookError] = useState<string>();
+  const [proxyError, setProxyError] = useState<string>();
   const [problem, setProblem] = useState<string>();
   const [checkRules, setCheckRules] = useState(false);
   const set = <Key extends keyof typeof draft>(key: Key, value: (typeof draft)[Key]) =>
@@ -62,6 +63,7 @@ export function NotifyStep({
     event.preventDefault();
     setProblem(undefined);
     setWebhookError(undefined);
+    setProxyError(undefined);
     const wrongInterval = intervalProblem(draft.interval);
     setIntervalError(wrongInterval ? errorText(wrongInterval) : undefined);
     setCheckRules(true);
@@ -76,6 +78,7 @@ export function NotifyStep({
         const code = error instanceof ApiError ? error.code : '';
         if (code.startsWith('interval_')) setIntervalError(errorText(error));
         else if (code.startsWith('discord_webhook_')) setWebhookError(errorText(error));
+        else if (code === 'proxy_unavailable') setProxyError(errorText(error));
         else if (error instanceof ApiError && (error.status === 0 || error.status >= 502))
           setProblem(t('wizard.problems.saveTimeout'));
         else setProblem(errorText(error));
@@ -201,6 +204,8 @@ export function NotifyStep({
             type="checkbox"
             checked={draft.proxy}
             onChange={(event) => set('proxy', event.target.checked)}
+            aria-invalid={proxyError ? true : undefined}
+            aria-describedby={proxyError ? 'wizard-proxy-error' : undefined}
           />
           {t('wizard.notify.proxy')}
           {quota && (
@@ -209,6 +214,11 @@ export function NotifyStep({
             </span>
           )}
         </label>
+        {proxyError && (
+          <p className="field-error" id="wizard-proxy-error">
+            {proxyError}
+          </p>
+        )}
       </fieldset>
       <RuleGroupEditor
         idPrefix="wizard-rules"

@@ -129,4 +129,11 @@ describe('openCheckJob', () => {
       ),
     ).toThrow(/unknown selector type/);
   });
+
+  it('refuses a check that asks for a proxy when this crawler has no proxy pool', () => {
+    expect(() => openCheckJob(job({ useProxy: true }), secrets, () => undefined)).toThrow(
+      'the site uses a proxy, and this crawler has no proxy pool (CRAWLER_PROXIES)',
+    );
+    expect(openCheckJob(job({ useProxy: false }), secrets, () => undefined).proxyUrl).toBeUndefined();
+  });
 });

@@ -64,6 +64,9 @@ export function openCheckJob(
   const cookies = open(job.sealedCookies, sealingContext.cookies(job.targetId), 'cookies');
   const sessionState = open(job.sealedSessionState, sealingContext.session(job.targetId), 'session state');
   const proxyUrl = job.useProxy ? pickProxy() : undefined;
+  // Fetching directly instead would quietly drop what the site asked for.
+  if (job.useProxy && !proxyUrl)
+    throw new InvalidJobError('the site uses a proxy, and this crawler has no proxy pool (CRAWLER_PROXIES)');
   return {
     url: job.url,
     mode,

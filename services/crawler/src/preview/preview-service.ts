@@ -29,6 +29,8 @@ export interface PreviewServiceOptions {
   limits?: Partial<ActionLimits>;
   sessions?: Partial<SessionLimits>;
   now?: () => number;
+  /** host:port the gateway reaches this crawler at; carried in session ids (ADR 0011). */
+  home?: string;
 }
 
 export interface OpenPreview {
@@ -67,6 +69,7 @@ export function createPreviewService(options: PreviewServiceOptions) {
   const sessions = createPreviewSessions<SessionSettings>(
     { ...DEFAULT_SESSION_LIMITS, ...options.sessions },
     options.now,
+    options.home,
   );
   const { pool } = options;
 

@@ -45,8 +45,15 @@ interface Entry<Settings> {
 /**
  * The live preview sessions of this process, each scoped to the user who opened it: another
  * user's id is answered exactly like an unknown one. Idle sessions are closed by a sweep.
+ * `home` is the address other processes reach this crawler at: each session id ends in
+ * `@<home>` so the gateway sends every follow-up call to the crawler that holds the page
+ * (ADR 0011); without it ids are bare and the gateway's one crawler address serves them.
  */
-export function createPreviewSessions<Settings>(limits: SessionLimits, now: () => number = Date.now) {
+export function createPreviewSessions<Settings>(
+  limits: SessionLimits,
+  now: () => number = Date.now,
+  home?: string,
+) {
   const entries = new Map<string, Entry<Settings>>();
   const opening = new Map<string, number>();
   const sweeper = setInterval(() => void sweep(), Math.min(30_000, Math.max(50, limits.idleMs / 4)));
@@ -101,7 +108,8 @@ export function createPreviewSessions<Settings>(limits: SessionLimits, now: () =
       opening.set(userId, (opening.get(userId) ?? 0) + 1);
       try {
         const { lease, settings } = await start();
-        const session: PreviewSession<Settings> = { id: randomUUID(), userId, lease, settings };
+        const id = home ? `${randomUUID()}@${home}` : randomUUID();
+        const session: PreviewSession<Settings> = { id, userId, lease, settings };
         entries.set(session.id, { session, lastUsed: now(), tail: Promise.resolve(), busy: 0 });
         return session;
       } finally {

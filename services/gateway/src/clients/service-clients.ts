@@ -1,7 +1,8 @@
 import { openBlobStore } from '@mimamori/blob-store';
-import { accountV1, crawlerV1, diffV1, targetV1 } from '@mimamori/contracts';
+import { accountV1, diffV1, targetV1 } from '@mimamori/contracts';
 import { createGrpcClient } from '@mimamori/runtime';
 import type { GatewayDeps } from '../gateway.ts';
+import { previewCrawlers } from './preview-crawlers.ts';
 
 export interface ServiceAddresses {
   account: string;
@@ -23,9 +24,8 @@ export type ServiceClients = Pick<GatewayDeps, 'account' | 'preview' | 'target' 
  */
 export async function connectServices(addresses: ServiceAddresses): Promise<ServiceClients> {
   const account = createGrpcClient(accountV1.AccountServiceClient, addresses.account);
-  const preview = addresses.crawler
-    ? createGrpcClient(crawlerV1.PreviewServiceClient, addresses.crawler)
-    : undefined;
+  // Each preview session is served by the crawler that opened it (ADR 0011).
+  const preview = addresses.crawler ? previewCrawlers(addresses.crawler) : undefined;
   const target = addresses.target
     ? createGrpcClient(targetV1.TargetServiceClient, addresses.target)
     : undefined;

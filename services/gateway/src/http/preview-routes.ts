@@ -16,6 +16,7 @@ import type { SecretBox } from '@mimamori/secret-box';
 import { extractAreaContent, normaliseArea, validateAreaOptions } from '@mimamori/watch-engine';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { PreviewCrawlers } from '../clients/preview-crawlers.ts';
 import { sendAccountFailure } from './account-failure.ts';
 import { answer } from './answer.ts';
 import { sendApiError } from './api-error.ts';
@@ -24,7 +25,8 @@ import { SESSION_COOKIE } from './session-cookie.ts';
 
 export interface PreviewRouteDeps {
   account: accountV1.AccountServiceClient;
-  preview: crawlerV1.PreviewServiceClient;
+  /** A session opens on any crawler; each later call goes to the one holding it (ADR 0011). */
+  preview: PreviewCrawlers;
   /**
    * Seals the texts a login types (passwords) for the crawler, which opens them with the same
    * SECRET_KEYS; without keys configured they travel as typed, as check jobs' cannot.
@@ -89,7 +91,7 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
       asUser(request, reply, async (userId, reader) => {
         const body = request.body;
         const opened = await unary(
-          preview,
+          preview.opening,
           'openPreview',
           {
             userId,
@@ -121,7 +123,7 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
       asUser(request, reply, async (userId) => {
         const body = request.body;
         const rendered = await unary(
-          preview,
+          await preview.holding(request.body.session_id),
           'renderPreview',
           {
             userId,
@@ -144,7 +146,7 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
       asUser(request, reply, async (userId) => {
         const body = request.body;
         const area = await unary(
-          preview,
+          await preview.holding(request.body.session_id),
           'evaluateArea',
           { userId, sessionId: body.session_id, area: locatorMessage(body.area) },
           call,
@@ -170,7 +172,7 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
       asUser(request, reply, async (userId) => {
         const body = request.body;
         const outcome = await unary(
-          preview,
+          await preview.holding(request.body.session_id),
           'testLogin',
           {
             userId,
@@ -198,7 +200,7 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
       asUser(request, reply, async (userId) => {
         const body = request.body;
         const outcome = await unary(
-          preview,
+          await preview.holding(request.body.session_id),
           'runActions',
           { userId, sessionId: body.session_id, actions: body.actions.map(actionMessage) },
           call,
@@ -209,7 +211,10 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
 
   api.post('/api/preview/close', options('close', 'Close a preview session'), (request, reply) =>
     asUser(request, reply, async (userId) => {
-      await unary(preview, 'closePreview', { userId, sessionId: request.body.session_id });
+      await unary(await preview.holding(request.body.session_id), 'closePreview', {
+        userId,
+        sessionId: request.body.session_id,
+      });
       return reply.send({ status: 'closed' });
     }),
   );

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccountService } from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
-import { accountV1, crawlerV1, diffV1, targetV1 } from '@mimamori/contracts';
+import { accountV1, diffV1, targetV1 } from '@mimamori/contracts';
 import { createCrawlerService } from '@mimamori/crawler';
 import { createDiffService } from '@mimamori/diff';
 import { openMailTransport } from '@mimamori/mail';
@@ -19,6 +19,7 @@ import {
   startTestServiceHost,
   type TestServiceHost,
 } from '@mimamori/test-fixtures';
+import { previewCrawlers } from '../../src/clients/preview-crawlers.ts';
 import { createGateway, type Gateway } from '../../src/gateway.ts';
 import { TestBrowser } from '../accounts/test-browser.ts';
 
@@ -119,9 +120,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
   const account = createGrpcClient(accountV1.AccountServiceClient, accountService.grpcAddress);
   const target = createGrpcClient(targetV1.TargetServiceClient, targetService.grpcAddress);
   const history = createGrpcClient(diffV1.HistoryServiceClient, diffService.grpcAddress);
-  const preview = createGrpcClient(crawlerV1.PreviewServiceClient, crawlerService.grpcAddress, {
-    deadlineMs: 60_000,
-  });
+  const preview = previewCrawlers(crawlerService.grpcAddress, { deadlineMs: 60_000 });
   const gateway = await createGateway({
     logger,
     account,

@@ -10,6 +10,8 @@ import { type Seal, validateSettings } from './validate-settings.ts';
 export interface SaveDeps {
   targets: TargetPort;
   seal: Seal;
+  /** The crawlers have a proxy pool: the proxy option can be honoured. */
+  proxyPool: boolean;
   newId(): string;
 }
 
@@ -27,7 +29,12 @@ export async function registerTarget(
   deps: SaveDeps,
 ): Promise<SavedTarget> {
   const id = deps.newId();
-  const settings = validateSettings(input, { targetId: id, previous: null, seal: deps.seal });
+  const settings = validateSettings(input, {
+    targetId: id,
+    previous: null,
+    seal: deps.seal,
+    proxyPool: deps.proxyPool,
+  });
   return deps.targets.forUser(caller.userId, null, async (unit) => {
     if ((await unit.allSites()).length >= MAX_SITES_PER_USER)
       throw new TargetProblem('precondition', 'too_many_sites');
@@ -63,7 +70,12 @@ export async function updateTarget(
   return deps.targets.forUser(caller.userId, targetId, async (unit) => {
     const previous = await unit.find(targetId, 2);
     if (!previous) throw new TargetProblem('not_found', 'not_found');
-    const settings = validateSettings(input, { targetId, previous, seal: deps.seal });
+    const settings = validateSettings(input, {
+      targetId,
+      previous,
+      seal: deps.seal,
+      proxyPool: deps.proxyPool,
+    });
     const active = await unit.activeSites(targetId);
     const record: TargetRecord = {
       ...previous,

@@ -5,7 +5,7 @@ import type { TargetRecord } from './target-record.ts';
 import { validateSettings } from './validate-settings.ts';
 
 const seal = (plaintext: string, context: string) => `sealed(${context}:${plaintext})`;
-const context = { targetId: 't1', previous: null, seal };
+const context = { targetId: 't1', previous: null, seal, proxyPool: false };
 
 function input(overrides: Partial<SettingsInput> = {}): SettingsInput {
   return {
@@ -160,5 +160,15 @@ describe('validateSettings', () => {
     expect(refusal(() => validateSettings(input({ intervalMinutes: 10_081 }), context)).code).toBe(
       'interval_too_long',
     );
+  });
+
+  it('refuses the proxy option where the crawlers have no proxy pool, and keeps it where they do', () => {
+    expect(refusal(() => validateSettings(input({ useProxy: true }), context))).toEqual({
+      code: 'proxy_unavailable',
+      field: 'proxy',
+      reason: '',
+    });
+    expect(validateSettings(input({ useProxy: true }), { ...context, proxyPool: true }).useProxy).toBe(true);
+    expect(validateSettings(input({ useProxy: false }), context).useProxy).toBe(false);
   });
 });

@@ -43,6 +43,11 @@ export interface ValidationContext {
   /** The stored site on update: blank secrets keep its sealed ones. */
   previous: TargetRecord | null;
   seal: Seal;
+  /**
+   * Whether the crawlers have a proxy pool (CRAWLER_PROXIES). Without one a site's proxy
+   * option would do nothing, so it is refused rather than stored.
+   */
+  proxyPool: boolean;
 }
 
 /**
@@ -62,6 +67,7 @@ export function validateSettings(input: SettingsInput, context: ValidationContex
     throw invalid('interval_too_short', 'interval_minutes');
   if (input.intervalMinutes > SETTINGS_LIMITS.intervalMinutes)
     throw invalid('interval_too_long', 'interval_minutes');
+  if (input.useProxy && !context.proxyPool) throw invalid('proxy_unavailable', 'proxy');
 
   const chatNotify = oneOf(input.chatNotify || 'none', CHAT_NOTIFY, 'chat_notify_invalid', 'chat_notify');
   let sealedDiscordWebhook = previous?.sealedDiscordWebhook ?? '';
