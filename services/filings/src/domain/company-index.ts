@@ -56,7 +56,9 @@ export class CompanyIndex<Company> {
       if (rank < 3) ranked.push([rank, position]);
     }
     ranked.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    return ranked.slice(0, limit).map(([, position]) => (this.entries[position] as IndexedCompany<Company>).company);
+    return ranked
+      .slice(0, limit)
+      .map(([, position]) => (this.entries[position] as IndexedCompany<Company>).company);
   }
 }
 

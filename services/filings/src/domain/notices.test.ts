@@ -36,7 +36,11 @@ function filing(overrides: Partial<Filing>): Filing {
 
 describe('noticesFor', () => {
   it('tells each follower of the company once, through either of its sources', () => {
-    const follows = [follow({}), follow({ id: 'f2', userId: 'u2' }), follow({ id: 'f3', userId: 'u3', edinetCode: 'E1', tdnetCode: '6758' })];
+    const follows = [
+      follow({}),
+      follow({ id: 'f2', userId: 'u2' }),
+      follow({ id: 'f3', userId: 'u3', edinetCode: 'E1', tdnetCode: '6758' }),
+    ];
     const notices = noticesFor(
       [filing({}), filing({ source: 'edinet', key: 'S100AAAA', companyCode: 'E02144' })],
       follows,
@@ -52,7 +56,9 @@ describe('noticesFor', () => {
   it('does not tell a first follow of the backlog, but does of what came out around the follow', () => {
     const backlog = filing({ key: 'old', publishedAt: new Date(followedAt.getTime() - FOLLOW_GRACE_MS - 1) });
     const justBefore = filing({ key: 'edge', publishedAt: new Date(followedAt.getTime() - FOLLOW_GRACE_MS) });
-    expect(noticesFor([backlog, justBefore], [follow({})]).map((notice) => notice.filing.key)).toEqual(['edge']);
+    expect(noticesFor([backlog, justBefore], [follow({})]).map((notice) => notice.filing.key)).toEqual([
+      'edge',
+    ]);
   });
 
   it('matches SEC filings by CIK and GlobeNewswire releases by ISIN only', () => {

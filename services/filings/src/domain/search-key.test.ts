@@ -23,10 +23,31 @@ describe('searchKey', () => {
 describe('CompanyIndex', () => {
   const index = new CompanyIndex(
     [
-      ['E02144', 'トヨタ自動車株式会社', 'TOYOTA MOTOR CORPORATION', 'トヨタジドウシャカブシキガイシャ', '72030'],
-      ['E01234', '豊田通商株式会社', 'TOYOTA TSUSHO CORPORATION', 'トヨタツウショウカブシキガイシャ', '80150'],
-      ['E99999', 'ソニーグループ株式会社', 'Sony Group Corporation', 'ソニーグループカブシキガイシャ', '67580'],
-    ].map(([code, ...names]) => ({ company: code, keys: [code, ...names].map((name) => searchKey(name ?? '')) })),
+      [
+        'E02144',
+        'トヨタ自動車株式会社',
+        'TOYOTA MOTOR CORPORATION',
+        'トヨタジドウシャカブシキガイシャ',
+        '72030',
+      ],
+      [
+        'E01234',
+        '豊田通商株式会社',
+        'TOYOTA TSUSHO CORPORATION',
+        'トヨタツウショウカブシキガイシャ',
+        '80150',
+      ],
+      [
+        'E99999',
+        'ソニーグループ株式会社',
+        'Sony Group Corporation',
+        'ソニーグループカブシキガイシャ',
+        '67580',
+      ],
+    ].map(([code, ...names]) => ({
+      company: code,
+      keys: [code, ...names].map((name) => searchKey(name ?? '')),
+    })),
   );
 
   it('finds by name in any script and width, by reading, and by code', () => {
