@@ -97,7 +97,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
         blobs,
       },
     }),
-    createFilingsService(),
+    createFilingsService({ db, logger }),
   ];
   for (const module of modules) services[module.name] = await runService(module, host);
 

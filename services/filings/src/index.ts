@@ -1,2 +1,2 @@
-export { filingsEnv } from './config.ts';
-export { createFilingsService } from './service.ts';
+export { filingsEnv, filingsSettings } from './config.ts';
+export { createFilingsService, type FilingsService, type FilingsServiceOptions } from './service.ts';

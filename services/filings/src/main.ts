@@ -1,5 +1,7 @@
 import { runServiceProcess } from '@mimamori/service-host';
-import { filingsEnv } from './config.ts';
+import { filingsEnv, filingsSettings } from './config.ts';
 import { createFilingsService } from './service.ts';
 
-await runServiceProcess('filings', filingsEnv, () => createFilingsService());
+await runServiceProcess('filings', filingsEnv, ({ config, db, logger }) =>
+  createFilingsService({ db, logger, settings: filingsSettings(config) }),
+);

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Filing } from './filing.ts';
 import type { FollowRecord } from './follow.ts';
-import { FOLLOW_GRACE_MS, noticeId, noticesFor } from './notices.ts';
+import { FOLLOW_GRACE_MS, FRESH_FOR_MS, noticeId, noticesFor } from './notices.ts';
 
 const followedAt = new Date('2026-06-10T01:00:00Z');
+const now = new Date('2026-06-10T02:00:00Z');
 
 function follow(overrides: Partial<FollowRecord>): FollowRecord {
   return {
@@ -44,6 +45,7 @@ describe('noticesFor', () => {
     const notices = noticesFor(
       [filing({}), filing({ source: 'edinet', key: 'S100AAAA', companyCode: 'E02144' })],
       follows,
+      now,
     );
     expect(notices.map((notice) => noticeId(notice))).toEqual([
       'filing:tdnet:140120260610000001:u1',
@@ -56,8 +58,17 @@ describe('noticesFor', () => {
   it('does not tell a first follow of the backlog, but does of what came out around the follow', () => {
     const backlog = filing({ key: 'old', publishedAt: new Date(followedAt.getTime() - FOLLOW_GRACE_MS - 1) });
     const justBefore = filing({ key: 'edge', publishedAt: new Date(followedAt.getTime() - FOLLOW_GRACE_MS) });
-    expect(noticesFor([backlog, justBefore], [follow({})]).map((notice) => notice.filing.key)).toEqual([
+    expect(noticesFor([backlog, justBefore], [follow({})], now).map((notice) => notice.filing.key)).toEqual([
       'edge',
+    ]);
+  });
+
+  it('never tells a filing older than the freshness window, even to an old follow', () => {
+    const oldFollow = follow({ followedAt: new Date('2020-01-01T00:00:00Z') });
+    const stale = filing({ key: 'stale', publishedAt: new Date(now.getTime() - FRESH_FOR_MS - 1) });
+    const fresh = filing({ key: 'fresh', publishedAt: new Date(now.getTime() - FRESH_FOR_MS) });
+    expect(noticesFor([stale, fresh], [oldFollow], now).map((notice) => notice.filing.key)).toEqual([
+      'fresh',
     ]);
   });
 
@@ -73,6 +84,7 @@ describe('noticesFor', () => {
         filing({ source: 'sec', key: 'x', companyCode: '789019' }),
       ],
       follows,
+      now,
     );
     expect(notices.map((notice) => [notice.follow.id, notice.filing.key])).toEqual([
       ['f1', '0000320193-26-000001'],

@@ -1619,8 +1619,9 @@ export const ListFollowsResponse: MessageFns<ListFollowsResponse> = {
  * resolved from the session. New filings leave as filings.published events, not through here.
  *
  * Refusals carry a status and, as the message, `<code>|<field>|<reason>`:
- * INVALID_ARGUMENT query_too_short|query| (fewer than 3 characters), isin_length|isin|,
- * isin_check_digit|isin|; NOT_FOUND not_found (an unknown company or follow);
+ * INVALID_ARGUMENT query_too_short|query| (fewer than 3 characters), isin_length|isin| ('ISIN
+ * is 12 characters'), isin_invalid|isin| (shape or check digit: 'ISIN is invalid');
+ * NOT_FOUND not_found|<field>| (an unknown company or follow);
  * FAILED_PRECONDITION follow_limit|| (the user follows the most there may be);
  * RESOURCE_EXHAUSTED source_busy|| (the source asked us to slow down: 'try again in a few
  * minutes'); UNAVAILABLE source_unavailable|| (the source failed).
