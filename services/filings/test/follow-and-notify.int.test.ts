@@ -9,6 +9,7 @@ import {
   createLogger,
   createMetrics,
   createShutdown,
+  type Metrics,
   type Shutdown,
   unary,
 } from '@mimamori/runtime';
@@ -39,6 +40,7 @@ describe('filings service: follow, poll, tell each follower once', () => {
   const submissions: Submission[] = [];
   const received: filingsEventsV1.FilingPublished[] = [];
   let secAnswer: 'ok' | 'busy' = 'ok';
+  let isinAnswer: 'ok' | 'busy' = 'ok';
 
   const settings = (): FilingsSettings => ({
     pollIntervalMs: 3_600_000,
@@ -55,14 +57,15 @@ describe('filings service: follow, poll, tell each follower once', () => {
     globeNewswireUrl: sec.url,
   });
 
-  const running: { shutdown: Shutdown; module: FilingsService; address: string }[] = [];
+  const running: { shutdown: Shutdown; module: FilingsService; address: string; metrics: Metrics }[] = [];
   async function startService() {
     const shutdown = createShutdown({ logger, timeoutMs: 10_000 });
+    const metrics = createMetrics({ service: 'filings' });
     const module = createFilingsService({
       db,
       logger,
       settings: settings(),
-      metrics: createMetrics({ service: 'filings' }),
+      metrics,
       timers: false,
     });
     const service = await runService(module, {
@@ -72,7 +75,7 @@ describe('filings service: follow, poll, tell each follower once', () => {
       shutdown,
       grpc: { host: '127.0.0.1', port: 0 },
     });
-    const entry = { shutdown, module, address: service.grpcAddress };
+    const entry = { shutdown, module, address: service.grpcAddress, metrics };
     running.push(entry);
     return entry;
   }
@@ -103,6 +106,14 @@ describe('filings service: follow, poll, tell each follower once', () => {
       if (request.path === '/files/company_tickers.json')
         return { contentType: 'application/json', body: fixture('sec/company_tickers.json') };
       if (request.path === '/Edinetcode.zip') return { body: fixture('edinet/Edinetcode.zip') };
+      if (request.path.startsWith('/RssFeed/keyword/')) {
+        if (isinAnswer === 'busy') return { status: 429, body: 'Too Many Requests' };
+        const known = request.path.endsWith('/US0378331005');
+        return {
+          contentType: 'application/rss+xml',
+          body: fixture(`globenewswire/${known ? 'keyword-US0378331005.xml' : 'empty-channel.xml'}`),
+        };
+      }
       if (request.path !== '/submissions/CIK0000320193.json') return undefined;
       if (secAnswer === 'busy') return { status: 429, body: 'Too Many Requests' };
       const newestFirst = [...submissions].reverse();
@@ -164,6 +175,17 @@ describe('filings service: follow, poll, tell each follower once', () => {
         details: 'isin_length|isin|',
       });
       expect(sec.requests.length).toBe(before);
+      // GlobeNewswire asking us to slow down is the dashboard's 'try again in a few minutes'.
+      isinAnswer = 'busy';
+      await expect(unary(client, 'searchIsin', { isin: 'US0378331005' })).rejects.toMatchObject({
+        code: status.RESOURCE_EXHAUSTED,
+        details: 'source_busy||',
+      });
+      isinAnswer = 'ok';
+      expect((await unary(client, 'searchIsin', { isin: 'US0378331005' })).issuers).toEqual([
+        { isin: 'US0378331005', name: 'Apple Inc.' },
+      ]);
+      expect((await unary(client, 'searchIsin', { isin: 'DE0007164600' })).issuers).toEqual([]);
 
       for (const userId of ['u1', 'u2']) {
         const followed = await unary(client, 'follow', {
@@ -223,6 +245,9 @@ describe('filings service: follow, poll, tell each follower once', () => {
     submissions.push(tenQ);
     secAnswer = 'busy';
     await expect(service.module.poller.pollNow('sec')).rejects.toMatchObject({ kind: 'rate_limited' });
+    expect(await service.metrics.registry.getSingleMetricAsString('filings_source_errors_total')).toContain(
+      'filings_source_errors_total{source="sec",kind="rate_limited",service="filings"} 1',
+    );
     secAnswer = 'ok';
 
     // A restart in the middle: this instance records the filing and stops at once; the next

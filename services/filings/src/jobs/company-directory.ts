@@ -57,6 +57,7 @@ export function createCompanyDirectory(
   let sec = secIndex([]);
   let timer: NodeJS.Timeout | undefined;
   let refreshing: Promise<void> | undefined;
+  let stopped = false;
 
   const load = async () => {
     const [japaneseRows, secRows] = await Promise.all([store.japaneseDirectory(), store.secDirectory()]);
@@ -102,6 +103,7 @@ export function createCompanyDirectory(
     searchSec: (query) => sec.search(query, SEARCH_LIMIT),
     start(refreshEveryMs) {
       const later = (work: () => Promise<void>, delayMs: number) => {
+        if (stopped) return;
         timer = setTimeout(() => {
           work()
             .catch((error: unknown) => logger.warn({ err: error }, 'company directory load failed'))
@@ -116,9 +118,11 @@ export function createCompanyDirectory(
         if (japanese.size === 0 || sec.size === 0) await this.refresh();
       }, 2_000);
     },
+    // A refresh in flight is not awaited: its download may take the whole source timeout, and
+    // what it would write is written again by the next refresh.
     async stop() {
       if (timer) clearTimeout(timer);
-      await refreshing?.catch(() => undefined);
+      stopped = true;
     },
   };
 }
