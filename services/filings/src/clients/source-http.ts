@@ -96,3 +96,14 @@ export function japanTime(date: string, time: string): Date {
 export function japanDay(now: Date): string {
   return new Date(now.getTime() + 9 * 3_600_000).toISOString().slice(0, 10);
 }
+
+/** How long after midnight in Japan the day before is still read (longer than the longest backoff). */
+const DAY_OVERLAP_MS = 6 * 3_600_000;
+
+/**
+ * The days in Japan whose lists a poll reads, newest first: today, and yesterday during the
+ * first hours of today, so a filing listed just before midnight is not lost between two polls.
+ */
+export function japanDaysToRead(now: Date): string[] {
+  return [...new Set([japanDay(now), japanDay(new Date(now.getTime() - DAY_OVERLAP_MS))])];
+}

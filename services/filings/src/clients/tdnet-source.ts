@@ -2,13 +2,14 @@ import type { Element } from 'domhandler';
 import { findAll, findOne, getAttributeValue, textContent } from 'domutils';
 import { parseDocument } from 'htmlparser2';
 import { type Filing, type FilingSource, SourceError } from '../domain/filing.ts';
-import { decodeBody, getFromSource, japanDay, japanTime, type SourceHttp } from './source-http.ts';
+import { decodeBody, getFromSource, japanDaysToRead, japanTime, type SourceHttp } from './source-http.ts';
 
 /** Past this many pages a day list is not what we understand (busy days have about 17). */
 const MAX_PAGES = 40;
 
 /**
- * TDnet's public disclosure list (there is no free API): today's pages in Japan,
+ * TDnet's public disclosure list (there is no free API): today's pages in Japan (and
+ * yesterday's just after midnight),
  * `I_list_001_YYYYMMDD.html` and the pages its pager names, 100 rows each. Rows are kept for
  * the followed 4-character codes (the list writes 5, `72030`, `130A0`).
  */
@@ -18,16 +19,17 @@ export function tdnetSource(http: SourceHttp, baseUrl: string): FilingSource {
     name: 'tdnet',
     async list(companyCodes, now) {
       const wanted = new Set(companyCodes);
-      const day = japanDay(now);
-      const first = `I_list_001_${day.replaceAll('-', '')}.html`;
-      const pages = [first];
       const filings: Filing[] = [];
-      for (let i = 0; i < pages.length; i++) {
-        const page = pages[i] as string;
-        const response = await getFromSource(http, new URL(page, base));
-        const parsed = parseDayPage(decodeBody(response.body, response.headers['content-type']), base, day);
-        for (const filing of parsed.filings) if (wanted.has(filing.companyCode)) filings.push(filing);
-        if (i === 0) pages.push(...parsed.otherPages.filter((name) => name !== first).slice(0, MAX_PAGES));
+      for (const day of japanDaysToRead(now)) {
+        const first = `I_list_001_${day.replaceAll('-', '')}.html`;
+        const pages = [first];
+        for (let i = 0; i < pages.length; i++) {
+          const page = pages[i] as string;
+          const response = await getFromSource(http, new URL(page, base));
+          const parsed = parseDayPage(decodeBody(response.body, response.headers['content-type']), base, day);
+          for (const filing of parsed.filings) if (wanted.has(filing.companyCode)) filings.push(filing);
+          if (i === 0) pages.push(...parsed.otherPages.filter((name) => name !== first).slice(0, MAX_PAGES));
+        }
       }
       return filings;
     },

@@ -26,6 +26,21 @@ describe('EDINET adapter', () => {
     });
   });
 
+  it('asks the day before as well during the first hours of the day in Japan', async () => {
+    server = await startReplayServer(() => json('documents-weekend.json'));
+    await edinetSource(testHttp('edinet'), server.url, 'k').list(
+      ['E02144'],
+      new Date('2026-06-10T16:00:00Z'),
+    );
+    expect(server.requests.map((request) => request.query.get('date'))).toEqual(['2026-06-11', '2026-06-10']);
+    server.requests.length = 0;
+    await edinetSource(testHttp('edinet'), server.url, 'k').list(
+      ['E02144'],
+      new Date('2026-06-10T21:00:01Z'),
+    );
+    expect(server.requests.map((request) => request.query.get('date'))).toEqual(['2026-06-11']);
+  });
+
   it('keeps documents of followed filers and leaves withdrawals out', async () => {
     server = await startReplayServer(() => json('documents-2026-06-10.json'));
     const filings = await edinetSource(testHttp('edinet'), server.url, 'k').list(['E02144', 'G01234'], NOW);

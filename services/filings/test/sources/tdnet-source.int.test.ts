@@ -18,17 +18,30 @@ describe('TDnet adapter', () => {
       return undefined;
     });
     const source = tdnetSource(testHttp('tdnet'), `${server.url}/inbs/`);
-    // 00:30 JST on the 11th is still the 10th in UTC: the day is Japan's.
-    await source.list(['7203'], new Date('2026-06-10T15:30:00Z')).catch(() => undefined);
-    expect(server.requests[0]?.path).toBe('/inbs/I_list_001_20260611.html');
-    server.requests.length = 0;
-
     await source.list(['7203'], NOW);
     expect(server.requests.map((request) => [request.method, request.path])).toEqual([
       ['GET', '/inbs/I_list_001_20260610.html'],
       ['GET', '/inbs/I_list_002_20260610.html'],
     ]);
     expect(server.requests[0]?.headers['user-agent']).toBe(TEST_USER_AGENT);
+  });
+
+  it('reads the day in Japan, and just after midnight the day before too, so the last rows are not lost', async () => {
+    server = await startReplayServer((request) => {
+      if (request.path === '/inbs/I_list_001_20260611.html') return html('empty-day.html');
+      return request.path.startsWith('/inbs/I_list_00') ? html(request.path.slice(6)) : undefined;
+    });
+    // 00:30 JST on the 11th is still the 10th in UTC.
+    const filings = await tdnetSource(testHttp('tdnet'), `${server.url}/inbs/`).list(
+      ['7203'],
+      new Date('2026-06-10T15:30:00Z'),
+    );
+    expect(server.requests.map((request) => request.path)).toEqual([
+      '/inbs/I_list_001_20260611.html',
+      '/inbs/I_list_001_20260610.html',
+      '/inbs/I_list_002_20260610.html',
+    ]);
+    expect(filings.map((filing) => filing.key)).toEqual(['140120260610512345', '140120260610500001']);
   });
 
   it('reads rows of followed codes across pages, alphanumeric codes included', async () => {
