@@ -1,4 +1,4 @@
-import { outboxMigration } from '@mimamori/bus';
+import { outboxMigration, processedEventsMigration } from '@mimamori/bus';
 import { filingsV1 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
@@ -14,6 +14,7 @@ import { defaultFilingsSettings, type FilingsSettings, hasContact } from './conf
 import type { FilingSource, SourceName } from './domain/filing.ts';
 import { FRESH_FOR_MS } from './domain/notices.ts';
 import { RequestPacer } from './domain/pacing.ts';
+import { accountConsumers } from './events/account-consumers.ts';
 import { filingsServer } from './grpc/filings-server.ts';
 import { type CompanyDirectory, createCompanyDirectory } from './jobs/company-directory.ts';
 import { createSourcePoller, type SourcePoller } from './jobs/source-poller.ts';
@@ -42,7 +43,7 @@ export type FilingsService = ServiceModule & { poller: SourcePoller; directory: 
  * Company filings: the directory (EDINET code list, SEC tickers), users' follows and the
  * polling of TDnet, EDINET, SEC and GlobeNewswire. A filing seen for the first time becomes one
  * filings.published event per follower, written through the outbox in the transaction that
- * records it as seen.
+ * records it as seen. A cancelled account's follows go (accounts.cancelled).
  */
 export function createFilingsService(options: FilingsServiceOptions): FilingsService {
   const { db, logger } = options;
@@ -103,8 +104,13 @@ export function createFilingsService(options: FilingsServiceOptions): FilingsSer
   return {
     name: 'filings',
     schema: FILINGS_SCHEMA,
-    migrations: [...filingsMigrations, outboxMigration(FILINGS_SCHEMA)],
-    streams: [streams.filings],
+    migrations: [
+      ...filingsMigrations,
+      outboxMigration(FILINGS_SCHEMA),
+      processedEventsMigration(FILINGS_SCHEMA),
+    ],
+    streams: [streams.filings, streams.accounts],
+    consumers: accountConsumers(db, store, logger),
     outbox: true,
     grpc: [
       {

@@ -3,7 +3,7 @@ import { status } from '@grpc/grpc-js';
 import { type BusMessage, createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
 import { type filingsEventsV1, filingsV1 } from '@mimamori/contracts';
 import { type Db, openPostgres } from '@mimamori/db';
-import { filingPublished, streams } from '@mimamori/events';
+import { accountCancelled, filingPublished, streams } from '@mimamori/events';
 import {
   createGrpcClient,
   createLogger,
@@ -353,6 +353,36 @@ describe('filings service: follow, poll, tell each follower once', () => {
           label: '',
         }),
       ).rejects.toMatchObject({ code: status.FAILED_PRECONDITION, details: 'follow_limit||' });
+    } finally {
+      client.close();
+    }
+  });
+
+  it("removes a cancelled account's follows and no one else's", async () => {
+    const service = running.at(-1) ?? (await startService());
+    const client = createGrpcClient(filingsV1.FilingsServiceClient, service.address);
+    try {
+      const follow = { kind: 'cik', cik: '320193', edinetCode: '', isin: '', label: '' };
+      await unary(client, 'follow', { ...follow, userId: 'u5' });
+      await unary(client, 'follow', { ...follow, userId: 'u6' });
+      await bus.publish(
+        accountCancelled.subject,
+        accountCancelled.encode({
+          eventId: 'cancelled:u5',
+          userId: 'u5',
+          cancelledAt: new Date(),
+          reason: '',
+        }),
+        { msgId: 'cancelled:u5' },
+      );
+      const deadline = Date.now() + 20_000;
+      while (
+        (await unary(client, 'listFollows', { userId: 'u5' })).cikIsins.length > 0 &&
+        Date.now() < deadline
+      )
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect((await unary(client, 'listFollows', { userId: 'u5' })).cikIsins).toEqual([]);
+      expect((await unary(client, 'listFollows', { userId: 'u6' })).cikIsins).toHaveLength(1);
     } finally {
       client.close();
     }

@@ -186,6 +186,12 @@ export function createFilingsStore(db: Db) {
       return rowCount > 0;
     },
 
+    /** Removes every follow of an account, in the caller's transaction. */
+    async unfollowAll(tx: Sql, userId: string): Promise<number> {
+      const { rowCount } = await tx.query(`DELETE FROM ${S}.follows WHERE user_id = $1`, [userId]);
+      return rowCount;
+    },
+
     /** A user's follows in the order they were added. */
     async followsOf(userId: string): Promise<FollowRecord[]> {
       const { rows } = await db.query<FollowDbRow>(
