@@ -2,9 +2,11 @@ import { createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus'
 import { type Db, openDatabase } from '@mimamori/db';
 import {
   createLogger,
+  createMetrics,
   createShutdown,
   type Logger,
   loadConfig,
+  type Metrics,
   runtimeEnv,
   startTelemetry,
 } from '@mimamori/runtime';
@@ -35,6 +37,8 @@ export interface ProcessDeps<Config> {
   db: Db;
   bus: EventBus;
   logger: Logger;
+  /** The registry the process's /metrics serves, for a module's own series. */
+  metrics: Metrics;
 }
 
 /**
@@ -66,11 +70,13 @@ export async function runServiceProcess<Shape extends typeof serviceProcessEnv>(
       ? namespacedBus(jetStream, host.BUS_NAMESPACE, { keepStreams: true })
       : jetStream;
     shutdown.register('bus', () => bus.close());
-    const module = await makeModule({ config, db, bus, logger });
+    const metrics = createMetrics({ service: name });
+    const module = await makeModule({ config, db, bus, logger, metrics });
     await runService(module, {
       db,
       bus,
       logger,
+      metrics,
       shutdown,
       grpc: { host: host.GRPC_HOST, port: host.GRPC_PORT },
       ops: { host: host.GRPC_HOST, port: host.OPS_PORT },

@@ -2,6 +2,6 @@ import { runServiceProcess } from '@mimamori/service-host';
 import { filingsEnv, filingsSettings } from './config.ts';
 import { createFilingsService } from './service.ts';
 
-await runServiceProcess('filings', filingsEnv, ({ config, db, logger }) =>
-  createFilingsService({ db, logger, settings: filingsSettings(config) }),
+await runServiceProcess('filings', filingsEnv, ({ config, db, logger, metrics }) =>
+  createFilingsService({ db, logger, metrics, settings: filingsSettings(config) }),
 );
