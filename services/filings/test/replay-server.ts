@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 export interface ReplayResponse {
   status?: number;
   contentType?: string;
+  headers?: Record<string, string>;
   body: string | Buffer;
 }
 
@@ -51,6 +52,7 @@ export async function startReplayServer(
     }
     outgoing.writeHead(response.status ?? 200, {
       'content-type': response.contentType ?? 'application/octet-stream',
+      ...response.headers,
     });
     outgoing.end(response.body);
   });

@@ -15,21 +15,39 @@ const MAX_PAGES = 40;
  */
 export function tdnetSource(http: SourceHttp, baseUrl: string): FilingSource {
   const base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  // Each day's rows with page 1's Last-Modified: page 1 asked with If-Modified-Since answers 304
+  // while nothing was added, and the day's pages are not read again.
+  let cache = new Map<string, { lastModified: string; filings: Filing[] }>();
+
+  const readDay = async (day: string): Promise<Filing[]> => {
+    const first = `I_list_001_${day.replaceAll('-', '')}.html`;
+    const cached = cache.get(day);
+    const response = await getFromSource(
+      http,
+      new URL(first, base),
+      cached ? { 'if-modified-since': cached.lastModified } : {},
+    );
+    if (response.status === 304 && cached) return cached.filings;
+    const parsed = parseDayPage(decodeBody(response.body, response.headers['content-type']), base, day);
+    const filings = [...parsed.filings];
+    for (const page of parsed.otherPages.filter((name) => name !== first).slice(0, MAX_PAGES)) {
+      const more = await getFromSource(http, new URL(page, base));
+      filings.push(...parseDayPage(decodeBody(more.body, more.headers['content-type']), base, day).filings);
+    }
+    const lastModified = response.headers['last-modified'];
+    if (lastModified) cache.set(day, { lastModified, filings });
+    return filings;
+  };
+
   return {
     name: 'tdnet',
     async list(companyCodes, now) {
       const wanted = new Set(companyCodes);
+      const days = japanDaysToRead(now);
+      cache = new Map([...cache].filter(([day]) => days.includes(day)));
       const filings: Filing[] = [];
-      for (const day of japanDaysToRead(now)) {
-        const first = `I_list_001_${day.replaceAll('-', '')}.html`;
-        const pages = [first];
-        for (let i = 0; i < pages.length; i++) {
-          const page = pages[i] as string;
-          const response = await getFromSource(http, new URL(page, base));
-          const parsed = parseDayPage(decodeBody(response.body, response.headers['content-type']), base, day);
-          for (const filing of parsed.filings) if (wanted.has(filing.companyCode)) filings.push(filing);
-          if (i === 0) pages.push(...parsed.otherPages.filter((name) => name !== first).slice(0, MAX_PAGES));
-        }
+      for (const day of days) {
+        for (const filing of await readDay(day)) if (wanted.has(filing.companyCode)) filings.push(filing);
       }
       return filings;
     },

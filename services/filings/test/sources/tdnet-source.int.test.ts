@@ -72,6 +72,26 @@ describe('TDnet adapter', () => {
     ]);
   });
 
+  it('asks page 1 with If-Modified-Since and, on 304, reads nothing more and answers the same rows', async () => {
+    const lastModified = 'Wed, 10 Jun 2026 06:30:00 GMT';
+    server = await startReplayServer((request) => {
+      if (
+        request.path === '/inbs/I_list_001_20260610.html' &&
+        request.headers['if-modified-since'] === lastModified
+      )
+        return { status: 304, body: '' };
+      if (!request.path.startsWith('/inbs/I_list_00')) return undefined;
+      return { ...html(request.path.slice(6)), headers: { 'last-modified': lastModified } };
+    });
+    const source = tdnetSource(testHttp('tdnet'), `${server.url}/inbs/`);
+    const first = await source.list(['7203'], NOW);
+    server.requests.length = 0;
+    expect(await source.list(['7203'], NOW)).toEqual(first);
+    expect(server.requests.map((request) => [request.path, request.headers['if-modified-since']])).toEqual([
+      ['/inbs/I_list_001_20260610.html', lastModified],
+    ]);
+  });
+
   it('reads an empty day as no filings, but a page without list or date as an error', async () => {
     server = await startReplayServer(() => html('empty-day.html'));
     const source = tdnetSource(testHttp('tdnet'), `${server.url}/inbs/`);
