@@ -135,11 +135,13 @@ describe('filings service: follow, poll, tell each follower once', () => {
         }),
       };
     });
-    // The backlog: filed months before anyone follows.
+    // The backlog: filed months, days and an hour before anyone follows (the last two are
+    // recent enough to be news, so only the follow time keeps them out).
+    const agoMs = [90 * 86_400_000, 2 * 86_400_000, 3_600_000];
     for (const [i, form] of ['10-K', '10-Q', '8-K'].entries())
       submissions.push({
         accession: `0000320193-26-00000${i}`,
-        acceptedAt: new Date(Date.now() - (90 - i) * 86_400_000),
+        acceptedAt: new Date(Date.now() - (agoMs[i] ?? 0)),
         form,
       });
   });

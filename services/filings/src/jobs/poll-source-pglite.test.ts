@@ -48,7 +48,8 @@ describe('pollSource on PGlite', () => {
       };
       expect((await store.follow(follow, 'E02144', 100)).outcome).toBe('added');
     }
-    listed = [filing('S100OLD1', new Date('2026-06-01T01:00:00Z'))];
+    // Published the day before the follow: recent, but backlog.
+    listed = [filing('S100OLD1', new Date('2026-06-09T07:00:00Z'))];
     expect(await pollSource(db, store, source, () => now)).toEqual({ listed: 1, newlySeen: 1, notices: 0 });
 
     listed = [...listed, filing('S100NEW1', now), filing('S100NEW1', now)];
