@@ -51,7 +51,11 @@ export function createSourcePoller(options: SourcePollerOptions): SourcePoller {
   const poll = (source: FilingSource): Promise<PollOutcome> => {
     // One poll of a source at a time: a pollNow during a scheduled poll waits for that one.
     const inFlight = running.get(source.name);
-    if (inFlight) return inFlight.then(() => poll(source));
+    if (inFlight)
+      return inFlight.then(
+        () => poll(source),
+        () => poll(source),
+      );
     const run = pollSource(db, store, source, now)
       .then((outcome) => {
         failures.set(source.name, 0);
