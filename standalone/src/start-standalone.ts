@@ -7,6 +7,7 @@ import { accountV1, diffV1, targetV1 } from '@mimamori/contracts';
 import { type CrawlerDeps, createCrawlerService } from '@mimamori/crawler';
 import { openPglite } from '@mimamori/db';
 import { createDiffService } from '@mimamori/diff';
+import { createFilingsService } from '@mimamori/filings';
 import {
   createGatewayService,
   DISCORD_STAND_IN_PATH,
@@ -104,6 +105,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
         ...(discordApiBase ? { discordApiBase } : {}),
       },
     }),
+    createFilingsService({ db, logger }),
   ];
   for (const module of modules) services[module.name] = await runService(module, host);
 

@@ -7,5 +7,7 @@ export * as diffV1 from './gen/mimamori/diff/v1/history.ts';
 export * as accountsEventsV1 from './gen/mimamori/events/v1/accounts.ts';
 export * as changesEventsV1 from './gen/mimamori/events/v1/changes.ts';
 export * as checksEventsV1 from './gen/mimamori/events/v1/checks.ts';
+export * as filingsEventsV1 from './gen/mimamori/events/v1/filings.ts';
 export * as targetsEventsV1 from './gen/mimamori/events/v1/targets.ts';
+export * as filingsV1 from './gen/mimamori/filings/v1/filings.ts';
 export * as targetV1 from './gen/mimamori/target/v1/target.ts';

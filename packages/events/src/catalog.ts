@@ -1,5 +1,11 @@
 import type { StreamSpec } from '@mimamori/bus';
-import { accountsEventsV1, changesEventsV1, checksEventsV1, targetsEventsV1 } from '@mimamori/contracts';
+import {
+  accountsEventsV1,
+  changesEventsV1,
+  checksEventsV1,
+  filingsEventsV1,
+  targetsEventsV1,
+} from '@mimamori/contracts';
 import { eventType } from './event-type.ts';
 
 /** Every stream of the system. Services declare the ones they use at start. */
@@ -42,6 +48,14 @@ export const streams = {
   changes: {
     name: 'CHANGES',
     subjects: ['changes.>'],
+    duplicateWindowMs: 10 * 60_000,
+    maxAgeMs: 7 * 24 * 3_600_000,
+  },
+  // New company filings, one event per follower, for the notifier. The event id
+  // `filing:<source>:<key>:<user>` drops a poll's events published twice within the window.
+  filings: {
+    name: 'FILINGS',
+    subjects: ['filings.>'],
     duplicateWindowMs: 10 * 60_000,
     maxAgeMs: 7 * 24 * 3_600_000,
   },
@@ -125,4 +139,10 @@ export const changeDetected = eventType(
   'changes.detected',
   streams.changes.name,
   changesEventsV1.ChangeDetected,
+);
+
+export const filingPublished = eventType(
+  'filings.published',
+  streams.filings.name,
+  filingsEventsV1.FilingPublished,
 );

@@ -5,6 +5,7 @@ export {
   changeDetected,
   checkCompleted,
   checkRequested,
+  filingPublished,
   siteUsageChanged,
   snapshotCaptured,
   streams,

@@ -1,0 +1,75 @@
+import { serviceProcessEnv } from '@mimamori/service-host';
+import { z } from 'zod';
+
+/** The filings service's own variables; every one has a default. */
+export const filingsOwnEnv = {
+  // Seconds between polls of each filings source while it answers.
+  FILINGS_POLL_INTERVAL_SECONDS: z.coerce.number().int().min(10).default(300),
+  // The longest wait between polls of a source that keeps failing, in minutes.
+  FILINGS_BACKOFF_MAX_MINUTES: z.coerce.number().int().min(1).default(60),
+  // Hours between refreshes of the company directory (EDINET code list, SEC tickers).
+  FILINGS_DIRECTORY_REFRESH_HOURS: z.coerce.number().min(1).default(24),
+  // Sent to every source; the SEC requires a company name and a contact e-mail
+  // ("Example Co ops@example.com") and answers 403 without one, so SEC stays off while it has none.
+  FILINGS_USER_AGENT: z.string().default(''),
+  // TDnet's public list pages (I_list_001_YYYYMMDD.html are read under it).
+  TDNET_LIST_URL: z.url().default('https://www.release.tdnet.info/inbs/'),
+  // EDINET API v2 and its key (issued at api.edinet-fsa.go.jp); EDINET polling is off without a key.
+  EDINET_API_URL: z.url().default('https://api.edinet-fsa.go.jp/api/v2'),
+  EDINET_API_KEY: z.string().default(''),
+  // The EDINET code list ZIP (needs no key).
+  EDINET_CODE_LIST_URL: z
+    .url()
+    .default('https://disclosure2dl.edinet-fsa.go.jp/searchdocument/codelist/Edinetcode.zip'),
+  // sec.gov (tickers file, document links) and data.sec.gov (submissions).
+  SEC_WWW_URL: z.url().default('https://www.sec.gov'),
+  SEC_DATA_URL: z.url().default('https://data.sec.gov'),
+  // Requests a second to the SEC from this process; its fair-access limit is 10 in total.
+  SEC_REQUESTS_PER_SECOND: z.coerce.number().min(0.1).max(10).default(5),
+  GLOBENEWSWIRE_URL: z.url().default('https://www.globenewswire.com'),
+};
+
+export const filingsEnv = { ...serviceProcessEnv, ...filingsOwnEnv };
+
+export type FilingsEnv = z.infer<z.ZodObject<typeof filingsOwnEnv>>;
+
+/** What the service needs of the environment; tests build it by hand. */
+export interface FilingsSettings {
+  pollIntervalMs: number;
+  backoffMaxMs: number;
+  directoryRefreshMs: number;
+  userAgent: string;
+  tdnetListUrl: string;
+  edinetApiUrl: string;
+  edinetApiKey: string;
+  edinetCodeListUrl: string;
+  secWwwUrl: string;
+  secDataUrl: string;
+  secRequestsPerSecond: number;
+  globeNewswireUrl: string;
+}
+
+export function filingsSettings(env: FilingsEnv): FilingsSettings {
+  return {
+    pollIntervalMs: env.FILINGS_POLL_INTERVAL_SECONDS * 1_000,
+    backoffMaxMs: env.FILINGS_BACKOFF_MAX_MINUTES * 60_000,
+    directoryRefreshMs: env.FILINGS_DIRECTORY_REFRESH_HOURS * 3_600_000,
+    userAgent: env.FILINGS_USER_AGENT,
+    tdnetListUrl: env.TDNET_LIST_URL,
+    edinetApiUrl: env.EDINET_API_URL,
+    edinetApiKey: env.EDINET_API_KEY,
+    edinetCodeListUrl: env.EDINET_CODE_LIST_URL,
+    secWwwUrl: env.SEC_WWW_URL,
+    secDataUrl: env.SEC_DATA_URL,
+    secRequestsPerSecond: env.SEC_REQUESTS_PER_SECOND,
+    globeNewswireUrl: env.GLOBENEWSWIRE_URL,
+  };
+}
+
+/** The settings with every variable unset (the single-process product). */
+export const defaultFilingsSettings: FilingsSettings = filingsSettings(z.object(filingsOwnEnv).parse({}));
+
+/** Whether a User-Agent names a contact the way the SEC asks ("Company admin@company.example"). */
+export function hasContact(userAgent: string): boolean {
+  return /\S+@\S+\.\S+/.test(userAgent);
+}

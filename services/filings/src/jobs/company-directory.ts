@@ -1,0 +1,128 @@
+import type { Logger } from '@mimamori/runtime';
+import { CompanyIndex } from '../domain/company-index.ts';
+import { searchKey } from '../domain/search-key.ts';
+import type { FilingsStore, JapaneseCompanyRow, SecCompanyRow } from '../store/filings-store.ts';
+
+/** Options a search answers at most; the dashboard shows them as a pick list. */
+export const SEARCH_LIMIT = 20;
+
+export interface DirectorySources {
+  japanese?: () => Promise<JapaneseCompanyRow[]>;
+  sec?: () => Promise<SecCompanyRow[]>;
+}
+
+export interface CompanyDirectory {
+  /** Builds the in-memory indexes from the stored directory (start, and on other replicas' refreshes). */
+  load(): Promise<void>;
+  /** Fetches the code list and the tickers file, stores them and reloads; a failed part keeps its old rows. */
+  refresh(): Promise<void>;
+  searchJapanese(query: string): JapaneseCompanyRow[];
+  searchSec(query: string): SecCompanyRow[];
+  start(refreshEveryMs: number): void;
+  stop(): Promise<void>;
+}
+
+export function japaneseIndex(rows: readonly JapaneseCompanyRow[]): CompanyIndex<JapaneseCompanyRow> {
+  return new CompanyIndex(
+    rows.map((row) => ({
+      company: row,
+      keys: [row.edinetCode, row.tdnetCode, row.name, row.nameEn, row.nameKana]
+        .filter((key) => key !== '')
+        .map(searchKey),
+    })),
+  );
+}
+
+export function secIndex(rows: readonly SecCompanyRow[]): CompanyIndex<SecCompanyRow> {
+  return new CompanyIndex(
+    rows.map((row) => ({
+      company: row,
+      // A CIK is typed bare (320193) or as the SEC pads it (0000320193).
+      keys: [row.cik, row.cik.padStart(10, '0'), row.ticker, row.name].map(searchKey),
+    })),
+  );
+}
+
+/**
+ * The company directory: the EDINET code list and the SEC tickers, stored in PostgreSQL by a
+ * periodic refresh and searched in memory. Each replica refreshes on its own timer; the
+ * stored rows are the same whoever wrote them last.
+ */
+export function createCompanyDirectory(
+  store: FilingsStore,
+  sources: DirectorySources,
+  logger: Logger,
+): CompanyDirectory {
+  let japanese = japaneseIndex([]);
+  let sec = secIndex([]);
+  let timer: NodeJS.Timeout | undefined;
+  let refreshing: Promise<void> | undefined;
+  let stopped = false;
+
+  const load = async () => {
+    const [japaneseRows, secRows] = await Promise.all([store.japaneseDirectory(), store.secDirectory()]);
+    japanese = japaneseIndex(japaneseRows);
+    sec = secIndex(secRows);
+  };
+
+  const refreshPart = async <Row>(
+    name: string,
+    fetch: (() => Promise<Row[]>) | undefined,
+    replace: (rows: Row[], at: Date) => Promise<void>,
+  ) => {
+    if (!fetch) return;
+    try {
+      const rows = await fetch();
+      // An empty list is a broken download, not a directory without companies.
+      if (rows.length === 0) throw new Error(`${name} directory came back empty`);
+      await replace(rows, new Date());
+      logger.info({ directory: name, companies: rows.length }, 'company directory refreshed');
+    } catch (error) {
+      logger.warn(
+        { err: error, directory: name },
+        'company directory refresh failed; keeping the stored one',
+      );
+    }
+  };
+
+  const refresh = async () => {
+    await refreshPart('japanese', sources.japanese, (rows, at) => store.replaceJapaneseDirectory(rows, at));
+    await refreshPart('sec', sources.sec, (rows, at) => store.replaceSecDirectory(rows, at));
+    await load();
+  };
+
+  return {
+    load,
+    refresh() {
+      refreshing ??= refresh().finally(() => {
+        refreshing = undefined;
+      });
+      return refreshing;
+    },
+    searchJapanese: (query) => japanese.search(query, SEARCH_LIMIT),
+    searchSec: (query) => sec.search(query, SEARCH_LIMIT),
+    start(refreshEveryMs) {
+      const later = (work: () => Promise<void>, delayMs: number) => {
+        if (stopped) return;
+        timer = setTimeout(() => {
+          work()
+            .catch((error: unknown) => logger.warn({ err: error }, 'company directory load failed'))
+            .finally(() => later(() => this.refresh(), refreshEveryMs));
+        }, delayMs);
+        timer.unref();
+      };
+      // The module is made before the host migrates its schema, so the first read waits a
+      // moment; a directory never fetched (a new database) is fetched right away.
+      later(async () => {
+        await load();
+        if (japanese.size === 0 || sec.size === 0) await this.refresh();
+      }, 2_000);
+    },
+    // A refresh in flight is not awaited: its download may take the whole source timeout, and
+    // what it would write is written again by the next refresh.
+    async stop() {
+      if (timer) clearTimeout(timer);
+      stopped = true;
+    },
+  };
+}

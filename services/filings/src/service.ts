@@ -1,0 +1,131 @@
+import { outboxMigration, processedEventsMigration } from '@mimamori/bus';
+import { filingsV1 } from '@mimamori/contracts';
+import type { Db } from '@mimamori/db';
+import { streams } from '@mimamori/events';
+import { createMetrics, type Logger, type Metrics } from '@mimamori/runtime';
+import type { ServiceModule } from '@mimamori/service-host';
+import { fetchEdinetCodeList } from './clients/edinet-code-list.ts';
+import { edinetSource } from './clients/edinet-source.ts';
+import { globeNewswireSource } from './clients/globenewswire-source.ts';
+import { fetchSecTickers, secSource } from './clients/sec-source.ts';
+import type { SourceHttp } from './clients/source-http.ts';
+import { tdnetSource } from './clients/tdnet-source.ts';
+import { defaultFilingsSettings, type FilingsSettings, hasContact } from './config.ts';
+import type { FilingSource, SourceName } from './domain/filing.ts';
+import { FRESH_FOR_MS } from './domain/notices.ts';
+import { RequestPacer } from './domain/pacing.ts';
+import { accountConsumers } from './events/account-consumers.ts';
+import { filingsServer } from './grpc/filings-server.ts';
+import { type CompanyDirectory, createCompanyDirectory } from './jobs/company-directory.ts';
+import { createSourcePoller, type SourcePoller } from './jobs/source-poller.ts';
+import { createFilingsStore } from './store/filings-store.ts';
+import { FILINGS_SCHEMA, filingsMigrations } from './store/migrations.ts';
+
+/** Used while FILINGS_USER_AGENT is unset: TDnet, EDINET and GlobeNewswire are asked politely. */
+const DEFAULT_USER_AGENT = 'Mimamori filings watch';
+const SOURCE_TIMEOUT_MS = 30_000;
+
+export interface FilingsServiceOptions {
+  db: Db;
+  logger: Logger;
+  /** Sources, keys and intervals; the defaults of every variable unless given. */
+  settings?: FilingsSettings;
+  /** Where the source error counters go; the host's registry in a process, a fresh one otherwise. */
+  metrics?: Metrics;
+  now?: () => Date;
+  /** Poll and refresh on timers (default); tests drive `poller` and `directory` themselves. */
+  timers?: boolean;
+}
+
+export type FilingsService = ServiceModule & { poller: SourcePoller; directory: CompanyDirectory };
+
+/**
+ * Company filings: the directory (EDINET code list, SEC tickers), users' follows and the
+ * polling of TDnet, EDINET, SEC and GlobeNewswire. A filing seen for the first time becomes one
+ * filings.published event per follower, written through the outbox in the transaction that
+ * records it as seen. A cancelled account's follows go (accounts.cancelled).
+ */
+export function createFilingsService(options: FilingsServiceOptions): FilingsService {
+  const { db, logger } = options;
+  const settings = options.settings ?? defaultFilingsSettings;
+  const now = options.now ?? (() => new Date());
+  const store = createFilingsStore(db);
+  const withContact = hasContact(settings.userAgent);
+  const http = (source: SourceName, perSecond: number, burst: number): SourceHttp => ({
+    source,
+    pacer: new RequestPacer(perSecond, burst),
+    userAgent: settings.userAgent || DEFAULT_USER_AGENT,
+    timeoutMs: SOURCE_TIMEOUT_MS,
+  });
+  // TDnet and EDINET publish no limit; their careful clients wait a second between requests.
+  const tdnetHttp = http('tdnet', 1, 1);
+  const edinetHttp = http('edinet', 1, 1);
+  const secHttp = http(
+    'sec',
+    settings.secRequestsPerSecond,
+    Math.max(1, Math.floor(settings.secRequestsPerSecond)),
+  );
+  const globeNewswireHttp = http('globenewswire', 1, 2);
+
+  const globeNewswire = globeNewswireSource(globeNewswireHttp, settings.globeNewswireUrl);
+  const sources: FilingSource[] = [tdnetSource(tdnetHttp, settings.tdnetListUrl), globeNewswire];
+  if (settings.edinetApiKey)
+    sources.push(edinetSource(edinetHttp, settings.edinetApiUrl, settings.edinetApiKey));
+  else logger.warn('EDINET_API_KEY is not set: EDINET documents are not polled (TDnet still is)');
+  if (withContact) sources.push(secSource(secHttp, { www: settings.secWwwUrl, data: settings.secDataUrl }));
+  else
+    logger.warn(
+      'FILINGS_USER_AGENT names no contact e-mail: the SEC is not asked (it refuses such requests)',
+    );
+
+  const directory = createCompanyDirectory(
+    store,
+    {
+      japanese: () => fetchEdinetCodeList(edinetHttp, settings.edinetCodeListUrl),
+      ...(withContact ? { sec: () => fetchSecTickers(secHttp, settings.secWwwUrl) } : {}),
+    },
+    logger,
+  );
+  const poller = createSourcePoller({
+    db,
+    store,
+    logger,
+    metrics: options.metrics ?? createMetrics({ service: 'filings' }),
+    sources,
+    intervalMs: settings.pollIntervalMs,
+    backoffMaxMs: settings.backoffMaxMs,
+    now,
+  });
+  if (options.timers ?? true) {
+    directory.start(settings.directoryRefreshMs);
+    poller.start();
+  }
+
+  return {
+    name: 'filings',
+    schema: FILINGS_SCHEMA,
+    migrations: [
+      ...filingsMigrations,
+      outboxMigration(FILINGS_SCHEMA),
+      processedEventsMigration(FILINGS_SCHEMA),
+    ],
+    streams: [streams.filings, streams.accounts],
+    consumers: accountConsumers(db, store, logger),
+    outbox: true,
+    grpc: [
+      {
+        definition: filingsV1.FilingsServiceService,
+        implementation: filingsServer({ store, directory, findIsinIssuer: globeNewswire.findIssuer, now }),
+      },
+    ],
+    // Seen filings are kept while a source may still list them as new (the notice rule ignores
+    // anything older than FRESH_FOR_MS, so forgetting them then cannot tell anyone twice).
+    sweep: (keepMs) => store.forgetSeenBefore(new Date(now().getTime() - Math.max(keepMs, 2 * FRESH_FOR_MS))),
+    stop: async () => {
+      await poller.stop();
+      await directory.stop();
+    },
+    poller,
+    directory,
+  };
+}
