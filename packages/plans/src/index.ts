@@ -1,7 +1,24 @@
+export {
+  ADDONS,
+  type Addon,
+  type AddonPrices,
+  addonLookupKey,
+  BILLED_PLANS,
+  billingCatalogue,
+  CURRENCIES,
+  type CatalogueProduct,
+  type CataloguePrice,
+  CYCLES,
+  parseAddonPrices,
+  planLookupKey,
+  type SubscriptionLine,
+  subscriptionLines,
+} from './billing-catalog.ts';
 export { type CustomOption, customPlanQuota, InvalidCustomOption } from './custom-plan.ts';
 export { CYCLE_DAYS, type Cycle, isCycle, isPlanId, PLANS, type Plan, type PlanId } from './plan-catalog.ts';
 export {
   type Currency,
+  cyclePrices,
   formatPrice,
   isCurrency,
   type PlanPrice,
