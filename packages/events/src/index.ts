@@ -1,10 +1,12 @@
 export {
   accountCancelled,
+  accountHeld,
   accountCreated,
   accountMailRequested,
   changeDetected,
   checkCompleted,
   checkRequested,
+  holdLifted,
   siteUsageChanged,
   snapshotCaptured,
   streams,

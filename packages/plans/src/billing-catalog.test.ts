@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { billingCatalogue, parseAddonPrices, subscriptionLines } from './billing-catalog.ts';
+import { billingCatalogue, parseAddonPrices, planFromLines, subscriptionLines } from './billing-catalog.ts';
 import { parsePlanPrices } from './plan-prices.ts';
 
 const planPrices = parsePlanPrices(
@@ -36,5 +36,14 @@ describe('billing catalogue', () => {
   it('refuses add-on prices for an unknown add-on or without both currencies', () => {
     expect(() => parseAddonPrices('{"gold":{}}')).toThrow(/unknown add-on/);
     expect(() => parseAddonPrices('{"ss":{"month":{"JPY":1},"year":{"JPY":1,"USD":1}}}')).toThrow(/ss month/);
+  });
+});
+
+describe('reading a subscription back', () => {
+  it('finds the plan, cycle and options from the lines it was made of', () => {
+    const options = ['sites:3', '1min', 'ss', 'mail:2'];
+    expect(planFromLines(subscriptionLines(2, options, 'year', 'USD'))).toEqual({ plan: 2, cycle: 'year', options });
+    expect(planFromLines(subscriptionLines(7, [], 'month', 'JPY'))).toEqual({ plan: 7, cycle: 'month', options: [] });
+    expect(planFromLines([{ lookupKey: 'hand_made', quantity: 1 }])).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { CYCLE_DAYS, type Cycle, PLANS, type PlanId } from './plan-catalog.ts';
+import { CYCLE_DAYS, type Cycle, isPlanId, PLANS, type PlanId } from './plan-catalog.ts';
 import { type Currency, cyclePrices, type PlanPrice, type PlanPrices } from './plan-prices.ts';
 
 /**
@@ -141,4 +141,25 @@ export function parseAddonPrices(json: string): AddonPrices {
     prices[key as Addon] = cyclePrices(`add-on prices: ${key}`, cycles);
   }
   return prices;
+}
+
+/**
+ * The plan a subscription's lines stand for, read back from their lookup keys; null when no line is
+ * a plan of this catalogue (a price made by hand in the provider's dashboard, say).
+ */
+export function planFromLines(lines: readonly SubscriptionLine[]): { plan: PlanId; cycle: Cycle; options: string[] } | null {
+  let found: { plan: PlanId; cycle: Cycle } | null = null;
+  const options: string[] = [];
+  for (const { lookupKey, quantity } of lines) {
+    const plan = /^plan(\d+)_(month|year)_[a-z]+$/.exec(lookupKey);
+    if (plan && isPlanId(Number(plan[1]))) {
+      found = { plan: Number(plan[1]) as PlanId, cycle: plan[2] as Cycle };
+      continue;
+    }
+    const addon = /^addon_(.+)_(?:month|year)_[a-z]+$/.exec(lookupKey)?.[1];
+    if (addon === 'sites_5') options.push(`sites:${quantity}`);
+    else if (addon === 'mail') options.push(`mail:${quantity}`);
+    else if (addon && (ADDONS as readonly string[]).includes(addon)) options.push(addon);
+  }
+  return found ? { ...found, options } : null;
 }

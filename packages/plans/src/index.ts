@@ -10,6 +10,7 @@ export {
   type CataloguePrice,
   CYCLES,
   parseAddonPrices,
+  planFromLines,
   planLookupKey,
   type SubscriptionLine,
   subscriptionLines,

@@ -104,7 +104,7 @@ describe('the Stripe stand-in, through the real SDK', () => {
     const pm = await registerCard(customer.id, 'pm_card_visa');
     const card = await stripe.paymentMethods.retrieve(pm);
     expect(card.card).toMatchObject({ brand: 'visa', last4: '4242' });
-    const resumed = await stripe.subscriptions.resume(subscription.id, { billing_cycle_anchor: 'now' }, { idempotencyKey: 'r1' });
+    const resumed = await stripe.subscriptions.resume(subscription.id, { billing_cycle_anchor: { type: 'now' } }, { idempotencyKey: 'r1' });
     expect(resumed.status).toBe('active');
     const invoices = await stripe.invoices.list({ subscription: subscription.id, status: 'paid' });
     expect(invoices.data.map((inv) => inv.amount_paid)).toContain(980);

@@ -649,7 +649,8 @@ export class StripeStandIn {
     if (invoice.status === 'paid') throw invalid('Invoice is already paid');
     if (invoice.status !== 'open') throw invalid(`You can only pay an open invoice. This invoice is ${String(invoice.status)}.`);
     this.payInvoice(invoice);
-    if (invoice.status !== 'paid') {
+    // payInvoice changed the status the check above narrowed.
+    if ((invoice.status as string) !== 'paid') {
       throw new StripeError(402, 'card_error', 'Your card was declined.', 'card_declined', undefined, 'generic_decline');
     }
     return invoice;

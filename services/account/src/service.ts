@@ -9,13 +9,17 @@ import type { SecretBox } from '@mimamori/secret-box';
 import type { ServiceModule } from '@mimamori/service-host';
 import { hash, verify } from '@node-rs/argon2';
 import { startAccountSweeper } from './account-sweeper.ts';
+import { billingSignUpConsumer } from './billing-consumer.ts';
 import { postDiscordMessage } from './discord-client.ts';
+import { billingActions } from './domain/billing/billing-actions.ts';
+import type { BillingProvider } from './domain/billing/billing-ports.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { testMessage } from './domain/discord-link.ts';
 import type { XOAuthConfig } from './domain/x-sign-in.ts';
 import { accountServer } from './grpc/account-server.ts';
 import { siteUsageConsumer } from './site-usage-consumer.ts';
 import { createAccountStore } from './store/account-store.ts';
+import { createBillingStore } from './store/billing-store.ts';
 import { createExpiredRowsStore } from './store/expired-rows-store.ts';
 import { ACCOUNT_SCHEMA, accountMigrations } from './store/migrations.ts';
 import { createTrialStore } from './store/trial-store.ts';
@@ -31,6 +35,8 @@ export interface AccountServiceOptions {
   sweepIntervalMs?: number;
   discordApiBase?: string;
   xOAuth?: XOAuthConfig | null;
+  /** Billing on Stripe (or its stand-in); without it signup starts only the product's own trial. */
+  billing?: { provider: BillingProvider; renewalGraceMs: number } | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -39,11 +45,21 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
   const { db, logger, secretBox } = options;
   const clock = options.clock ?? systemClock;
   const accounts = createAccountStore(db, secretBox);
+  const trialGraceMs = options.trialGraceMs ?? 30 * DAY_MS;
+  const billing = options.billing
+    ? billingActions({
+        provider: options.billing.provider,
+        store: createBillingStore(db, { trialGraceMs, now: () => clock.now() }),
+        clock,
+        renewalGraceMs: options.billing.renewalGraceMs,
+      })
+    : null;
   const sweeper = startAccountSweeper({
     trials: createTrialStore(db),
     expired: createExpiredRowsStore(db),
     clock,
-    graceMs: options.trialGraceMs ?? 30 * DAY_MS,
+    graceMs: trialGraceMs,
+    holds: billing ? () => billing.sweepHolds() : null,
     intervalMs: options.sweepIntervalMs ?? 60_000,
     logger,
   });
@@ -72,7 +88,7 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     ],
     // TARGETS: usage reports of the user's sites (used_num).
     streams: [streams.accounts, streams.targets],
-    consumers: [siteUsageConsumer(db)],
+    consumers: [siteUsageConsumer(db), ...(billing ? [billingSignUpConsumer(billing)] : [])],
     outbox: true,
     grpc: [{ definition: accountV1.AccountServiceService, implementation }],
     stop: () => sweeper.stop(),
