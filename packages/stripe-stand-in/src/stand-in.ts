@@ -89,6 +89,13 @@ export class StripeStandIn {
     return this.delivery;
   }
 
+  /** Test control: a card starts or stops declining charges (the bank said no, then yes). */
+  setCardDeclines(paymentMethodId: string, declines: boolean): void {
+    this.get('payment_method', paymentMethodId);
+    if (declines) this.declining.add(paymentMethodId);
+    else this.declining.delete(paymentMethodId);
+  }
+
   setWebhookUrl(url: string): void {
     this.options.webhookUrl = url;
   }

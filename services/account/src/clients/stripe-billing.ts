@@ -112,7 +112,13 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
       let paid = true;
       for (const invoice of open.data) {
         try {
-          await stripe.invoices.pay(invoice.id as string, {}, { idempotencyKey: `${key}:${invoice.id}` });
+          // One key per attempt on this invoice: a retried request is not charged twice, while a
+          // later "reprocess" (after a declined one) is a new attempt.
+          await stripe.invoices.pay(
+            invoice.id as string,
+            {},
+            { idempotencyKey: `${key}:${invoice.id}:${invoice.attempt_count}` },
+          );
         } catch (error) {
           if (!(error instanceof Stripe.errors.StripeCardError)) throw error;
           paid = false;

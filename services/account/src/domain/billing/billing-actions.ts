@@ -116,7 +116,7 @@ export function billingActions(deps: BillingDeps) {
     async reprocess(userId: string): Promise<{ paid: boolean; record: BillingRecord }> {
       const record = await required(userId);
       assertCanReprocess(record);
-      const paid = await provider.payOpenInvoices(record.subscriptionId, `reprocess:${userId}:${clock.now().getTime()}`);
+      const paid = await provider.payOpenInvoices(record.subscriptionId, `reprocess:${userId}`);
       await refresh(userId, 'reprocess');
       return { paid, record: await required(userId) };
     },
