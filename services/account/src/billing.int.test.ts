@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
+import { status } from '@grpc/grpc-js';
 import type { AddressInfo } from 'node:net';
-import { accountV1 } from '@mimamori/contracts';
+import { accountV1, billingV1 } from '@mimamori/contracts';
 import { accountHeld, holdLifted } from '@mimamori/events';
 import { billingCatalogue, parsePlanPrices } from '@mimamori/plans';
 import { createGrpcClient, unary } from '@mimamori/runtime';
@@ -14,6 +15,7 @@ import { createStripe, stripeBilling } from './clients/stripe-billing.ts';
 import { syncStripePrices } from './clients/stripe-prices.ts';
 import { type BillingActions, billingActions } from './domain/billing/billing-actions.ts';
 import { WebhookRefused } from './domain/billing/billing-ports.ts';
+import { hashSessionToken } from './domain/session-token.ts';
 import { createAccountService } from './service.ts';
 import { createBillingStore } from './store/billing-store.ts';
 
@@ -32,6 +34,7 @@ let standIn: StripeStandIn;
 let stripe: Stripe;
 let billing: BillingActions;
 let client: accountV1.AccountServiceClient;
+let billingClient: billingV1.BillingServiceClient;
 let receiver: Server;
 let receiverUrl: string;
 /** What the endpoint answered each delivery, the way the gateway will. */
@@ -76,6 +79,7 @@ beforeAll(async () => {
     testHost.host,
   );
   client = createGrpcClient(accountV1.AccountServiceClient, running.grpcAddress);
+  billingClient = createGrpcClient(billingV1.BillingServiceClient, running.grpcAddress);
   billing = billingActions({
     provider,
     store: createBillingStore(testHost.db, { trialGraceMs: 30 * DAY * 1000, now: clock.now }),
@@ -211,6 +215,49 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
     const cancelling = await billing.cancel(userId);
     expect(cancelling.cancelAtPeriodEnd).toBe(true);
     expect((await billing.undoCancel(userId)).cancelAtPeriodEnd).toBe(false);
+  });
+
+  it('serves billing over gRPC to the signed-in user, with refusals as problems', async () => {
+    await expect(unary(billingClient, 'getBilling', { sessionToken: 'nobody' })).rejects.toMatchObject({
+      code: status.UNAUTHENTICATED,
+    });
+    const userId = await signUp('grpc@example.jp');
+    await testHost.db.query(
+      `INSERT INTO account.sessions (token_hash, user_id, expires_at) VALUES ($1, $2, $3)`,
+      // Live by billing's clock, which earlier tests moved ahead.
+      [hashSessionToken('grpc-session'), userId, new Date((standIn.now + DAY) * 1000)],
+    );
+    const sessionToken = 'grpc-session';
+    const { billing: trial } = await unary(billingClient, 'getBilling', { sessionToken });
+    expect(trial).toMatchObject({ status: 1, currency: 'JPY', plan: { plan: 3, cycle: 'month', options: [] } });
+    expect(trial?.card).toBeUndefined();
+
+    await expect(unary(billingClient, 'reprocess', { sessionToken })).rejects.toMatchObject({
+      code: status.FAILED_PRECONDITION,
+      details: 'no_card',
+    });
+    await expect(
+      unary(billingClient, 'changePlan', { sessionToken, plan: { plan: 1, cycle: 'month', options: [] }, timing: 'now' }),
+    ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'plan' });
+    await expect(
+      unary(billingClient, 'changePlan', { sessionToken, plan: { plan: 3, cycle: 'month', options: ['ss'] }, timing: 'now' }),
+    ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'options' });
+
+    const intent = await unary(billingClient, 'createSetupIntent', { sessionToken });
+    expect(intent.clientSecret).toContain('_secret_');
+    await stripe.setupIntents.confirm(intent.setupIntentId, { payment_method: 'pm_card_visa' });
+    const { billing: carded } = await unary(billingClient, 'confirmCard', { sessionToken, setupIntentId: intent.setupIntentId });
+    expect(carded?.card).toMatchObject({ brand: 'visa', last4: '4242' });
+
+    const body = JSON.stringify({ id: 'evt_grpc_forged', type: 'invoice.paid', data: { object: {} } });
+    await expect(
+      unary(billingClient, 'handleStripeWebhook', {
+        rawBody: Buffer.from(body),
+        signature: sign(body).replace(/v1=[0-9a-f]+/, `v1=${'a'.repeat(64)}`),
+      }),
+    ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'signature' });
+    const { outcome } = await unary(billingClient, 'handleStripeWebhook', { rawBody: Buffer.from(body), signature: sign(body) });
+    expect(outcome).toBe('ignored');
   });
 
   describe('webhooks', () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { outboxMigration, processedEventsMigration } from '@mimamori/bus';
-import { accountV1 } from '@mimamori/contracts';
+import { accountV1, billingV1 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
 import type { PlanPrices } from '@mimamori/plans';
@@ -17,6 +17,7 @@ import { type Clock, systemClock } from './domain/clock.ts';
 import { testMessage } from './domain/discord-link.ts';
 import type { XOAuthConfig } from './domain/x-sign-in.ts';
 import { accountServer } from './grpc/account-server.ts';
+import { billingServer } from './grpc/billing-server.ts';
 import { siteUsageConsumer } from './site-usage-consumer.ts';
 import { createAccountStore } from './store/account-store.ts';
 import { createBillingStore } from './store/billing-store.ts';
@@ -90,7 +91,12 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     streams: [streams.accounts, streams.targets],
     consumers: [siteUsageConsumer(db), ...(billing ? [billingSignUpConsumer(billing)] : [])],
     outbox: true,
-    grpc: [{ definition: accountV1.AccountServiceService, implementation }],
+    grpc: [
+      { definition: accountV1.AccountServiceService, implementation },
+      ...(billing
+        ? [{ definition: billingV1.BillingServiceService, implementation: billingServer(billing, { accounts, clock }) }]
+        : []),
+    ],
     stop: () => sweeper.stop(),
   };
 }
