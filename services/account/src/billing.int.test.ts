@@ -141,6 +141,16 @@ async function monitoringEvents(userId: string) {
     .map((event) => ('reason' in event ? `held:${event.reason}` : event.kind));
 }
 
+async function sessionFor(userId: string): Promise<string> {
+  const token = `session-${userId}`;
+  await testHost.db.query(
+    `INSERT INTO account.sessions (token_hash, user_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+    // Live by billing's clock, which the tests move ahead.
+    [hashSessionToken(token), userId, new Date((standIn.now + 365 * DAY) * 1000)],
+  );
+  return token;
+}
+
 function sign(payload: string, timestamp = standIn.now): string {
   return stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET, timestamp });
 }
@@ -180,6 +190,9 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
     const failed = await billing.state(userId);
     expect(failed).toMatchObject({ status: 6, providerStatus: 'past_due', card: { last4: '0341' } });
     expect(failed.suspendAt?.getTime()).toBe((standIn.now + 7 * DAY) * 1000);
+    const { userInfo } = await unary(client, 'getUserInfo', { sessionToken: await sessionFor(userId) });
+    expect(userInfo?.subscription).toMatchObject({ status: 6, suspendAt: failed.suspendAt });
+    expect(userInfo?.hasPi).toBe(true);
 
     expect((await billing.reprocess(userId)).paid).toBe(false);
     expect((await billing.state(userId)).status).toBe(6);
@@ -222,12 +235,7 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
       code: status.UNAUTHENTICATED,
     });
     const userId = await signUp('grpc@example.jp');
-    await testHost.db.query(
-      `INSERT INTO account.sessions (token_hash, user_id, expires_at) VALUES ($1, $2, $3)`,
-      // Live by billing's clock, which earlier tests moved ahead.
-      [hashSessionToken('grpc-session'), userId, new Date((standIn.now + DAY) * 1000)],
-    );
-    const sessionToken = 'grpc-session';
+    const sessionToken = await sessionFor(userId);
     const { billing: trial } = await unary(billingClient, 'getBilling', { sessionToken });
     expect(trial).toMatchObject({ status: 1, currency: 'JPY', plan: { plan: 3, cycle: 'month', options: [] } });
     expect(trial?.card).toBeUndefined();
