@@ -20,6 +20,9 @@ if (catalogue.length === 0) {
   console.error('PLAN_PRICES and ADDON_PRICES name no prices: nothing to create');
   process.exit(2);
 }
-const result = await syncStripePrices(createStripe(secretKey, process.env.STRIPE_API_BASE || undefined), catalogue);
+const result = await syncStripePrices(
+  createStripe(secretKey, process.env.STRIPE_API_BASE || undefined),
+  catalogue,
+);
 console.log(`created ${result.created.length} price(s): ${result.created.join(', ') || '-'}`);
 console.log(`kept ${result.kept.length} price(s) already in place`);

@@ -73,7 +73,11 @@ export const accountCancelled = eventType(
 
 export const accountHeld = eventType('accounts.held', streams.accounts.name, accountsEventsV1.AccountHeld);
 
-export const holdLifted = eventType('accounts.hold_lifted', streams.accounts.name, accountsEventsV1.HoldLifted);
+export const holdLifted = eventType(
+  'accounts.hold_lifted',
+  streams.accounts.name,
+  accountsEventsV1.HoldLifted,
+);
 
 export const checkRequested = eventType('checks.run', streams.checks.name, checksEventsV1.CheckRequested);
 

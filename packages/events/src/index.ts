@@ -1,7 +1,7 @@
 export {
   accountCancelled,
-  accountHeld,
   accountCreated,
+  accountHeld,
   accountMailRequested,
   changeDetected,
   checkCompleted,

@@ -10,7 +10,11 @@ const addonPrices = parseAddonPrices('{"ss":{"month":{"JPY":300,"USD":200},"year
 describe('billing catalogue', () => {
   it('sells each priced plan and add-on per cycle of 30 or 365 days and per currency, in the smallest unit', () => {
     const catalogue = billingCatalogue(planPrices, addonPrices);
-    expect(catalogue.map((product) => product.productId)).toEqual(['mimamori_plan_2', 'mimamori_plan_3', 'mimamori_addon_ss']);
+    expect(catalogue.map((product) => product.productId)).toEqual([
+      'mimamori_plan_2',
+      'mimamori_plan_3',
+      'mimamori_addon_ss',
+    ]);
     const basic5 = catalogue.find((product) => product.productId === 'mimamori_plan_3');
     expect(basic5?.name).toBe('Basic 5');
     expect(basic5?.prices).toEqual([
@@ -23,7 +27,9 @@ describe('billing catalogue', () => {
 
   it('gives a catalogue plan one line and the custom plan a line per add-on with its quantity', () => {
     expect(subscriptionLines(5, [], 'year', 'USD')).toEqual([{ lookupKey: 'plan5_year_usd', quantity: 1 }]);
-    expect(subscriptionLines(2, ['sites:2', 'sites:1', '10min', '1min', 'ss', 'mail:2'], 'month', 'JPY')).toEqual([
+    expect(
+      subscriptionLines(2, ['sites:2', 'sites:1', '10min', '1min', 'ss', 'mail:2'], 'month', 'JPY'),
+    ).toEqual([
       { lookupKey: 'plan2_month_jpy', quantity: 1 },
       { lookupKey: 'addon_sites_5_month_jpy', quantity: 3 },
       { lookupKey: 'addon_1min_month_jpy', quantity: 1 },
@@ -42,8 +48,16 @@ describe('billing catalogue', () => {
 describe('reading a subscription back', () => {
   it('finds the plan, cycle and options from the lines it was made of', () => {
     const options = ['sites:3', '1min', 'ss', 'mail:2'];
-    expect(planFromLines(subscriptionLines(2, options, 'year', 'USD'))).toEqual({ plan: 2, cycle: 'year', options });
-    expect(planFromLines(subscriptionLines(7, [], 'month', 'JPY'))).toEqual({ plan: 7, cycle: 'month', options: [] });
+    expect(planFromLines(subscriptionLines(2, options, 'year', 'USD'))).toEqual({
+      plan: 2,
+      cycle: 'year',
+      options,
+    });
+    expect(planFromLines(subscriptionLines(7, [], 'month', 'JPY'))).toEqual({
+      plan: 7,
+      cycle: 'month',
+      options: [],
+    });
     expect(planFromLines([{ lookupKey: 'hand_made', quantity: 1 }])).toBeNull();
   });
 });

@@ -69,7 +69,10 @@ export function addonLookupKey(addon: Addon, cycle: Cycle, currency: Currency): 
 
 /** Every product with the prices configuration gives it; a plan without a price is not sold. */
 export function billingCatalogue(planPrices: PlanPrices, addonPrices: AddonPrices): CatalogueProduct[] {
-  const priced = (table: Record<Cycle, PlanPrice> | undefined, key: (cycle: Cycle, currency: Currency) => string) =>
+  const priced = (
+    table: Record<Cycle, PlanPrice> | undefined,
+    key: (cycle: Cycle, currency: Currency) => string,
+  ) =>
     table
       ? CYCLES.flatMap((cycle) =>
           CURRENCIES.map((currency) => ({
@@ -118,7 +121,11 @@ export function subscriptionLines(
     const [name, count] = option.split(':');
     const amount = count === undefined ? 1 : Number(count);
     const addon: Addon | undefined =
-      name === 'sites' ? 'sites_5' : (ADDONS as readonly string[]).includes(name ?? '') ? (name as Addon) : undefined;
+      name === 'sites'
+        ? 'sites_5'
+        : (ADDONS as readonly string[]).includes(name ?? '')
+          ? (name as Addon)
+          : undefined;
     if (!addon || !Number.isInteger(amount) || amount < 0) throw new Error(`unknown custom option ${option}`);
     const single = addon !== 'sites_5' && addon !== 'mail';
     counts.set(addon, single ? 1 : (counts.get(addon) ?? 0) + amount);
@@ -147,7 +154,9 @@ export function parseAddonPrices(json: string): AddonPrices {
  * The plan a subscription's lines stand for, read back from their lookup keys; null when no line is
  * a plan of this catalogue (a price made by hand in the provider's dashboard, say).
  */
-export function planFromLines(lines: readonly SubscriptionLine[]): { plan: PlanId; cycle: Cycle; options: string[] } | null {
+export function planFromLines(
+  lines: readonly SubscriptionLine[],
+): { plan: PlanId; cycle: Cycle; options: string[] } | null {
   let found: { plan: PlanId; cycle: Cycle } | null = null;
   const options: string[] = [];
   for (const { lookupKey, quantity } of lines) {

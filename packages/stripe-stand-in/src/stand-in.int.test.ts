@@ -18,7 +18,10 @@ beforeEach(async () => {
   receiver = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    received.push({ header: String(req.headers['stripe-signature']), body: Buffer.concat(chunks).toString() });
+    received.push({
+      header: String(req.headers['stripe-signature']),
+      body: Buffer.concat(chunks).toString(),
+    });
     res.end('{}');
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -71,23 +74,41 @@ describe('the Stripe stand-in, through the real SDK', () => {
     expect(found.data.map((p) => p.id)).toEqual([price.id]);
     expect(found.data[0]?.recurring).toEqual({ interval: 'day', interval_count: 30 });
     await expect(
-      stripe.prices.create({ product: price.product as string, currency: 'jpy', unit_amount: 1, lookup_key: 'plan3_month_jpy' }),
+      stripe.prices.create({
+        product: price.product as string,
+        currency: 'jpy',
+        unit_amount: 1,
+        lookup_key: 'plan3_month_jpy',
+      }),
     ).rejects.toMatchObject({ type: 'StripeInvalidRequestError', statusCode: 400 });
-    await expect(stripe.prices.retrieve('price_missing')).rejects.toMatchObject({ code: 'resource_missing', statusCode: 404 });
+    await expect(stripe.prices.retrieve('price_missing')).rejects.toMatchObject({
+      code: 'resource_missing',
+      statusCode: 404,
+    });
   });
 
   it('replays an idempotent request and refuses the same key with other parameters', async () => {
     const first = await stripe.customers.create({ email: 'a@example.com' }, { idempotencyKey: 'signup:u1' });
     const again = await stripe.customers.create({ email: 'a@example.com' }, { idempotencyKey: 'signup:u1' });
     expect(again.id).toBe(first.id);
-    await expect(stripe.customers.create({ email: 'b@example.com' }, { idempotencyKey: 'signup:u1' })).rejects.toMatchObject({
+    await expect(
+      stripe.customers.create({ email: 'b@example.com' }, { idempotencyKey: 'signup:u1' }),
+    ).rejects.toMatchObject({
       type: 'StripeIdempotencyError',
     });
   });
 
   it('refuses a request without a secret key', async () => {
-    const { host, port } = { host: '127.0.0.1', port: (standIn as unknown as { server: Server }).server.address() as AddressInfo };
-    const anonymous = new Stripe('pk_test_public', { host, port: port.port, protocol: 'http', maxNetworkRetries: 0 });
+    const { host, port } = {
+      host: '127.0.0.1',
+      port: (standIn as unknown as { server: Server }).server.address() as AddressInfo,
+    };
+    const anonymous = new Stripe('pk_test_public', {
+      host,
+      port: port.port,
+      protocol: 'http',
+      maxNetworkRetries: 0,
+    });
     await expect(anonymous.customers.create({})).rejects.toMatchObject({ statusCode: 401 });
   });
 
@@ -104,14 +125,24 @@ describe('the Stripe stand-in, through the real SDK', () => {
     const pm = await registerCard(customer.id, 'pm_card_visa');
     const card = await stripe.paymentMethods.retrieve(pm);
     expect(card.card).toMatchObject({ brand: 'visa', last4: '4242' });
-    const resumed = await stripe.subscriptions.resume(subscription.id, { billing_cycle_anchor: { type: 'now' } }, { idempotencyKey: 'r1' });
+    const resumed = await stripe.subscriptions.resume(
+      subscription.id,
+      { billing_cycle_anchor: { type: 'now' } },
+      { idempotencyKey: 'r1' },
+    );
     expect(resumed.status).toBe('active');
     const invoices = await stripe.invoices.list({ subscription: subscription.id, status: 'paid' });
     expect(invoices.data.map((inv) => inv.amount_paid)).toContain(980);
 
     await standIn.delivered();
     const types = received.map(({ body }) => JSON.parse(body).type);
-    expect(types).toEqual(expect.arrayContaining(['customer.subscription.paused', 'customer.subscription.resumed', 'setup_intent.succeeded']));
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'customer.subscription.paused',
+        'customer.subscription.resumed',
+        'setup_intent.succeeded',
+      ]),
+    );
   });
 
   it('signs every event so the SDK verifies it, and a forged body fails', async () => {
@@ -124,8 +155,16 @@ describe('the Stripe stand-in, through the real SDK', () => {
       expect(event.id).toMatch(/^evt_/);
     }
     const [first] = received;
+    if (!first) throw new Error('no event delivered');
     expect(() =>
-      stripe.webhooks.constructEvent(first!.body.replace('"livemode":false', '"livemode":true'), first!.header, SECRET, 300, undefined, START * 1000),
+      stripe.webhooks.constructEvent(
+        first.body.replace('"livemode":false', '"livemode":true'),
+        first.header,
+        SECRET,
+        300,
+        undefined,
+        START * 1000,
+      ),
     ).toThrow(/signature/i);
   });
 
@@ -138,10 +177,17 @@ describe('the Stripe stand-in, through the real SDK', () => {
     expect(failed.status).toBe('past_due');
     const invoice = failed.latest_invoice as Stripe.Invoice;
     expect(invoice.status).toBe('open');
-    await expect(stripe.invoices.pay(invoice.id as string)).rejects.toMatchObject({ type: 'StripeCardError', code: 'card_declined' });
+    await expect(stripe.invoices.pay(invoice.id as string)).rejects.toMatchObject({
+      type: 'StripeCardError',
+      code: 'card_declined',
+    });
 
     await registerCard(customer.id, 'pm_card_visa');
-    const paid = await stripe.invoices.pay(invoice.id as string, {}, { idempotencyKey: `reprocess:${invoice.id}:1` });
+    const paid = await stripe.invoices.pay(
+      invoice.id as string,
+      {},
+      { idempotencyKey: `reprocess:${invoice.id}:1` },
+    );
     expect(paid.status).toBe('paid');
     expect((await stripe.subscriptions.retrieve(subscription.id)).status).toBe('active');
   });
@@ -155,7 +201,8 @@ describe('the Stripe stand-in, through the real SDK', () => {
     expect(sub.status).toBe('active');
 
     standIn.advanceTo(START + 15 * DAY);
-    const item = sub.items.data[0]!;
+    const [item] = sub.items.data;
+    if (!item) throw new Error('subscription without items');
     const upgraded = await stripe.subscriptions.update(sub.id, {
       items: [{ id: item.id, price: bigger.id }],
       proration_behavior: 'always_invoice',
@@ -165,15 +212,22 @@ describe('the Stripe stand-in, through the real SDK', () => {
     expect(proration.amount_paid).toBe(1500);
 
     const schedule = await stripe.subscriptionSchedules.create({ from_subscription: sub.id });
-    const phase = schedule.phases[0]!;
+    const [phase] = schedule.phases;
+    if (!phase) throw new Error('schedule without phases');
     await stripe.subscriptionSchedules.update(schedule.id, {
       end_behavior: 'release',
       phases: [
-        { items: [{ price: bigger.id, quantity: 1 }], start_date: phase.start_date, end_date: phase.end_date },
+        {
+          items: [{ price: bigger.id, quantity: 1 }],
+          start_date: phase.start_date,
+          end_date: phase.end_date,
+        },
         { items: [{ price: basic.id, quantity: 1 }], duration: { interval: 'day', interval_count: 30 } },
       ],
     });
-    await expect(stripe.subscriptions.update(sub.id, { cancel_at_period_end: true })).rejects.toThrow(/managed by the subscription schedule/);
+    await expect(stripe.subscriptions.update(sub.id, { cancel_at_period_end: true })).rejects.toThrow(
+      /managed by the subscription schedule/,
+    );
 
     standIn.advanceTo(START + 31 * DAY);
     const renewed = await stripe.subscriptions.retrieve(sub.id);
@@ -200,7 +254,10 @@ describe('the Stripe stand-in, through the real SDK', () => {
     const yearly = await monthlyPrice('plan3_year_jpy', 9800, 365);
     const customer = await stripe.customers.create({});
     await expect(
-      stripe.subscriptions.create({ customer: customer.id, items: [{ price: monthly.id }, { price: yearly.id }] }),
+      stripe.subscriptions.create({
+        customer: customer.id,
+        items: [{ price: monthly.id }, { price: yearly.id }],
+      }),
     ).rejects.toThrow(/Currency and interval fields must match/);
   });
 });

@@ -112,13 +112,22 @@ export class StripeStandIn {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const url = new URL(req.url ?? '/', 'http://stand-in');
-    const body = req.method === 'GET' || req.method === 'DELETE' ? url.search.slice(1) : Buffer.concat(chunks).toString();
+    const body =
+      req.method === 'GET' || req.method === 'DELETE'
+        ? url.search.slice(1)
+        : Buffer.concat(chunks).toString();
     const send = (status: number, json: string) => {
-      res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${randomBytes(6).toString('hex')}` });
+      res.writeHead(status, {
+        'content-type': 'application/json',
+        'request-id': `req_${randomBytes(6).toString('hex')}`,
+      });
       res.end(json);
     };
     if (!/^Bearer sk_test_/.test(req.headers.authorization ?? '')) {
-      send(401, JSON.stringify({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } }));
+      send(
+        401,
+        JSON.stringify({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } }),
+      );
       return;
     }
     const key = req.headers['idempotency-key'];
@@ -161,7 +170,8 @@ export class StripeStandIn {
         },
       });
     }
-    if (typeof key === 'string' && req.method === 'POST') this.idempotent.set(key, { fingerprint, status, body: json });
+    if (typeof key === 'string' && req.method === 'POST')
+      this.idempotent.set(key, { fingerprint, status, body: json });
     send(status, json);
   }
 
@@ -199,7 +209,9 @@ export class StripeStandIn {
       case 'POST subscriptions':
         return this.expand(this.createSubscription(form), expand);
       case 'GET subscriptions':
-        return list(this.all('subscription').filter((sub) => !form.customer || sub.customer === form.customer));
+        return list(
+          this.all('subscription').filter((sub) => !form.customer || sub.customer === form.customer),
+        );
       case 'GET subscriptions/:id':
         return this.expand(this.get('subscription', id as string), expand);
       case 'POST subscriptions/:id':
@@ -232,7 +244,8 @@ export class StripeStandIn {
       case 'GET events/:id':
         return this.events.find((event) => event.id === id) ?? this.get('event', id as string);
       default:
-        if (resource === 'test_helpers' && id === 'test_clocks') return this.testClock(parts[2], parts[3], form, method);
+        if (resource === 'test_helpers' && id === 'test_clocks')
+          return this.testClock(parts[2], parts[3], form, method);
         throw new StripeError(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path}).`);
     }
   }
@@ -260,7 +273,10 @@ export class StripeStandIn {
     if (settings.default_payment_method !== undefined) {
       const pm = str(settings.default_payment_method);
       if (pm && this.get('payment_method', pm).customer !== id) {
-        throw invalid(`The customer does not have a payment method with the ID ${pm}.`, 'invoice_settings[default_payment_method]');
+        throw invalid(
+          `The customer does not have a payment method with the ID ${pm}.`,
+          'invoice_settings[default_payment_method]',
+        );
       }
       customer.invoice_settings = { default_payment_method: pm || null };
     }
@@ -272,8 +288,22 @@ export class StripeStandIn {
 
   private createProduct(form: Form): Obj {
     const id = str(form.id) || newId('prod');
-    if (this.objects.has(id)) throw new StripeError(400, 'invalid_request_error', `Product already exists.`, 'resource_already_exists', 'id');
-    return this.put({ id, object: 'product', name: str(form.name), metadata: obj(form.metadata), active: true, created: this.now });
+    if (this.objects.has(id))
+      throw new StripeError(
+        400,
+        'invalid_request_error',
+        `Product already exists.`,
+        'resource_already_exists',
+        'id',
+      );
+    return this.put({
+      id,
+      object: 'product',
+      name: str(form.name),
+      metadata: obj(form.metadata),
+      active: true,
+      created: this.now,
+    });
   }
 
   private createPrice(form: Form): Obj {
@@ -305,7 +335,9 @@ export class StripeStandIn {
 
   private listPrices(form: Form): unknown {
     const keys = asList(form.lookup_keys).map(String);
-    return list(this.all('price').filter((price) => keys.length === 0 || keys.includes(String(price.lookup_key))));
+    return list(
+      this.all('price').filter((price) => keys.length === 0 || keys.includes(String(price.lookup_key))),
+    );
   }
 
   // --- cards ------------------------------------------------------------------------------------
@@ -336,7 +368,12 @@ export class StripeStandIn {
       object: 'payment_method',
       type: 'card',
       customer: null,
-      card: { brand: card.brand, last4: card.last4, exp_month: 12, exp_year: new Date(this.now * 1000).getUTCFullYear() + 3 },
+      card: {
+        brand: card.brand,
+        last4: card.last4,
+        exp_month: 12,
+        exp_year: new Date(this.now * 1000).getUTCFullYear() + 3,
+      },
       created: this.now,
     });
     if (card.declines) this.declining.add(pm.id);
@@ -375,7 +412,8 @@ export class StripeStandIn {
       trial_end: trialDays ? this.now + trialDays * DAY : null,
       trial_settings: {
         end_behavior: {
-          missing_payment_method: str(obj(obj(form.trial_settings).end_behavior).missing_payment_method) || 'create_invoice',
+          missing_payment_method:
+            str(obj(obj(form.trial_settings).end_behavior).missing_payment_method) || 'create_invoice',
         },
       },
       cancel_at_period_end: false,
@@ -408,7 +446,8 @@ export class StripeStandIn {
   private updateSubscription(id: string, form: Form): Obj {
     const sub = this.get('subscription', id);
     const before = snapshot(sub);
-    if (sub.status === 'canceled') throw invalid('A canceled subscription can only update its cancellation_details and metadata.');
+    if (sub.status === 'canceled')
+      throw invalid('A canceled subscription can only update its cancellation_details and metadata.');
     if (form.cancel_at_period_end !== undefined) {
       if (sub.schedule) {
         throw invalid(
@@ -418,9 +457,15 @@ export class StripeStandIn {
       sub.cancel_at_period_end = form.cancel_at_period_end === 'true';
       sub.canceled_at = sub.cancel_at_period_end ? this.now : null;
     }
-    if (form.default_payment_method !== undefined) sub.default_payment_method = str(form.default_payment_method) || null;
+    if (form.default_payment_method !== undefined)
+      sub.default_payment_method = str(form.default_payment_method) || null;
     if (form.metadata) sub.metadata = { ...obj(sub.metadata), ...obj(form.metadata) };
-    if (form.items) this.changeItems(sub, asList(form.items).map((item) => obj(item)), str(form.proration_behavior) || 'create_prorations');
+    if (form.items)
+      this.changeItems(
+        sub,
+        asList(form.items).map((item) => obj(item)),
+        str(form.proration_behavior) || 'create_prorations',
+      );
     this.emit('customer.subscription.updated', sub, changed(before, sub));
     return sub;
   }
@@ -516,7 +561,10 @@ export class StripeStandIn {
   private endTrial(sub: Obj): void {
     const before = snapshot(sub);
     const end = sub.trial_end as number;
-    if (!this.paymentMethodOf(sub) && obj(obj(sub.trial_settings).end_behavior).missing_payment_method === 'pause') {
+    if (
+      !this.paymentMethodOf(sub) &&
+      obj(obj(sub.trial_settings).end_behavior).missing_payment_method === 'pause'
+    ) {
       sub.status = 'paused';
       this.setPeriod(sub, end, end + this.intervalOf(sub));
       this.emit('customer.subscription.paused', sub);
@@ -533,7 +581,8 @@ export class StripeStandIn {
 
   private createSchedule(form: Form): Obj {
     const sub = this.get('subscription', str(form.from_subscription));
-    if (sub.schedule) throw invalid('The subscription is already attached to a schedule.', 'from_subscription');
+    if (sub.schedule)
+      throw invalid('The subscription is already attached to a schedule.', 'from_subscription');
     const { start, end } = this.period(sub);
     const schedule = this.put({
       id: newId('sub_sched'),
@@ -547,7 +596,10 @@ export class StripeStandIn {
         {
           start_date: start,
           end_date: end,
-          items: (sub.items as { data: Obj[] }).data.map((item) => ({ price: (item.price as Obj).id, quantity: item.quantity })),
+          items: (sub.items as { data: Obj[] }).data.map((item) => ({
+            price: (item.price as Obj).id,
+            quantity: item.quantity,
+          })),
         },
       ],
       released_subscription: null,
@@ -560,7 +612,8 @@ export class StripeStandIn {
 
   private updateSchedule(id: string, form: Form): Obj {
     const schedule = this.get('subscription_schedule', id);
-    if (schedule.status !== 'active') throw invalid(`You cannot update a subscription schedule that is ${String(schedule.status)}.`);
+    if (schedule.status !== 'active')
+      throw invalid(`You cannot update a subscription schedule that is ${String(schedule.status)}.`);
     if (form.end_behavior) schedule.end_behavior = str(form.end_behavior);
     if (form.phases) {
       let cursor = Number(obj(asList(form.phases)[0]).start_date ?? this.now);
@@ -570,7 +623,8 @@ export class StripeStandIn {
         const duration = obj(phase.duration);
         const end = phase.end_date
           ? Number(str(phase.end_date))
-          : start + unitSeconds(str(duration.interval) || 'month') * Number(str(duration.interval_count) || '1');
+          : start +
+            unitSeconds(str(duration.interval) || 'month') * Number(str(duration.interval_count) || '1');
         cursor = end;
         return {
           start_date: start,
@@ -601,8 +655,14 @@ export class StripeStandIn {
   private nextPhase(sub: Obj, boundary: number): void {
     if (!sub.schedule) return;
     const schedule = this.get('subscription_schedule', String(sub.schedule));
-    const phases = schedule.phases as { start_date: number; end_date: number; items: { price: string; quantity: number }[] }[];
-    const phase = phases.find((candidate) => candidate.start_date <= boundary && boundary < candidate.end_date);
+    const phases = schedule.phases as {
+      start_date: number;
+      end_date: number;
+      items: { price: string; quantity: number }[];
+    }[];
+    const phase = phases.find(
+      (candidate) => candidate.start_date <= boundary && boundary < candidate.end_date,
+    );
     if (phase) {
       const ids = (sub.items as { data: Obj[] }).data.map((item) => item.id);
       this.setItems(sub, [
@@ -632,7 +692,10 @@ export class StripeStandIn {
       status: 'open',
       next_payment_attempt: null,
       hosted_invoice_url: null,
-      parent: { type: 'subscription_details', subscription_details: { subscription: sub.id, metadata: obj(sub.metadata) } },
+      parent: {
+        type: 'subscription_details',
+        subscription_details: { subscription: sub.id, metadata: obj(sub.metadata) },
+      },
       lines: list(
         (sub.items as { data: Obj[] }).data.map((item) => ({
           object: 'line_item',
@@ -654,11 +717,19 @@ export class StripeStandIn {
   private payInvoiceOrThrow(id: string): Obj {
     const invoice = this.get('invoice', id);
     if (invoice.status === 'paid') throw invalid('Invoice is already paid');
-    if (invoice.status !== 'open') throw invalid(`You can only pay an open invoice. This invoice is ${String(invoice.status)}.`);
+    if (invoice.status !== 'open')
+      throw invalid(`You can only pay an open invoice. This invoice is ${String(invoice.status)}.`);
     this.payInvoice(invoice);
     // payInvoice changed the status the check above narrowed.
     if ((invoice.status as string) !== 'paid') {
-      throw new StripeError(402, 'card_error', 'Your card was declined.', 'card_declined', undefined, 'generic_decline');
+      throw new StripeError(
+        402,
+        'card_error',
+        'Your card was declined.',
+        'card_declined',
+        undefined,
+        'generic_decline',
+      );
     }
     return invoice;
   }
@@ -721,12 +792,17 @@ export class StripeStandIn {
   // --- helpers ----------------------------------------------------------------------------------
 
   private setItems(sub: Obj, items: Record<string, FormValue>[]): void {
-    const { start, end } = (sub.items as { data: Obj[] }).data.length ? this.period(sub) : { start: this.now, end: this.now };
+    const { start, end } = (sub.items as { data: Obj[] }).data.length
+      ? this.period(sub)
+      : { start: this.now, end: this.now };
     const existing = new Map((sub.items as { data: Obj[] }).data.map((item) => [item.id, item]));
     const data = items
       .filter((item) => item.deleted !== 'true')
       .map((item) => {
-        const price = this.get('price', str(item.price) || String((existing.get(str(item.id))?.price as Obj | undefined)?.id));
+        const price = this.get(
+          'price',
+          str(item.price) || String((existing.get(str(item.id))?.price as Obj | undefined)?.id),
+        );
         return {
           id: str(item.id) || newId('si'),
           object: 'subscription_item',
@@ -739,11 +815,18 @@ export class StripeStandIn {
       });
     const prices = new Set<string>();
     for (const item of data) {
-      if (prices.has(item.price.id)) throw invalid('Cannot add multiple subscription items with the same plan: ' + item.price.id, 'items');
+      if (prices.has(item.price.id))
+        throw invalid(`Cannot add multiple subscription items with the same plan: ${item.price.id}`, 'items');
       prices.add(item.price.id);
     }
-    const shapes = new Set(data.map((item) => `${String(item.price.currency)} ${JSON.stringify(item.price.recurring)}`));
-    if (shapes.size > 1) throw invalid('Currency and interval fields must match across all plans on this subscription.', 'items');
+    const shapes = new Set(
+      data.map((item) => `${String(item.price.currency)} ${JSON.stringify(item.price.recurring)}`),
+    );
+    if (shapes.size > 1)
+      throw invalid(
+        'Currency and interval fields must match across all plans on this subscription.',
+        'items',
+      );
     if (sub.currency && data[0] && sub.currency !== data[0].price.currency) {
       throw invalid('You cannot combine currencies on a single customer.', 'items');
     }
@@ -760,7 +843,10 @@ export class StripeStandIn {
 
   private period(sub: Obj): { start: number; end: number } {
     const item = (sub.items as { data: Obj[] }).data[0];
-    return { start: Number(item?.current_period_start ?? this.now), end: Number(item?.current_period_end ?? this.now) };
+    return {
+      start: Number(item?.current_period_start ?? this.now),
+      end: Number(item?.current_period_end ?? this.now),
+    };
   }
 
   private intervalOf(sub: Obj): number {
@@ -782,7 +868,9 @@ export class StripeStandIn {
   }
 
   private defaultPaymentMethod(customer: string): string | null {
-    return (obj(this.get('customer', customer).invoice_settings).default_payment_method as string | null) ?? null;
+    return (
+      (obj(this.get('customer', customer).invoice_settings).default_payment_method as string | null) ?? null
+    );
   }
 
   private expand(sub: Obj, expand: string[]): Obj {
@@ -816,18 +904,29 @@ export class StripeStandIn {
       livemode: false,
       pending_webhooks: 1,
       request: { id: null, idempotency_key: null },
-      data: { object: snapshot(object), ...(previous && Object.keys(previous).length ? { previous_attributes: previous } : {}) },
+      data: {
+        object: snapshot(object),
+        ...(previous && Object.keys(previous).length ? { previous_attributes: previous } : {}),
+      },
     };
     this.events.push(event);
     const { webhookUrl, webhookSecret } = this.options;
     if (!webhookUrl || !webhookSecret) return;
     const payload = JSON.stringify(event);
-    const header = this.signer.webhooks.generateTestHeaderString({ payload, secret: webhookSecret, timestamp: this.now });
+    const header = this.signer.webhooks.generateTestHeaderString({
+      payload,
+      secret: webhookSecret,
+      timestamp: this.now,
+    });
     // One at a time in order of creation, like one Stripe endpoint under light load; the product
     // must not rely on it, so tests replay events out of order on purpose.
     this.delivery = this.delivery.then(async () => {
       try {
-        await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': header }, body: payload });
+        await fetch(webhookUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': header },
+          body: payload,
+        });
       } catch {
         // An endpoint that is down misses the event; Stripe would retry, tests resend from `events`.
       }
@@ -851,7 +950,9 @@ function str(value: FormValue | undefined | unknown): string {
 }
 
 function obj(value: unknown): Record<string, FormValue> {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, FormValue>) : {};
+  return value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, FormValue>)
+    : {};
 }
 
 function asList(value: FormValue | undefined): FormValue[] {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import { status } from '@grpc/grpc-js';
 import type { AddressInfo } from 'node:net';
+import { status } from '@grpc/grpc-js';
 import { accountV1, billingV1 } from '@mimamori/contracts';
 import { accountHeld, holdLifted } from '@mimamori/events';
 import { billingCatalogue, parsePlanPrices } from '@mimamori/plans';
@@ -46,7 +46,12 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     try {
-      outcomes.push(await billing.handleWebhook(Buffer.concat(chunks).toString(), String(req.headers['stripe-signature'])));
+      outcomes.push(
+        await billing.handleWebhook(
+          Buffer.concat(chunks).toString(),
+          String(req.headers['stripe-signature']),
+        ),
+      );
       res.writeHead(200).end();
     } catch (error) {
       outcomes.push(error instanceof WebhookRefused ? `refused:${error.reason}` : 'error');
@@ -98,7 +103,9 @@ async function signUp(email: string): Promise<string> {
   const { userId } = await unary(client, 'createAccount', { email, password: 'abcd1234', lang: 'ja' });
   // Signup's billing side runs off accounts.created.
   for (let attempt = 0; attempt < 100; attempt++) {
-    const { rows } = await testHost.db.query('SELECT 1 FROM account.billing_accounts WHERE user_id = $1', [userId]);
+    const { rows } = await testHost.db.query('SELECT 1 FROM account.billing_accounts WHERE user_id = $1', [
+      userId,
+    ]);
     if (rows.length) return userId;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -118,10 +125,12 @@ async function advanceDays(days: number) {
 }
 
 async function productRow(userId: string) {
-  const { rows } = await testHost.db.query<{ status: number; has_card: boolean; delete_at: Date | null; plan: number }>(
-    'SELECT status, has_card, delete_at, plan FROM account.subscriptions WHERE user_id = $1',
-    [userId],
-  );
+  const { rows } = await testHost.db.query<{
+    status: number;
+    has_card: boolean;
+    delete_at: Date | null;
+    plan: number;
+  }>('SELECT status, has_card, delete_at, plan FROM account.subscriptions WHERE user_id = $1', [userId]);
   return rows[0];
 }
 
@@ -176,7 +185,11 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
     expect(await monitoringEvents(userId)).toEqual(['held:trial_ended']);
 
     const after = await addCard(userId, 'pm_card_visa');
-    expect(after).toMatchObject({ status: 2, providerStatus: 'active', card: { brand: 'visa', last4: '4242' } });
+    expect(after).toMatchObject({
+      status: 2,
+      providerStatus: 'active',
+      card: { brand: 'visa', last4: '4242' },
+    });
     expect(await productRow(userId)).toMatchObject({ status: 2, has_card: true, delete_at: null });
     await standIn.delivered();
     // Webhooks for the same changes arrived too; nothing is counted twice.
@@ -237,7 +250,11 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
     const userId = await signUp('grpc@example.jp');
     const sessionToken = await sessionFor(userId);
     const { billing: trial } = await unary(billingClient, 'getBilling', { sessionToken });
-    expect(trial).toMatchObject({ status: 1, currency: 'JPY', plan: { plan: 3, cycle: 'month', options: [] } });
+    expect(trial).toMatchObject({
+      status: 1,
+      currency: 'JPY',
+      plan: { plan: 3, cycle: 'month', options: [] },
+    });
     expect(trial?.card).toBeUndefined();
 
     await expect(unary(billingClient, 'reprocess', { sessionToken })).rejects.toMatchObject({
@@ -245,16 +262,27 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
       details: 'no_card',
     });
     await expect(
-      unary(billingClient, 'changePlan', { sessionToken, plan: { plan: 1, cycle: 'month', options: [] }, timing: 'now' }),
+      unary(billingClient, 'changePlan', {
+        sessionToken,
+        plan: { plan: 1, cycle: 'month', options: [] },
+        timing: 'now',
+      }),
     ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'plan' });
     await expect(
-      unary(billingClient, 'changePlan', { sessionToken, plan: { plan: 3, cycle: 'month', options: ['ss'] }, timing: 'now' }),
+      unary(billingClient, 'changePlan', {
+        sessionToken,
+        plan: { plan: 3, cycle: 'month', options: ['ss'] },
+        timing: 'now',
+      }),
     ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'options' });
 
     const intent = await unary(billingClient, 'createSetupIntent', { sessionToken });
     expect(intent.clientSecret).toContain('_secret_');
     await stripe.setupIntents.confirm(intent.setupIntentId, { payment_method: 'pm_card_visa' });
-    const { billing: carded } = await unary(billingClient, 'confirmCard', { sessionToken, setupIntentId: intent.setupIntentId });
+    const { billing: carded } = await unary(billingClient, 'confirmCard', {
+      sessionToken,
+      setupIntentId: intent.setupIntentId,
+    });
     expect(carded?.card).toMatchObject({ brand: 'visa', last4: '4242' });
 
     const body = JSON.stringify({ id: 'evt_grpc_forged', type: 'invoice.paid', data: { object: {} } });
@@ -264,7 +292,10 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
         signature: sign(body).replace(/v1=[0-9a-f]+/, `v1=${'a'.repeat(64)}`),
       }),
     ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'signature' });
-    const { outcome } = await unary(billingClient, 'handleStripeWebhook', { rawBody: Buffer.from(body), signature: sign(body) });
+    const { outcome } = await unary(billingClient, 'handleStripeWebhook', {
+      rawBody: Buffer.from(body),
+      signature: sign(body),
+    });
     expect(outcome).toBe('ignored');
   });
 
@@ -272,28 +303,43 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
     const eventsFor = (subscriptionId: string, from: number) =>
       standIn.events
         .slice(from)
-        .filter((event) => (event.data.object as { id: string }).id === subscriptionId && event.type.startsWith('customer.subscription'));
+        .filter(
+          (event) =>
+            (event.data.object as { id: string }).id === subscriptionId &&
+            event.type.startsWith('customer.subscription'),
+        );
 
     it('refuses a forged signature and a stale timestamp, and applies an event once however often it comes', async () => {
       const userId = await signUp('hooks@example.jp');
       const { subscriptionId } = await billing.state(userId);
       const from = standIn.events.length;
       await advanceDays(15);
-      const [paused] = eventsFor(subscriptionId, from).filter((event) => event.type === 'customer.subscription.paused');
+      const [paused] = eventsFor(subscriptionId, from).filter(
+        (event) => event.type === 'customer.subscription.paused',
+      );
       const body = JSON.stringify(paused);
 
-      await expect(billing.handleWebhook(body.replace('"paused"', '"active"'), sign(body))).rejects.toMatchObject({
+      await expect(
+        billing.handleWebhook(body.replace('"paused"', '"active"'), sign(body)),
+      ).rejects.toMatchObject({
         reason: 'signature',
       });
-      await expect(billing.handleWebhook(body, sign(body).replace(/v1=[0-9a-f]+/, `v1=${'0'.repeat(64)}`))).rejects.toMatchObject({
+      await expect(
+        billing.handleWebhook(body, sign(body).replace(/v1=[0-9a-f]+/, `v1=${'0'.repeat(64)}`)),
+      ).rejects.toMatchObject({
         reason: 'signature',
       });
-      await expect(billing.handleWebhook(body, sign(body, standIn.now - 301))).rejects.toMatchObject({ reason: 'stale' });
+      await expect(billing.handleWebhook(body, sign(body, standIn.now - 301))).rejects.toMatchObject({
+        reason: 'stale',
+      });
       // Delivered by the stand-in already; the same event again, and replayed later with a fresh signature.
       expect(await billing.handleWebhook(body, sign(body))).toBe('duplicate');
       await advanceDays(1);
       expect(await billing.handleWebhook(body, sign(body))).toBe('duplicate');
-      const { rows } = await testHost.db.query('SELECT 1 FROM account.billing_webhook_events WHERE event_id = $1', [paused?.id]);
+      const { rows } = await testHost.db.query(
+        'SELECT 1 FROM account.billing_webhook_events WHERE event_id = $1',
+        [paused?.id],
+      );
       expect(rows).toHaveLength(1);
       expect(await monitoringEvents(userId)).toEqual(['held:trial_ended']);
     });
@@ -339,7 +385,11 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
     });
 
     it('the endpoint answers a forged delivery with 400', async () => {
-      const body = JSON.stringify({ id: 'evt_forged', type: 'customer.subscription.updated', data: { object: {} } });
+      const body = JSON.stringify({
+        id: 'evt_forged',
+        type: 'customer.subscription.updated',
+        data: { object: {} },
+      });
       const response = await fetch(receiverUrl, {
         method: 'POST',
         headers: { 'stripe-signature': sign(body).replace(/v1=[0-9a-f]+/, `v1=${'f'.repeat(64)}`) },

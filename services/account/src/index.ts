@@ -1,8 +1,8 @@
+export { createStripe, stripeBilling } from './clients/stripe-billing.ts';
+export { syncStripePrices } from './clients/stripe-prices.ts';
 export { accountEnv } from './config.ts';
+export type { BillingProvider } from './domain/billing/billing-ports.ts';
 export { type Clock, systemClock } from './domain/clock.ts';
 export type { XOAuthConfig } from './domain/x-sign-in.ts';
 export { type AccountServiceOptions, createAccountService } from './service.ts';
 export { siteUsageConsumer } from './site-usage-consumer.ts';
-export { createStripe, stripeBilling } from './clients/stripe-billing.ts';
-export { syncStripePrices } from './clients/stripe-prices.ts';
-export type { BillingProvider } from './domain/billing/billing-ports.ts';

@@ -94,7 +94,12 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     grpc: [
       { definition: accountV1.AccountServiceService, implementation },
       ...(billing
-        ? [{ definition: billingV1.BillingServiceService, implementation: billingServer(billing, { accounts, clock }) }]
+        ? [
+            {
+              definition: billingV1.BillingServiceService,
+              implementation: billingServer(billing, { accounts, clock }),
+            },
+          ]
         : []),
     ],
     stop: () => sweeper.stop(),

@@ -88,7 +88,12 @@ describe('account hold', () => {
       createTargetStore(harness.db),
       createLogger({ service: 'test', level: 'silent' }),
     ).find((entry) => entry.subject === accountHeld.subject);
-    const data = accountHeld.encode({ eventId: 'held-1', userId, heldAt: new Date(), reason: 'renewal_unpaid' });
+    const data = accountHeld.encode({
+      eventId: 'held-1',
+      userId,
+      heldAt: new Date(),
+      reason: 'renewal_unpaid',
+    });
     for (let i = 0; i < 2; i++) {
       await held?.handler({
         ...delivery({ eventId: '', userId, endedAt: undefined, deleteAt: undefined }, 'held-1'),
@@ -100,8 +105,12 @@ describe('account hold', () => {
       [false, true],
       [false, true],
     ]);
-    const ids = ((await browser.get('/api/v2/targets')).body.targets as { id: string }[]).map((row) => row.id);
-    const paused = (await harness.events('targets.paused')).filter((row) => ids.some((id) => row.id.includes(id)));
+    const ids = ((await browser.get('/api/v2/targets')).body.targets as { id: string }[]).map(
+      (row) => row.id,
+    );
+    const paused = (await harness.events('targets.paused')).filter((row) =>
+      ids.some((id) => row.id.includes(id)),
+    );
     expect(paused).toHaveLength(2);
   });
 

@@ -1,7 +1,7 @@
 import type { SubscriptionLine } from '@mimamori/plans';
 import Stripe from 'stripe';
-import type { ProviderSubscription, ProviderStatus } from '../domain/billing/billing-record.ts';
 import { type BillingProvider, type ProviderEvent, WebhookRefused } from '../domain/billing/billing-ports.ts';
+import type { ProviderStatus, ProviderSubscription } from '../domain/billing/billing-record.ts';
 import type { Clock } from '../domain/clock.ts';
 
 export interface StripeBillingOptions {
@@ -27,7 +27,7 @@ export function createStripe(secretKey: string, apiBase?: string): Stripe {
   });
 }
 
-/** Billing's provider port on Stripe (docs/billing.md; ../shared/references/stripe.md for the traps). */
+/** Billing's provider port on Stripe (docs/billing.md). */
 export function stripeBilling(options: StripeBillingOptions): BillingProvider {
   const stripe = createStripe(options.secretKey, options.apiBase);
   const tolerance = options.toleranceSeconds ?? 300;
@@ -44,9 +44,12 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
     return id;
   };
   const items = (lines: SubscriptionLine[]) =>
-    Promise.all(lines.map(async (line) => ({ price: await priceId(line.lookupKey), quantity: line.quantity })));
+    Promise.all(
+      lines.map(async (line) => ({ price: await priceId(line.lookupKey), quantity: line.quantity })),
+    );
 
-  const read = async (id: string): Promise<ProviderSubscription> => toSubscription(await stripe.subscriptions.retrieve(id));
+  const read = async (id: string): Promise<ProviderSubscription> =>
+    toSubscription(await stripe.subscriptions.retrieve(id));
 
   return {
     async createCustomer({ userId, email, currency }, key) {
@@ -85,7 +88,8 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
 
     async setupIntentCard(setupIntentId, customerId) {
       const intent = await stripe.setupIntents.retrieve(setupIntentId);
-      if (intent.status !== 'succeeded' || idOf(intent.customer) !== customerId || !intent.payment_method) return null;
+      if (intent.status !== 'succeeded' || idOf(intent.customer) !== customerId || !intent.payment_method)
+        return null;
       const pm = await stripe.paymentMethods.retrieve(idOf(intent.payment_method) as string);
       if (!pm.card) return null;
       return {
@@ -99,7 +103,9 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
 
     async setDefaultCard(customerId, subscriptionId, paymentMethodId) {
       // Retries look at the subscription's default first, then the customer's; set both.
-      await stripe.customers.update(customerId, { invoice_settings: { default_payment_method: paymentMethodId } });
+      await stripe.customers.update(customerId, {
+        invoice_settings: { default_payment_method: paymentMethodId },
+      });
       await stripe.subscriptions.update(subscriptionId, { default_payment_method: paymentMethodId });
     },
 
@@ -158,7 +164,10 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
         end_behavior: 'release',
         phases: [
           {
-            items: current.items.map((item) => ({ price: idOf(item.price) as string, quantity: item.quantity ?? 1 })),
+            items: current.items.map((item) => ({
+              price: idOf(item.price) as string,
+              quantity: item.quantity ?? 1,
+            })),
             start_date: current.start_date,
             end_date: current.end_date,
           },
@@ -202,7 +211,9 @@ function toEvent(event: Stripe.Event): ProviderEvent {
   let customerId: string | null = idOf(object.customer as string | { id: string } | null | undefined);
   if (object.object === 'subscription') subscriptionId = object.id;
   if (object.object === 'invoice') {
-    const parent = object.parent as { subscription_details?: { subscription?: string | { id: string } } } | null;
+    const parent = object.parent as {
+      subscription_details?: { subscription?: string | { id: string } };
+    } | null;
     subscriptionId = idOf(parent?.subscription_details?.subscription);
   }
   if (object.object === 'subscription_schedule') {
@@ -230,7 +241,10 @@ function toSubscription(sub: Stripe.Subscription): ProviderSubscription {
     // Since API "basil" the period lives on the items.
     currentPeriodEnd: first ? new Date(first.current_period_end * 1000) : null,
     cancelAtPeriodEnd: sub.cancel_at_period_end,
-    lines: sub.items.data.map((item) => ({ lookupKey: item.price.lookup_key ?? item.price.id, quantity: item.quantity ?? 1 })),
+    lines: sub.items.data.map((item) => ({
+      lookupKey: item.price.lookup_key ?? item.price.id,
+      quantity: item.quantity ?? 1,
+    })),
     scheduled: sub.schedule !== null,
   };
 }

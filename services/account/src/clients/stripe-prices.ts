@@ -12,7 +12,10 @@ export interface PriceSyncResult {
  * amount or cycle differs is created anew and takes the lookup key over (`transfer_lookup_key`);
  * subscriptions on the old price keep it until they change plan.
  */
-export async function syncStripePrices(stripe: Stripe, catalogue: CatalogueProduct[]): Promise<PriceSyncResult> {
+export async function syncStripePrices(
+  stripe: Stripe,
+  catalogue: CatalogueProduct[],
+): Promise<PriceSyncResult> {
   const result: PriceSyncResult = { created: [], kept: [] };
   for (const product of catalogue) {
     await ensureProduct(stripe, product);

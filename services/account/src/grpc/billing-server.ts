@@ -1,12 +1,12 @@
-import { billingV1 } from '@mimamori/contracts';
+import type { billingV1 } from '@mimamori/contracts';
 import { customPlanQuota, isCycle, isPlanId } from '@mimamori/plans';
 import { unaryHandler } from '@mimamori/service-host';
 import type { AccountDeps } from '../domain/account-deps.ts';
 import { AccountProblem } from '../domain/account-problem.ts';
 import type { BillingActions } from '../domain/billing/billing-actions.ts';
+import { WebhookRefused } from '../domain/billing/billing-ports.ts';
 import type { BillingRecord, PlanChoice } from '../domain/billing/billing-record.ts';
 import { BillingRefused } from '../domain/billing/billing-state.ts';
-import { WebhookRefused } from '../domain/billing/billing-ports.ts';
 import { requireUser } from '../domain/sessions.ts';
 import { answering } from './problem-status.ts';
 
@@ -64,7 +64,8 @@ async function asProblem<T>(work: () => Promise<T>): Promise<T> {
 
 function planChoice(plan: billingV1.PlanChoice | undefined): PlanChoice {
   // Plans 0 and 1 are not sold; options belong to the custom plan only.
-  if (!plan || !isPlanId(plan.plan) || plan.plan < 2 || !isCycle(plan.cycle)) throw new AccountProblem('invalid', 'plan');
+  if (!plan || !isPlanId(plan.plan) || plan.plan < 2 || !isCycle(plan.cycle))
+    throw new AccountProblem('invalid', 'plan');
   if (plan.plan !== 2 && plan.options.length > 0) throw new AccountProblem('invalid', 'options');
   try {
     customPlanQuota(plan.options);

@@ -49,7 +49,11 @@ function toRecord(row: BillingRow): BillingRecord {
     booked:
       row.booked_plan === null
         ? null
-        : { plan: row.booked_plan as PlanId, cycle: row.booked_cycle ?? 'month', options: row.booked_options ?? [] },
+        : {
+            plan: row.booked_plan as PlanId,
+            cycle: row.booked_cycle ?? 'month',
+            options: row.booked_options ?? [],
+          },
     card:
       row.card_last4 === null
         ? null
@@ -90,12 +94,10 @@ export function createBillingStore(db: Db, options: BillingStoreOptions): Billin
             record.periodEnd,
           ],
         );
-        await tx.query(`UPDATE ${S}.subscriptions SET plan = $2, cycle = $3, options = $4 WHERE user_id = $1`, [
-          record.userId,
-          record.current.plan,
-          record.current.cycle,
-          record.current.options,
-        ]);
+        await tx.query(
+          `UPDATE ${S}.subscriptions SET plan = $2, cycle = $3, options = $4 WHERE user_id = $1`,
+          [record.userId, record.current.plan, record.current.cycle, record.current.options],
+        );
       });
     },
 
@@ -122,7 +124,9 @@ export function createBillingStore(db: Db, options: BillingStoreOptions): Billin
 
     within(userId, work) {
       return db.transaction(async (tx) => {
-        const { rows } = await tx.query<BillingRow>(`${SELECT} WHERE b.user_id = $1 FOR UPDATE OF b, s`, [userId]);
+        const { rows } = await tx.query<BillingRow>(`${SELECT} WHERE b.user_id = $1 FOR UPDATE OF b, s`, [
+          userId,
+        ]);
         if (!rows[0]) throw new Error(`no billing record for ${userId}`);
         const before = toRecord(rows[0]);
         return work({

@@ -2,8 +2,8 @@ import { isPlanId, type PlanId, subscriptionLines } from '@mimamori/plans';
 import { SubscriptionStatus } from '../account-record.ts';
 import type { Clock } from '../clock.ts';
 import { TRIAL_DAYS, TRIAL_PLAN } from '../trial.ts';
-import type { BillingRecord, PlanChoice } from './billing-record.ts';
 import type { BillingProvider, BillingStore } from './billing-ports.ts';
+import type { BillingRecord, PlanChoice } from './billing-record.ts';
 import {
   afterNewCard,
   assertCanReprocess,
@@ -66,7 +66,12 @@ export function billingActions(deps: BillingDeps) {
         `signup-customer:${userId}`,
       );
       const sub = await provider.startTrial(
-        { customerId, userId, lines: subscriptionLines(plan, [], 'month', signUp.currency), trialDays: TRIAL_DAYS },
+        {
+          customerId,
+          userId,
+          lines: subscriptionLines(plan, [], 'month', signUp.currency),
+          trialDays: TRIAL_DAYS,
+        },
         `signup-subscription:${userId}`,
       );
       const record: BillingRecord = {
@@ -107,7 +112,8 @@ export function billingActions(deps: BillingDeps) {
       await store.within(userId, (unit) => unit.save({ ...unit.record, card: shown }, [], 'card'));
       const next = afterNewCard(record);
       if (next === 'resume') await provider.resume(record.subscriptionId, `resume:${setupIntentId}`);
-      if (next === 'pay_open_invoices') await provider.payOpenInvoices(record.subscriptionId, `pay:${setupIntentId}`);
+      if (next === 'pay_open_invoices')
+        await provider.payOpenInvoices(record.subscriptionId, `pay:${setupIntentId}`);
       await refresh(userId, 'card');
       return required(userId);
     },
@@ -132,7 +138,9 @@ export function billingActions(deps: BillingDeps) {
         await provider.changeNow(record.subscriptionId, lines, trialing, key);
       } else {
         await provider.bookAtRenewal(record.subscriptionId, lines);
-        await store.within(userId, (unit) => unit.save({ ...unit.record, booked: choice }, [], 'plan-booked'));
+        await store.within(userId, (unit) =>
+          unit.save({ ...unit.record, booked: choice }, [], 'plan-booked'),
+        );
       }
       await refresh(userId, 'plan-change');
       return required(userId);

@@ -1,6 +1,6 @@
 import type { Currency, SubscriptionLine } from '@mimamori/plans';
-import type { BillingEffect } from './billing-state.ts';
 import type { BillingRecord, Card, ProviderSubscription } from './billing-record.ts';
+import type { BillingEffect } from './billing-state.ts';
 
 /** A webhook event that passed the signature and age checks; only what billing acts on. */
 export interface ProviderEvent {
@@ -24,7 +24,10 @@ export class WebhookRefused extends Error {
  * changes something takes an idempotency key so a retried request does it once.
  */
 export interface BillingProvider {
-  createCustomer(input: { userId: string; email: string | null; currency: Currency }, key: string): Promise<string>;
+  createCustomer(
+    input: { userId: string; email: string | null; currency: Currency },
+    key: string,
+  ): Promise<string>;
   startTrial(
     input: { customerId: string; userId: string; lines: SubscriptionLine[]; trialDays: number },
     key: string,

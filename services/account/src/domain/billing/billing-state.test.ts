@@ -51,7 +51,12 @@ const sub = (over: Partial<ProviderSubscription> = {}): ProviderSubscription => 
 describe('following the provider', () => {
   it('a trial is status 1 and stops monitoring at its end', () => {
     const trialEnd = new Date(NOW.getTime() + 14 * DAY);
-    const { record: next, effects } = followProvider(record(), sub({ status: 'trialing', trialEnd }), NOW, GRACE);
+    const { record: next, effects } = followProvider(
+      record(),
+      sub({ status: 'trialing', trialEnd }),
+      NOW,
+      GRACE,
+    );
     expect(next.status).toBe(1);
     expect(next.suspendAt).toEqual(trialEnd);
     expect(effects).toEqual([]);
@@ -77,7 +82,12 @@ describe('following the provider', () => {
   });
 
   it('status 6 past its deadline is put on hold by the sweep, once', () => {
-    const failed = record({ status: 6, providerStatus: 'past_due', card: CARD, suspendAt: new Date(NOW.getTime() + GRACE) });
+    const failed = record({
+      status: 6,
+      providerStatus: 'past_due',
+      card: CARD,
+      suspendAt: new Date(NOW.getTime() + GRACE),
+    });
     expect(holdIfDue(failed, NOW).effects).toEqual([]);
     const due = holdIfDue(failed, new Date(NOW.getTime() + GRACE));
     expect(due.record.status).toBe(7);
@@ -88,14 +98,24 @@ describe('following the provider', () => {
   });
 
   it('unpaid (the provider gave up retrying) is a hold too', () => {
-    const failed = record({ status: 6, providerStatus: 'past_due', card: CARD, suspendAt: new Date(NOW.getTime() + GRACE) });
+    const failed = record({
+      status: 6,
+      providerStatus: 'past_due',
+      card: CARD,
+      suspendAt: new Date(NOW.getTime() + GRACE),
+    });
     const { record: next, effects } = followProvider(failed, sub({ status: 'unpaid' }), NOW, GRACE);
     expect(next.status).toBe(7);
     expect(effects).toEqual(['monitoring_stopped']);
   });
 
   it('a payment that goes through clears 6 silently and lifts 7, monitoring may resume', () => {
-    const failed = record({ status: 6, providerStatus: 'past_due', card: CARD, suspendAt: new Date(NOW.getTime() + GRACE) });
+    const failed = record({
+      status: 6,
+      providerStatus: 'past_due',
+      card: CARD,
+      suspendAt: new Date(NOW.getTime() + GRACE),
+    });
     const cleared = followProvider(failed, sub(), NOW, GRACE);
     expect(cleared.record).toMatchObject({ status: 2, suspendAt: null });
     expect(cleared.effects).toEqual([]);
@@ -118,7 +138,12 @@ describe('following the provider', () => {
       providerStatus: 'active',
       booked: { plan: 5, cycle: 'month', options: [] },
     });
-    const applied = followProvider(booked, sub({ lines: [{ lookupKey: 'plan5_month_jpy', quantity: 1 }] }), NOW, GRACE);
+    const applied = followProvider(
+      booked,
+      sub({ lines: [{ lookupKey: 'plan5_month_jpy', quantity: 1 }] }),
+      NOW,
+      GRACE,
+    );
     expect(applied.record.current).toEqual({ plan: 5, cycle: 'month', options: [] });
     expect(applied.record.booked).toBeNull();
     expect(applied.effects).toEqual(['plan_changed']);
@@ -160,8 +185,12 @@ describe('what the user may do', () => {
 
   it('reprocesses only with a card and something unpaid', () => {
     expect(() => assertCanReprocess(record({ status: 6, providerStatus: 'past_due' }))).toThrow(/no_card/);
-    expect(() => assertCanReprocess(record({ status: 2, providerStatus: 'active', card: CARD }))).toThrow(/nothing_to_pay/);
-    expect(() => assertCanReprocess(record({ status: 6, providerStatus: 'past_due', card: CARD }))).not.toThrow();
+    expect(() => assertCanReprocess(record({ status: 2, providerStatus: 'active', card: CARD }))).toThrow(
+      /nothing_to_pay/,
+    );
+    expect(() =>
+      assertCanReprocess(record({ status: 6, providerStatus: 'past_due', card: CARD })),
+    ).not.toThrow();
   });
 
   it('allows a downgrade below current usage and names what will be over the new limits', () => {

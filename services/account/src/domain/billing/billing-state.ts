@@ -1,4 +1,4 @@
-import { planFromLines, type Quota, QUOTA_KEYS, type QuotaKey } from '@mimamori/plans';
+import { planFromLines, QUOTA_KEYS, type Quota, type QuotaKey } from '@mimamori/plans';
 import { SubscriptionStatus } from '../account-record.ts';
 import type { BillingRecord, PlanChoice, ProviderSubscription } from './billing-record.ts';
 
@@ -45,7 +45,8 @@ export function followProvider(
     current: planFromLines(sub.lines) ?? record.current,
     booked: sub.scheduled ? record.booked : null,
   };
-  const failedBefore = record.status === SubscriptionStatus.renewalFailed || record.status === SubscriptionStatus.onHold;
+  const failedBefore =
+    record.status === SubscriptionStatus.renewalFailed || record.status === SubscriptionStatus.onHold;
   switch (sub.status) {
     case 'trialing':
       next.status = SubscriptionStatus.trial;
@@ -57,7 +58,8 @@ export function followProvider(
       break;
     case 'past_due':
     case 'incomplete': {
-      const suspendAt = failedBefore && record.suspendAt ? record.suspendAt : new Date(now.getTime() + graceMs);
+      const suspendAt =
+        failedBefore && record.suspendAt ? record.suspendAt : new Date(now.getTime() + graceMs);
       next.suspendAt = suspendAt;
       next.status =
         record.status === SubscriptionStatus.onHold || suspendAt <= now
@@ -109,7 +111,9 @@ function samePlan(a: PlanChoice, b: PlanChoice): boolean {
 }
 
 export class BillingRefused extends Error {
-  constructor(readonly reason: 'renew_first' | 'not_cancelling' | 'period_over' | 'no_card' | 'nothing_to_pay') {
+  constructor(
+    readonly reason: 'renew_first' | 'not_cancelling' | 'period_over' | 'no_card' | 'nothing_to_pay',
+  ) {
     super(reason);
   }
 }
