@@ -243,6 +243,34 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
     expect((await billing.undoCancel(userId)).cancelAtPeriodEnd).toBe(false);
   });
 
+  it('an active plan changes now with proration, or at the renewal through a schedule; a cancel ends it at the period end', async () => {
+    const userId = await signUp('active@example.jp');
+    await addCard(userId, 'pm_card_visa');
+    await advanceDays(15);
+    const active = await billing.state(userId);
+    expect(active).toMatchObject({ status: 2, current: { plan: 3 } });
+
+    const upgraded = await billing.changePlan(userId, { plan: 5, cycle: 'month', options: [] }, 'now');
+    expect(upgraded.current.plan).toBe(5);
+    const paid = await stripe.invoices.list({ subscription: active.subscriptionId, status: 'paid' });
+    // The proration for the rest of the period was billed at once.
+    expect(paid.data.some((invoice) => invoice.billing_reason === 'subscription_update' && invoice.amount_paid > 0)).toBe(
+      true,
+    );
+
+    const booked = await billing.changePlan(userId, { plan: 3, cycle: 'month', options: [] }, 'renewal');
+    expect(booked).toMatchObject({ current: { plan: 5 }, booked: { plan: 3, cycle: 'month' } });
+    expect((await productRow(userId))?.plan).toBe(5);
+    await advanceDays(30);
+    expect(await billing.state(userId)).toMatchObject({ status: 2, current: { plan: 3 }, booked: null });
+    expect((await productRow(userId))?.plan).toBe(3);
+
+    expect((await billing.cancel(userId)).cancelAtPeriodEnd).toBe(true);
+    await advanceDays(31);
+    expect(await billing.state(userId)).toMatchObject({ status: 9, providerStatus: 'canceled' });
+    expect(await monitoringEvents(userId)).toEqual(['held:ended']);
+  });
+
   it('serves billing over gRPC to the signed-in user, with refusals as problems', async () => {
     await expect(unary(billingClient, 'getBilling', { sessionToken: 'nobody' })).rejects.toMatchObject({
       code: status.UNAUTHENTICATED,
