@@ -1,5 +1,5 @@
 import type { CatalogEntry } from '@mimamori/bus';
-import { accountCreated, streams } from '@mimamori/events';
+import { accountCancelled, accountCreated, streams } from '@mimamori/events';
 import type { BillingActions } from './domain/billing/billing-actions.ts';
 
 /**
@@ -17,6 +17,21 @@ export function billingSignUpConsumer(billing: BillingActions): CatalogEntry {
     handler: async (message) => {
       const { userId } = accountCreated.decode(message.data);
       await billing.startBilling(userId);
+    },
+  };
+}
+
+/** A cancelled account's subscription ends at Stripe too, so nothing is billed or kept paused there. */
+export function billingCancelConsumer(billing: BillingActions): CatalogEntry {
+  return {
+    stream: streams.accounts.name,
+    durable: 'account-billing-cancelled',
+    subject: accountCancelled.subject,
+    maxDeliver: 20,
+    ackWaitMs: 30_000,
+    handler: async (message) => {
+      const { userId } = accountCancelled.decode(message.data);
+      await billing.endAtProvider(userId);
     },
   };
 }

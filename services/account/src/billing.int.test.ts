@@ -18,6 +18,7 @@ import { WebhookRefused } from './domain/billing/billing-ports.ts';
 import { hashSessionToken } from './domain/session-token.ts';
 import { createAccountService } from './service.ts';
 import { createBillingStore } from './store/billing-store.ts';
+import { createTrialStore } from './store/trial-store.ts';
 
 const DAY = 86_400;
 const SECRET = 'whsec_billing_test';
@@ -196,6 +197,25 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
     expect(await monitoringEvents(userId)).toEqual(['held:trial_ended', 'lifted']);
   });
 
+  it('an account cancelled at its delete date ends its paused subscription at Stripe', async () => {
+    const userId = await signUp('expired@example.jp');
+    const { subscriptionId } = await billing.state(userId);
+    await advanceDays(15);
+    const deleteAt = (await productRow(userId))?.delete_at;
+    expect(deleteAt).toBeInstanceOf(Date);
+    // The trial sweeper's own step, at the delete date.
+    expect(await createTrialStore(testHost.db).cancelUnpaidHolds(deleteAt as Date)).toContain(userId);
+    for (let attempt = 0; attempt < 100; attempt++) {
+      if ((await stripe.subscriptions.retrieve(subscriptionId)).status === 'canceled') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect((await stripe.subscriptions.retrieve(subscriptionId)).status).toBe('canceled');
+    await standIn.delivered();
+    expect(await billing.state(userId)).toMatchObject({ status: 9, providerStatus: 'canceled' });
+    // The hold was told once; the end adds no second stop.
+    expect(await monitoringEvents(userId)).toEqual(['held:trial_ended']);
+  });
+
   it('renewal failure → 6 → reprocess → 2; later past suspend_at → 7 → card update lifts the hold', async () => {
     const userId = await signUp('renewal@example.jp');
     await addCard(userId, 'pm_card_chargeCustomerFail');
@@ -254,9 +274,11 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
     expect(upgraded.current.plan).toBe(5);
     const paid = await stripe.invoices.list({ subscription: active.subscriptionId, status: 'paid' });
     // The proration for the rest of the period was billed at once.
-    expect(paid.data.some((invoice) => invoice.billing_reason === 'subscription_update' && invoice.amount_paid > 0)).toBe(
-      true,
-    );
+    expect(
+      paid.data.some(
+        (invoice) => invoice.billing_reason === 'subscription_update' && invoice.amount_paid > 0,
+      ),
+    ).toBe(true);
 
     const booked = await billing.changePlan(userId, { plan: 3, cycle: 'month', options: [] }, 'renewal');
     expect(booked).toMatchObject({ current: { plan: 5 }, booked: { plan: 3, cycle: 'month' } });

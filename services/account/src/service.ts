@@ -9,7 +9,7 @@ import type { SecretBox } from '@mimamori/secret-box';
 import type { ServiceModule } from '@mimamori/service-host';
 import { hash, verify } from '@node-rs/argon2';
 import { startAccountSweeper } from './account-sweeper.ts';
-import { billingSignUpConsumer } from './billing-consumer.ts';
+import { billingCancelConsumer, billingSignUpConsumer } from './billing-consumer.ts';
 import { postDiscordMessage } from './discord-client.ts';
 import { billingActions } from './domain/billing/billing-actions.ts';
 import type { BillingProvider } from './domain/billing/billing-ports.ts';
@@ -89,7 +89,10 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     ],
     // TARGETS: usage reports of the user's sites (used_num).
     streams: [streams.accounts, streams.targets],
-    consumers: [siteUsageConsumer(db), ...(billing ? [billingSignUpConsumer(billing)] : [])],
+    consumers: [
+      siteUsageConsumer(db),
+      ...(billing ? [billingSignUpConsumer(billing), billingCancelConsumer(billing)] : []),
+    ],
     outbox: true,
     grpc: [
       { definition: accountV1.AccountServiceService, implementation },

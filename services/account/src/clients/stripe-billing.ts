@@ -183,6 +183,12 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
       await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: cancel });
     },
 
+    async cancelNow(subscriptionId, key) {
+      const sub = await stripe.subscriptions.retrieve(subscriptionId);
+      if (sub.status === 'canceled' || sub.status === 'incomplete_expired') return;
+      await stripe.subscriptions.cancel(subscriptionId, {}, { idempotencyKey: key });
+    },
+
     verifyEvent(rawBody, signatureHeader) {
       let event: Stripe.Event;
       try {

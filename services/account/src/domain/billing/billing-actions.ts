@@ -178,6 +178,17 @@ export function billingActions(deps: BillingDeps) {
       return refresh(userId, event.type, { id: event.id, type: event.type });
     },
 
+    /**
+     * The account was cancelled (the trial sweeper's delete date): its paused subscription would
+     * otherwise stay at Stripe for ever. Nothing when billing never started for it.
+     */
+    async endAtProvider(userId: string): Promise<void> {
+      const record = await store.byUser(userId);
+      if (!record || record.providerStatus === 'canceled') return;
+      await provider.cancelNow(record.subscriptionId, `account-cancelled:${userId}`);
+      await refresh(userId, 'account-cancelled');
+    },
+
     /** Status 6 past `suspend_at` becomes 7; run by the account sweeper. */
     async sweepHolds(): Promise<string[]> {
       const now = clock.now();

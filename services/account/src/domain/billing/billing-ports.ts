@@ -44,6 +44,8 @@ export interface BillingProvider {
   changeNow(subscriptionId: string, lines: SubscriptionLine[], trialing: boolean, key: string): Promise<void>;
   bookAtRenewal(subscriptionId: string, lines: SubscriptionLine[]): Promise<void>;
   setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean): Promise<void>;
+  /** Ends the subscription now (the account was cancelled); nothing more is billed. */
+  cancelNow(subscriptionId: string, key: string): Promise<void>;
   /** Verifies the raw body against the signature header; throws WebhookRefused. */
   verifyEvent(rawBody: string, signatureHeader: string): ProviderEvent;
 }
