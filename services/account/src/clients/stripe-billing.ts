@@ -228,13 +228,7 @@ function toEvent(event: Stripe.Event): ProviderEvent {
     );
   }
   if (object.object === 'customer') customerId = object.id;
-  return {
-    id: event.id,
-    type: event.type,
-    subscriptionId,
-    customerId,
-    setupIntentId: object.object === 'setup_intent' ? object.id : null,
-  };
+  return { id: event.id, type: event.type, subscriptionId, customerId };
 }
 
 function toSubscription(sub: Stripe.Subscription): ProviderSubscription {

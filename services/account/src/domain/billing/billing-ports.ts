@@ -8,9 +8,8 @@ export interface ProviderEvent {
   type: string;
   /** The subscription it concerns, when it names one (subscription, invoice, schedule events). */
   subscriptionId: string | null;
-  /** The customer it concerns (setup intents name only the customer). */
+  /** The customer it concerns (setup intents and payment methods name only the customer). */
   customerId: string | null;
-  setupIntentId: string | null;
 }
 
 export class WebhookRefused extends Error {

@@ -178,13 +178,3 @@ export function assertCanReprocess(record: BillingRecord): void {
     throw new BillingRefused('nothing_to_pay');
   }
 }
-
-/** `has_pi`: a card is on file. */
-export function hasPaymentInstrument(record: BillingRecord | null): boolean {
-  return record?.card != null;
-}
-
-/** `s_info` of user_info: the plan in force, its cycle and options. */
-export function subscriptionInfo(record: BillingRecord): { Plan: number; Cycle: string; Options: string[] } {
-  return { Plan: record.current.plan, Cycle: record.current.cycle, Options: record.current.options };
-}
