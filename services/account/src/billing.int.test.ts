@@ -335,6 +335,36 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
     });
     expect(carded?.card).toMatchObject({ brand: 'visa', last4: '4242' });
 
+    // The test card form: the same, with one of Stripe's test cards confirmed server-side.
+    const second = await unary(billingClient, 'createSetupIntent', { sessionToken });
+    await expect(
+      unary(billingClient, 'confirmTestCard', {
+        sessionToken,
+        setupIntentId: second.setupIntentId,
+        testCard: '4242',
+      }),
+    ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'test_card' });
+    const { billing: tested } = await unary(billingClient, 'confirmTestCard', {
+      sessionToken,
+      setupIntentId: second.setupIntentId,
+      testCard: 'pm_card_mastercard',
+    });
+    expect(tested?.card).toMatchObject({ brand: 'mastercard', last4: '4444' });
+    // With a live key there is no test card form.
+    const live = billingActions({
+      provider: stripeBilling({
+        secretKey: 'sk_live_x',
+        webhookSecret: SECRET,
+        clock: { now: () => new Date() },
+      }),
+      store: createBillingStore(testHost.db, { trialGraceMs: 0, now: () => new Date() }),
+      clock: { now: () => new Date() },
+      renewalGraceMs: 0,
+    });
+    await expect(live.confirmTestCard(userId, second.setupIntentId, 'pm_card_visa')).rejects.toMatchObject({
+      reason: 'live_mode',
+    });
+
     const body = JSON.stringify({ id: 'evt_grpc_forged', type: 'invoice.paid', data: { object: {} } });
     await expect(
       unary(billingClient, 'handleStripeWebhook', {

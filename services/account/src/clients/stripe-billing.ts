@@ -77,11 +77,12 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
 
     subscription: read,
 
-    async createSetupIntent(customerId, key) {
-      const intent = await stripe.setupIntents.create(
-        { customer: customerId, usage: 'off_session', automatic_payment_methods: { enabled: true } },
-        { idempotencyKey: key },
-      );
+    async createSetupIntent(customerId) {
+      const intent = await stripe.setupIntents.create({
+        customer: customerId,
+        usage: 'off_session',
+        automatic_payment_methods: { enabled: true },
+      });
       if (!intent.client_secret) throw new Error('Stripe returned a setup intent without a client secret');
       return { id: intent.id, clientSecret: intent.client_secret };
     },
@@ -100,6 +101,17 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
         expYear: pm.card.exp_year,
       };
     },
+
+    // Stripe's test mode confirms a setup intent server-side with a test card id; a live key must not.
+    confirmTestCard: options.secretKey.startsWith('sk_test_')
+      ? async (setupIntentId, customerId, testCard) => {
+          const intent = await stripe.setupIntents.retrieve(setupIntentId);
+          if (idOf(intent.customer) !== customerId)
+            throw new Error(`setup intent ${setupIntentId} is not this customer's`);
+          if (intent.status !== 'succeeded')
+            await stripe.setupIntents.confirm(setupIntentId, { payment_method: testCard });
+        }
+      : null,
 
     async setDefaultCard(customerId, subscriptionId, paymentMethodId) {
       // Retries look at the subscription's default first, then the customer's; set both.
@@ -133,23 +145,19 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
       return paid;
     },
 
-    async changeNow(subscriptionId, lines, trialing, key) {
+    async changeNow(subscriptionId, lines, trialing) {
       const sub = await stripe.subscriptions.retrieve(subscriptionId);
       const wanted = await items(lines);
       // Every item is re-priced in one call: currency and interval must match across items.
       const keep = sub.items.data.slice(0, wanted.length);
-      await stripe.subscriptions.update(
-        subscriptionId,
-        {
-          items: [
-            ...wanted.map((item, index) => ({ ...item, ...(keep[index] ? { id: keep[index].id } : {}) })),
-            ...sub.items.data.slice(wanted.length).map((item) => ({ id: item.id, deleted: true })),
-          ],
-          // During the trial nothing is billed and the trial continues.
-          proration_behavior: trialing ? 'none' : 'always_invoice',
-        },
-        { idempotencyKey: key },
-      );
+      await stripe.subscriptions.update(subscriptionId, {
+        items: [
+          ...wanted.map((item, index) => ({ ...item, ...(keep[index] ? { id: keep[index].id } : {}) })),
+          ...sub.items.data.slice(wanted.length).map((item) => ({ id: item.id, deleted: true })),
+        ],
+        // During the trial nothing is billed and the trial continues.
+        proration_behavior: trialing ? 'none' : 'always_invoice',
+      });
     },
 
     async bookAtRenewal(subscriptionId, lines) {

@@ -4,7 +4,7 @@ import { unaryHandler } from '@mimamori/service-host';
 import type { AccountDeps } from '../domain/account-deps.ts';
 import { AccountProblem } from '../domain/account-problem.ts';
 import type { BillingActions } from '../domain/billing/billing-actions.ts';
-import { WebhookRefused } from '../domain/billing/billing-ports.ts';
+import { TEST_CARDS, type TestCard, WebhookRefused } from '../domain/billing/billing-ports.ts';
 import type { BillingRecord, PlanChoice } from '../domain/billing/billing-record.ts';
 import { BillingRefused } from '../domain/billing/billing-state.ts';
 import { requireUser } from '../domain/sessions.ts';
@@ -30,6 +30,17 @@ export function billingServer(
     confirmCard: rpc(async (request: billingV1.ConfirmCardRequest) => ({
       billing: toBilling(await billing.confirmCard(await user(request), request.setupIntentId)),
     })),
+    confirmTestCard: rpc(async (request: billingV1.ConfirmTestCardRequest) => {
+      const userId = await user(request);
+      if (!(TEST_CARDS as readonly string[]).includes(request.testCard))
+        throw new AccountProblem('invalid', 'test_card');
+      const record = await billing.confirmTestCard(
+        userId,
+        request.setupIntentId,
+        request.testCard as TestCard,
+      );
+      return { billing: toBilling(record) };
+    }),
     changePlan: rpc(async (request: billingV1.ChangePlanRequest) => {
       const userId = await user(request);
       const timing = request.timing === 'renewal' ? 'renewal' : request.timing === 'now' ? 'now' : null;

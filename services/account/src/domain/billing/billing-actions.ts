@@ -2,7 +2,7 @@ import { isPlanId, type PlanId, subscriptionLines } from '@mimamori/plans';
 import { SubscriptionStatus } from '../account-record.ts';
 import type { Clock } from '../clock.ts';
 import { TRIAL_DAYS, TRIAL_PLAN } from '../trial.ts';
-import type { BillingProvider, BillingStore } from './billing-ports.ts';
+import type { BillingProvider, BillingStore, TestCard } from './billing-ports.ts';
 import type { BillingRecord, PlanChoice } from './billing-record.ts';
 import {
   afterNewCard,
@@ -50,6 +50,25 @@ export function billingActions(deps: BillingDeps) {
       return 'applied';
     });
 
+  /**
+   * A card the browser confirmed: becomes the default, then a paused subscription resumes and
+   * anything unpaid is paid again, which lifts a renewal failure or hold.
+   */
+  const confirmCard = async (userId: string, setupIntentId: string): Promise<BillingRecord> => {
+    const record = await required(userId);
+    const card = await provider.setupIntentCard(setupIntentId, record.customerId);
+    if (!card) throw new BillingRefused('no_card');
+    await provider.setDefaultCard(record.customerId, record.subscriptionId, card.paymentMethodId);
+    const { paymentMethodId: _, ...shown } = card;
+    await store.within(userId, (unit) => unit.save({ ...unit.record, card: shown }, [], 'card'));
+    const next = afterNewCard(record);
+    if (next === 'resume') await provider.resume(record.subscriptionId, `resume:${setupIntentId}`);
+    if (next === 'pay_open_invoices')
+      await provider.payOpenInvoices(record.subscriptionId, `pay:${setupIntentId}`);
+    await refresh(userId, 'card');
+    return required(userId);
+  };
+
   return {
     /**
      * Signup's side at the provider: a customer in the currency chosen at signup (fixed from then
@@ -96,26 +115,17 @@ export function billingActions(deps: BillingDeps) {
 
     async createSetupIntent(userId: string): Promise<{ id: string; clientSecret: string }> {
       const record = await required(userId);
-      return provider.createSetupIntent(record.customerId, `setup-intent:${userId}:${clock.now().getTime()}`);
+      return provider.createSetupIntent(record.customerId);
     },
 
-    /**
-     * A card the browser confirmed: becomes the default, then a paused subscription resumes and
-     * anything unpaid is paid again, which lifts a renewal failure or hold.
-     */
-    async confirmCard(userId: string, setupIntentId: string): Promise<BillingRecord> {
+    confirmCard,
+
+    /** The test card form: Stripe's test card instead of the Payment Element, in test mode only. */
+    async confirmTestCard(userId: string, setupIntentId: string, testCard: TestCard): Promise<BillingRecord> {
+      if (!provider.confirmTestCard) throw new BillingRefused('live_mode');
       const record = await required(userId);
-      const card = await provider.setupIntentCard(setupIntentId, record.customerId);
-      if (!card) throw new BillingRefused('no_card');
-      await provider.setDefaultCard(record.customerId, record.subscriptionId, card.paymentMethodId);
-      const { paymentMethodId: _, ...shown } = card;
-      await store.within(userId, (unit) => unit.save({ ...unit.record, card: shown }, [], 'card'));
-      const next = afterNewCard(record);
-      if (next === 'resume') await provider.resume(record.subscriptionId, `resume:${setupIntentId}`);
-      if (next === 'pay_open_invoices')
-        await provider.payOpenInvoices(record.subscriptionId, `pay:${setupIntentId}`);
-      await refresh(userId, 'card');
-      return required(userId);
+      await provider.confirmTestCard(setupIntentId, record.customerId, testCard);
+      return confirmCard(userId, setupIntentId);
     },
 
     /** "Reprocess": pays the open invoice again with the card on file. */
@@ -134,8 +144,7 @@ export function billingActions(deps: BillingDeps) {
       const lines = subscriptionLines(choice.plan, choice.options, choice.cycle, record.currency);
       if (timing === 'now') {
         const trialing = record.status === SubscriptionStatus.trial;
-        const key = `plan-change:${userId}:${choice.plan}:${choice.cycle}:${choice.options.join(',')}:${clock.now().getTime()}`;
-        await provider.changeNow(record.subscriptionId, lines, trialing, key);
+        await provider.changeNow(record.subscriptionId, lines, trialing);
       } else {
         await provider.bookAtRenewal(record.subscriptionId, lines);
         await store.within(userId, (unit) =>

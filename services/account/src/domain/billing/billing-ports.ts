@@ -12,6 +12,10 @@ export interface ProviderEvent {
   customerId: string | null;
 }
 
+/** Stripe's test card ids the test form offers. */
+export const TEST_CARDS = ['pm_card_visa', 'pm_card_mastercard', 'pm_card_chargeCustomerFail'] as const;
+export type TestCard = (typeof TEST_CARDS)[number];
+
 export class WebhookRefused extends Error {
   constructor(readonly reason: 'signature' | 'stale' | 'malformed') {
     super(`webhook refused: ${reason}`);
@@ -32,15 +36,22 @@ export interface BillingProvider {
     key: string,
   ): Promise<ProviderSubscription>;
   subscription(id: string): Promise<ProviderSubscription>;
-  createSetupIntent(customerId: string, key: string): Promise<{ id: string; clientSecret: string }>;
+  /** A new one each time: a card form opened twice gets two, and only a confirmed one counts. */
+  createSetupIntent(customerId: string): Promise<{ id: string; clientSecret: string }>;
   /** The card a succeeded setup intent saved for this customer; null if it has not succeeded. */
   setupIntentCard(setupIntentId: string, customerId: string): Promise<Card | null>;
+  /**
+   * Test mode only (null with a live key): confirms the customer's setup intent with one of Stripe's
+   * test cards, as the test card form does instead of the Payment Element.
+   */
+  confirmTestCard: ((setupIntentId: string, customerId: string, testCard: TestCard) => Promise<void>) | null;
   /** Makes the card the one renewals and retries charge (customer and subscription default). */
   setDefaultCard(customerId: string, subscriptionId: string, paymentMethodId: string): Promise<void>;
   resume(subscriptionId: string, key: string): Promise<void>;
   /** Pays every open invoice of the subscription; false when a payment was declined. */
   payOpenInvoices(subscriptionId: string, key: string): Promise<boolean>;
-  changeNow(subscriptionId: string, lines: SubscriptionLine[], trialing: boolean, key: string): Promise<void>;
+  /** Asking twice for the same plan changes nothing the second time (same prices, no proration). */
+  changeNow(subscriptionId: string, lines: SubscriptionLine[], trialing: boolean): Promise<void>;
   bookAtRenewal(subscriptionId: string, lines: SubscriptionLine[]): Promise<void>;
   setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean): Promise<void>;
   /** Ends the subscription now (the account was cancelled); nothing more is billed. */

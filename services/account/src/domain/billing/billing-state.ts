@@ -112,7 +112,13 @@ function samePlan(a: PlanChoice, b: PlanChoice): boolean {
 
 export class BillingRefused extends Error {
   constructor(
-    readonly reason: 'renew_first' | 'not_cancelling' | 'period_over' | 'no_card' | 'nothing_to_pay',
+    readonly reason:
+      | 'renew_first'
+      | 'not_cancelling'
+      | 'period_over'
+      | 'no_card'
+      | 'nothing_to_pay'
+      | 'live_mode',
   ) {
     super(reason);
   }

@@ -85,6 +85,17 @@ export interface ConfirmCardRequest {
   setupIntentId: string;
 }
 
+export interface ConfirmTestCardRequest {
+  sessionToken: string;
+  setupIntentId: string;
+  /** "pm_card_visa", "pm_card_mastercard" or "pm_card_chargeCustomerFail" (attaches, then declines). */
+  testCard: string;
+}
+
+export interface ConfirmTestCardResponse {
+  billing?: Billing | undefined;
+}
+
 export interface ChangePlanRequest {
   sessionToken: string;
   plan?:
@@ -973,6 +984,188 @@ export const ConfirmCardRequest: MessageFns<ConfirmCardRequest> = {
   },
 };
 
+function createBaseConfirmTestCardRequest(): ConfirmTestCardRequest {
+  return { sessionToken: "", setupIntentId: "", testCard: "" };
+}
+
+export const ConfirmTestCardRequest: MessageFns<ConfirmTestCardRequest> = {
+  encode(message: ConfirmTestCardRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    if (message.setupIntentId !== "") {
+      writer.uint32(18).string(message.setupIntentId);
+    }
+    if (message.testCard !== "") {
+      writer.uint32(26).string(message.testCard);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmTestCardRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmTestCardRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.setupIntentId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.testCard = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmTestCardRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      setupIntentId: isSet(object.setupIntentId)
+        ? globalThis.String(object.setupIntentId)
+        : isSet(object.setup_intent_id)
+        ? globalThis.String(object.setup_intent_id)
+        : "",
+      testCard: isSet(object.testCard)
+        ? globalThis.String(object.testCard)
+        : isSet(object.test_card)
+        ? globalThis.String(object.test_card)
+        : "",
+    };
+  },
+
+  toJSON(message: ConfirmTestCardRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    if (message.setupIntentId !== "") {
+      obj.setupIntentId = message.setupIntentId;
+    }
+    if (message.testCard !== "") {
+      obj.testCard = message.testCard;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfirmTestCardRequest>, I>>(base?: I): ConfirmTestCardRequest {
+    return ConfirmTestCardRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfirmTestCardRequest>, I>>(object: I): ConfirmTestCardRequest {
+    const message = createBaseConfirmTestCardRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    message.setupIntentId = object.setupIntentId ?? "";
+    message.testCard = object.testCard ?? "";
+    return message;
+  },
+};
+
+function createBaseConfirmTestCardResponse(): ConfirmTestCardResponse {
+  return { billing: undefined };
+}
+
+export const ConfirmTestCardResponse: MessageFns<ConfirmTestCardResponse> = {
+  encode(message: ConfirmTestCardResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.billing !== undefined) {
+      Billing.encode(message.billing, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmTestCardResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmTestCardResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.billing = Billing.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmTestCardResponse {
+    return { billing: isSet(object.billing) ? Billing.fromJSON(object.billing) : undefined };
+  },
+
+  toJSON(message: ConfirmTestCardResponse): unknown {
+    const obj: any = {};
+    if (message.billing !== undefined) {
+      obj.billing = Billing.toJSON(message.billing);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfirmTestCardResponse>, I>>(base?: I): ConfirmTestCardResponse {
+    return ConfirmTestCardResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfirmTestCardResponse>, I>>(object: I): ConfirmTestCardResponse {
+    const message = createBaseConfirmTestCardResponse();
+    message.billing = (object.billing !== undefined && object.billing !== null)
+      ? Billing.fromPartial(object.billing)
+      : undefined;
+    return message;
+  },
+};
+
 function createBaseChangePlanRequest(): ChangePlanRequest {
   return { sessionToken: "", plan: undefined, timing: "" };
 }
@@ -1822,7 +2015,7 @@ export const HandleStripeWebhookResponse: MessageFns<HandleStripeWebhookResponse
  * Billing on Stripe, part of the account service (docs/adr/0012-billing.md). Called by the gateway.
  * Every method but HandleStripeWebhook resolves the caller from the session token. Refusals are
  * FAILED_PRECONDITION with the reason as details: renew_first (status 6 or 7, or not started),
- * not_cancelling, period_over, no_card, nothing_to_pay.
+ * not_cancelling, period_over, no_card, nothing_to_pay, live_mode.
  */
 export type BillingServiceService = typeof BillingServiceService;
 export const BillingServiceService = {
@@ -1860,6 +2053,22 @@ export const BillingServiceService = {
     requestDeserialize: (value: Buffer): ConfirmCardRequest => ConfirmCardRequest.decode(value),
     responseSerialize: (value: ConfirmCardResponse): Buffer => Buffer.from(ConfirmCardResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ConfirmCardResponse => ConfirmCardResponse.decode(value),
+  },
+  /**
+   * The clearly marked test card form (no Stripe Payment Element without Stripe's servers): confirms
+   * the SetupIntent with one of Stripe's test cards, then as ConfirmCard. Test mode only: refused
+   * (FAILED_PRECONDITION live_mode) with a live key.
+   */
+  confirmTestCard: {
+    path: "/mimamori.account.v1.BillingService/ConfirmTestCard" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConfirmTestCardRequest): Buffer =>
+      Buffer.from(ConfirmTestCardRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConfirmTestCardRequest => ConfirmTestCardRequest.decode(value),
+    responseSerialize: (value: ConfirmTestCardResponse): Buffer =>
+      Buffer.from(ConfirmTestCardResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConfirmTestCardResponse => ConfirmTestCardResponse.decode(value),
   },
   /** Now with proration (always now during the trial) or booked for the next renewal. */
   changePlan: {
@@ -1927,6 +2136,12 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
    * after its trial resumes, and unpaid invoices are paid again (which lifts status 6 or 7).
    */
   confirmCard: handleUnaryCall<ConfirmCardRequest, ConfirmCardResponse>;
+  /**
+   * The clearly marked test card form (no Stripe Payment Element without Stripe's servers): confirms
+   * the SetupIntent with one of Stripe's test cards, then as ConfirmCard. Test mode only: refused
+   * (FAILED_PRECONDITION live_mode) with a live key.
+   */
+  confirmTestCard: handleUnaryCall<ConfirmTestCardRequest, ConfirmTestCardResponse>;
   /** Now with proration (always now during the trial) or booked for the next renewal. */
   changePlan: handleUnaryCall<ChangePlanRequest, ChangePlanResponse>;
   /** Service continues to the period's end; undo is possible until then. */
@@ -1992,6 +2207,26 @@ export interface BillingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ConfirmCardResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The clearly marked test card form (no Stripe Payment Element without Stripe's servers): confirms
+   * the SetupIntent with one of Stripe's test cards, then as ConfirmCard. Test mode only: refused
+   * (FAILED_PRECONDITION live_mode) with a live key.
+   */
+  confirmTestCard(
+    request: ConfirmTestCardRequest,
+    callback: (error: ServiceError | null, response: ConfirmTestCardResponse) => void,
+  ): ClientUnaryCall;
+  confirmTestCard(
+    request: ConfirmTestCardRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ConfirmTestCardResponse) => void,
+  ): ClientUnaryCall;
+  confirmTestCard(
+    request: ConfirmTestCardRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ConfirmTestCardResponse) => void,
   ): ClientUnaryCall;
   /** Now with proration (always now during the trial) or booked for the next renewal. */
   changePlan(
