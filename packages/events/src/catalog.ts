@@ -85,6 +85,14 @@ export const accountCancelled = eventType(
   accountsEventsV1.AccountCancelled,
 );
 
+export const accountHeld = eventType('accounts.held', streams.accounts.name, accountsEventsV1.AccountHeld);
+
+export const holdLifted = eventType(
+  'accounts.hold_lifted',
+  streams.accounts.name,
+  accountsEventsV1.HoldLifted,
+);
+
 export const checkRequested = eventType('checks.run', streams.checks.name, checksEventsV1.CheckRequested);
 
 export const snapshotCaptured = eventType(

@@ -1,11 +1,13 @@
 export {
   accountCancelled,
   accountCreated,
+  accountHeld,
   accountMailRequested,
   changeDetected,
   checkCompleted,
   checkRequested,
   filingPublished,
+  holdLifted,
   siteUsageChanged,
   snapshotCaptured,
   streams,

@@ -1,7 +1,25 @@
+export {
+  ADDONS,
+  type Addon,
+  type AddonPrices,
+  addonLookupKey,
+  BILLED_PLANS,
+  billingCatalogue,
+  type CataloguePrice,
+  type CatalogueProduct,
+  CURRENCIES,
+  CYCLES,
+  parseAddonPrices,
+  planFromLines,
+  planLookupKey,
+  type SubscriptionLine,
+  subscriptionLines,
+} from './billing-catalog.ts';
 export { type CustomOption, customPlanQuota, InvalidCustomOption } from './custom-plan.ts';
 export { CYCLE_DAYS, type Cycle, isCycle, isPlanId, PLANS, type Plan, type PlanId } from './plan-catalog.ts';
 export {
   type Currency,
+  cyclePrices,
   formatPrice,
   isCurrency,
   type PlanPrice,

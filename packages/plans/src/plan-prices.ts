@@ -25,19 +25,23 @@ export function parsePlanPrices(json: string): PlanPrices {
   for (const [key, cycles] of Object.entries(raw)) {
     const plan = Number(key);
     if (!isPlanId(plan)) throw new Error(`plan prices: unknown plan id ${key}`);
-    const table = cycles as Record<string, Record<string, unknown>>;
-    const price = (cycle: Cycle): PlanPrice => {
-      const entry = table?.[cycle];
-      const jpy = entry?.JPY;
-      const usd = entry?.USD;
-      if (!Number.isInteger(jpy) || !Number.isInteger(usd) || (jpy as number) < 0 || (usd as number) < 0) {
-        throw new Error(`plan prices: plan ${key} ${cycle} needs whole JPY and USD cent amounts`);
-      }
-      return { JPY: jpy as number, USD: usd as number };
-    };
-    prices[plan] = { month: price('month'), year: price('year') };
+    prices[plan] = cyclePrices(`plan prices: plan ${key}`, cycles);
   }
   return prices;
+}
+
+/** Both cycles of one priced thing (a plan, an add-on), each in whole yen and US cents. */
+export function cyclePrices(label: string, cycles: unknown): Record<Cycle, PlanPrice> {
+  const table = cycles as Record<string, Record<string, unknown>> | undefined;
+  const price = (cycle: Cycle): PlanPrice => {
+    const jpy = table?.[cycle]?.JPY;
+    const usd = table?.[cycle]?.USD;
+    if (!Number.isInteger(jpy) || !Number.isInteger(usd) || (jpy as number) < 0 || (usd as number) < 0) {
+      throw new Error(`${label} ${cycle} needs whole JPY and USD cent amounts`);
+    }
+    return { JPY: jpy as number, USD: usd as number };
+  };
+  return { month: price('month'), year: price('year') };
 }
 
 /** The price in the currency's smallest display unit; 0 when the plan has no configured price. */

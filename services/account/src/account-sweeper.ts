@@ -5,7 +5,7 @@ import { SIGN_IN_WINDOW_MS } from './domain/sign-in-throttle.ts';
 import { sweepTrials, type TrialPort } from './domain/trial.ts';
 
 /**
- * Every `intervalMs`: moves trials on (hold, cancel) and prunes expired rows. A failed sweep is
+ * Every `intervalMs`: moves trials on (hold, cancel), puts unpaid renewals on hold and prunes expired rows. A failed sweep is
  * logged and the next one tries again; the first runs one interval after start, once the
  * host has migrated the schema.
  */
@@ -14,6 +14,8 @@ export function startAccountSweeper(deps: {
   expired: ExpiredRowsPort;
   clock: Clock;
   graceMs: number;
+  /** Billing: status 6 past its deadline goes on hold; null without billing. */
+  holds: (() => Promise<string[]>) | null;
   intervalMs: number;
   logger: Logger;
 }): { stop(): Promise<void> } {
@@ -22,6 +24,8 @@ export function startAccountSweeper(deps: {
     const now = deps.clock.now();
     const { held, cancelled } = await sweepTrials(deps.trials, now, deps.graceMs);
     if (held.length || cancelled.length) deps.logger.info({ held, cancelled }, 'trials swept');
+    const unpaid = (await deps.holds?.()) ?? [];
+    if (unpaid.length) deps.logger.info({ held: unpaid }, 'unpaid renewals put on hold');
     await deps.expired.pruneExpired(now, new Date(now.getTime() - SIGN_IN_WINDOW_MS));
   };
   const tick = () => {

@@ -9,6 +9,13 @@ export const accountEnv = {
   SECRET_KEYS: z.string().min(1),
   // Plan prices, JPY whole units and USD cents per cycle: {"3":{"month":{"JPY":980,"USD":700},"year":{…}}}.
   PLAN_PRICES: z.string().default('{}'),
+  // Stripe (docs/billing.md). Without a secret key, billing is off; STRIPE_API_BASE points the SDK at
+  // the local stand-in (http://127.0.0.1:12111) instead of api.stripe.com.
+  STRIPE_SECRET_KEY: z.string().default(''),
+  STRIPE_WEBHOOK_SECRET: z.string().default(''),
+  STRIPE_API_BASE: z.string().default(''),
+  // How long status 6 (renewal failed) lasts before the account is put on hold (7).
+  RENEWAL_GRACE_DAYS: z.coerce.number().int().min(0).default(7),
   // How long an account stays on hold after its trial ends without a card before it is cancelled.
   TRIAL_GRACE_DAYS: z.coerce.number().int().min(0).default(30),
   // How often the trial sweeper looks for ended trials and due cancellations.

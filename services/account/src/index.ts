@@ -1,4 +1,7 @@
+export { createStripe, stripeBilling } from './clients/stripe-billing.ts';
+export { syncStripePrices } from './clients/stripe-prices.ts';
 export { accountEnv } from './config.ts';
+export type { BillingProvider } from './domain/billing/billing-ports.ts';
 export { type Clock, systemClock } from './domain/clock.ts';
 export type { XOAuthConfig } from './domain/x-sign-in.ts';
 export { siteUsageConsumer } from './events/site-usage-consumer.ts';

@@ -1,7 +1,9 @@
 import { parsePlanPrices } from '@mimamori/plans';
 import { createSecretBox } from '@mimamori/secret-box';
 import { runServiceProcess } from '@mimamori/service-host';
+import { stripeBilling } from './clients/stripe-billing.ts';
 import { accountEnv } from './config.ts';
+import { systemClock } from './domain/clock.ts';
 import { createAccountService } from './service.ts';
 
 await runServiceProcess('account', accountEnv, ({ config, db, logger }) =>
@@ -13,6 +15,17 @@ await runServiceProcess('account', accountEnv, ({ config, db, logger }) =>
     trialGraceMs: config.TRIAL_GRACE_DAYS * 86_400_000,
     sweepIntervalMs: config.TRIAL_SWEEP_INTERVAL_MS,
     discordApiBase: config.DISCORD_API_BASE,
+    billing: config.STRIPE_SECRET_KEY
+      ? {
+          provider: stripeBilling({
+            secretKey: config.STRIPE_SECRET_KEY,
+            webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+            ...(config.STRIPE_API_BASE ? { apiBase: config.STRIPE_API_BASE } : {}),
+            clock: systemClock,
+          }),
+          renewalGraceMs: config.RENEWAL_GRACE_DAYS * 86_400_000,
+        }
+      : null,
     xOAuth: config.X_OAUTH_CLIENT_ID
       ? {
           clientId: config.X_OAUTH_CLIENT_ID,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { outboxMigration, processedEventsMigration } from '@mimamori/bus';
-import { accountV1 } from '@mimamori/contracts';
+import { accountV1, billingV1 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
 import type { PlanPrices } from '@mimamori/plans';
@@ -10,13 +10,18 @@ import type { ServiceModule } from '@mimamori/service-host';
 import { hash, verify } from '@node-rs/argon2';
 import { startAccountSweeper } from './account-sweeper.ts';
 import { postDiscordMessage } from './clients/discord-client.ts';
+import { billingActions } from './domain/billing/billing-actions.ts';
+import type { BillingProvider } from './domain/billing/billing-ports.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { testMessage } from './domain/discord-link.ts';
 import type { XOAuthConfig } from './domain/x-sign-in.ts';
+import { billingCancelConsumer, billingSignUpConsumer } from './events/billing-consumer.ts';
 import { siteUsageConsumer } from './events/site-usage-consumer.ts';
 import { accountServer } from './grpc/account-server.ts';
+import { billingServer } from './grpc/billing-server.ts';
 import { workAfterAnswer } from './grpc/work-after-answer.ts';
 import { createAccountStore } from './store/account-store.ts';
+import { createBillingStore } from './store/billing-store.ts';
 import { createExpiredRowsStore } from './store/expired-rows-store.ts';
 import { ACCOUNT_SCHEMA, accountMigrations } from './store/migrations.ts';
 import { createTrialStore } from './store/trial-store.ts';
@@ -33,6 +38,8 @@ export interface AccountServiceOptions {
   /** Discord unless a stand-in is given; a function where the stand-in's address comes later. */
   discordApiBase?: string | (() => string);
   xOAuth?: XOAuthConfig | null;
+  /** Billing on Stripe (or its stand-in); without it signup starts only the product's own trial. */
+  billing?: { provider: BillingProvider; renewalGraceMs: number } | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -41,11 +48,21 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
   const { db, logger, secretBox } = options;
   const clock = options.clock ?? systemClock;
   const accounts = createAccountStore(db, secretBox);
+  const trialGraceMs = options.trialGraceMs ?? 30 * DAY_MS;
+  const billing = options.billing
+    ? billingActions({
+        provider: options.billing.provider,
+        store: createBillingStore(db, { trialGraceMs, now: () => clock.now() }),
+        clock,
+        renewalGraceMs: options.billing.renewalGraceMs,
+      })
+    : null;
   const sweeper = startAccountSweeper({
     trials: createTrialStore(db),
     expired: createExpiredRowsStore(db),
     clock,
-    graceMs: options.trialGraceMs ?? 30 * DAY_MS,
+    graceMs: trialGraceMs,
+    holds: billing ? () => billing.sweepHolds() : null,
     intervalMs: options.sweepIntervalMs ?? 60_000,
     logger,
   });
@@ -80,9 +97,22 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     ],
     // TARGETS: usage reports of the user's sites (used_num).
     streams: [streams.accounts, streams.targets],
-    consumers: [siteUsageConsumer(db)],
+    consumers: [
+      siteUsageConsumer(db),
+      ...(billing ? [billingSignUpConsumer(billing), billingCancelConsumer(billing)] : []),
+    ],
     outbox: true,
-    grpc: [{ definition: accountV1.AccountServiceService, implementation }],
+    grpc: [
+      { definition: accountV1.AccountServiceService, implementation },
+      ...(billing
+        ? [
+            {
+              definition: billingV1.BillingServiceService,
+              implementation: billingServer(billing, { accounts, clock }),
+            },
+          ]
+        : []),
+    ],
     stop: async () => {
       await sweeper.stop();
       await afterAnswer.settled();

@@ -1,6 +1,6 @@
 import type { BusMessage } from '@mimamori/bus';
 import type { accountsEventsV1 } from '@mimamori/contracts';
-import { accountCancelled, trialEnded } from '@mimamori/events';
+import { accountCancelled, accountHeld, trialEnded } from '@mimamori/events';
 import { createLogger } from '@mimamori/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountConsumers } from '../src/events/account-consumers.ts';
@@ -76,6 +76,40 @@ describe('account hold', () => {
     ]);
     const paused = (await harness.events('targets.paused')).filter((row) =>
       first.some((site) => row.id.includes(site.id)),
+    );
+    expect(paused).toHaveLength(2);
+  });
+
+  it("delivered twice, billing's accounts.held pauses the sites once", async () => {
+    const { browser, userId } = await harness.signedIn('held-twice@example.com');
+    for (const label of ['a', 'b']) await browser.post('/api/v2/target/register', siteBody({ label }));
+    const held = accountConsumers(
+      harness.db,
+      createTargetStore(harness.db),
+      createLogger({ service: 'test', level: 'silent' }),
+    ).find((entry) => entry.subject === accountHeld.subject);
+    const data = accountHeld.encode({
+      eventId: 'held-1',
+      userId,
+      heldAt: new Date(),
+      reason: 'renewal_unpaid',
+    });
+    for (let i = 0; i < 2; i++) {
+      await held?.handler({
+        ...delivery({ eventId: '', userId, endedAt: undefined, deleteAt: undefined }, 'held-1'),
+        subject: accountHeld.subject,
+        data,
+      });
+    }
+    expect(await validity(browser)).toEqual([
+      [false, true],
+      [false, true],
+    ]);
+    const ids = ((await browser.get('/api/v2/targets')).body.targets as { id: string }[]).map(
+      (row) => row.id,
+    );
+    const paused = (await harness.events('targets.paused')).filter((row) =>
+      ids.some((id) => row.id.includes(id)),
     );
     expect(paused).toHaveLength(2);
   });

@@ -26,6 +26,8 @@ export interface SubscriptionRecord {
   trialEndsAt: Date | null;
   deleteAt: Date | null;
   hasCard: boolean;
+  /** Status 6: when billing puts the account on hold unless the renewal is paid. */
+  renewalSuspendAt?: Date | null;
 }
 
 /** Everything the account screens and user_info show about one user. */

@@ -75,6 +75,21 @@ describe('toUserInfoView', () => {
     expect(toUserInfoView(cancelled, prices).num._10min).toBe(0);
   });
 
+  it("gives a failed renewal billing's deadline as suspend_at and has_pi from the card on file", () => {
+    const failed = account({
+      subscription: {
+        ...startTrial(now),
+        status: 6,
+        hasCard: true,
+        renewalSuspendAt: new Date('2026-12-30T00:00:00Z'),
+      },
+    });
+    expect(toUserInfoView(failed, prices)).toMatchObject({
+      subscription: { status: 6, suspendAt: new Date('2026-12-30T00:00:00Z') },
+      hasPi: true,
+    });
+  });
+
   it('has no subscription for an account from before trials and no e-mail for an X user', () => {
     const legacy = account({ email: null, subscription: { ...startTrial(now), status: 0 } });
     expect(toUserInfoView(legacy, prices)).toMatchObject({ subscription: null, mails: [] });

@@ -45,8 +45,14 @@ export function toUserInfoView(account: AccountRecord, prices: PlanPrices): User
         : {
             price: planPrice(prices, sub.plan, sub.cycle, account.currency),
             status: sub.status,
-            // During the trial monitoring stops at its end; on hold, the account ends at the delete date.
-            suspendAt: sub.status === SubscriptionStatus.trial ? sub.trialEndsAt : sub.deleteAt,
+            // During the trial monitoring stops at its end; after a failed renewal, at billing's
+            // deadline; on hold, the account ends at the delete date.
+            suspendAt:
+              sub.status === SubscriptionStatus.trial
+                ? sub.trialEndsAt
+                : sub.status === SubscriptionStatus.renewalFailed
+                  ? (sub.renewalSuspendAt ?? null)
+                  : sub.deleteAt,
             plan: sub.plan,
             cycle: sub.cycle,
             options: sub.options,

@@ -20,11 +20,12 @@ export interface AccountRow {
   trial_ends_at: Date | null;
   delete_at: Date | null;
   has_card: boolean | null;
+  renewal_suspend_at: Date | null;
 }
 
 export const ACCOUNT_COLUMNS = `u.id, u.name, u.email, u.email_verified_at, u.lang, u.timezone, u.currency,
   u.password_hash, u.x_subject, u.deleted_at, u.discord_state,
-  s.plan, s.cycle, s.options, s.status, s.trial_ends_at, s.delete_at, s.has_card`;
+  s.plan, s.cycle, s.options, s.status, s.trial_ends_at, s.delete_at, s.has_card, b.suspend_at AS renewal_suspend_at`;
 
 export function toAccountRecord(row: AccountRow, mails: MailAddress[]): AccountRecord {
   return {
@@ -48,6 +49,7 @@ export function toAccountRecord(row: AccountRow, mails: MailAddress[]): AccountR
       trialEndsAt: row.trial_ends_at,
       deleteAt: row.delete_at,
       hasCard: row.has_card ?? false,
+      renewalSuspendAt: row.renewal_suspend_at,
     },
     mails,
   };

@@ -114,6 +114,7 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
       const { rows } = await db.query<AccountRow>(
         `SELECT ${ACCOUNT_COLUMNS}
            FROM ${S}.users u LEFT JOIN ${S}.subscriptions s ON s.user_id = u.id
+                LEFT JOIN ${S}.billing_accounts b ON b.user_id = u.id
           WHERE u.id = $1`,
         [userId],
       );

@@ -129,4 +129,37 @@ export const accountMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'billing',
+    sql: `
+      -- The account's side at the payment provider. Status, plan, cycle, options and has_card stay in
+      -- subscriptions (user_info reads them there); this holds what only billing needs. Of a card, only
+      -- what Stripe returns for display is kept.
+      CREATE TABLE billing_accounts (
+        user_id uuid PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        currency text NOT NULL,
+        customer_id text NOT NULL UNIQUE,
+        subscription_id text NOT NULL UNIQUE,
+        provider_status text NOT NULL,
+        suspend_at timestamptz,
+        period_end timestamptz,
+        cancel_at_period_end boolean NOT NULL DEFAULT false,
+        booked_plan integer,
+        booked_cycle text,
+        booked_options text[],
+        card_brand text,
+        card_last4 text,
+        card_exp_month integer,
+        card_exp_year integer
+      );
+      CREATE INDEX billing_accounts_suspend_due_idx ON billing_accounts (suspend_at);
+      -- Webhook events applied, by Stripe's event id: a redelivered event changes nothing.
+      CREATE TABLE billing_webhook_events (
+        event_id text PRIMARY KEY,
+        type text NOT NULL,
+        received_at timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
 ];

@@ -1,14 +1,16 @@
 import { type CatalogEntry, idempotent } from '@mimamori/bus';
 import type { Db } from '@mimamori/db';
-import { accountCancelled, streams, trialEnded } from '@mimamori/events';
+import { accountCancelled, accountHeld, streams, trialEnded } from '@mimamori/events';
 import type { Logger } from '@mimamori/runtime';
 import { deleteAllForCancel, pauseAllForHold } from '../domain/account-hold.ts';
 import { TARGET_SCHEMA } from '../store/migrations.ts';
 import type { TargetStore } from '../store/target-store.ts';
 
 /**
- * The account events the target service acts on: a trial that ended without a card puts the
- * account on hold and stops its monitoring; a cancelled account's sites go. Each runs once per
+ * The account events the target service acts on: a trial that ended without a card, or billing's
+ * hold (accounts.held: a renewal unpaid past its deadline, a paused or ended subscription), stops the
+ * account's monitoring; a cancelled account's sites go. Lifting a hold needs nothing here: sites
+ * stay paused until the user resumes them. Each runs once per
  * event id (processed_events), in the transaction that changes the sites and writes their events.
  */
 export function accountConsumers(db: Db, targets: TargetStore, logger: Logger): CatalogEntry[] {
@@ -35,6 +37,18 @@ export function accountConsumers(db: Db, targets: TargetStore, logger: Logger): 
         const { userId } = accountCancelled.decode(message.data);
         const deleted = await deleteAllForCancel(await targets.within(tx, userId));
         logger.info({ userId, deleted }, 'account cancelled: sites deleted');
+      }),
+    },
+    {
+      stream: streams.accounts.name,
+      durable: 'target-account-held',
+      subject: accountHeld.subject,
+      maxDeliver: 10,
+      ackWaitMs: 30_000,
+      handler: idempotent(db, TARGET_SCHEMA, 'target-account-held', async (message, tx) => {
+        const { userId, reason } = accountHeld.decode(message.data);
+        const paused = await pauseAllForHold(await targets.within(tx, userId));
+        logger.info({ userId, reason, paused }, 'account on hold: monitoring paused');
       }),
     },
   ];

@@ -64,6 +64,30 @@ export interface AccountCancelled {
   reason: string;
 }
 
+/**
+ * Published on accounts.held when billing puts an account on hold: a trial ended without a card, a
+ * failed renewal stayed unpaid past its deadline, or the subscription ended. Monitoring stops.
+ */
+export interface AccountHeld {
+  eventId: string;
+  userId: string;
+  heldAt?:
+    | Date
+    | undefined;
+  /** "trial_ended", "renewal_unpaid" or "ended". */
+  reason: string;
+}
+
+/**
+ * Published on accounts.hold_lifted when a payment went through on a held account. Monitoring may
+ * resume, but sites stay paused until the user resumes them.
+ */
+export interface HoldLifted {
+  eventId: string;
+  userId: string;
+  liftedAt?: Date | undefined;
+}
+
 function createBaseAccountCreated(): AccountCreated {
   return { eventId: "", userId: "", email: "", lang: "", createdAt: undefined };
 }
@@ -648,6 +672,248 @@ export const AccountCancelled: MessageFns<AccountCancelled> = {
     message.userId = object.userId ?? "";
     message.cancelledAt = object.cancelledAt ?? undefined;
     message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseAccountHeld(): AccountHeld {
+  return { eventId: "", userId: "", heldAt: undefined, reason: "" };
+}
+
+export const AccountHeld: MessageFns<AccountHeld> = {
+  encode(message: AccountHeld, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    if (message.heldAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.heldAt), writer.uint32(26).fork()).join();
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AccountHeld {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAccountHeld();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.heldAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AccountHeld {
+    return {
+      eventId: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      heldAt: isSet(object.heldAt)
+        ? fromJsonTimestamp(object.heldAt)
+        : isSet(object.held_at)
+        ? fromJsonTimestamp(object.held_at)
+        : undefined,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: AccountHeld): unknown {
+    const obj: any = {};
+    if (message.eventId !== "") {
+      obj.eventId = message.eventId;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.heldAt !== undefined) {
+      obj.heldAt = message.heldAt.toISOString();
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AccountHeld>, I>>(base?: I): AccountHeld {
+    return AccountHeld.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AccountHeld>, I>>(object: I): AccountHeld {
+    const message = createBaseAccountHeld();
+    message.eventId = object.eventId ?? "";
+    message.userId = object.userId ?? "";
+    message.heldAt = object.heldAt ?? undefined;
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseHoldLifted(): HoldLifted {
+  return { eventId: "", userId: "", liftedAt: undefined };
+}
+
+export const HoldLifted: MessageFns<HoldLifted> = {
+  encode(message: HoldLifted, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    if (message.liftedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.liftedAt), writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): HoldLifted {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHoldLifted();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.liftedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): HoldLifted {
+    return {
+      eventId: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      liftedAt: isSet(object.liftedAt)
+        ? fromJsonTimestamp(object.liftedAt)
+        : isSet(object.lifted_at)
+        ? fromJsonTimestamp(object.lifted_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: HoldLifted): unknown {
+    const obj: any = {};
+    if (message.eventId !== "") {
+      obj.eventId = message.eventId;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.liftedAt !== undefined) {
+      obj.liftedAt = message.liftedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<HoldLifted>, I>>(base?: I): HoldLifted {
+    return HoldLifted.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<HoldLifted>, I>>(object: I): HoldLifted {
+    const message = createBaseHoldLifted();
+    message.eventId = object.eventId ?? "";
+    message.userId = object.userId ?? "";
+    message.liftedAt = object.liftedAt ?? undefined;
     return message;
   },
 };

@@ -1,0 +1,1 @@
+export { type StandInEvent, type StandInOptions, StripeStandIn } from './stand-in.ts';

@@ -1,0 +1,218 @@
+import { isPlanId, type PlanId, subscriptionLines } from '@mimamori/plans';
+import { SubscriptionStatus } from '../account-record.ts';
+import type { Clock } from '../clock.ts';
+import { TRIAL_DAYS, TRIAL_PLAN } from '../trial.ts';
+import type { BillingProvider, BillingStore, TestCard } from './billing-ports.ts';
+import type { BillingRecord, PlanChoice } from './billing-record.ts';
+import {
+  afterNewCard,
+  assertCanReprocess,
+  assertInGoodStanding,
+  BillingRefused,
+  cancelAtPeriodEnd,
+  followProvider,
+  holdIfDue,
+  type PlanChangeTiming,
+  planChangeTiming,
+  undoCancel,
+} from './billing-state.ts';
+
+export interface BillingDeps {
+  provider: BillingProvider;
+  store: BillingStore;
+  clock: Clock;
+  /** Status 6 lasts this long after the first failed renewal before the account is put on hold. */
+  renewalGraceMs: number;
+}
+
+export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored';
+
+/**
+ * Billing's use cases. Each one asks the provider to act, then re-reads the subscription and records
+ * what the provider now says, so the product's record never runs ahead of (or behind) the provider.
+ */
+export function billingActions(deps: BillingDeps) {
+  const { provider, store, clock } = deps;
+
+  const required = async (userId: string): Promise<BillingRecord> => {
+    const record = await store.byUser(userId);
+    if (!record) throw new BillingRefused('renew_first');
+    return record;
+  };
+
+  /** Re-reads the subscription inside the account's transaction and records it. */
+  const refresh = (userId: string, cause: string, eventId?: { id: string; type: string }) =>
+    store.within(userId, async (unit): Promise<WebhookOutcome> => {
+      if (eventId && !(await unit.firstDelivery(eventId.id, eventId.type))) return 'duplicate';
+      const sub = await provider.subscription(unit.record.subscriptionId);
+      const { record, effects } = followProvider(unit.record, sub, clock.now(), deps.renewalGraceMs);
+      await unit.save(record, effects, cause);
+      return 'applied';
+    });
+
+  /**
+   * A card the browser confirmed: becomes the default, then a paused subscription resumes and
+   * anything unpaid is paid again, which lifts a renewal failure or hold.
+   */
+  const confirmCard = async (userId: string, setupIntentId: string): Promise<BillingRecord> => {
+    const record = await required(userId);
+    const card = await provider.setupIntentCard(setupIntentId, record.customerId);
+    if (!card) throw new BillingRefused('no_card');
+    await provider.setDefaultCard(record.customerId, record.subscriptionId, card.paymentMethodId);
+    const { paymentMethodId: _, ...shown } = card;
+    await store.within(userId, (unit) => unit.save({ ...unit.record, card: shown }, [], 'card'));
+    const next = afterNewCard(record);
+    if (next === 'resume') await provider.resume(record.subscriptionId, `resume:${setupIntentId}`);
+    if (next === 'pay_open_invoices')
+      await provider.payOpenInvoices(record.subscriptionId, `pay:${setupIntentId}`);
+    await refresh(userId, 'card');
+    return required(userId);
+  };
+
+  return {
+    /**
+     * Signup's side at the provider: a customer in the currency chosen at signup (fixed from then
+     * on) and a 14-day trial without a card that pauses if it ends without one.
+     */
+    async startBilling(userId: string): Promise<BillingRecord> {
+      const existing = await store.byUser(userId);
+      if (existing) return existing;
+      const signUp = await store.signUpOf(userId);
+      if (!signUp) throw new Error(`no account ${userId}`);
+      const plan: PlanId = isPlanId(signUp.plan) && signUp.plan >= 3 ? signUp.plan : TRIAL_PLAN;
+      const customerId = await provider.createCustomer(
+        { userId, email: signUp.email, currency: signUp.currency },
+        `signup-customer:${userId}`,
+      );
+      const sub = await provider.startTrial(
+        {
+          customerId,
+          userId,
+          lines: subscriptionLines(plan, [], 'month', signUp.currency),
+          trialDays: TRIAL_DAYS,
+        },
+        `signup-subscription:${userId}`,
+      );
+      const record: BillingRecord = {
+        userId,
+        currency: signUp.currency,
+        customerId,
+        subscriptionId: sub.id,
+        providerStatus: sub.status,
+        status: SubscriptionStatus.trial,
+        suspendAt: sub.trialEnd,
+        periodEnd: sub.currentPeriodEnd,
+        cancelAtPeriodEnd: false,
+        current: { plan, cycle: 'month', options: [] },
+        booked: null,
+        card: null,
+      };
+      await store.insert(record);
+      return record;
+    },
+
+    state: required,
+
+    async createSetupIntent(userId: string): Promise<{ id: string; clientSecret: string }> {
+      const record = await required(userId);
+      return provider.createSetupIntent(record.customerId);
+    },
+
+    confirmCard,
+
+    /** The test card form: Stripe's test card instead of the Payment Element, in test mode only. */
+    async confirmTestCard(userId: string, setupIntentId: string, testCard: TestCard): Promise<BillingRecord> {
+      if (!provider.confirmTestCard) throw new BillingRefused('live_mode');
+      const record = await required(userId);
+      await provider.confirmTestCard(setupIntentId, record.customerId, testCard);
+      return confirmCard(userId, setupIntentId);
+    },
+
+    /** "Reprocess": pays the open invoice again with the card on file. */
+    async reprocess(userId: string): Promise<{ paid: boolean; record: BillingRecord }> {
+      const record = await required(userId);
+      assertCanReprocess(record);
+      const paid = await provider.payOpenInvoices(record.subscriptionId, `reprocess:${userId}`);
+      await refresh(userId, 'reprocess');
+      return { paid, record: await required(userId) };
+    },
+
+    /** Now (prorated; during the trial always now) or booked for the next renewal. */
+    async changePlan(userId: string, choice: PlanChoice, asked: PlanChangeTiming): Promise<BillingRecord> {
+      const record = await required(userId);
+      const timing = planChangeTiming(record, asked);
+      const lines = subscriptionLines(choice.plan, choice.options, choice.cycle, record.currency);
+      if (timing === 'now') {
+        const trialing = record.status === SubscriptionStatus.trial;
+        await provider.changeNow(record.subscriptionId, lines, trialing);
+      } else {
+        await provider.bookAtRenewal(record.subscriptionId, lines);
+        await store.within(userId, (unit) =>
+          unit.save({ ...unit.record, booked: choice }, [], 'plan-booked'),
+        );
+      }
+      await refresh(userId, 'plan-change');
+      return required(userId);
+    },
+
+    async cancel(userId: string): Promise<BillingRecord> {
+      const record = await required(userId);
+      cancelAtPeriodEnd(record);
+      await provider.setCancelAtPeriodEnd(record.subscriptionId, true);
+      await refresh(userId, 'cancel');
+      return required(userId);
+    },
+
+    async undoCancel(userId: string): Promise<BillingRecord> {
+      const record = await required(userId);
+      undoCancel(record, clock.now());
+      assertInGoodStanding(record);
+      await provider.setCancelAtPeriodEnd(record.subscriptionId, false);
+      await refresh(userId, 'undo-cancel');
+      return required(userId);
+    },
+
+    /**
+     * Stripe's webhook, given the raw body and signature header as received. Refused when forged or
+     * stale (WebhookRefused); applied once per event id; whatever the event carried, the state
+     * recorded is the one re-read from the provider, so events arriving out of order do no harm.
+     */
+    async handleWebhook(rawBody: string, signatureHeader: string): Promise<WebhookOutcome> {
+      const event = provider.verifyEvent(rawBody, signatureHeader);
+      const userId = await store.userOf({
+        ...(event.subscriptionId ? { subscriptionId: event.subscriptionId } : {}),
+        ...(event.customerId ? { customerId: event.customerId } : {}),
+      });
+      if (!userId) return 'ignored';
+      return refresh(userId, event.type, { id: event.id, type: event.type });
+    },
+
+    /**
+     * The account was cancelled (the trial sweeper's delete date): its paused subscription would
+     * otherwise stay at Stripe for ever. Nothing when billing never started for it.
+     */
+    async endAtProvider(userId: string): Promise<void> {
+      const record = await store.byUser(userId);
+      if (!record || record.providerStatus === 'canceled') return;
+      await provider.cancelNow(record.subscriptionId, `account-cancelled:${userId}`);
+      await refresh(userId, 'account-cancelled');
+    },
+
+    /** Status 6 past `suspend_at` becomes 7; run by the account sweeper. */
+    async sweepHolds(): Promise<string[]> {
+      const now = clock.now();
+      const held: string[] = [];
+      for (const userId of await store.dueHolds(now)) {
+        await store.within(userId, async (unit) => {
+          const { record, effects } = holdIfDue(unit.record, now);
+          if (effects.length === 0) return;
+          await unit.save(record, effects, 'suspend-deadline');
+          held.push(userId);
+        });
+      }
+      return held;
+    },
+  };
+}
+
+export type BillingActions = ReturnType<typeof billingActions>;

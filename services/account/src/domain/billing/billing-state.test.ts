@@ -1,0 +1,198 @@
+import { NO_QUOTA, planQuota } from '@mimamori/plans';
+import { describe, expect, it } from 'vitest';
+import type { BillingRecord, ProviderSubscription } from './billing-record.ts';
+import {
+  afterNewCard,
+  assertCanReprocess,
+  BillingRefused,
+  cancelAtPeriodEnd,
+  followProvider,
+  holdIfDue,
+  overAfterChange,
+  planChangeTiming,
+  undoCancel,
+} from './billing-state.ts';
+
+const NOW = new Date('2026-11-01T00:00:00Z');
+const DAY = 86_400_000;
+const GRACE = 7 * DAY;
+const CARD = { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2029 };
+
+const record = (over: Partial<BillingRecord> = {}): BillingRecord => ({
+  userId: 'u1',
+  currency: 'JPY',
+  customerId: 'cus_1',
+  subscriptionId: 'sub_1',
+  providerStatus: 'trialing',
+  status: 1,
+  suspendAt: new Date(NOW.getTime() + 14 * DAY),
+  periodEnd: new Date(NOW.getTime() + 14 * DAY),
+  cancelAtPeriodEnd: false,
+  current: { plan: 3, cycle: 'month', options: [] },
+  booked: null,
+  card: null,
+  ...over,
+});
+
+const sub = (over: Partial<ProviderSubscription> = {}): ProviderSubscription => ({
+  id: 'sub_1',
+  customerId: 'cus_1',
+  status: 'active',
+  trialEnd: null,
+  currentPeriodEnd: new Date(NOW.getTime() + 30 * DAY),
+  cancelAtPeriodEnd: false,
+  lines: [{ lookupKey: 'plan3_month_jpy', quantity: 1 }],
+  scheduled: false,
+  ...over,
+});
+
+describe('following the provider', () => {
+  it('a trial is status 1 and stops monitoring at its end', () => {
+    const trialEnd = new Date(NOW.getTime() + 14 * DAY);
+    const { record: next, effects } = followProvider(
+      record(),
+      sub({ status: 'trialing', trialEnd }),
+      NOW,
+      GRACE,
+    );
+    expect(next.status).toBe(1);
+    expect(next.suspendAt).toEqual(trialEnd);
+    expect(effects).toEqual([]);
+  });
+
+  it('a trial ended without a card (paused) is a hold: monitoring stops, no card on file', () => {
+    const { record: next, effects } = followProvider(record(), sub({ status: 'paused' }), NOW, GRACE);
+    expect(next.status).toBe(7);
+    expect(next.card).toBeNull();
+    expect(effects).toEqual(['monitoring_stopped', 'trial_ended_without_card']);
+  });
+
+  it('a failed renewal is status 6 with suspend_at = first failure + grace, kept across retries', () => {
+    const active = record({ status: 2, providerStatus: 'active', card: CARD, suspendAt: null });
+    const first = followProvider(active, sub({ status: 'past_due' }), NOW, GRACE);
+    expect(first.record.status).toBe(6);
+    expect(first.record.suspendAt).toEqual(new Date(NOW.getTime() + GRACE));
+    expect(first.effects).toEqual(['renewal_failed']);
+    const later = new Date(NOW.getTime() + 3 * DAY);
+    const retry = followProvider(first.record, sub({ status: 'past_due' }), later, GRACE);
+    expect(retry.record.suspendAt).toEqual(first.record.suspendAt);
+    expect(retry.effects).toEqual([]);
+  });
+
+  it('status 6 past its deadline is put on hold by the sweep, once', () => {
+    const failed = record({
+      status: 6,
+      providerStatus: 'past_due',
+      card: CARD,
+      suspendAt: new Date(NOW.getTime() + GRACE),
+    });
+    expect(holdIfDue(failed, NOW).effects).toEqual([]);
+    const due = holdIfDue(failed, new Date(NOW.getTime() + GRACE));
+    expect(due.record.status).toBe(7);
+    expect(due.effects).toEqual(['monitoring_stopped']);
+    expect(holdIfDue(due.record, new Date(NOW.getTime() + 2 * GRACE)).effects).toEqual([]);
+    // A late past_due event does not take a hold back to 6.
+    expect(followProvider(due.record, sub({ status: 'past_due' }), NOW, GRACE).record.status).toBe(7);
+  });
+
+  it('unpaid (the provider gave up retrying) is a hold too', () => {
+    const failed = record({
+      status: 6,
+      providerStatus: 'past_due',
+      card: CARD,
+      suspendAt: new Date(NOW.getTime() + GRACE),
+    });
+    const { record: next, effects } = followProvider(failed, sub({ status: 'unpaid' }), NOW, GRACE);
+    expect(next.status).toBe(7);
+    expect(effects).toEqual(['monitoring_stopped']);
+  });
+
+  it('a payment that goes through clears 6 silently and lifts 7, monitoring may resume', () => {
+    const failed = record({
+      status: 6,
+      providerStatus: 'past_due',
+      card: CARD,
+      suspendAt: new Date(NOW.getTime() + GRACE),
+    });
+    const cleared = followProvider(failed, sub(), NOW, GRACE);
+    expect(cleared.record).toMatchObject({ status: 2, suspendAt: null });
+    expect(cleared.effects).toEqual([]);
+    const held = record({ status: 7, providerStatus: 'past_due', card: CARD });
+    const lifted = followProvider(held, sub(), NOW, GRACE);
+    expect(lifted.record.status).toBe(2);
+    expect(lifted.effects).toEqual(['monitoring_may_resume']);
+  });
+
+  it('the subscription ending is status 9, monitoring stops', () => {
+    const active = record({ status: 2, providerStatus: 'active', card: CARD });
+    const { record: next, effects } = followProvider(active, sub({ status: 'canceled' }), NOW, GRACE);
+    expect(next.status).toBe(9);
+    expect(effects).toEqual(['monitoring_stopped', 'ended']);
+  });
+
+  it('takes the plan in force from the subscription, and forgets a booked change once applied', () => {
+    const booked = record({
+      status: 2,
+      providerStatus: 'active',
+      booked: { plan: 5, cycle: 'month', options: [] },
+    });
+    const applied = followProvider(
+      booked,
+      sub({ lines: [{ lookupKey: 'plan5_month_jpy', quantity: 1 }] }),
+      NOW,
+      GRACE,
+    );
+    expect(applied.record.current).toEqual({ plan: 5, cycle: 'month', options: [] });
+    expect(applied.record.booked).toBeNull();
+    expect(applied.effects).toEqual(['plan_changed']);
+  });
+});
+
+describe('what the user may do', () => {
+  it('changes the plan at once during the trial, and as asked once it is active', () => {
+    expect(planChangeTiming(record(), 'renewal')).toBe('now');
+    const active = record({ status: 2, providerStatus: 'active', card: CARD });
+    expect(planChangeTiming(active, 'renewal')).toBe('renewal');
+    expect(planChangeTiming(active, 'now')).toBe('now');
+  });
+
+  it('needs renewal first: no plan change or cancel in status 6 or 7', () => {
+    for (const status of [6, 7]) {
+      const stuck = record({ status, providerStatus: status === 6 ? 'past_due' : 'paused', card: CARD });
+      expect(() => planChangeTiming(stuck, 'now')).toThrow(BillingRefused);
+      expect(() => cancelAtPeriodEnd(stuck)).toThrow(/renew_first/);
+    }
+  });
+
+  it('cancels to the period end and undoes it until then', () => {
+    const active = record({ status: 2, providerStatus: 'active', card: CARD });
+    const cancelling = cancelAtPeriodEnd(active);
+    expect(cancelling.cancelAtPeriodEnd).toBe(true);
+    expect(undoCancel(cancelling, NOW).cancelAtPeriodEnd).toBe(false);
+    expect(() => undoCancel(active, NOW)).toThrow(/not_cancelling/);
+    expect(() => undoCancel(cancelling, new Date(NOW.getTime() + 15 * DAY))).toThrow(/period_over/);
+  });
+
+  it('a new card resumes a paused trial, pays what is open in 6 or 7, and does nothing in good standing', () => {
+    expect(afterNewCard(record({ status: 7, providerStatus: 'paused' }))).toBe('resume');
+    expect(afterNewCard(record({ status: 6, providerStatus: 'past_due' }))).toBe('pay_open_invoices');
+    expect(afterNewCard(record({ status: 7, providerStatus: 'past_due' }))).toBe('pay_open_invoices');
+    expect(afterNewCard(record({ status: 2, providerStatus: 'active' }))).toBe('nothing');
+  });
+
+  it('reprocesses only with a card and something unpaid', () => {
+    expect(() => assertCanReprocess(record({ status: 6, providerStatus: 'past_due' }))).toThrow(/no_card/);
+    expect(() => assertCanReprocess(record({ status: 2, providerStatus: 'active', card: CARD }))).toThrow(
+      /nothing_to_pay/,
+    );
+    expect(() =>
+      assertCanReprocess(record({ status: 6, providerStatus: 'past_due', card: CARD })),
+    ).not.toThrow();
+  });
+
+  it('allows a downgrade below current usage and names what will be over the new limits', () => {
+    const used = { ...NO_QUOTA, _10min: 20, ss: 20, mail: 2 };
+    expect(overAfterChange(planQuota(5), used)).toEqual([]);
+    expect(overAfterChange(planQuota(3), used)).toEqual(['_10min', 'ss']);
+  });
+});

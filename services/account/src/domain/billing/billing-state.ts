@@ -1,0 +1,186 @@
+import { planFromLines, QUOTA_KEYS, type Quota, type QuotaKey } from '@mimamori/plans';
+import { SubscriptionStatus } from '../account-record.ts';
+import type { BillingRecord, PlanChoice, ProviderSubscription } from './billing-record.ts';
+
+/**
+ * What a change of billing state means for the rest of the product: monitoring must stop (hold,
+ * end), may resume (the hold is lifted; sites stay paused until the user resumes them), or a mail
+ * is due.
+ */
+export type BillingEffect =
+  | 'monitoring_stopped'
+  | 'monitoring_may_resume'
+  | 'renewal_failed'
+  | 'trial_ended_without_card'
+  | 'plan_changed'
+  | 'ended';
+
+export interface BillingChange {
+  record: BillingRecord;
+  effects: BillingEffect[];
+}
+
+/**
+ * The product's status for the provider's subscription, re-read from the provider (never taken from a
+ * webhook's copy, which may be older than what is already recorded):
+ * - trialing → 1 (trial), monitoring stops at the trial's end;
+ * - active → 2; a renewal failure or hold is cleared;
+ * - past_due → 6 (renewal failed) with `suspendAt` = first failure + grace, kept across retries; past
+ *   it, 7 (hold);
+ * - unpaid → 7 (the provider gave up retrying: a backstop for our own deadline);
+ * - paused → 7 (the trial ended without a card);
+ * - canceled → 9.
+ */
+export function followProvider(
+  record: BillingRecord,
+  sub: ProviderSubscription,
+  now: Date,
+  graceMs: number,
+): BillingChange {
+  const next: BillingRecord = {
+    ...record,
+    providerStatus: sub.status,
+    periodEnd: sub.currentPeriodEnd,
+    cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
+    current: planFromLines(sub.lines) ?? record.current,
+    booked: sub.scheduled ? record.booked : null,
+  };
+  const failedBefore =
+    record.status === SubscriptionStatus.renewalFailed || record.status === SubscriptionStatus.onHold;
+  switch (sub.status) {
+    case 'trialing':
+      next.status = SubscriptionStatus.trial;
+      next.suspendAt = sub.trialEnd;
+      break;
+    case 'active':
+      next.status = SubscriptionStatus.active;
+      next.suspendAt = null;
+      break;
+    case 'past_due':
+    case 'incomplete': {
+      const suspendAt =
+        failedBefore && record.suspendAt ? record.suspendAt : new Date(now.getTime() + graceMs);
+      next.suspendAt = suspendAt;
+      next.status =
+        record.status === SubscriptionStatus.onHold || suspendAt <= now
+          ? SubscriptionStatus.onHold
+          : SubscriptionStatus.renewalFailed;
+      break;
+    }
+    case 'unpaid':
+    case 'paused':
+      next.status = SubscriptionStatus.onHold;
+      next.suspendAt = sub.status === 'paused' ? null : record.suspendAt;
+      break;
+    case 'canceled':
+    case 'incomplete_expired':
+      next.status = SubscriptionStatus.cancelled;
+      next.suspendAt = null;
+      break;
+  }
+  return { record: next, effects: effectsOf(record, next) };
+}
+
+/** Status 6 past its deadline becomes 7: monitoring stops until a payment goes through. */
+export function holdIfDue(record: BillingRecord, now: Date): BillingChange {
+  if (record.status !== SubscriptionStatus.renewalFailed || !record.suspendAt || record.suspendAt > now) {
+    return { record, effects: [] };
+  }
+  const next = { ...record, status: SubscriptionStatus.onHold };
+  return { record: next, effects: effectsOf(record, next) };
+}
+
+function effectsOf(before: BillingRecord, after: BillingRecord): BillingEffect[] {
+  const effects: BillingEffect[] = [];
+  const { onHold, cancelled, renewalFailed } = SubscriptionStatus;
+  if (after.status === onHold && before.status !== onHold) {
+    effects.push('monitoring_stopped');
+    if (after.providerStatus === 'paused') effects.push('trial_ended_without_card');
+  }
+  if (before.status === onHold && after.status !== onHold && after.status !== cancelled) {
+    effects.push('monitoring_may_resume');
+  }
+  if (after.status === renewalFailed && before.status !== renewalFailed) effects.push('renewal_failed');
+  if (after.status === cancelled && before.status !== cancelled) effects.push('monitoring_stopped', 'ended');
+  if (!samePlan(before.current, after.current)) effects.push('plan_changed');
+  return effects;
+}
+
+function samePlan(a: PlanChoice, b: PlanChoice): boolean {
+  return a.plan === b.plan && a.cycle === b.cycle && a.options.join() === b.options.join();
+}
+
+export class BillingRefused extends Error {
+  constructor(
+    readonly reason:
+      | 'renew_first'
+      | 'not_cancelling'
+      | 'period_over'
+      | 'no_card'
+      | 'nothing_to_pay'
+      | 'live_mode',
+  ) {
+    super(reason);
+  }
+}
+
+/**
+ * Plan change and cancel need a subscription in good standing: the spec asks for renewal first when a
+ * payment failed (6) or the account is on hold (7), and Stripe refuses them on a paused subscription.
+ */
+export function assertInGoodStanding(record: BillingRecord): void {
+  const statusOk = record.status === SubscriptionStatus.trial || record.status === SubscriptionStatus.active;
+  const providerOk = record.providerStatus === 'trialing' || record.providerStatus === 'active';
+  if (!statusOk || !providerOk) throw new BillingRefused('renew_first');
+}
+
+export type PlanChangeTiming = 'now' | 'renewal';
+
+/** During the trial (before the subscription starts) a change applies at once, whatever was asked. */
+export function planChangeTiming(record: BillingRecord, asked: PlanChangeTiming): PlanChangeTiming {
+  assertInGoodStanding(record);
+  return record.status === SubscriptionStatus.trial ? 'now' : asked;
+}
+
+/**
+ * A smaller plan is allowed below current usage: nothing is deleted or paused by the change. What
+ * monitors beyond the new limits shows as `limit / limit (actual)`, and a paused site resumes only
+ * into a free slot (docs/product.md#quotas). This names the features that will be over, for the
+ * plan-change screen's warning.
+ */
+export function overAfterChange(newLimits: Quota, used: Quota): QuotaKey[] {
+  return QUOTA_KEYS.filter((key) => used[key] > newLimits[key]);
+}
+
+/** Cancelling keeps the service to the period's end; only an account in good standing may. */
+export function cancelAtPeriodEnd(record: BillingRecord): BillingRecord {
+  assertInGoodStanding(record);
+  return { ...record, cancelAtPeriodEnd: true };
+}
+
+/** Undo is possible until the period ends. */
+export function undoCancel(record: BillingRecord, now: Date): BillingRecord {
+  if (!record.cancelAtPeriodEnd) throw new BillingRefused('not_cancelling');
+  if (record.periodEnd && record.periodEnd <= now) throw new BillingRefused('period_over');
+  return { ...record, cancelAtPeriodEnd: false };
+}
+
+/**
+ * What a new card should do: resume a subscription paused after its trial, or pay what is open when a
+ * renewal failed or the account is on hold. Nothing more in good standing.
+ */
+export function afterNewCard(record: BillingRecord): 'resume' | 'pay_open_invoices' | 'nothing' {
+  if (record.providerStatus === 'paused') return 'resume';
+  if (record.status === SubscriptionStatus.renewalFailed || record.status === SubscriptionStatus.onHold) {
+    return 'pay_open_invoices';
+  }
+  return 'nothing';
+}
+
+/** Reprocess ("retry the payment") makes sense only with a card and something unpaid. */
+export function assertCanReprocess(record: BillingRecord): void {
+  if (!record.card) throw new BillingRefused('no_card');
+  if (record.status !== SubscriptionStatus.renewalFailed && record.status !== SubscriptionStatus.onHold) {
+    throw new BillingRefused('nothing_to_pay');
+  }
+}

@@ -1,0 +1,100 @@
+import type { billingV1 } from '@mimamori/contracts';
+import { customPlanQuota, isCycle, isPlanId } from '@mimamori/plans';
+import { unaryHandler } from '@mimamori/service-host';
+import type { AccountDeps } from '../domain/account-deps.ts';
+import { AccountProblem } from '../domain/account-problem.ts';
+import type { BillingActions } from '../domain/billing/billing-actions.ts';
+import { TEST_CARDS, type TestCard, WebhookRefused } from '../domain/billing/billing-ports.ts';
+import type { BillingRecord, PlanChoice } from '../domain/billing/billing-record.ts';
+import { BillingRefused } from '../domain/billing/billing-state.ts';
+import { requireUser } from '../domain/sessions.ts';
+import { answering } from './problem-status.ts';
+
+/** Billing over gRPC; refusals become the account service's problems (FAILED_PRECONDITION, INVALID_ARGUMENT). */
+export function billingServer(
+  billing: BillingActions,
+  deps: Pick<AccountDeps, 'accounts' | 'clock'>,
+): billingV1.BillingServiceServer {
+  const rpc = <Req, Res>(work: (request: Req) => Promise<Res>) =>
+    unaryHandler((request: Req) => answering(() => asProblem(() => work(request))));
+  const user = (request: { sessionToken: string }) => requireUser(request.sessionToken, deps);
+
+  return {
+    getBilling: rpc(async (request: billingV1.GetBillingRequest) => ({
+      billing: toBilling(await billing.state(await user(request))),
+    })),
+    createSetupIntent: rpc(async (request: billingV1.CreateSetupIntentRequest) => {
+      const intent = await billing.createSetupIntent(await user(request));
+      return { setupIntentId: intent.id, clientSecret: intent.clientSecret };
+    }),
+    confirmCard: rpc(async (request: billingV1.ConfirmCardRequest) => ({
+      billing: toBilling(await billing.confirmCard(await user(request), request.setupIntentId)),
+    })),
+    confirmTestCard: rpc(async (request: billingV1.ConfirmTestCardRequest) => {
+      const userId = await user(request);
+      if (!(TEST_CARDS as readonly string[]).includes(request.testCard))
+        throw new AccountProblem('invalid', 'test_card');
+      const record = await billing.confirmTestCard(
+        userId,
+        request.setupIntentId,
+        request.testCard as TestCard,
+      );
+      return { billing: toBilling(record) };
+    }),
+    changePlan: rpc(async (request: billingV1.ChangePlanRequest) => {
+      const userId = await user(request);
+      const timing = request.timing === 'renewal' ? 'renewal' : request.timing === 'now' ? 'now' : null;
+      if (!timing) throw new AccountProblem('invalid', 'timing');
+      return { billing: toBilling(await billing.changePlan(userId, planChoice(request.plan), timing)) };
+    }),
+    cancel: rpc(async (request: billingV1.CancelRequest) => ({
+      billing: toBilling(await billing.cancel(await user(request))),
+    })),
+    undoCancel: rpc(async (request: billingV1.UndoCancelRequest) => ({
+      billing: toBilling(await billing.undoCancel(await user(request))),
+    })),
+    reprocess: rpc(async (request: billingV1.ReprocessRequest) => {
+      const { paid, record } = await billing.reprocess(await user(request));
+      return { paid, billing: toBilling(record) };
+    }),
+    handleStripeWebhook: rpc(async (request: billingV1.HandleStripeWebhookRequest) => ({
+      outcome: await billing.handleWebhook(Buffer.from(request.rawBody).toString('utf8'), request.signature),
+    })),
+  };
+}
+
+async function asProblem<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof BillingRefused) throw new AccountProblem('precondition', error.reason);
+    if (error instanceof WebhookRefused) throw new AccountProblem('invalid', error.reason);
+    throw error;
+  }
+}
+
+function planChoice(plan: billingV1.PlanChoice | undefined): PlanChoice {
+  // Plans 0 and 1 are not sold; options belong to the custom plan only.
+  if (!plan || !isPlanId(plan.plan) || plan.plan < 2 || !isCycle(plan.cycle))
+    throw new AccountProblem('invalid', 'plan');
+  if (plan.plan !== 2 && plan.options.length > 0) throw new AccountProblem('invalid', 'options');
+  try {
+    customPlanQuota(plan.options);
+  } catch {
+    throw new AccountProblem('invalid', 'options');
+  }
+  return { plan: plan.plan, cycle: plan.cycle, options: plan.options };
+}
+
+function toBilling(record: BillingRecord): billingV1.Billing {
+  return {
+    status: record.status,
+    suspendAt: record.suspendAt ?? undefined,
+    plan: record.current,
+    booked: record.booked ?? undefined,
+    cancelAtPeriodEnd: record.cancelAtPeriodEnd,
+    periodEnd: record.periodEnd ?? undefined,
+    card: record.card ?? undefined,
+    currency: record.currency,
+  };
+}
