@@ -22,6 +22,7 @@ export interface Reading {
   relationBytes: number;
   insertedByTable: Record<string, number>;
   blobBytes: number;
+  blobs: number;
   published: Record<string, { messages: number; bytes: number }>;
 }
 
@@ -80,7 +81,7 @@ export async function takeReading(
     databaseBytes: Number(row.bytes),
     relationBytes: tables.reduce((sum, table) => sum + Number(table.bytes), 0),
     insertedByTable: Object.fromEntries(tables.map((table) => [table.name, Number(table.inserted)])),
-    blobBytes: await folderBytes(blobDir),
+    ...(await folderSize(blobDir)),
     published: bus.published(),
   };
 }
@@ -112,16 +113,21 @@ export function perCheck(before: Reading, after: Reading, checks: number) {
     pg_relation_bytes: Math.round((after.relationBytes - before.relationBytes) / checks),
     pg_database_bytes: Math.round((after.databaseBytes - before.databaseBytes) / checks),
     blob_bytes: Math.round((after.blobBytes - before.blobBytes) / checks),
+    blobs: each(after.blobs - before.blobs),
     jetstream_messages: each(messages),
     jetstream_bytes: Math.round(messageBytes / checks),
     jetstream_messages_by_subject: messagesBySubject,
   };
 }
 
-async function folderBytes(folder: string): Promise<number> {
-  let total = 0;
+async function folderSize(folder: string): Promise<{ blobBytes: number; blobs: number }> {
+  let blobBytes = 0;
+  let blobs = 0;
   for (const entry of await readdir(folder, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) total += (await stat(join(entry.parentPath, entry.name))).size;
+    // The file store keeps each blob's content type beside it under .types/: not a blob.
+    if (!entry.isFile() || entry.parentPath.startsWith(join(folder, '.types'))) continue;
+    blobBytes += (await stat(join(entry.parentPath, entry.name))).size;
+    blobs += 1;
   }
-  return total;
+  return { blobBytes, blobs };
 }
