@@ -21,6 +21,7 @@ export interface Reading {
   databaseBytes: number;
   relationBytes: number;
   insertedByTable: Record<string, number>;
+  bytesByTable: Record<string, number>;
   blobBytes: number;
   blobs: number;
   published: Record<string, { messages: number; bytes: number }>;
@@ -81,6 +82,7 @@ export async function takeReading(
     databaseBytes: Number(row.bytes),
     relationBytes: tables.reduce((sum, table) => sum + Number(table.bytes), 0),
     insertedByTable: Object.fromEntries(tables.map((table) => [table.name, Number(table.inserted)])),
+    bytesByTable: Object.fromEntries(tables.map((table) => [table.name, Number(table.bytes)])),
     ...(await folderSize(blobDir)),
     published: bus.published(),
   };
@@ -93,6 +95,12 @@ export function perCheck(before: Reading, after: Reading, checks: number) {
   for (const [table, inserted] of Object.entries(after.insertedByTable)) {
     const added = inserted - (before.insertedByTable[table] ?? 0);
     if (added > 0) insertedByTable[table] = each(added);
+  }
+  // What each table grew by: which growth the retention sweeps take back and which stays.
+  const bytesByTable: Record<string, number> = {};
+  for (const [table, bytes] of Object.entries(after.bytesByTable)) {
+    const grown = bytes - (before.bytesByTable[table] ?? 0);
+    if (grown > 0) bytesByTable[table] = Math.round(grown / checks);
   }
   const messagesBySubject: Record<string, number> = {};
   let messages = 0;
@@ -111,6 +119,7 @@ export function perCheck(before: Reading, after: Reading, checks: number) {
     pg_rows_inserted: each(after.rowsInserted - before.rowsInserted),
     pg_rows_inserted_by_table: insertedByTable,
     pg_relation_bytes: Math.round((after.relationBytes - before.relationBytes) / checks),
+    pg_relation_bytes_by_table: bytesByTable,
     pg_database_bytes: Math.round((after.databaseBytes - before.databaseBytes) / checks),
     blob_bytes: Math.round((after.blobBytes - before.blobBytes) / checks),
     blobs: each(after.blobs - before.blobs),
