@@ -85,6 +85,13 @@ export async function measureBrowser(pages: { url: string; selector: string }[])
     browser_ratio_vs_naive: round(perSecond(fresh) / perSecond(naive), 2),
     browser_warm_ratio_vs_naive: round(perSecond(warm) / perSecond(naive), 2),
     peak_rss_mb_per_page: round(fresh.peakMb / IN_FLIGHT),
+    // CPU of the crawler process and its Chromium together, and the browsers' memory at
+    // IN_FLIGHT pages: a browser-mode pod's requests.
+    browser_cpu_s_per_check: round(fresh.cpuSeconds / fresh.checks, 4),
+    browser_warm_cpu_s_per_check: round(warm.cpuSeconds / warm.checks, 4),
+    browser_in_flight: IN_FLIGHT,
+    browser_peak_pss_mb: round(fresh.peakMb),
+    browser_warm_peak_pss_mb: round(warm.peakMb),
     browser_binary: binary,
   } as BrowserFigures;
 }

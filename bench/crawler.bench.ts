@@ -56,6 +56,7 @@ try {
       http_checks_per_s: round(http.checks / http.wallSeconds),
       http_cpu_s_per_check: round(http.cpuSeconds / http.checks, 6),
       http_checks_per_cpu_s: round(httpPerCpu),
+      http_peak_rss_mb: round(http.peakRssMb),
       urlwatch_checks_per_cpu_s: round(urlwatchPerCpu),
       http_ratio_vs_urlwatch: round(httpPerCpu / urlwatchPerCpu, 2),
       ...browserFigures,
@@ -92,13 +93,24 @@ async function measureHttpMode() {
     await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
   };
   await checkAll(); // warm-up: JIT and keep-alive connections
+  // The crawler process's resident memory with IN_FLIGHT checks at once: a pod's memory request.
+  let peakRss = process.memoryUsage.rss();
+  const rssSampler = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage.rss());
+  }, 50);
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   for (let round = 0; round < ROUNDS; round += 1) await checkAll();
   const wallSeconds = (performance.now() - started) / 1_000;
   const cpu = process.cpuUsage(cpuBefore);
+  clearInterval(rssSampler);
   await fetcher.close();
-  return { checks: ROUNDS * benchPages.length, wallSeconds, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
+  return {
+    checks: ROUNDS * benchPages.length,
+    wallSeconds,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    peakRssMb: peakRss / 2 ** 20,
+  };
 }
 
 async function measureUrlwatch() {

@@ -6,7 +6,9 @@
 // scheduler does at a due time, rather than waiting for the scheduler's phases. A first round
 // records each site's registration version; then every page changes and a second round is timed:
 // latency = the SMTP server accepting the site's update mail minus its check's publish. The
-// baseline in the same run is the crawler's share: publish to snapshots.captured.
+// baseline in the same run is the crawler's share: publish to snapshots.captured. A third round,
+// with no page changed (most checks' lot), and the second are read for what one check writes to
+// PostgreSQL, the blob store and JetStream (bench/pipeline-costs.ts).
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -37,6 +39,7 @@ import { createFreshDatabase } from '../packages/test-fixtures/src/fresh-databas
 import { testDatabaseUrl, testNatsUrl } from '../packages/test-fixtures/src/server-urls.ts';
 import { startSmtpServer } from '../packages/test-fixtures/src/smtp-server-fixture.ts';
 import { pageText, siteLabel, startPipelinePageServer } from './fixtures/pipeline-page-server.ts';
+import { countingBus, perCheck, takeReading } from './pipeline-costs.ts';
 import { registerSites } from './pipeline-sites.ts';
 import { percentile, report } from './report.ts';
 
@@ -51,7 +54,7 @@ const database = await createFreshDatabase(process.env.DATABASE_URL ?? testDatab
 const db = openPostgres(database.url, { max: 20 });
 const natsUrl = process.env.NATS_URL ?? testNatsUrl();
 const rawBus = await createJetStreamBus({ servers: natsUrl });
-const bus = namespacedBus(rawBus, namespace);
+const bus = countingBus(namespacedBus(rawBus, namespace));
 const smtp = await startSmtpServer();
 const pages = await startPipelinePageServer();
 const blobDir = await mkdtemp(join(tmpdir(), 'pipeline-bench-blobs-'));
@@ -148,6 +151,7 @@ try {
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   // Only the users' sign-up confirmations (one per user) are expected here: the first round finds no update.
   const mailsBefore = smtp.messages.length;
+  const beforeChange = await takeReading(db, blobDir, bus);
 
   // Round 2: every page changes, then every site is checked; its update mail is awaited.
   pages.setVersion(2);
@@ -157,6 +161,13 @@ try {
   const second = await dispatchAll(templates, 'changed');
   await watching;
   const roundSeconds = (Math.max(...mailAt.values()) - roundStart) / 1_000;
+  await until(() => [...second.keys()].every((checkId) => completedAt.has(checkId)), 'changed checks');
+  const afterChange = await takeReading(db, blobDir, bus);
+
+  // Round 3: nothing changed since round 2, as for most checks.
+  const third = await dispatchAll(templates, 'steady');
+  await until(() => [...third.keys()].every((checkId) => completedAt.has(checkId)), 'unchanged checks');
+  const afterSteady = await takeReading(db, blobDir, bus);
 
   const latencies: number[] = [];
   const crawlerShares: number[] = [];
@@ -203,6 +214,8 @@ try {
       baseline_crawler_p50_ms: figures.crawlerP50,
       baseline_crawler_p99_ms: figures.crawlerP99,
       register_seconds: round(registerSeconds),
+      per_check_unchanged: perCheck(afterChange, afterSteady, third.size),
+      per_check_update: perCheck(beforeChange, afterChange, second.size),
     },
   );
 } finally {
