@@ -20,13 +20,7 @@ import { accountV1, type checksEventsV1, targetV1 } from '@mimamori/contracts';
 import { createCrawlerService } from '@mimamori/crawler';
 import { openPostgres } from '@mimamori/db';
 import { createDiffService } from '@mimamori/diff';
-import {
-  checkCompleted,
-  checkRequested,
-  snapshotCaptured,
-  streams,
-  targetRegistered,
-} from '@mimamori/events';
+import { checkCompleted, runCheck, snapshotCaptured, streams, targetRegistered } from '@mimamori/events';
 import { createGateway } from '@mimamori/gateway';
 import { openMailTransport } from '@mimamori/mail';
 import { accountProfileClient, createNotifierService } from '@mimamori/notifier';
@@ -40,7 +34,7 @@ import { testDatabaseUrl, testNatsUrl } from '../packages/test-fixtures/src/serv
 import { startSmtpServer } from '../packages/test-fixtures/src/smtp-server-fixture.ts';
 import { pageText, siteLabel, startPipelinePageServer } from './fixtures/pipeline-page-server.ts';
 import { countingBus, perCheck, takeReading } from './pipeline-costs.ts';
-import { registerSites } from './pipeline-sites.ts';
+import { registerSites } from './pipeline-targets.ts';
 import { percentile, report } from './report.ts';
 
 const SITES = Number(process.env.BENCH_SITES ?? 220);
@@ -233,12 +227,12 @@ try {
 }
 
 /** Each site's `checks.run` template from its targets.registered event in the target outbox, by site number. */
-async function checkTemplates(): Promise<Map<number, checksEventsV1.CheckRequested>> {
+async function checkTemplates(): Promise<Map<number, checksEventsV1.RunCheck>> {
   const { rows } = await db.query<{ payload: Uint8Array }>(
     'SELECT payload FROM target.outbox WHERE subject = $1 ORDER BY seq',
     [targetRegistered.subject],
   );
-  const templates = new Map<number, checksEventsV1.CheckRequested>();
+  const templates = new Map<number, checksEventsV1.RunCheck>();
   for (const { payload } of rows) {
     const event = targetRegistered.decode(payload);
     const n = Number(/\/p\/(\d+)$/.exec(event.check?.url ?? '')?.[1]);
@@ -248,7 +242,7 @@ async function checkTemplates(): Promise<Map<number, checksEventsV1.CheckRequest
 }
 
 /** Publishes one check per site, as the scheduler would at a due time; the publish is the check's start. */
-async function dispatchAll(templates: Map<number, checksEventsV1.CheckRequested>, round: string) {
+async function dispatchAll(templates: Map<number, checksEventsV1.RunCheck>, round: string) {
   const started = new Map<string, { n: number; publishedAt: number }>();
   const dueAt = new Date();
   await Promise.all(
@@ -256,7 +250,7 @@ async function dispatchAll(templates: Map<number, checksEventsV1.CheckRequested>
       const checkId = `${template.targetId}:${round}:${dueAt.toISOString()}`;
       const publishedAt = performance.now();
       started.set(checkId, { n, publishedAt });
-      await bus.publish(checkRequested.subject, checkRequested.encode({ ...template, checkId, dueAt }), {
+      await bus.publish(runCheck.subject, runCheck.encode({ ...template, checkId, dueAt }), {
         msgId: checkId,
       });
     }),

@@ -9,7 +9,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createJetStreamBus, type EventBus, namespacedBus, processedEventsMigration } from '@mimamori/bus';
 import { checksEventsV1 } from '@mimamori/contracts';
 import { type Db, migrate, openPostgres } from '@mimamori/db';
-import { checkRequested, streams } from '@mimamori/events';
+import { runCheck, streams } from '@mimamori/events';
 import { createLogger } from '@mimamori/runtime';
 import {
   createDispatcher,
@@ -50,8 +50,8 @@ try {
   const ids = Array.from({ length: sites }, () => randomUUID());
   const templates = ids.map((id) =>
     Buffer.from(
-      checksEventsV1.CheckRequested.encode(
-        checksEventsV1.CheckRequested.fromPartial({
+      checksEventsV1.RunCheck.encode(
+        checksEventsV1.RunCheck.fromPartial({
           targetId: id,
           userId: `user-${id.slice(0, 4)}`,
           url: `https://example.test/${id}`,
@@ -235,8 +235,8 @@ async function claimAndPublish(db: Db, bus: EventBus, now: Date, lags: number[])
         const row = rows[next++] as (typeof rows)[number];
         const dueAt = new Date(Math.round(row.due_ms));
         const checkId = `${row.target_id}:${dueAt.toISOString()}`;
-        const check = { ...checksEventsV1.CheckRequested.decode(row.check_template), checkId, dueAt };
-        await bus.publish(checkRequested.subject, checkRequested.encode(check), { msgId: checkId });
+        const check = { ...checksEventsV1.RunCheck.decode(row.check_template), checkId, dueAt };
+        await bus.publish(runCheck.subject, runCheck.encode(check), { msgId: checkId });
         lags.push(Date.now() - dueAt.getTime());
       }
     };

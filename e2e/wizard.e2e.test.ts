@@ -98,7 +98,7 @@ function apiGet<T>(page: Page, path: string): Promise<T> {
   return page.evaluate(async (url) => (await fetch(url)).json(), path) as Promise<T>;
 }
 
-type SiteRow = { id: string; label: string; url: string; valid: boolean; interval_minutes: number };
+type TargetRow = { id: string; label: string; url: string; valid: boolean; interval_minutes: number };
 type StoredTarget = {
   settings: {
     label: string;
@@ -276,7 +276,7 @@ describe('site registration wizard against the running product', () => {
 
     await page.waitForURL((url) => url.pathname === '/target2');
     const id = new URL(page.url()).searchParams.get('id') ?? '';
-    const { targets } = await apiGet<{ targets: SiteRow[] }>(page, '/api/v2/targets');
+    const { targets } = await apiGet<{ targets: TargetRow[] }>(page, '/api/v2/targets');
     expect(
       targets.map(({ id: rowId, label, url, valid, interval_minutes }) => ({
         rowId,
@@ -323,7 +323,7 @@ describe('site registration wizard against the running product', () => {
     // A blank cookie field keeps the stored cookies.
     expect(edited.settings.has_cookies).toBe(true);
     // Editing settings leaves the monitoring as it was.
-    const afterEdit = await apiGet<{ targets: SiteRow[] }>(page, '/api/v2/targets');
+    const afterEdit = await apiGet<{ targets: TargetRow[] }>(page, '/api/v2/targets');
     expect(afterEdit.targets.map((row) => row.valid)).toEqual([true]);
     expect(edited.settings.areas[0]?.label).toBe('煎茶の価格');
 
@@ -480,7 +480,7 @@ describe('site registration wizard against the running product', () => {
     await page.getByRole('button', { name: 'OK' }).click();
     await page.waitForURL((url) => url.pathname === '/target2');
 
-    const { targets } = await apiGet<{ targets: SiteRow[] }>(page, '/api/v2/targets');
+    const { targets } = await apiGet<{ targets: TargetRow[] }>(page, '/api/v2/targets');
     expect(targets.map(({ label, valid, interval_minutes }) => ({ label, valid, interval_minutes }))).toEqual(
       [{ label: 'Tea price', valid: false, interval_minutes: 1 }],
     );

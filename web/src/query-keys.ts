@@ -3,7 +3,7 @@ export const queryKeys = {
   userInfo: ['user-info'] as const,
   account: ['account'] as const,
   timezones: ['timezones'] as const,
-  siteList: ['site-list'] as const,
+  targetList: ['site-list'] as const,
   xSignInAvailable: ['x-sign-in-available'] as const,
   /** A verification link is used once; its outcome is kept under its token. */
   emailVerification: (token: string) => ['email-verification', token] as const,
@@ -17,7 +17,7 @@ export const queryKeys = {
     ['preview-area', sessionId, area, options] as const,
   /** Every page of one site's history sits under this prefix, so an action refreshes them all. */
   siteHistory: (version: number, id: string) => ['site-history', version, id] as const,
-  siteHistoryPage: (version: number, id: string, page: object) =>
+  targetHistoryPage: (version: number, id: string, page: object) =>
     ['site-history', version, id, page] as const,
   registrationData: (version: number, id: string) => ['registration-data', version, id] as const,
 };

@@ -9,8 +9,8 @@ export const routePaths = {
   targetDetail: '/target2',
   /** Version 1 site history; query `id`. */
   siteHistory: '/history',
-  siteRegistrationColumns: '/sr2c',
-  siteRegistrationMobile: '/sr2m',
+  targetRegistrationColumns: '/sr2c',
+  targetRegistrationMobile: '/sr2m',
   signup: '/signup',
   signin: '/signin',
   resetPassword: '/reset_pass',

@@ -1,10 +1,10 @@
 import type { StreamSpec } from '@mimamori/bus';
 import {
   accountsEventsV1,
-  changesEventsV1,
   checksEventsV1,
   filingsEventsV1,
   targetsEventsV1,
+  updatesEventsV1,
 } from '@mimamori/contracts';
 import { eventType } from './event-type.ts';
 
@@ -45,9 +45,9 @@ export const streams = {
     maxAgeMs: 7 * 24 * 3_600_000,
   },
   // Updates found, for the notifier.
-  changes: {
-    name: 'CHANGES',
-    subjects: ['changes.>'],
+  updates: {
+    name: 'UPDATES',
+    subjects: ['updates.>'],
     duplicateWindowMs: 10 * 60_000,
     maxAgeMs: 7 * 24 * 3_600_000,
   },
@@ -93,7 +93,7 @@ export const holdLifted = eventType(
   accountsEventsV1.HoldLifted,
 );
 
-export const checkRequested = eventType('checks.run', streams.checks.name, checksEventsV1.CheckRequested);
+export const runCheck = eventType('checks.run', streams.checks.name, checksEventsV1.RunCheck);
 
 export const snapshotCaptured = eventType(
   'snapshots.captured',
@@ -131,22 +131,22 @@ export const targetDeleted = eventType(
   targetsEventsV1.TargetDeleted,
 );
 
-export const siteUsageChanged = eventType(
+export const targetUsageChanged = eventType(
   'targets.usage_changed',
   streams.targets.name,
-  targetsEventsV1.SiteUsageChanged,
+  targetsEventsV1.TargetUsageChanged,
 );
 
 export const checkCompleted = eventType(
   'checks.completed',
   streams.checkResults.name,
-  changesEventsV1.CheckCompleted,
+  updatesEventsV1.CheckCompleted,
 );
 
-export const changeDetected = eventType(
-  'changes.detected',
-  streams.changes.name,
-  changesEventsV1.ChangeDetected,
+export const updateDetected = eventType(
+  'updates.detected',
+  streams.updates.name,
+  updatesEventsV1.UpdateDetected,
 );
 
 export const filingPublished = eventType(

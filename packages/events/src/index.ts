@@ -3,12 +3,10 @@ export {
   accountCreated,
   accountHeld,
   accountMailRequested,
-  changeDetected,
   checkCompleted,
-  checkRequested,
   filingPublished,
   holdLifted,
-  siteUsageChanged,
+  runCheck,
   snapshotCaptured,
   streams,
   targetDeleted,
@@ -16,6 +14,8 @@ export {
   targetRegistered,
   targetResumed,
   targetUpdated,
+  targetUsageChanged,
   trialEnded,
+  updateDetected,
 } from './catalog.ts';
 export { type EventType, eventType } from './event-type.ts';

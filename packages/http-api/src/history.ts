@@ -72,7 +72,7 @@ export const areaChange = z.object({
   removed: z.array(z.string()),
   rows: z.array(diffRow).describe('Rows of the inline and side-by-side views.'),
 });
-export type AreaChange = z.infer<typeof areaChange>;
+export type AreaUpdate = z.infer<typeof areaChange>;
 
 export const ruleOperand = z.enum(['all', 'new', 'old']);
 
@@ -129,7 +129,7 @@ export const siteUpdate = z.object({
   areas: z.array(areaChange),
   screenshots: z.object({ before: imageUrl, after: imageUrl }),
 });
-export type SiteUpdate = z.infer<typeof siteUpdate>;
+export type TargetUpdate = z.infer<typeof siteUpdate>;
 
 export const historyOutcome = z.enum(['no_change', 'update', 'error']);
 export type HistoryOutcome = z.infer<typeof historyOutcome>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /** Version 1 sites (whole page, imported) live under /api; version 2 sites under /api/v2. */
 export const siteVersion = z.union([z.literal(1), z.literal(2)]);
-export type SiteVersion = z.infer<typeof siteVersion>;
+export type TargetVersion = z.infer<typeof siteVersion>;
 
 const at = z.iso.datetime().nullable();
 
@@ -22,6 +22,6 @@ export const siteRow = z
     resumable: z.boolean().describe('Paused, and a free slot of the plan exists to resume it.'),
     interval_minutes: z.number().int(),
   })
-  .meta({ id: 'SiteRow', description: 'A target-list row (docs/product.md#target-list).' });
+  .meta({ id: 'TargetRow', description: 'A target-list row (docs/product.md#target-list).' });
 
-export type SiteRow = z.infer<typeof siteRow>;
+export type TargetRow = z.infer<typeof siteRow>;

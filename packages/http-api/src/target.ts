@@ -167,7 +167,7 @@ export type SavedTarget = z.infer<typeof savedTarget>;
 export const siteList = z
   .object({ targets: z.array(siteRow), at: z.iso.datetime() })
   .describe('Rows, and when they were read');
-export type SiteList = z.infer<typeof siteList>;
+export type TargetList = z.infer<typeof siteList>;
 
 const changed = z.boolean().describe('False when the site already was in that state.');
 export const sitePaused = z

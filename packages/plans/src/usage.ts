@@ -1,14 +1,14 @@
 import { QUOTA_KEYS, type Quota, type QuotaKey } from './quota.ts';
 
 /** What the user's active sites ask for: sites per chosen interval plus feature counts. */
-export type SiteDemand = Quota;
+export type TargetDemand = Quota;
 
 /**
  * `used_num` of user_info (docs/product.md#quotas): sites beyond the 1-hour quota run in free
  * 10-minute slots (a faster slot serves a slower site), and sites beyond that in 1-minute
  * slots; the 1-minute count is what is left over, so it may exceed its limit.
  */
-export function usedQuota(limits: Quota, demand: SiteDemand): Quota {
+export function usedQuota(limits: Quota, demand: TargetDemand): Quota {
   const used60 = Math.min(demand._60min, limits._60min);
   const need10 = demand._10min + (demand._60min - used60);
   const used10 = Math.min(need10, limits._10min);
@@ -49,7 +49,7 @@ export function usageTable(limits: Quota, used: Quota): UsageCell[] {
 /** Whether one more site at this interval fits (resume and registration check this). */
 export function hasFreeSlot(
   limits: Quota,
-  demand: SiteDemand,
+  demand: TargetDemand,
   interval: '_60min' | '_10min' | '_1min',
 ): boolean {
   const next = { ...demand, [interval]: demand[interval] + 1 };

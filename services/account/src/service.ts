@@ -16,7 +16,7 @@ import { type Clock, systemClock } from './domain/clock.ts';
 import { testMessage } from './domain/discord-link.ts';
 import type { XOAuthConfig } from './domain/x-sign-in.ts';
 import { billingCancelConsumer, billingSignUpConsumer } from './events/billing-consumer.ts';
-import { siteUsageConsumer } from './events/site-usage-consumer.ts';
+import { targetUsageConsumer } from './events/site-usage-consumer.ts';
 import { accountServer } from './grpc/account-server.ts';
 import { billingServer } from './grpc/billing-server.ts';
 import { workAfterAnswer } from './grpc/work-after-answer.ts';
@@ -98,7 +98,7 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     // TARGETS: usage reports of the user's sites (used_num).
     streams: [streams.accounts, streams.targets],
     consumers: [
-      siteUsageConsumer(db),
+      targetUsageConsumer(db),
       ...(billing ? [billingSignUpConsumer(billing), billingCancelConsumer(billing)] : []),
     ],
     outbox: true,

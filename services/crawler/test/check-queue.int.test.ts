@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
 import { checksEventsV1 } from '@mimamori/contracts';
-import { checkRequested, snapshotCaptured, streams } from '@mimamori/events';
+import { runCheck, snapshotCaptured, streams } from '@mimamori/events';
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
 import { createFreshDatabase, type FreshDatabase, testNatsUrl } from '@mimamori/test-fixtures';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -92,12 +92,12 @@ it('redelivers a check whose crawler was killed mid-page to another crawler, whi
   crawlers.push(first);
 
   const checkId = `target-1:2026-11-23T10:00:00.000Z`;
-  const job = checksEventsV1.CheckRequested.fromPartial({
+  const job = checksEventsV1.RunCheck.fromPartial({
     ...jobFor('target-1', '/hold-first'),
     checkId,
     sealedCookies: secrets.seal('sid=secret-cookie-value', sealingContext.cookies('target-1')),
   });
-  await bus.publish(checkRequested.subject, checkRequested.encode(job), { msgId: checkId });
+  await bus.publish(runCheck.subject, runCheck.encode(job), { msgId: checkId });
 
   // The first crawler is now waiting for the held page: kill it without warning.
   while (!site.requests.some(({ path }) => path === '/hold-first'))
@@ -149,8 +149,8 @@ it('redelivers a check whose crawler was killed mid-page to another crawler, whi
 it('keeps a check that outlasts the ack wait with its crawler through heartbeats', async () => {
   const crawler = await startCrawlerProcess(crawlerEnv());
   crawlers.push(crawler);
-  const job = checksEventsV1.CheckRequested.fromPartial(jobFor('target-2', '/slow-answer'));
-  await bus.publish(checkRequested.subject, checkRequested.encode(job), { msgId: job.checkId });
+  const job = checksEventsV1.RunCheck.fromPartial(jobFor('target-2', '/slow-answer'));
+  await bus.publish(runCheck.subject, runCheck.encode(job), { msgId: job.checkId });
   while (!snapshots.some(({ checkId }) => checkId === job.checkId))
     await new Promise((resolve) => setTimeout(resolve, 50));
   crawler.child.kill('SIGTERM');

@@ -23,7 +23,7 @@ export interface DiffServiceOptions {
 /**
  * Runs the watch engine on snapshots, with the watch settings each check carries: records each
  * check's result, the area versions and the updates with their diffs and before/after images,
- * publishes checks.completed and changes.detected through the outbox, and serves the site-detail
+ * publishes checks.completed and updates.detected through the outbox, and serves the site-detail
  * history. It calls no other service.
  */
 export function createDiffService(options: DiffServiceOptions): ServiceModule {
@@ -32,7 +32,7 @@ export function createDiffService(options: DiffServiceOptions): ServiceModule {
     name: 'diff',
     schema: DIFF_SCHEMA,
     migrations: [...diffMigrations, outboxMigration(DIFF_SCHEMA), processedEventsMigration(DIFF_SCHEMA)],
-    streams: [streams.snapshots, streams.targets, streams.checkResults, streams.changes],
+    streams: [streams.snapshots, streams.targets, streams.checkResults, streams.updates],
     outbox: true,
     grpc: [{ definition: diffV1.HistoryServiceService, implementation: historyServer(db) }],
     consumers: [

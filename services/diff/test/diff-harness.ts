@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BlobStore, createFileBlobStore } from '@mimamori/blob-store';
 import { createInProcessBus, createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
-import { changesEventsV1, type checksEventsV1, diffV1, targetV1 } from '@mimamori/contracts';
+import { type checksEventsV1, diffV1, targetV1, updatesEventsV1 } from '@mimamori/contracts';
 import { type Db, openPglite, openPostgres } from '@mimamori/db';
 import { snapshotCaptured } from '@mimamori/events';
 import { createGrpcClient, createLogger, createShutdown, type Shutdown, unary } from '@mimamori/runtime';
@@ -108,7 +108,7 @@ export interface DiffHarness {
   deleteSite(userId: string, targetId: string): Promise<void>;
   /** The diff service's outbox rows with this subject, oldest first. */
   events(subject: string): Promise<{ id: string; payload: Uint8Array }[]>;
-  changes(): Promise<changesEventsV1.ChangeDetected[]>;
+  changes(): Promise<updatesEventsV1.UpdateDetected[]>;
   close(): Promise<void>;
 }
 
@@ -225,8 +225,8 @@ export async function startDiffHarness(options: { embedded?: boolean } = {}): Pr
       return rows;
     },
     async changes() {
-      const rows = await harness.events('changes.detected');
-      return rows.map((row) => changesEventsV1.ChangeDetected.decode(row.payload));
+      const rows = await harness.events('updates.detected');
+      return rows.map((row) => updatesEventsV1.UpdateDetected.decode(row.payload));
     },
     async close() {
       history.close();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { changesEventsV1 } from '@mimamori/contracts';
+import { updatesEventsV1 } from '@mimamori/contracts';
 import { snapshotCaptured } from '@mimamori/events';
 import { unary } from '@mimamori/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,7 +41,7 @@ async function completedFor(checkId: string) {
   const rows = await harness.events('checks.completed');
   return rows
     .filter((row) => row.id === `checked:${checkId}`)
-    .map((row) => changesEventsV1.CheckCompleted.decode(row.payload));
+    .map((row) => updatesEventsV1.CheckCompleted.decode(row.payload));
 }
 
 describe('judging snapshots', () => {
@@ -142,7 +142,7 @@ describe('judging snapshots', () => {
     expect(missing).toMatchObject({ outcome: 'error', error_code: 'element_not_found' });
   });
 
-  it('judges a snapshot delivered twice once: one result, one update, one changes.detected', async () => {
+  it('judges a snapshot delivered twice once: one result, one update, one updates.detected', async () => {
     const checkId = `${targetId}:${randomUUID()}`;
     const snapshot = {
       checkId,

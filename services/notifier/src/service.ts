@@ -87,7 +87,7 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
     name: 'notifier',
     schema: NOTIFIER_SCHEMA,
     migrations: notifierMigrations,
-    streams: [streams.accounts, ...(updates ? [streams.targets, streams.changes, streams.checkResults] : [])],
+    streams: [streams.accounts, ...(updates ? [streams.targets, streams.updates, streams.checkResults] : [])],
     consumers: [accountMailConsumer({ deliveries, mail, secretBox, publicUrl, logger }), ...updateConsumers],
     sweep: (keepMs) => sweepNotifier(db, keepMs),
     stop: async () => {

@@ -7,7 +7,7 @@ import { type BlobStore, createFileBlobStore } from '@mimamori/blob-store';
 import { type BusMessage, createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
 import { accountV1 } from '@mimamori/contracts';
 import { type Db, openPostgres } from '@mimamori/db';
-import { changeDetected, checkCompleted, targetDeleted, targetRegistered } from '@mimamori/events';
+import { checkCompleted, targetDeleted, targetRegistered, updateDetected } from '@mimamori/events';
 import { openMailTransport } from '@mimamori/mail';
 import { createGrpcClient, createLogger, createShutdown, type Shutdown, unary } from '@mimamori/runtime';
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
@@ -268,7 +268,7 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
     const user = await newUser('ja');
     const targetId = await registerSite(user.userId, { mailNotify: true, chatNotify: 'account' });
     const event = await updateEvent(targetId, user.userId);
-    await bus.publish(changeDetected.subject, changeDetected.encode(event), { msgId: event.eventId });
+    await bus.publish(updateDetected.subject, updateDetected.encode(event), { msgId: event.eventId });
 
     const [message] = await discord.waitForAccepted(user.webhookId, 1);
     await smtp.waitForMessages(1);
@@ -326,7 +326,7 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
     ]);
 
     // The same event again (as after a lost ack): both deliveries are looked up, none repeated.
-    await bus.publish(changeDetected.subject, changeDetected.encode(event), {
+    await bus.publish(updateDetected.subject, updateDetected.encode(event), {
       msgId: `${event.eventId}:again`,
     });
     await waitUntil(
@@ -358,7 +358,7 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
     );
     discord.failNext(siteWebhook, { status: 500 });
     const event = await updateEvent(targetId, user.userId);
-    await bus.publish(changeDetected.subject, changeDetected.encode(event), { msgId: event.eventId });
+    await bus.publish(updateDetected.subject, updateDetected.encode(event), { msgId: event.eventId });
 
     const [message] = await discord.waitForAccepted(siteWebhook, 1);
     expect(discord.calls.filter((call) => call.startsWith(siteWebhook))).toEqual([
@@ -388,14 +388,14 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
     discord.failNext(user.webhookId, { status: 429, retryAfterSeconds: 2.5 });
     const consumer = directUpdateConsumer();
     const event = await updateEvent(targetId, user.userId);
-    const data = changeDetected.encode(event);
+    const data = updateDetected.encode(event);
 
-    const first = delivered(changeDetected.subject, data);
+    const first = delivered(updateDetected.subject, data);
     await consumer.handler(first.message);
     expect(first.settled.nakDelayMs).toBe(2_500);
     expect(mailsTo(user.email)).toHaveLength(1);
 
-    const second = delivered(changeDetected.subject, data, 2);
+    const second = delivered(updateDetected.subject, data, 2);
     await consumer.handler(second.message);
     expect(second.settled.nakDelayMs).toBeUndefined();
     expect(discord.accepted.filter((m) => m.webhookId === user.webhookId)).toHaveLength(1);
@@ -407,8 +407,8 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
     const targetId = await registerSite(user.userId, { mailNotify: false, chatNotify: 'account' });
     discord.failNext(user.webhookId, { status: 413 });
     const attempt = delivered(
-      changeDetected.subject,
-      changeDetected.encode(await updateEvent(targetId, user.userId)),
+      updateDetected.subject,
+      updateDetected.encode(await updateEvent(targetId, user.userId)),
     );
     await directUpdateConsumer().handler(attempt.message);
     expect(attempt.settled.nakDelayMs).toBeUndefined();
@@ -423,7 +423,7 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
     const consumer = directUpdateConsumer();
     const both = await registerSite(user.userId, { mailNotify: true, chatNotify: 'account' });
     await consumer.handler(
-      delivered(changeDetected.subject, changeDetected.encode(await updateEvent(both, user.userId, false)))
+      delivered(updateDetected.subject, updateDetected.encode(await updateEvent(both, user.userId, false)))
         .message,
     );
     expect(mailsTo(user.email)).toHaveLength(0);
@@ -431,7 +431,7 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
 
     const chatOnly = await registerSite(user.userId, { mailNotify: false, chatNotify: 'account' });
     await consumer.handler(
-      delivered(changeDetected.subject, changeDetected.encode(await updateEvent(chatOnly, user.userId)))
+      delivered(updateDetected.subject, updateDetected.encode(await updateEvent(chatOnly, user.userId)))
         .message,
     );
     expect(mailsTo(user.email)).toHaveLength(0);
@@ -439,7 +439,7 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
 
     const mailOnly = await registerSite(user.userId, { mailNotify: true, chatNotify: 'none' });
     await consumer.handler(
-      delivered(changeDetected.subject, changeDetected.encode(await updateEvent(mailOnly, user.userId)))
+      delivered(updateDetected.subject, updateDetected.encode(await updateEvent(mailOnly, user.userId)))
         .message,
     );
     expect(mailsTo(user.email)).toHaveLength(1);
@@ -466,19 +466,19 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
         logger,
       });
       const event = await updateEvent(targetId, user.userId);
-      const data = changeDetected.encode(event);
-      const first = delivered(changeDetected.subject, data);
+      const data = updateDetected.encode(event);
+      const first = delivered(updateDetected.subject, data);
       const sending = consumer.handler(first.message);
       await slow.waitForIncoming(1, 20_000);
       await new Promise((resolve) => setTimeout(resolve, 2_000));
 
-      const second = delivered(changeDetected.subject, data, 2);
+      const second = delivered(updateDetected.subject, data, 2);
       await consumer.handler(second.message);
       expect(second.settled.nakDelayMs).toBeGreaterThan(0);
       await sending;
       expect(first.settled.nakDelayMs).toBeUndefined();
 
-      const third = delivered(changeDetected.subject, data, 3);
+      const third = delivered(updateDetected.subject, data, 3);
       await consumer.handler(third.message);
       expect(third.settled.nakDelayMs).toBeUndefined();
       expect(slow.messages).toHaveLength(1);
@@ -551,8 +551,8 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
     );
     const consumer = directUpdateConsumer();
     const attempt = delivered(
-      changeDetected.subject,
-      changeDetected.encode(await updateEvent(targetId, user.userId)),
+      updateDetected.subject,
+      updateDetected.encode(await updateEvent(targetId, user.userId)),
     );
     await consumer.handler(attempt.message);
     expect(attempt.settled.nakDelayMs).toBeUndefined();

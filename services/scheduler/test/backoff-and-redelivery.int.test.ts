@@ -130,7 +130,7 @@ describe('failing sites back off; every consumer takes a redelivery (PostgreSQL 
       intervalMinutes: 1,
       paused,
       pausedReason: paused ? 'user' : '',
-      check: checksEventsV1.CheckRequested.fromPartial({
+      check: checksEventsV1.RunCheck.fromPartial({
         targetId: site.targetId,
         url: 'https://example.test/',
       }),

@@ -4,7 +4,7 @@ import { checksEventsV1, type targetsEventsV1 } from '@mimamori/contracts';
 import { type Db, openPostgres } from '@mimamori/db';
 import {
   checkCompleted,
-  checkRequested,
+  runCheck,
   streams,
   targetDeleted,
   targetPaused,
@@ -68,7 +68,7 @@ export interface SchedulerHarness {
   /** Waits until the consumers recorded `count` events in processed_events. */
   untilProcessed(consumer: string, count: number): Promise<void>;
   /** Every checks.run published since the last call, in stream order (duplicates included). */
-  takeChecks(): Promise<checksEventsV1.CheckRequested[]>;
+  takeChecks(): Promise<checksEventsV1.RunCheck[]>;
   close(): Promise<void>;
 }
 
@@ -87,7 +87,7 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
   const shutdowns: Shutdown[] = [];
   const closers: (() => Promise<void>)[] = [];
 
-  const received: checksEventsV1.CheckRequested[] = [];
+  const received: checksEventsV1.RunCheck[] = [];
   const sentinels = new Set<string>();
   await bus.consume(
     {
@@ -102,7 +102,7 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
         sentinels.add(message.msgId);
         return;
       }
-      received.push(checkRequested.decode(message.data));
+      received.push(runCheck.decode(message.data));
     },
   );
 
@@ -128,7 +128,7 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
       intervalMinutes: site.intervalMinutes,
       paused: site.paused ?? false,
       pausedReason: site.paused ? 'user' : '',
-      check: checksEventsV1.CheckRequested.fromPartial({
+      check: checksEventsV1.RunCheck.fromPartial({
         targetId: site.targetId,
         userId: site.userId,
         url: site.url ?? `https://example.test/${site.targetId}`,
@@ -253,7 +253,7 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
       // The queue is read in order by one handler at a time: once a marker published after
       // everything else arrives, every check before it has arrived too.
       const sentinel = `sentinel:${randomUUID()}`;
-      await bus.publish(checkRequested.subject, new Uint8Array(), { msgId: sentinel });
+      await bus.publish(runCheck.subject, new Uint8Array(), { msgId: sentinel });
       await eventually(async () => sentinels.has(sentinel), 'the checks queue drained');
       return received.splice(0);
     },

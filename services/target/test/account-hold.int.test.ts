@@ -5,8 +5,8 @@ import { createLogger } from '@mimamori/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountConsumers } from '../src/events/account-consumers.ts';
 import { createTargetStore } from '../src/store/target-store.ts';
-import { siteBody } from './site-bodies.ts';
-import type { SiteBrowser } from './site-browser.ts';
+import { targetBody } from './target-bodies.ts';
+import type { TargetBrowser } from './target-browser.ts';
 import { startTargetHarness, type TargetHarness } from './target-harness.ts';
 
 const DAY_MS = 86_400_000;
@@ -21,7 +21,7 @@ afterAll(async () => {
   await harness?.close();
 });
 
-async function validity(browser: SiteBrowser) {
+async function validity(browser: TargetBrowser) {
   const response = await browser.get('/api/v2/targets');
   return (response.body.targets as { valid: boolean; resumable: boolean }[]).map((row) => [
     row.valid,
@@ -54,7 +54,7 @@ function delivery(event: accountsEventsV1.TrialEnded, msgId: string): BusMessage
 describe('account hold', () => {
   it('delivered twice, accounts.trial_ended pauses the sites once; a site resumed in between stays resumed', async () => {
     const { browser, userId } = await harness.signedIn('twice@example.com');
-    for (const label of ['a', 'b']) await browser.post('/api/v2/target/register', siteBody({ label }));
+    for (const label of ['a', 'b']) await browser.post('/api/v2/target/register', targetBody({ label }));
     const [handler] = accountConsumers(
       harness.db,
       createTargetStore(harness.db),
@@ -82,7 +82,7 @@ describe('account hold', () => {
 
   it("delivered twice, billing's accounts.held pauses the sites once", async () => {
     const { browser, userId } = await harness.signedIn('held-twice@example.com');
-    for (const label of ['a', 'b']) await browser.post('/api/v2/target/register', siteBody({ label }));
+    for (const label of ['a', 'b']) await browser.post('/api/v2/target/register', targetBody({ label }));
     const held = accountConsumers(
       harness.db,
       createTargetStore(harness.db),
@@ -116,7 +116,7 @@ describe('account hold', () => {
 
   it('delivered twice, accounts.cancelled deletes the sites once', async () => {
     const { browser, userId } = await harness.signedIn('cancelled-twice@example.com');
-    for (const label of ['a', 'b']) await browser.post('/api/v2/target/register', siteBody({ label }));
+    for (const label of ['a', 'b']) await browser.post('/api/v2/target/register', targetBody({ label }));
     const ids = ((await browser.get('/api/v2/targets')).body.targets as { id: string }[]).map(
       (row) => row.id,
     );
@@ -149,7 +149,7 @@ describe('account hold', () => {
 
   it('the trial ending without a card stops all monitoring; nothing resumes or starts while on hold; cancellation deletes the sites', async () => {
     const { browser } = await harness.signedIn('trial@example.com');
-    for (const label of ['one', 'two']) await browser.post('/api/v2/target/register', siteBody({ label }));
+    for (const label of ['one', 'two']) await browser.post('/api/v2/target/register', targetBody({ label }));
     await browser.post('/api/v1/import', { text: 'https://v1.example/' });
     expect(await validity(browser)).toEqual([
       [true, false],
@@ -173,7 +173,7 @@ describe('account hold', () => {
       status: 409,
       body: { error: { code: 'account_on_hold' } },
     });
-    expect((await browser.post('/api/v2/target/register', siteBody())).body).toMatchObject({
+    expect((await browser.post('/api/v2/target/register', targetBody())).body).toMatchObject({
       paused: true,
       paused_for_quota: true,
     });

@@ -3,8 +3,8 @@ import { checkCompleted } from '@mimamori/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkConsumer } from '../src/events/check-consumer.ts';
 import { createTargetStore } from '../src/store/target-store.ts';
-import { siteBody } from './site-bodies.ts';
-import type { SiteBrowser } from './site-browser.ts';
+import { targetBody } from './target-bodies.ts';
+import type { TargetBrowser } from './target-browser.ts';
 import { startTargetHarness, type TargetHarness } from './target-harness.ts';
 
 let harness: TargetHarness;
@@ -19,7 +19,7 @@ afterAll(async () => {
 
 type Row = { id: string; new: boolean; updated: string | null; checked: string | null };
 
-async function row(browser: SiteBrowser, id: string): Promise<Row | undefined> {
+async function row(browser: TargetBrowser, id: string): Promise<Row | undefined> {
   return ((await browser.get('/api/v2/targets')).body.targets as Row[]).find(
     (candidate) => candidate.id === id,
   );
@@ -57,7 +57,7 @@ function delivery(data: Uint8Array, msgId: string): BusMessage {
 describe("the site list's checked, updated and NEW follow checks.completed", () => {
   it('moves checked on every check and updated with NEW on an update, through JetStream', async () => {
     const { browser, userId } = await harness.signedIn('checks@example.com');
-    const id = String((await browser.post('/api/v2/target/register', siteBody())).body.target_v2_id);
+    const id = String((await browser.post('/api/v2/target/register', targetBody())).body.target_v2_id);
     expect(await row(browser, id)).toMatchObject({ new: false, updated: null, checked: null });
 
     const t1 = '2026-11-23T10:00:00.000Z';
@@ -90,7 +90,7 @@ describe("the site list's checked, updated and NEW follow checks.completed", () 
   it('ignores a check delivered twice or arriving after a newer one, and checks of other users’ sites', async () => {
     const { browser, userId } = await harness.signedIn('late@example.com');
     const other = await harness.signedIn('other@example.com');
-    const id = String((await browser.post('/api/v2/target/register', siteBody())).body.target_v2_id);
+    const id = String((await browser.post('/api/v2/target/register', targetBody())).body.target_v2_id);
     const { handler } = checkConsumer(harness.db, createTargetStore(harness.db));
 
     const newer = '2026-11-23T12:00:00.000Z';

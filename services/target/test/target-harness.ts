@@ -8,7 +8,7 @@ import { createSecretBox, generateSecretKey, type SecretBox } from '@mimamori/se
 import { runService } from '@mimamori/service-host';
 import { startTestServiceHost, TestClock } from '@mimamori/test-fixtures';
 import { createTargetService } from '../src/service.ts';
-import { SiteBrowser } from './site-browser.ts';
+import { TargetBrowser } from './target-browser.ts';
 
 export interface TargetHarness {
   db: Db;
@@ -18,7 +18,7 @@ export interface TargetHarness {
   secretBox: SecretBox;
   target: targetV1.TargetServiceClient;
   /** A signed-in user on a fresh trial of `plan` (Basic 5 unless told), with its user id. */
-  signedIn(email: string, plan?: number): Promise<{ browser: SiteBrowser; userId: string }>;
+  signedIn(email: string, plan?: number): Promise<{ browser: TargetBrowser; userId: string }>;
   /** The target service's outbox rows with this subject, oldest first. */
   events(subject: string): Promise<{ id: string; payload: Uint8Array }[]>;
   close(): Promise<void>;
@@ -64,7 +64,7 @@ export async function startTargetHarness(
     secretBox,
     target,
     async signedIn(email, plan = 3) {
-      const browser = new SiteBrowser(gateway.app);
+      const browser = new TargetBrowser(gateway.app);
       await browser.get('/healthz');
       const password = 'abcd1234';
       const signUp = await browser.post('/api/signup', { email, password, agree: true, lang: 'en', plan });

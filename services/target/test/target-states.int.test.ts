@@ -1,6 +1,6 @@
 import { unary } from '@mimamori/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { siteBody } from './site-bodies.ts';
+import { targetBody } from './target-bodies.ts';
 import { startTargetHarness, type TargetHarness } from './target-harness.ts';
 
 let harness: TargetHarness;
@@ -17,8 +17,8 @@ describe('ListTargetStates (the scheduler rebuilding its schedule)', () => {
   it("pages through every user's sites in id order with the state the events carry", async () => {
     const ann = await harness.signedIn('ann@example.com');
     const ben = await harness.signedIn('ben@example.com');
-    await ann.browser.post('/api/v2/target/register', siteBody({ interval_minutes: 10 }));
-    await ann.browser.post('/api/v2/target/register', siteBody({ paused: true }));
+    await ann.browser.post('/api/v2/target/register', targetBody({ interval_minutes: 10 }));
+    await ann.browser.post('/api/v2/target/register', targetBody({ paused: true }));
     await ben.browser.post('/api/v1/import', { text: 'https://ben.example/\nhttps://ben.example/2' });
 
     const seen: { targetId: string; userId: string; paused: boolean; intervalMinutes: number }[] = [];

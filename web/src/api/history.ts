@@ -3,13 +3,13 @@ import type {
   HistoryFilter,
   HistoryPage,
   RegistrationData,
-  SiteVersion,
+  TargetVersion,
 } from '@mimamori/http-api';
 import { apiRequest } from './client.ts';
 
 /** The site detail's answers, as the gateway defines them. */
 export type {
-  AreaChange,
+  AreaUpdate,
   CheckError,
   DiffRow,
   DiffSegment,
@@ -22,8 +22,8 @@ export type {
   MatchedCondition,
   RegistrationArea,
   RegistrationData,
-  SiteUpdate,
-  SiteVersion,
+  TargetUpdate,
+  TargetVersion,
 } from '@mimamori/http-api';
 
 export type HistoryRequest = {
@@ -36,11 +36,11 @@ export type HistoryRequest = {
   size: number;
 };
 
-const prefix = (version: SiteVersion) => (version === 1 ? '/api' : '/api/v2');
+const prefix = (version: TargetVersion) => (version === 1 ? '/api' : '/api/v2');
 
 /** GET /api/v2/history (or /api/history for v1): one page, newest first; the first page clears NEW. */
 export function fetchHistory(
-  version: SiteVersion,
+  version: TargetVersion,
   request: HistoryRequest,
   signal?: AbortSignal,
 ): Promise<HistoryPage> {
@@ -57,7 +57,7 @@ export function fetchHistory(
 
 /** GET /api/v2/registration_data (or /api/registration_data): each area's first recorded text. */
 export function fetchRegistrationData(
-  version: SiteVersion,
+  version: TargetVersion,
   id: string,
   signal?: AbortSignal,
 ): Promise<RegistrationData> {

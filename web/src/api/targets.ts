@@ -1,20 +1,20 @@
-import type { ImportFormat, ImportOutcome, SiteList, SiteRow } from '@mimamori/http-api';
+import type { ImportFormat, ImportOutcome, TargetList, TargetRow } from '@mimamori/http-api';
 import { apiRequest } from './client.ts';
 
 /** The site row and list as GET /api/v2/targets sends them; the shapes are the gateway's own. */
-export type { SiteList, SiteRow } from '@mimamori/http-api';
+export type { TargetList, TargetRow } from '@mimamori/http-api';
 
-export type SiteAction = 'pause' | 'resume' | 'delete';
+export type TargetAction = 'pause' | 'resume' | 'delete';
 
-export function fetchSiteList(signal?: AbortSignal): Promise<SiteList> {
-  return apiRequest<SiteList>('/api/v2/targets', signal ? { signal } : {});
+export function fetchTargetList(signal?: AbortSignal): Promise<TargetList> {
+  return apiRequest<TargetList>('/api/v2/targets', signal ? { signal } : {});
 }
 
 /**
  * docs/product.md#targets: a v1 site is acted on under /api with `target_id`, a v2 site under /api/v2
  * with `target_v2_id`.
  */
-export function actOnSite(action: SiteAction, site: Pick<SiteRow, 'id' | 'ver'>): Promise<unknown> {
+export function actOnTarget(action: TargetAction, site: Pick<TargetRow, 'id' | 'ver'>): Promise<unknown> {
   const [path, body] =
     site.ver === 1
       ? [`/api/${action}`, { target_id: site.id }]

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { ImportFormat } from '../api/targets.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
-import { useImportSites } from '../hooks/use-targets.ts';
+import { useImportTargets } from '../hooks/use-targets.ts';
 import { FormDialog } from '../shell/form-dialog.tsx';
 
 const FORMATS: readonly (ImportFormat | '')[] = ['', 'list', 'csv', 'yaml'];
@@ -16,7 +16,7 @@ const formatKey = (format: ImportFormat | '') => format || 'auto';
 export function ImportDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
-  const importSites = useImportSites();
+  const importSites = useImportTargets();
   const result = useRef<HTMLDivElement>(null);
   const [text, setText] = useState('');
   const [format, setFormat] = useState<ImportFormat | ''>('');

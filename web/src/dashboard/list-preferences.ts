@@ -1,11 +1,11 @@
-import { REGISTRATION_ORDER, type SiteSort, type SortKey } from './site-order.ts';
+import { REGISTRATION_ORDER, type SortKey, type TargetSort } from './target-order.ts';
 
 /**
  * The site list's sort and 'show paused too' choice, kept in the browser (docs/product.md#target-list;
  * local state `targets`: order, show_all). The rows themselves are not stored: they belong to
  * one account, and the browser may be shared.
  */
-export type ListPreferences = { order: SiteSort; showAll: boolean };
+export type ListPreferences = { order: TargetSort; showAll: boolean };
 
 const STORAGE_KEY = 'mimamori.targets';
 const SORT_KEYS: readonly SortKey[] = ['no', 'label', 'url', 'updated', 'checked'];

@@ -3,12 +3,12 @@ import { Link } from 'react-router';
 import type { UserInfo } from '../api/user-info.ts';
 import { routePaths } from '../route-paths.ts';
 import { subscriptionNotice } from './subscription-notice.ts';
-import { useSiteTime } from './use-site-time.ts';
+import { useTargetTime } from './use-target-time.ts';
 
 /** The warning (docs/product.md#subscription) for a failed renewal (6) or a hold (7); nothing otherwise. */
 export function SubscriptionBanner({ info }: { info: UserInfo }) {
   const { t } = useTranslation();
-  const time = useSiteTime();
+  const time = useTargetTime();
   const notice = subscriptionNotice(info);
   if (!notice) return null;
   let text: string;

@@ -3,9 +3,9 @@ import {
   fetchHistory,
   fetchRegistrationData,
   type HistoryRequest,
-  type SiteVersion,
+  type TargetVersion,
 } from '../api/history.ts';
-import { actOnSite, type SiteAction } from '../api/targets.ts';
+import { actOnTarget, type TargetAction } from '../api/targets.ts';
 import { queryKeys } from '../query-keys.ts';
 
 /**
@@ -13,20 +13,20 @@ import { queryKeys } from '../query-keys.ts';
  * Reading the first page clears the site's NEW flag on the server, so the site list is marked
  * stale once it has: a dashboard reopened while that read was still on its way reads it again.
  */
-export function useHistory(version: SiteVersion, request: HistoryRequest) {
+export function useHistory(version: TargetVersion, request: HistoryRequest) {
   const queryClient = useQueryClient();
   return useQuery({
-    queryKey: queryKeys.siteHistoryPage(version, request.id, request),
+    queryKey: queryKeys.targetHistoryPage(version, request.id, request),
     queryFn: async ({ signal }) => {
       const page = await fetchHistory(version, request, signal);
-      if (!request.cursor) void queryClient.invalidateQueries({ queryKey: queryKeys.siteList });
+      if (!request.cursor) void queryClient.invalidateQueries({ queryKey: queryKeys.targetList });
       return page;
     },
     placeholderData: keepPreviousData,
   });
 }
 
-export function useRegistrationData(version: SiteVersion, id: string) {
+export function useRegistrationData(version: TargetVersion, id: string) {
   return useQuery({
     queryKey: queryKeys.registrationData(version, id),
     queryFn: ({ signal }) => fetchRegistrationData(version, id, signal),
@@ -37,10 +37,10 @@ export function useRegistrationData(version: SiteVersion, id: string) {
  * Pause, resume or delete. User info is reloaded after each (docs/product.md#targets: quotas change); the
  * site's history pages are refetched after a pause or resume, whose state the header shows.
  */
-export function useSiteAction(version: SiteVersion, id: string) {
+export function useTargetAction(version: TargetVersion, id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (action: SiteAction) => actOnSite(action, { id, ver: version }),
+    mutationFn: (action: TargetAction) => actOnTarget(action, { id, ver: version }),
     onSettled: async (_data, _error, action) => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.userInfo }),

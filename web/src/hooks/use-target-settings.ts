@@ -29,7 +29,7 @@ export function useSaveTarget(id: string | null) {
       id === null ? registerTarget(settings) : updateTarget(id, settings),
     onSuccess: (saved) =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: queryKeys.siteList }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.targetList }),
         queryClient.invalidateQueries({ queryKey: queryKeys.userInfo }),
         queryClient.invalidateQueries({ queryKey: queryKeys.targetSettings(saved.target_v2_id) }),
       ]),

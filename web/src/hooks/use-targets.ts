@@ -1,5 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { actOnSite, fetchSiteList, importSites, type SiteAction, type SiteRow } from '../api/targets.ts';
+import {
+  actOnTarget,
+  fetchTargetList,
+  importSites,
+  type TargetAction,
+  type TargetRow,
+} from '../api/targets.ts';
 import { queryKeys } from '../query-keys.ts';
 
 /**
@@ -7,10 +13,10 @@ import { queryKeys } from '../query-keys.ts';
  * opens (the cached rows show meanwhile): opening a site's history clears its NEW flag, and the
  * detail page can pause or delete it.
  */
-export function useSiteList(options: { enabled?: boolean } = {}) {
+export function useTargetList(options: { enabled?: boolean } = {}) {
   return useQuery({
-    queryKey: queryKeys.siteList,
-    queryFn: ({ signal }) => fetchSiteList(signal),
+    queryKey: queryKeys.targetList,
+    queryFn: ({ signal }) => fetchTargetList(signal),
     staleTime: 0,
     enabled: options.enabled ?? true,
   });
@@ -20,13 +26,13 @@ export function useSiteList(options: { enabled?: boolean } = {}) {
  * Pause, resume or delete one site. Afterwards the list and user_info are read again, whether
  * it worked or not: usage and which paused sites can resume both follow from the change.
  */
-export function useSiteAction() {
+export function useTargetAction() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ action, site }: { action: SiteAction; site: SiteRow }) => actOnSite(action, site),
+    mutationFn: ({ action, site }: { action: TargetAction; site: TargetRow }) => actOnTarget(action, site),
     onSettled: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: queryKeys.siteList }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.targetList }),
         queryClient.invalidateQueries({ queryKey: queryKeys.userInfo }),
       ]),
   });
@@ -36,23 +42,23 @@ export function useSiteAction() {
  * The refresh button: the list and user_info together, because usage follows the sites and
  * the account learns of them a moment after the target service does.
  */
-export function useRefreshSites() {
+export function useRefreshTargets() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
-      queryClient.refetchQueries({ queryKey: queryKeys.siteList }),
+      queryClient.refetchQueries({ queryKey: queryKeys.targetList }),
       queryClient.invalidateQueries({ queryKey: queryKeys.userInfo }),
     ]);
 }
 
 /** The bulk import; the new sites join the list and count in usage. */
-export function useImportSites() {
+export function useImportTargets() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: importSites,
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: queryKeys.siteList }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.targetList }),
         queryClient.invalidateQueries({ queryKey: queryKeys.userInfo }),
       ]),
   });

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { SiteListSection } from '../dashboard/site-list-section.tsx';
 import { SubscriptionBanner } from '../dashboard/subscription-banner.tsx';
+import { TargetListSection } from '../dashboard/target-list-section.tsx';
 import { TimezonePicker } from '../dashboard/timezone-picker.tsx';
 import { UsageSection } from '../dashboard/usage-section.tsx';
 import { useUserInfo } from '../hooks/use-user-info.ts';
@@ -16,7 +16,7 @@ export default function DashboardPage() {
     <Page title="dashboard">
       <div className="dashboard">
         <SubscriptionBanner info={info} />
-        <SiteListSection />
+        <TargetListSection />
         {/* The company-filing watch comes with its own issue; its place in the layout is kept here. */}
         <div className="dashboard-filings" id="filings" />
         <UsageSection info={info} />

@@ -1,6 +1,6 @@
-import { SiteDetailScreen } from '../site-detail/site-detail-screen.tsx';
+import { TargetDetailScreen } from '../target-detail/target-detail-screen.tsx';
 
 /** /target2?id=: a version 2 site. */
 export default function TargetDetailPage() {
-  return <SiteDetailScreen version={2} />;
+  return <TargetDetailScreen version={2} />;
 }

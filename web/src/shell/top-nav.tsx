@@ -11,7 +11,9 @@ export function TopNav({ signedIn }: { signedIn: boolean }) {
   const { t } = useTranslation();
   const narrow = useNarrowWindow();
   const signOut = useSignOut();
-  const siteRegistration = narrow ? routePaths.siteRegistrationMobile : routePaths.siteRegistrationColumns;
+  const siteRegistration = narrow
+    ? routePaths.targetRegistrationMobile
+    : routePaths.targetRegistrationColumns;
   return (
     <header className="top-nav">
       <div className="top-nav-inner">

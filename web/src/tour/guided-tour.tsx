@@ -3,7 +3,7 @@ import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useNarrowWindow } from '../hooks/use-narrow-window.ts';
-import { useSiteList } from '../hooks/use-targets.ts';
+import { useTargetList } from '../hooks/use-targets.ts';
 import { routePaths } from '../route-paths.ts';
 import { fillDemoShopAddress } from './demo-shop-address.ts';
 import { readTourProgress, saveTourProgress } from './tour-progress.ts';
@@ -27,8 +27,8 @@ export function GuidedTour() {
   const onScreen = useScreenSteps(active ? screen : undefined);
   const present = usePresentSteps(onScreen);
   // The dashboard's own list query, so no second request.
-  const siteList = useSiteList({ enabled: active && screen === 'dashboard' });
-  const step = stepToShow({ progress, screen, siteCount: siteList.data?.targets.length, present });
+  const targetList = useTargetList({ enabled: active && screen === 'dashboard' });
+  const step = stepToShow({ progress, screen, siteCount: targetList.data?.targets.length, present });
   const box = useTargetBox(step?.target);
   const filled = useRef(false);
 
@@ -55,7 +55,7 @@ export function GuidedTour() {
   }, [step]);
 
   if (!step) return null;
-  const registerPath = narrow ? routePaths.siteRegistrationMobile : routePaths.siteRegistrationColumns;
+  const registerPath = narrow ? routePaths.targetRegistrationMobile : routePaths.targetRegistrationColumns;
   const titleId = 'guided-tour-title';
   return (
     <section

@@ -26,7 +26,7 @@ export const tourSteps: readonly TourStep[] = [
 
 export function tourScreenOf(pathname: string): TourScreen | undefined {
   if (pathname === routePaths.dashboard) return 'dashboard';
-  if (pathname === routePaths.siteRegistrationColumns || pathname === routePaths.siteRegistrationMobile) {
+  if (pathname === routePaths.targetRegistrationColumns || pathname === routePaths.targetRegistrationMobile) {
     return 'wizard';
   }
   if (pathname === routePaths.targetDetail) return 'detail';

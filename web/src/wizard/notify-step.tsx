@@ -10,7 +10,7 @@ import { useSaveTarget } from '../hooks/use-target-settings.ts';
 import { useUserInfo } from '../hooks/use-user-info.ts';
 import { RuleGroupEditor } from '../rules/rule-group-editor.tsx';
 import { rulesHaveProblems } from '../rules/rule-groups.ts';
-import { newSiteFits } from './plan-room.ts';
+import { newTargetFits } from './plan-room.ts';
 import { StepButtons } from './step-buttons.tsx';
 import { intervalProblem, settingsFromDraft } from './wizard-draft.ts';
 import type { StepProps } from './wizard-step.ts';
@@ -52,7 +52,7 @@ export function NotifyStep({
     editId === null &&
     quota !== undefined &&
     intervalProblem(draft.interval) === undefined &&
-    !newSiteFits(quota.num, quota.used_num, {
+    !newTargetFits(quota.num, quota.used_num, {
       intervalMinutes: Number(draft.interval),
       screenshot: draft.screenshot,
       proxy: draft.proxy,

@@ -1,6 +1,6 @@
 import { NO_QUOTA, type Quota } from '@mimamori/plans';
 import { describe, expect, it } from 'vitest';
-import { intervalBucket, newSiteFits } from './plan-room.ts';
+import { intervalBucket, newTargetFits } from './plan-room.ts';
 
 const quota = (values: Partial<Quota>): Quota => ({ ...NO_QUOTA, ...values });
 const site = { intervalMinutes: 60, screenshot: false, proxy: false, chat: false };
@@ -19,15 +19,15 @@ describe('room for a new site', () => {
 
   it('fits while the bucket, or a faster one, has a free slot', () => {
     const basic5 = quota({ _10min: 5, ss: 5 });
-    expect(newSiteFits(basic5, quota({ _10min: 4 }), site)).toBe(true);
-    expect(newSiteFits(basic5, quota({ _10min: 5 }), site)).toBe(false);
-    expect(newSiteFits(basic5, NO_QUOTA, { ...site, intervalMinutes: 1 })).toBe(false);
+    expect(newTargetFits(basic5, quota({ _10min: 4 }), site)).toBe(true);
+    expect(newTargetFits(basic5, quota({ _10min: 5 }), site)).toBe(false);
+    expect(newTargetFits(basic5, NO_QUOTA, { ...site, intervalMinutes: 1 })).toBe(false);
   });
 
   it('needs room for each feature the site uses', () => {
     const limits = quota({ _60min: 5, ss: 1, random_ip: 0, line_notify: 1 });
-    expect(newSiteFits(limits, quota({ ss: 1 }), { ...site, screenshot: true })).toBe(false);
-    expect(newSiteFits(limits, NO_QUOTA, { ...site, screenshot: true, chat: true })).toBe(true);
-    expect(newSiteFits(limits, NO_QUOTA, { ...site, proxy: true })).toBe(false);
+    expect(newTargetFits(limits, quota({ ss: 1 }), { ...site, screenshot: true })).toBe(false);
+    expect(newTargetFits(limits, NO_QUOTA, { ...site, screenshot: true, chat: true })).toBe(true);
+    expect(newTargetFits(limits, NO_QUOTA, { ...site, proxy: true })).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { hasFreeSlot, type Quota } from '@mimamori/plans';
 
 /** What a new site asks of the plan. */
-export type SiteNeed = { intervalMinutes: number; screenshot: boolean; proxy: boolean; chat: boolean };
+export type TargetNeed = { intervalMinutes: number; screenshot: boolean; proxy: boolean; chat: boolean };
 
 /** The quota bucket an interval counts against (a 30-minute site takes a 10-minute slot). */
 export function intervalBucket(minutes: number): '_60min' | '_10min' | '_1min' {
@@ -15,7 +15,7 @@ export function intervalBucket(minutes: number): '_60min' | '_10min' | '_1min' {
  * sites use now (`used_num`); without room the target service saves it paused (docs/product.md#quotas),
  * which the wizard says before Register is pressed.
  */
-export function newSiteFits(limits: Quota, used: Quota, need: SiteNeed): boolean {
+export function newTargetFits(limits: Quota, used: Quota, need: TargetNeed): boolean {
   if (!hasFreeSlot(limits, used, intervalBucket(need.intervalMinutes))) return false;
   if (need.screenshot && used.ss + 1 > limits.ss) return false;
   if (need.proxy && used.random_ip + 1 > limits.random_ip) return false;

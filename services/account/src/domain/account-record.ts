@@ -47,5 +47,5 @@ export interface AccountRecord {
   /** Additional addresses in index order. */
   mails: MailAddress[];
   /** What the monitoring sites ask of the plan (mail not counted), as the target service reported it. */
-  siteDemand?: Quota;
+  targetDemand?: Quota;
 }

@@ -32,7 +32,7 @@ export function toUserInfoView(account: AccountRecord, prices: PlanPrices): User
       : planQuota(sub.plan, sub.options);
   const verifiedMails = account.mails.filter((mail) => mail.verified);
   // Site counts come from the target service's usage reports; addresses are ours.
-  const usedNum = usedQuota(num, { ...NO_QUOTA, ...account.siteDemand, mail: verifiedMails.length });
+  const usedNum = usedQuota(num, { ...NO_QUOTA, ...account.targetDemand, mail: verifiedMails.length });
   const lineNeedSetting = num.line_notify > 0 && account.discordState !== 'complete';
   return {
     userId: account.id,

@@ -9,7 +9,7 @@ import type { TokenKind } from '../domain/one-time-token.ts';
 import { writeAccountMail } from './account-mail-writer.ts';
 import { ACCOUNT_COLUMNS, type AccountRow, toAccountRecord } from './account-row.ts';
 import { ACCOUNT_SCHEMA } from './migrations.ts';
-import { loadSiteDemand } from './site-usage-store.ts';
+import { loadTargetDemand } from './target-usage-store.ts';
 
 const S = ACCOUNT_SCHEMA;
 const UNIQUE_VIOLATION = '23505';
@@ -124,7 +124,7 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
         `SELECT id, position, email, verified_at FROM ${S}.mail_addresses WHERE user_id = $1 ORDER BY position`,
         [userId],
       );
-      const siteDemand = await loadSiteDemand(db, userId);
+      const targetDemand = await loadTargetDemand(db, userId);
       const record = toAccountRecord(
         row,
         mails.rows.map(
@@ -136,7 +136,7 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
           }),
         ),
       );
-      return siteDemand ? { ...record, siteDemand } : record;
+      return targetDemand ? { ...record, targetDemand } : record;
     },
 
     async queueMail(mail) {

@@ -11,8 +11,8 @@ const css = (selector: string) => ({
   frameSelectorType: '',
 });
 
-const job = (overrides: Partial<checksEventsV1.CheckRequested> = {}) =>
-  checksEventsV1.CheckRequested.fromPartial({
+const job = (overrides: Partial<checksEventsV1.RunCheck> = {}) =>
+  checksEventsV1.RunCheck.fromPartial({
     checkId: 't1:2026-11-23T10:00:00.000Z',
     targetId: 't1',
     userId: 'u1',

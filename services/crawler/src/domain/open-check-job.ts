@@ -11,7 +11,7 @@ import type {
   UserAgentKind,
 } from './page-fetcher.ts';
 
-type CheckRequested = checksEventsV1.CheckRequested;
+type RunCheck = checksEventsV1.RunCheck;
 
 /** A check job that cannot run as sent; its message never carries a secret. */
 export class InvalidJobError extends Error {
@@ -34,7 +34,7 @@ export const sealingContext = {
  * the only place the crawler holds them in the clear, and only in memory for the check.
  */
 export function openCheckJob(
-  job: CheckRequested,
+  job: RunCheck,
   secrets: SecretBox | undefined,
   pickProxy: () => string | undefined,
 ): FetchRequest {

@@ -13,7 +13,7 @@ export const INLINE_AREA_BYTES = 32 * 1024;
  * the same blobs and the event it publishes (same message id) is dropped as a duplicate.
  */
 export async function snapshotEvent(
-  job: checksEventsV1.CheckRequested,
+  job: checksEventsV1.RunCheck,
   result: FetchResult,
   deps: { blobs: BlobStore; secrets: SecretBox | undefined; now: Date },
 ): Promise<checksEventsV1.SnapshotCaptured> {

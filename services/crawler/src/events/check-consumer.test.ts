@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type BlobStore, createFileBlobStore } from '@mimamori/blob-store';
 import { type BusMessage, createInProcessBus, type EventBus, startConsumers } from '@mimamori/bus';
 import { checksEventsV1 } from '@mimamori/contracts';
-import { checkRequested, snapshotCaptured, streams } from '@mimamori/events';
+import { runCheck, snapshotCaptured, streams } from '@mimamori/events';
 import { createLogger, createMetrics } from '@mimamori/runtime';
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -34,7 +34,7 @@ afterEach(async () => {
 
 async function run(
   outcome: (request: FetchRequest) => FetchResult,
-  job: Partial<checksEventsV1.CheckRequested> = {},
+  job: Partial<checksEventsV1.RunCheck> = {},
 ) {
   const seen: FetchRequest[] = [];
   const fetcher: PageFetcher = {
@@ -71,7 +71,7 @@ async function run(
     },
   ]);
   const checkId = 't1:2026-11-23T10:00:00.000Z';
-  const request = checksEventsV1.CheckRequested.fromPartial({
+  const request = checksEventsV1.RunCheck.fromPartial({
     checkId,
     targetId: 't1',
     userId: 'u1',
@@ -83,7 +83,7 @@ async function run(
     screenshot: 'none',
     ...job,
   });
-  await bus.publish(checkRequested.subject, checkRequested.encode(request), { msgId: checkId });
+  await bus.publish(runCheck.subject, runCheck.encode(request), { msgId: checkId });
   const consumeDeadLetters = await bus.consume(
     { stream: 'DEADLETTER', durable: 'test-dead', ackWaitMs: 5_000, maxDeliver: 1 },
     async (message) => {

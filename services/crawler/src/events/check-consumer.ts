@@ -1,6 +1,6 @@
 import type { BlobStore } from '@mimamori/blob-store';
 import type { CatalogEntry, EventBus } from '@mimamori/bus';
-import { checkRequested, snapshotCaptured } from '@mimamori/events';
+import { runCheck, snapshotCaptured } from '@mimamori/events';
 import type { Logger, Metrics } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import { InvalidJobError, openCheckJob } from '../domain/open-check-job.ts';
@@ -52,14 +52,14 @@ export function checkConsumer(deps: CheckConsumerDeps): CatalogEntry {
   const pickProxy = () =>
     deps.proxies.length > 0 ? deps.proxies[Math.floor(Math.random() * deps.proxies.length)] : undefined;
   return {
-    stream: checkRequested.stream,
+    stream: runCheck.stream,
     durable: 'crawler-checks',
-    subject: checkRequested.subject,
+    subject: runCheck.subject,
     maxDeliver: MAX_DELIVER,
     ackWaitMs: deps.ackWaitMs,
     concurrency: deps.concurrency,
     async handler(message) {
-      const job = checkRequested.decode(message.data);
+      const job = runCheck.decode(message.data);
       const log = deps.logger.child({
         checkId: job.checkId,
         targetId: job.targetId,
@@ -72,7 +72,7 @@ export function checkConsumer(deps: CheckConsumerDeps): CatalogEntry {
       const mode = job.fetchMode === 'browser' || job.fetchMode === 'http' ? job.fetchMode : 'unknown';
       const endTimer = duration.startTimer({ mode });
       try {
-        const result = await runCheck(job, abort.signal);
+        const result = await performCheck(job, abort.signal);
         endTimer();
         const retry = !result.ok && result.retryable && message.deliveryCount < RETRIED_DELIVERIES;
         checks.inc({ mode, result: result.ok ? 'ok' : retry ? 'retry' : 'failed' });
@@ -106,8 +106,8 @@ export function checkConsumer(deps: CheckConsumerDeps): CatalogEntry {
     },
   };
 
-  async function runCheck(
-    job: ReturnType<typeof checkRequested.decode>,
+  async function performCheck(
+    job: ReturnType<typeof runCheck.decode>,
     signal: AbortSignal,
   ): Promise<FetchResult> {
     let request: ReturnType<typeof openCheckJob>;

@@ -26,7 +26,7 @@ export interface RecordedVersion {
 }
 
 /** One area's change as history and the notification show it. */
-export interface AreaChange {
+export interface AreaUpdate {
   areaId: string;
   diffText: string;
   added: string[];
@@ -57,7 +57,7 @@ export type Judgement =
       outcome: 'update';
       notify: boolean;
       matched: MatchedRule[];
-      changes: AreaChange[];
+      changes: AreaUpdate[];
       record: VersionToRecord[];
     };
 

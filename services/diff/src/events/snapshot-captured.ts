@@ -2,7 +2,7 @@ import type { BlobStore } from '@mimamori/blob-store';
 import { type CatalogEntry, idempotent, writeEvent } from '@mimamori/bus';
 import type { checksEventsV1 } from '@mimamori/contracts';
 import type { Db, Sql } from '@mimamori/db';
-import { changeDetected, checkCompleted, snapshotCaptured, streams } from '@mimamori/events';
+import { checkCompleted, snapshotCaptured, streams, updateDetected } from '@mimamori/events';
 import type { Logger } from '@mimamori/runtime';
 import { type CapturedArea, type Judgement, judgeCheck } from '../domain/judge-check.ts';
 import { type Highlight, screenshotPair } from '../domain/screenshot-pair.ts';
@@ -61,7 +61,7 @@ const NO_SETTINGS = { code: 'invalid_job', detail: 'the check carried no watch s
 
 /**
  * Judges one snapshot in the caller's transaction: records the check's result, the area versions
- * and the update, and writes checks.completed (always) and changes.detected (updates) to the
+ * and the update, and writes checks.completed (always) and updates.detected (updates) to the
  * outbox. Answers the snapshot's blobs nothing refers to any more.
  */
 async function recordCheck(
@@ -160,8 +160,8 @@ async function recordCheck(
   await finish(tx, { ...result, outcome: 'update', updateId });
   await writeEvent(tx, DIFF_SCHEMA, {
     id: `update:${updateId}`,
-    subject: changeDetected.subject,
-    data: changeDetected.encode({
+    subject: updateDetected.subject,
+    data: updateDetected.encode({
       eventId: `update:${updateId}`,
       updateId,
       checkId: snapshot.checkId,

@@ -1,5 +1,5 @@
 import type { Sql } from '@mimamori/db';
-import type { AreaChange, MatchedRule } from '../domain/judge-check.ts';
+import type { AreaUpdate, MatchedRule } from '../domain/judge-check.ts';
 
 export type HistoryFilter = 'all' | 'update' | 'error';
 
@@ -27,7 +27,7 @@ export interface HistoryRow {
   update_id: string | null;
   notify: boolean | null;
   matched: MatchedRule[] | null;
-  areas: AreaChange[] | null;
+  areas: AreaUpdate[] | null;
   before_screenshot_blob_key: string | null;
   after_screenshot_blob_key: string | null;
   created_at: Date | null;

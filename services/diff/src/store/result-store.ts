@@ -1,5 +1,5 @@
 import type { Sql } from '@mimamori/db';
-import type { AreaChange, MatchedRule } from '../domain/judge-check.ts';
+import type { AreaUpdate, MatchedRule } from '../domain/judge-check.ts';
 
 export interface CheckResultRow {
   checkId: string;
@@ -20,7 +20,7 @@ export interface UpdateRow {
   userId: string;
   notify: boolean;
   matched: MatchedRule[];
-  areas: AreaChange[];
+  areas: AreaUpdate[];
   beforeScreenshotBlobKey: string;
   afterScreenshotBlobKey: string;
   createdAt: Date;

@@ -10,8 +10,8 @@ import {
   registrationData,
   registrationDataQuery,
   type ScreenshotQuery,
-  type SiteRow,
   screenshotQuery,
+  type TargetRow,
 } from '@mimamori/http-api';
 import { unary } from '@mimamori/runtime';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -21,7 +21,7 @@ import { sendApiError, sendGrpcFailure } from './api-error.ts';
 import { areaLabels, historyEntryJson, registrationDataJson } from './history-json.ts';
 import { requestShapeProblem, sendShapeProblem } from './request-shape.ts';
 import { answerAsCaller, type SessionCaller } from './session-caller.ts';
-import { siteRowJson } from './target-json.ts';
+import { targetRowJson } from './target-json.ts';
 
 export interface HistoryRouteDeps {
   account: accountV1.AccountServiceClient;
@@ -180,9 +180,9 @@ export function historyRoutes(app: FastifyInstance, deps: HistoryRouteDeps) {
 }
 
 /** The target service always sends the site's row with it; without one the answer is not made. */
-function shownRow(row: targetV1.SiteRow | undefined): SiteRow {
+function shownRow(row: targetV1.TargetRow | undefined): TargetRow {
   if (!row) throw new Error('the target service sent a site without its row');
-  return siteRowJson(row);
+  return targetRowJson(row);
 }
 
 /** The picture's blob key as the caller's own history names it, or null when it does not. */

@@ -11,11 +11,11 @@ import {
   type LocatorBody,
   loginVerifyKind,
   type SavedTarget,
-  type SiteRow,
   type StoredAction,
   type StoredTargetSettings,
   selectorType,
   siteVersion,
+  type TargetRow,
   type TargetSettingsBody,
   userAgentKind,
 } from '@mimamori/http-api';
@@ -150,9 +150,9 @@ export function settingsJson(settings: targetV1.TargetSettings | undefined): Sto
 }
 
 /** A target-list row with its JSON keys (docs/product.md#target-list). */
-export function siteRowJson(row: targetV1.SiteRow): SiteRow;
-export function siteRowJson(row: targetV1.SiteRow | undefined): SiteRow | null;
-export function siteRowJson(row: targetV1.SiteRow | undefined): SiteRow | null {
+export function targetRowJson(row: targetV1.TargetRow): TargetRow;
+export function targetRowJson(row: targetV1.TargetRow | undefined): TargetRow | null;
+export function targetRowJson(row: targetV1.TargetRow | undefined): TargetRow | null {
   if (!row) return null;
   return {
     id: row.id,
@@ -175,14 +175,14 @@ export function savedJson(saved: targetV1.SavedTarget | undefined): SavedTarget 
     target_v2_id: saved?.targetId ?? '',
     paused: saved?.paused ?? false,
     paused_for_quota: saved?.pausedForQuota ?? false,
-    target: siteRowJson(saved?.row),
+    target: targetRowJson(saved?.row),
   };
 }
 
 export function importOutcomeJson(outcome: targetV1.ImportTargetsResponse): ImportOutcome {
   return {
     format: importFormat.parse(outcome.format),
-    imported: outcome.imported.map((row) => siteRowJson(row)),
+    imported: outcome.imported.map((row) => targetRowJson(row)),
     problems: outcome.problems.map((problem) => ({
       line: problem.line,
       code: importProblemCode.parse(problem.code),

@@ -24,7 +24,7 @@ import { sendAccountFailure } from './account-failure.ts';
 import { sendApiError } from './api-error.ts';
 import { requestShapeProblem, sendShapeProblem } from './request-shape.ts';
 import { answerAsCaller } from './session-caller.ts';
-import { importOutcomeJson, savedJson, settingsJson, settingsMessage, siteRowJson } from './target-json.ts';
+import { importOutcomeJson, savedJson, settingsJson, settingsMessage, targetRowJson } from './target-json.ts';
 
 export interface TargetRouteDeps {
   account: accountV1.AccountServiceClient;
@@ -67,7 +67,7 @@ export function targetRoutes(app: FastifyInstance, deps: TargetRouteDeps) {
     (request, reply) =>
       asCaller(request, reply, async (caller) => {
         const { rows } = await unary(target, 'listTargets', { caller });
-        return reply.send({ targets: rows.map((row) => siteRowJson(row)), at: new Date().toISOString() });
+        return reply.send({ targets: rows.map((row) => targetRowJson(row)), at: new Date().toISOString() });
       }),
   );
 
@@ -101,7 +101,7 @@ export function targetRoutes(app: FastifyInstance, deps: TargetRouteDeps) {
           return reply.send({
             status: 'paused',
             changed: result?.changed ?? false,
-            target: siteRowJson(result?.row),
+            target: targetRowJson(result?.row),
           });
         }),
     );
@@ -116,7 +116,7 @@ export function targetRoutes(app: FastifyInstance, deps: TargetRouteDeps) {
           return reply.send({
             status: 'resumed',
             changed: result?.changed ?? false,
-            target: siteRowJson(result?.row),
+            target: targetRowJson(result?.row),
           });
         }),
     );
@@ -128,7 +128,7 @@ export function targetRoutes(app: FastifyInstance, deps: TargetRouteDeps) {
           const ref = targetRef(caller, request);
           if (!ref) return sendApiError(reply, 400, 'bad_request');
           const { row } = await unary(target, 'markTargetSeen', { target: ref });
-          return reply.send({ status: 'seen', target: siteRowJson(row) });
+          return reply.send({ status: 'seen', target: targetRowJson(row) });
         }),
     );
     api.post(
@@ -163,7 +163,7 @@ export function targetRoutes(app: FastifyInstance, deps: TargetRouteDeps) {
           id: found.targetId,
           ver: found.version,
           settings: settingsJson(found.settings),
-          row: siteRowJson(found.row),
+          row: targetRowJson(found.row),
         });
       }),
   );

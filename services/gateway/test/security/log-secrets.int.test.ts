@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { checkRequested } from '@mimamori/events';
+import { runCheck } from '@mimamori/events';
 import { unary } from '@mimamori/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { priceSiteRegistration } from '../../../../system-tests/pipeline/price-site.ts';
@@ -34,9 +34,9 @@ async function checkAsScheduled(targetId: string, url: string) {
   expect(template, `no check template for ${targetId}`).toBeDefined();
   const checkId = randomUUID();
   const check = { ...template, checkId, targetId, dueAt: new Date(), url } as Parameters<
-    typeof checkRequested.encode
+    typeof runCheck.encode
   >[0];
-  await harness.testHost.bus.publish(checkRequested.subject, checkRequested.encode(check), {
+  await harness.testHost.bus.publish(runCheck.subject, runCheck.encode(check), {
     msgId: checkId,
   });
   for (let attempt = 0; attempt < 600; attempt++) {

@@ -1,7 +1,7 @@
 import type { BlobStore } from '@mimamori/blob-store';
 import { type BusMessage, type CatalogEntry, exponentialRetryDelay, type RetryDelay } from '@mimamori/bus';
 import type { Db } from '@mimamori/db';
-import { changeDetected } from '@mimamori/events';
+import { updateDetected } from '@mimamori/events';
 import type { MailTransport } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
@@ -50,14 +50,14 @@ const DONE: Attempt = { retry: false };
 export function updateConsumer(deps: UpdateConsumerDeps): CatalogEntry {
   const retryDelay = deps.retryDelay ?? exponentialRetryDelay;
   return {
-    stream: changeDetected.stream,
-    durable: 'notifier-changes-detected',
-    subject: changeDetected.subject,
+    stream: updateDetected.stream,
+    durable: 'notifier-updates-detected',
+    subject: updateDetected.subject,
     maxDeliver: 20,
     ackWaitMs: deps.deliveries.claimMs,
     concurrency: 8,
     async handler(message) {
-      const event = changeDetected.decode(message.data);
+      const event = updateDetected.decode(message.data);
       if (!event.notify) return;
       const notice = await loadNotice(deps.db, event.targetId);
       if (notice === 'deleted') return;

@@ -1,7 +1,7 @@
 import type { EventBus } from '@mimamori/bus';
 import { checksEventsV1 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
-import { checkRequested } from '@mimamori/events';
+import { runCheck } from '@mimamori/events';
 import type { Logger } from '@mimamori/runtime';
 import { checkIdFor } from '../domain/check-id.ts';
 import type { Clock } from '../domain/clock.ts';
@@ -60,8 +60,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         const dueAt = new Date(dueTimeIn(from, intervalMs, schedule.phaseMs));
         if (schedule.backoffUntil && schedule.backoffUntil.getTime() > dueAt.getTime()) continue;
         const checkId = checkIdFor(schedule.targetId, dueAt);
-        const check = { ...checksEventsV1.CheckRequested.decode(schedule.checkTemplate), checkId, dueAt };
-        await bus.publish(checkRequested.subject, checkRequested.encode(check), { msgId: checkId });
+        const check = { ...checksEventsV1.RunCheck.decode(schedule.checkTemplate), checkId, dueAt };
+        await bus.publish(runCheck.subject, runCheck.encode(check), { msgId: checkId });
         published++;
         onDispatched?.({ checkId, dueAt, publishedAt: clock.now() });
       }

@@ -25,9 +25,8 @@ export function scheduleStateOf(event: targetsEventsV1.TargetStateChanged): Sche
     active: !event.paused,
     revision: event.revision,
     changedAt: event.occurredAt ?? new Date(0),
-    checkTemplate: checksEventsV1.CheckRequested.encode(
-      event.check ??
-        checksEventsV1.CheckRequested.fromPartial({ targetId: event.targetId, userId: event.userId }),
+    checkTemplate: checksEventsV1.RunCheck.encode(
+      event.check ?? checksEventsV1.RunCheck.fromPartial({ targetId: event.targetId, userId: event.userId }),
     ).finish(),
   };
 }

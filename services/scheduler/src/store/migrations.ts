@@ -20,7 +20,7 @@ export const schedulerMigrations: Migration[] = [
         revision bigint NOT NULL,
         -- when that event happened; an account hold stops what changed before it
         changed_at timestamptz NOT NULL,
-        -- the CheckRequested to send, check_id and due_at filled at dispatch
+        -- the RunCheck to send, check_id and due_at filled at dispatch
         check_template bytea NOT NULL,
         -- consecutive checks that ended in error, and the time before which none is sent
         failures integer NOT NULL DEFAULT 0,

@@ -6,7 +6,7 @@ import type { TargetUnit } from './target-port.ts';
  * paused with the reason `hold`. Lifting the hold does not resume them; the user does.
  */
 export async function pauseAllForHold(unit: TargetUnit): Promise<number> {
-  const active = await unit.activeSites();
+  const active = await unit.activeTargets();
   for (const site of active) {
     const paused = { ...site, paused: true, pausedReason: 'hold' as const, revision: site.revision + 1 };
     await unit.save(paused);
@@ -18,7 +18,7 @@ export async function pauseAllForHold(unit: TargetUnit): Promise<number> {
 
 /** A cancelled account's sites are deleted, and with them (by the event) schedules and history. */
 export async function deleteAllForCancel(unit: TargetUnit): Promise<number> {
-  const sites = await unit.allSites();
+  const sites = await unit.allTargets();
   for (const site of sites) {
     await unit.remove(site);
     await unit.publishDeleted({ ...site, revision: site.revision + 1 });

@@ -1,13 +1,13 @@
 import { reportUsage } from './report-usage.ts';
-import { type Caller, MAX_SITES_PER_USER, NO_READER, siteFits } from './site-quota.ts';
-import { needOf, type SiteRowView, siteRows } from './site-row.ts';
 import type { TargetPort } from './target-port.ts';
+import { type Caller, MAX_TARGETS_PER_USER, NO_READER, targetFits } from './target-quota.ts';
 import type { TargetRecord } from './target-record.ts';
+import { needOf, type TargetRowView, targetRows } from './target-row.ts';
 import { type ImportFormat, type ImportProblem, readUrlList } from './url-import.ts';
 
 export interface ImportOutcome {
   format: ImportFormat;
-  imported: SiteRowView[];
+  imported: TargetRowView[];
   problems: (ImportProblem | { line: number; code: 'already_registered'; text: string })[];
 }
 
@@ -26,7 +26,7 @@ export async function importTargets(
 ): Promise<ImportOutcome> {
   const reading = readUrlList(text, format);
   return deps.targets.forUser(caller.userId, null, async (unit) => {
-    const sites = await unit.allSites();
+    const sites = await unit.allTargets();
     const watched = new Set(sites.filter((site) => site.version === 1).map((site) => site.url));
     const problems: ImportOutcome['problems'] = [...reading.problems];
     const created: TargetRecord[] = [];
@@ -35,13 +35,13 @@ export async function importTargets(
         problems.push({ line: entry.line, code: 'already_registered', text: entry.url });
         continue;
       }
-      if (sites.length + created.length >= MAX_SITES_PER_USER) {
+      if (sites.length + created.length >= MAX_TARGETS_PER_USER) {
         problems.push({ line: entry.line, code: 'too_many', text: entry.url });
         continue;
       }
       const active = [...sites, ...created].filter((site) => !site.paused).map(needOf);
       const settings = v1Settings(entry.url, entry.label);
-      const fits = siteFits(caller, active, needOf(settings));
+      const fits = targetFits(caller, active, needOf(settings));
       const record: TargetRecord = {
         ...settings,
         id: deps.newId(),
@@ -62,7 +62,7 @@ export async function importTargets(
     }
     if (created.length > 0) await reportUsage(unit);
     problems.sort((a, b) => a.line - b.line);
-    const rows = siteRows(caller, [...sites, ...created]);
+    const rows = targetRows(caller, [...sites, ...created]);
     const ids = new Set(created.map((site) => site.id));
     return { format: reading.format, imported: rows.filter((row) => ids.has(row.id)), problems };
   });

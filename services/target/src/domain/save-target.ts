@@ -1,10 +1,10 @@
 import { reportUsage } from './report-usage.ts';
 import type { SettingsInput } from './settings-input.ts';
-import { type Caller, MAX_SITES_PER_USER, NO_READER, siteFits } from './site-quota.ts';
-import { needOf, type SiteRowView, siteRows } from './site-row.ts';
 import type { TargetPort } from './target-port.ts';
 import { TargetProblem } from './target-problem.ts';
+import { type Caller, MAX_TARGETS_PER_USER, NO_READER, targetFits } from './target-quota.ts';
 import type { PausedReason, TargetRecord, TargetSettingsRecord } from './target-record.ts';
+import { needOf, type TargetRowView, targetRows } from './target-row.ts';
 import { type Seal, validateSettings } from './validate-settings.ts';
 
 export interface SaveDeps {
@@ -19,7 +19,7 @@ export interface SavedTarget {
   record: TargetRecord;
   /** Saved paused because no slot of the plan was free (docs/product.md#quotas). */
   pausedForQuota: boolean;
-  row: SiteRowView;
+  row: TargetRowView;
 }
 
 /** Registers a v2 site; with no free slot it is saved paused (docs/product.md#quotas). */
@@ -36,9 +36,9 @@ export async function registerTarget(
     proxyPool: deps.proxyPool,
   });
   return deps.targets.forUser(caller.userId, null, async (unit) => {
-    if ((await unit.allSites()).length >= MAX_SITES_PER_USER)
+    if ((await unit.allTargets()).length >= MAX_TARGETS_PER_USER)
       throw new TargetProblem('precondition', 'too_many_sites');
-    const active = await unit.activeSites();
+    const active = await unit.activeTargets();
     const state = pausedState(caller, input.paused, active, settings);
     const record: TargetRecord = {
       ...settings,
@@ -76,7 +76,7 @@ export async function updateTarget(
       seal: deps.seal,
       proxyPool: deps.proxyPool,
     });
-    const active = await unit.activeSites(targetId);
+    const active = await unit.activeTargets(targetId);
     const record: TargetRecord = {
       ...previous,
       ...settings,
@@ -99,12 +99,12 @@ function pausedState(
   settings: TargetSettingsRecord,
 ): { paused: boolean; pausedReason: PausedReason | null } {
   if (pausedByUser) return { paused: true, pausedReason: 'user' };
-  if (siteFits(caller, active.map(needOf), needOf(settings))) return { paused: false, pausedReason: null };
+  if (targetFits(caller, active.map(needOf), needOf(settings))) return { paused: false, pausedReason: null };
   return { paused: true, pausedReason: caller.held ? 'hold' : 'quota' };
 }
 
 function saved(caller: Caller, record: TargetRecord, sites: TargetRecord[]): SavedTarget {
-  const row = siteRows(caller, sites).find((candidate) => candidate.id === record.id);
+  const row = targetRows(caller, sites).find((candidate) => candidate.id === record.id);
   if (!row) throw new Error('saved site missing from its own list');
   return { record, pausedForQuota: record.pausedReason === 'quota' || record.pausedReason === 'hold', row };
 }

@@ -1,13 +1,13 @@
 import { reportUsage } from './report-usage.ts';
-import { type Caller, siteFits } from './site-quota.ts';
-import { isResumable, needOf, type SiteRowView, toSiteRow } from './site-row.ts';
 import type { TargetPort, TargetUnit } from './target-port.ts';
 import { TargetProblem } from './target-problem.ts';
+import { type Caller, targetFits } from './target-quota.ts';
 import type { TargetRecord } from './target-record.ts';
+import { isResumable, needOf, type TargetRowView, toTargetRow } from './target-row.ts';
 
 export interface ActionOutcome {
   /** Absent after delete. */
-  row: SiteRowView | null;
+  row: TargetRowView | null;
   /** False when the site already was in the asked state: a repeated action does nothing. */
   changed: boolean;
 }
@@ -34,8 +34,8 @@ export function resumeTarget(caller: Caller, ref: SiteRef, targets: TargetPort):
   return act(caller, ref, targets, async (unit, site) => {
     if (!site.paused) return { site, changed: false };
     if (caller.held) throw new TargetProblem('precondition', 'account_on_hold');
-    const active = await unit.activeSites(site.id);
-    if (!siteFits(caller, active.map(needOf), needOf(site)))
+    const active = await unit.activeTargets(site.id);
+    if (!targetFits(caller, active.map(needOf), needOf(site)))
       throw new TargetProblem('precondition', 'no_free_slot');
     const resumed: TargetRecord = { ...site, paused: false, pausedReason: null, revision: site.revision + 1 };
     await unit.save(resumed);
@@ -70,7 +70,7 @@ async function act(
     const site = await unit.find(ref.targetId, ref.version);
     if (!site) throw new TargetProblem('not_found', 'not_found');
     const done = await work(unit, site);
-    const sites = (await unit.allSites()).map((other) => (other.id === done.site.id ? done.site : other));
-    return { row: toSiteRow(done.site, isResumable(caller, done.site, sites)), changed: done.changed };
+    const sites = (await unit.allTargets()).map((other) => (other.id === done.site.id ? done.site : other));
+    return { row: toTargetRow(done.site, isResumable(caller, done.site, sites)), changed: done.changed };
   });
 }

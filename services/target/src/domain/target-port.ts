@@ -11,8 +11,8 @@ export interface TargetUnit {
   /** The user's site of that version (any version when null), or null when there is none. */
   find(targetId: string, version: 1 | 2 | null): Promise<TargetRecord | null>;
   /** The user's sites that are monitoring (not paused), except one. */
-  activeSites(exceptId?: string): Promise<TargetRecord[]>;
-  allSites(): Promise<TargetRecord[]>;
+  activeTargets(exceptId?: string): Promise<TargetRecord[]>;
+  allTargets(): Promise<TargetRecord[]>;
   /** The next number in the user's list; numbers of deleted sites are not given again. */
   nextNo(): Promise<number>;
   insert(record: TargetRecord): Promise<void>;

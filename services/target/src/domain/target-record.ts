@@ -1,7 +1,7 @@
 import type { NotificationRules } from '@mimamori/watch-engine';
 import type { UserAgentKind } from '@mimamori/watch-engine/user-agent-kinds';
 import type { SelectorType } from './selector-syntax.ts';
-import type { ReaderLocale } from './site-quota.ts';
+import type { ReaderLocale } from './target-quota.ts';
 
 export type ActionType = 'click' | 'enter_text' | 'modifier_key' | 'goto_url';
 export type ChatNotify = 'none' | 'account' | 'site';

@@ -1,9 +1,9 @@
 import { parseAllDocuments } from 'yaml';
-import { LABEL_MAX_LENGTH, siteUrl } from './site-url.ts';
+import { LABEL_MAX_LENGTH, targetUrl } from './target-url.ts';
 
 export type ImportFormat = 'list' | 'csv' | 'yaml';
 
-export interface ImportedSite {
+export interface ImportedTarget {
   line: number;
   url: string;
   label: string;
@@ -17,7 +17,7 @@ export interface ImportProblem {
 
 export interface ImportReading {
   format: ImportFormat;
-  sites: ImportedSite[];
+  sites: ImportedTarget[];
   problems: ImportProblem[];
 }
 
@@ -110,7 +110,7 @@ function readYaml(text: string): Reading {
 }
 
 function add(reading: Reading, line: number, rawUrl: string, rawLabel: string): void {
-  const url = siteUrl(rawUrl);
+  const url = targetUrl(rawUrl);
   const label = rawLabel.trim();
   if (!url) reading.problems.push({ line, code: 'url_invalid', text: rawUrl.slice(0, 200) });
   else if (label.length > LABEL_MAX_LENGTH)
@@ -122,7 +122,7 @@ function add(reading: Reading, line: number, rawUrl: string, rawLabel: string): 
 
 function dropDuplicates(reading: Reading): Reading {
   const seen = new Set<string>();
-  const sites: ImportedSite[] = [];
+  const sites: ImportedTarget[] = [];
   const problems = [...reading.problems];
   for (const site of reading.sites) {
     if (seen.has(site.url)) problems.push({ line: site.line, code: 'duplicate', text: site.url });

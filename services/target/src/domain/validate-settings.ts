@@ -2,7 +2,6 @@ import { validateAreaOptions, validateRuleGroups } from '@mimamori/watch-engine'
 import { USER_AGENT_KINDS } from '@mimamori/watch-engine/user-agent-kinds';
 import { type SelectorType, selectorParses } from './selector-syntax.ts';
 import type { ActionInput, AreaInput, LocatorInput, SettingsInput } from './settings-input.ts';
-import { LABEL_MAX_LENGTH, siteUrl } from './site-url.ts';
 import { invalid } from './target-problem.ts';
 import type {
   ActionRecord,
@@ -15,6 +14,7 @@ import type {
   TargetRecord,
   TargetSettingsRecord,
 } from './target-record.ts';
+import { LABEL_MAX_LENGTH, targetUrl } from './target-url.ts';
 
 /** Seals a user's secret for one field of one site (the context binds it there). */
 export type Seal = (plaintext: string, context: string) => string;
@@ -61,7 +61,7 @@ export function validateSettings(input: SettingsInput, context: ValidationContex
   const label = input.label.trim();
   if (label.length > LABEL_MAX_LENGTH) throw invalid('label_too_long', 'label');
   if (input.url.trim() === '') throw invalid('url_required', 'url');
-  const url = siteUrl(input.url);
+  const url = targetUrl(input.url);
   if (!url) throw invalid('url_invalid', 'url');
   if (!Number.isInteger(input.intervalMinutes) || input.intervalMinutes < 1)
     throw invalid('interval_too_short', 'interval_minutes');
@@ -180,7 +180,7 @@ function actionRecord(
     else if (keeps && stored) sealedValue = stored.sealedValue;
     else throw invalid('action_value_required', `${field}.value`);
   } else if (type === 'goto_url') {
-    const url = siteUrl(input.value);
+    const url = targetUrl(input.value);
     if (!url) throw invalid('url_invalid', `${field}.value`);
     value = url;
   } else if (type === 'modifier_key') {

@@ -1,10 +1,10 @@
 import type { targetV1 } from '@mimamori/contracts';
 import { NO_QUOTA } from '@mimamori/plans';
 import type { ActionInput, LocatorInput, SettingsInput } from '../domain/settings-input.ts';
-import type { Caller } from '../domain/site-quota.ts';
-import type { SiteRowView } from '../domain/site-row.ts';
 import { TargetProblem } from '../domain/target-problem.ts';
+import type { Caller } from '../domain/target-quota.ts';
 import type { ActionRecord, LocatorRecord, TargetRecord } from '../domain/target-record.ts';
+import type { TargetRowView } from '../domain/target-row.ts';
 
 export function callerOf(message: targetV1.Caller | undefined): Caller {
   if (!message?.userId) throw new TargetProblem('invalid', 'caller_required', 'caller');
@@ -130,7 +130,7 @@ function locatorMessage(locator: LocatorRecord): targetV1.Locator {
   return { ...locator };
 }
 
-export function rowMessage(row: SiteRowView): targetV1.SiteRow {
+export function rowMessage(row: TargetRowView): targetV1.TargetRow {
   return {
     id: row.id,
     ver: row.ver,

@@ -2,7 +2,6 @@ import type { targetV1 } from '@mimamori/contracts';
 import { unaryHandler } from '@mimamori/service-host';
 import { importTargets } from '../domain/import-targets.ts';
 import { registerTarget, type SaveDeps, type SavedTarget, updateTarget } from '../domain/save-target.ts';
-import { siteRows } from '../domain/site-row.ts';
 import {
   type ActionOutcome,
   deleteTarget,
@@ -12,6 +11,7 @@ import {
 } from '../domain/target-actions.ts';
 import { isTargetId } from '../domain/target-id.ts';
 import { TargetProblem } from '../domain/target-problem.ts';
+import { targetRows } from '../domain/target-row.ts';
 import type { ImportFormat } from '../domain/url-import.ts';
 import { targetState } from '../store/target-events.ts';
 import type { TargetStore } from '../store/target-store.ts';
@@ -59,7 +59,7 @@ export function targetServer(deps: SaveDeps & { targets: TargetStore }): targetV
       const caller = callerOf(request.caller);
       const sites = await deps.targets.list(caller.userId);
       const site = sites.find((candidate) => candidate.id === request.targetId);
-      const row = siteRows(caller, sites).find((candidate) => candidate.id === request.targetId);
+      const row = targetRows(caller, sites).find((candidate) => candidate.id === request.targetId);
       if (!site || !row) throw new TargetProblem('not_found', 'not_found');
       return {
         targetId: site.id,
@@ -72,7 +72,7 @@ export function targetServer(deps: SaveDeps & { targets: TargetStore }): targetV
 
     listTargets: rpc(async (request: targetV1.ListTargetsRequest) => {
       const caller = callerOf(request.caller);
-      return { rows: siteRows(caller, await deps.targets.list(caller.userId)).map(rowMessage) };
+      return { rows: targetRows(caller, await deps.targets.list(caller.userId)).map(rowMessage) };
     }),
 
     pauseTarget: rpc(async (request: targetV1.PauseTargetRequest) => {
@@ -94,7 +94,7 @@ export function targetServer(deps: SaveDeps & { targets: TargetStore }): targetV
       const [caller, ref] = refOf(request.target);
       if (!(await deps.targets.markSeen(caller.userId, ref.targetId, ref.version)))
         throw new TargetProblem('not_found', 'not_found');
-      const row = siteRows(caller, await deps.targets.list(caller.userId)).find(
+      const row = targetRows(caller, await deps.targets.list(caller.userId)).find(
         (site) => site.id === ref.targetId,
       );
       return { row: row ? rowMessage(row) : undefined };

@@ -2,12 +2,12 @@ import { writeEvent } from '@mimamori/bus';
 import type { checksEventsV1, targetsEventsV1 } from '@mimamori/contracts';
 import type { Sql } from '@mimamori/db';
 import {
-  siteUsageChanged,
   targetDeleted,
   targetPaused,
   targetRegistered,
   targetResumed,
   targetUpdated,
+  targetUsageChanged,
 } from '@mimamori/events';
 import type { Quota } from '@mimamori/plans';
 import type { StateChange } from '../domain/target-port.ts';
@@ -88,10 +88,10 @@ export async function writeDeletedEvent(tx: Sql, site: TargetRecord, now: Date):
 
 /**
  * The check the scheduler sends when the site is due, minus check_id and due_at. Sealed
- * values are already sealed with the contexts CheckRequested documents, so they pass through.
+ * values are already sealed with the contexts RunCheck documents, so they pass through.
  * The watch settings ride along to the diff service, which judges the check with them (ADR 0008).
  */
-export function checkTemplate(site: TargetRecord): checksEventsV1.CheckRequested {
+export function checkTemplate(site: TargetRecord): checksEventsV1.RunCheck {
   return {
     checkId: '',
     targetId: site.id,
@@ -150,11 +150,11 @@ export async function writeUsageEvent(
   demand: Quota,
   now: Date,
 ): Promise<void> {
-  const eventId = `${siteUsageChanged.subject}:${userId}:${revision}`;
+  const eventId = `${targetUsageChanged.subject}:${userId}:${revision}`;
   await writeEvent(tx, TARGET_SCHEMA, {
     id: eventId,
-    subject: siteUsageChanged.subject,
-    data: siteUsageChanged.encode({
+    subject: targetUsageChanged.subject,
+    data: targetUsageChanged.encode({
       eventId,
       userId,
       revision,

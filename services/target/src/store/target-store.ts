@@ -6,7 +6,7 @@ import { TargetProblem } from '../domain/target-problem.ts';
 import type { TargetRecord } from '../domain/target-record.ts';
 import { TARGET_SCHEMA as S } from './migrations.ts';
 import { writeDeletedEvent, writeStateEvent, writeUsageEvent } from './target-events.ts';
-import { type TargetRow, toTargetRecord } from './target-row.ts';
+import { type TargetTableRow, toTargetRecord } from './target-table-row.ts';
 
 export interface TargetStore extends TargetPort {
   /** The same unit inside a transaction someone else runs (an idempotent event handler). */
@@ -89,22 +89,22 @@ const SELECT = `SELECT ${COLUMNS.join(', ')}, last_update_at, last_checked_at FR
 export function createTargetStore(db: Db, now: () => Date = () => new Date()): TargetStore {
   const unitOn = (tx: Sql, userId: string): TargetUnit => ({
     async find(targetId, version) {
-      const { rows } = await tx.query<TargetRow>(
+      const { rows } = await tx.query<TargetTableRow>(
         `${SELECT} WHERE id = $1 AND user_id = $2 AND ($3::smallint IS NULL OR version = $3)`,
         [targetId, userId, version],
       );
       const row = rows[0];
       return row ? toTargetRecord(row) : null;
     },
-    async activeSites(exceptId) {
-      const { rows } = await tx.query<TargetRow>(
+    async activeTargets(exceptId) {
+      const { rows } = await tx.query<TargetTableRow>(
         `${SELECT} WHERE user_id = $1 AND NOT paused AND ($2::uuid IS NULL OR id <> $2) ORDER BY no`,
         [userId, exceptId ?? null],
       );
       return rows.map(toTargetRecord);
     },
-    async allSites() {
-      const { rows } = await tx.query<TargetRow>(`${SELECT} WHERE user_id = $1 ORDER BY no`, [userId]);
+    async allTargets() {
+      const { rows } = await tx.query<TargetTableRow>(`${SELECT} WHERE user_id = $1 ORDER BY no`, [userId]);
       return rows.map(toTargetRecord);
     },
     async nextNo() {
@@ -167,12 +167,12 @@ export function createTargetStore(db: Db, now: () => Date = () => new Date()): T
       });
     },
     async list(userId) {
-      const { rows } = await db.query<TargetRow>(`${SELECT} WHERE user_id = $1 ORDER BY no`, [userId]);
+      const { rows } = await db.query<TargetTableRow>(`${SELECT} WHERE user_id = $1 ORDER BY no`, [userId]);
       return rows.map(toTargetRecord);
     },
     async findOwn(userId, targetId) {
       if (!isTargetId(targetId)) return null;
-      const { rows } = await db.query<TargetRow>(`${SELECT} WHERE id = $1 AND user_id = $2`, [
+      const { rows } = await db.query<TargetTableRow>(`${SELECT} WHERE id = $1 AND user_id = $2`, [
         targetId,
         userId,
       ]);
@@ -187,7 +187,7 @@ export function createTargetStore(db: Db, now: () => Date = () => new Date()): T
       return rowCount > 0;
     },
     async states(afterId, limit) {
-      const { rows } = await db.query<TargetRow>(
+      const { rows } = await db.query<TargetTableRow>(
         `${SELECT} WHERE ($1::uuid IS NULL OR id > $1) ORDER BY id LIMIT $2`,
         [afterId === '' ? null : afterId, limit],
       );

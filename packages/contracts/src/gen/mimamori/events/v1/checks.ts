@@ -60,7 +60,7 @@ export interface CheckLogin {
  * Published on checks.run (stream CHECKS, work queue) when a target is due. The message id and
  * check_id are `<target id>:<due time ISO>`, so a check dispatched twice runs once.
  */
-export interface CheckRequested {
+export interface RunCheck {
   checkId: string;
   targetId: string;
   userId: string;
@@ -192,7 +192,7 @@ export interface SnapshotCaptured {
     | undefined;
   /** Session cookies to keep for the next check, sealed (context `target:<target id>:session`). */
   sealedSessionState: string;
-  /** The check's watch settings, copied from CheckRequested.watch. */
+  /** The check's watch settings, copied from RunCheck.watch. */
   watch?: WatchSettings | undefined;
 }
 
@@ -664,7 +664,7 @@ export const CheckLogin: MessageFns<CheckLogin> = {
   },
 };
 
-function createBaseCheckRequested(): CheckRequested {
+function createBaseRunCheck(): RunCheck {
   return {
     checkId: "",
     targetId: "",
@@ -689,8 +689,8 @@ function createBaseCheckRequested(): CheckRequested {
   };
 }
 
-export const CheckRequested: MessageFns<CheckRequested> = {
-  encode(message: CheckRequested, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const RunCheck: MessageFns<RunCheck> = {
+  encode(message: RunCheck, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.checkId !== "") {
       writer.uint32(10).string(message.checkId);
     }
@@ -754,7 +754,7 @@ export const CheckRequested: MessageFns<CheckRequested> = {
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): CheckRequested {
+  decode(input: BinaryReader | Uint8Array, length?: number): RunCheck {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -763,7 +763,7 @@ export const CheckRequested: MessageFns<CheckRequested> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseCheckRequested();
+      const message = createBaseRunCheck();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -939,7 +939,7 @@ export const CheckRequested: MessageFns<CheckRequested> = {
     }
   },
 
-  fromJSON(object: any): CheckRequested {
+  fromJSON(object: any): RunCheck {
     return {
       checkId: isSet(object.checkId)
         ? globalThis.String(object.checkId)
@@ -1024,7 +1024,7 @@ export const CheckRequested: MessageFns<CheckRequested> = {
     };
   },
 
-  toJSON(message: CheckRequested): unknown {
+  toJSON(message: RunCheck): unknown {
     const obj: any = {};
     if (message.checkId !== "") {
       obj.checkId = message.checkId;
@@ -1089,11 +1089,11 @@ export const CheckRequested: MessageFns<CheckRequested> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<CheckRequested>, I>>(base?: I): CheckRequested {
-    return CheckRequested.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<RunCheck>, I>>(base?: I): RunCheck {
+    return RunCheck.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<CheckRequested>, I>>(object: I): CheckRequested {
-    const message = createBaseCheckRequested();
+  fromPartial<I extends Exact<DeepPartial<RunCheck>, I>>(object: I): RunCheck {
+    const message = createBaseRunCheck();
     message.checkId = object.checkId ?? "";
     message.targetId = object.targetId ?? "";
     message.userId = object.userId ?? "";

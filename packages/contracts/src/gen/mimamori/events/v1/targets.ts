@@ -7,7 +7,7 @@
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import { Timestamp } from "../../../google/protobuf/timestamp.ts";
-import { CheckRequested } from "./checks.ts";
+import { RunCheck } from "./checks.ts";
 
 export const protobufPackage = "mimamori.events.v1";
 
@@ -32,10 +32,10 @@ export interface TargetStateChanged {
   pausedReason: string;
   /**
    * The check to run when the site is due, with check_id and due_at left empty for the
-   * scheduler to fill. Secrets in it are sealed with the contexts CheckRequested names; its
+   * scheduler to fill. Secrets in it are sealed with the contexts RunCheck names; its
    * watch settings are what the diff service judges the check with.
    */
-  check?: CheckRequested | undefined;
+  check?: RunCheck | undefined;
   occurredAt?:
     | Date
     | undefined;
@@ -74,7 +74,7 @@ export interface TargetDeleted {
  * (not paused) sites ask of the plan, before spill-over. The account service keeps the newest
  * (by revision) for user_info's used_num. The event id is `targets.usage_changed:<user id>:<revision>`.
  */
-export interface SiteUsageChanged {
+export interface TargetUsageChanged {
   eventId: string;
   userId: string;
   /** Grows with every report for the user; an older report than the one kept is ignored. */
@@ -132,7 +132,7 @@ export const TargetStateChanged: MessageFns<TargetStateChanged> = {
       writer.uint32(66).string(message.pausedReason);
     }
     if (message.check !== undefined) {
-      CheckRequested.encode(message.check, writer.uint32(74).fork()).join();
+      RunCheck.encode(message.check, writer.uint32(74).fork()).join();
     }
     if (message.occurredAt !== undefined) {
       Timestamp.encode(toTimestamp(message.occurredAt), writer.uint32(82).fork()).join();
@@ -225,7 +225,7 @@ export const TargetStateChanged: MessageFns<TargetStateChanged> = {
               break;
             }
 
-            message.check = CheckRequested.decode(reader, reader.uint32());
+            message.check = RunCheck.decode(reader, reader.uint32());
             continue;
           }
           case 10: {
@@ -286,7 +286,7 @@ export const TargetStateChanged: MessageFns<TargetStateChanged> = {
         : isSet(object.paused_reason)
         ? globalThis.String(object.paused_reason)
         : "",
-      check: isSet(object.check) ? CheckRequested.fromJSON(object.check) : undefined,
+      check: isSet(object.check) ? RunCheck.fromJSON(object.check) : undefined,
       occurredAt: isSet(object.occurredAt)
         ? fromJsonTimestamp(object.occurredAt)
         : isSet(object.occurred_at)
@@ -323,7 +323,7 @@ export const TargetStateChanged: MessageFns<TargetStateChanged> = {
       obj.pausedReason = message.pausedReason;
     }
     if (message.check !== undefined) {
-      obj.check = CheckRequested.toJSON(message.check);
+      obj.check = RunCheck.toJSON(message.check);
     }
     if (message.occurredAt !== undefined) {
       obj.occurredAt = message.occurredAt.toISOString();
@@ -348,7 +348,7 @@ export const TargetStateChanged: MessageFns<TargetStateChanged> = {
     message.paused = object.paused ?? false;
     message.pausedReason = object.pausedReason ?? "";
     message.check = (object.check !== undefined && object.check !== null)
-      ? CheckRequested.fromPartial(object.check)
+      ? RunCheck.fromPartial(object.check)
       : undefined;
     message.occurredAt = object.occurredAt ?? undefined;
     message.notice = (object.notice !== undefined && object.notice !== null)
@@ -759,7 +759,7 @@ export const TargetDeleted: MessageFns<TargetDeleted> = {
   },
 };
 
-function createBaseSiteUsageChanged(): SiteUsageChanged {
+function createBaseTargetUsageChanged(): TargetUsageChanged {
   return {
     eventId: "",
     userId: "",
@@ -774,8 +774,8 @@ function createBaseSiteUsageChanged(): SiteUsageChanged {
   };
 }
 
-export const SiteUsageChanged: MessageFns<SiteUsageChanged> = {
-  encode(message: SiteUsageChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const TargetUsageChanged: MessageFns<TargetUsageChanged> = {
+  encode(message: TargetUsageChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.eventId !== "") {
       writer.uint32(10).string(message.eventId);
     }
@@ -809,7 +809,7 @@ export const SiteUsageChanged: MessageFns<SiteUsageChanged> = {
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): SiteUsageChanged {
+  decode(input: BinaryReader | Uint8Array, length?: number): TargetUsageChanged {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -818,7 +818,7 @@ export const SiteUsageChanged: MessageFns<SiteUsageChanged> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseSiteUsageChanged();
+      const message = createBaseTargetUsageChanged();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -914,7 +914,7 @@ export const SiteUsageChanged: MessageFns<SiteUsageChanged> = {
     }
   },
 
-  fromJSON(object: any): SiteUsageChanged {
+  fromJSON(object: any): TargetUsageChanged {
     return {
       eventId: isSet(object.eventId)
         ? globalThis.String(object.eventId)
@@ -949,7 +949,7 @@ export const SiteUsageChanged: MessageFns<SiteUsageChanged> = {
     };
   },
 
-  toJSON(message: SiteUsageChanged): unknown {
+  toJSON(message: TargetUsageChanged): unknown {
     const obj: any = {};
     if (message.eventId !== "") {
       obj.eventId = message.eventId;
@@ -984,11 +984,11 @@ export const SiteUsageChanged: MessageFns<SiteUsageChanged> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<SiteUsageChanged>, I>>(base?: I): SiteUsageChanged {
-    return SiteUsageChanged.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<TargetUsageChanged>, I>>(base?: I): TargetUsageChanged {
+    return TargetUsageChanged.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<SiteUsageChanged>, I>>(object: I): SiteUsageChanged {
-    const message = createBaseSiteUsageChanged();
+  fromPartial<I extends Exact<DeepPartial<TargetUsageChanged>, I>>(object: I): TargetUsageChanged {
+    const message = createBaseTargetUsageChanged();
     message.eventId = object.eventId ?? "";
     message.userId = object.userId ?? "";
     message.revision = object.revision ?? 0;

@@ -26,7 +26,7 @@ export const protobufPackage = "mimamori.target.v1";
 export const protobufFileName = "mimamori/target/v1/target.proto";
 
 /** Limits of the caller's plan (user_info `num`). */
-export interface SiteQuota {
+export interface PlanQuota {
   min60: number;
   min10: number;
   min1: number;
@@ -38,7 +38,7 @@ export interface SiteQuota {
 export interface Caller {
   userId: string;
   limits?:
-    | SiteQuota
+    | PlanQuota
     | undefined;
   /** The account is on hold (or ended): monitoring stays stopped and nothing resumes. */
   held: boolean;
@@ -152,7 +152,7 @@ export interface SavedTarget {
   paused: boolean;
   /** Saved paused because the plan had no free slot for it (docs/product.md#quotas). */
   pausedForQuota: boolean;
-  row?: SiteRow | undefined;
+  row?: TargetRow | undefined;
 }
 
 export interface RegisterTargetResponse {
@@ -173,7 +173,7 @@ export interface GetTargetResponse {
   version: number;
   settings?: TargetSettings | undefined;
   row?:
-    | SiteRow
+    | TargetRow
     | undefined;
   /** The revision targets.* events carry; grows with every change of the site. */
   revision: number;
@@ -184,7 +184,7 @@ export interface ListTargetsRequest {
 }
 
 /** One row of the site list (docs/product.md#targets). */
-export interface SiteRow {
+export interface TargetRow {
   id: string;
   ver: number;
   no: number;
@@ -204,7 +204,7 @@ export interface SiteRow {
 }
 
 export interface ListTargetsResponse {
-  rows: SiteRow[];
+  rows: TargetRow[];
 }
 
 /** Which site an action is on: /api/pause acts on v1 sites, /api/v2/pause on v2 sites. */
@@ -222,7 +222,7 @@ export interface TargetRef {
  * already in the asked state).
  */
 export interface TargetActionResult {
-  row?: SiteRow | undefined;
+  row?: TargetRow | undefined;
   changed: boolean;
 }
 
@@ -269,7 +269,7 @@ export interface ImportProblem {
 }
 
 export interface ImportTargetsResponse {
-  imported: SiteRow[];
+  imported: TargetRow[];
   problems: ImportProblem[];
   /** The format read (after detection). */
   format: string;
@@ -280,7 +280,7 @@ export interface MarkTargetSeenRequest {
 }
 
 export interface MarkTargetSeenResponse {
-  row?: SiteRow | undefined;
+  row?: TargetRow | undefined;
 }
 
 export interface ListTargetStatesRequest {
@@ -296,12 +296,12 @@ export interface ListTargetStatesResponse {
   nextAfterId: string;
 }
 
-function createBaseSiteQuota(): SiteQuota {
+function createBasePlanQuota(): PlanQuota {
   return { min60: 0, min10: 0, min1: 0, randomIp: 0, ss: 0, lineNotify: 0 };
 }
 
-export const SiteQuota: MessageFns<SiteQuota> = {
-  encode(message: SiteQuota, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const PlanQuota: MessageFns<PlanQuota> = {
+  encode(message: PlanQuota, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.min60 !== 0) {
       writer.uint32(8).int32(message.min60);
     }
@@ -323,7 +323,7 @@ export const SiteQuota: MessageFns<SiteQuota> = {
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): SiteQuota {
+  decode(input: BinaryReader | Uint8Array, length?: number): PlanQuota {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -332,7 +332,7 @@ export const SiteQuota: MessageFns<SiteQuota> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseSiteQuota();
+      const message = createBasePlanQuota();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -396,7 +396,7 @@ export const SiteQuota: MessageFns<SiteQuota> = {
     }
   },
 
-  fromJSON(object: any): SiteQuota {
+  fromJSON(object: any): PlanQuota {
     return {
       min60: isSet(object.min60) ? globalThis.Number(object.min60) : 0,
       min10: isSet(object.min10) ? globalThis.Number(object.min10) : 0,
@@ -415,7 +415,7 @@ export const SiteQuota: MessageFns<SiteQuota> = {
     };
   },
 
-  toJSON(message: SiteQuota): unknown {
+  toJSON(message: PlanQuota): unknown {
     const obj: any = {};
     if (message.min60 !== 0) {
       obj.min60 = Math.round(message.min60);
@@ -438,11 +438,11 @@ export const SiteQuota: MessageFns<SiteQuota> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<SiteQuota>, I>>(base?: I): SiteQuota {
-    return SiteQuota.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<PlanQuota>, I>>(base?: I): PlanQuota {
+    return PlanQuota.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<SiteQuota>, I>>(object: I): SiteQuota {
-    const message = createBaseSiteQuota();
+  fromPartial<I extends Exact<DeepPartial<PlanQuota>, I>>(object: I): PlanQuota {
+    const message = createBasePlanQuota();
     message.min60 = object.min60 ?? 0;
     message.min10 = object.min10 ?? 0;
     message.min1 = object.min1 ?? 0;
@@ -463,7 +463,7 @@ export const Caller: MessageFns<Caller> = {
       writer.uint32(10).string(message.userId);
     }
     if (message.limits !== undefined) {
-      SiteQuota.encode(message.limits, writer.uint32(18).fork()).join();
+      PlanQuota.encode(message.limits, writer.uint32(18).fork()).join();
     }
     if (message.held !== false) {
       writer.uint32(24).bool(message.held);
@@ -503,7 +503,7 @@ export const Caller: MessageFns<Caller> = {
               break;
             }
 
-            message.limits = SiteQuota.decode(reader, reader.uint32());
+            message.limits = PlanQuota.decode(reader, reader.uint32());
             continue;
           }
           case 3: {
@@ -549,7 +549,7 @@ export const Caller: MessageFns<Caller> = {
         : isSet(object.user_id)
         ? globalThis.String(object.user_id)
         : "",
-      limits: isSet(object.limits) ? SiteQuota.fromJSON(object.limits) : undefined,
+      limits: isSet(object.limits) ? PlanQuota.fromJSON(object.limits) : undefined,
       held: isSet(object.held) ? globalThis.Boolean(object.held) : false,
       lang: isSet(object.lang) ? globalThis.String(object.lang) : "",
       timeZone: isSet(object.timeZone)
@@ -566,7 +566,7 @@ export const Caller: MessageFns<Caller> = {
       obj.userId = message.userId;
     }
     if (message.limits !== undefined) {
-      obj.limits = SiteQuota.toJSON(message.limits);
+      obj.limits = PlanQuota.toJSON(message.limits);
     }
     if (message.held !== false) {
       obj.held = message.held;
@@ -587,7 +587,7 @@ export const Caller: MessageFns<Caller> = {
     const message = createBaseCaller();
     message.userId = object.userId ?? "";
     message.limits = (object.limits !== undefined && object.limits !== null)
-      ? SiteQuota.fromPartial(object.limits)
+      ? PlanQuota.fromPartial(object.limits)
       : undefined;
     message.held = object.held ?? false;
     message.lang = object.lang ?? "";
@@ -1818,7 +1818,7 @@ export const SavedTarget: MessageFns<SavedTarget> = {
       writer.uint32(24).bool(message.pausedForQuota);
     }
     if (message.row !== undefined) {
-      SiteRow.encode(message.row, writer.uint32(34).fork()).join();
+      TargetRow.encode(message.row, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -1865,7 +1865,7 @@ export const SavedTarget: MessageFns<SavedTarget> = {
               break;
             }
 
-            message.row = SiteRow.decode(reader, reader.uint32());
+            message.row = TargetRow.decode(reader, reader.uint32());
             continue;
           }
         }
@@ -1893,7 +1893,7 @@ export const SavedTarget: MessageFns<SavedTarget> = {
         : isSet(object.paused_for_quota)
         ? globalThis.Boolean(object.paused_for_quota)
         : false,
-      row: isSet(object.row) ? SiteRow.fromJSON(object.row) : undefined,
+      row: isSet(object.row) ? TargetRow.fromJSON(object.row) : undefined,
     };
   },
 
@@ -1909,7 +1909,7 @@ export const SavedTarget: MessageFns<SavedTarget> = {
       obj.pausedForQuota = message.pausedForQuota;
     }
     if (message.row !== undefined) {
-      obj.row = SiteRow.toJSON(message.row);
+      obj.row = TargetRow.toJSON(message.row);
     }
     return obj;
   },
@@ -1922,7 +1922,7 @@ export const SavedTarget: MessageFns<SavedTarget> = {
     message.targetId = object.targetId ?? "";
     message.paused = object.paused ?? false;
     message.pausedForQuota = object.pausedForQuota ?? false;
-    message.row = (object.row !== undefined && object.row !== null) ? SiteRow.fromPartial(object.row) : undefined;
+    message.row = (object.row !== undefined && object.row !== null) ? TargetRow.fromPartial(object.row) : undefined;
     return message;
   },
 };
@@ -2172,7 +2172,7 @@ export const GetTargetResponse: MessageFns<GetTargetResponse> = {
       TargetSettings.encode(message.settings, writer.uint32(26).fork()).join();
     }
     if (message.row !== undefined) {
-      SiteRow.encode(message.row, writer.uint32(34).fork()).join();
+      TargetRow.encode(message.row, writer.uint32(34).fork()).join();
     }
     if (message.revision !== 0) {
       writer.uint32(40).int64(message.revision);
@@ -2222,7 +2222,7 @@ export const GetTargetResponse: MessageFns<GetTargetResponse> = {
               break;
             }
 
-            message.row = SiteRow.decode(reader, reader.uint32());
+            message.row = TargetRow.decode(reader, reader.uint32());
             continue;
           }
           case 5: {
@@ -2254,7 +2254,7 @@ export const GetTargetResponse: MessageFns<GetTargetResponse> = {
         : "",
       version: isSet(object.version) ? globalThis.Number(object.version) : 0,
       settings: isSet(object.settings) ? TargetSettings.fromJSON(object.settings) : undefined,
-      row: isSet(object.row) ? SiteRow.fromJSON(object.row) : undefined,
+      row: isSet(object.row) ? TargetRow.fromJSON(object.row) : undefined,
       revision: isSet(object.revision) ? globalThis.Number(object.revision) : 0,
     };
   },
@@ -2271,7 +2271,7 @@ export const GetTargetResponse: MessageFns<GetTargetResponse> = {
       obj.settings = TargetSettings.toJSON(message.settings);
     }
     if (message.row !== undefined) {
-      obj.row = SiteRow.toJSON(message.row);
+      obj.row = TargetRow.toJSON(message.row);
     }
     if (message.revision !== 0) {
       obj.revision = Math.round(message.revision);
@@ -2289,7 +2289,7 @@ export const GetTargetResponse: MessageFns<GetTargetResponse> = {
     message.settings = (object.settings !== undefined && object.settings !== null)
       ? TargetSettings.fromPartial(object.settings)
       : undefined;
-    message.row = (object.row !== undefined && object.row !== null) ? SiteRow.fromPartial(object.row) : undefined;
+    message.row = (object.row !== undefined && object.row !== null) ? TargetRow.fromPartial(object.row) : undefined;
     message.revision = object.revision ?? 0;
     return message;
   },
@@ -2364,7 +2364,7 @@ export const ListTargetsRequest: MessageFns<ListTargetsRequest> = {
   },
 };
 
-function createBaseSiteRow(): SiteRow {
+function createBaseTargetRow(): TargetRow {
   return {
     id: "",
     ver: 0,
@@ -2381,8 +2381,8 @@ function createBaseSiteRow(): SiteRow {
   };
 }
 
-export const SiteRow: MessageFns<SiteRow> = {
-  encode(message: SiteRow, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const TargetRow: MessageFns<TargetRow> = {
+  encode(message: TargetRow, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== "") {
       writer.uint32(10).string(message.id);
     }
@@ -2422,7 +2422,7 @@ export const SiteRow: MessageFns<SiteRow> = {
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): SiteRow {
+  decode(input: BinaryReader | Uint8Array, length?: number): TargetRow {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -2431,7 +2431,7 @@ export const SiteRow: MessageFns<SiteRow> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseSiteRow();
+      const message = createBaseTargetRow();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -2543,7 +2543,7 @@ export const SiteRow: MessageFns<SiteRow> = {
     }
   },
 
-  fromJSON(object: any): SiteRow {
+  fromJSON(object: any): TargetRow {
     return {
       id: isSet(object.id) ? globalThis.String(object.id) : "",
       ver: isSet(object.ver) ? globalThis.Number(object.ver) : 0,
@@ -2564,7 +2564,7 @@ export const SiteRow: MessageFns<SiteRow> = {
     };
   },
 
-  toJSON(message: SiteRow): unknown {
+  toJSON(message: TargetRow): unknown {
     const obj: any = {};
     if (message.id !== "") {
       obj.id = message.id;
@@ -2605,11 +2605,11 @@ export const SiteRow: MessageFns<SiteRow> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<SiteRow>, I>>(base?: I): SiteRow {
-    return SiteRow.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<TargetRow>, I>>(base?: I): TargetRow {
+    return TargetRow.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<SiteRow>, I>>(object: I): SiteRow {
-    const message = createBaseSiteRow();
+  fromPartial<I extends Exact<DeepPartial<TargetRow>, I>>(object: I): TargetRow {
+    const message = createBaseTargetRow();
     message.id = object.id ?? "";
     message.ver = object.ver ?? 0;
     message.no = object.no ?? 0;
@@ -2633,7 +2633,7 @@ function createBaseListTargetsResponse(): ListTargetsResponse {
 export const ListTargetsResponse: MessageFns<ListTargetsResponse> = {
   encode(message: ListTargetsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.rows) {
-      SiteRow.encode(v!, writer.uint32(10).fork()).join();
+      TargetRow.encode(v!, writer.uint32(10).fork()).join();
     }
     return writer;
   },
@@ -2656,7 +2656,7 @@ export const ListTargetsResponse: MessageFns<ListTargetsResponse> = {
               break;
             }
 
-            message.rows.push(SiteRow.decode(reader, reader.uint32()));
+            message.rows.push(TargetRow.decode(reader, reader.uint32()));
             continue;
           }
         }
@@ -2672,13 +2672,13 @@ export const ListTargetsResponse: MessageFns<ListTargetsResponse> = {
   },
 
   fromJSON(object: any): ListTargetsResponse {
-    return { rows: globalThis.Array.isArray(object?.rows) ? object.rows.map((e: any) => SiteRow.fromJSON(e)) : [] };
+    return { rows: globalThis.Array.isArray(object?.rows) ? object.rows.map((e: any) => TargetRow.fromJSON(e)) : [] };
   },
 
   toJSON(message: ListTargetsResponse): unknown {
     const obj: any = {};
     if (message.rows?.length) {
-      obj.rows = message.rows.map((e) => SiteRow.toJSON(e));
+      obj.rows = message.rows.map((e) => TargetRow.toJSON(e));
     }
     return obj;
   },
@@ -2688,7 +2688,7 @@ export const ListTargetsResponse: MessageFns<ListTargetsResponse> = {
   },
   fromPartial<I extends Exact<DeepPartial<ListTargetsResponse>, I>>(object: I): ListTargetsResponse {
     const message = createBaseListTargetsResponse();
-    message.rows = object.rows?.map((e) => SiteRow.fromPartial(e)) || [];
+    message.rows = object.rows?.map((e) => TargetRow.fromPartial(e)) || [];
     return message;
   },
 };
@@ -2807,7 +2807,7 @@ function createBaseTargetActionResult(): TargetActionResult {
 export const TargetActionResult: MessageFns<TargetActionResult> = {
   encode(message: TargetActionResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.row !== undefined) {
-      SiteRow.encode(message.row, writer.uint32(10).fork()).join();
+      TargetRow.encode(message.row, writer.uint32(10).fork()).join();
     }
     if (message.changed !== false) {
       writer.uint32(16).bool(message.changed);
@@ -2833,7 +2833,7 @@ export const TargetActionResult: MessageFns<TargetActionResult> = {
               break;
             }
 
-            message.row = SiteRow.decode(reader, reader.uint32());
+            message.row = TargetRow.decode(reader, reader.uint32());
             continue;
           }
           case 2: {
@@ -2858,7 +2858,7 @@ export const TargetActionResult: MessageFns<TargetActionResult> = {
 
   fromJSON(object: any): TargetActionResult {
     return {
-      row: isSet(object.row) ? SiteRow.fromJSON(object.row) : undefined,
+      row: isSet(object.row) ? TargetRow.fromJSON(object.row) : undefined,
       changed: isSet(object.changed) ? globalThis.Boolean(object.changed) : false,
     };
   },
@@ -2866,7 +2866,7 @@ export const TargetActionResult: MessageFns<TargetActionResult> = {
   toJSON(message: TargetActionResult): unknown {
     const obj: any = {};
     if (message.row !== undefined) {
-      obj.row = SiteRow.toJSON(message.row);
+      obj.row = TargetRow.toJSON(message.row);
     }
     if (message.changed !== false) {
       obj.changed = message.changed;
@@ -2879,7 +2879,7 @@ export const TargetActionResult: MessageFns<TargetActionResult> = {
   },
   fromPartial<I extends Exact<DeepPartial<TargetActionResult>, I>>(object: I): TargetActionResult {
     const message = createBaseTargetActionResult();
-    message.row = (object.row !== undefined && object.row !== null) ? SiteRow.fromPartial(object.row) : undefined;
+    message.row = (object.row !== undefined && object.row !== null) ? TargetRow.fromPartial(object.row) : undefined;
     message.changed = object.changed ?? false;
     return message;
   },
@@ -3510,7 +3510,7 @@ function createBaseImportTargetsResponse(): ImportTargetsResponse {
 export const ImportTargetsResponse: MessageFns<ImportTargetsResponse> = {
   encode(message: ImportTargetsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.imported) {
-      SiteRow.encode(v!, writer.uint32(10).fork()).join();
+      TargetRow.encode(v!, writer.uint32(10).fork()).join();
     }
     for (const v of message.problems) {
       ImportProblem.encode(v!, writer.uint32(18).fork()).join();
@@ -3539,7 +3539,7 @@ export const ImportTargetsResponse: MessageFns<ImportTargetsResponse> = {
               break;
             }
 
-            message.imported.push(SiteRow.decode(reader, reader.uint32()));
+            message.imported.push(TargetRow.decode(reader, reader.uint32()));
             continue;
           }
           case 2: {
@@ -3572,7 +3572,9 @@ export const ImportTargetsResponse: MessageFns<ImportTargetsResponse> = {
 
   fromJSON(object: any): ImportTargetsResponse {
     return {
-      imported: globalThis.Array.isArray(object?.imported) ? object.imported.map((e: any) => SiteRow.fromJSON(e)) : [],
+      imported: globalThis.Array.isArray(object?.imported)
+        ? object.imported.map((e: any) => TargetRow.fromJSON(e))
+        : [],
       problems: globalThis.Array.isArray(object?.problems)
         ? object.problems.map((e: any) => ImportProblem.fromJSON(e))
         : [],
@@ -3583,7 +3585,7 @@ export const ImportTargetsResponse: MessageFns<ImportTargetsResponse> = {
   toJSON(message: ImportTargetsResponse): unknown {
     const obj: any = {};
     if (message.imported?.length) {
-      obj.imported = message.imported.map((e) => SiteRow.toJSON(e));
+      obj.imported = message.imported.map((e) => TargetRow.toJSON(e));
     }
     if (message.problems?.length) {
       obj.problems = message.problems.map((e) => ImportProblem.toJSON(e));
@@ -3599,7 +3601,7 @@ export const ImportTargetsResponse: MessageFns<ImportTargetsResponse> = {
   },
   fromPartial<I extends Exact<DeepPartial<ImportTargetsResponse>, I>>(object: I): ImportTargetsResponse {
     const message = createBaseImportTargetsResponse();
-    message.imported = object.imported?.map((e) => SiteRow.fromPartial(e)) || [];
+    message.imported = object.imported?.map((e) => TargetRow.fromPartial(e)) || [];
     message.problems = object.problems?.map((e) => ImportProblem.fromPartial(e)) || [];
     message.format = object.format ?? "";
     return message;
@@ -3682,7 +3684,7 @@ function createBaseMarkTargetSeenResponse(): MarkTargetSeenResponse {
 export const MarkTargetSeenResponse: MessageFns<MarkTargetSeenResponse> = {
   encode(message: MarkTargetSeenResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.row !== undefined) {
-      SiteRow.encode(message.row, writer.uint32(10).fork()).join();
+      TargetRow.encode(message.row, writer.uint32(10).fork()).join();
     }
     return writer;
   },
@@ -3705,7 +3707,7 @@ export const MarkTargetSeenResponse: MessageFns<MarkTargetSeenResponse> = {
               break;
             }
 
-            message.row = SiteRow.decode(reader, reader.uint32());
+            message.row = TargetRow.decode(reader, reader.uint32());
             continue;
           }
         }
@@ -3721,13 +3723,13 @@ export const MarkTargetSeenResponse: MessageFns<MarkTargetSeenResponse> = {
   },
 
   fromJSON(object: any): MarkTargetSeenResponse {
-    return { row: isSet(object.row) ? SiteRow.fromJSON(object.row) : undefined };
+    return { row: isSet(object.row) ? TargetRow.fromJSON(object.row) : undefined };
   },
 
   toJSON(message: MarkTargetSeenResponse): unknown {
     const obj: any = {};
     if (message.row !== undefined) {
-      obj.row = SiteRow.toJSON(message.row);
+      obj.row = TargetRow.toJSON(message.row);
     }
     return obj;
   },
@@ -3737,7 +3739,7 @@ export const MarkTargetSeenResponse: MessageFns<MarkTargetSeenResponse> = {
   },
   fromPartial<I extends Exact<DeepPartial<MarkTargetSeenResponse>, I>>(object: I): MarkTargetSeenResponse {
     const message = createBaseMarkTargetSeenResponse();
-    message.row = (object.row !== undefined && object.row !== null) ? SiteRow.fromPartial(object.row) : undefined;
+    message.row = (object.row !== undefined && object.row !== null) ? TargetRow.fromPartial(object.row) : undefined;
     return message;
   },
 };

@@ -1,0 +1,68 @@
+import type { TargetRecord } from '../domain/target-record.ts';
+
+export interface TargetTableRow {
+  id: string;
+  user_id: string;
+  version: number;
+  no: number;
+  label: string;
+  url: string;
+  interval_minutes: number;
+  screenshot: boolean;
+  use_proxy: boolean;
+  mail_notify: boolean;
+  chat_notify: string;
+  sealed_discord_webhook: string;
+  user_agent_kind: string;
+  user_agent_value: string;
+  viewport_width: number;
+  viewport_height: number;
+  sealed_cookies: string;
+  login: TargetRecord['login'];
+  actions: TargetRecord['actions'];
+  areas: TargetRecord['areas'];
+  rules: TargetRecord['rules'];
+  fetch_mode: string;
+  paused: boolean;
+  paused_reason: string | null;
+  is_new: boolean;
+  revision: string | number;
+  last_update_at: Date | null;
+  last_checked_at: Date | null;
+  reader_lang: string;
+  reader_time_zone: string;
+}
+
+export function toTargetRecord(row: TargetTableRow): TargetRecord {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    version: row.version === 1 ? 1 : 2,
+    no: row.no,
+    label: row.label,
+    url: row.url,
+    intervalMinutes: row.interval_minutes,
+    screenshot: row.screenshot,
+    useProxy: row.use_proxy,
+    mailNotify: row.mail_notify,
+    chatNotify: row.chat_notify as TargetRecord['chatNotify'],
+    sealedDiscordWebhook: row.sealed_discord_webhook,
+    userAgentKind: row.user_agent_kind as TargetRecord['userAgentKind'],
+    userAgentValue: row.user_agent_value,
+    viewportWidth: row.viewport_width,
+    viewportHeight: row.viewport_height,
+    sealedCookies: row.sealed_cookies,
+    login: row.login,
+    actions: row.actions,
+    areas: row.areas,
+    rules: row.rules,
+    fetchMode: row.fetch_mode as TargetRecord['fetchMode'],
+    paused: row.paused,
+    pausedReason: row.paused_reason as TargetRecord['pausedReason'],
+    isNew: row.is_new,
+    revision: Number(row.revision),
+    lastUpdateAt: row.last_update_at ? new Date(row.last_update_at) : null,
+    lastCheckedAt: row.last_checked_at ? new Date(row.last_checked_at) : null,
+    reader: { lang: row.reader_lang, timeZone: row.reader_time_zone },
+  };
+}

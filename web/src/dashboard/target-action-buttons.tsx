@@ -1,0 +1,84 @@
+import { useTranslation } from 'react-i18next';
+import type { TargetAction, TargetRow } from '../api/targets.ts';
+
+export type RequestTargetAction = (action: TargetAction, site: TargetRow) => void;
+
+/** What names a site to a screen reader when its buttons have only a verb on them. */
+export function targetName(site: TargetRow): string {
+  return site.label || site.url;
+}
+
+type TargetButtonProps = { site: TargetRow; busy: boolean; onAction: RequestTargetAction };
+
+/**
+ * A site's small action button: a verb on it, the verb with the site's name for screen readers;
+ * while another action runs it stays focusable but says it is unavailable (aria-disabled).
+ */
+function TargetActionButton({
+  action,
+  site,
+  busy,
+  onAction,
+  label,
+  name,
+  danger = false,
+  unavailable,
+}: TargetButtonProps & {
+  action: TargetAction;
+  label: string;
+  name: string;
+  danger?: boolean;
+  unavailable?: string;
+}) {
+  return (
+    <button
+      type="button"
+      className={danger ? 'button small danger' : 'button small'}
+      aria-label={name}
+      aria-disabled={busy || undefined}
+      disabled={unavailable !== undefined}
+      title={unavailable}
+      onClick={() => onAction(action, site)}
+    >
+      {label}
+    </button>
+  );
+}
+
+/** Pause a monitoring site, or resume a paused one when the plan has a free slot (docs/product.md#quotas). */
+export function PauseButton(props: TargetButtonProps) {
+  const { t } = useTranslation();
+  const label = targetName(props.site);
+  if (props.site.valid) {
+    return (
+      <TargetActionButton
+        {...props}
+        action="pause"
+        label={t('dashboard.actions.pause')}
+        name={t('dashboard.actions.pauseSite', { label })}
+      />
+    );
+  }
+  return (
+    <TargetActionButton
+      {...props}
+      action="resume"
+      label={t('dashboard.actions.resume')}
+      name={t('dashboard.actions.resumeSite', { label })}
+      unavailable={props.site.resumable ? undefined : t('dashboard.actions.resumeUnavailable')}
+    />
+  );
+}
+
+export function DeleteButton(props: TargetButtonProps) {
+  const { t } = useTranslation();
+  return (
+    <TargetActionButton
+      {...props}
+      action="delete"
+      danger
+      label={t('dashboard.actions.delete')}
+      name={t('dashboard.actions.deleteSite', { label: targetName(props.site) })}
+    />
+  );
+}

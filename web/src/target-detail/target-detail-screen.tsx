@@ -1,0 +1,117 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { ApiError } from '../api/client.ts';
+import type { TargetVersion } from '../api/history.ts';
+import { FormMessage } from '../forms/form-message.tsx';
+import { useErrorText } from '../forms/use-error-text.ts';
+import { useHistory } from '../hooks/use-history.ts';
+import { routePaths } from '../route-paths.ts';
+import { LoadingIndicator } from '../shell/loading-indicator.tsx';
+import { Page } from '../shell/page.tsx';
+import { HistoryControls } from './history-controls.tsx';
+import { HistoryList } from './history-list.tsx';
+import {
+  changeHistoryView,
+  type DiffLayout,
+  type HistoryView,
+  type HistoryViewChange,
+  historyViewFromQuery,
+  historyViewQuery,
+} from './history-view.ts';
+import { RegistrationDataSection } from './registration-data.tsx';
+import { TargetHeader } from './target-header.tsx';
+import './target-detail.css';
+
+/**
+ * The site detail (docs/product.md#history) of a v2 site (/target2) or the history of a v1 site (/history):
+ * the site's state and actions, its check and update history, and the data at registration.
+ */
+export function TargetDetailScreen({ version }: { version: TargetVersion }) {
+  const title = version === 2 ? 'targetDetail' : 'siteHistory';
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const id = params.get('id') ?? '';
+  if (!id) {
+    return (
+      <Page title={title}>
+        <MissingTarget message={t('siteDetail.missingId')} />
+      </Page>
+    );
+  }
+  return (
+    <Page title={title}>
+      <SiteDetail key={id} version={version} id={id} />
+    </Page>
+  );
+}
+
+function SiteDetail({ version, id }: { version: TargetVersion; id: string }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const [params, setParams] = useSearchParams();
+  // The view answers a click at once; the address follows (router navigations settle later).
+  const [view, setView] = useState<HistoryView>(() => historyViewFromQuery(params));
+  const changeView = (change: HistoryViewChange) => {
+    const next = changeHistoryView(view, change);
+    setView(next);
+    // Replaced, not pushed: Back leaves the site detail rather than stepping through filters.
+    setParams(historyViewQuery(params, next), { replace: true });
+  };
+  const [layout, setLayout] = useState<DiffLayout>('inline');
+  const history = useHistory(version, { id, ...view });
+
+  if (history.isPending) return <LoadingIndicator />;
+  if (history.isError && !history.data) {
+    if (history.error instanceof ApiError && history.error.status === 404) {
+      return <MissingTarget message={t('siteDetail.notFound')} />;
+    }
+    return (
+      <div className="notice">
+        <FormMessage tone="error" message={`${t('siteDetail.loadFailed')} ${errorText(history.error)}`} />
+        <button type="button" className="button" onClick={() => void history.refetch()}>
+          {t('actions.retry')}
+        </button>
+      </div>
+    );
+  }
+  const page = history.data;
+  return (
+    <div className="site-detail">
+      <TargetHeader version={version} site={page.target} timeZone={page.time_zone} />
+      <section className="detail-section" aria-labelledby="history-title">
+        <h2 id="history-title" className="section-title">
+          {t('siteDetail.history')}
+        </h2>
+        <HistoryControls
+          view={view}
+          timeZone={page.time_zone}
+          layout={layout}
+          onLayout={setLayout}
+          onChange={changeView}
+        />
+        {history.isError && <FormMessage tone="error" message={errorText(history.error)} />}
+        <HistoryList
+          page={page}
+          view={view}
+          layout={layout}
+          loading={history.isPlaceholderData}
+          onChange={changeView}
+        />
+      </section>
+      <RegistrationDataSection version={version} id={id} timeZone={page.time_zone} />
+    </div>
+  );
+}
+
+function MissingTarget({ message }: { message: string }) {
+  const { t } = useTranslation();
+  return (
+    <div className="notice">
+      <p>{message}</p>
+      <Link className="button" to={routePaths.dashboard}>
+        {t('siteDetail.backToDashboard')}
+      </Link>
+    </div>
+  );
+}
