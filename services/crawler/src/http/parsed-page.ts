@@ -1,8 +1,8 @@
 import { visibleText } from '@mimamori/watch-engine/visible-text';
-import { selectOne } from 'css-select';
+import { compile, selectOne } from 'css-select';
 import render from 'dom-serializer';
-import type { Document, Element } from 'domhandler';
-import { parseDocument } from 'htmlparser2';
+import { type AnyNode, DomHandler, type Element } from 'domhandler';
+import { Parser } from 'htmlparser2';
 import { parseHTML } from 'linkedom';
 import xpath from 'xpath';
 import type { Locator } from '../domain/page-fetcher.ts';
@@ -19,12 +19,21 @@ export class InvalidSelectorError extends Error {
 }
 
 /**
- * One served HTML document, parsed on first use: htmlparser2 with css-select for CSS
+ * One served HTML document, parsed as far as its areas need: htmlparser2 with css-select for CSS
  * selectors (the fast path), and linkedom's DOM for XPath, which the xpath package evaluates
  * with HTML semantics (unprefixed names match HTML elements).
+ *
+ * Parsing is most of a check's cost, and a watched area usually ends long before the page does, so a
+ * CSS selector that only looks at an element, its ancestors and its earlier siblings is matched as
+ * each element opens, and parsing pauses once the first match has closed: a closed element never
+ * changes again, so its markup and text are what a whole parse gives. Any other selector (`:has`,
+ * `:last-child`, …) parses the rest of the page first and selects on the whole document.
  */
 export class ParsedPage {
-  #document: Document | undefined;
+  readonly #document = new GrowingDocument();
+  readonly #parser = new Parser(this.#document);
+  #started = false;
+  #complete = false;
   #dom: ReturnType<typeof parseHTML>['document'] | undefined;
 
   constructor(readonly html: string) {}
@@ -35,21 +44,56 @@ export class ParsedPage {
   }
 
   #byCss(selector: string): LocatedElement | null {
-    this.#document ??= parseDocument(this.html);
-    let element: Element | null;
+    let query: ElementQuery;
     try {
-      element = selectOne(selector, this.#document) as Element | null;
+      // The document as context, as selectOne(selector, document) compiles it.
+      query = compile<AnyNode, Element>(selector, undefined, this.#document.root);
     } catch (error) {
       throw new InvalidSelectorError(
         `CSS selector ${JSON.stringify(selector)} is not valid: ${(error as Error).message}`,
       );
     }
+    const element = decidedByWhatPrecedes(selector) ? this.#firstAsParsed(query) : this.#firstInWhole(query);
     if (!element) return null;
     const src = element.attribs.src;
     const html = render(element, { encodeEntities: 'utf8' });
     // The text is read from the markup the area records, as the engine reads it when it has only
     // the markup: the two agree by construction (see visible-text.test.ts).
     return { html, text: visibleText(html), ...(src ? { src } : {}) };
+  }
+
+  #firstInWhole(query: ElementQuery): Element | null {
+    while (!this.#complete) this.#parseOn();
+    return selectOne<AnyNode, Element>(query, this.#document.root);
+  }
+
+  #firstAsParsed(query: ElementQuery): Element | null {
+    // What is parsed so far is a prefix of the page in document order, so a match in it is the first.
+    let element = selectOne<AnyNode, Element>(query, this.#document.root);
+    if (!element && !this.#complete) {
+      this.#document.await(query);
+      this.#parseOn();
+      element = this.#document.awaited ?? null;
+    } else if (element && !this.#complete && this.#document.isOpen(element)) {
+      this.#document.await(element);
+      this.#parseOn();
+    }
+    this.#document.await(undefined);
+    return element;
+  }
+
+  /** Parses until the awaited element closes or the page ends. */
+  #parseOn() {
+    this.#document.paused = false;
+    if (this.#started) this.#parser.resume();
+    else {
+      this.#started = true;
+      this.#parser.write(this.html);
+    }
+    if (!this.#document.paused) {
+      this.#parser.end();
+      this.#complete = true;
+    }
   }
 
   #byXpath(expression: string): LocatedElement | null {
@@ -73,6 +117,87 @@ export class ParsedPage {
     const src = first.getAttribute?.('src');
     return { html, text: visibleText(html), ...(src ? { src } : {}) };
   }
+}
+
+type ElementQuery = (node: AnyNode) => boolean;
+
+/**
+ * The DOM htmlparser2's parseDocument builds, which can wait for an element: the first to open that
+ * matches a query, or a given one, and pause the parser when that element closes.
+ */
+class GrowingDocument extends DomHandler {
+  #query: (ElementQuery) | undefined;
+  awaited: Element | undefined;
+  paused = false;
+  #parser: { pause(): void } | undefined;
+
+  override onparserinit(parser: Parser): void {
+    super.onparserinit(parser);
+    this.#parser = parser;
+  }
+
+  await(what: Element | (ElementQuery) | undefined) {
+    this.#query = typeof what === 'function' ? what : undefined;
+    this.awaited = typeof what === 'object' ? what : undefined;
+  }
+
+  isOpen(element: Element): boolean {
+    return this.tagStack.includes(element);
+  }
+
+  override onopentag(name: string, attribs: Record<string, string>): void {
+    super.onopentag(name, attribs);
+    if (!this.#query) return;
+    const element = this.tagStack[this.tagStack.length - 1] as Element;
+    if (this.#query(element)) {
+      this.awaited = element;
+      this.#query = undefined;
+      this.paused = true;
+      this.#parser?.pause();
+    }
+  }
+
+  override onclosetag(): void {
+    const closing = this.tagStack[this.tagStack.length - 1];
+    super.onclosetag();
+    if (closing !== undefined && closing === this.awaited) {
+      this.paused = true;
+      this.#parser?.pause();
+    }
+  }
+}
+
+// Pseudo-classes decided by an element, its ancestors and its earlier siblings, all known when the
+// element opens. Any other (`:has`, `:empty`, `:last-child`, `:contains`, …) needs what comes after.
+const DECIDED_AT_OPEN = new Set([
+  'first-child',
+  'nth-child',
+  'first-of-type',
+  'nth-of-type',
+  'not',
+  'is',
+  'where',
+  'matches',
+  'root',
+  'link',
+  'any-link',
+  'header',
+  'disabled',
+  'enabled',
+  'required',
+  'optional',
+]);
+
+/**
+ * Whether the first match of a selector is known once it has closed. Errs towards no: a colon inside
+ * an attribute value, or any pseudo-element, only costs the whole parse.
+ */
+function decidedByWhatPrecedes(selector: string): boolean {
+  if (selector.includes('::')) return false;
+  for (const [, name] of selector.matchAll(/:([\w-]+)/g)) {
+    if (!DECIDED_AT_OPEN.has((name as string).toLowerCase())) return false;
+  }
+  return true;
 }
 
 // The package's parse() is what lets unprefixed names match XHTML-namespaced elements; its
