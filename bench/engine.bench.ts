@@ -134,8 +134,9 @@ for (const { label, bytes, runs, dense } of CASES) {
   figures[`p99_ms_${label}`] = round(p99);
   figures[`mb_per_s_${label}`] = round(mbPerS);
   figures[`baseline_p99_ms_${label}`] = round(baselineP99);
-  figures[`ratio_vs_baseline_${label}`] = round(ratio);
-  figures[`ratio_p99_vs_baseline_${label}`] = round(p99 / baselineP99);
+  // The issue's bound is on p99: the plain name carries it, the median ratio is named as such.
+  figures[`ratio_vs_baseline_${label}`] = round(p99 / baselineP99);
+  figures[`ratio_p50_vs_baseline_${label}`] = round(ratio);
 }
 
 report(

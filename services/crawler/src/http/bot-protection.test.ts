@@ -15,6 +15,8 @@ describe('botProtectionMarker', () => {
     [403, {}, '<div id="px-captcha"></div>', 'PerimeterX'],
     [403, { 'x-datadome': 'protected' }, '<html></html>', 'DataDome'],
     [200, {}, '<script src="https://geo.captcha-delivery.com/captcha/"></script>', 'DataDome'],
+    [200, {}, '<iframe src="/_Incapsula_Resource?SWJIYLWA=719d34d3"></iframe>', 'Imperva'],
+    [200, {}, '<script>window.awsWafCookieDomainList=[];</script><input name="aws-waf-token">', 'AWS WAF'],
     [429, {}, '<p>Our systems have detected unusual traffic from your computer network.</p>', 'bot check'],
   ])('recognises a %i wall (%j)', (status, headers, body, name) => {
     expect(botProtectionMarker(status, headers, body)).toBe(name);

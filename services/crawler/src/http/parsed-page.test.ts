@@ -1,3 +1,8 @@
+import { visibleText } from '@mimamori/watch-engine/visible-text';
+import { selectOne } from 'css-select';
+import render from 'dom-serializer';
+import type { Element } from 'domhandler';
+import { parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { compareServedHtml } from './compare-served-html.ts';
 import { InvalidSelectorError, ParsedPage } from './parsed-page.ts';
@@ -58,5 +63,59 @@ describe('compareServedHtml', () => {
         { areaId: 'a3', found: true, sameText: false },
       ],
     });
+  });
+});
+
+describe('ParsedPage parsing only as far as an area needs', () => {
+  // Implied closes, void elements, siblings, tables, a script with markup in it, an area after the
+  // first one in the page, and one the page never closes.
+  const page = `<!doctype html><html><head><script>document.write('<div id="late">x</div>')</script></head>
+<body><p class="a">one<div class="b" id="first">two <img alt="pic" src="/p.png"></div><p class="a">three
+<ul><li>1<li class="c">2<li>3</ul><h2>t</h2><table><tr><td>a<td class="c">b</table><span>s</span>
+<section id="late"><p>late <b>bold</b></p><div class="b">inner</div></section><div id="open">never closed`;
+
+  // Before streaming, HTTP mode parsed the whole page and selected on it: the contract.
+  const wholeParse = (selector: string) => {
+    const element = selectOne(selector, parseDocument(page)) as Element | null;
+    if (!element) return null;
+    const html = render(element, { encodeEntities: 'utf8' });
+    return { html, text: visibleText(html), ...(element.attribs.src ? { src: element.attribs.src } : {}) };
+  };
+  const selectors = [
+    '#first',
+    'p.a',
+    '.b',
+    'li.c',
+    'ul > li:nth-child(3)',
+    'li:first-child',
+    'h2 + table td.c',
+    'h2 ~ span',
+    'img[src$=".png"]',
+    '#late',
+    'section > .b',
+    '#open',
+    'li:last-child',
+    'p:has(b)',
+    'div:empty',
+    '.missing',
+    'p:not(.a)',
+    'td:nth-of-type(2)',
+  ];
+
+  it('finds what a whole parse finds, for each selector on a fresh page', () => {
+    for (const selector of selectors) {
+      expect(new ParsedPage(page).locate({ selector, selectorType: 'css' }), selector).toEqual(
+        wholeParse(selector),
+      );
+    }
+  });
+
+  it('finds what a whole parse finds when one page answers every selector, in either order', () => {
+    for (const order of [selectors, [...selectors].reverse()]) {
+      const parsed = new ParsedPage(page);
+      for (const selector of order) {
+        expect(parsed.locate({ selector, selectorType: 'css' }), selector).toEqual(wholeParse(selector));
+      }
+    }
   });
 });

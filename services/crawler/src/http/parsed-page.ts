@@ -1,8 +1,8 @@
 import { visibleText } from '@mimamori/watch-engine/visible-text';
-import { selectOne } from 'css-select';
+import { compile, selectOne } from 'css-select';
 import render from 'dom-serializer';
-import type { Document, Element } from 'domhandler';
-import { parseDocument } from 'htmlparser2';
+import { type AnyNode, type ChildNode, DomHandler, type Element } from 'domhandler';
+import { Parser } from 'htmlparser2';
 import { parseHTML } from 'linkedom';
 import xpath from 'xpath';
 import type { Locator } from '../domain/page-fetcher.ts';
@@ -19,12 +19,21 @@ export class InvalidSelectorError extends Error {
 }
 
 /**
- * One served HTML document, parsed on first use: htmlparser2 with css-select for CSS
+ * One served HTML document, parsed as far as its areas need: htmlparser2 with css-select for CSS
  * selectors (the fast path), and linkedom's DOM for XPath, which the xpath package evaluates
  * with HTML semantics (unprefixed names match HTML elements).
+ *
+ * Parsing is most of a check's cost, and a watched area usually ends long before the page does, so a
+ * CSS selector that only looks at an element, its ancestors and its earlier siblings is matched as
+ * each element opens, and parsing pauses once the first match has closed: a closed element never
+ * changes again, so its markup and text are what a whole parse gives. Any other selector (`:has`,
+ * `:last-child`, …) parses the rest of the page first and selects on the whole document.
  */
 export class ParsedPage {
-  #document: Document | undefined;
+  readonly #document = new GrowingDocument();
+  readonly #parser = new Parser(this.#document);
+  #started = false;
+  #complete = false;
   #dom: ReturnType<typeof parseHTML>['document'] | undefined;
 
   constructor(readonly html: string) {}
@@ -35,14 +44,12 @@ export class ParsedPage {
   }
 
   #byCss(selector: string): LocatedElement | null {
-    this.#document ??= parseDocument(this.html);
     let element: Element | null;
-    try {
-      element = selectOne(selector, this.#document) as Element | null;
-    } catch (error) {
-      throw new InvalidSelectorError(
-        `CSS selector ${JSON.stringify(selector)} is not valid: ${(error as Error).message}`,
-      );
+    if (readsOnlyAncestors(selector)) {
+      element = firstWithAncestorsOnly(this.html, (root) => compileCss(selector, root));
+    } else {
+      const query = compileCss(selector, this.#document.root);
+      element = decidedByWhatPrecedes(selector) ? this.#firstAsParsed(query) : this.#firstInWhole(query);
     }
     if (!element) return null;
     const src = element.attribs.src;
@@ -50,6 +57,40 @@ export class ParsedPage {
     // The text is read from the markup the area records, as the engine reads it when it has only
     // the markup: the two agree by construction (see visible-text.test.ts).
     return { html, text: visibleText(html), ...(src ? { src } : {}) };
+  }
+
+  #firstInWhole(query: ElementQuery): Element | null {
+    while (!this.#complete) this.#parseOn();
+    return selectOne<AnyNode, Element>(query, this.#document.root);
+  }
+
+  #firstAsParsed(query: ElementQuery): Element | null {
+    // What is parsed so far is a prefix of the page in document order, so a match in it is the first.
+    let element = selectOne<AnyNode, Element>(query, this.#document.root);
+    if (!element && !this.#complete) {
+      this.#document.await(query);
+      this.#parseOn();
+      element = this.#document.awaited ?? null;
+    } else if (element && !this.#complete && this.#document.isOpen(element)) {
+      this.#document.await(element);
+      this.#parseOn();
+    }
+    this.#document.await(undefined);
+    return element;
+  }
+
+  /** Parses until the awaited element closes or the page ends. */
+  #parseOn() {
+    this.#document.paused = false;
+    if (this.#started) this.#parser.resume();
+    else {
+      this.#started = true;
+      this.#parser.write(this.html);
+    }
+    if (!this.#document.paused) {
+      this.#parser.end();
+      this.#complete = true;
+    }
   }
 
   #byXpath(expression: string): LocatedElement | null {
@@ -73,6 +114,184 @@ export class ParsedPage {
     const src = first.getAttribute?.('src');
     return { html, text: visibleText(html), ...(src ? { src } : {}) };
   }
+}
+
+type ElementQuery = (node: AnyNode) => boolean;
+
+/** The document as the selector's context, as selectOne(selector, document) compiles it. */
+function compileCss(selector: string, document: AnyNode): ElementQuery {
+  try {
+    return compile<AnyNode, Element>(selector, undefined, document);
+  } catch (error) {
+    throw new InvalidSelectorError(
+      `CSS selector ${JSON.stringify(selector)} is not valid: ${(error as Error).message}`,
+    );
+  }
+}
+
+/**
+ * The first element a query matches, found keeping only the open elements (each linked to its
+ * parent) and building the DOM of the match alone, which halves the cost of parsing up to it. Enough
+ * for a selector that looks at nothing but an element and its ancestors.
+ */
+function firstWithAncestorsOnly(html: string, compileFor: (root: AnyNode) => ElementQuery): Element | null {
+  const seeker = new AncestorsAndArea();
+  seeker.query = compileFor(seeker.root);
+  const parser = new Parser(seeker);
+  parser.write(html);
+  if (!seeker.paused) parser.end();
+  return seeker.found ?? null;
+}
+
+class AncestorsAndArea extends DomHandler {
+  query: ElementQuery | undefined;
+  found: Element | undefined;
+  paused = false;
+  #parser: { pause(): void } | undefined;
+
+  override onparserinit(parser: Parser): void {
+    super.onparserinit(parser);
+    this.#parser = parser;
+  }
+
+  override onopentag(name: string, attribs: Record<string, string>): void {
+    super.onopentag(name, attribs);
+    if (this.found) return;
+    const element = this.tagStack[this.tagStack.length - 1] as Element;
+    if (this.query?.(element)) this.found = element;
+  }
+
+  override onclosetag(): void {
+    const closing = this.tagStack[this.tagStack.length - 1];
+    super.onclosetag();
+    if (closing !== undefined && closing === this.found) {
+      this.paused = true;
+      this.#parser?.pause();
+    }
+  }
+
+  // Until the match opens, a node only needs its parent, for the selector's ancestor tests; text,
+  // comments and the like are not needed at all.
+  protected override addNode(node: ChildNode): void {
+    if (this.found) super.addNode(node);
+    else node.parent = this.tagStack[this.tagStack.length - 1] ?? null;
+  }
+
+  override ontext(data: string): void {
+    if (this.found) super.ontext(data);
+  }
+
+  override oncomment(data: string): void {
+    if (this.found) super.oncomment(data);
+  }
+
+  override oncdatastart(): void {
+    if (this.found) super.oncdatastart();
+  }
+
+  override onprocessinginstruction(name: string, data: string): void {
+    if (this.found) super.onprocessinginstruction(name, data);
+  }
+}
+
+/**
+ * The DOM htmlparser2's parseDocument builds, which can wait for an element: the first to open that
+ * matches a query, or a given one, and pause the parser when that element closes.
+ */
+class GrowingDocument extends DomHandler {
+  #query: ElementQuery | undefined;
+  awaited: Element | undefined;
+  paused = false;
+  #parser: { pause(): void } | undefined;
+
+  override onparserinit(parser: Parser): void {
+    super.onparserinit(parser);
+    this.#parser = parser;
+  }
+
+  await(what: Element | ElementQuery | undefined) {
+    this.#query = typeof what === 'function' ? what : undefined;
+    this.awaited = typeof what === 'object' ? what : undefined;
+  }
+
+  isOpen(element: Element): boolean {
+    return this.tagStack.includes(element);
+  }
+
+  override onopentag(name: string, attribs: Record<string, string>): void {
+    super.onopentag(name, attribs);
+    if (!this.#query) return;
+    const element = this.tagStack[this.tagStack.length - 1] as Element;
+    if (this.#query(element)) {
+      this.awaited = element;
+      this.#query = undefined;
+    }
+  }
+
+  override onclosetag(): void {
+    const closing = this.tagStack[this.tagStack.length - 1];
+    super.onclosetag();
+    if (closing !== undefined && closing === this.awaited) {
+      this.paused = true;
+      this.#parser?.pause();
+    }
+  }
+}
+
+// Pseudo-classes decided by an element, its ancestors and its earlier siblings, all known when the
+// element opens. Any other (`:has`, `:empty`, `:last-child`, `:contains`, …) needs what comes after.
+const DECIDED_AT_OPEN = new Set([
+  'first-child',
+  'nth-child',
+  'first-of-type',
+  'nth-of-type',
+  'not',
+  'is',
+  'where',
+  'matches',
+  'root',
+  'link',
+  'any-link',
+  'header',
+  'disabled',
+  'enabled',
+  'required',
+  'optional',
+]);
+
+// Pseudo-classes decided by an element and its ancestors alone.
+const DECIDED_BY_ANCESTORS = new Set([
+  'not',
+  'is',
+  'where',
+  'matches',
+  'root',
+  'link',
+  'any-link',
+  'header',
+  'required',
+  'optional',
+]);
+
+/** Whether a selector looks at nothing but an element and its ancestors: no siblings, no content. */
+function readsOnlyAncestors(selector: string): boolean {
+  if (selector.includes('::') || /[+~]/.test(selector)) return false;
+  for (const [, name] of selector.matchAll(/:([\w-]+)/g)) {
+    if (!DECIDED_BY_ANCESTORS.has((name as string).toLowerCase())) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether the first match of a selector is known once it has closed. Errs towards no: a colon inside
+ * an attribute value, or any pseudo-element, only costs the whole parse.
+ */
+function decidedByWhatPrecedes(selector: string): boolean {
+  if (selector.includes('::')) return false;
+  for (const [, name] of selector.matchAll(/:([\w-]+)/g)) {
+    if (!DECIDED_AT_OPEN.has((name as string).toLowerCase())) return false;
+  }
+  return true;
 }
 
 // The package's parse() is what lets unprefixed names match XHTML-namespaced elements; its
