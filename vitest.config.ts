@@ -107,6 +107,10 @@ export default defineConfig({
           include: ['e2e/**/*.e2e.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // A screen's answer to a click waits on the product, which shares the two cores with
+          // two other test files: a second (expect.poll's default) was too short for a sign-up,
+          // whose answer takes at least 300 ms by design (the same time for a known address).
+          expect: { poll: { timeout: 10_000 } },
           maxWorkers: WORKERS,
         },
       },

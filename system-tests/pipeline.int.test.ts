@@ -178,8 +178,8 @@ describe('the monitoring pipeline in cluster mode', () => {
     expect(mail?.subject).toBe('Mimamori: update on Sale page');
     expect(mail?.text).toContain('- ¥1,200\n+ ¥980 sale');
     expect(mail?.attachments.map((a) => [a.cid, a.filename, a.contentType])).toEqual([
-      ['before', 'before.webp', 'image/webp'],
-      ['after', 'after.webp', 'image/webp'],
+      ['before', 'before.jpeg', 'image/jpeg'],
+      ['after', 'after.jpeg', 'image/jpeg'],
     ]);
     for (const attachment of mail?.attachments ?? []) expect(attachment.size).toBeGreaterThan(100);
 

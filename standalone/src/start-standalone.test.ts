@@ -14,7 +14,7 @@ describe('single-process mode', () => {
     try {
       const product = await startStandalone({ host: '127.0.0.1', port: 0, dataDir, logger, shutdown });
       expect(Object.keys(product.services).sort()).toEqual(
-        ['account', 'crawler', 'diff', 'gateway', 'notifier', 'scheduler', 'target'].sort(),
+        ['account', 'crawler', 'diff', 'filings', 'gateway', 'notifier', 'scheduler', 'target'].sort(),
       );
 
       const visitor = createHttpVisitor(product.url);
@@ -69,7 +69,7 @@ describe('single-process mode', () => {
       await shutdown.run('test finished');
       await rm(dataDir, { recursive: true, force: true });
     }
-    // PGlite migrating six schemas takes seconds when the machine is busy (about 40 s in all
+    // PGlite migrating seven schemas takes seconds when the machine is busy (about 40 s in all
     // at a load average of 20 on two cores).
   }, 60_000);
 });

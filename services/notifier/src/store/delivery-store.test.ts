@@ -7,10 +7,12 @@ import { sweepNotifier } from './retention.ts';
 // The single-process product runs the same SQL on the embedded database (PGlite).
 let db: Db;
 
+// Opening PGlite (a WebAssembly PostgreSQL) took over 10 s while the suite's other files loaded
+// both cores.
 beforeAll(async () => {
   db = await openDatabase('pglite:memory');
   await migrate(db, NOTIFIER_SCHEMA, notifierMigrations);
-});
+}, 60_000);
 
 afterAll(async () => {
   await db?.close();
