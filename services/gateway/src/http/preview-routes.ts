@@ -56,8 +56,8 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
       response: { 200: previewAnswers[name], ...previewRefusals },
     },
   });
-  // The cookie is checked before the body, and the account service asked after it: a signed-out
-  // caller hears 401, a malformed request 400 without a call.
+  // The session is checked before the body, as on every signed-in route: a signed-out or deleted
+  // caller hears 401 whatever it sent, a signed-in one with a malformed request 400.
   const asUser = (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -70,11 +70,12 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
       async () => {
         const sessionToken = request.cookies[SESSION_COOKIE];
         if (!sessionToken) return sendApiError(reply, 401, 'unauthenticated');
-        if (requestShapeProblem(request)) return sendApiError(reply, 400, 'bad_request');
         const { userInfo } = await unary(deps.account, 'getUserInfo', { sessionToken });
-        // As every signed-in route: a deleted account's session is refused too. A held account may
-        // still preview: a preview starts no monitoring, and what it registers stays paused.
+        // As every signed-in route: a deleted account's session is refused too, whatever it sent. A
+        // held account may still preview: a preview starts no monitoring, and what it registers
+        // stays paused.
         if (!userInfo?.userId || userInfo.deletedUser) return sendApiError(reply, 401, 'unauthenticated');
+        if (requestShapeProblem(request)) return sendApiError(reply, 400, 'bad_request');
         const reader = { lang: userInfo.locale?.lang ?? '', timeZone: userInfo.locale?.timezone ?? '' };
         return work(userInfo.userId, reader);
       },
