@@ -42,6 +42,7 @@ export function NotifyStep({
   const save = useSaveTarget(editId);
   const { container, focusResult } = useFocusAfterSubmit<HTMLFormElement>();
   const [intervalError, setIntervalError] = useState<string>();
+  const [labelError, setLabelError] = useState<string>();
   const [webhookError, setWebhookError] = useState<string>();
   const [proxyError, setProxyError] = useState<string>();
   const [problem, setProblem] = useState<string>();
@@ -75,6 +76,7 @@ export function NotifyStep({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setProblem(undefined);
+    setLabelError(undefined);
     setWebhookError(undefined);
     setProxyError(undefined);
     const wrongInterval = intervalProblem(draft.interval);
@@ -89,7 +91,8 @@ export function NotifyStep({
       onError: (error) => {
         // Refusals about one field are shown on it; the rest under the form.
         const code = error instanceof ApiError ? error.code : '';
-        if (code.startsWith('interval_')) setIntervalError(errorText(error));
+        if (code === 'label_too_long') setLabelError(errorText(error));
+        else if (code.startsWith('interval_')) setIntervalError(errorText(error));
         else if (code.startsWith('discord_webhook_')) setWebhookError(errorText(error));
         else if (code === 'proxy_unavailable') setProxyError(errorText(error));
         else if (error instanceof ApiError && (error.status === 0 || error.status >= 502))
@@ -115,6 +118,7 @@ export function NotifyStep({
         value={draft.label}
         onChange={(label) => set('label', label)}
         hint={t('wizard.notify.labelHint')}
+        error={labelError}
       />
       <div className="field">
         <label htmlFor="wizard-interval" className="field-label">
