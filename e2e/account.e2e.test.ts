@@ -324,8 +324,9 @@ describe('account screens against the running product', () => {
     await page.goto(pageUrl('/req_support?token=stale'));
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('This URL has expired.');
 
+    // No Discord link on this account: the page must not claim one.
     await page.goto(pageUrl('/linecomplete'));
-    await expect.poll(() => heading(page)).toBe('Chat notifications connected');
+    await expect.poll(() => heading(page)).toBe('Chat notifications not connected');
     await screenshot(page, 'linecomplete-wide-en');
     await page.context().close();
   });

@@ -29,4 +29,14 @@ export {
 } from './plan-prices.ts';
 export { planQuota } from './plan-quota.ts';
 export { NO_QUOTA, QUOTA_KEYS, type Quota, type QuotaKey } from './quota.ts';
-export { hasFreeSlot, type TargetDemand, type UsageCell, usageTable, usedQuota } from './usage.ts';
+export {
+  hasFreeSlot,
+  INTERVAL_SLOTS,
+  type IntervalSlot,
+  slotRoom,
+  slowestSlotWithRoom,
+  type TargetDemand,
+  type UsageCell,
+  usageTable,
+  usedQuota,
+} from './usage.ts';

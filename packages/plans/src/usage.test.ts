@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { planQuota } from './plan-quota.ts';
 import { NO_QUOTA } from './quota.ts';
-import { hasFreeSlot, usageTable, usedQuota } from './usage.ts';
+import {
+  hasFreeSlot,
+  INTERVAL_SLOTS,
+  slotRoom,
+  slowestSlotWithRoom,
+  usageTable,
+  usedQuota,
+} from './usage.ts';
 
 const limits = { ...NO_QUOTA, _60min: 5, _10min: 3, _1min: 2 };
 
@@ -54,5 +61,42 @@ describe('hasFreeSlot', () => {
     expect(hasFreeSlot(plan, { ...NO_QUOTA, _60min: 5 }, '_60min')).toBe(false);
     expect(hasFreeSlot(plan, { ...NO_QUOTA, _10min: 4 }, '_1min')).toBe(false);
     expect(hasFreeSlot(planQuota(4), { ...NO_QUOTA, _10min: 4 }, '_1min')).toBe(true);
+  });
+});
+
+describe('slotRoom (spill-over room)', () => {
+  const fiveFast = { ...NO_QUOTA, _1min: 5 };
+
+  it('gives a plan of only 1-minute slots the same room at every interval', () => {
+    expect(slotRoom(fiveFast, NO_QUOTA)).toEqual({ _60min: 5, _10min: 5, _1min: 5 });
+  });
+
+  it('adds the free faster slots to a slower interval, after the spill of targets in use', () => {
+    // 7 hourly targets fill the 5 hourly slots and 2 of the 3 ten-minute slots.
+    expect(slotRoom(limits, { ...NO_QUOTA, _60min: 7 })).toEqual({ _60min: 3, _10min: 3, _1min: 2 });
+  });
+
+  it('has no room anywhere once the 1-minute count is over its limit', () => {
+    expect(slotRoom(limits, { ...NO_QUOTA, _60min: 9, _10min: 3, _1min: 2 })).toEqual({
+      _60min: 0,
+      _10min: 0,
+      _1min: 0,
+    });
+  });
+
+  it('agrees with hasFreeSlot', () => {
+    const demand = { ...NO_QUOTA, _60min: 5, _10min: 3, _1min: 1 };
+    const room = slotRoom(limits, demand);
+    for (const slot of INTERVAL_SLOTS) expect(room[slot] > 0).toBe(hasFreeSlot(limits, demand, slot));
+  });
+});
+
+describe('slowestSlotWithRoom', () => {
+  it('picks the hourly slot when a 1-minute slot could hold it', () => {
+    expect(slowestSlotWithRoom({ ...NO_QUOTA, _1min: 5 }, NO_QUOTA)).toBe('_60min');
+  });
+
+  it('is undefined when no slot is free', () => {
+    expect(slowestSlotWithRoom(NO_QUOTA, NO_QUOTA)).toBeUndefined();
   });
 });

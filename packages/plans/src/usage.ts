@@ -56,3 +56,27 @@ export function hasFreeSlot(
   const used = usedQuota(limits, next);
   return used._1min <= limits._1min;
 }
+
+export type IntervalSlot = '_60min' | '_10min' | '_1min';
+
+/** The slots from the slowest to the fastest: the order a new target looks for room in. */
+export const INTERVAL_SLOTS: readonly IntervalSlot[] = ['_60min', '_10min', '_1min'];
+
+/**
+ * How many more targets at each interval fit, with the spill-over of docs/product.md#quotas: a
+ * free 1-minute slot can also hold a 10-minute or hourly target, so an hourly target's room is
+ * every free slot. A plan with only 1-minute slots therefore has hourly room too.
+ */
+export function slotRoom(limits: Quota, demand: TargetDemand): Record<IntervalSlot, number> {
+  const used = usedQuota(limits, demand);
+  const free1 = Math.max(0, limits._1min - used._1min);
+  const free10 = Math.max(0, limits._10min - used._10min) + free1;
+  const free60 = Math.max(0, limits._60min - used._60min) + free10;
+  return { _60min: free60, _10min: free10, _1min: free1 };
+}
+
+/** The slowest interval with room for one more target, or none when every slot is taken. */
+export function slowestSlotWithRoom(limits: Quota, demand: TargetDemand): IntervalSlot | undefined {
+  const room = slotRoom(limits, demand);
+  return INTERVAL_SLOTS.find((slot) => room[slot] > 0);
+}

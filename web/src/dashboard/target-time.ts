@@ -13,6 +13,7 @@ const DATE_TIME: Intl.DateTimeFormatOptions = {
 /**
  * A moment in the user's language and saved time zone. Without a zone (not chosen yet) or with
  * one this browser does not know, the browser's own zone is used rather than failing the list.
+ * The SPA's one time format (24-hour, two-digit), used by the list, the detail page and the history.
  */
 export function formatDateTime(iso: string, language: string, timeZone: string): string {
   const moment = new Date(iso);

@@ -1,15 +1,19 @@
-import { usageTable } from '@mimamori/plans';
+import { INTERVAL_SLOTS, type IntervalSlot, slotRoom, usageTable } from '@mimamori/plans';
 import { useTranslation } from 'react-i18next';
 import type { UserInfo } from '../api/user-info.ts';
 
 /**
  * Usage against the plan (docs/product.md#screens). user_info's used_num already has the spill of
  * docs/product.md#quotas applied (sites over the 1-hour quota count as 10-minute ones, then 1-minute);
- * usageTable words an over-quota row as 'limit / limit (actual)'.
+ * usageTable words an over-quota row as 'limit / limit (actual)'. The slot rows also say how many more
+ * sites fit at that interval, spill-over included, so a plan of only 1-minute slots does not read as
+ * having no room for hourly sites.
  */
 export function UsageSection({ info }: { info: UserInfo }) {
   const { t } = useTranslation();
   const rows = usageTable(info.num, info.used_num);
+  const room = slotRoom(info.num, info.used_num);
+  const isSlot = (key: string): key is IntervalSlot => (INTERVAL_SLOTS as readonly string[]).includes(key);
   return (
     <section className="dashboard-section usage" aria-labelledby="usage-title">
       <h2 id="usage-title" className="section-title">
@@ -22,6 +26,9 @@ export function UsageSection({ info }: { info: UserInfo }) {
             <th scope="col">{t('dashboard.usage.item')}</th>
             <th scope="col" className="usage-figure">
               {t('dashboard.usage.used')}
+            </th>
+            <th scope="col" className="usage-figure">
+              {t('dashboard.usage.room')}
             </th>
           </tr>
         </thead>
@@ -37,6 +44,7 @@ export function UsageSection({ info }: { info: UserInfo }) {
                 {row.over && <span className="badge usage-over-badge">{t('dashboard.usage.over')}</span>}
                 <span className="usage-text">{row.text}</span>
               </td>
+              <td className="usage-figure">{isSlot(row.key) ? room[row.key] : ''}</td>
             </tr>
           ))}
         </tbody>

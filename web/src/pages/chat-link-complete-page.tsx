@@ -1,15 +1,29 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useAccount } from '../hooks/use-account.ts';
 import { routePaths } from '../route-paths.ts';
+import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { Page } from '../shell/page.tsx';
 
-/** Where the chat service sends the user back after connecting notifications. */
+/**
+ * Where the chat service sends the user back after connecting notifications. It says connected
+ * only when the account's link is complete: the address alone proves nothing (anyone can open it).
+ */
 export default function ChatLinkCompletePage() {
   const { t } = useTranslation();
+  const account = useAccount();
+  if (account.isPending) {
+    return (
+      <Page title="chatLinkComplete">
+        <LoadingIndicator />
+      </Page>
+    );
+  }
+  const connected = account.data?.discord_state === 'complete';
   return (
-    <Page title="chatLinkComplete">
-      <p role="status" className="form-message success">
-        {t('chatLinkComplete.body')}
+    <Page title={connected ? 'chatLinkComplete' : 'chatLinkMissing'}>
+      <p role="status" className={connected ? 'form-message success' : 'form-message'}>
+        {t(connected ? 'chatLinkComplete.body' : 'chatLinkComplete.missing')}
       </p>
       <p className="button-row">
         <Link className="button primary" to={routePaths.account}>

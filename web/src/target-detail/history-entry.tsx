@@ -1,9 +1,9 @@
 import { RULE_OPERATORS } from '@mimamori/watch-engine/notification-rules';
 import { useTranslation } from 'react-i18next';
 import type { CheckError, HistoryEntry, MatchedCondition, TargetUpdate } from '../api/history.ts';
+import { formatDateTime } from '../dashboard/target-time.ts';
 import { AreaDiff } from './area-diff.tsx';
 import type { DiffLayout } from './history-view.ts';
-import { formatDateTime } from './time-format.ts';
 import { UpdateScreenshots } from './update-screenshots.tsx';
 
 /** One check: when, what came of it, and for an update its diff, matched rules and pictures. */

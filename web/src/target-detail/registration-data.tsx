@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import type { TargetVersion } from '../api/history.ts';
+import { formatDateTime } from '../dashboard/target-time.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useRegistrationData } from '../hooks/use-history.ts';
-import { formatDateTime } from './time-format.ts';
 
 /** The data at registration: each area's first recorded text and picture, and the whole page. */
 export function RegistrationDataSection({

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import type { TargetVersion } from '../api/history.ts';
 import type { TargetRow } from '../api/targets.ts';
+import { formatDateTime } from '../dashboard/target-time.ts';
 import { TargetActions } from './target-actions.tsx';
-import { formatDateTime } from './time-format.ts';
 
 /** Label, URL, monitoring state, interval and the last update and check, with the site's actions. */
 export function TargetHeader({

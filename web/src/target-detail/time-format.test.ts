@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dayIn, formatDateTime } from './time-format.ts';
+import { formatDateTime } from '../dashboard/target-time.ts';
+import { dayIn } from './time-format.ts';
 
 describe('times in the user’s time zone', () => {
   const lateUtc = new Date('2026-11-23T20:30:00.000Z');
@@ -10,8 +11,8 @@ describe('times in the user’s time zone', () => {
   });
 
   it('shows a time in the user’s zone', () => {
-    expect(formatDateTime(lateUtc.toISOString(), 'en', 'Asia/Tokyo')).toContain('5:30');
-    expect(formatDateTime(lateUtc.toISOString(), 'en', 'UTC')).toContain('8:30');
+    expect(formatDateTime(lateUtc.toISOString(), 'en', 'Asia/Tokyo')).toContain('05:30');
+    expect(formatDateTime(lateUtc.toISOString(), 'en', 'UTC')).toContain('20:30');
   });
 
   it('falls back to the browser’s zone for one Intl does not know', () => {

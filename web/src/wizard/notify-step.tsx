@@ -1,4 +1,5 @@
-import { type FormEvent, useState } from 'react';
+import { slotRoom } from '@mimamori/plans';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client.ts';
 import type { ChatNotify, SavedTarget } from '../api/target-settings.ts';
@@ -10,12 +11,13 @@ import { useSaveTarget } from '../hooks/use-target-settings.ts';
 import { useUserInfo } from '../hooks/use-user-info.ts';
 import { RuleGroupEditor } from '../rules/rule-group-editor.tsx';
 import { rulesHaveProblems } from '../rules/rule-groups.ts';
-import { newTargetFits } from './plan-room.ts';
+import { demoShopAddress } from '../tour/demo-shop-address.ts';
+import { defaultIntervalMinutes, newTargetFits } from './plan-room.ts';
 import { StepButtons } from './step-buttons.tsx';
-import { intervalProblem, settingsFromDraft } from './wizard-draft.ts';
+import { intervalProblem, newDraft, settingsFromDraft } from './wizard-draft.ts';
 import type { StepProps } from './wizard-step.ts';
 
-/** The plan's intervals (docs/product.md#quotas) and the user_info quota each one counts against. */
+/** The plan's intervals (docs/product.md#quotas) and the slot each one takes. */
 const INTERVALS: readonly { minutes: number; quota: '_60min' | '_10min' | '_1min' }[] = [
   { minutes: 60, quota: '_60min' },
   { minutes: 10, quota: '_10min' },
@@ -40,6 +42,7 @@ export function NotifyStep({
   const save = useSaveTarget(editId);
   const { container, focusResult } = useFocusAfterSubmit<HTMLFormElement>();
   const [intervalError, setIntervalError] = useState<string>();
+  const [labelError, setLabelError] = useState<string>();
   const [webhookError, setWebhookError] = useState<string>();
   const [proxyError, setProxyError] = useState<string>();
   const [problem, setProblem] = useState<string>();
@@ -47,6 +50,17 @@ export function NotifyStep({
   const set = <Key extends keyof typeof draft>(key: Key, value: (typeof draft)[Key]) =>
     change((current) => ({ ...current, [key]: value }));
   const quota = userInfo.data;
+  const room = quota && slotRoom(quota.num, quota.used_num);
+  // A new site's untouched interval becomes the plan's default once user_info is known; a value the
+  // user typed, or an edited site's own interval, stays.
+  const defaulted = useRef(editId !== null);
+  useEffect(() => {
+    if (defaulted.current || quota === undefined) return;
+    defaulted.current = true;
+    if (draft.interval !== newDraft().interval) return;
+    const minutes = defaultIntervalMinutes(quota.num, quota.used_num, draft.url.trim() === demoShopAddress());
+    change((current) => ({ ...current, interval: String(minutes) }));
+  }, [quota, draft.interval, draft.url, change]);
   // Editing counts the site itself in the usage already, so only a new site is judged here.
   const noRoom =
     editId === null &&
@@ -62,6 +76,7 @@ export function NotifyStep({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setProblem(undefined);
+    setLabelError(undefined);
     setWebhookError(undefined);
     setProxyError(undefined);
     const wrongInterval = intervalProblem(draft.interval);
@@ -76,7 +91,8 @@ export function NotifyStep({
       onError: (error) => {
         // Refusals about one field are shown on it; the rest under the form.
         const code = error instanceof ApiError ? error.code : '';
-        if (code.startsWith('interval_')) setIntervalError(errorText(error));
+        if (code === 'label_too_long') setLabelError(errorText(error));
+        else if (code.startsWith('interval_')) setIntervalError(errorText(error));
         else if (code.startsWith('discord_webhook_')) setWebhookError(errorText(error));
         else if (code === 'proxy_unavailable') setProxyError(errorText(error));
         else if (error instanceof ApiError && (error.status === 0 || error.status >= 502))
@@ -102,6 +118,7 @@ export function NotifyStep({
         value={draft.label}
         onChange={(label) => set('label', label)}
         hint={t('wizard.notify.labelHint')}
+        error={labelError}
       />
       <div className="field">
         <label htmlFor="wizard-interval" className="field-label">
@@ -138,11 +155,7 @@ export function NotifyStep({
               >
                 {t(`wizard.notify.every.${key}`)}
               </button>
-              {quota && (
-                <span className="muted quota">
-                  {t('wizard.notify.quota', { used: quota.used_num[key], limit: quota.num[key] })}
-                </span>
-              )}
+              {room && <span className="muted quota">{t('wizard.notify.room', { count: room[key] })}</span>}
             </li>
           ))}
         </ul>

@@ -1,6 +1,6 @@
 import { NO_QUOTA, type Quota } from '@mimamori/plans';
 import { describe, expect, it } from 'vitest';
-import { intervalBucket, newTargetFits } from './plan-room.ts';
+import { defaultIntervalMinutes, intervalBucket, newTargetFits } from './plan-room.ts';
 
 const quota = (values: Partial<Quota>): Quota => ({ ...NO_QUOTA, ...values });
 const site = { intervalMinutes: 60, screenshot: false, proxy: false, chat: false };
@@ -29,5 +29,20 @@ describe('room for a new site', () => {
     expect(newTargetFits(limits, quota({ ss: 1 }), { ...site, screenshot: true })).toBe(false);
     expect(newTargetFits(limits, NO_QUOTA, { ...site, screenshot: true, chat: true })).toBe(true);
     expect(newTargetFits(limits, NO_QUOTA, { ...site, proxy: true })).toBe(false);
+  });
+});
+
+describe('default interval of a new site', () => {
+  it('is the slowest interval with room, counting the spill into faster slots', () => {
+    expect(defaultIntervalMinutes(quota({ _1min: 5 }), NO_QUOTA, false)).toBe(60);
+    expect(defaultIntervalMinutes(quota({ _60min: 1, _10min: 2 }), quota({ _60min: 1 }), false)).toBe(60);
+  });
+
+  it('stays hourly when the plan is full, as the save will be paused anyway', () => {
+    expect(defaultIntervalMinutes(quota({ _1min: 5 }), quota({ _1min: 5 }), false)).toBe(60);
+  });
+
+  it('registers the demo shop at 1 minute', () => {
+    expect(defaultIntervalMinutes(quota({ _1min: 5 }), NO_QUOTA, true)).toBe(1);
   });
 });

@@ -1,4 +1,4 @@
-import { hasFreeSlot, type Quota } from '@mimamori/plans';
+import { hasFreeSlot, type IntervalSlot, type Quota, slowestSlotWithRoom } from '@mimamori/plans';
 
 /** What a new site asks of the plan. */
 export type TargetNeed = { intervalMinutes: number; screenshot: boolean; proxy: boolean; chat: boolean };
@@ -21,4 +21,16 @@ export function newTargetFits(limits: Quota, used: Quota, need: TargetNeed): boo
   if (need.proxy && used.random_ip + 1 > limits.random_ip) return false;
   if (need.chat && used.line_notify + 1 > limits.line_notify) return false;
   return true;
+}
+
+const SLOT_MINUTES: Record<IntervalSlot, number> = { _60min: 60, _10min: 10, _1min: 1 };
+
+/**
+ * The interval a new site starts with: the demo shop at 1 minute, so the tour's first update
+ * arrives in the couple of minutes it promises; any other site at the slowest interval the plan
+ * has room for (hourly when there is none, which saves it paused as any full plan would).
+ */
+export function defaultIntervalMinutes(limits: Quota, used: Quota, demoShop: boolean): number {
+  if (demoShop) return 1;
+  return SLOT_MINUTES[slowestSlotWithRoom(limits, used) ?? '_60min'];
 }

@@ -268,7 +268,9 @@ function WizardFlow({
             />
           </section>
         ) : (
-          <p className="muted preview-empty">{t('wizard.preview.empty')}</p>
+          <p className="muted preview-empty">
+            {t(editId ? 'wizard.preview.emptyEditing' : 'wizard.preview.empty')}
+          </p>
         )}
       </section>
       {pausedSave && (

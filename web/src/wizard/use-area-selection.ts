@@ -12,8 +12,6 @@ import { frameKeyOf, type StepProps } from './wizard-step.ts';
 
 export type SelectionMessage = { tone: 'error' | 'success'; text: string };
 
-const LABEL_LENGTH = 40;
-
 /**
  * Designating areas (step 3): a picked element is refused when it lies inside an area already
  * designated (docs/product.md#areas); otherwise the preview reads it and it becomes an area with its text.
@@ -55,11 +53,8 @@ export function useAreaSelection({
           }
           change((current) => {
             const areaId = nextAreaId(current.areas);
-            const text = reading.text.trim();
-            const label =
-              text === ''
-                ? t('wizard.areas.defaultLabel', { number: current.areas.length + 1 })
-                : text.replace(/\s+/g, ' ').slice(0, LABEL_LENGTH);
+            // A name that stays true: the area's text (a price, say) changes, which is why it is watched.
+            const label = t('wizard.areas.defaultLabel', { number: current.areas.length + 1 });
             return {
               ...current,
               areas: [

@@ -1,3 +1,4 @@
+import { status as grpcStatus } from '@grpc/grpc-js';
 import type { accountV1 } from '@mimamori/contracts';
 import { redirect, xCallbackQuery } from '@mimamori/http-api';
 import { unary, withIncomingHttpContext } from '@mimamori/runtime';
@@ -53,7 +54,10 @@ export function xSignInRoutes(
           });
           return reply.redirect(start.authorizeUrl, 302);
         } catch (error) {
-          request.log.warn({ err: error }, 'X sign-in could not start');
+          // X sign-in not set up is a normal state, not a fault: the sign-in page probes this route on
+          // every load to decide whether to offer the button (web/src/api/x-sign-in.ts).
+          const unconfigured = (error as { code?: number }).code === grpcStatus.FAILED_PRECONDITION;
+          if (!unconfigured) request.log.warn({ err: error }, 'X sign-in could not start');
           return failed(reply);
         }
       }),
