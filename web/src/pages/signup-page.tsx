@@ -10,6 +10,7 @@ import { useSignUp } from '../hooks/use-auth.ts';
 import { languageFromTag } from '../i18n/language.ts';
 import { routePaths } from '../route-paths.ts';
 import { Page } from '../shell/page.tsx';
+import { browserTimezone } from '../signup/browser-timezone.ts';
 import { PlanTable } from '../signup/plan-table.tsx';
 
 type Field = 'email' | 'password' | 'agree';
@@ -65,8 +66,7 @@ export default function SignupPage() {
     if (!agree) found.agree = 'terms_not_agreed';
     setProblems(found);
     if (Object.keys(found).length > 0) return focusResult();
-    // No zone goes with the sign-up: the dashboard asks for one, starting from the browser's offset
-    // (docs/product.md#time-zones), so the user sees and confirms the zone their times are shown in.
+    const timezone = browserTimezone();
     signUp.mutate(
       {
         email: email.trim(),
@@ -74,6 +74,7 @@ export default function SignupPage() {
         agree,
         lang: languageFromTag(i18n.resolvedLanguage),
         plan,
+        ...(timezone && { timezone }),
       },
       {
         onError: (error) => {
