@@ -116,7 +116,7 @@ describe('company filings in cluster mode', () => {
 
     const found = await visitor.post('/api/cik/search', { query: 'AAPL' });
     expect(found.body).toEqual([{ label: 'Apple Inc.', cik: '320193', ticker: 'AAPL' }]);
-    const followed = await visitor.post('/api/cik/register', found.body[0]);
+    const followed = await visitor.post('/api/cik/register', (found.body as Record<string, unknown>[])[0]);
     expect(followed.status).toBe(200);
     expect((await visitor.get('/api/user_info')).body).toMatchObject({
       cik_isins: [{ label: 'Apple Inc.', cik: '320193', ticker: 'AAPL', isin: '' }],
