@@ -22,6 +22,7 @@ try {
     dataDir: config.MIMAMORI_DATA_DIR,
     webDistDir: config.MIMAMORI_WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url)),
     crawlerAllow: config.CRAWLER_ALLOW,
+    webhookEgressAllow: config.WEBHOOK_EGRESS_ALLOW,
     proxies: config.CRAWLER_PROXIES,
     logger,
     shutdown,

@@ -12,3 +12,4 @@ export * from './service.ts';
 export * from './site-row.ts';
 export * from './target.ts';
 export * from './user-info.ts';
+export * from './webhook.ts';

@@ -128,7 +128,7 @@ describe('signed webhooks in the account service', () => {
         unary(webhooks, 'createWebhook', { sessionToken, url, targetId: '' }),
       ).rejects.toMatchObject({
         code: status.INVALID_ARGUMENT,
-        details: 'forbidden_address',
+        details: 'webhook_address_forbidden',
       });
     }
     for (const url of ['ftp://example.com/x', 'not a url', 'https://user:pw@example.com/']) {
@@ -136,7 +136,7 @@ describe('signed webhooks in the account service', () => {
         unary(webhooks, 'createWebhook', { sessionToken, url, targetId: '' }),
       ).rejects.toMatchObject({
         code: status.INVALID_ARGUMENT,
-        details: 'url',
+        details: 'invalid_webhook_url',
       });
     }
     expect((await unary(webhooks, 'listWebhooks', { sessionToken })).webhooks).toHaveLength(0);

@@ -55,14 +55,14 @@ export async function acceptedUrl(raw: string, outside: Pick<WebhookOutside, 're
   try {
     url = new URL(trimmed);
   } catch {
-    throw new AccountProblem('invalid', 'url');
+    throw new AccountProblem('invalid', 'invalid_webhook_url');
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || trimmed.length > MAX_URL_LENGTH) {
-    throw new AccountProblem('invalid', 'url');
+    throw new AccountProblem('invalid', 'invalid_webhook_url');
   }
   // Credentials in the URL would be shown on the account page to anyone at the screen.
-  if (url.username || url.password) throw new AccountProblem('invalid', 'url');
-  if (await outside.refusal(url.toString())) throw new AccountProblem('invalid', 'forbidden_address');
+  if (url.username || url.password) throw new AccountProblem('invalid', 'invalid_webhook_url');
+  if (await outside.refusal(url.toString())) throw new AccountProblem('invalid', 'webhook_address_forbidden');
   return url.toString();
 }
 
@@ -73,7 +73,7 @@ export async function createWebhook(
 ): Promise<{ webhook: WebhookRecord; secret: string }> {
   const url = await acceptedUrl(input.url, deps.outside);
   if ((await deps.webhooks.list(userId)).length >= MAX_WEBHOOKS) {
-    throw new AccountProblem('invalid', 'too_many');
+    throw new AccountProblem('invalid', 'webhook_quota_exceeded');
   }
   const id = deps.newId();
   const secret = deps.outside.newSecret();
@@ -100,12 +100,12 @@ export async function rotateWebhookSecret(
   const now = deps.clock.now();
   const replaced = await deps.webhooks.replaceSecret(userId, id, deps.outside.seal(secret, userId, id), now);
   const webhook = replaced ? await deps.webhooks.find(userId, id) : null;
-  if (!webhook) throw new AccountProblem('not_found', 'webhook');
+  if (!webhook) throw new AccountProblem('not_found', 'webhook_not_found');
   return { webhook, secret };
 }
 
 export async function deleteWebhook(deps: WebhookDeps, userId: string, id: string): Promise<void> {
-  if (!(await deps.webhooks.delete(userId, id))) throw new AccountProblem('not_found', 'webhook');
+  if (!(await deps.webhooks.delete(userId, id))) throw new AccountProblem('not_found', 'webhook_not_found');
 }
 
 /**
@@ -114,7 +114,7 @@ export async function deleteWebhook(deps: WebhookDeps, userId: string, id: strin
  */
 export async function testWebhook(deps: WebhookDeps, userId: string, id: string): Promise<TestAnswer> {
   const webhook = await deps.webhooks.find(userId, id);
-  if (!webhook) throw new AccountProblem('not_found', 'webhook');
+  if (!webhook) throw new AccountProblem('not_found', 'webhook_not_found');
   const now = deps.clock.now();
   const body = JSON.stringify({
     type: 'test',

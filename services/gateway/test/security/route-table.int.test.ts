@@ -35,7 +35,7 @@ let harness: SecurityHarness;
 let alice: Member;
 let bob: Member;
 let apiRoutes: RouteEntry[];
-const aliceIds = { targetV2: '', targetV1: '', mail: '', previewSession: '' };
+const aliceIds = { targetV2: '', targetV1: '', mail: '', previewSession: '', webhook: '' };
 
 const key = (route: RouteEntry) => `${route.method} ${route.url}`;
 const guarded = () => apiRoutes.filter((route) => !(key(route) in PUBLIC_BY_DESIGN));
@@ -60,6 +60,12 @@ beforeAll(async () => {
   const mails = await alice.browser.post('/api/account/mails', { email: 'alice-extra@example.com' });
   expect(mails.status, mails.text).toBe(201);
   aliceIds.mail = String((mails.body.mails as { id: string }[])[0]?.id);
+  const hook = await alice.browser.post('/api/webhooks', {
+    url: harness.siteUrl,
+    target_id: aliceIds.targetV2,
+  });
+  expect(hook.status, hook.text).toBe(201);
+  aliceIds.webhook = String((hook.body.webhook as { id: string }).id);
   const opened = await alice.browser.post('/api/preview/open', { url: harness.siteUrl });
   expect(opened.status, opened.text).toBe(200);
   aliceIds.previewSession = String(opened.body.session_id);
@@ -75,7 +81,8 @@ function aliceParams(route: RouteEntry): Record<string, string> {
   const v1 = !route.url.startsWith('/api/v2/') && !route.url.startsWith('/api/preview/');
   const targetId = v1 ? aliceIds.targetV1 : aliceIds.targetV2;
   return {
-    id: targetId,
+    // The webhook routes take a webhook's id; every other route a site's.
+    id: route.url.startsWith('/api/webhooks') ? aliceIds.webhook : targetId,
     target_id: aliceIds.targetV1,
     target_v2_id: aliceIds.targetV2,
     session_id: aliceIds.previewSession,
@@ -106,12 +113,18 @@ async function stillSignedIn(member: Member) {
 }
 
 async function aliceState() {
-  const [sites, account, info] = await Promise.all([
+  const [sites, account, info, webhooks] = await Promise.all([
     alice.browser.get('/api/v2/targets'),
     alice.browser.get('/api/account'),
     alice.browser.get('/api/user_info'),
+    alice.browser.get('/api/webhooks'),
   ]);
-  return { sites: sites.body.targets, account: account.body, mails: info.body.mails };
+  return {
+    sites: sites.body.targets,
+    account: account.body,
+    mails: info.body.mails,
+    webhooks: webhooks.body.webhooks,
+  };
 }
 
 describe('the route table', () => {
@@ -215,6 +228,10 @@ describe('isolation: another account’s ids, for every guarded route', () => {
       expect(own.status, `${path}: ${own.text.slice(0, 200)}`).toBe(200);
       expect(answers[key(route)], path).toBe(404);
     }
+    const testRoute = { method: 'POST', url: '/api/webhooks/test' };
+    const ownTest = await call(alice.browser, testRoute, aliceParams(testRoute));
+    expect(ownTest.status, ownTest.text).toBe(200);
+    expect(answers[key(testRoute)]).toBe(404);
     const ownPreview = await alice.browser.post('/api/preview/render', {
       session_id: aliceIds.previewSession,
     });

@@ -1112,8 +1112,9 @@ export const TestWebhookResponse: MessageFns<TestWebhookResponse> = {
  * The account's signed webhooks (docs/webhooks.md, docs/adr/0015-signed-webhooks.md), part of the
  * account service. Called by the gateway; every method resolves the caller from the session token
  * and touches only that account's webhooks (another account's id answers NOT_FOUND). Refusals are
- * INVALID_ARGUMENT with the reason as details: url (not an http(s) URL), forbidden_address (the
- * SSRF guard refuses it), too_many.
+ * INVALID_ARGUMENT with the reason as details: invalid_webhook_url (not an http(s) URL, or one
+ * with credentials), webhook_address_forbidden (the SSRF guard refuses it), webhook_quota_exceeded;
+ * NOT_FOUND webhook_not_found.
  */
 export type WebhookServiceService = typeof WebhookServiceService;
 export const WebhookServiceService = {
