@@ -77,7 +77,7 @@ export function WebhooksPanel({ targetId }: { targetId: string }) {
           error={urlError}
         />
         <div className="button-row">
-          <button type="submit" className="button primary" disabled={create.isPending || url.trim() === ''}>
+          <button type="submit" className="button" disabled={create.isPending || url.trim() === ''}>
             {t('webhooks.add')}
           </button>
         </div>
