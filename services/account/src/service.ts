@@ -18,6 +18,7 @@ import { testMessage } from './domain/discord-link.ts';
 import type { XOAuthConfig } from './domain/x-sign-in.ts';
 import { billingCancelConsumer, billingSignUpConsumer } from './events/billing-consumer.ts';
 import { targetUsageConsumer } from './events/site-usage-consumer.ts';
+import { targetDeletedConsumer } from './events/target-deleted-consumer.ts';
 import { accountServer } from './grpc/account-server.ts';
 import { billingServer } from './grpc/billing-server.ts';
 import { webhookServer } from './grpc/webhook-server.ts';
@@ -111,6 +112,7 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     streams: [streams.accounts, streams.targets],
     consumers: [
       targetUsageConsumer(db),
+      targetDeletedConsumer(db),
       ...(billing ? [billingSignUpConsumer(billing), billingCancelConsumer(billing)] : []),
     ],
     outbox: true,

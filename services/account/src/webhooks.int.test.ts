@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
 import { accountV1, webhookV1 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
+import { targetDeleted } from '@mimamori/events';
 import { createGrpcClient, unary } from '@mimamori/runtime';
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
 import { runService } from '@mimamori/service-host';
@@ -140,6 +141,37 @@ describe('signed webhooks in the account service', () => {
       });
     }
     expect((await unary(webhooks, 'listWebhooks', { sessionToken })).webhooks).toHaveLength(0);
+  });
+
+  it('deletes a site’s own webhooks when the site is deleted, and keeps the account-wide ones', async () => {
+    const { sessionToken, userId } = await signedIn();
+    const targetId = randomUUID();
+    for (const [path, target] of [
+      ['/hooks/every', ''],
+      ['/hooks/gone-site', targetId],
+    ] as const) {
+      await unary(webhooks, 'createWebhook', {
+        sessionToken,
+        url: `${receiver.url}${path}`,
+        targetId: target,
+      });
+    }
+    const event = {
+      eventId: `targets.deleted:${targetId}:2`,
+      targetId,
+      userId,
+      revision: 2,
+      occurredAt: new Date(),
+    };
+    await testHost.bus.publish(targetDeleted.subject, targetDeleted.encode(event), { msgId: event.eventId });
+    const deadline = Date.now() + 30_000;
+    let left: string[] = [];
+    while (Date.now() < deadline) {
+      left = (await unary(webhooks, 'listWebhooks', { sessionToken })).webhooks.map((hook) => hook.targetId);
+      if (left.length === 1) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(left).toEqual(['']);
   });
 
   it('keeps one account’s webhooks out of another’s reach', async () => {

@@ -1,4 +1,4 @@
-import type { Db } from '@mimamori/db';
+import type { Db, Sql } from '@mimamori/db';
 import type { WebhookRecord, WebhookStore } from '../domain/webhooks.ts';
 import { ACCOUNT_SCHEMA } from './migrations.ts';
 
@@ -25,6 +25,12 @@ const toRecord = (row: WebhookRow): WebhookRecord => ({
 });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A deleted site's own webhooks; the account-wide ones stay. */
+export async function deleteSiteWebhooks(sql: Sql, userId: string, targetId: string): Promise<void> {
+  if (!UUID.test(userId) || !targetId) return;
+  await sql.query(`DELETE FROM ${S}.webhooks WHERE user_id = $1 AND target_id = $2`, [userId, targetId]);
+}
 
 /** Every statement names the user: one account's webhook ids mean nothing for another's. */
 export function createWebhookStore(db: Db): WebhookStore {
