@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startWebhookReceiver, type WebhookReceiver } from '@mimamori/test-fixtures';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from './product.ts';
 import {
   apiOf,
   expectNoSeriousAxeViolations,
@@ -102,6 +104,40 @@ async function addAndTest(page: Page, panel: string, path: string, words: Words,
 }
 
 describe('webhooks against the running product', () => {
+  it('documents every webhook route and has a Japanese and an English message for each refusal code', async () => {
+    type Operation = { responses: Record<string, { description: string }> };
+    const document = (await (await fetch(new URL('/api/openapi.json', running.product.url))).json()) as {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    const paths = Object.keys(document.paths).filter((path) => path.startsWith('/api/webhooks'));
+    expect(paths.sort()).toEqual([
+      '/api/webhooks',
+      '/api/webhooks/delete',
+      '/api/webhooks/rotate',
+      '/api/webhooks/test',
+    ]);
+    const codes = new Set<string>();
+    for (const path of paths) {
+      for (const operation of Object.values(document.paths[path] ?? {})) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          if (status.startsWith('2')) continue;
+          for (const code of (response.description.split(': ')[1] ?? '').split(', ')) codes.add(code);
+        }
+      }
+    }
+    expect(codes).toContain('webhook_address_forbidden');
+    for (const language of ['ja', 'en']) {
+      const read = async (file: string) =>
+        JSON.parse(await readFile(join(repoRoot, 'web/src/i18n', file), 'utf8')) as Record<string, unknown>;
+      const core = (await read(`${language}.json`)).errors as Record<string, string>;
+      const known = { ...core, ...(await read(`features/errors-webhook.${language}.json`)) };
+      expect(
+        [...codes].filter((code) => !(code in known)),
+        language,
+      ).toEqual([]);
+    }
+  });
+
   it('adds an account webhook, refuses a forbidden address and shows the test-send answer — Japanese, 1280 px', async () => {
     const page = await openPage(running.browser, 'ja-JP', WIDE);
     await signedUpAndIn(page, running.product.url, {
