@@ -19,6 +19,16 @@ export const standaloneEnv = z.object({
         .map((entry) => entry.trim())
         .filter(Boolean),
     ),
+  // Tests only: host:port webhook receivers the SSRF guard lets through (comma-separated).
+  WEBHOOK_EGRESS_ALLOW: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    ),
   // The crawler's proxy pool for sites that use one: http://user:pass@host:port, comma-separated.
   // Without it a site's proxy option is refused at registration.
   CRAWLER_PROXIES: z

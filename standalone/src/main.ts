@@ -23,6 +23,7 @@ try {
     dataDir: config.MIMAMORI_DATA_DIR,
     webDistDir: config.MIMAMORI_WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url)),
     crawlerAllow: config.CRAWLER_ALLOW,
+    webhookEgressAllow: config.WEBHOOK_EGRESS_ALLOW,
     proxies: config.CRAWLER_PROXIES,
     filings: filingsSettingsFrom({ ...process.env, FILINGS_SOURCES: config.MIMAMORI_FILINGS_SOURCES }),
     logger,

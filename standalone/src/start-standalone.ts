@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { createAccountService } from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
 import { createInProcessBus } from '@mimamori/bus';
-import { accountV1, diffV1, filingsV1, targetV1 } from '@mimamori/contracts';
+import { accountV1, diffV1, filingsV1, targetV1, webhookV1 } from '@mimamori/contracts';
 import { type CrawlerDeps, createCrawlerService } from '@mimamori/crawler';
 import { openPglite } from '@mimamori/db';
 import { createDiffService } from '@mimamori/diff';
@@ -29,6 +29,8 @@ export interface StandaloneOptions {
   webDistDir?: string;
   /** Tests only: loopback fixture servers (host:port) the crawler may fetch. */
   crawlerAllow?: readonly string[];
+  /** Tests only: loopback webhook receivers (host:port) the SSRF guard lets through. */
+  webhookEgressAllow?: readonly string[];
   /** The crawler's proxy pool; without one the target service refuses a site's proxy option. */
   proxies?: readonly string[];
   /** The filings sources and their addresses; none is asked unless given (MIMAMORI_FILINGS_SOURCES). */
@@ -79,7 +81,13 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const blobs = await createFileBlobStore(join(dataDir, 'blobs'));
   const services: Record<string, RunningService> = {};
   const modules = [
-    createAccountService({ db, logger, secretBox, ...(discordApiBase ? { discordApiBase } : {}) }),
+    createAccountService({
+      db,
+      logger,
+      secretBox,
+      webhookEgressAllow: options.webhookEgressAllow ?? [],
+      ...(discordApiBase ? { discordApiBase } : {}),
+    }),
     createTargetService({ db, logger, secretBox, proxyPool: (options.proxies ?? []).length > 0 }),
     createSchedulerService({ db, bus, logger }),
     // Screenshots and large area content stay in the data folder.
@@ -104,6 +112,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
           createGrpcClient(accountV1.AccountServiceClient, services.account?.grpcAddress ?? ''),
         ),
         blobs,
+        webhookEgressAllow: options.webhookEgressAllow ?? [],
         ...(discordApiBase ? { discordApiBase } : {}),
       },
     }),
@@ -122,9 +131,12 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   shutdown.register('diff client', async () => history.close());
   const filings = createGrpcClient(filingsV1.FilingsServiceClient, services.filings?.grpcAddress ?? '');
   shutdown.register('filings client', async () => filings.close());
+  const webhooks = createGrpcClient(webhookV1.WebhookServiceClient, services.account?.grpcAddress ?? '');
+  shutdown.register('webhook client', async () => webhooks.close());
   const gateway = await createGatewayService({
     logger: logger.child({ service: 'gateway' }),
     account,
+    webhooks,
     preview,
     secretBox,
     target,

@@ -5,6 +5,8 @@ export const queryKeys = {
   timezones: ['timezones'] as const,
   targetList: ['site-list'] as const,
   xSignInAvailable: ['x-sign-in-available'] as const,
+  /** The account's signed webhooks, account-wide and per site. */
+  webhooks: ['webhooks'] as const,
   /** A verification link is used once; its outcome is kept under its token. */
   emailVerification: (token: string) => ['email-verification', token] as const,
   supportFollowUp: (token: string) => ['support-follow-up', token] as const,

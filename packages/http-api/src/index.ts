@@ -13,3 +13,4 @@ export * from './service.ts';
 export * from './site-row.ts';
 export * from './target.ts';
 export * from './user-info.ts';
+export * from './webhook.ts';

@@ -11,4 +11,5 @@ export {
 } from './smtp-server-fixture.ts';
 export { startTestServiceHost, TestClock, type TestServiceHost } from './test-service-host.ts';
 export { uniqueName } from './unique-name.ts';
+export { type ReceivedDelivery, startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
 export { itWithServers } from './with-servers.ts';

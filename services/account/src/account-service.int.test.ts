@@ -168,6 +168,7 @@ describe('account service over gRPC on PostgreSQL and JetStream', () => {
       timezone: 'Asia/Tokyo',
       discordState: 'complete',
       sealedDiscordWebhook: 'sealed-url',
+      webhooks: [],
     });
     expect(await unary(client, 'getNotificationProfile', { userId: randomUUID() })).toMatchObject({
       found: false,

@@ -22,6 +22,10 @@ export const accountEnv = {
   TRIAL_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(60_000),
   // Where Discord webhooks are posted; a local stand-in in tests. Stored URLs always name discord.com.
   DISCORD_API_BASE: z.string().url().default('https://discord.com'),
+  // Webhook receivers (`host:port`, comma-separated) reached without the SSRF guard's address
+  // check: local receivers in tests only. Empty (the default) in the product: every webhook URL
+  // must lead to a public address.
+  WEBHOOK_EGRESS_ALLOW: z.string().default(''),
   // Sign in with X (OAuth 2.0 + PKCE); unset client id turns it off.
   X_OAUTH_CLIENT_ID: z.string().default(''),
   X_OAUTH_CLIENT_SECRET: z.string().default(''),

@@ -15,6 +15,7 @@ await runServiceProcess('account', accountEnv, ({ config, db, logger }) =>
     trialGraceMs: config.TRIAL_GRACE_DAYS * 86_400_000,
     sweepIntervalMs: config.TRIAL_SWEEP_INTERVAL_MS,
     discordApiBase: config.DISCORD_API_BASE,
+    webhookEgressAllow: config.WEBHOOK_EGRESS_ALLOW.split(',').filter(Boolean),
     billing: config.STRIPE_SECRET_KEY
       ? {
           provider: stripeBilling({

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { outboxMigration, processedEventsMigration } from '@mimamori/bus';
-import { accountV1, billingV1 } from '@mimamori/contracts';
+import { accountV1, billingV1, webhookV1 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
 import type { PlanPrices } from '@mimamori/plans';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { ServiceModule } from '@mimamori/service-host';
+import { createWebhookPoster, newWebhookSecret } from '@mimamori/webhook';
 import { hash, verify } from '@node-rs/argon2';
 import { startAccountSweeper } from './account-sweeper.ts';
 import { postDiscordMessage } from './clients/discord-client.ts';
@@ -17,14 +18,17 @@ import { testMessage } from './domain/discord-link.ts';
 import type { XOAuthConfig } from './domain/x-sign-in.ts';
 import { billingCancelConsumer, billingSignUpConsumer } from './events/billing-consumer.ts';
 import { targetUsageConsumer } from './events/site-usage-consumer.ts';
+import { targetDeletedConsumer } from './events/target-deleted-consumer.ts';
 import { accountServer } from './grpc/account-server.ts';
 import { billingServer } from './grpc/billing-server.ts';
+import { webhookServer } from './grpc/webhook-server.ts';
 import { workAfterAnswer } from './grpc/work-after-answer.ts';
 import { createAccountStore } from './store/account-store.ts';
 import { createBillingStore } from './store/billing-store.ts';
 import { createExpiredRowsStore } from './store/expired-rows-store.ts';
 import { ACCOUNT_SCHEMA, accountMigrations } from './store/migrations.ts';
 import { createTrialStore } from './store/trial-store.ts';
+import { createWebhookStore } from './store/webhook-store.ts';
 
 export interface AccountServiceOptions {
   db: Db;
@@ -40,6 +44,11 @@ export interface AccountServiceOptions {
   xOAuth?: XOAuthConfig | null;
   /** Billing on Stripe (or its stand-in); without it signup starts only the product's own trial. */
   billing?: { provider: BillingProvider; renewalGraceMs: number } | null;
+  /**
+   * `host:port` webhook receivers reached without the SSRF guard's address check
+   * (WEBHOOK_EGRESS_ALLOW): tests' local receivers only; empty in the product.
+   */
+  webhookEgressAllow?: readonly string[];
 }
 
 const DAY_MS = 86_400_000;
@@ -67,6 +76,9 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     logger,
   });
   const afterAnswer = workAfterAnswer(logger);
+  const webhooks = createWebhookStore(db);
+  const webhookPoster = createWebhookPoster({ allow: options.webhookEgressAllow ?? [] });
+  const webhookContext = (userId: string, id: string) => `account:${userId}:webhook:${id}`;
   const implementation = accountServer({
     accounts,
     clock,
@@ -86,6 +98,7 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     },
     xOAuth: options.xOAuth ?? null,
     afterAnswer,
+    webhooks,
   });
   return {
     name: 'account',
@@ -99,11 +112,28 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     streams: [streams.accounts, streams.targets],
     consumers: [
       targetUsageConsumer(db),
+      targetDeletedConsumer(db),
       ...(billing ? [billingSignUpConsumer(billing), billingCancelConsumer(billing)] : []),
     ],
     outbox: true,
     grpc: [
       { definition: accountV1.AccountServiceService, implementation },
+      {
+        definition: webhookV1.WebhookServiceService,
+        implementation: webhookServer({
+          webhooks,
+          accounts,
+          clock,
+          newId: randomUUID,
+          outside: {
+            refusal: (url) => webhookPoster.refusal(url),
+            newSecret: newWebhookSecret,
+            seal: (secret, userId, id) => secretBox.seal(secret, webhookContext(userId, id)),
+            open: (sealed, userId, id) => secretBox.open(sealed, webhookContext(userId, id)),
+            post: (url, body, secret) => webhookPoster.post(url, body, secret),
+          },
+        }),
+      },
       ...(billing
         ? [
             {
@@ -116,6 +146,7 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     stop: async () => {
       await sweeper.stop();
       await afterAnswer.settled();
+      await webhookPoster.close();
     },
   };
 }

@@ -1,6 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import type { BlobStore } from '@mimamori/blob-store';
-import type { accountV1, diffV1, filingsV1, targetV1 } from '@mimamori/contracts';
+import type { accountV1, diffV1, filingsV1, targetV1, webhookV1 } from '@mimamori/contracts';
 import type { Mailbox } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
@@ -24,11 +24,14 @@ import { supportRoutes } from './http/support-routes.ts';
 import { targetRoutes } from './http/target-routes.ts';
 import { timezoneRoutes } from './http/timezone-routes.ts';
 import { userInfoRoutes } from './http/user-info-routes.ts';
+import { webhookRoutes } from './http/webhook-routes.ts';
 import { xSignInRoutes } from './http/x-sign-in-routes.ts';
 
 export interface GatewayDeps {
   logger: Logger;
   account: accountV1.AccountServiceClient;
+  /** The account service's signed webhooks; the /api/webhooks routes exist only with it. */
+  webhooks?: webhookV1.WebhookServiceClient | undefined;
   /** The crawler's wizard preview; the /api/preview routes exist only with it. */
   preview?: PreviewCrawlers | undefined;
   /** SECRET_KEYS, to seal what the wizard sends the crawler in secret (a login's typed texts). */
@@ -95,6 +98,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   });
   authRoutes(app, deps);
   accountRoutes(app, deps);
+  if (deps.webhooks)
+    webhookRoutes(app, { account: deps.account, webhooks: deps.webhooks, target: deps.target });
   supportRoutes(app, deps);
   xSignInRoutes(app, deps);
   timezoneRoutes(app);

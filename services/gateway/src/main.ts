@@ -18,6 +18,7 @@ await runStatelessProcess('gateway', gatewayEnv, async ({ config, logger, isShut
   return createGatewayService({
     logger,
     account: clients.account,
+    webhooks: clients.webhooks,
     preview: clients.preview,
     secretBox: config.SECRET_KEYS ? createSecretBox(config.SECRET_KEYS) : undefined,
     target: clients.target,

@@ -19,6 +19,9 @@ export const notifierEnv = {
   BLOB_URL: z.string().optional(),
   // Where Discord webhooks are executed; a local stand-in in tests. Stored URLs name discord.com.
   DISCORD_API_BASE: z.string().url().default('https://discord.com'),
+  // Webhook receivers (`host:port`, comma-separated) reached without the SSRF guard's address
+  // check: local receivers in tests only. Empty (the default) in the product.
+  WEBHOOK_EGRESS_ALLOW: z.string().default(''),
   // Consecutive failed checks of a site before its owner is mailed the structural-change hint.
   STRUCTURE_HINT_AFTER_ERRORS: z.coerce.number().int().min(1).default(5),
   // How long the copy of an event that is sending a message holds it (renewed while it sends)

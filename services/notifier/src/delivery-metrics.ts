@@ -1,5 +1,5 @@
 import type { Metrics } from '@mimamori/runtime';
-import type { DeliveryLedger } from './domain/delivery-ledger.ts';
+import type { DeliveryChannel, DeliveryLedger } from './domain/delivery-ledger.ts';
 
 /**
  * The ledger, counting what became of each send in `mimamori_deliveries_total` by channel and
@@ -10,12 +10,12 @@ import type { DeliveryLedger } from './domain/delivery-ledger.ts';
 export function countedDeliveries(ledger: DeliveryLedger, metrics: Metrics): DeliveryLedger {
   const deliveries = metrics.counter({
     name: 'mimamori_deliveries_total',
-    help: 'Deliveries attempted, by channel (email, discord) and result (sent, refused, failed).',
+    help: 'Deliveries attempted, by channel (email, discord, webhook) and result (sent, refused, failed, exhausted).',
     labelNames: ['channel', 'result'],
   });
   // The channel of each delivery being sent by this process, from its claim to its outcome.
-  const sending = new Map<string, 'email' | 'discord'>();
-  const settle = (id: string, result: 'sent' | 'refused' | 'failed') => {
+  const sending = new Map<string, DeliveryChannel>();
+  const settle = (id: string, result: 'sent' | 'refused' | 'failed' | 'exhausted') => {
     const channel = sending.get(id);
     if (!channel) return;
     sending.delete(id);
@@ -36,6 +36,10 @@ export function countedDeliveries(ledger: DeliveryLedger, metrics: Metrics): Del
     async markGivenUp(id) {
       await ledger.markGivenUp(id);
       settle(id, 'refused');
+    },
+    async markFailed(id) {
+      await ledger.markFailed(id);
+      settle(id, 'exhausted');
     },
     async release(id, token) {
       settle(id, 'failed');

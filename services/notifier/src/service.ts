@@ -5,6 +5,7 @@ import type { MailTransport } from '@mimamori/mail';
 import { createMetrics, type Logger, type Metrics } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { ServiceModule } from '@mimamori/service-host';
+import { createWebhookPoster } from '@mimamori/webhook';
 import { countedDeliveries } from './delivery-metrics.ts';
 import type { NotificationProfileSource } from './domain/notification-profile.ts';
 import { accountMailConsumer } from './events/account-mail-consumer.ts';
@@ -28,6 +29,11 @@ export interface UpdateDeliverySetup {
   discordApiBase?: string | (() => string);
   /** Consecutive failed checks before the structural-change hint; 5 unless set. */
   hintAfterErrors?: number;
+  /**
+   * `host:port` webhook receivers reached without the SSRF guard's address check
+   * (WEBHOOK_EGRESS_ALLOW): tests' local receivers only; empty in the product.
+   */
+  webhookEgressAllow?: readonly string[];
 }
 
 export interface NotifierDeps {
@@ -60,38 +66,41 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
     createDeliveryStore(db, { claimMs: deps.deliveryClaimMs ?? 120_000 }),
     deps.metrics ?? createMetrics({ service: 'notifier' }),
   );
-  const updateConsumers = updates
-    ? [
-        ...targetNoticeConsumers(db),
-        updateConsumer({
-          db,
-          deliveries,
-          mail,
-          secretBox,
-          profiles: updates.profiles,
-          blobs: updates.blobs,
-          discordApiBase: updates.discordApiBase ?? DISCORD,
-          publicUrl,
-          logger,
-        }),
-        checkResultConsumer({
-          db,
-          deliveries,
-          mail,
-          profiles: updates.profiles,
-          hintAfterErrors: updates.hintAfterErrors ?? 5,
-          logger,
-        }),
-        filingConsumer({
-          deliveries,
-          mail,
-          secretBox,
-          profiles: updates.profiles,
-          discordApiBase: updates.discordApiBase ?? DISCORD,
-          logger,
-        }),
-      ]
-    : [];
+  const webhooks = updates ? createWebhookPoster({ allow: updates.webhookEgressAllow ?? [] }) : null;
+  const updateConsumers =
+    updates && webhooks
+      ? [
+          ...targetNoticeConsumers(db),
+          updateConsumer({
+            db,
+            deliveries,
+            mail,
+            secretBox,
+            profiles: updates.profiles,
+            blobs: updates.blobs,
+            discordApiBase: updates.discordApiBase ?? DISCORD,
+            webhooks,
+            publicUrl,
+            logger,
+          }),
+          checkResultConsumer({
+            db,
+            deliveries,
+            mail,
+            profiles: updates.profiles,
+            hintAfterErrors: updates.hintAfterErrors ?? 5,
+            logger,
+          }),
+          filingConsumer({
+            deliveries,
+            mail,
+            secretBox,
+            profiles: updates.profiles,
+            discordApiBase: updates.discordApiBase ?? DISCORD,
+            logger,
+          }),
+        ]
+      : [];
   return {
     name: 'notifier',
     schema: NOTIFIER_SCHEMA,
@@ -104,6 +113,7 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
     sweep: (keepMs) => sweepNotifier(db, keepMs),
     stop: async () => {
       updates?.profiles.close?.();
+      await webhooks?.close();
       await mail.close();
     },
   };

@@ -25,6 +25,7 @@ import {
   startSmtpServer,
   testNatsUrl,
 } from '@mimamori/test-fixtures';
+import { createWebhookPoster } from '@mimamori/webhook';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountProfileClient } from '../src/clients/account-profile-client.ts';
@@ -265,6 +266,7 @@ function directUpdateConsumer() {
     blobs,
     discordApiBase: discord.apiBase,
     publicUrl: () => 'https://mimamori.example/',
+    webhooks: createWebhookPoster(),
     logger,
   });
 }
@@ -469,6 +471,7 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
         blobs,
         discordApiBase: discord.apiBase,
         publicUrl: () => 'https://mimamori.example/',
+        webhooks: createWebhookPoster(),
         logger,
       });
       const event = await updateEvent(targetId, user.userId);

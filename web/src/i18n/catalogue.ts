@@ -5,12 +5,16 @@ import checkErrorsEn from './features/errors-check.en.json';
 import checkErrorsJa from './features/errors-check.ja.json';
 import targetErrorsEn from './features/errors-target.en.json';
 import targetErrorsJa from './features/errors-target.ja.json';
+import webhookErrorsEn from './features/errors-webhook.en.json';
+import webhookErrorsJa from './features/errors-webhook.ja.json';
 import mockShopEn from './features/mockShop.en.json';
 import mockShopJa from './features/mockShop.ja.json';
 import siteDetailEn from './features/siteDetail.en.json';
 import siteDetailJa from './features/siteDetail.ja.json';
 import tourEn from './features/tour.en.json';
 import tourJa from './features/tour.ja.json';
+import webhooksEn from './features/webhooks.en.json';
+import webhooksJa from './features/webhooks.ja.json';
 import wizardEn from './features/wizard.en.json';
 import wizardJa from './features/wizard.ja.json';
 import coreJa from './ja.json';
@@ -22,23 +26,25 @@ import coreJa from './ja.json';
  */
 export const ja = {
   ...coreJa,
-  errors: { ...coreJa.errors, ...targetErrorsJa, ...checkErrorsJa },
+  errors: { ...coreJa.errors, ...targetErrorsJa, ...checkErrorsJa, ...webhookErrorsJa },
   dashboard: dashboardJa,
   wizard: wizardJa,
   siteDetail: siteDetailJa,
   mockShop: mockShopJa,
   tour: tourJa,
+  webhooks: webhooksJa,
 };
 
 // English must carry every key the Japanese catalogue has; tsc fails on a missing one.
 export const en: typeof ja = {
   ...coreEn,
-  errors: { ...coreEn.errors, ...targetErrorsEn, ...checkErrorsEn },
+  errors: { ...coreEn.errors, ...targetErrorsEn, ...checkErrorsEn, ...webhookErrorsEn },
   dashboard: dashboardEn,
   wizard: wizardEn,
   siteDetail: siteDetailEn,
   mockShop: mockShopEn,
   tour: tourEn,
+  webhooks: webhooksEn,
 };
 
 export type Catalogue = typeof ja;

@@ -12,6 +12,7 @@ import { useErrorText } from '../forms/use-error-text.ts';
 import { useAccount } from '../hooks/use-account.ts';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { Page } from '../shell/page.tsx';
+import { WebhooksPanel } from '../webhooks/webhooks-panel.tsx';
 
 export default function AccountPage() {
   const { t } = useTranslation();
@@ -49,6 +50,9 @@ export default function AccountPage() {
         </AccountSection>
         <MailsSection mails={data.mails} />
         <DiscordSection state={data.discord_state} />
+        <AccountSection id="webhooks" title={t('webhooks.title')}>
+          <WebhooksPanel targetId="" />
+        </AccountSection>
         <SupportSection />
       </div>
     </Page>

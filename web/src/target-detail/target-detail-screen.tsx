@@ -9,6 +9,7 @@ import { useHistory } from '../hooks/use-history.ts';
 import { routePaths } from '../route-paths.ts';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { Page } from '../shell/page.tsx';
+import { WebhooksPanel } from '../webhooks/webhooks-panel.tsx';
 import { HistoryControls } from './history-controls.tsx';
 import { HistoryList } from './history-list.tsx';
 import {
@@ -100,6 +101,12 @@ function SiteDetail({ version, id }: { version: TargetVersion; id: string }) {
         />
       </section>
       <RegistrationDataSection version={version} id={id} timeZone={page.time_zone} />
+      <section className="detail-section" aria-labelledby="webhooks-title">
+        <h2 id="webhooks-title" className="section-title">
+          {t('webhooks.title')}
+        </h2>
+        <WebhooksPanel targetId={id} />
+      </section>
     </div>
   );
 }

@@ -26,6 +26,7 @@ import {
 } from '../domain/support-request.ts';
 import { toUserInfoView } from '../domain/user-info.ts';
 import { verifyEmail } from '../domain/verify-email.ts';
+import type { WebhookStore } from '../domain/webhooks.ts';
 import { finishXSignIn, startXSignIn, type XOAuthConfig } from '../domain/x-sign-in.ts';
 import { toAccountSettings } from './account-settings-message.ts';
 import { answering } from './problem-status.ts';
@@ -44,6 +45,8 @@ export interface AccountServerDeps extends AccountDeps {
   discord: Omit<DiscordLinkDeps, 'accounts'>;
   xOAuth: XOAuthConfig | null;
   afterAnswer: WorkAfterAnswer;
+  /** The signed webhooks the notification profile lists. */
+  webhooks: Pick<WebhookStore, 'list'>;
 }
 
 /** Every method resolves the caller from the session token first; no method takes a user id on trust. */
@@ -208,6 +211,12 @@ export function accountServer(deps: AccountServerDeps): accountV1.AccountService
         timezone: account.timezone ?? '',
         discordState: account.discordState,
         sealedDiscordWebhook: (await deps.accounts.sealedDiscordWebhook(account.id)) ?? '',
+        webhooks: (await deps.webhooks.list(account.id)).map((webhook) => ({
+          id: webhook.id,
+          url: webhook.url,
+          targetId: webhook.targetId,
+          sealedSecret: webhook.sealedSecret,
+        })),
       };
     }),
   };

@@ -162,4 +162,22 @@ export const accountMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: 'webhooks',
+    sql: `
+      -- Signed webhooks (docs/webhooks.md): account-wide (target_id '') or for one site. The
+      -- signing secret is kept sealed; the user sees it once, when it is made.
+      CREATE TABLE webhooks (
+        id uuid PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        target_id text NOT NULL DEFAULT '',
+        url text NOT NULL,
+        sealed_secret text NOT NULL,
+        created_at timestamptz NOT NULL,
+        secret_rotated_at timestamptz NOT NULL
+      );
+      CREATE INDEX webhooks_user_idx ON webhooks (user_id, created_at);
+    `,
+  },
 ];

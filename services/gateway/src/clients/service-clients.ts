@@ -1,5 +1,5 @@
 import { openBlobStore } from '@mimamori/blob-store';
-import { accountV1, diffV1, filingsV1, targetV1 } from '@mimamori/contracts';
+import { accountV1, diffV1, filingsV1, targetV1, webhookV1 } from '@mimamori/contracts';
 import { createGrpcClient } from '@mimamori/runtime';
 import type { GatewayDeps } from '../gateway.ts';
 import { previewCrawlers } from './preview-crawlers.ts';
@@ -14,7 +14,10 @@ export interface ServiceAddresses {
   blobUrl: string;
 }
 
-export type ServiceClients = Pick<GatewayDeps, 'account' | 'preview' | 'target' | 'history' | 'filings'> & {
+export type ServiceClients = Pick<
+  GatewayDeps,
+  'account' | 'webhooks' | 'preview' | 'target' | 'history' | 'filings'
+> & {
   /** Closes every client and the blob store. */
   close(): Promise<void>;
 };
@@ -25,6 +28,8 @@ export type ServiceClients = Pick<GatewayDeps, 'account' | 'preview' | 'target' 
  */
 export async function connectServices(addresses: ServiceAddresses): Promise<ServiceClients> {
   const account = createGrpcClient(accountV1.AccountServiceClient, addresses.account);
+  // Signed webhooks are served by the account service too.
+  const webhooks = createGrpcClient(webhookV1.WebhookServiceClient, addresses.account);
   // Each preview session is served by the crawler that opened it (ADR 0011).
   const preview = addresses.crawler ? previewCrawlers(addresses.crawler) : undefined;
   const target = addresses.target
@@ -41,12 +46,13 @@ export async function connectServices(addresses: ServiceAddresses): Promise<Serv
     : undefined;
   return {
     account,
+    webhooks,
     preview,
     target,
     history,
     filings,
     async close() {
-      for (const client of [account, preview, target, history?.client, filings]) client?.close();
+      for (const client of [account, webhooks, preview, target, history?.client, filings]) client?.close();
       await history?.blobs.close();
     },
   };

@@ -102,6 +102,17 @@ describe('logs of a full journey', () => {
       `http://10.0.0.1/?token=${refusedCheckToken}`,
     );
 
+    // A signed webhook: its secret when added and when rotated, and a test-send signed with it.
+    const hook = await browser.post('/api/webhooks', { url: harness.siteUrl });
+    expect(hook.status, hook.text).toBe(201);
+    keep('webhook signing secret', String(hook.body.secret));
+    const hookId = String((hook.body.webhook as { id: string }).id);
+    const rotated = await browser.post('/api/webhooks/rotate', { id: hookId });
+    expect(rotated.status, rotated.text).toBe(200);
+    keep('rotated webhook signing secret', String(rotated.body.secret));
+    const tested = await browser.post('/api/webhooks/test', { id: hookId });
+    expect(tested.body).toMatchObject({ outcome: 'answered', status: 200 });
+
     // The wizard's preview of the watched URL, of a refused one, and a login typing a password.
     const opened = await browser.post('/api/preview/open', { url: `${harness.siteUrl}?token=${queryToken}` });
     expect(opened.status, opened.text).toBe(200);

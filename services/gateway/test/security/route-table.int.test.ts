@@ -35,7 +35,7 @@ let harness: SecurityHarness;
 let alice: Member;
 let bob: Member;
 let apiRoutes: RouteEntry[];
-const aliceIds = { targetV2: '', targetV1: '', mail: '', previewSession: '', follow: '' };
+const aliceIds = { targetV2: '', targetV1: '', mail: '', previewSession: '', follow: '', webhook: '' };
 /** The Japanese company Alice follows (its EDINET code names the item, as the spec's item has no id). */
 const ALICE_EDINET = 'E02144';
 
@@ -62,6 +62,12 @@ beforeAll(async () => {
   const mails = await alice.browser.post('/api/account/mails', { email: 'alice-extra@example.com' });
   expect(mails.status, mails.text).toBe(201);
   aliceIds.mail = String((mails.body.mails as { id: string }[])[0]?.id);
+  const hook = await alice.browser.post('/api/webhooks', {
+    url: harness.siteUrl,
+    target_id: aliceIds.targetV2,
+  });
+  expect(hook.status, hook.text).toBe(201);
+  aliceIds.webhook = String((hook.body.webhook as { id: string }).id);
   const opened = await alice.browser.post('/api/preview/open', { url: harness.siteUrl });
   expect(opened.status, opened.text).toBe(200);
   aliceIds.previewSession = String(opened.body.session_id);
@@ -85,7 +91,8 @@ function aliceParams(route: RouteEntry): Record<string, string> {
   const v1 = !route.url.startsWith('/api/v2/') && !route.url.startsWith('/api/preview/');
   const targetId = v1 ? aliceIds.targetV1 : aliceIds.targetV2;
   return {
-    id: targetId,
+    // The webhook routes take a webhook's id; every other route a site's.
+    id: route.url.startsWith('/api/webhooks') ? aliceIds.webhook : targetId,
     target_id: aliceIds.targetV1,
     target_v2_id: aliceIds.targetV2,
     session_id: aliceIds.previewSession,
@@ -116,16 +123,18 @@ async function stillSignedIn(member: Member) {
 }
 
 async function aliceState() {
-  const [sites, account, info] = await Promise.all([
+  const [sites, account, info, webhooks] = await Promise.all([
     alice.browser.get('/api/v2/targets'),
     alice.browser.get('/api/account'),
     alice.browser.get('/api/user_info'),
+    alice.browser.get('/api/webhooks'),
   ]);
   return {
     sites: sites.body.targets,
     account: account.body,
     mails: info.body.mails,
     follows: [info.body.tdedinets, info.body.cik_isins],
+    webhooks: webhooks.body.webhooks,
   };
 }
 
@@ -230,6 +239,10 @@ describe('isolation: another account’s ids, for every guarded route', () => {
       expect(own.status, `${path}: ${own.text.slice(0, 200)}`).toBe(200);
       expect(answers[key(route)], path).toBe(404);
     }
+    const testRoute = { method: 'POST', url: '/api/webhooks/test' };
+    const ownTest = await call(alice.browser, testRoute, aliceParams(testRoute));
+    expect(ownTest.status, ownTest.text).toBe(200);
+    expect(answers[key(testRoute)]).toBe(404);
     const ownPreview = await alice.browser.post('/api/preview/render', {
       session_id: aliceIds.previewSession,
     });

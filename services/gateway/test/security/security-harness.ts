@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccountService } from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
-import { accountV1, diffV1, filingsV1, targetV1 } from '@mimamori/contracts';
+import { accountV1, diffV1, filingsV1, targetV1, webhookV1 } from '@mimamori/contracts';
 import { createCrawlerService } from '@mimamori/crawler';
 import { createDiffService } from '@mimamori/diff';
 import { createFilingsService } from '@mimamori/filings';
@@ -93,6 +93,8 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
       db,
       logger,
       secretBox,
+      // Alice's webhook points at the local shop page, which answers any POST.
+      webhookEgressAllow: [`127.0.0.1:${sitePort}`],
       ...(options.discordApiBase ? { discordApiBase: options.discordApiBase } : {}),
     }),
     host,
@@ -131,12 +133,14 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
   await filingsModule.directory.refresh();
   const account = createGrpcClient(accountV1.AccountServiceClient, accountService.grpcAddress);
   const filings = createGrpcClient(filingsV1.FilingsServiceClient, filingsService.grpcAddress);
+  const webhooks = createGrpcClient(webhookV1.WebhookServiceClient, accountService.grpcAddress);
   const target = createGrpcClient(targetV1.TargetServiceClient, targetService.grpcAddress);
   const history = createGrpcClient(diffV1.HistoryServiceClient, diffService.grpcAddress);
   const preview = previewCrawlers(crawlerService.grpcAddress, { deadlineMs: 60_000 });
   const gateway = await createGateway({
     logger,
     account,
+    webhooks,
     target,
     preview,
     secretBox,
@@ -181,7 +185,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     },
     async close() {
       await gateway.close();
-      for (const client of [account, target, history, preview, filings]) client.close();
+      for (const client of [account, webhooks, target, history, preview, filings]) client.close();
       await testHost.close();
       await smtp.close();
       await filingsSources.close();

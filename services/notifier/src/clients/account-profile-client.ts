@@ -19,6 +19,12 @@ export function accountProfileClient(
         lang: answer.lang === 'en' ? 'en' : 'ja',
         timezone: answer.timezone,
         sealedDiscordWebhook: answer.sealedDiscordWebhook,
+        webhooks: answer.webhooks.map((webhook) => ({
+          id: webhook.id,
+          url: webhook.url,
+          targetId: webhook.targetId,
+          sealedSecret: webhook.sealedSecret,
+        })),
       };
     },
     close: () => client?.close(),

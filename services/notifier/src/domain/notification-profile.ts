@@ -1,3 +1,5 @@
+import type { ProfileWebhook } from './webhook-payload.ts';
+
 /** Where and how a user is told about updates, as the account service keeps it. */
 export interface NotificationProfile {
   email: string;
@@ -6,6 +8,8 @@ export interface NotificationProfile {
   timezone: string;
   /** The account-wide Discord webhook, sealed (context `account:<user id>:discord_webhook`); empty when not linked. */
   sealedDiscordWebhook: string;
+  /** The account's signed webhooks, account-wide and per site (docs/webhooks.md). */
+  webhooks: ProfileWebhook[];
 }
 
 export interface NotificationProfileSource {

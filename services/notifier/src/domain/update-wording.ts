@@ -158,7 +158,7 @@ function intlZoneName(
   );
 }
 
-function knownZone(timezone: string): string | null {
+export function knownZone(timezone: string): string | null {
   if (!timezone) return null;
   try {
     new Intl.DateTimeFormat('en', { timeZone: timezone });

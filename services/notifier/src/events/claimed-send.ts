@@ -1,5 +1,5 @@
 import type { BusMessage } from '@mimamori/bus';
-import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
+import type { DeliveryChannel, DeliveryLedger } from '../domain/delivery-ledger.ts';
 
 /** What a channel made of one send. */
 export type SendOutcome = 'sent' | 'refused' | { retryAfterMs: number | null };
@@ -12,14 +12,15 @@ export type ClaimedSend = { retry: false } | { retry: true; afterMs: number | nu
  * While `send` runs the claim is renewed and the event's ack timer reset, so a slow SMTP server
  * or Discord never lets a second copy in; a sender that dies stops renewing and its claim runs
  * out. A failed send releases the claim for the next copy; a send that throws does too, then
- * the error goes on to the caller.
+ * the error goes on to the caller. On the event's last try a failed send is final (`failed`).
  */
 export async function sendClaimed(
   ledger: DeliveryLedger,
   message: BusMessage,
   id: string,
-  channel: 'email' | 'discord',
+  channel: DeliveryChannel,
   send: () => Promise<SendOutcome>,
+  options: { lastTry?: boolean } = {},
 ): Promise<ClaimedSend> {
   const claim = await ledger.claim(id, channel);
   if (claim.kind === 'held') return { retry: true, afterMs: claim.retryAfterMs };
@@ -47,6 +48,11 @@ export async function sendClaimed(
   }
   if (outcome === 'refused') {
     await ledger.markGivenUp(id);
+    return { retry: false };
+  }
+  if (options.lastTry) {
+    // The event will not come again: the delivery ends as failed rather than `sending` forever.
+    await ledger.markFailed(id);
     return { retry: false };
   }
   await ledger.release(id, claim.token);

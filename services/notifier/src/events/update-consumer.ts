@@ -5,6 +5,7 @@ import { updateDetected } from '@mimamori/events';
 import type { MailTransport } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
+import type { WebhookPoster } from '@mimamori/webhook';
 import { executeUrl, postDiscordMessage } from '../clients/discord-webhook-client.ts';
 import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
 import { discordMessage, withoutPictures } from '../domain/discord-message.ts';
@@ -14,6 +15,7 @@ import type { TargetNotice } from '../domain/target-notice.ts';
 import { loadUpdateImages } from '../domain/update-images.ts';
 import { updateMailContent } from '../domain/update-mail-content.ts';
 import type { UpdateImage, UpdateNotice } from '../domain/update-notice.ts';
+import { type ProfileWebhook, webhookPayload, webhooksFor } from '../domain/webhook-payload.ts';
 import { loadNotice } from '../store/notice-store.ts';
 import { type ClaimedSend, sendClaimed } from './claimed-send.ts';
 
@@ -29,9 +31,14 @@ export interface UpdateConsumerDeps {
   discordApiBase: string | (() => string);
   /** The web app's address (PUBLIC_URL), for the link to the site's history. */
   publicUrl: () => string;
+  /** Posts signed webhook deliveries through the SSRF guard. */
+  webhooks: Pick<WebhookPoster, 'post'>;
   logger: Logger;
   retryDelay?: RetryDelay;
 }
+
+/** How many times JetStream hands the event over; the last failed try ends a delivery as failed. */
+const MAX_DELIVER = 20;
 
 /** One channel's attempt: done (sent, skipped or refused for good) or to be tried again. */
 type Attempt = ClaimedSend;
@@ -45,7 +52,8 @@ const DONE: Attempt = { retry: false };
  * A failed channel hands the event back after a backoff (Discord's retry_after on a 429); a
  * channel another copy of the event is sending right now hands it back until that copy's claim
  * runs out. The ack wait is the claim's length: a copy that dies mid-send comes back about when
- * its claim is free again.
+ * its claim is free again. Each of the account's signed webhooks for the site is a delivery of
+ * its own too (`update:<update id>:webhook:<webhook id>`, docs/webhooks.md).
  */
 export function updateConsumer(deps: UpdateConsumerDeps): CatalogEntry {
   const retryDelay = deps.retryDelay ?? exponentialRetryDelay;
@@ -53,7 +61,7 @@ export function updateConsumer(deps: UpdateConsumerDeps): CatalogEntry {
     stream: updateDetected.stream,
     durable: 'notifier-updates-detected',
     subject: updateDetected.subject,
-    maxDeliver: 20,
+    maxDeliver: MAX_DELIVER,
     ackWaitMs: deps.deliveries.claimMs,
     concurrency: 8,
     async handler(message) {
@@ -75,7 +83,7 @@ export function updateConsumer(deps: UpdateConsumerDeps): CatalogEntry {
         });
         return images;
       };
-      const content = async (): Promise<UpdateNotice> => ({
+      const facts = (): Omit<UpdateNotice, 'images'> => ({
         label: notice.label,
         url: notice.url,
         lang: profile.lang,
@@ -89,12 +97,30 @@ export function updateConsumer(deps: UpdateConsumerDeps): CatalogEntry {
         areaLabels: notice.areaLabels,
         historyUrl: historyUrl(deps.publicUrl(), notice),
         matched: event.matched,
-        images: await loadImages(),
       });
+      const content = async (): Promise<UpdateNotice> => ({ ...facts(), images: await loadImages() });
+      // The same bytes for every URL and retry of this copy; pictures go as links, none is read.
+      let payload: string | undefined;
+      const webhookBody = () => {
+        payload ??= webhookPayload(event, facts(), pictureLinks(deps.publicUrl(), event));
+        return payload;
+      };
       const log = deps.logger.child({ updateId: event.updateId, targetId: event.targetId });
+      const lastTry = message.deliveryCount >= MAX_DELIVER;
       const attempts = await Promise.all([
-        byMail(`update:${event.updateId}:email`, message, notice, profile, content, deps, log),
-        byDiscord(`update:${event.updateId}:discord`, message, notice, profile, content, deps, log),
+        byMail(`update:${event.updateId}:email`, message, notice, profile, content, deps, log, lastTry),
+        byDiscord(`update:${event.updateId}:discord`, message, notice, profile, content, deps, log, lastTry),
+        ...webhooksFor(profile.webhooks, event.targetId).map((webhook) =>
+          byWebhook(
+            `update:${event.updateId}:webhook:${webhook.id}`,
+            message,
+            { ...webhook, userId: event.userId },
+            webhookBody,
+            deps,
+            log,
+            lastTry,
+          ),
+        ),
       ]);
       const pending = attempts.filter((attempt) => attempt.retry);
       if (pending.length === 0) return;
@@ -106,6 +132,36 @@ export function updateConsumer(deps: UpdateConsumerDeps): CatalogEntry {
 
 // The web app's pages for one site's history (web/src/route-paths.ts targetDetail / siteHistory).
 const HISTORY_PATHS: Record<number, string> = { 1: '/history', 2: '/target2' };
+
+/**
+ * The gateway's links to an update's pictures (served to the signed-in owner only, looked up in
+ * their own history by update id and the check's UTC day); null where the site takes none.
+ */
+function pictureLinks(
+  publicUrl: string,
+  event: {
+    targetId: string;
+    updateId: string;
+    detectedAt?: Date | undefined;
+    beforeScreenshotBlobKey: string;
+    afterScreenshotBlobKey: string;
+  },
+) {
+  const link = (image: 'before' | 'after', key: string) => {
+    if (!publicUrl || !key) return null;
+    const query = new URLSearchParams({
+      id: event.targetId,
+      image,
+      update: event.updateId,
+      day: (event.detectedAt ?? new Date()).toISOString().slice(0, 10),
+    });
+    return new URL(`/api/v2/screenshot?${query}`, publicUrl).toString();
+  };
+  return {
+    before: link('before', event.beforeScreenshotBlobKey),
+    after: link('after', event.afterScreenshotBlobKey),
+  };
+}
 
 function historyUrl(publicUrl: string, notice: TargetNotice): string {
   if (!publicUrl) return '';
@@ -121,22 +177,30 @@ async function byMail(
   content: () => Promise<UpdateNotice>,
   deps: UpdateConsumerDeps,
   log: Logger,
+  lastTry: boolean,
 ): Promise<Attempt> {
   if (!notice.mailNotify) return DONE;
   const to = [...new Set([profile.email, ...profile.verifiedMails].filter((address) => address !== ''))];
   if (to.length === 0) return DONE;
-  return sendClaimed(deps.deliveries, message, deliveryId, 'email', async () => {
-    try {
-      const notice = await content();
-      const images = await mailPictures(notice.images);
-      await deps.mail.send({ to, ...updateMailContent({ ...notice, images }) });
-    } catch (error) {
-      log.warn({ err: error, deliveryId }, 'update mail not sent; will retry');
-      return { retryAfterMs: null };
-    }
-    log.info({ deliveryId, recipients: to.length }, 'update mail sent');
-    return 'sent';
-  });
+  return sendClaimed(
+    deps.deliveries,
+    message,
+    deliveryId,
+    'email',
+    async () => {
+      try {
+        const notice = await content();
+        const images = await mailPictures(notice.images);
+        await deps.mail.send({ to, ...updateMailContent({ ...notice, images }) });
+      } catch (error) {
+        log.warn({ err: error, deliveryId }, 'update mail not sent; will retry');
+        return { retryAfterMs: null };
+      }
+      log.info({ deliveryId, recipients: to.length }, 'update mail sent');
+      return 'sent';
+    },
+    { lastTry },
+  );
 }
 
 async function byDiscord(
@@ -147,6 +211,7 @@ async function byDiscord(
   content: () => Promise<UpdateNotice>,
   deps: UpdateConsumerDeps,
   log: Logger,
+  lastTry: boolean,
 ): Promise<Attempt> {
   const sealed =
     notice.chatNotify === 'site'
@@ -171,27 +236,83 @@ async function byDiscord(
     return DONE;
   }
   const webhook = url;
-  return sendClaimed(deps.deliveries, message, deliveryId, 'discord', async () => {
-    const post = discordMessage(await content());
-    let outcome = await postDiscordMessage(webhook, post);
-    if (outcome.kind === 'refused' && outcome.reason === '413' && post.files.length > 0) {
-      // Pictures over the webhook's upload limit: the message still goes, without them.
-      log.warn({ deliveryId }, 'screenshots too large for Discord; sending the message without them');
-      outcome = await postDiscordMessage(webhook, withoutPictures(post));
-    }
-    switch (outcome.kind) {
-      case 'sent':
-        log.info({ deliveryId }, 'Discord message sent');
+  return sendClaimed(
+    deps.deliveries,
+    message,
+    deliveryId,
+    'discord',
+    async () => {
+      const post = discordMessage(await content());
+      let outcome = await postDiscordMessage(webhook, post);
+      if (outcome.kind === 'refused' && outcome.reason === '413' && post.files.length > 0) {
+        // Pictures over the webhook's upload limit: the message still goes, without them.
+        log.warn({ deliveryId }, 'screenshots too large for Discord; sending the message without them');
+        outcome = await postDiscordMessage(webhook, withoutPictures(post));
+      }
+      switch (outcome.kind) {
+        case 'sent':
+          log.info({ deliveryId }, 'Discord message sent');
+          return 'sent';
+        case 'refused':
+          log.warn({ deliveryId, status: outcome.reason }, 'Discord refused the message; not retried');
+          return 'refused';
+        case 'retry':
+          log.warn(
+            { deliveryId, reason: outcome.reason, afterMs: outcome.afterMs },
+            'Discord message not sent; will retry',
+          );
+          return { retryAfterMs: outcome.afterMs };
+      }
+    },
+    { lastTry },
+  );
+}
+
+/**
+ * One signed POST of the update to one webhook URL, through the SSRF guard: a 2xx is delivered;
+ * any other answer or none is tried again with the event's backoff; a URL that now leads to a
+ * forbidden address is refused for good. Stripe-like: `Mimamori-Signature: t=…,v1=…`.
+ */
+async function byWebhook(
+  deliveryId: string,
+  message: BusMessage,
+  webhook: ProfileWebhook & { userId: string },
+  body: () => string,
+  deps: UpdateConsumerDeps,
+  log: Logger,
+  lastTry: boolean,
+): Promise<Attempt> {
+  let secret: string;
+  try {
+    secret = deps.secretBox.open(webhook.sealedSecret, `account:${webhook.userId}:webhook:${webhook.id}`);
+  } catch {
+    log.warn({ deliveryId }, 'webhook secret does not open; not posted');
+    return DONE;
+  }
+  return sendClaimed(
+    deps.deliveries,
+    message,
+    deliveryId,
+    'webhook',
+    async () => {
+      const answer = await deps.webhooks.post(webhook.url, body(), secret);
+      if (answer.kind === 'answered' && answer.status >= 200 && answer.status < 300) {
+        log.info({ deliveryId, status: answer.status }, 'webhook delivered');
         return 'sent';
-      case 'refused':
-        log.warn({ deliveryId, status: outcome.reason }, 'Discord refused the message; not retried');
-        return 'refused';
-      case 'retry':
+      }
+      if (answer.kind === 'refused') {
         log.warn(
-          { deliveryId, reason: outcome.reason, afterMs: outcome.afterMs },
-          'Discord message not sent; will retry',
+          { deliveryId, reason: answer.reason },
+          'webhook URL refused by the egress guard; not retried',
         );
-        return { retryAfterMs: outcome.afterMs };
-    }
-  });
+        return 'refused';
+      }
+      log.warn(
+        { deliveryId, status: answer.kind === 'answered' ? answer.status : null, lastTry },
+        'webhook not delivered; will retry',
+      );
+      return { retryAfterMs: null };
+    },
+    { lastTry },
+  );
 }

@@ -32,7 +32,7 @@ export function createDeliveryStore(db: Db, options: { claimMs?: number } = {}):
       );
       const row = rows[0];
       if (row?.status === 'sent') return { kind: 'already_sent' };
-      if (row?.status === 'given_up') return { kind: 'given_up' };
+      if (row?.status === 'given_up' || row?.status === 'failed') return { kind: 'given_up' };
       if (row?.mine) return { kind: 'send', token };
       return { kind: 'held', retryAfterMs: Math.max(1_000, Math.min(claimMs, (row?.left_ms ?? 0) + 1_000)) };
     },
@@ -54,6 +54,12 @@ export function createDeliveryStore(db: Db, options: { claimMs?: number } = {}):
       await db.query(`UPDATE ${S}.deliveries SET status = 'given_up', claimed_until = NULL WHERE id = $1`, [
         id,
       ]);
+    },
+    async markFailed(id) {
+      await db.query(
+        `UPDATE ${S}.deliveries SET status = 'failed', claimed_until = NULL WHERE id = $1 AND status = 'sending'`,
+        [id],
+      );
     },
     async release(id, token) {
       await db.query(

@@ -351,6 +351,17 @@ export interface GetNotificationProfileResponse {
   discordState: string;
   /** The account-wide Discord webhook URL, sealed (context `account:<user id>:discord_webhook`). */
   sealedDiscordWebhook: string;
+  /** The account's signed webhooks (docs/webhooks.md), account-wide and per site. */
+  webhooks: ProfileWebhook[];
+}
+
+export interface ProfileWebhook {
+  id: string;
+  url: string;
+  /** Empty for account-wide. */
+  targetId: string;
+  /** The signing secret, sealed (context `account:<user id>:webhook:<id>`). */
+  sealedSecret: string;
 }
 
 function createBaseGetUserInfoRequest(): GetUserInfoRequest {
@@ -5418,6 +5429,7 @@ function createBaseGetNotificationProfileResponse(): GetNotificationProfileRespo
     timezone: "",
     discordState: "",
     sealedDiscordWebhook: "",
+    webhooks: [],
   };
 }
 
@@ -5443,6 +5455,9 @@ export const GetNotificationProfileResponse: MessageFns<GetNotificationProfileRe
     }
     if (message.sealedDiscordWebhook !== "") {
       writer.uint32(58).string(message.sealedDiscordWebhook);
+    }
+    for (const v of message.webhooks) {
+      ProfileWebhook.encode(v!, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -5516,6 +5531,14 @@ export const GetNotificationProfileResponse: MessageFns<GetNotificationProfileRe
             message.sealedDiscordWebhook = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.webhooks.push(ProfileWebhook.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5549,6 +5572,9 @@ export const GetNotificationProfileResponse: MessageFns<GetNotificationProfileRe
         : isSet(object.sealed_discord_webhook)
         ? globalThis.String(object.sealed_discord_webhook)
         : "",
+      webhooks: globalThis.Array.isArray(object?.webhooks)
+        ? object.webhooks.map((e: any) => ProfileWebhook.fromJSON(e))
+        : [],
     };
   },
 
@@ -5575,6 +5601,9 @@ export const GetNotificationProfileResponse: MessageFns<GetNotificationProfileRe
     if (message.sealedDiscordWebhook !== "") {
       obj.sealedDiscordWebhook = message.sealedDiscordWebhook;
     }
+    if (message.webhooks?.length) {
+      obj.webhooks = message.webhooks.map((e) => ProfileWebhook.toJSON(e));
+    }
     return obj;
   },
 
@@ -5592,6 +5621,132 @@ export const GetNotificationProfileResponse: MessageFns<GetNotificationProfileRe
     message.timezone = object.timezone ?? "";
     message.discordState = object.discordState ?? "";
     message.sealedDiscordWebhook = object.sealedDiscordWebhook ?? "";
+    message.webhooks = object.webhooks?.map((e) => ProfileWebhook.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseProfileWebhook(): ProfileWebhook {
+  return { id: "", url: "", targetId: "", sealedSecret: "" };
+}
+
+export const ProfileWebhook: MessageFns<ProfileWebhook> = {
+  encode(message: ProfileWebhook, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.url !== "") {
+      writer.uint32(18).string(message.url);
+    }
+    if (message.targetId !== "") {
+      writer.uint32(26).string(message.targetId);
+    }
+    if (message.sealedSecret !== "") {
+      writer.uint32(34).string(message.sealedSecret);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProfileWebhook {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProfileWebhook();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.targetId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.sealedSecret = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProfileWebhook {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      targetId: isSet(object.targetId)
+        ? globalThis.String(object.targetId)
+        : isSet(object.target_id)
+        ? globalThis.String(object.target_id)
+        : "",
+      sealedSecret: isSet(object.sealedSecret)
+        ? globalThis.String(object.sealedSecret)
+        : isSet(object.sealed_secret)
+        ? globalThis.String(object.sealed_secret)
+        : "",
+    };
+  },
+
+  toJSON(message: ProfileWebhook): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.targetId !== "") {
+      obj.targetId = message.targetId;
+    }
+    if (message.sealedSecret !== "") {
+      obj.sealedSecret = message.sealedSecret;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProfileWebhook>, I>>(base?: I): ProfileWebhook {
+    return ProfileWebhook.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProfileWebhook>, I>>(object: I): ProfileWebhook {
+    const message = createBaseProfileWebhook();
+    message.id = object.id ?? "";
+    message.url = object.url ?? "";
+    message.targetId = object.targetId ?? "";
+    message.sealedSecret = object.sealedSecret ?? "";
     return message;
   },
 };

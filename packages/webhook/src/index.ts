@@ -1,0 +1,14 @@
+export {
+  createWebhookPoster,
+  type WebhookAnswer,
+  type WebhookPoster,
+  type WebhookPosterOptions,
+} from './post-webhook.ts';
+export {
+  DEFAULT_TOLERANCE_SECONDS,
+  newWebhookSecret,
+  SIGNATURE_HEADER,
+  signatureHeader,
+  type Verification,
+  verifySignature,
+} from './signature.ts';

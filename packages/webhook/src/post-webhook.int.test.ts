@@ -1,0 +1,84 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWebhookPoster } from './post-webhook.ts';
+import { newWebhookSecret, SIGNATURE_HEADER, verifySignature } from './signature.ts';
+
+let server: Server;
+let hostPort: string;
+const seen: { path: string; signature: string; body: string }[] = [];
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const path = request.url ?? '/';
+      seen.push({
+        path,
+        signature: String(request.headers[SIGNATURE_HEADER.toLowerCase()] ?? ''),
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
+      if (path === '/moved') {
+        // A receiver pointing elsewhere: followed, it would reach an inside address unchecked.
+        response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' });
+        response.end();
+        return;
+      }
+      response.writeHead(path === '/busy' ? 503 : 200, { 'content-type': 'text/plain' });
+      response.end('x'.repeat(2_000));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  hostPort = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('posting a webhook through the SSRF guard', () => {
+  it('signs what it posts and answers the status with the start of the body', async () => {
+    const poster = createWebhookPoster({ allow: [hostPort] });
+    const secret = newWebhookSecret();
+    const body = JSON.stringify({ type: 'test' });
+    expect(await poster.post(`http://${hostPort}/ok`, body, secret)).toEqual({
+      kind: 'answered',
+      status: 200,
+      bodyExcerpt: 'x'.repeat(500),
+    });
+    const got = seen.find((request) => request.path === '/ok');
+    expect(got?.body).toBe(body);
+    expect(verifySignature(secret, got?.signature ?? '', got?.body ?? '')).toEqual({ ok: true });
+    expect(await poster.post(`http://${hostPort}/busy`, body, secret)).toMatchObject({ status: 503 });
+    await poster.close();
+  });
+
+  it('does not follow a redirect', async () => {
+    const poster = createWebhookPoster({ allow: [hostPort] });
+    expect(await poster.post(`http://${hostPort}/moved`, '{}', newWebhookSecret())).toMatchObject({
+      kind: 'answered',
+      status: 302,
+    });
+    await poster.close();
+  });
+
+  it('refuses loopback, private and metadata addresses without the test allowance, at check and at send', async () => {
+    const poster = createWebhookPoster();
+    const before = seen.length;
+    for (const url of [
+      `http://${hostPort}/ok`,
+      'http://localhost/',
+      'http://10.0.0.1/',
+      'http://169.254.169.254/',
+      'http://[::ffff:127.0.0.1]/',
+      'file:///etc/passwd',
+    ]) {
+      expect(await poster.refusal(url), url).not.toBeNull();
+      expect((await poster.post(url, '{}', newWebhookSecret())).kind, url).toBe('refused');
+    }
+    expect(seen.length).toBe(before);
+    expect(await poster.refusal('https://93.184.215.14/hook')).toBeNull();
+    await poster.close();
+  });
+});

@@ -1,0 +1,23 @@
+import { type CatalogEntry, idempotent } from '@mimamori/bus';
+import type { Db } from '@mimamori/db';
+import { streams, targetDeleted } from '@mimamori/events';
+import { ACCOUNT_SCHEMA } from '../store/migrations.ts';
+import { deleteSiteWebhooks } from '../store/webhook-store.ts';
+
+/**
+ * A deleted site's own webhooks go with it (targets.deleted): they would never fire again, and
+ * no screen would show them to delete them (docs/product.md#webhooks).
+ */
+export function targetDeletedConsumer(db: Db): CatalogEntry {
+  return {
+    stream: streams.targets.name,
+    durable: 'account-target-deleted',
+    subject: targetDeleted.subject,
+    maxDeliver: 10,
+    ackWaitMs: 30_000,
+    handler: idempotent(db, ACCOUNT_SCHEMA, 'account-target-deleted', async (message, tx) => {
+      const event = targetDeleted.decode(message.data);
+      await deleteSiteWebhooks(tx, event.userId, event.targetId);
+    }),
+  };
+}

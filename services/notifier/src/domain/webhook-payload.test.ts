@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { webhookPayload, webhooksFor, zonedIso } from './webhook-payload.ts';
+
+describe('webhook payload', () => {
+  const notice = {
+    label: '価格ページ',
+    url: 'https://shop.example.jp/price',
+    lang: 'ja' as const,
+    timezone: 'Asia/Tokyo',
+    detectedAt: new Date('2026-11-23T14:05:00Z'),
+    areas: [{ areaId: 'price', label: 'セール価格', diffText: '- 1,000円\n+ 800円' }],
+    areaLabels: { price: 'セール価格' },
+    historyUrl: 'https://mimamori.example/target2?id=t1',
+    matched: [
+      {
+        groupIndex: 0,
+        conditionIndex: 1,
+        areaId: 'price',
+        operand: 'new',
+        operator: 'keyword',
+        value: 'セール',
+      },
+    ],
+  };
+
+  it('tells the site, areas, diff, matched rules, picture links and the time in UTC and the user zone', () => {
+    const body = JSON.parse(
+      webhookPayload({ updateId: 'u1', targetId: 't1' }, notice, {
+        before: 'https://mimamori.example/api/v2/screenshot?image=before',
+        after: null,
+      }),
+    );
+    expect(body).toMatchObject({
+      type: 'update',
+      id: 'u1',
+      site: { id: 't1', label: '価格ページ', url: 'https://shop.example.jp/price' },
+      areas: [{ id: 'price', name: 'セール価格', diff: '- 1,000円\n+ 800円' }],
+      matched_rules: [{ group: 1, condition: 2, area_id: 'price', area_name: 'セール価格', value: 'セール' }],
+      pictures: { before: 'https://mimamori.example/api/v2/screenshot?image=before', after: null },
+      detected_at: '2026-11-23T14:05:00.000Z',
+      detected_at_local: '2026-11-23T23:05:00+09:00',
+      timezone: 'Asia/Tokyo',
+    });
+  });
+
+  it('writes zone offsets west of UTC and across a daylight-saving change', () => {
+    expect(zonedIso(new Date('2026-07-01T12:00:00Z'), 'America/New_York')).toBe('2026-07-01T08:00:00-04:00');
+    expect(zonedIso(new Date('2026-12-01T12:00:00Z'), 'America/New_York')).toBe('2026-12-01T07:00:00-05:00');
+    expect(zonedIso(new Date('2026-12-01T12:00:00Z'), 'Asia/Kolkata')).toBe('2026-12-01T17:30:00+05:30');
+  });
+
+  it('sends an update to the account-wide webhooks and the site’s own only', () => {
+    const hooks = [
+      { id: 'a', url: 'https://a.example/', targetId: '', sealedSecret: 's' },
+      { id: 'b', url: 'https://b.example/', targetId: 't1', sealedSecret: 's' },
+      { id: 'c', url: 'https://c.example/', targetId: 't2', sealedSecret: 's' },
+    ];
+    expect(webhooksFor(hooks, 't1').map((hook) => hook.id)).toEqual(['a', 'b']);
+  });
+});

@@ -1,0 +1,98 @@
+import type { UpdateNotice } from './update-notice.ts';
+import { areaName, knownZone, matchedRuleLines } from './update-wording.ts';
+
+/** One of the account's signed webhooks as the notification profile lists it. */
+export interface ProfileWebhook {
+  id: string;
+  url: string;
+  /** Empty for account-wide. */
+  targetId: string;
+  /** Sealed with the context `account:<user id>:webhook:<id>`. */
+  sealedSecret: string;
+}
+
+/** The webhooks an update of `targetId` goes to: the account-wide ones and the site's own. */
+export function webhooksFor(webhooks: readonly ProfileWebhook[], targetId: string): ProfileWebhook[] {
+  return webhooks.filter((webhook) => webhook.targetId === '' || webhook.targetId === targetId);
+}
+
+/** Links to the before/after pictures (the web app serves them to the signed-in owner only). */
+export interface PictureLinks {
+  before: string | null;
+  after: string | null;
+}
+
+/**
+ * The JSON body of an update's delivery (docs/webhooks.md): the same facts the mail tells, with
+ * ids, in UTC and in the user's zone. Built once per update, so every URL and every retry gets
+ * the same bytes (only the signature's time changes).
+ */
+export function webhookPayload(
+  update: { updateId: string; targetId: string },
+  notice: Omit<UpdateNotice, 'images'>,
+  pictures: PictureLinks,
+): string {
+  const zone = knownZone(notice.timezone) ?? (notice.lang === 'ja' ? 'Asia/Tokyo' : 'UTC');
+  const ruleTexts = matchedRuleLines(notice);
+  return JSON.stringify({
+    type: 'update',
+    id: update.updateId,
+    site: {
+      id: update.targetId,
+      label: notice.label,
+      url: notice.url,
+      history_url: notice.historyUrl || null,
+    },
+    areas: notice.areas.map((area) => ({
+      id: area.areaId,
+      name: areaName(area, notice.lang),
+      diff: area.diffText,
+    })),
+    matched_rules: notice.matched.map((rule, index) => ({
+      group: rule.groupIndex + 1,
+      condition: rule.conditionIndex + 1,
+      area_id: rule.areaId,
+      area_name: areaName({ areaId: rule.areaId, label: notice.areaLabels[rule.areaId] ?? '' }, notice.lang),
+      operand: rule.operand,
+      operator: rule.operator,
+      value: rule.value,
+      text: ruleTexts[index] ?? '',
+    })),
+    pictures,
+    detected_at: notice.detectedAt.toISOString(),
+    detected_at_local: zonedIso(notice.detectedAt, zone),
+    timezone: zone,
+    lang: notice.lang,
+  });
+}
+
+/** "2026-11-23T23:05:00+09:00": the instant as the clock in `zone` showed it, with its offset. */
+export function zonedIso(at: Date, zone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(at)
+      .map((part) => [part.type, part.value]),
+  );
+  const wall = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
+  const offsetMinutes = Math.round((wall - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMinutes);
+  const offset = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
+}
