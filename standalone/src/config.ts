@@ -30,6 +30,19 @@ export const standaloneEnv = z.object({
         .map((entry) => entry.trim())
         .filter(Boolean),
     ),
+  // Billing (docs/billing.md). Without STRIPE_SECRET_KEY the local Stripe stand-in starts on
+  // loopback and the card screens show the test card form; with it, the product talks to Stripe.
+  STRIPE_SECRET_KEY: z.string().default(''),
+  STRIPE_WEBHOOK_SECRET: z.string().default(''),
+  STRIPE_PUBLISHABLE_KEY: z.string().default(''),
+  // Prices per plan and cycle, JPY in yen and USD in cents; add-ons likewise. The defaults price a
+  // few plans so the one-command start can be tried end to end on the stand-in.
+  PLAN_PRICES: z
+    .string()
+    .default(
+      '{"3":{"month":{"JPY":980,"USD":700},"year":{"JPY":9800,"USD":7000}},"5":{"month":{"JPY":2980,"USD":2000},"year":{"JPY":29800,"USD":20000}},"11":{"month":{"JPY":9800,"USD":7000},"year":{"JPY":98000,"USD":70000}}}',
+    ),
+  ADDON_PRICES: z.string().default('{}'),
   // pino level.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Export traces over OTLP/HTTP to this endpoint; off when unset.

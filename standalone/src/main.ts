@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { listensOnLoopbackOnly } from '@mimamori/gateway';
+import { parseAddonPrices, parsePlanPrices } from '@mimamori/plans';
 import { createLogger, createShutdown, loadConfig, startTelemetry } from '@mimamori/runtime';
 import { standaloneEnv } from './config.ts';
 import { startStandalone } from './start-standalone.ts';
@@ -16,13 +17,23 @@ shutdown.listen();
 shutdown.register('telemetry', () => telemetry.shutdown());
 
 try {
-  const { url } = await startStandalone({
+  const { url, stripeStandInUrl } = await startStandalone({
     host: config.MIMAMORI_HOST,
     port: config.MIMAMORI_HTTP_PORT,
     dataDir: config.MIMAMORI_DATA_DIR,
     webDistDir: config.MIMAMORI_WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url)),
     crawlerAllow: config.CRAWLER_ALLOW,
     proxies: config.CRAWLER_PROXIES,
+    prices: { plans: parsePlanPrices(config.PLAN_PRICES), addons: parseAddonPrices(config.ADDON_PRICES) },
+    ...(config.STRIPE_SECRET_KEY
+      ? {
+          stripe: {
+            secretKey: config.STRIPE_SECRET_KEY,
+            webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+            publishableKey: config.STRIPE_PUBLISHABLE_KEY || undefined,
+          },
+        }
+      : {}),
     logger,
     shutdown,
   });
@@ -30,6 +41,8 @@ try {
   console.log(`Mimamori is running at ${url}`);
   console.log(`Outgoing mail: ${url}dev/mailbox`);
   if (listensOnLoopbackOnly(config.MIMAMORI_HOST)) console.log(`Discord messages: ${url}dev/discord`);
+  // Its test clock moves billing's time (docs/billing.md): trials end, renewals fail on demand.
+  if (stripeStandInUrl) console.log(`Stripe stand-in (billing without Stripe): ${stripeStandInUrl}`);
 } catch (error) {
   logger.fatal({ err: error }, 'Mimamori failed to start');
   await shutdown.run('start failure');
