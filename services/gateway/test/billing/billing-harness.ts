@@ -37,6 +37,8 @@ export interface BillingHarness {
   smtp: SmtpServerFixture;
   /** A browser signed in as a new account (signed up in `lang`), its billing started. */
   member(email: string, lang?: 'ja' | 'en'): Promise<{ browser: TestBrowser; userId: string }>;
+  /** The subjects of the mail sent to `to` so far, once one matching `subject` has arrived. */
+  mailSubjects(to: string, subject: RegExp): Promise<string[]>;
   /** Moves Stripe's (and billing's) clock and waits until the webhooks it caused were answered. */
   advanceDays(days: number): Promise<void>;
   close(): Promise<void>;
@@ -121,6 +123,17 @@ export async function startBillingHarness(): Promise<BillingHarness> {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       throw new Error(`billing never started for ${email}`);
+    },
+    async mailSubjects(to, subject) {
+      const subjects = () =>
+        smtp.messages
+          .filter((mail) => JSON.stringify(mail.to).includes(to))
+          .map((mail) => mail.subject ?? '');
+      for (let attempt = 0; attempt < 150; attempt++) {
+        if (subjects().some((line) => subject.test(line))) return subjects();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`no mail to ${to} matching ${subject}: ${JSON.stringify(subjects())}`);
     },
     async advanceDays(days) {
       standIn.advanceTo(standIn.now + days * DAY);
