@@ -18,7 +18,10 @@ describe('single-process mode', () => {
         dataDir,
         logger,
         shutdown,
-        prices: { plans: { 3: { month: { JPY: 980, USD: 700 }, year: { JPY: 9800, USD: 7000 } } }, addons: {} },
+        prices: {
+          plans: { 3: { month: { JPY: 980, USD: 700 }, year: { JPY: 9800, USD: 7000 } } },
+          addons: {},
+        },
       });
       expect(Object.keys(product.services).sort()).toEqual(
         ['account', 'crawler', 'diff', 'filings', 'gateway', 'notifier', 'scheduler', 'target'].sort(),
@@ -90,7 +93,10 @@ describe('single-process mode', () => {
         setup_intent_id: (intent.body as { setup_intent_id: string }).setup_intent_id,
         test_card: 'pm_card_visa',
       });
-      expect(carded).toMatchObject({ status: 200, body: { status: 1, has_pi: true, card: { last4: '4242' } } });
+      expect(carded).toMatchObject({
+        status: 200,
+        body: { status: 1, has_pi: true, card: { last4: '4242' } },
+      });
     } finally {
       await shutdown.run('test finished');
       await rm(dataDir, { recursive: true, force: true });
