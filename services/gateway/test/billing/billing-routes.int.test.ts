@@ -2,6 +2,7 @@ import { accountHeld, holdLifted, trialEnded } from '@mimamori/events';
 import type { BillingState, PlanCatalogue } from '@mimamori/http-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestBrowser } from '../accounts/test-browser.ts';
+import { expectEveryApiRouteDescribed } from '../openapi-coverage.ts';
 import { type BillingHarness, DAY, startBillingHarness, WEBHOOK_SECRET } from './billing-harness.ts';
 
 let harness: BillingHarness;
@@ -70,6 +71,19 @@ function postWebhook(payload: string, signature: string) {
 function sign(payload: string, timestamp = harness.standIn.now, secret = WEBHOOK_SECRET) {
   return harness.stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp });
 }
+
+describe('the billing API description', () => {
+  it('describes every billing route with its answers, the webhook (its own body parser) included', async () => {
+    const document = await expectEveryApiRouteDescribed(harness.gateway.app);
+    for (const path of [
+      '/api/plans',
+      '/api/billing',
+      '/api/billing/plan/booked/cancel',
+      '/api/stripe/webhook',
+    ])
+      expect(Object.keys(document.paths)).toContain(path);
+  });
+});
 
 describe('the plan catalogue', () => {
   it('lists every sold plan with monthly and yearly JPY and USD prices, to anyone', async () => {
