@@ -26,6 +26,8 @@ import { createGateway, type Gateway } from '../../src/gateway.ts';
 import { TestBrowser } from '../accounts/test-browser.ts';
 
 export const PASSWORD = 'abcd1234';
+/** Billing's Stripe secret key and webhook secret here (the stand-in's). */
+export const STRIPE_KEYS = { secretKey: 'sk_test_security', webhookSecret: 'whsec_security_test' };
 
 export interface Member {
   browser: TestBrowser;
@@ -89,10 +91,10 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
   const blobDir = await mkdtemp(join(tmpdir(), 'security-blobs-'));
   const blobs = await createFileBlobStore(blobDir);
   // Billing on the Stripe stand-in, so the billing routes are walked with billing on.
-  const standIn = new StripeStandIn({ webhookSecret: 'whsec_security_test' });
+  const standIn = new StripeStandIn({ webhookSecret: STRIPE_KEYS.webhookSecret });
   const stripeApi = `http://127.0.0.1:${(await standIn.listen()).port}`;
   const prices = { 3: { month: { JPY: 980, USD: 700 }, year: { JPY: 9800, USD: 7000 } } };
-  await syncStripePrices(createStripe('sk_test_security', stripeApi), billingCatalogue(prices, {}));
+  await syncStripePrices(createStripe(STRIPE_KEYS.secretKey, stripeApi), billingCatalogue(prices, {}));
   const accountService = await runService(
     createAccountService({
       db,
@@ -101,8 +103,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
       prices,
       billing: {
         provider: stripeBilling({
-          secretKey: 'sk_test_security',
-          webhookSecret: 'whsec_security_test',
+          ...STRIPE_KEYS,
           apiBase: stripeApi,
           clock: { now: () => new Date() },
         }),
