@@ -21,6 +21,7 @@ export const WEBHOOK_SECRET = 'whsec_gateway_billing_test';
 const KEY = 'sk_test_gateway_billing';
 export const DAY = 86_400;
 export const PRICES: PlanPrices = {
+  2: { month: { JPY: 500, USD: 400 }, year: { JPY: 5000, USD: 4000 } },
   3: { month: { JPY: 980, USD: 700 }, year: { JPY: 9800, USD: 7000 } },
   5: { month: { JPY: 2980, USD: 2000 }, year: { JPY: 29800, USD: 20000 } },
 };

@@ -195,6 +195,16 @@ describe('billing through the gateway on the Stripe stand-in', () => {
 
     const bad = await browser.post('/api/billing/plan', { plan: 3, cycle: 'week', timing: 'now' });
     expect(bad).toMatchObject({ status: 400, body: { error: { code: 'invalid_plan' } } });
+    // Only what configuration prices can be bought: Advanced (11) and the chat add-on are not here.
+    expect(
+      await browser.post('/api/billing/plan', { plan: 11, cycle: 'month', timing: 'now' }),
+    ).toMatchObject({
+      status: 409,
+      body: { error: { code: 'plan_not_sold' } },
+    });
+    expect(
+      await browser.post('/api/billing/plan', { plan: 2, cycle: 'month', options: ['line'], timing: 'now' }),
+    ).toMatchObject({ status: 409, body: { error: { code: 'plan_not_sold' } } });
     const noTiming = await browser.post('/api/billing/plan', { plan: 5, cycle: 'month' });
     expect(noTiming).toMatchObject({ status: 400, body: { error: { code: 'invalid_timing' } } });
 
@@ -324,6 +334,28 @@ describe('billing through the gateway on the Stripe stand-in', () => {
     expect(await state(bob)).toMatchObject({ has_pi: false });
     const unknown = await bob.post('/api/billing/card', { setup_intent_id: 'seti_x', test_card: '4242' });
     expect(unknown).toMatchObject({ status: 400, body: { error: { code: 'invalid_test_card' } } });
+  });
+
+  it('applies a custom plan with its add-ons as quantities; the limits follow it', async () => {
+    const { browser } = await harness.member('custom@example.jp');
+    const custom = await browser.post('/api/billing/plan', {
+      plan: 2,
+      cycle: 'month',
+      options: ['ss'],
+      timing: 'now',
+    });
+    expect(custom).toMatchObject({ status: 200, body: { plan: { plan: 2, options: ['ss'] } } });
+    expect((await browser.get('/api/user_info')).body).toMatchObject({
+      subscription: { s_info: { Plan: 2, Options: ['ss'] } },
+      num: { _60min: 5, ss: 5 },
+    });
+    const ssAddon = await browser.post('/api/billing/plan', {
+      plan: 3,
+      cycle: 'month',
+      options: ['ss'],
+      timing: 'now',
+    });
+    expect(ssAddon).toMatchObject({ status: 400, body: { error: { code: 'invalid_options' } } });
   });
 
   it('asks for the Project plan through support', async () => {

@@ -163,6 +163,7 @@ export class BillingRefused extends Error {
       | 'no_card'
       | 'nothing_to_pay'
       | 'nothing_booked'
+      | 'plan_not_sold'
       | 'live_mode',
   ) {
     super(reason);
