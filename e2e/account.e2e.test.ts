@@ -270,7 +270,7 @@ describe('account screens against the running product', () => {
     await expect
       .poll(() => page.getByText('Could not get time zone information.').count(), { timeout: 15_000 })
       .toBe(1);
-    await page.getByLabel('Currency').selectOption('JPY');
+    await page.getByLabel('Currency').selectOption('USD');
     await page.getByRole('button', { name: 'Save' }).nth(1).click();
     await expect.poll(() => page.getByText('Saved.').count()).toBe(1);
 

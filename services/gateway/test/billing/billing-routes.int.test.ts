@@ -138,6 +138,15 @@ describe('billing through the gateway on the Stripe stand-in', () => {
     expect(Date.parse(trial.suspend_at ?? '')).toBe((harness.standIn.now + 14 * DAY) * 1000);
     const { browser: english } = await harness.member('trial-en@example.com', 'en');
     expect(await state(english)).toMatchObject({ status: 1, currency: 'USD' });
+    // Stripe bills in that currency from then on: the account's currency cannot change.
+    expect(await english.post('/api/account/update', { currency: 'JPY' })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'currency_fixed' } },
+    });
+    expect(await english.post('/api/account/update', { currency: 'USD', name: 'Kai' })).toMatchObject({
+      status: 200,
+      body: { currency: 'USD', name: 'Kai' },
+    });
   });
 
   it('status 1 → trial ends without a card → 7, monitoring stopped → card → 2, hold lifted', async () => {
