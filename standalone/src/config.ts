@@ -1,5 +1,31 @@
 import { z } from 'zod';
 
+/** Monthly [JPY, USD cents]; a year costs ten months. Demonstration amounts, not the product's. */
+const monthly = (jpy: number, usd: number) => ({
+  month: { JPY: jpy, USD: usd },
+  year: { JPY: jpy * 10, USD: usd * 10 },
+});
+const DEMO_PLAN_PRICES = {
+  2: monthly(500, 400),
+  3: monthly(980, 700),
+  4: monthly(1980, 1400),
+  5: monthly(2980, 2000),
+  6: monthly(3980, 2800),
+  7: monthly(4980, 3500),
+  8: monthly(5980, 4200),
+  9: monthly(6980, 4900),
+  10: monthly(7980, 5600),
+  11: monthly(9800, 7000),
+};
+const DEMO_ADDON_PRICES = {
+  sites_5: monthly(500, 400),
+  '10min': monthly(300, 200),
+  '1min': monthly(1000, 700),
+  ss: monthly(300, 200),
+  mail: monthly(100, 100),
+  line: monthly(300, 200),
+};
+
 export const standaloneEnv = z.object({
   // Port the product is served on; 0 picks a free one.
   MIMAMORI_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -44,6 +70,15 @@ export const standaloneEnv = z.object({
   // default, so the product on a laptop never reaches them. Their keys and addresses are the
   // filings service's own variables (FILINGS_USER_AGENT, EDINET_API_KEY, …; docs/filings.md).
   MIMAMORI_FILINGS_SOURCES: z.string().default(''),
+  // Billing (docs/billing.md). Without STRIPE_SECRET_KEY the local Stripe stand-in starts on
+  // loopback and the card screens show the test card form; with it, the product talks to Stripe.
+  STRIPE_SECRET_KEY: z.string().default(''),
+  STRIPE_WEBHOOK_SECRET: z.string().default(''),
+  STRIPE_PUBLISHABLE_KEY: z.string().default(''),
+  // Prices per plan and cycle, JPY in yen and USD in cents; add-ons likewise. The defaults price
+  // every plan and add-on so the one-command start can be tried end to end on the stand-in.
+  PLAN_PRICES: z.string().default(JSON.stringify(DEMO_PLAN_PRICES)),
+  ADDON_PRICES: z.string().default(JSON.stringify(DEMO_ADDON_PRICES)),
   // pino level.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Export traces over OTLP/HTTP to this endpoint; off when unset.

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { filingsSettingsFrom } from '@mimamori/filings';
 import { listensOnLoopbackOnly } from '@mimamori/gateway';
+import { parseAddonPrices, parsePlanPrices } from '@mimamori/plans';
 import { createLogger, createShutdown, loadConfig, startTelemetry } from '@mimamori/runtime';
 import { standaloneEnv } from './config.ts';
 import { startStandalone } from './start-standalone.ts';
@@ -17,7 +18,7 @@ shutdown.listen();
 shutdown.register('telemetry', () => telemetry.shutdown());
 
 try {
-  const { url } = await startStandalone({
+  const { url, stripeStandInUrl } = await startStandalone({
     host: config.MIMAMORI_HOST,
     port: config.MIMAMORI_HTTP_PORT,
     dataDir: config.MIMAMORI_DATA_DIR,
@@ -26,6 +27,16 @@ try {
     webhookEgressAllow: config.WEBHOOK_EGRESS_ALLOW,
     proxies: config.CRAWLER_PROXIES,
     filings: filingsSettingsFrom({ ...process.env, FILINGS_SOURCES: config.MIMAMORI_FILINGS_SOURCES }),
+    prices: { plans: parsePlanPrices(config.PLAN_PRICES), addons: parseAddonPrices(config.ADDON_PRICES) },
+    ...(config.STRIPE_SECRET_KEY
+      ? {
+          stripe: {
+            secretKey: config.STRIPE_SECRET_KEY,
+            webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+            publishableKey: config.STRIPE_PUBLISHABLE_KEY || undefined,
+          },
+        }
+      : {}),
     logger,
     shutdown,
   });
@@ -33,6 +44,8 @@ try {
   console.log(`Mimamori is running at ${url}`);
   console.log(`Outgoing mail: ${url}dev/mailbox`);
   if (listensOnLoopbackOnly(config.MIMAMORI_HOST)) console.log(`Discord messages: ${url}dev/discord`);
+  // Its test clock moves billing's time (docs/billing.md): trials end, renewals fail on demand.
+  if (stripeStandInUrl) console.log(`Stripe stand-in (billing without Stripe): ${stripeStandInUrl}`);
 } catch (error) {
   logger.fatal({ err: error }, 'Mimamori failed to start');
   await shutdown.run('start failure');

@@ -1,9 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { createAccountService } from '@mimamori/account';
+import {
+  createAccountService,
+  createStripe,
+  stripeBilling,
+  syncStripePrices,
+  systemClock,
+} from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
 import { createInProcessBus } from '@mimamori/bus';
-import { accountV1, diffV1, filingsV1, targetV1, webhookV1 } from '@mimamori/contracts';
+import { accountV1, billingV1, diffV1, filingsV1, targetV1, webhookV1 } from '@mimamori/contracts';
 import { type CrawlerDeps, createCrawlerService } from '@mimamori/crawler';
 import { openPglite } from '@mimamori/db';
 import { createDiffService } from '@mimamori/diff';
@@ -16,10 +23,12 @@ import {
 } from '@mimamori/gateway';
 import { createMailbox, type Mailbox } from '@mimamori/mail';
 import { accountProfileClient, createNotifierService } from '@mimamori/notifier';
+import { type AddonPrices, billingCatalogue, type PlanPrices } from '@mimamori/plans';
 import { createGrpcClient, type Logger, type Shutdown } from '@mimamori/runtime';
 import { createSchedulerService } from '@mimamori/scheduler';
 import { createSecretBox, keptSecretKeys } from '@mimamori/secret-box';
 import { type RunningService, runService } from '@mimamori/service-host';
+import { StripeStandIn } from '@mimamori/stripe-stand-in';
 import { createTargetService } from '@mimamori/target';
 
 export interface StandaloneOptions {
@@ -35,12 +44,18 @@ export interface StandaloneOptions {
   proxies?: readonly string[];
   /** The filings sources and their addresses; none is asked unless given (MIMAMORI_FILINGS_SOURCES). */
   filings?: FilingsSettings;
+  /** Prices (configuration): the signup plan table, user_info and, on the stand-in, what it sells. */
+  prices?: { plans: PlanPrices; addons: AddonPrices };
+  /** A real Stripe account; without one the local stand-in plays Stripe's API on loopback. */
+  stripe?: { secretKey: string; webhookSecret: string; publishableKey?: string | undefined };
   logger: Logger;
   shutdown: Shutdown;
 }
 
 export interface Standalone {
   url: string;
+  /** The Stripe stand-in's address when it runs (no Stripe key given). */
+  stripeStandInUrl: string | null;
   mailbox: Mailbox;
   services: Record<string, RunningService>;
 }
@@ -78,6 +93,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const discordApiBase = discordStandIn ? () => new URL(DISCORD_STAND_IN_PATH, url).toString() : undefined;
 
   const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 } };
+  const prices = options.prices ?? { plans: {}, addons: {} };
+  const billing = await startBilling(options, prices);
   const blobs = await createFileBlobStore(join(dataDir, 'blobs'));
   const services: Record<string, RunningService> = {};
   const modules = [
@@ -86,6 +103,9 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       logger,
       secretBox,
       webhookEgressAllow: options.webhookEgressAllow ?? [],
+      prices: prices.plans,
+      addonPrices: prices.addons,
+      billing: { provider: billing.provider, renewalGraceMs: 7 * 86_400_000 },
       ...(discordApiBase ? { discordApiBase } : {}),
     }),
     createTargetService({ db, logger, secretBox, proxyPool: (options.proxies ?? []).length > 0 }),
@@ -125,6 +145,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   // One crawler here: its session ids carry no address and all go to it (ADR 0011).
   const preview = previewCrawlers(services.crawler?.grpcAddress ?? '');
   shutdown.register('crawler client', async () => preview.close());
+  const billingClient = createGrpcClient(billingV1.BillingServiceClient, services.account?.grpcAddress ?? '');
+  shutdown.register('billing client', async () => billingClient.close());
   const target = createGrpcClient(targetV1.TargetServiceClient, services.target?.grpcAddress ?? '');
   shutdown.register('target client', async () => target.close());
   const history = createGrpcClient(diffV1.HistoryServiceClient, services.diff?.grpcAddress ?? '');
@@ -137,6 +159,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     logger: logger.child({ service: 'gateway' }),
     account,
     webhooks,
+    billing: billingClient,
+    stripePublishableKey: options.stripe?.publishableKey,
     preview,
     secretBox,
     target,
@@ -150,5 +174,40 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   });
   services.gateway = await runService(gateway, host);
   url = services.gateway.url ?? '';
-  return { url, mailbox, services };
+  billing.standIn?.setWebhookUrl(new URL('/api/stripe/webhook', url).toString());
+  return { url, mailbox, services, stripeStandInUrl: billing.standInUrl };
+}
+
+/**
+ * Billing on Stripe when a key is given; else on the local stand-in, which listens on loopback,
+ * sells the configured prices and posts its signed webhooks to this product's webhook route once
+ * the gateway listens (the product re-reads Stripe on every call, so none is needed before).
+ */
+async function startBilling(options: StandaloneOptions, prices: { plans: PlanPrices; addons: AddonPrices }) {
+  if (options.stripe?.secretKey) {
+    const { secretKey, webhookSecret } = options.stripe;
+    return {
+      provider: stripeBilling({ secretKey, webhookSecret, clock: systemClock }),
+      standIn: null,
+      standInUrl: null,
+    };
+  }
+  const webhookSecret = `whsec_${randomBytes(24).toString('hex')}`;
+  const standIn = new StripeStandIn({ webhookSecret, followWallClock: true });
+  const address = await standIn.listen();
+  const apiBase = `http://${address.host}:${address.port}`;
+  options.shutdown.register('Stripe stand-in', () => standIn.close());
+  const secretKey = 'sk_test_local_stand_in';
+  await syncStripePrices(createStripe(secretKey, apiBase), billingCatalogue(prices.plans, prices.addons));
+  return {
+    // Webhooks are signed at the stand-in's time, which its test clock moves ahead of ours.
+    provider: stripeBilling({
+      secretKey,
+      webhookSecret,
+      apiBase,
+      clock: { now: () => new Date(standIn.now * 1000) },
+    }),
+    standIn,
+    standInUrl: apiBase,
+  };
 }

@@ -19,6 +19,8 @@ await runStatelessProcess('gateway', gatewayEnv, async ({ config, logger, isShut
     logger,
     account: clients.account,
     webhooks: clients.webhooks,
+    billing: clients.billing,
+    stripePublishableKey: config.STRIPE_PUBLISHABLE_KEY || undefined,
     preview: clients.preview,
     secretBox: config.SECRET_KEYS ? createSecretBox(config.SECRET_KEYS) : undefined,
     target: clients.target,

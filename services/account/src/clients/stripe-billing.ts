@@ -2,6 +2,7 @@ import type { SubscriptionLine } from '@mimamori/plans';
 import Stripe from 'stripe';
 import { type BillingProvider, type ProviderEvent, WebhookRefused } from '../domain/billing/billing-ports.ts';
 import type { ProviderStatus, ProviderSubscription } from '../domain/billing/billing-record.ts';
+import { BillingRefused } from '../domain/billing/billing-state.ts';
 import type { Clock } from '../domain/clock.ts';
 
 export interface StripeBillingOptions {
@@ -38,8 +39,9 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
     if (known) return known;
     const found = await stripe.prices.list({ lookup_keys: [lookupKey], active: true, limit: 1 });
     const id = found.data[0]?.id;
-    // The price script has not been run for this plan, cycle and currency (docs/billing.md).
-    if (!id) throw new Error(`no Stripe price with lookup key ${lookupKey}`);
+    // Configuration prices no such plan or add-on in this cycle and currency, or the price script
+    // has not been run for it (docs/billing.md): it cannot be bought.
+    if (!id) throw new BillingRefused('plan_not_sold');
     priceIds.set(lookupKey, id);
     return id;
   };
@@ -47,6 +49,18 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
     Promise.all(
       lines.map(async (line) => ({ price: await priceId(line.lookupKey), quantity: line.quantity })),
     );
+
+  /** The setup intent when it is this customer's; null for an unknown id or another customer's. */
+  const ownIntent = async (id: string, customerId: string): Promise<Stripe.SetupIntent | null> => {
+    if (!/^seti_\w{1,200}$/.test(id)) return null;
+    try {
+      const intent = await stripe.setupIntents.retrieve(id);
+      return idOf(intent.customer) === customerId ? intent : null;
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+      throw error;
+    }
+  };
 
   const read = async (id: string): Promise<ProviderSubscription> =>
     toSubscription(await stripe.subscriptions.retrieve(id));
@@ -88,7 +102,8 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
     },
 
     async setupIntentCard(setupIntentId, customerId) {
-      const intent = await stripe.setupIntents.retrieve(setupIntentId);
+      const intent = await ownIntent(setupIntentId, customerId);
+      if (!intent) return null;
       if (intent.status !== 'succeeded' || idOf(intent.customer) !== customerId || !intent.payment_method)
         return null;
       const pm = await stripe.paymentMethods.retrieve(idOf(intent.payment_method) as string);
@@ -105,10 +120,9 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
     // Stripe's test mode confirms a setup intent server-side with a test card id; a live key must not.
     confirmTestCard: options.secretKey.startsWith('sk_test_')
       ? async (setupIntentId, customerId, testCard) => {
-          const intent = await stripe.setupIntents.retrieve(setupIntentId);
-          if (idOf(intent.customer) !== customerId)
-            throw new Error(`setup intent ${setupIntentId} is not this customer's`);
-          if (intent.status !== 'succeeded')
+          // Another customer's or an unknown intent is left alone; confirming the card then finds none.
+          const intent = await ownIntent(setupIntentId, customerId);
+          if (intent && intent.status !== 'succeeded')
             await stripe.setupIntents.confirm(setupIntentId, { payment_method: testCard });
         }
       : null,
@@ -182,6 +196,11 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
           { items: await items(lines), duration: { interval: 'day', interval_count: 30 } },
         ],
       });
+    },
+
+    async releaseBooking(subscriptionId) {
+      const sub = await stripe.subscriptions.retrieve(subscriptionId);
+      if (sub.schedule) await stripe.subscriptionSchedules.release(idOf(sub.schedule) as string);
     },
 
     async setCancelAtPeriodEnd(subscriptionId, cancel) {

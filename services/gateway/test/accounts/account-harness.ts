@@ -1,6 +1,6 @@
 import { createAccountService, type XOAuthConfig } from '@mimamori/account';
 import type { EventBus } from '@mimamori/bus';
-import { accountV1, filingsV1 } from '@mimamori/contracts';
+import { accountV1, billingV1, filingsV1 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
 import { createFilingsService, type FilingsService, type FilingsSettings } from '@mimamori/filings';
 import { openMailTransport } from '@mimamori/mail';
@@ -92,10 +92,13 @@ export async function startAccountHarness(options: HarnessOptions = {}): Promise
   const filings = filingsAddress
     ? createGrpcClient(filingsV1.FilingsServiceClient, filingsAddress)
     : undefined;
+  // Billing is off here (no Stripe keys): its routes answer billing_off.
+  const billing = createGrpcClient(billingV1.BillingServiceClient, running.grpcAddress);
   const gateway = await createGateway({
     logger,
     account,
     filings,
+    billing,
     publicUrl: PUBLIC_URL,
     isShuttingDown: shutdown.isShuttingDown,
   });
@@ -132,6 +135,7 @@ export async function startAccountHarness(options: HarnessOptions = {}): Promise
       await gateway.close();
       account.close();
       filings?.close();
+      billing.close();
       await testHost.close();
       await smtp.close();
     },

@@ -1,5 +1,6 @@
 import { isPlanId, type PlanId, subscriptionLines } from '@mimamori/plans';
 import { SubscriptionStatus } from '../account-record.ts';
+import type { CancellationFeedback } from '../cancellation-feedback.ts';
 import type { Clock } from '../clock.ts';
 import { TRIAL_DAYS, TRIAL_PLAN } from '../trial.ts';
 import type { BillingProvider, BillingStore, TestCard } from './billing-ports.ts';
@@ -46,6 +47,12 @@ export function billingActions(deps: BillingDeps) {
       if (eventId && !(await unit.firstDelivery(eventId.id, eventId.type))) return 'duplicate';
       const sub = await provider.subscription(unit.record.subscriptionId);
       const { record, effects } = followProvider(unit.record, sub, clock.now(), deps.renewalGraceMs);
+      // Stripe says so three days before the trial ends; only its event tells it.
+      if (
+        eventId?.type === 'customer.subscription.trial_will_end' &&
+        record.status === SubscriptionStatus.trial
+      )
+        effects.push('trial_ending');
       await unit.save(record, effects, cause);
       return 'applied';
     });
@@ -155,10 +162,25 @@ export function billingActions(deps: BillingDeps) {
       return required(userId);
     },
 
-    async cancel(userId: string): Promise<BillingRecord> {
+    /** The booked change goes; the current plan renews as it is. */
+    async cancelBookedChange(userId: string): Promise<BillingRecord> {
+      const record = await required(userId);
+      if (!record.booked) throw new BillingRefused('nothing_booked');
+      assertInGoodStanding(record);
+      await provider.releaseBooking(record.subscriptionId);
+      await store.within(userId, (unit) =>
+        unit.save({ ...unit.record, booked: null }, [], 'booking-released'),
+      );
+      await refresh(userId, 'booking-released');
+      return required(userId);
+    },
+
+    /** Service continues to the period's end; the questionnaire is kept once the cancel is accepted. */
+    async cancel(userId: string, feedback: CancellationFeedback): Promise<BillingRecord> {
       const record = await required(userId);
       cancelAtPeriodEnd(record);
       await provider.setCancelAtPeriodEnd(record.subscriptionId, true);
+      await store.recordCancellation(userId, feedback, clock.now());
       await refresh(userId, 'cancel');
       return required(userId);
     },
