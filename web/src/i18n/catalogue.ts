@@ -5,6 +5,8 @@ import checkErrorsEn from './features/errors-check.en.json';
 import checkErrorsJa from './features/errors-check.ja.json';
 import targetErrorsEn from './features/errors-target.en.json';
 import targetErrorsJa from './features/errors-target.ja.json';
+import filingsEn from './features/filings.en.json';
+import filingsJa from './features/filings.ja.json';
 import mockShopEn from './features/mockShop.en.json';
 import mockShopJa from './features/mockShop.ja.json';
 import siteDetailEn from './features/siteDetail.en.json';
@@ -23,7 +25,7 @@ import coreJa from './ja.json';
 export const ja = {
   ...coreJa,
   errors: { ...coreJa.errors, ...targetErrorsJa, ...checkErrorsJa },
-  dashboard: dashboardJa,
+  dashboard: { ...dashboardJa, filings: filingsJa },
   wizard: wizardJa,
   siteDetail: siteDetailJa,
   mockShop: mockShopJa,
@@ -34,7 +36,7 @@ export const ja = {
 export const en: typeof ja = {
   ...coreEn,
   errors: { ...coreEn.errors, ...targetErrorsEn, ...checkErrorsEn },
-  dashboard: dashboardEn,
+  dashboard: { ...dashboardEn, filings: filingsEn },
   wizard: wizardEn,
   siteDetail: siteDetailEn,
   mockShop: mockShopEn,

@@ -1,0 +1,142 @@
+import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/client.ts';
+import { type FilingsOption, type FilingsSearchKind, useFilingsSearch } from '../../hooks/use-filings.ts';
+import { type CompanyLine, cikIsinLine, japaneseCompanyLine } from './describe-company.ts';
+import { checkIsin, isinMessage, searchableQuery } from './search-rules.ts';
+
+/** Typing pauses this long before a company search is sent, so each keystroke is not a request. */
+const TYPING_PAUSE_MS = 300;
+
+type Props = {
+  kind: FilingsSearchKind;
+  label: string;
+  /** Keys of the companies already followed (follow-keys.ts). */
+  followedKeys: ReadonlySet<string>;
+  onFollow: (option: FilingsOption, line: CompanyLine) => void;
+};
+
+/**
+ * One search box and its options (docs/product.md#filings): a company search waits for 3
+ * characters, an ISIN search for 12 with a valid check digit, and nothing is sent before.
+ */
+export function CompanySearch({ kind, label, followedKeys, onFollow }: Props) {
+  const { t } = useTranslation();
+  const inputId = useId();
+  const hintId = useId();
+  const problemId = useId();
+  const [input, setInput] = useState('');
+  const typed = useTypingPause(input);
+  const isin = kind === 'isin';
+  const isinCheck = isin ? checkIsin(input) : null;
+  // An ISIN is sent as soon as it is whole and valid: there is nothing more to wait for.
+  const query = isinCheck ? (isinCheck.ok ? isinCheck.isin : null) : searchableQuery(typed);
+  const search = useFilingsSearch(kind, query);
+  const problem = isin ? isinMessage(input) : null;
+
+  const describedBy = problem ? `${hintId} ${problemId}` : hintId;
+  return (
+    <div className="filings-search">
+      <div className="field">
+        <label className="field-label" htmlFor={inputId}>
+          {label}
+        </label>
+        <input
+          id={inputId}
+          className="input"
+          type="search"
+          value={input}
+          onChange={(event) => setInput(event.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+          maxLength={isin ? 20 : 100}
+          aria-describedby={describedBy}
+          aria-invalid={problem ? true : undefined}
+        />
+        <p id={hintId} className="field-hint">
+          {isin ? t('dashboard.filings.isinHint') : t('dashboard.filings.hint')}
+        </p>
+        {problem && (
+          <p id={problemId} className="field-error">
+            {problem === 'length' ? t('dashboard.filings.isinLength') : t('dashboard.filings.isinInvalid')}
+          </p>
+        )}
+      </div>
+      <div className="filings-search-outcome" aria-live="polite">
+        {query !== null && <SearchOutcome search={search} followedKeys={followedKeys} onFollow={onFollow} />}
+      </div>
+    </div>
+  );
+}
+
+function SearchOutcome({
+  search,
+  followedKeys,
+  onFollow,
+}: {
+  search: ReturnType<typeof useFilingsSearch>;
+  followedKeys: ReadonlySet<string>;
+  onFollow: Props['onFollow'];
+}) {
+  const { t } = useTranslation();
+  if (search.isPending || (search.isFetching && search.isError)) {
+    return <p className="filings-note">{t('dashboard.filings.searching')}</p>;
+  }
+  if (search.isError) {
+    const busy = search.error instanceof ApiError && search.error.status === 429;
+    return (
+      <p className="field-error" role="alert">
+        {busy ? t('dashboard.filings.tooMany') : t('dashboard.filings.searchFailed')}
+      </p>
+    );
+  }
+  if (search.data.length === 0) return <p className="filings-note">{t('dashboard.filings.notFound')}</p>;
+  return (
+    <ul className="filings-list filings-options" aria-label={t('dashboard.filings.results')}>
+      {search.data.map((option) => {
+        const line =
+          option.kind === 'tdedi' ? japaneseCompanyLine(t, option.option) : cikIsinLine(t, option.option);
+        const followed = followedKeys.has(line.key);
+        return (
+          <li key={line.key} className="filings-row">
+            <CompanyText line={line} />
+            <button
+              type="button"
+              className={followed ? 'button small' : 'button small primary'}
+              aria-disabled={followed ? true : undefined}
+              onClick={() => {
+                if (!followed) onFollow(option, line);
+              }}
+            >
+              {followed ? t('dashboard.filings.following') : t('dashboard.filings.follow')}
+              <span className="visually-hidden"> {line.name}</span>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+export function CompanyText({ line }: { line: CompanyLine }) {
+  return (
+    <span className="filings-company">
+      <span className="filings-name">{line.name}</span>
+      <span className="filings-codes">
+        {line.codes.map((code) => (
+          <span key={code}>{code}</span>
+        ))}
+      </span>
+    </span>
+  );
+}
+
+/** The input once typing has paused. */
+function useTypingPause(value: string): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), TYPING_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [value]);
+  return settled;
+}
