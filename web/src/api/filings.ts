@@ -9,8 +9,10 @@ import { apiRequest } from './client.ts';
 
 export type { CikIsinItem, TdnetEdinetItem } from '@mimamori/http-api';
 
-/** A company the SEC or GlobeNewswire search offers: a cik_isins item not yet followed. */
-export type CikIsinOption = Omit<CikIsinItem, 'id'>;
+/** An SEC registrant as /api/cik/search offers it. */
+export type CikOption = { label: string; cik: string; ticker: string };
+/** A GlobeNewswire issuer as /api/isin/search offers it. */
+export type IsinOption = { label: string; isin: string };
 
 /** POST /api/tdedi/search: Japanese companies by securities code, EDINET code or name. */
 export function searchJapaneseCompanies(query: string, signal?: AbortSignal): Promise<TdnetEdinetItem[]> {
@@ -26,20 +28,20 @@ export function unfollowJapaneseCompany(item: TdnetEdinetItem): Promise<unknown>
 }
 
 /** POST /api/cik/search: SEC filers by CIK, ticker or keyword. */
-export function searchSecCompanies(query: string, signal?: AbortSignal): Promise<CikIsinOption[]> {
-  return apiRequest<CikIsinOption[]>('/api/cik/search', post({ query }, signal));
+export function searchSecCompanies(query: string, signal?: AbortSignal): Promise<CikOption[]> {
+  return apiRequest<CikOption[]>('/api/cik/search', post({ query }, signal));
 }
 
-export function followSecCompany(option: CikIsinOption): Promise<unknown> {
+export function followSecCompany(option: CikOption): Promise<unknown> {
   return apiRequest('/api/cik/register', post(option));
 }
 
 /** POST /api/isin/search: GlobeNewswire issuers by a checked ISIN; 429 while the source is busy. */
-export function searchIsin(isin: string, signal?: AbortSignal): Promise<CikIsinOption[]> {
-  return apiRequest<CikIsinOption[]>('/api/isin/search', post({ isin }, signal));
+export function searchIsin(isin: string, signal?: AbortSignal): Promise<IsinOption[]> {
+  return apiRequest<IsinOption[]>('/api/isin/search', post({ isin }, signal));
 }
 
-export function followIsin(option: CikIsinOption): Promise<unknown> {
+export function followIsin(option: IsinOption): Promise<unknown> {
   return apiRequest('/api/isin/register', post(option));
 }
 

@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   type CikIsinItem,
-  type CikIsinOption,
+  type CikOption,
   followIsin,
   followJapaneseCompany,
   followSecCompany,
+  type IsinOption,
   searchIsin,
   searchJapaneseCompanies,
   searchSecCompanies,
@@ -19,7 +20,8 @@ export type FilingsSearchKind = 'tdedi' | 'cik' | 'isin';
 /** One search answer, whichever source: the Japanese directory, or the SEC and GlobeNewswire. */
 export type FilingsOption =
   | { kind: 'tdedi'; option: TdnetEdinetItem }
-  | { kind: 'cik' | 'isin'; option: CikIsinOption };
+  | { kind: 'cik'; option: CikOption }
+  | { kind: 'isin'; option: IsinOption };
 
 /** A followed company as user_info lists it. */
 export type FollowedItem = { kind: 'tdedi'; item: TdnetEdinetItem } | { kind: 'cikisin'; item: CikIsinItem };
@@ -28,8 +30,8 @@ async function search(kind: FilingsSearchKind, query: string, signal: AbortSigna
   if (kind === 'tdedi') {
     return (await searchJapaneseCompanies(query, signal)).map((option) => ({ kind, option }));
   }
-  const options = kind === 'cik' ? await searchSecCompanies(query, signal) : await searchIsin(query, signal);
-  return options.map((option) => ({ kind, option }));
+  if (kind === 'cik') return (await searchSecCompanies(query, signal)).map((option) => ({ kind, option }));
+  return (await searchIsin(query, signal)).map((option) => ({ kind, option }));
 }
 
 /**
@@ -56,7 +58,8 @@ export function useFollowChange() {
       if ('follow' in change) {
         const { follow } = change;
         if (follow.kind === 'tdedi') return followJapaneseCompany(follow.option);
-        return follow.kind === 'cik' ? followSecCompany(follow.option) : followIsin(follow.option);
+        if (follow.kind === 'cik') return followSecCompany(follow.option);
+        return followIsin(follow.option);
       }
       const { unfollow } = change;
       return unfollow.kind === 'tdedi'

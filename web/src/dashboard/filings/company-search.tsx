@@ -1,8 +1,9 @@
+import type { TFunction } from 'i18next';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { type FilingsOption, type FilingsSearchKind, useFilingsSearch } from '../../hooks/use-filings.ts';
-import { type CompanyLine, cikIsinLine, japaneseCompanyLine } from './describe-company.ts';
+import { type CompanyLine, isinIssuerLine, japaneseCompanyLine, secCompanyLine } from './describe-company.ts';
 import { checkIsin, isinMessage, searchableQuery } from './search-rules.ts';
 
 /** Typing pauses this long before a company search is sent, so each keystroke is not a request. */
@@ -94,8 +95,7 @@ function SearchOutcome({
   return (
     <ul className="filings-list filings-options" aria-label={t('dashboard.filings.results')}>
       {search.data.map((option) => {
-        const line =
-          option.kind === 'tdedi' ? japaneseCompanyLine(t, option.option) : cikIsinLine(t, option.option);
+        const line = optionLine(t, option);
         const followed = followedKeys.has(line.key);
         return (
           <li key={line.key} className="filings-row">
@@ -116,6 +116,11 @@ function SearchOutcome({
       })}
     </ul>
   );
+}
+
+function optionLine(t: TFunction, option: FilingsOption): CompanyLine {
+  if (option.kind === 'tdedi') return japaneseCompanyLine(t, option.option);
+  return option.kind === 'cik' ? secCompanyLine(t, option.option) : isinIssuerLine(t, option.option);
 }
 
 export function CompanyText({ line }: { line: CompanyLine }) {

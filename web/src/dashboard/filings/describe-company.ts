@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
-import type { CikIsinItem, CikIsinOption, TdnetEdinetItem } from '../../api/filings.ts';
-import { cikIsinKey, japaneseCompanyKey } from './follow-keys.ts';
+import type { CikIsinItem, CikOption, IsinOption, TdnetEdinetItem } from '../../api/filings.ts';
+import { cikIsinKey, cikKey, isinKey, japaneseCompanyKey } from './follow-keys.ts';
 
 /** A company as a search option or a followed item shows it: its name and its codes. */
 export type CompanyLine = { key: string; name: string; codes: string[] };
@@ -12,13 +12,22 @@ export function japaneseCompanyLine(t: TFunction, company: TdnetEdinetItem): Com
   return { key: japaneseCompanyKey(company), name: company.name1, codes };
 }
 
-export function cikIsinLine(t: TFunction, company: CikIsinOption | CikIsinItem): CompanyLine {
-  const codes =
-    company.isin !== ''
-      ? [t('dashboard.filings.isinCode', { code: company.isin })]
-      : [
-          t('dashboard.filings.cik', { code: company.cik }),
-          ...(company.ticker !== '' ? [t('dashboard.filings.ticker', { code: company.ticker })] : []),
-        ];
-  return { key: cikIsinKey(company), name: company.label, codes };
+export function secCompanyLine(t: TFunction, company: CikOption): CompanyLine {
+  const codes = [t('dashboard.filings.cik', { code: company.cik })];
+  if (company.ticker !== '') codes.push(t('dashboard.filings.ticker', { code: company.ticker }));
+  return { key: cikKey(company), name: company.label, codes };
+}
+
+export function isinIssuerLine(t: TFunction, issuer: IsinOption): CompanyLine {
+  return {
+    key: isinKey(issuer),
+    name: issuer.label,
+    codes: [t('dashboard.filings.isinCode', { code: issuer.isin })],
+  };
+}
+
+/** A followed cik_isins item: an ISIN follow when its ISIN is set, else an SEC one. */
+export function cikIsinLine(t: TFunction, item: CikIsinItem): CompanyLine {
+  const line = item.isin !== '' ? isinIssuerLine(t, item) : secCompanyLine(t, item);
+  return { ...line, key: cikIsinKey(item) };
 }
