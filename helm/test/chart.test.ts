@@ -273,9 +273,9 @@ describe('the chart', () => {
 
 /**
  * Variables read outside the services' sources: MIMAMORI_SERVICE by deploy/service-entrypoint.sh,
- * HOME by Chromium. FILINGS_GRPC_ADDR is left to issue 14.3, which removes the filings placeholder.
+ * HOME by Chromium.
  */
-const notReadBySources = new Set(['MIMAMORI_SERVICE', 'HOME', 'FILINGS_GRPC_ADDR']);
+const notReadBySources = new Set(['MIMAMORI_SERVICE', 'HOME']);
 
 /** The services the repository has: every services/<name>/src/main.ts. */
 function serviceNames(): string[] {

@@ -30,6 +30,10 @@ export const standaloneEnv = z.object({
         .map((entry) => entry.trim())
         .filter(Boolean),
     ),
+  // The filings sources to poll (tdnet, edinet, sec, globenewswire, comma-separated); none by
+  // default, so the product on a laptop never reaches them. Their keys and addresses are the
+  // filings service's own variables (FILINGS_USER_AGENT, EDINET_API_KEY, …; docs/filings.md).
+  MIMAMORI_FILINGS_SOURCES: z.string().default(''),
   // pino level.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Export traces over OTLP/HTTP to this endpoint; off when unset.

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { filingsSettingsFrom } from '@mimamori/filings';
 import { listensOnLoopbackOnly } from '@mimamori/gateway';
 import { createLogger, createShutdown, loadConfig, startTelemetry } from '@mimamori/runtime';
 import { standaloneEnv } from './config.ts';
@@ -23,6 +24,7 @@ try {
     webDistDir: config.MIMAMORI_WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url)),
     crawlerAllow: config.CRAWLER_ALLOW,
     proxies: config.CRAWLER_PROXIES,
+    filings: filingsSettingsFrom({ ...process.env, FILINGS_SOURCES: config.MIMAMORI_FILINGS_SOURCES }),
     logger,
     shutdown,
   });

@@ -3,11 +3,11 @@ import { join, resolve } from 'node:path';
 import { createAccountService } from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
 import { createInProcessBus } from '@mimamori/bus';
-import { accountV1, diffV1, targetV1 } from '@mimamori/contracts';
+import { accountV1, diffV1, filingsV1, targetV1 } from '@mimamori/contracts';
 import { type CrawlerDeps, createCrawlerService } from '@mimamori/crawler';
 import { openPglite } from '@mimamori/db';
 import { createDiffService } from '@mimamori/diff';
-import { createFilingsService } from '@mimamori/filings';
+import { createFilingsService, type FilingsSettings } from '@mimamori/filings';
 import {
   createGatewayService,
   DISCORD_STAND_IN_PATH,
@@ -31,6 +31,8 @@ export interface StandaloneOptions {
   crawlerAllow?: readonly string[];
   /** The crawler's proxy pool; without one the target service refuses a site's proxy option. */
   proxies?: readonly string[];
+  /** The filings sources and their addresses; none is asked unless given (MIMAMORI_FILINGS_SOURCES). */
+  filings?: FilingsSettings;
   logger: Logger;
   shutdown: Shutdown;
 }
@@ -105,7 +107,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
         ...(discordApiBase ? { discordApiBase } : {}),
       },
     }),
-    createFilingsService({ db, logger }),
+    createFilingsService({ db, logger, ...(options.filings ? { settings: options.filings } : {}) }),
   ];
   for (const module of modules) services[module.name] = await runService(module, host);
 
@@ -118,6 +120,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   shutdown.register('target client', async () => target.close());
   const history = createGrpcClient(diffV1.HistoryServiceClient, services.diff?.grpcAddress ?? '');
   shutdown.register('diff client', async () => history.close());
+  const filings = createGrpcClient(filingsV1.FilingsServiceClient, services.filings?.grpcAddress ?? '');
+  shutdown.register('filings client', async () => filings.close());
   const gateway = await createGatewayService({
     logger: logger.child({ service: 'gateway' }),
     account,
@@ -125,6 +129,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     secretBox,
     target,
     history: { client: history, blobs },
+    filings,
     webDistDir: options.webDistDir,
     mailbox,
     discordStandIn,

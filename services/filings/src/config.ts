@@ -1,8 +1,26 @@
 import { serviceProcessEnv } from '@mimamori/service-host';
 import { z } from 'zod';
+import type { SourceName } from './domain/filing.ts';
+
+const SOURCE_NAMES = ['tdnet', 'edinet', 'sec', 'globenewswire'] as const satisfies readonly SourceName[];
 
 /** The filings service's own variables; every one has a default. */
 export const filingsOwnEnv = {
+  // The sources this process may ask, comma-separated (tdnet, edinet, sec, globenewswire); none
+  // by default, so a process started without it never reaches the internet. tdnet or edinet
+  // also fetches the EDINET code list, sec the SEC's tickers; globenewswire answers ISIN searches.
+  FILINGS_SOURCES: z
+    .string()
+    .default('')
+    .transform((value) => [
+      ...new Set(
+        value
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .pipe(z.array(z.enum(SOURCE_NAMES))),
   // Seconds between polls of each filings source while it answers.
   FILINGS_POLL_INTERVAL_SECONDS: z.coerce.number().int().min(10).default(300),
   // The longest wait between polls of a source that keeps failing, in minutes.
@@ -35,6 +53,8 @@ export type FilingsEnv = z.infer<z.ZodObject<typeof filingsOwnEnv>>;
 
 /** What the service needs of the environment; tests build it by hand. */
 export interface FilingsSettings {
+  /** The sources switched on (FILINGS_SOURCES); the others are never asked. */
+  sources: readonly SourceName[];
   pollIntervalMs: number;
   backoffMaxMs: number;
   directoryRefreshMs: number;
@@ -51,6 +71,7 @@ export interface FilingsSettings {
 
 export function filingsSettings(env: FilingsEnv): FilingsSettings {
   return {
+    sources: env.FILINGS_SOURCES,
     pollIntervalMs: env.FILINGS_POLL_INTERVAL_SECONDS * 1_000,
     backoffMaxMs: env.FILINGS_BACKOFF_MAX_MINUTES * 60_000,
     directoryRefreshMs: env.FILINGS_DIRECTORY_REFRESH_HOURS * 3_600_000,
@@ -66,7 +87,12 @@ export function filingsSettings(env: FilingsEnv): FilingsSettings {
   };
 }
 
-/** The settings with every variable unset (the single-process product). */
+/** The settings from an environment (the single-process mode reads its own with this). */
+export function filingsSettingsFrom(env: Record<string, string | undefined>): FilingsSettings {
+  return filingsSettings(z.object(filingsOwnEnv).parse(env));
+}
+
+/** The settings with every variable unset: no source is asked (the single-process default). */
 export const defaultFilingsSettings: FilingsSettings = filingsSettings(z.object(filingsOwnEnv).parse({}));
 
 /** Whether a User-Agent names a contact the way the SEC asks ("Company admin@company.example"). */

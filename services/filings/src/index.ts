@@ -1,4 +1,4 @@
-export { filingsEnv, filingsSettings } from './config.ts';
+export { type FilingsSettings, filingsEnv, filingsSettings, filingsSettingsFrom } from './config.ts';
 export { searchKey } from './domain/search-key.ts';
 export { createCompanyDirectory } from './jobs/company-directory.ts';
 export { createFilingsService, type FilingsService, type FilingsServiceOptions } from './service.ts';

@@ -11,7 +11,7 @@ import { fetchSecTickers, secSource } from './clients/sec-source.ts';
 import type { SourceHttp } from './clients/source-http.ts';
 import { tdnetSource } from './clients/tdnet-source.ts';
 import { defaultFilingsSettings, type FilingsSettings, hasContact } from './config.ts';
-import type { FilingSource, SourceName } from './domain/filing.ts';
+import { type FilingSource, SourceError, type SourceName } from './domain/filing.ts';
 import { FRESH_FOR_MS } from './domain/notices.ts';
 import { RequestPacer } from './domain/pacing.ts';
 import { accountConsumers } from './events/account-consumers.ts';
@@ -67,25 +67,42 @@ export function createFilingsService(options: FilingsServiceOptions): FilingsSer
   );
   const globeNewswireHttp = http('globenewswire', 1, 2);
 
+  // Only the sources FILINGS_SOURCES names are asked, for polling and for the directory alike.
+  const on = new Set(settings.sources);
   const globeNewswire = globeNewswireSource(globeNewswireHttp, settings.globeNewswireUrl);
-  const sources: FilingSource[] = [tdnetSource(tdnetHttp, settings.tdnetListUrl), globeNewswire];
-  if (settings.edinetApiKey)
-    sources.push(edinetSource(edinetHttp, settings.edinetApiUrl, settings.edinetApiKey));
-  else logger.warn('EDINET_API_KEY is not set: EDINET documents are not polled (TDnet still is)');
-  if (withContact) sources.push(secSource(secHttp, { www: settings.secWwwUrl, data: settings.secDataUrl }));
-  else
+  const sources: FilingSource[] = [];
+  if (on.has('tdnet')) sources.push(tdnetSource(tdnetHttp, settings.tdnetListUrl));
+  if (on.has('globenewswire')) sources.push(globeNewswire);
+  if (on.has('edinet')) {
+    if (settings.edinetApiKey)
+      sources.push(edinetSource(edinetHttp, settings.edinetApiUrl, settings.edinetApiKey));
+    else logger.warn('EDINET_API_KEY is not set: EDINET documents are not polled (TDnet still is)');
+  }
+  if (on.has('sec') && !withContact)
     logger.warn(
       'FILINGS_USER_AGENT names no contact e-mail: the SEC is not asked (it refuses such requests)',
     );
+  const secOn = on.has('sec') && withContact;
+  if (secOn) sources.push(secSource(secHttp, { www: settings.secWwwUrl, data: settings.secDataUrl }));
+  if (on.size === 0)
+    logger.info('FILINGS_SOURCES is empty: no filings source is asked and the directory is not fetched');
 
   const directory = createCompanyDirectory(
     store,
     {
-      japanese: () => fetchEdinetCodeList(edinetHttp, settings.edinetCodeListUrl),
-      ...(withContact ? { sec: () => fetchSecTickers(secHttp, settings.secWwwUrl) } : {}),
+      ...(on.has('tdnet') || on.has('edinet')
+        ? { japanese: () => fetchEdinetCodeList(edinetHttp, settings.edinetCodeListUrl) }
+        : {}),
+      ...(secOn ? { sec: () => fetchSecTickers(secHttp, settings.secWwwUrl) } : {}),
     },
     logger,
   );
+  // Without GlobeNewswire no ISIN can be looked up: the search says the source is unavailable.
+  const findIsinIssuer = on.has('globenewswire')
+    ? globeNewswire.findIssuer
+    : async (): Promise<string | undefined> => {
+        throw new SourceError('globenewswire', 'unavailable', 'not in FILINGS_SOURCES');
+      };
   const poller = createSourcePoller({
     db,
     store,
@@ -115,7 +132,7 @@ export function createFilingsService(options: FilingsServiceOptions): FilingsSer
     grpc: [
       {
         definition: filingsV1.FilingsServiceService,
-        implementation: filingsServer({ store, directory, findIsinIssuer: globeNewswire.findIssuer, now }),
+        implementation: filingsServer({ store, directory, findIsinIssuer, now }),
       },
     ],
     // Seen filings are kept while a source may still list them as new (the notice rule ignores

@@ -43,6 +43,7 @@ describe('filings service: follow, poll, tell each follower once', () => {
   let isinAnswer: 'ok' | 'busy' = 'ok';
 
   const settings = (): FilingsSettings => ({
+    sources: ['tdnet', 'edinet', 'sec', 'globenewswire'],
     pollIntervalMs: 3_600_000,
     backoffMaxMs: 3_600_000,
     directoryRefreshMs: 3_600_000,

@@ -18,6 +18,9 @@ export const gatewayEnv = {
   SECRET_KEYS: z.string().default(''),
   // host:port of the target service's gRPC server (monitored sites); without it the site routes are absent.
   TARGET_GRPC_ADDR: z.string().min(3).optional(),
+  // host:port of the filings service's gRPC server (company follows); without it the filings
+  // paths answer 503 filings_unavailable and user_info lists no follows.
+  FILINGS_GRPC_ADDR: z.string().min(3).optional(),
   // host:port of the diff service's gRPC server (site history); without it the site-detail routes are absent.
   DIFF_GRPC_ADDR: z.string().min(3).optional(),
   // Where the diff service keeps the before/after pictures: file:<folder> or nats://host:port/<bucket>.

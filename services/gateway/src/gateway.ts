@@ -1,6 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import type { BlobStore } from '@mimamori/blob-store';
-import type { accountV1, diffV1, targetV1 } from '@mimamori/contracts';
+import type { accountV1, diffV1, filingsV1, targetV1 } from '@mimamori/contracts';
 import type { Mailbox } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
@@ -11,12 +11,14 @@ import { sendApiError } from './http/api-error.ts';
 import { authRoutes } from './http/auth-routes.ts';
 import { csrfProtection } from './http/csrf.ts';
 import { discordStandInRoutes } from './http/discord-stand-in-routes.ts';
+import { filingsRoutes } from './http/filings-routes.ts';
 import { healthRoutes } from './http/health-routes.ts';
 import { historyRoutes } from './http/history-routes.ts';
 import { mailboxRoutes } from './http/mailbox-routes.ts';
 import { openApiRoutes } from './http/openapi-routes.ts';
 import { previewRoutes } from './http/preview-routes.ts';
 import { type RouteEntry, recordRoutes } from './http/route-table.ts';
+import { SearchAllowance } from './http/search-allowance.ts';
 import { spaRoutes } from './http/spa-routes.ts';
 import { supportRoutes } from './http/support-routes.ts';
 import { targetRoutes } from './http/target-routes.ts';
@@ -38,6 +40,11 @@ export interface GatewayDeps {
    * the site-detail routes (/api/v2/history, /api/v2/screenshot, …) exist.
    */
   history?: { client: diffV1.HistoryServiceClient; blobs: BlobStore } | undefined;
+  /**
+   * The filings service: follows (user_info's tdedinets and cik_isins) and the dashboard's
+   * filings paths, which answer 503 filings_unavailable without it.
+   */
+  filings?: filingsV1.FilingsServiceClient | undefined;
   /** The built SPA; served with a history-mode fallback when given. */
   webDistDir?: string | undefined;
   /** The local mailbox of the single-process mode, browsable under /dev/mailbox. */
@@ -80,6 +87,12 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   healthRoutes(app, deps);
   await openApiRoutes(app);
   userInfoRoutes(app, deps);
+  // 20 searches at once, then one every 3 s: typing a few names, never a scan of the directory.
+  filingsRoutes(app, {
+    account: deps.account,
+    filings: deps.filings,
+    searches: new SearchAllowance(20, 1 / 3),
+  });
   authRoutes(app, deps);
   accountRoutes(app, deps);
   supportRoutes(app, deps);

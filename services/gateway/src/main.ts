@@ -10,6 +10,7 @@ await runStatelessProcess('gateway', gatewayEnv, async ({ config, logger, isShut
     crawler: config.CRAWLER_GRPC_ADDR,
     target: config.TARGET_GRPC_ADDR,
     diff: config.DIFF_GRPC_ADDR,
+    filings: config.FILINGS_GRPC_ADDR,
     blobUrl:
       config.BLOB_URL ??
       `${config.NATS_URL.replace(/\/+$/, '')}/${config.BUS_NAMESPACE ? `${config.BUS_NAMESPACE}_` : ''}mimamori_blobs`,
@@ -21,6 +22,7 @@ await runStatelessProcess('gateway', gatewayEnv, async ({ config, logger, isShut
     secretBox: config.SECRET_KEYS ? createSecretBox(config.SECRET_KEYS) : undefined,
     target: clients.target,
     history: clients.history,
+    filings: clients.filings,
     webDistDir: config.WEB_DIST_DIR,
     publicUrl: config.PUBLIC_URL,
     trustProxy: config.TRUST_PROXY === 'true' ? true : config.TRUST_PROXY || false,

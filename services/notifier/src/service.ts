@@ -9,6 +9,7 @@ import { countedDeliveries } from './delivery-metrics.ts';
 import type { NotificationProfileSource } from './domain/notification-profile.ts';
 import { accountMailConsumer } from './events/account-mail-consumer.ts';
 import { checkResultConsumer } from './events/check-result-consumer.ts';
+import { filingConsumer } from './events/filing-consumer.ts';
 import { targetNoticeConsumers } from './events/target-notice-consumers.ts';
 import { updateConsumer } from './events/update-consumer.ts';
 import { createDeliveryStore } from './store/delivery-store.ts';
@@ -81,13 +82,24 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
           hintAfterErrors: updates.hintAfterErrors ?? 5,
           logger,
         }),
+        filingConsumer({
+          deliveries,
+          mail,
+          secretBox,
+          profiles: updates.profiles,
+          discordApiBase: updates.discordApiBase ?? DISCORD,
+          logger,
+        }),
       ]
     : [];
   return {
     name: 'notifier',
     schema: NOTIFIER_SCHEMA,
     migrations: notifierMigrations,
-    streams: [streams.accounts, ...(updates ? [streams.targets, streams.updates, streams.checkResults] : [])],
+    streams: [
+      streams.accounts,
+      ...(updates ? [streams.targets, streams.updates, streams.checkResults, streams.filings] : []),
+    ],
     consumers: [accountMailConsumer({ deliveries, mail, secretBox, publicUrl, logger }), ...updateConsumers],
     sweep: (keepMs) => sweepNotifier(db, keepMs),
     stop: async () => {

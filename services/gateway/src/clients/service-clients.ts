@@ -1,5 +1,5 @@
 import { openBlobStore } from '@mimamori/blob-store';
-import { accountV1, diffV1, targetV1 } from '@mimamori/contracts';
+import { accountV1, diffV1, filingsV1, targetV1 } from '@mimamori/contracts';
 import { createGrpcClient } from '@mimamori/runtime';
 import type { GatewayDeps } from '../gateway.ts';
 import { previewCrawlers } from './preview-crawlers.ts';
@@ -9,11 +9,12 @@ export interface ServiceAddresses {
   crawler?: string | undefined;
   target?: string | undefined;
   diff?: string | undefined;
+  filings?: string | undefined;
   /** Where the diff service keeps its pictures (file:<folder> or nats://host:port/<bucket>). */
   blobUrl: string;
 }
 
-export type ServiceClients = Pick<GatewayDeps, 'account' | 'preview' | 'target' | 'history'> & {
+export type ServiceClients = Pick<GatewayDeps, 'account' | 'preview' | 'target' | 'history' | 'filings'> & {
   /** Closes every client and the blob store. */
   close(): Promise<void>;
 };
@@ -35,13 +36,17 @@ export async function connectServices(addresses: ServiceAddresses): Promise<Serv
         blobs: await openBlobStore(addresses.blobUrl),
       }
     : undefined;
+  const filings = addresses.filings
+    ? createGrpcClient(filingsV1.FilingsServiceClient, addresses.filings)
+    : undefined;
   return {
     account,
     preview,
     target,
     history,
+    filings,
     async close() {
-      for (const client of [account, preview, target, history?.client]) client?.close();
+      for (const client of [account, preview, target, history?.client, filings]) client?.close();
       await history?.blobs.close();
     },
   };

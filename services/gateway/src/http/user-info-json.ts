@@ -1,4 +1,4 @@
-import type { accountV1 } from '@mimamori/contracts';
+import type { accountV1, filingsV1 } from '@mimamori/contracts';
 import type { QuotaCounts, UserInfo } from '@mimamori/http-api';
 
 /** user_info exactly as the SPA reads it (snake_case, `_60min`-style quota keys). */
@@ -53,4 +53,27 @@ function toQuotaJson(quota: accountV1.Quota | undefined): QuotaCounts {
     mail: quota?.mail ?? 0,
     line_notify: quota?.lineNotify ?? 0,
   };
+}
+
+/** A TDnet/EDINET item as the spec names its fields. */
+export const tdedinetJson = (item: filingsV1.FollowItem) => ({
+  edinet: item.edinetCode,
+  tdnet: item.tdnetCode,
+  name1: item.label,
+});
+
+/** A CIK/ISIN item as the spec names its fields. */
+export const cikIsinJson = (item: filingsV1.FollowItem) => ({
+  id: item.id,
+  label: item.label,
+  cik: item.cik,
+  ticker: item.ticker,
+  isin: item.isin,
+});
+
+/** user_info's tdedinets and cik_isins from the user's follows. */
+export function followsJson(
+  follows: filingsV1.ListFollowsResponse,
+): Pick<UserInfo, 'tdedinets' | 'cik_isins'> {
+  return { tdedinets: follows.tdedinets.map(tdedinetJson), cik_isins: follows.cikIsins.map(cikIsinJson) };
 }

@@ -1,14 +1,17 @@
-import type { accountV1 } from '@mimamori/contracts';
-import { signedOut, userInfo } from '@mimamori/http-api';
+import type { accountV1, filingsV1 } from '@mimamori/contracts';
+import { signedOut, type UserInfo, userInfo } from '@mimamori/http-api';
 import { unary } from '@mimamori/runtime';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { answer } from './answer.ts';
 import { sendApiError, sendGrpcFailure } from './api-error.ts';
 import { SESSION_COOKIE } from './session-cookie.ts';
-import { toUserInfoJson } from './user-info-json.ts';
+import { followsJson, toUserInfoJson } from './user-info-json.ts';
 
-export function userInfoRoutes(app: FastifyInstance, deps: { account: accountV1.AccountServiceClient }) {
+export function userInfoRoutes(
+  app: FastifyInstance,
+  deps: { account: accountV1.AccountServiceClient; filings?: filingsV1.FilingsServiceClient | undefined },
+) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/user_info',
     {
@@ -28,9 +31,32 @@ export function userInfoRoutes(app: FastifyInstance, deps: { account: accountV1.
           if (!sessionToken) return sendApiError(reply, 401, 'unauthenticated');
           const response = await unary(deps.account, 'getUserInfo', { sessionToken });
           if (!response.userInfo) return sendApiError(reply, 401, 'unauthenticated');
-          return reply.send(toUserInfoJson(response.userInfo));
+          const info = toUserInfoJson(response.userInfo);
+          if (!deps.filings || !info.user_id || info.deleted_user) return reply.send(info);
+          return reply.send(withFollows(info, await followsOf(deps.filings, info.user_id, request)));
         },
         sendGrpcFailure,
       ),
   );
+}
+
+/**
+ * The user's follows, from the filings service. When it cannot answer, user_info still loads
+ * (the dashboard's sites matter more) with the lists empty, and the failure is logged.
+ */
+async function followsOf(
+  filings: filingsV1.FilingsServiceClient,
+  userId: string,
+  request: FastifyRequest,
+): Promise<filingsV1.ListFollowsResponse | undefined> {
+  try {
+    return await unary(filings, 'listFollows', { userId }, { deadlineMs: 5_000 });
+  } catch (error) {
+    request.log.error({ err: error }, 'follows not loaded for user_info');
+    return undefined;
+  }
+}
+
+function withFollows(info: UserInfo, follows: filingsV1.ListFollowsResponse | undefined): UserInfo {
+  return follows ? { ...info, ...followsJson(follows) } : info;
 }

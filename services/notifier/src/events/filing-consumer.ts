@@ -1,0 +1,132 @@
+import { type BusMessage, type CatalogEntry, exponentialRetryDelay, type RetryDelay } from '@mimamori/bus';
+import { filingPublished } from '@mimamori/events';
+import type { MailTransport } from '@mimamori/mail';
+import type { Logger } from '@mimamori/runtime';
+import type { SecretBox } from '@mimamori/secret-box';
+import { executeUrl, postDiscordMessage } from '../clients/discord-webhook-client.ts';
+import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
+import { type FilingNotice, filingDiscordMessage, filingMailContent } from '../domain/filing-notice.ts';
+import type { NotificationProfile, NotificationProfileSource } from '../domain/notification-profile.ts';
+import { type ClaimedSend, sendClaimed } from './claimed-send.ts';
+
+export interface FilingConsumerDeps {
+  deliveries: DeliveryLedger;
+  mail: MailTransport;
+  /** Opens the account's sealed Discord webhook. */
+  secretBox: SecretBox;
+  profiles: NotificationProfileSource;
+  /** Discord itself, or a stand-in; stored webhook URLs always name discord.com. */
+  discordApiBase: string | (() => string);
+  logger: Logger;
+  retryDelay?: RetryDelay;
+}
+
+const DONE: ClaimedSend = { retry: false };
+
+/**
+ * Tells a follower of a new filing (filings.published, one event per follower): one e-mail to
+ * the account address and its verified additional ones, and one Discord message to the
+ * account's webhook when linked. Each channel is its own delivery (`<event id>:email` /
+ * `:discord`, the event id naming the filing and the user), so a redelivered or republished
+ * event sends only what is missing, as for updates (update-consumer.ts).
+ */
+export function filingConsumer(deps: FilingConsumerDeps): CatalogEntry {
+  const retryDelay = deps.retryDelay ?? exponentialRetryDelay;
+  return {
+    stream: filingPublished.stream,
+    durable: 'notifier-filings-published',
+    subject: filingPublished.subject,
+    maxDeliver: 20,
+    ackWaitMs: deps.deliveries.claimMs,
+    concurrency: 4,
+    async handler(message) {
+      const event = filingPublished.decode(message.data);
+      const profile = await deps.profiles.read(event.userId);
+      if (!profile) return;
+      const notice: FilingNotice = {
+        lang: profile.lang,
+        timezone: profile.timezone,
+        followLabel: event.followLabel,
+        companyName: event.companyName,
+        companyCode: event.companyCode,
+        source: event.source,
+        title: event.title,
+        documentUrl: event.documentUrl,
+        publishedAt: event.publishedAt ?? event.seenAt ?? new Date(),
+      };
+      const log = deps.logger.child({ eventId: event.eventId });
+      const attempts = await Promise.all([
+        byMail(`${event.eventId}:email`, message, profile, notice, deps, log),
+        byDiscord(`${event.eventId}:discord`, message, event.userId, profile, notice, deps, log),
+      ]);
+      const pending = attempts.filter((attempt) => attempt.retry);
+      if (pending.length === 0) return;
+      message.nak(
+        Math.max(...pending.map((attempt) => attempt.afterMs ?? retryDelay(message.deliveryCount))),
+      );
+    },
+  };
+}
+
+function byMail(
+  deliveryId: string,
+  message: BusMessage,
+  profile: NotificationProfile,
+  notice: FilingNotice,
+  deps: FilingConsumerDeps,
+  log: Logger,
+): Promise<ClaimedSend> {
+  const to = [...new Set([profile.email, ...profile.verifiedMails].filter((address) => address !== ''))];
+  if (to.length === 0) return Promise.resolve(DONE);
+  return sendClaimed(deps.deliveries, message, deliveryId, 'email', async () => {
+    try {
+      await deps.mail.send({ to, ...filingMailContent(notice) });
+    } catch (error) {
+      log.warn({ err: error, deliveryId }, 'filing mail not sent; will retry');
+      return { retryAfterMs: null };
+    }
+    log.info({ deliveryId, recipients: to.length }, 'filing mail sent');
+    return 'sent';
+  });
+}
+
+function byDiscord(
+  deliveryId: string,
+  message: BusMessage,
+  userId: string,
+  profile: NotificationProfile,
+  notice: FilingNotice,
+  deps: FilingConsumerDeps,
+  log: Logger,
+): Promise<ClaimedSend> {
+  if (!profile.sealedDiscordWebhook) return Promise.resolve(DONE);
+  let url: string | null = null;
+  try {
+    const apiBase = typeof deps.discordApiBase === 'function' ? deps.discordApiBase() : deps.discordApiBase;
+    url = executeUrl(
+      deps.secretBox.open(profile.sealedDiscordWebhook, `account:${userId}:discord_webhook`),
+      apiBase,
+    );
+  } catch {
+    // Sealed under a key no longer kept: it will never open.
+  }
+  if (!url) {
+    log.warn({ deliveryId }, 'stored Discord webhook does not open to a Discord webhook URL; not posted');
+    return Promise.resolve(DONE);
+  }
+  const webhook = url;
+  return sendClaimed(deps.deliveries, message, deliveryId, 'discord', async () => {
+    const outcome = await postDiscordMessage(webhook, filingDiscordMessage(notice));
+    switch (outcome.kind) {
+      case 'sent':
+        log.info({ deliveryId }, 'filing Discord message sent');
+        return 'sent';
+      case 'refused':
+        log.warn({ deliveryId, status: outcome.reason }, 'Discord refused the filing message; not retried');
+        return 'refused';
+      case 'retry':
+        log.warn({ deliveryId, reason: outcome.reason }, 'filing Discord message not sent; will retry');
+        return { retryAfterMs: outcome.afterMs };
+    }
+  });
+}
