@@ -64,7 +64,7 @@ afterAll(async () => {
 
 const running = productAndBrowser(() => ({
   env: {
-    FILINGS_SOURCES: 'tdnet,sec,globenewswire',
+    MIMAMORI_FILINGS_SOURCES: 'tdnet,sec,globenewswire',
     FILINGS_USER_AGENT: 'Mimamori e2e ops@example.com',
     EDINET_CODE_LIST_URL: `${sourcesUrl()}/edinet/Edinetcode.zip`,
     // Polls find no day page and back off; these tests follow, they do not wait for filings.

@@ -1,4 +1,4 @@
-import type { CikIsinItem, TdnetEdinetItem } from '@mimamori/http-api';
+import type { CikIsinItem, CikOption, IsinOption, TdnetEdinetItem } from '@mimamori/http-api';
 import { apiRequest } from './client.ts';
 
 /*
@@ -7,12 +7,8 @@ import { apiRequest } from './client.ts';
  * rather than trusting each answer's own shape.
  */
 
-export type { CikIsinItem, TdnetEdinetItem } from '@mimamori/http-api';
-
-/** An SEC registrant as /api/cik/search offers it. */
-export type CikOption = { label: string; cik: string; ticker: string };
-/** A GlobeNewswire issuer as /api/isin/search offers it. */
-export type IsinOption = { label: string; isin: string };
+/** The options the searches answer and the items user_info lists; the shapes are the gateway's own. */
+export type { CikIsinItem, CikOption, IsinOption, TdnetEdinetItem } from '@mimamori/http-api';
 
 /** POST /api/tdedi/search: Japanese companies by securities code, EDINET code or name. */
 export function searchJapaneseCompanies(query: string, signal?: AbortSignal): Promise<TdnetEdinetItem[]> {
