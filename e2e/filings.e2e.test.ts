@@ -96,15 +96,18 @@ const EN: SignUpLabels = {
   signIn: 'Sign in',
 };
 
+/** A new user on the dashboard, with the first-visit tour ended (it is not what these tests look at). */
 async function newUserOnDashboard(
   locale: string,
   timezoneId: string,
-  email: string,
-  labels: SignUpLabels,
+  account: { email: string; labels: SignUpLabels; endTour: string },
 ): Promise<Page> {
   const context = await running.browser.newContext({ locale, timezoneId, viewport: WIDE });
   const page = await context.newPage();
+  const { email, labels } = account;
   await signedUpAndIn(page, running.product.url, { email, password: 'filings-pass-1', labels });
+  await page.getByRole('button', { name: account.endTour }).click();
+  await expect.poll(() => page.getByRole('button', { name: account.endTour }).count()).toBe(0);
   return page;
 }
 
@@ -147,7 +150,11 @@ async function addedFlagTimes(page: Page): Promise<{ shown?: number; gone?: numb
 
 describe('filings section against the running product', () => {
   it('searches the Japanese directory from 3 characters, follows with a 3-second flag and unfollows — Japanese, 1280 and 375 px', async () => {
-    const page = await newUserOnDashboard('ja-JP', 'Asia/Tokyo', 'filings-ja@example.com', JA);
+    const page = await newUserOnDashboard('ja-JP', 'Asia/Tokyo', {
+      email: 'filings-ja@example.com',
+      labels: JA,
+      endTour: 'ツアーを終了',
+    });
     const calls = filingsCalls(page);
     const section = page.getByRole('region', { name: '企業の開示情報' });
     await expect.poll(() => section.getByText('フォロー中の企業はまだありません。').count()).toBe(1);
@@ -176,11 +183,13 @@ describe('filings section against the running product', () => {
     await search.fill('7203');
     await expect.poll(() => results.getByRole('listitem').count()).toBe(1);
     await watchAddedFlag(page, '追加しました');
-    await results.getByRole('button', { name: '追加 トヨタ自動車株式会社' }).click();
+    await results.getByRole('button', { name: '追加 トヨタ自動車株式会社 証券コード 7203' }).click();
     const followed = section.getByTestId('filings-followed');
     await expect.poll(() => followed.getByRole('listitem').count()).toBe(1);
     expect(await followed.getByRole('listitem').textContent()).toContain('トヨタ自動車株式会社');
-    expect(await results.getByRole('button', { name: '追加済み トヨタ自動車株式会社' }).count()).toBe(1);
+    expect(
+      await results.getByRole('button', { name: '追加済み トヨタ自動車株式会社 証券コード 7203' }).count(),
+    ).toBe(1);
     await screenshot(page, 'filings-1280-ja');
     await expect.poll(async () => (await addedFlagTimes(page)).gone, { timeout: 20_000 }).toBeDefined();
     const flag = await addedFlagTimes(page);
@@ -200,7 +209,7 @@ describe('filings section against the running product', () => {
     await screenshot(page, 'filings-375-ja');
 
     // Unfollowing empties the list, for good.
-    await section.getByRole('button', { name: '削除 トヨタ自動車株式会社' }).click();
+    await section.getByRole('button', { name: '削除 トヨタ自動車株式会社 証券コード 7203' }).click();
     await expect.poll(() => section.getByText('トヨタ自動車株式会社 を削除しました。').count()).toBe(1);
     await expect.poll(() => section.getByText('フォロー中の企業はまだありません。').count()).toBe(1);
     await page.reload();
@@ -209,7 +218,11 @@ describe('filings section against the running product', () => {
   });
 
   it('checks an ISIN before sending it, says when to try again on a 429, and follows SEC and ISIN companies — English, 1280 and 375 px', async () => {
-    const page = await newUserOnDashboard('en-US', 'America/New_York', 'filings-en@example.com', EN);
+    const page = await newUserOnDashboard('en-US', 'America/New_York', {
+      email: 'filings-en@example.com',
+      labels: EN,
+      endTour: 'End the tour',
+    });
     const calls = filingsCalls(page);
     const section = page.getByRole('region', { name: 'Company filings' });
     await expect.poll(() => section.getByText('You follow no companies yet.').count()).toBe(1);
@@ -223,7 +236,7 @@ describe('filings section against the running product', () => {
     await secSearch.fill('AAPL');
     await expect.poll(() => results.getByRole('listitem').count(), { timeout: 30_000 }).toBe(1);
     expect(await results.getByRole('listitem').textContent()).toContain('CIK 320193');
-    await results.getByRole('button', { name: 'Add Apple Inc.' }).click();
+    await results.getByRole('button', { name: 'Add Apple Inc. CIK 320193' }).click();
     const followed = section.getByTestId('filings-followed');
     await expect.poll(() => followed.getByRole('listitem').count()).toBe(1);
     expect(await followed.locator('.filings-added').textContent()).toBe('Added');
@@ -263,7 +276,7 @@ describe('filings section against the running product', () => {
     await expect.poll(() => results.getByRole('listitem').count(), { timeout: 30_000 }).toBe(1);
     expect(await results.getByRole('listitem').textContent()).toContain('ISIN US0378331005');
     const issuer = (await results.locator('.filings-name').textContent()) ?? '';
-    await results.getByRole('button', { name: `Add ${issuer}` }).click();
+    await results.getByRole('button', { name: `Add ${issuer} ISIN US0378331005` }).click();
     await expect.poll(() => followed.getByRole('listitem').count()).toBe(2);
 
     await page.setViewportSize(NARROW);
@@ -271,7 +284,7 @@ describe('filings section against the running product', () => {
     await expectNoSeriousAxeViolations(page);
     await screenshot(page, 'filings-375-en');
 
-    await section.getByRole('button', { name: 'Delete Apple Inc.' }).click();
+    await section.getByRole('button', { name: 'Delete Apple Inc. CIK 320193' }).click();
     await expect.poll(() => followed.getByRole('listitem').count()).toBe(1);
     expect(await followed.textContent()).toContain('ISIN US0378331005');
     await page.context().close();

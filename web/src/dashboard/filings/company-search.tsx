@@ -3,7 +3,13 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { type FilingsOption, type FilingsSearchKind, useFilingsSearch } from '../../hooks/use-filings.ts';
-import { type CompanyLine, isinIssuerLine, japaneseCompanyLine, secCompanyLine } from './describe-company.ts';
+import {
+  type CompanyLine,
+  companyLabel,
+  isinIssuerLine,
+  japaneseCompanyLine,
+  secCompanyLine,
+} from './describe-company.ts';
 import { checkIsin, isinMessage, searchableQuery } from './search-rules.ts';
 
 /** Typing pauses this long before a company search is sent, so each keystroke is not a request. */
@@ -109,7 +115,7 @@ function SearchOutcome({
               }}
             >
               {followed ? t('dashboard.filings.following') : t('dashboard.filings.follow')}
-              <span className="visually-hidden"> {line.name}</span>
+              <span className="visually-hidden"> {companyLabel(line)}</span>
             </button>
           </li>
         );

@@ -5,6 +5,14 @@ import { cikIsinKey, cikKey, isinKey, japaneseCompanyKey } from './follow-keys.t
 /** A company as a search option or a followed item shows it: its name and its codes. */
 export type CompanyLine = { key: string; name: string; codes: string[] };
 
+/**
+ * What a button names its company by: the name and its first code, since two follows can share
+ * a name (a company followed both by CIK and by ISIN).
+ */
+export function companyLabel(line: CompanyLine): string {
+  return [line.name, line.codes[0]].filter(Boolean).join(' ');
+}
+
 export function japaneseCompanyLine(t: TFunction, company: TdnetEdinetItem): CompanyLine {
   const codes = [t('dashboard.filings.edinetCode', { code: company.edinet })];
   // An unlisted filer has an EDINET code only.

@@ -4,7 +4,7 @@ import type { UserInfo } from '../../api/user-info.ts';
 import { FormMessage } from '../../forms/form-message.tsx';
 import { type FilingsOption, type FollowedItem, useFollowChange } from '../../hooks/use-filings.ts';
 import { CompanySearch, CompanyText } from './company-search.tsx';
-import { type CompanyLine, cikIsinLine, japaneseCompanyLine } from './describe-company.ts';
+import { type CompanyLine, cikIsinLine, companyLabel, japaneseCompanyLine } from './describe-company.ts';
 import { ADDED_FLAG_MS } from './search-rules.ts';
 import './filings.css';
 
@@ -116,7 +116,7 @@ export function FilingsSection({ info }: { info: UserInfo }) {
               )}
               <button type="button" className="button small danger" onClick={() => unfollow(entry)}>
                 {t('dashboard.filings.delete')}
-                <span className="visually-hidden"> {entry.line.name}</span>
+                <span className="visually-hidden"> {companyLabel(entry.line)}</span>
               </button>
             </li>
           ))}
