@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { useEffect, useId, useState } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { type FilingsOption, type FilingsSearchKind, useFilingsSearch } from '../../hooks/use-filings.ts';
@@ -21,13 +21,15 @@ type Props = {
   /** Keys of the companies already followed (follow-keys.ts). */
   followedKeys: ReadonlySet<string>;
   onFollow: (option: FilingsOption, line: CompanyLine) => void;
+  /** Shown under the box, above the options (the ISIN lookup link). */
+  children?: ReactNode;
 };
 
 /**
  * One search box and its options (docs/product.md#filings): a company search waits for 3
  * characters, an ISIN search for 12 with a valid check digit, and nothing is sent before.
  */
-export function CompanySearch({ kind, label, followedKeys, onFollow }: Props) {
+export function CompanySearch({ kind, label, followedKeys, onFollow, children }: Props) {
   const { t } = useTranslation();
   const inputId = useId();
   const hintId = useId();
@@ -69,6 +71,7 @@ export function CompanySearch({ kind, label, followedKeys, onFollow }: Props) {
           </p>
         )}
       </div>
+      {children}
       <div className="filings-search-outcome" aria-live="polite">
         {query !== null && <SearchOutcome search={search} followedKeys={followedKeys} onFollow={onFollow} />}
       </div>
@@ -106,17 +109,19 @@ function SearchOutcome({
         return (
           <li key={line.key} className="filings-row">
             <CompanyText line={line} />
-            <button
-              type="button"
-              className={followed ? 'button small' : 'button small primary'}
-              aria-disabled={followed ? true : undefined}
-              onClick={() => {
-                if (!followed) onFollow(option, line);
-              }}
-            >
-              {followed ? t('dashboard.filings.following') : t('dashboard.filings.follow')}
-              <span className="visually-hidden"> {companyLabel(line)}</span>
-            </button>
+            <span className="filings-actions">
+              <button
+                type="button"
+                className={followed ? 'button small' : 'button small primary'}
+                aria-disabled={followed ? true : undefined}
+                onClick={() => {
+                  if (!followed) onFollow(option, line);
+                }}
+              >
+                {followed ? t('dashboard.filings.following') : t('dashboard.filings.follow')}
+                <span className="visually-hidden"> {companyLabel(line)}</span>
+              </button>
+            </span>
           </li>
         );
       })}

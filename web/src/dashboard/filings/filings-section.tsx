@@ -111,13 +111,15 @@ export function FilingsSection({ info }: { info: UserInfo }) {
           {followed.map((entry) => (
             <li key={entry.line.key} className="filings-row">
               <CompanyText line={entry.line} />
-              {added?.key === entry.line.key && (
-                <span className="badge filings-added">{t('dashboard.filings.added')}</span>
-              )}
-              <button type="button" className="button small danger" onClick={() => unfollow(entry)}>
-                {t('dashboard.filings.delete')}
-                <span className="visually-hidden"> {companyLabel(entry.line)}</span>
-              </button>
+              <span className="filings-actions">
+                {added?.key === entry.line.key && (
+                  <span className="badge filings-added">{t('dashboard.filings.added')}</span>
+                )}
+                <button type="button" className="button small danger" onClick={() => unfollow(entry)}>
+                  {t('dashboard.filings.delete')}
+                  <span className="visually-hidden"> {companyLabel(entry.line)}</span>
+                </button>
+              </span>
             </li>
           ))}
         </ul>
@@ -164,15 +166,16 @@ function ForeignSearch(props: {
             : t('dashboard.filings.foreign.isinSearch')
         }
         {...props}
-      />
-      {source === 'isin' && (
-        <p className="filings-lookup">
-          <a href={ISIN_LOOKUP_URL} target="_blank" rel="noopener noreferrer">
-            {t('dashboard.filings.foreign.isinLookup')}
-            <span className="visually-hidden"> {t('dashboard.filings.foreign.newTab')}</span>
-          </a>
-        </p>
-      )}
+      >
+        {source === 'isin' && (
+          <p className="filings-lookup">
+            <a href={ISIN_LOOKUP_URL} target="_blank" rel="noopener noreferrer">
+              {t('dashboard.filings.foreign.isinLookup')}
+              <span className="visually-hidden"> {t('dashboard.filings.foreign.newTab')}</span>
+            </a>
+          </p>
+        )}
+      </CompanySearch>
     </>
   );
 }
