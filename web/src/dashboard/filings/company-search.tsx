@@ -72,7 +72,7 @@ export function CompanySearch({ kind, label, followedKeys, onFollow, children }:
         )}
       </div>
       {children}
-      <div className="filings-search-outcome" aria-live="polite">
+      <div className="filings-search-outcome">
         {query !== null && <SearchOutcome search={search} followedKeys={followedKeys} onFollow={onFollow} />}
       </div>
     </div>
@@ -89,43 +89,58 @@ function SearchOutcome({
   onFollow: Props['onFollow'];
 }) {
   const { t } = useTranslation();
-  if (search.isPending || (search.isFetching && search.isError)) {
-    return <p className="filings-note">{t('dashboard.filings.searching')}</p>;
-  }
+  // The short notes are announced; the options are not read out as they arrive, only reached.
+  const note = search.isFetching
+    ? t('dashboard.filings.searching')
+    : search.isSuccess && search.data.length === 0
+      ? t('dashboard.filings.notFound')
+      : '';
+  const status = (
+    <p className="filings-note" role="status">
+      {note}
+    </p>
+  );
+  if (search.isFetching && !search.isSuccess) return status;
   if (search.isError) {
     const busy = search.error instanceof ApiError && search.error.status === 429;
     return (
-      <p className="field-error" role="alert">
-        {busy ? t('dashboard.filings.tooMany') : t('dashboard.filings.searchFailed')}
-      </p>
+      <>
+        {status}
+        <p className="field-error" role="alert">
+          {busy ? t('dashboard.filings.tooMany') : t('dashboard.filings.searchFailed')}
+        </p>
+      </>
     );
   }
-  if (search.data.length === 0) return <p className="filings-note">{t('dashboard.filings.notFound')}</p>;
+  if (!search.isSuccess || search.data.length === 0) return status;
   return (
-    <ul className="filings-list filings-options" aria-label={t('dashboard.filings.results')}>
-      {search.data.map((option) => {
-        const line = optionLine(t, option);
-        const followed = followedKeys.has(line.key);
-        return (
-          <li key={line.key} className="filings-row">
-            <CompanyText line={line} />
-            <span className="filings-actions">
-              <button
-                type="button"
-                className={followed ? 'button small' : 'button small primary'}
-                aria-disabled={followed ? true : undefined}
-                onClick={() => {
-                  if (!followed) onFollow(option, line);
-                }}
-              >
-                {followed ? t('dashboard.filings.following') : t('dashboard.filings.follow')}
-                <span className="visually-hidden"> {companyLabel(line)}</span>
-              </button>
-            </span>
-          </li>
-        );
-      })}
-    </ul>
+    <>
+      {status}
+      <ul className="filings-list filings-options" aria-label={t('dashboard.filings.results')}>
+        {search.data.map((option) => {
+          const line = optionLine(t, option);
+          const followed = followedKeys.has(line.key);
+          return (
+            <li key={line.key} className="filings-row">
+              <CompanyText line={line} />
+              <span className="filings-actions">
+                <button
+                  type="button"
+                  className={followed ? 'button small' : 'button small primary'}
+                  aria-disabled={followed ? true : undefined}
+                  onClick={() => {
+                    if (!followed) onFollow(option, line);
+                  }}
+                >
+                  {followed ? t('dashboard.filings.following') : t('dashboard.filings.follow')}
+                  <span className="visually-hidden"> {companyLabel(line)}</span>
+                </button>
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </>
   );
 }
 
