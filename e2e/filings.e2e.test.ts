@@ -158,7 +158,7 @@ describe('filings section against the running product', () => {
     const calls = filingsCalls(page);
     const section = page.getByRole('region', { name: '企業の開示情報' });
     await expect.poll(() => section.getByText('フォロー中の企業はまだありません。').count()).toBe(1);
-    const search = section.getByLabel('証券コード・EDINETコード・会社名で検索');
+    const search = section.getByLabel('会社を検索');
 
     // Two characters send nothing, however long one waits.
     await search.fill('トヨ');
@@ -202,7 +202,7 @@ describe('filings section against the running product', () => {
 
     // Narrow.
     await page.setViewportSize(NARROW);
-    await section.getByLabel('証券コード・EDINETコード・会社名で検索').fill('ベリテ');
+    await section.getByLabel('会社を検索').fill('ベリテ');
     await expect.poll(() => results.getByRole('listitem').count()).toBe(1);
     await expectNoSidewaysOverflow(page);
     await expectNoSeriousAxeViolations(page);

@@ -18,6 +18,8 @@ const TYPING_PAUSE_MS = 300;
 type Props = {
   kind: FilingsSearchKind;
   label: string;
+  /** What to type, and that nothing is searched before enough of it. */
+  hint: string;
   /** Keys of the companies already followed (follow-keys.ts). */
   followedKeys: ReadonlySet<string>;
   onFollow: (option: FilingsOption, line: CompanyLine) => void;
@@ -29,7 +31,7 @@ type Props = {
  * One search box and its options (docs/product.md#filings): a company search waits for 3
  * characters, an ISIN search for 12 with a valid check digit, and nothing is sent before.
  */
-export function CompanySearch({ kind, label, followedKeys, onFollow, children }: Props) {
+export function CompanySearch({ kind, label, hint, followedKeys, onFollow, children }: Props) {
   const { t } = useTranslation();
   const inputId = useId();
   const hintId = useId();
@@ -63,7 +65,7 @@ export function CompanySearch({ kind, label, followedKeys, onFollow, children }:
           aria-invalid={problem ? true : undefined}
         />
         <p id={hintId} className="field-hint">
-          {isin ? t('dashboard.filings.isinHint') : t('dashboard.filings.hint')}
+          {hint}
         </p>
         {problem && (
           <p id={problemId} className="field-error">

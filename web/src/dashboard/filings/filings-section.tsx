@@ -94,6 +94,7 @@ export function FilingsSection({ info }: { info: UserInfo }) {
         <CompanySearch
           kind="tdedi"
           label={t('dashboard.filings.japanese.search')}
+          hint={t('dashboard.filings.japanese.hint')}
           followedKeys={followedKeys}
           onFollow={follow}
         />
@@ -164,6 +165,9 @@ function ForeignSearch(props: {
           source === 'cik'
             ? t('dashboard.filings.foreign.secSearch')
             : t('dashboard.filings.foreign.isinSearch')
+        }
+        hint={
+          source === 'cik' ? t('dashboard.filings.foreign.secHint') : t('dashboard.filings.foreign.isinHint')
         }
         {...props}
       >
