@@ -111,6 +111,20 @@ async function newUserOnDashboard(
   return page;
 }
 
+/**
+ * The filings service reads both directories from the stand-in once it starts; a search before
+ * that finds nothing, so the tests wait for both, reading the product's log.
+ */
+async function directoriesLoaded(): Promise<void> {
+  const loaded = () =>
+    ['japanese', 'sec'].every((name) =>
+      running.product
+        .output()
+        .includes(`"directory":"${name}","companies":3,"msg":"company directory refreshed"`),
+    );
+  await expect.poll(loaded, { timeout: 60_000, message: running.product.output() }).toBe(true);
+}
+
 /** Every filings call the page sends, by path. */
 function filingsCalls(page: Page): string[] {
   const calls: string[] = [];
@@ -155,6 +169,7 @@ describe('filings section against the running product', () => {
       labels: JA,
       endTour: 'ツアーを終了',
     });
+    await directoriesLoaded();
     const calls = filingsCalls(page);
     const section = page.getByRole('region', { name: '企業の開示情報' });
     await expect.poll(() => section.getByText('フォロー中の企業はまだありません。').count()).toBe(1);
@@ -223,6 +238,7 @@ describe('filings section against the running product', () => {
       labels: EN,
       endTour: 'End the tour',
     });
+    await directoriesLoaded();
     const calls = filingsCalls(page);
     const section = page.getByRole('region', { name: 'Company filings' });
     await expect.poll(() => section.getByText('You follow no companies yet.').count()).toBe(1);

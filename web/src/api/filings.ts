@@ -2,9 +2,9 @@ import type { CikIsinItem, CikOption, IsinOption, TdnetEdinetItem } from '@mimam
 import { apiRequest } from './client.ts';
 
 /*
- * The eight filings paths (docs/product.md#filings). The lists the section shows come from
- * user_info's `tdedinets` and `cik_isins`, so after a register or delete the SPA reloads user_info
- * rather than trusting each answer's own shape.
+ * The eight filings paths (docs/product.md#filings). Register and delete answer the user's list
+ * of that kind after the change, as user_info carries it: `tdedinets`, or `cik_isins` for SEC and
+ * ISIN follows together.
  */
 
 /** The options the searches answer and the items user_info lists; the shapes are the gateway's own. */
@@ -15,12 +15,12 @@ export function searchJapaneseCompanies(query: string, signal?: AbortSignal): Pr
   return apiRequest<TdnetEdinetItem[]>('/api/tdedi/search', post({ query }, signal));
 }
 
-export function followJapaneseCompany(option: TdnetEdinetItem): Promise<unknown> {
-  return apiRequest('/api/tdedi/register', post(option));
+export function followJapaneseCompany(option: TdnetEdinetItem): Promise<TdnetEdinetItem[]> {
+  return apiRequest<TdnetEdinetItem[]>('/api/tdedi/register', post(option));
 }
 
-export function unfollowJapaneseCompany(item: TdnetEdinetItem): Promise<unknown> {
-  return apiRequest('/api/tdedi/delete', post(item));
+export function unfollowJapaneseCompany(item: TdnetEdinetItem): Promise<TdnetEdinetItem[]> {
+  return apiRequest<TdnetEdinetItem[]>('/api/tdedi/delete', post(item));
 }
 
 /** POST /api/cik/search: SEC filers by CIK, ticker or keyword. */
@@ -28,8 +28,8 @@ export function searchSecCompanies(query: string, signal?: AbortSignal): Promise
   return apiRequest<CikOption[]>('/api/cik/search', post({ query }, signal));
 }
 
-export function followSecCompany(option: CikOption): Promise<unknown> {
-  return apiRequest('/api/cik/register', post(option));
+export function followSecCompany(option: CikOption): Promise<CikIsinItem[]> {
+  return apiRequest<CikIsinItem[]>('/api/cik/register', post(option));
 }
 
 /** POST /api/isin/search: GlobeNewswire issuers by a checked ISIN; 429 while the source is busy. */
@@ -37,13 +37,13 @@ export function searchIsin(isin: string, signal?: AbortSignal): Promise<IsinOpti
   return apiRequest<IsinOption[]>('/api/isin/search', post({ isin }, signal));
 }
 
-export function followIsin(option: IsinOption): Promise<unknown> {
-  return apiRequest('/api/isin/register', post(option));
+export function followIsin(option: IsinOption): Promise<CikIsinItem[]> {
+  return apiRequest<CikIsinItem[]>('/api/isin/register', post(option));
 }
 
 /** POST /api/cikisin/delete: an SEC or ISIN follow. */
-export function unfollowCikIsin(item: CikIsinItem): Promise<unknown> {
-  return apiRequest('/api/cikisin/delete', post(item));
+export function unfollowCikIsin(item: CikIsinItem): Promise<CikIsinItem[]> {
+  return apiRequest<CikIsinItem[]>('/api/cikisin/delete', post(item));
 }
 
 function post(body: unknown, signal?: AbortSignal) {

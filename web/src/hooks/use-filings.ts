@@ -13,6 +13,7 @@ import {
   unfollowCikIsin,
   unfollowJapaneseCompany,
 } from '../api/filings.ts';
+import type { UserInfo } from '../api/user-info.ts';
 import { queryKeys } from '../query-keys.ts';
 
 export type FilingsSearchKind = 'tdedi' | 'cik' | 'isin';
@@ -48,24 +49,30 @@ export function useFilingsSearch(kind: FilingsSearchKind, query: string | null) 
 }
 
 /**
- * Follow or unfollow, then read user_info again before settling: the section lists user_info's
- * `tdedinets` and `cik_isins`, so the new item is on the list when the 'added' flag starts.
+ * Follow or unfollow. The answer is the user's list of that kind after the change, put into
+ * user_info at once, so the new item is on the list when the 'added' flag starts; a failure
+ * reads user_info again, since the change may have happened all the same.
  */
 export function useFollowChange() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (change: { follow: FilingsOption } | { unfollow: FollowedItem }) => {
+    mutationFn: async (
+      change: { follow: FilingsOption } | { unfollow: FollowedItem },
+    ): Promise<FollowLists> => {
       if ('follow' in change) {
         const { follow } = change;
-        if (follow.kind === 'tdedi') return followJapaneseCompany(follow.option);
-        if (follow.kind === 'cik') return followSecCompany(follow.option);
-        return followIsin(follow.option);
+        if (follow.kind === 'tdedi') return { tdedinets: await followJapaneseCompany(follow.option) };
+        if (follow.kind === 'cik') return { cik_isins: await followSecCompany(follow.option) };
+        return { cik_isins: await followIsin(follow.option) };
       }
       const { unfollow } = change;
-      return unfollow.kind === 'tdedi'
-        ? unfollowJapaneseCompany(unfollow.item)
-        : unfollowCikIsin(unfollow.item);
+      if (unfollow.kind === 'tdedi') return { tdedinets: await unfollowJapaneseCompany(unfollow.item) };
+      return { cik_isins: await unfollowCikIsin(unfollow.item) };
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.userInfo }),
+    onSuccess: (lists) =>
+      queryClient.setQueryData<UserInfo>(queryKeys.userInfo, (info) => info && { ...info, ...lists }),
+    onError: () => queryClient.invalidateQueries({ queryKey: queryKeys.userInfo }),
   });
 }
+
+type FollowLists = Partial<Pick<UserInfo, 'tdedinets' | 'cik_isins'>>;
