@@ -122,7 +122,19 @@ async function directoriesLoaded(): Promise<void> {
         .output()
         .includes(`"directory":"${name}","companies":3,"msg":"company directory refreshed"`),
     );
-  await expect.poll(loaded, { timeout: 60_000, message: running.product.output() }).toBe(true);
+  const directoryLines = () =>
+    running.product
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('directory'))
+      .join('\n');
+  try {
+    await expect.poll(loaded, { timeout: 60_000 }).toBe(true);
+  } catch (error) {
+    throw new Error(`the filings directories did not load; the product said:\n${directoryLines()}`, {
+      cause: error,
+    });
+  }
 }
 
 /** Every filings call the page sends, by path. */
