@@ -29,6 +29,8 @@ const KNOWN_LONG_FILES: [string, number][] = [
   ['e2e/dashboard.e2e.test.ts', 180],
   ['e2e/journey.e2e.test.ts', 160],
   ['system-tests/faults/notifier-killed.int.test.ts', 120],
+  ['system-tests/filings.int.test.ts', 115],
+  ['system-tests/filings-standalone.int.test.ts', 100],
   ['system-tests/faults/postgres-restarted.int.test.ts', 110],
   ['deploy/test/image.test.ts', 80],
 ];

@@ -12,7 +12,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, launchCluster, type ServiceName } from '../scripts/cluster/launch-cluster.ts';
 
-// The cluster mode for real: seven processes, PostgreSQL, NATS JetStream, an SMTP server.
+// The cluster mode for real: eight processes, PostgreSQL, NATS JetStream, an SMTP server.
 let database: FreshDatabase;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let cluster: Cluster;

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-export const SERVICES = ['account', 'target', 'scheduler', 'crawler', 'diff', 'notifier'] as const;
+export const SERVICES = ['account', 'target', 'filings', 'scheduler', 'crawler', 'diff', 'notifier'] as const;
 export type ServiceName = (typeof SERVICES)[number] | 'gateway';
 
 export interface ClusterOptions {
@@ -164,9 +164,10 @@ export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
 
   try {
     const ports = { GRPC_PORT: '0', OPS_PORT: '0' };
-    // The notifier calls account, so it comes first; target with it, so that the second wave
-    // starts six processes rather than seven on a loaded machine (each must start within 60 s).
-    const first = ['account', 'target'] as const;
+    // The notifier calls account, so it comes first; target and filings with it, so that the
+    // second wave starts four processes rather than seven on a loaded machine (each must start
+    // within 60 s).
+    const first = ['account', 'target', 'filings'] as const;
     for (const service of first) start(service, ports);
     await Promise.all(first.map(whenStarted));
     for (const service of SERVICES.filter((name) => !(first as readonly string[]).includes(name))) {
@@ -188,6 +189,7 @@ export async function launchCluster(options: ClusterOptions): Promise<Cluster> {
       CRAWLER_GRPC_ADDR: grpcAddresses.get('crawler') ?? '',
       TARGET_GRPC_ADDR: grpcAddresses.get('target') ?? '',
       DIFF_GRPC_ADDR: grpcAddresses.get('diff') ?? '',
+      FILINGS_GRPC_ADDR: grpcAddresses.get('filings') ?? '',
       WEB_DIST_DIR: `${root}web/dist`,
     });
     cluster.url = String((await whenStarted('gateway')).url);

@@ -7,7 +7,13 @@ import { type BlobStore, createFileBlobStore } from '@mimamori/blob-store';
 import { type BusMessage, createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
 import { accountV1 } from '@mimamori/contracts';
 import { type Db, openPostgres } from '@mimamori/db';
-import { checkCompleted, targetDeleted, targetRegistered, updateDetected } from '@mimamori/events';
+import {
+  checkCompleted,
+  filingPublished,
+  targetDeleted,
+  targetRegistered,
+  updateDetected,
+} from '@mimamori/events';
 import { openMailTransport } from '@mimamori/mail';
 import { createGrpcClient, createLogger, createShutdown, type Shutdown, unary } from '@mimamori/runtime';
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
@@ -609,5 +615,71 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
     await check('error');
     expect(hints()).toHaveLength(2);
     expect(JSON.stringify(hints()[0]?.to)).not.toContain(user.extra);
+  });
+});
+
+describe('announcing filings over JetStream, SMTP and a Discord stand-in', () => {
+  const filingEvent = (userId: string) => {
+    const key = `1401202605085${randomBytes(3).toString('hex')}`;
+    return {
+      eventId: `filing:tdnet:${key}:${userId}`,
+      userId,
+      followId: randomUUID(),
+      followLabel: 'トヨタ自動車株式会社',
+      source: 'tdnet',
+      filingKey: key,
+      companyName: 'トヨタ自動車',
+      companyCode: '7203',
+      title: '2026年3月期 決算短信〔IFRS〕(連結)',
+      documentUrl: `https://www.release.tdnet.info/inbs/${key}.pdf`,
+      publishedAt: new Date('2026-05-08T06:30:00Z'),
+      seenAt: new Date('2026-05-08T06:31:00Z'),
+    };
+  };
+
+  it('sends the follower one e-mail and one Discord message, and nothing twice when the event comes again', async () => {
+    const user = await newUser('ja');
+    const event = filingEvent(user.userId);
+    await bus.publish(filingPublished.subject, filingPublished.encode(event), { msgId: event.eventId });
+
+    const [message] = await discord.waitForAccepted(user.webhookId, 1);
+    await waitUntil(() => mailsTo(user.email).length > 0, 'the filing mail');
+    const mail = mailsTo(user.email)[0] as ParsedMail;
+    expect(JSON.stringify(mail.to)).toContain(user.extra);
+    expect(mail.subject).toBe('【Mimamori】新しい開示: トヨタ自動車「2026年3月期 決算短信〔IFRS〕(連結)」');
+    expect(mail.text).toContain('開示日時: 2026-05-08 15:30（日本時間）');
+    expect(mail.html).toContain(`href="${event.documentUrl}"`);
+    expect(message?.payload.embeds[0]).toMatchObject({ title: event.title, url: event.documentUrl });
+    expect(message?.files).toEqual([]);
+
+    // Republished (the filings service restarted before its outbox row was marked) and
+    // redelivered: both deliveries are looked up, none repeated.
+    await bus.publish(filingPublished.subject, filingPublished.encode(event), {
+      msgId: `${event.eventId}:again`,
+    });
+    await waitUntil(
+      async () =>
+        (await attempts(`${event.eventId}:email`)) === 2 &&
+        (await attempts(`${event.eventId}:discord`)) === 2,
+      'the second delivery to be handled',
+    );
+    expect(mailsTo(user.email)).toHaveLength(1);
+    expect(discord.accepted.filter((m) => m.webhookId === user.webhookId)).toHaveLength(1);
+    expect(discord.problems).toEqual([]);
+  });
+
+  it('retries a failing Discord without repeating the e-mail, in English in the follower’s zone', async () => {
+    const user = await newUser('en');
+    discord.failNext(user.webhookId, { status: 500 });
+    const event = filingEvent(user.userId);
+    await bus.publish(filingPublished.subject, filingPublished.encode(event), { msgId: event.eventId });
+    await discord.waitForAccepted(user.webhookId, 1, 60_000);
+    await waitUntil(() => mailsTo(user.email).length > 0, 'the filing mail');
+    const mails = mailsTo(user.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.subject).toBe('Mimamori: トヨタ自動車 filed "2026年3月期 決算短信〔IFRS〕(連結)"');
+    // America/New_York in May: 06:30 UTC is 02:30.
+    expect(mails[0]?.text).toContain('Published: 2026-05-08 02:30');
+    expect(await attempts(`${event.eventId}:discord`)).toBeGreaterThanOrEqual(2);
   });
 });

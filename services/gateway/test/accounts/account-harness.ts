@@ -1,7 +1,8 @@
 import { createAccountService, type XOAuthConfig } from '@mimamori/account';
 import type { EventBus } from '@mimamori/bus';
-import { accountV1 } from '@mimamori/contracts';
+import { accountV1, filingsV1 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
+import { createFilingsService, type FilingsService, type FilingsSettings } from '@mimamori/filings';
 import { openMailTransport } from '@mimamori/mail';
 import { createNotifierService } from '@mimamori/notifier';
 import { createGrpcClient } from '@mimamori/runtime';
@@ -27,6 +28,8 @@ export interface AccountHarness {
   smtp: SmtpServerFixture;
   clock: TestClock;
   account: accountV1.AccountServiceClient;
+  /** The filings service, when the options asked for it (its directory loaded, no timers). */
+  filings?: FilingsService;
   /** A new browser with its own cookie jar, CSRF cookie already fetched. */
   browser(): Promise<TestBrowser>;
   /** Waits for a mail to `to` whose subject matches, returns the newest. */
@@ -41,6 +44,8 @@ export interface HarnessOptions {
   /** Trial sweeps this often; long by default so only trial tests see it act. */
   sweepIntervalMs?: number;
   trialGraceMs?: number;
+  /** Runs the filings service with these sources (a stand-in's) and gives the gateway its client. */
+  filings?: FilingsSettings;
 }
 
 /**
@@ -79,9 +84,18 @@ export async function startAccountHarness(options: HarnessOptions = {}): Promise
     host,
   );
   const account = createGrpcClient(accountV1.AccountServiceClient, running.grpcAddress);
+  const filingsModule = options.filings
+    ? createFilingsService({ db, logger, settings: options.filings, timers: false })
+    : undefined;
+  const filingsAddress = filingsModule ? (await runService(filingsModule, host)).grpcAddress : undefined;
+  await filingsModule?.directory.refresh();
+  const filings = filingsAddress
+    ? createGrpcClient(filingsV1.FilingsServiceClient, filingsAddress)
+    : undefined;
   const gateway = await createGateway({
     logger,
     account,
+    filings,
     publicUrl: PUBLIC_URL,
     isShuttingDown: shutdown.isShuttingDown,
   });
@@ -96,6 +110,7 @@ export async function startAccountHarness(options: HarnessOptions = {}): Promise
     smtp,
     clock,
     account,
+    ...(filingsModule ? { filings: filingsModule } : {}),
     async browser() {
       const browser = new TestBrowser(gateway.app);
       await browser.get('/healthz');
@@ -116,6 +131,7 @@ export async function startAccountHarness(options: HarnessOptions = {}): Promise
     async close() {
       await gateway.close();
       account.close();
+      filings?.close();
       await testHost.close();
       await smtp.close();
     },

@@ -35,7 +35,9 @@ let harness: SecurityHarness;
 let alice: Member;
 let bob: Member;
 let apiRoutes: RouteEntry[];
-const aliceIds = { targetV2: '', targetV1: '', mail: '', previewSession: '' };
+const aliceIds = { targetV2: '', targetV1: '', mail: '', previewSession: '', follow: '' };
+/** The Japanese company Alice follows (its EDINET code names the item, as the spec's item has no id). */
+const ALICE_EDINET = 'E02144';
 
 const key = (route: RouteEntry) => `${route.method} ${route.url}`;
 const guarded = () => apiRoutes.filter((route) => !(key(route) in PUBLIC_BY_DESIGN));
@@ -63,6 +65,11 @@ beforeAll(async () => {
   const opened = await alice.browser.post('/api/preview/open', { url: harness.siteUrl });
   expect(opened.status, opened.text).toBe(200);
   aliceIds.previewSession = String(opened.body.session_id);
+  const followed = await alice.browser.post('/api/cik/register', { cik: '320193' });
+  expect(followed.status, followed.text).toBe(200);
+  aliceIds.follow = String((followed.body as unknown as { id: string }[])[0]?.id);
+  const japanese = await alice.browser.post('/api/tdedi/register', { edinet: ALICE_EDINET });
+  expect(japanese.status, japanese.text).toBe(200);
   for (const id of Object.values(aliceIds)) expect(id).toMatch(/^[\w-]{4,}$/);
 }, 180_000);
 
@@ -72,6 +79,9 @@ afterAll(async () => {
 
 /** Alice's ids under every name a route takes one, v1 or v2 as the route's path says. */
 function aliceParams(route: RouteEntry): Record<string, string> {
+  // The filings items: Alice's CIK follow by its id, her Japanese one by its EDINET code.
+  if (/^\/api\/(tdedi|cik|isin|cikisin)\//.test(route.url))
+    return { id: aliceIds.follow, edinet: ALICE_EDINET, user_id: alice.userId };
   const v1 = !route.url.startsWith('/api/v2/') && !route.url.startsWith('/api/preview/');
   const targetId = v1 ? aliceIds.targetV1 : aliceIds.targetV2;
   return {
@@ -111,7 +121,12 @@ async function aliceState() {
     alice.browser.get('/api/account'),
     alice.browser.get('/api/user_info'),
   ]);
-  return { sites: sites.body.targets, account: account.body, mails: info.body.mails };
+  return {
+    sites: sites.body.targets,
+    account: account.body,
+    mails: info.body.mails,
+    follows: [info.body.tdedinets, info.body.cik_isins],
+  };
 }
 
 describe('the route table', () => {

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccountService } from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
-import { accountV1, diffV1, targetV1 } from '@mimamori/contracts';
+import { accountV1, diffV1, filingsV1, targetV1 } from '@mimamori/contracts';
 import { createCrawlerService } from '@mimamori/crawler';
 import { createDiffService } from '@mimamori/diff';
+import { createFilingsService } from '@mimamori/filings';
 import { openMailTransport } from '@mimamori/mail';
 import { createNotifierService } from '@mimamori/notifier';
 import { createGrpcClient, createLogger } from '@mimamori/runtime';
@@ -19,6 +20,7 @@ import {
   startTestServiceHost,
   type TestServiceHost,
 } from '@mimamori/test-fixtures';
+import { startFilingsStandIn } from '../../../filings/test/filings-stand-in.ts';
 import { previewCrawlers } from '../../src/clients/preview-crawlers.ts';
 import { createGateway, type Gateway } from '../../src/gateway.ts';
 import { TestBrowser } from '../accounts/test-browser.ts';
@@ -117,7 +119,18 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     }),
     host,
   );
+  // The filings sources are a local stand-in; its directory is loaded before any route is asked.
+  const filingsSources = await startFilingsStandIn();
+  const filingsModule = createFilingsService({
+    db,
+    logger,
+    settings: filingsSources.settings(),
+    timers: false,
+  });
+  const filingsService = await runService(filingsModule, host);
+  await filingsModule.directory.refresh();
   const account = createGrpcClient(accountV1.AccountServiceClient, accountService.grpcAddress);
+  const filings = createGrpcClient(filingsV1.FilingsServiceClient, filingsService.grpcAddress);
   const target = createGrpcClient(targetV1.TargetServiceClient, targetService.grpcAddress);
   const history = createGrpcClient(diffV1.HistoryServiceClient, diffService.grpcAddress);
   const preview = previewCrawlers(crawlerService.grpcAddress, { deadlineMs: 60_000 });
@@ -128,6 +141,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     preview,
     secretBox,
     history: { client: history, blobs },
+    filings,
     isShuttingDown: testHost.shutdown.isShuttingDown,
   });
   const url = await gateway.listen({ host: '127.0.0.1', port: 0 });
@@ -167,9 +181,10 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     },
     async close() {
       await gateway.close();
-      for (const client of [account, target, history, preview]) client.close();
+      for (const client of [account, target, history, preview, filings]) client.close();
       await testHost.close();
       await smtp.close();
+      await filingsSources.close();
       await rm(blobDir, { recursive: true, force: true });
       await new Promise((resolve) => site.close(resolve));
     },
