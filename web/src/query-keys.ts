@@ -22,4 +22,6 @@ export const queryKeys = {
   targetHistoryPage: (version: number, id: string, page: object) =>
     ['site-history', version, id, page] as const,
   registrationData: (version: number, id: string) => ['registration-data', version, id] as const,
+  /** A filings search: `kind` is the path's first part (tdedi, cik, isin). */
+  filingsSearch: (kind: string, query: string) => ['filings-search', kind, query] as const,
 };

@@ -29,6 +29,7 @@ export const tdedinetBody = z.object({
 export const cikOption = z
   .object({ label: z.string(), cik: z.string().describe('Unpadded CIK'), ticker: z.string() })
   .meta({ id: 'CikOption', description: 'An SEC registrant' });
+export type CikOption = z.infer<typeof cikOption>;
 export const cikRegisterBody = z.object({
   cik: text('CIK, as the search answered it'),
   label: z.string().optional(),
@@ -38,6 +39,7 @@ export const cikRegisterBody = z.object({
 export const isinOption = z
   .object({ label: z.string().describe('The issuer as GlobeNewswire names it'), isin: z.string() })
   .meta({ id: 'IsinOption', description: 'An issuer found on GlobeNewswire by ISIN' });
+export type IsinOption = z.infer<typeof isinOption>;
 export const isinRegisterBody = z.object({
   isin: text('12 characters with a valid check digit'),
   label: z.string().max(200).optional().describe('The issuer as the search answered it'),

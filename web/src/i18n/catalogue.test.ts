@@ -39,9 +39,9 @@ const placeholders = (key: string, text: string) =>
     .sort();
 
 /**
- * Messages (docs/product.md#screens) of the screens of issue 7, each with the key that carries it.
- * Left out, because their screens come with their own issues: the filings section ('could not
- * register', the ISIN 429 message), card info and card update errors, unsubscription failure.
+ * Messages (docs/product.md#screens) of the screens of issue 7 and the filings section (issue 16),
+ * each with the key that carries it. Left out, because their screens come with their own issues:
+ * card info and card update errors, unsubscription failure.
  */
 const FAILURE_MESSAGES: readonly [message: string, key: string][] = [
   ['Site list load failure: could not load the monitoring page, reload', 'dashboard.sites.loadFailed'],
@@ -100,6 +100,11 @@ const FAILURE_MESSAGES: readonly [message: string, key: string][] = [
   ['Wizard: timeout on step 5 (reload and restart)', 'wizard.problems.saveTimeout'],
   ['Wizard: could not reach the site', 'wizard.problems.unreachable'],
   ['Wizard: area content empty', 'wizard.content.empty'],
+  ['Filing registration or deletion failure: could not register', 'dashboard.filings.registerFailed'],
+  ['ISIN search with HTTP 429: try again in a few minutes', 'dashboard.filings.tooMany'],
+  ['ISIN is 12 characters', 'dashboard.filings.isinLength'],
+  ['ISIN is invalid', 'dashboard.filings.isinInvalid'],
+  ['Not found.', 'dashboard.filings.notFound'],
 ];
 
 describe('catalogues', () => {

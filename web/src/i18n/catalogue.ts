@@ -7,6 +7,8 @@ import targetErrorsEn from './features/errors-target.en.json';
 import targetErrorsJa from './features/errors-target.ja.json';
 import webhookErrorsEn from './features/errors-webhook.en.json';
 import webhookErrorsJa from './features/errors-webhook.ja.json';
+import filingsEn from './features/filings.en.json';
+import filingsJa from './features/filings.ja.json';
 import mockShopEn from './features/mockShop.en.json';
 import mockShopJa from './features/mockShop.ja.json';
 import siteDetailEn from './features/siteDetail.en.json';
@@ -27,7 +29,7 @@ import coreJa from './ja.json';
 export const ja = {
   ...coreJa,
   errors: { ...coreJa.errors, ...targetErrorsJa, ...checkErrorsJa, ...webhookErrorsJa },
-  dashboard: dashboardJa,
+  dashboard: { ...dashboardJa, filings: filingsJa },
   wizard: wizardJa,
   siteDetail: siteDetailJa,
   mockShop: mockShopJa,
@@ -39,7 +41,7 @@ export const ja = {
 export const en: typeof ja = {
   ...coreEn,
   errors: { ...coreEn.errors, ...targetErrorsEn, ...checkErrorsEn, ...webhookErrorsEn },
-  dashboard: dashboardEn,
+  dashboard: { ...dashboardEn, filings: filingsEn },
   wizard: wizardEn,
   siteDetail: siteDetailEn,
   mockShop: mockShopEn,

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { FilingsSection } from '../dashboard/filings/filings-section.tsx';
 import { SubscriptionBanner } from '../dashboard/subscription-banner.tsx';
 import { TargetListSection } from '../dashboard/target-list-section.tsx';
 import { TimezonePicker } from '../dashboard/timezone-picker.tsx';
@@ -17,8 +18,7 @@ export default function DashboardPage() {
       <div className="dashboard">
         <SubscriptionBanner info={info} />
         <TargetListSection />
-        {/* The company-filing watch comes with its own issue; its place in the layout is kept here. */}
-        <div className="dashboard-filings" id="filings" />
+        <FilingsSection info={info} />
         <UsageSection info={info} />
       </div>
       {info.locale.Timezone === '' && !timezoneDismissed && (
