@@ -102,21 +102,31 @@ export function createCompanyDirectory(
     searchJapanese: (query) => japanese.search(query, SEARCH_LIMIT),
     searchSec: (query) => sec.search(query, SEARCH_LIMIT),
     start(refreshEveryMs) {
+      // A configured part still missing (the first read came before the schema existed, or its
+      // download failed) is tried again soon, the wait doubling, rather than leaving search
+      // empty until the next daily refresh.
+      const missing = () => (sources.japanese && japanese.size === 0) || (sources.sec && sec.size === 0);
+      let retryMs = 5_000;
+      const firstRead = async () => {
+        await load();
+        if (japanese.size === 0 || sec.size === 0) await this.refresh();
+      };
       const later = (work: () => Promise<void>, delayMs: number) => {
         if (stopped) return;
         timer = setTimeout(() => {
           work()
             .catch((error: unknown) => logger.warn({ err: error }, 'company directory load failed'))
-            .finally(() => later(() => this.refresh(), refreshEveryMs));
+            .finally(() => {
+              if (!missing()) return later(() => this.refresh(), refreshEveryMs);
+              later(firstRead, Math.min(retryMs, refreshEveryMs));
+              retryMs *= 2;
+            });
         }, delayMs);
         timer.unref();
       };
       // The module is made before the host migrates its schema, so the first read waits a
       // moment; a directory never fetched (a new database) is fetched right away.
-      later(async () => {
-        await load();
-        if (japanese.size === 0 || sec.size === 0) await this.refresh();
-      }, 2_000);
+      later(firstRead, 2_000);
     },
     // A refresh in flight is not awaited: its download may take the whole source timeout, and
     // what it would write is written again by the next refresh.
