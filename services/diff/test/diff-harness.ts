@@ -72,6 +72,7 @@ function siteSettings(areas: AreaSpec[], extra: SiteExtras): targetV1.TargetSett
     paused: false,
     hasCookies: false,
     hasDiscordWebhook: false,
+    failureAlertAfter: 0,
   };
 }
 

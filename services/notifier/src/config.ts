@@ -19,8 +19,6 @@ export const notifierEnv = {
   BLOB_URL: z.string().optional(),
   // Where Discord webhooks are executed; a local stand-in in tests. Stored URLs name discord.com.
   DISCORD_API_BASE: z.string().url().default('https://discord.com'),
-  // Consecutive failed checks of a site before its owner is mailed the structural-change hint.
-  STRUCTURE_HINT_AFTER_ERRORS: z.coerce.number().int().min(1).default(5),
   // How long the copy of an event that is sending a message holds it (renewed while it sends)
   // before another copy may send it: after a crash mid-send, the update goes out again this long
   // later at most. Also the update consumer's ack wait.

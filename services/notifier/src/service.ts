@@ -25,8 +25,6 @@ export interface UpdateDeliverySetup {
    * whose address is known only once it listens, hence a function).
    */
   discordApiBase?: string | (() => string);
-  /** Consecutive failed checks before the structural-change hint; 5 unless set. */
-  hintAfterErrors?: number;
 }
 
 export interface NotifierDeps {
@@ -77,8 +75,10 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
           db,
           deliveries,
           mail,
+          secretBox,
           profiles: updates.profiles,
-          hintAfterErrors: updates.hintAfterErrors ?? 5,
+          discordApiBase: updates.discordApiBase ?? DISCORD,
+          publicUrl,
           logger,
         }),
       ]

@@ -37,6 +37,7 @@ function completed(targetId: string, userId: string, checkId: string, at: string
     errorCode: '',
     errorDetail: '',
     updateId: outcome === 'update' ? `u-${checkId}` : '',
+    errorAreaId: '',
   });
 }
 

@@ -88,12 +88,16 @@ async function recordCheck(
     updateId: null,
   };
   if (snapshot.error) {
-    await finish(tx, {
-      ...result,
-      outcome: 'error',
-      errorCode: snapshot.error.code,
-      errorDetail: snapshot.error.detail,
-    });
+    await finish(
+      tx,
+      {
+        ...result,
+        outcome: 'error',
+        errorCode: snapshot.error.code,
+        errorDetail: snapshot.error.detail,
+      },
+      snapshot.error.areaId,
+    );
     return written;
   }
   if (!snapshot.watch) {
@@ -115,12 +119,16 @@ async function recordCheck(
   );
   const judgement = judgeCheck(areas, settings, versions);
   if (judgement.outcome === 'error') {
-    await finish(tx, {
-      ...result,
-      outcome: 'error',
-      errorCode: judgement.errorCode,
-      errorDetail: judgement.errorDetail,
-    });
+    await finish(
+      tx,
+      {
+        ...result,
+        outcome: 'error',
+        errorCode: judgement.errorCode,
+        errorDetail: judgement.errorDetail,
+      },
+      judgement.errorAreaId,
+    );
     return written;
   }
   const context = {
@@ -178,7 +186,8 @@ async function recordCheck(
   return [...unreferenced(written, snapshot, judgement), ...(await pruneVersions(tx, snapshot.targetId))];
 }
 
-async function finish(tx: Sql, result: CheckResultRow): Promise<void> {
+/** `errorAreaId` names the area a failed judgement could not find (the failure alert names it). */
+async function finish(tx: Sql, result: CheckResultRow, errorAreaId = ''): Promise<void> {
   await recordCheckResult(tx, result);
   await writeEvent(tx, DIFF_SCHEMA, {
     id: `checked:${result.checkId}`,
@@ -194,6 +203,7 @@ async function finish(tx: Sql, result: CheckResultRow): Promise<void> {
       errorCode: result.errorCode,
       errorDetail: result.errorDetail,
       updateId: result.updateId ?? '',
+      errorAreaId,
     }),
   });
 }

@@ -86,7 +86,7 @@ async function failedCheck(index: number, code: string, detail: string) {
     checkId: `${site}:${index}`,
     targetId: site,
     userId: alice.userId,
-    error: { code, detail, retryable: false },
+    error: { code, detail, retryable: false, areaId: '' },
   });
 }
 
@@ -326,7 +326,7 @@ describe('site detail', () => {
       checkId: `${v1}:0`,
       targetId: v1,
       userId: alice.userId,
-      error: { code: 'timeout', detail: 'page load over 30 s', retryable: true },
+      error: { code: 'timeout', detail: 'page load over 30 s', retryable: true, areaId: '' },
     });
     const response = await alice.browser.get(`/api/history?id=${v1}`);
     expect(response.status).toBe(200);

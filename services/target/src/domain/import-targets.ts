@@ -1,3 +1,4 @@
+import { DEFAULT_ALERT_AFTER } from '@mimamori/watch-engine';
 import { reportUsage } from './report-usage.ts';
 import type { TargetPort } from './target-port.ts';
 import { type Caller, MAX_TARGETS_PER_USER, NO_READER, targetFits } from './target-quota.ts';
@@ -54,6 +55,7 @@ export async function importTargets(
         revision: 1,
         lastUpdateAt: null,
         lastCheckedAt: null,
+        failing: null,
         reader: caller.reader ?? NO_READER,
       };
       await unit.insert(record);
@@ -88,5 +90,6 @@ function v1Settings(url: string, label: string) {
     areas: [],
     rules: null,
     fetchMode: 'http' as const,
+    failureAlertAfter: DEFAULT_ALERT_AFTER,
   };
 }

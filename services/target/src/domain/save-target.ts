@@ -51,6 +51,7 @@ export async function registerTarget(
       revision: 1,
       lastUpdateAt: null,
       lastCheckedAt: null,
+      failing: null,
       reader: caller.reader ?? NO_READER,
     };
     await unit.insert(record);

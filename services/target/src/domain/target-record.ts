@@ -60,6 +60,8 @@ export interface TargetSettingsRecord {
   areas: AreaRecord[];
   rules: NotificationRules | null;
   fetchMode: FetchMode;
+  /** Failed checks of one kind in a row before the failure alert (docs/product.md#failure-alerts). */
+  failureAlertAfter: number;
 }
 
 export interface TargetRecord extends TargetSettingsRecord {
@@ -73,6 +75,8 @@ export interface TargetRecord extends TargetSettingsRecord {
   revision: number;
   lastUpdateAt: Date | null;
   lastCheckedAt: Date | null;
+  /** While the site is failing: since the run's first failed check, and the kind that counted. */
+  failing: { since: Date; kind: string } | null;
   /** The account's language and time zone when the site was last saved (checks present them). */
   reader: ReaderLocale;
 }

@@ -60,6 +60,7 @@ export function settingsInput(message: targetV1.TargetSettings | undefined): Set
     rulesJson: message.rulesJson,
     fetchMode: message.fetchMode,
     paused: message.paused,
+    failureAlertAfter: message.failureAlertAfter,
   };
 }
 
@@ -113,6 +114,7 @@ export function settingsMessage(site: TargetRecord): targetV1.TargetSettings {
     paused: site.paused,
     hasCookies: site.sealedCookies !== '',
     hasDiscordWebhook: site.sealedDiscordWebhook !== '',
+    failureAlertAfter: site.failureAlertAfter,
   };
 }
 
@@ -144,5 +146,7 @@ export function rowMessage(row: TargetRowView): targetV1.TargetRow {
     checked: row.checked ?? undefined,
     resumable: row.resumable,
     intervalMinutes: row.intervalMinutes,
+    failingSince: row.failing?.since,
+    failingKind: row.failing?.kind ?? '',
   };
 }

@@ -67,6 +67,7 @@ export function targetState(
       chatNotify: site.chatNotify,
       sealedDiscordWebhook: site.sealedDiscordWebhook,
       areas: site.areas.map((area) => ({ areaId: area.areaId, label: area.label })),
+      failureAlertAfter: site.failureAlertAfter,
     },
   };
 }

@@ -164,6 +164,8 @@ export interface CheckError {
   detail: string;
   /** Whether it was still failing after the retries the crawler makes. */
   retryable: boolean;
+  /** With element_not_found: the first area not found (the failure alert names it). */
+  areaId: string;
 }
 
 /**
@@ -1650,7 +1652,7 @@ export const ImageBox: MessageFns<ImageBox> = {
 };
 
 function createBaseCheckError(): CheckError {
-  return { code: "", detail: "", retryable: false };
+  return { code: "", detail: "", retryable: false, areaId: "" };
 }
 
 export const CheckError: MessageFns<CheckError> = {
@@ -1663,6 +1665,9 @@ export const CheckError: MessageFns<CheckError> = {
     }
     if (message.retryable !== false) {
       writer.uint32(24).bool(message.retryable);
+    }
+    if (message.areaId !== "") {
+      writer.uint32(34).string(message.areaId);
     }
     return writer;
   },
@@ -1704,6 +1709,14 @@ export const CheckError: MessageFns<CheckError> = {
             message.retryable = reader.bool();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.areaId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1721,6 +1734,11 @@ export const CheckError: MessageFns<CheckError> = {
       code: isSet(object.code) ? globalThis.String(object.code) : "",
       detail: isSet(object.detail) ? globalThis.String(object.detail) : "",
       retryable: isSet(object.retryable) ? globalThis.Boolean(object.retryable) : false,
+      areaId: isSet(object.areaId)
+        ? globalThis.String(object.areaId)
+        : isSet(object.area_id)
+        ? globalThis.String(object.area_id)
+        : "",
     };
   },
 
@@ -1735,6 +1753,9 @@ export const CheckError: MessageFns<CheckError> = {
     if (message.retryable !== false) {
       obj.retryable = message.retryable;
     }
+    if (message.areaId !== "") {
+      obj.areaId = message.areaId;
+    }
     return obj;
   },
 
@@ -1746,6 +1767,7 @@ export const CheckError: MessageFns<CheckError> = {
     message.code = object.code ?? "";
     message.detail = object.detail ?? "";
     message.retryable = object.retryable ?? false;
+    message.areaId = object.areaId ?? "";
     return message;
   },
 };

@@ -133,6 +133,8 @@ export interface TargetSettings {
   /** Read only. */
   hasCookies: boolean;
   hasDiscordWebhook: boolean;
+  /** Failed checks of one kind in a row before the failure alert, 1–100; 0 means the default, 3. */
+  failureAlertAfter: number;
 }
 
 export interface RegisterTargetRequest {
@@ -201,6 +203,13 @@ export interface TargetRow {
   /** Paused and a free slot exists to resume it. */
   resumable: boolean;
   intervalMinutes: number;
+  /**
+   * Set while the site is failing (docs/product.md#failure-alerts): since the run's first failed
+   * check, and the kind that reached the alert count (blocked, unreachable, element_not_found,
+   * login_failed, timeout).
+   */
+  failingSince?: Date | undefined;
+  failingKind: string;
 }
 
 export interface ListTargetsResponse {
@@ -1140,6 +1149,7 @@ function createBaseTargetSettings(): TargetSettings {
     paused: false,
     hasCookies: false,
     hasDiscordWebhook: false,
+    failureAlertAfter: 0,
   };
 }
 
@@ -1210,6 +1220,9 @@ export const TargetSettings: MessageFns<TargetSettings> = {
     }
     if (message.hasDiscordWebhook !== false) {
       writer.uint32(176).bool(message.hasDiscordWebhook);
+    }
+    if (message.failureAlertAfter !== 0) {
+      writer.uint32(184).int32(message.failureAlertAfter);
     }
     return writer;
   },
@@ -1403,6 +1416,14 @@ export const TargetSettings: MessageFns<TargetSettings> = {
             message.hasDiscordWebhook = reader.bool();
             continue;
           }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.failureAlertAfter = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1499,6 +1520,11 @@ export const TargetSettings: MessageFns<TargetSettings> = {
         : isSet(object.has_discord_webhook)
         ? globalThis.Boolean(object.has_discord_webhook)
         : false,
+      failureAlertAfter: isSet(object.failureAlertAfter)
+        ? globalThis.Number(object.failureAlertAfter)
+        : isSet(object.failure_alert_after)
+        ? globalThis.Number(object.failure_alert_after)
+        : 0,
     };
   },
 
@@ -1570,6 +1596,9 @@ export const TargetSettings: MessageFns<TargetSettings> = {
     if (message.hasDiscordWebhook !== false) {
       obj.hasDiscordWebhook = message.hasDiscordWebhook;
     }
+    if (message.failureAlertAfter !== 0) {
+      obj.failureAlertAfter = Math.round(message.failureAlertAfter);
+    }
     return obj;
   },
 
@@ -1600,6 +1629,7 @@ export const TargetSettings: MessageFns<TargetSettings> = {
     message.paused = object.paused ?? false;
     message.hasCookies = object.hasCookies ?? false;
     message.hasDiscordWebhook = object.hasDiscordWebhook ?? false;
+    message.failureAlertAfter = object.failureAlertAfter ?? 0;
     return message;
   },
 };
@@ -2378,6 +2408,8 @@ function createBaseTargetRow(): TargetRow {
     checked: undefined,
     resumable: false,
     intervalMinutes: 0,
+    failingSince: undefined,
+    failingKind: "",
   };
 }
 
@@ -2418,6 +2450,12 @@ export const TargetRow: MessageFns<TargetRow> = {
     }
     if (message.intervalMinutes !== 0) {
       writer.uint32(96).int32(message.intervalMinutes);
+    }
+    if (message.failingSince !== undefined) {
+      Timestamp.encode(toTimestamp(message.failingSince), writer.uint32(106).fork()).join();
+    }
+    if (message.failingKind !== "") {
+      writer.uint32(114).string(message.failingKind);
     }
     return writer;
   },
@@ -2531,6 +2569,22 @@ export const TargetRow: MessageFns<TargetRow> = {
             message.intervalMinutes = reader.int32();
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.failingSince = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.failingKind = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2561,6 +2615,16 @@ export const TargetRow: MessageFns<TargetRow> = {
         : isSet(object.interval_minutes)
         ? globalThis.Number(object.interval_minutes)
         : 0,
+      failingSince: isSet(object.failingSince)
+        ? fromJsonTimestamp(object.failingSince)
+        : isSet(object.failing_since)
+        ? fromJsonTimestamp(object.failing_since)
+        : undefined,
+      failingKind: isSet(object.failingKind)
+        ? globalThis.String(object.failingKind)
+        : isSet(object.failing_kind)
+        ? globalThis.String(object.failing_kind)
+        : "",
     };
   },
 
@@ -2602,6 +2666,12 @@ export const TargetRow: MessageFns<TargetRow> = {
     if (message.intervalMinutes !== 0) {
       obj.intervalMinutes = Math.round(message.intervalMinutes);
     }
+    if (message.failingSince !== undefined) {
+      obj.failingSince = message.failingSince.toISOString();
+    }
+    if (message.failingKind !== "") {
+      obj.failingKind = message.failingKind;
+    }
     return obj;
   },
 
@@ -2622,6 +2692,8 @@ export const TargetRow: MessageFns<TargetRow> = {
     message.checked = object.checked ?? undefined;
     message.resumable = object.resumable ?? false;
     message.intervalMinutes = object.intervalMinutes ?? 0;
+    message.failingSince = object.failingSince ?? undefined;
+    message.failingKind = object.failingKind ?? "";
     return message;
   },
 };
