@@ -8,6 +8,7 @@ import type { ServiceModule } from '@mimamori/service-host';
 import { snapshotCapturedEntry } from './events/snapshot-captured.ts';
 import { targetDeletedEntry } from './events/target-deleted.ts';
 import { historyServer } from './grpc/history-server.ts';
+import { nightlyHistorySweep } from './retention/history-sweep.ts';
 import { DIFF_SCHEMA, diffMigrations } from './store/migrations.ts';
 
 export interface DiffServiceOptions {
@@ -44,5 +45,6 @@ export function createDiffService(options: DiffServiceOptions): ServiceModule {
       }),
       targetDeletedEntry(db, { blobs, logger }),
     ],
+    sweep: nightlyHistorySweep({ db, blobs, logger, now: options.now ?? (() => new Date()) }),
   };
 }

@@ -234,6 +234,8 @@ describe('the settings a check carries', () => {
       areas: [{ areaId: 'stock', optionsJson: JSON.stringify({ excludeNumbers: true }) }],
       rulesJson: '',
       screenshot: false,
+      keepUpdates: 0,
+      keepCheckDays: 0,
     };
     const carried = async (text: string) => {
       const checkId = `${targetId}:${randomUUID()}`;

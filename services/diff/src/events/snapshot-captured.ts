@@ -8,6 +8,7 @@ import { type CapturedArea, type Judgement, judgeCheck } from '../domain/judge-c
 import { type Highlight, screenshotPair } from '../domain/screenshot-pair.ts';
 import { updateIdFor } from '../domain/update-id.ts';
 import { watchSettingsOf } from '../domain/watch-settings.ts';
+import { saveHistoryLimits } from '../store/history-retention.ts';
 import { DIFF_SCHEMA } from '../store/migrations.ts';
 import {
   type CheckResultRow,
@@ -76,6 +77,12 @@ async function recordCheck(
   if (await hasCheckResult(tx, snapshot.checkId)) return [];
   // The site was deleted after the check was sent: nothing of it is kept.
   if (await isForgotten(tx, snapshot.targetId)) return written;
+  if (snapshot.watch) {
+    await saveHistoryLimits(tx, snapshot, {
+      keepUpdates: snapshot.watch.keepUpdates,
+      keepCheckDays: snapshot.watch.keepCheckDays,
+    });
+  }
   const result: CheckResultRow = {
     checkId: snapshot.checkId,
     targetId: snapshot.targetId,

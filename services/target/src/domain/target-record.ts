@@ -1,7 +1,7 @@
 import type { NotificationRules } from '@mimamori/watch-engine';
 import type { UserAgentKind } from '@mimamori/watch-engine/user-agent-kinds';
 import type { SelectorType } from './selector-syntax.ts';
-import type { ReaderLocale } from './target-quota.ts';
+import type { ReaderLocale, SiteHistoryLimits } from './target-quota.ts';
 
 export type ActionType = 'click' | 'enter_text' | 'modifier_key' | 'goto_url';
 export type ChatNotify = 'none' | 'account' | 'site';
@@ -77,6 +77,8 @@ export interface TargetRecord extends TargetSettingsRecord {
   lastCheckedAt: Date | null;
   /** While the site is failing: since the run's first failed check, and the kind that counted. */
   failing: { since: Date; kind: string } | null;
+  /** The plan's history limits when the site was last saved (docs/product.md#history). */
+  history: SiteHistoryLimits;
   /** The account's language and time zone when the site was last saved (checks present them). */
   reader: ReaderLocale;
 }

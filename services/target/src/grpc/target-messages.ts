@@ -22,6 +22,9 @@ export function callerOf(message: targetV1.Caller | undefined): Caller {
     },
     held: message.held,
     reader: { lang: message.lang, timeZone: message.timeZone },
+    ...(message.historyUpdates > 0 && message.historyDays > 0
+      ? { history: { updates: message.historyUpdates, checkDays: message.historyDays } }
+      : {}),
   };
 }
 

@@ -124,6 +124,8 @@ export function checkTemplate(site: TargetRecord): checksEventsV1.RunCheck {
       areas: site.areas.map((area) => ({ areaId: area.areaId, optionsJson: JSON.stringify(area.options) })),
       rulesJson: site.rules ? JSON.stringify(site.rules) : '',
       screenshot: site.screenshot,
+      keepUpdates: site.history.updates,
+      keepCheckDays: site.history.checkDays,
     },
     readerLang: site.reader.lang,
     readerTimeZone: site.reader.timeZone,

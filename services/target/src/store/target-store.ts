@@ -58,6 +58,8 @@ const COLUMNS = [
   'reader_lang',
   'reader_time_zone',
   'failure_alert_after',
+  'history_updates',
+  'history_days',
 ] as const;
 
 function values(site: TargetRecord): unknown[] {
@@ -91,6 +93,8 @@ function values(site: TargetRecord): unknown[] {
     site.reader.lang,
     site.reader.timeZone,
     site.failureAlertAfter,
+    site.history.updates,
+    site.history.checkDays,
   ];
 }
 

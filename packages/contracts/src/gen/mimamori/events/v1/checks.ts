@@ -116,6 +116,12 @@ export interface WatchSettings {
   rulesJson: string;
   /** Whether an update gets before/after pictures (the site's screenshot setting). */
   screenshot: boolean;
+  /**
+   * How much of the site's history the diff service keeps (docs/product.md#history): the newest
+   * updates and the days of checks; 0 and 0 keep everything.
+   */
+  keepUpdates: number;
+  keepCheckDays: number;
 }
 
 export interface WatchedArea {
@@ -1125,7 +1131,7 @@ export const RunCheck: MessageFns<RunCheck> = {
 };
 
 function createBaseWatchSettings(): WatchSettings {
-  return { areas: [], rulesJson: "", screenshot: false };
+  return { areas: [], rulesJson: "", screenshot: false, keepUpdates: 0, keepCheckDays: 0 };
 }
 
 export const WatchSettings: MessageFns<WatchSettings> = {
@@ -1138,6 +1144,12 @@ export const WatchSettings: MessageFns<WatchSettings> = {
     }
     if (message.screenshot !== false) {
       writer.uint32(24).bool(message.screenshot);
+    }
+    if (message.keepUpdates !== 0) {
+      writer.uint32(32).uint32(message.keepUpdates);
+    }
+    if (message.keepCheckDays !== 0) {
+      writer.uint32(40).uint32(message.keepCheckDays);
     }
     return writer;
   },
@@ -1179,6 +1191,22 @@ export const WatchSettings: MessageFns<WatchSettings> = {
             message.screenshot = reader.bool();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.keepUpdates = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.keepCheckDays = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1200,6 +1228,16 @@ export const WatchSettings: MessageFns<WatchSettings> = {
         ? globalThis.String(object.rules_json)
         : "",
       screenshot: isSet(object.screenshot) ? globalThis.Boolean(object.screenshot) : false,
+      keepUpdates: isSet(object.keepUpdates)
+        ? globalThis.Number(object.keepUpdates)
+        : isSet(object.keep_updates)
+        ? globalThis.Number(object.keep_updates)
+        : 0,
+      keepCheckDays: isSet(object.keepCheckDays)
+        ? globalThis.Number(object.keepCheckDays)
+        : isSet(object.keep_check_days)
+        ? globalThis.Number(object.keep_check_days)
+        : 0,
     };
   },
 
@@ -1214,6 +1252,12 @@ export const WatchSettings: MessageFns<WatchSettings> = {
     if (message.screenshot !== false) {
       obj.screenshot = message.screenshot;
     }
+    if (message.keepUpdates !== 0) {
+      obj.keepUpdates = Math.round(message.keepUpdates);
+    }
+    if (message.keepCheckDays !== 0) {
+      obj.keepCheckDays = Math.round(message.keepCheckDays);
+    }
     return obj;
   },
 
@@ -1225,6 +1269,8 @@ export const WatchSettings: MessageFns<WatchSettings> = {
     message.areas = object.areas?.map((e) => WatchedArea.fromPartial(e)) || [];
     message.rulesJson = object.rulesJson ?? "";
     message.screenshot = object.screenshot ?? false;
+    message.keepUpdates = object.keepUpdates ?? 0;
+    message.keepCheckDays = object.keepCheckDays ?? 0;
     return message;
   },
 };

@@ -45,6 +45,12 @@ export interface Caller {
   /** The account's language and time zone; a saved site's checks present them to the site. */
   lang: string;
   timeZone: string;
+  /**
+   * The plan's history limits (@mimamori/plans HISTORY_LIMITS): updates kept per site and days of
+   * checks kept; 0 and 0 when not known, which keeps the site's limits as they were.
+   */
+  historyUpdates: number;
+  historyDays: number;
 }
 
 export interface Locator {
@@ -463,7 +469,7 @@ export const PlanQuota: MessageFns<PlanQuota> = {
 };
 
 function createBaseCaller(): Caller {
-  return { userId: "", limits: undefined, held: false, lang: "", timeZone: "" };
+  return { userId: "", limits: undefined, held: false, lang: "", timeZone: "", historyUpdates: 0, historyDays: 0 };
 }
 
 export const Caller: MessageFns<Caller> = {
@@ -482,6 +488,12 @@ export const Caller: MessageFns<Caller> = {
     }
     if (message.timeZone !== "") {
       writer.uint32(42).string(message.timeZone);
+    }
+    if (message.historyUpdates !== 0) {
+      writer.uint32(48).int32(message.historyUpdates);
+    }
+    if (message.historyDays !== 0) {
+      writer.uint32(56).int32(message.historyDays);
     }
     return writer;
   },
@@ -539,6 +551,22 @@ export const Caller: MessageFns<Caller> = {
             message.timeZone = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.historyUpdates = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.historyDays = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -566,6 +594,16 @@ export const Caller: MessageFns<Caller> = {
         : isSet(object.time_zone)
         ? globalThis.String(object.time_zone)
         : "",
+      historyUpdates: isSet(object.historyUpdates)
+        ? globalThis.Number(object.historyUpdates)
+        : isSet(object.history_updates)
+        ? globalThis.Number(object.history_updates)
+        : 0,
+      historyDays: isSet(object.historyDays)
+        ? globalThis.Number(object.historyDays)
+        : isSet(object.history_days)
+        ? globalThis.Number(object.history_days)
+        : 0,
     };
   },
 
@@ -586,6 +624,12 @@ export const Caller: MessageFns<Caller> = {
     if (message.timeZone !== "") {
       obj.timeZone = message.timeZone;
     }
+    if (message.historyUpdates !== 0) {
+      obj.historyUpdates = Math.round(message.historyUpdates);
+    }
+    if (message.historyDays !== 0) {
+      obj.historyDays = Math.round(message.historyDays);
+    }
     return obj;
   },
 
@@ -601,6 +645,8 @@ export const Caller: MessageFns<Caller> = {
     message.held = object.held ?? false;
     message.lang = object.lang ?? "";
     message.timeZone = object.timeZone ?? "";
+    message.historyUpdates = object.historyUpdates ?? 0;
+    message.historyDays = object.historyDays ?? 0;
     return message;
   },
 };
