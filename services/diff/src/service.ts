@@ -35,7 +35,7 @@ export function createDiffService(options: DiffServiceOptions): ServiceModule {
     migrations: [...diffMigrations, outboxMigration(DIFF_SCHEMA), processedEventsMigration(DIFF_SCHEMA)],
     streams: [streams.snapshots, streams.targets, streams.checkResults, streams.updates],
     outbox: true,
-    grpc: [{ definition: diffV1.HistoryServiceService, implementation: historyServer(db) }],
+    grpc: [{ definition: diffV1.HistoryServiceService, implementation: historyServer(db, blobs) }],
     consumers: [
       snapshotCapturedEntry(db, {
         blobs,

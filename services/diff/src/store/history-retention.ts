@@ -98,3 +98,23 @@ export async function trimSiteHistory(tx: Sql, targetId: string, now: Date): Pro
     blobKeys: keys.filter((key) => !kept.has(key)),
   };
 }
+
+/** The bytes of a user's history rows as PostgreSQL stores them, and the blob keys they name. */
+export async function userHistoryFootprint(
+  tx: Sql,
+  userId: string,
+): Promise<{ rowBytes: number; blobKeys: string[] }> {
+  const { rows } = await tx.query<{ row_bytes: string | null; keys: string[] | null }>(
+    `SELECT (SELECT coalesce(sum(pg_column_size(v.*)), 0) FROM diff.area_versions v WHERE v.user_id = $1)
+          + (SELECT coalesce(sum(pg_column_size(r.*)), 0) FROM diff.check_results r WHERE r.user_id = $1)
+          + (SELECT coalesce(sum(pg_column_size(u.*)), 0) FROM diff.updates u WHERE u.user_id = $1) AS row_bytes,
+            (SELECT array_agg(DISTINCT key) FROM (
+               SELECT screenshot_blob_key AS key FROM diff.area_versions WHERE user_id = $1
+               UNION ALL SELECT page_screenshot_blob_key FROM diff.area_versions WHERE user_id = $1
+               UNION ALL SELECT before_screenshot_blob_key FROM diff.updates WHERE user_id = $1
+               UNION ALL SELECT after_screenshot_blob_key FROM diff.updates WHERE user_id = $1
+             ) keys WHERE key <> '') AS keys`,
+    [userId],
+  );
+  return { rowBytes: Number(rows[0]?.row_bytes ?? 0), blobKeys: rows[0]?.keys ?? [] };
+}
