@@ -65,7 +65,7 @@ export function TargetHeader({
         </div>
       </dl>
       {site.failing && (
-        <p className="form-message error" role="note" data-testid="site-failing">
+        <p className="form-message error site-failing-notice" role="note" data-testid="site-failing">
           {t('siteDetail.failingNotice', {
             since: time(site.failing.since),
             what: t(`dashboard.failureKinds.${site.failing.kind}`),
