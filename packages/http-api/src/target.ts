@@ -239,6 +239,7 @@ const settingCodes = [
   'viewport_invalid',
   'cookies_too_long',
   'chat_notify_invalid',
+  'failure_alert_after_invalid',
   'discord_webhook_required',
   'discord_webhook_invalid',
   'action_type_invalid',
