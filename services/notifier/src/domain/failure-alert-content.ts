@@ -69,7 +69,7 @@ function lines(notice: FailureNotice): { subject: string; body: string[] } {
           subject: `【Mimamori】「${label}」の確認が失敗しています`,
           body: [
             `「${label}」の確認が ${failure.count} 回続けて失敗しました: ${what}。`,
-            `${since} から失敗しています。ページの構造が変わった可能性があります。監視範囲、ログイン、アクションの設定をご確認ください。`,
+            `${since}から失敗しています。ページの構造が変わった可能性があります。監視範囲、ログイン、アクションの設定をご確認ください。`,
             '監視は続けています。失敗が続く間は再度お知らせしません。復旧したときに一度だけお知らせします。',
           ],
         };
@@ -83,7 +83,7 @@ function lines(notice: FailureNotice): { subject: string; body: string[] } {
       }
     : {
         subject: `【Mimamori】「${label}」の確認が復旧しました`,
-        body: [`「${label}」の確認が復旧しました（${at}）。${since} から失敗していました。`],
+        body: [`「${label}」の確認が復旧しました（${at}）。${since}から失敗していました。`],
       };
 }
 
