@@ -632,4 +632,44 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
     expect(JSON.stringify(alerts()[0]?.to)).toContain(user.extra);
     expect(discord.problems).toEqual([]);
   });
+
+  it('holds back an alert due before the site notice arrived, and sends it on the redelivery after', async () => {
+    const user = await newUser('ja');
+    const targetId = randomUUID();
+    const consumer = checkResultConsumer({
+      db,
+      deliveries: createDeliveryStore(db),
+      mail: openMailTransport(smtp.url, MAIL_FROM),
+      secretBox,
+      profiles,
+      discordApiBase: discord.apiBase,
+      publicUrl: () => 'https://mimamori.example/',
+      logger,
+    });
+    const failed = (minute: number) =>
+      checkCompleted.encode({
+        eventId: `checked:early-${minute}`,
+        checkId: randomUUID(),
+        targetId,
+        userId: user.userId,
+        dueAt: new Date(Date.UTC(2026, 10, 24, 0, minute)),
+        completedAt: new Date(Date.UTC(2026, 10, 24, 0, minute, 5)),
+        outcome: 'error',
+        errorCode: 'unreachable',
+        errorDetail: '',
+        updateId: '',
+        errorAreaId: '',
+      });
+    await consumer.handler(delivered(checkCompleted.subject, failed(1)).message);
+    await consumer.handler(delivered(checkCompleted.subject, failed(2)).message);
+    const third = failed(3);
+    await expect(consumer.handler(delivered(checkCompleted.subject, third).message)).rejects.toThrow(
+      /no notice yet/,
+    );
+    await registerSite(user.userId, { mailNotify: true, chatNotify: 'none' }, targetId);
+    await consumer.handler(delivered(checkCompleted.subject, third).message);
+    const alerts = mailsTo(user.email).filter((mail) => mail.subject?.includes('の確認が失敗しています'));
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]?.text).toContain('サイトに接続できませんでした');
+  });
 });

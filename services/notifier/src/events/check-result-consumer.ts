@@ -4,7 +4,7 @@ import { checkCompleted } from '@mimamori/events';
 import type { MailTransport } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
-import { alertDue, failureKindOf } from '@mimamori/watch-engine';
+import { alertDue, DEFAULT_ALERT_AFTER, failureKindOf } from '@mimamori/watch-engine';
 import { postDiscordMessage } from '../clients/discord-webhook-client.ts';
 import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
 import {
@@ -58,7 +58,10 @@ export function checkResultConsumer(deps: CheckResultConsumerDeps): CatalogEntry
       const streak = await countOutcome(deps.db, result.targetId, { dueAt, failure });
       const notice = await loadNotice(deps.db, result.targetId);
       if (notice === 'deleted') return;
-      const alert = notice && alertDue(streak, notice.failureAlertAfter) ? streak : null;
+      // Before the site's notice arrives its count is not known yet: the default decides, and the
+      // event waits for the notice below.
+      const alertAfter = notice ? notice.failureAlertAfter : DEFAULT_ALERT_AFTER;
+      const alert = alertDue(streak, alertAfter) ? streak : null;
       if (!alert && !streak.recoveredRun) return;
       // The site's targets.* event is not in yet (streams are read independently): wait for it.
       if (!notice) throw new Error(`no notice yet for target ${result.targetId}`);
