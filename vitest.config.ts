@@ -23,6 +23,7 @@ const WORKERS = 3;
  */
 const KNOWN_LONG_FILES: [string, number][] = [
   ['e2e/target-detail.e2e.test.ts', 400],
+  ['system-tests/failure-alerts.int.test.ts', 480],
   ['system-tests/pipeline.int.test.ts', 200],
   ['services/crawler/test/abuse.int.test.ts', 200],
   ['system-tests/faults/nats-restarted.int.test.ts', 200],

@@ -87,6 +87,22 @@ const siteBlobs = async (targetId: string) =>
     key.includes(`/${targetId}/`),
   );
 
+/** The diff service's rows of one site: checks, updates and area versions. */
+async function historyRows(targetId: string): Promise<number> {
+  const db = openPostgres(database.url, { max: 1 });
+  try {
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT (SELECT count(*) FROM diff.check_results WHERE target_id = $1)
+            + (SELECT count(*) FROM diff.updates WHERE target_id = $1)
+            + (SELECT count(*) FROM diff.area_versions WHERE target_id = $1) AS n`,
+      [targetId],
+    );
+    return Number(rows[0]?.n ?? 0);
+  } finally {
+    await db.close();
+  }
+}
+
 async function scheduleRows(targetId: string): Promise<number> {
   const db = openPostgres(database.url, { max: 1 });
   try {
@@ -197,6 +213,7 @@ describe('the monitoring pipeline in cluster mode', () => {
     // What deleting the other site must remove: its schedule and the pictures of its checks.
     expect(await scheduleRows(gone)).toBe(1);
     expect((await siteBlobs(gone)).length).toBeGreaterThan(0);
+    expect(await historyRows(gone)).toBeGreaterThan(0);
 
     const paused = await visitor.post('/api/v2/pause', { target_v2_id: sale });
     expect(paused.body).toMatchObject({ status: 'paused', changed: true });
@@ -213,12 +230,18 @@ describe('the monitoring pipeline in cluster mode', () => {
     await sleep(INTERVAL_MS + 15_000);
     expect([page.loads('/sale'), page.loads('/gone')]).toEqual(loadsAtPause);
 
-    // Deleting took the site's schedule and the pictures of its checks (any check still in
-    // flight at the delete has long finished); the paused site keeps both.
+    // Deleting took the site's schedule, its history rows and the pictures of its checks (any
+    // check still in flight at the delete has long finished); the paused site keeps them.
     await waitFor('the deleted site’s schedule to go', async () => (await scheduleRows(gone)) === 0, 30_000);
     await waitFor('the deleted site’s blobs to go', async () => (await siteBlobs(gone)).length === 0, 30_000);
+    await waitFor(
+      'the deleted site’s history rows to go',
+      async () => (await historyRows(gone)) === 0,
+      30_000,
+    );
     expect(await scheduleRows(sale)).toBe(1);
     expect((await siteBlobs(sale)).length).toBeGreaterThan(0);
+    expect(await historyRows(sale)).toBeGreaterThan(0);
 
     // Exactly one of each, however the events were delivered.
     expect(updateMails()).toHaveLength(1);

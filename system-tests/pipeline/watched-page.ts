@@ -7,6 +7,8 @@ export interface WatchedPage {
   url(path: string): string;
   /** Sets the price shown on one page (every page starts at ¥1,200). */
   setPrice(path: string, price: string): void;
+  /** Serves one page without its price element (a check of it fails: element not found), or with it again. */
+  setBroken(path: string, broken: boolean): void;
   /** How many times each path was loaded. */
   loads(path: string): number;
   close(): Promise<void>;
@@ -16,6 +18,7 @@ export interface WatchedPage {
 export async function startWatchedPage(): Promise<WatchedPage> {
   const prices = new Map<string, string>();
   const counts = new Map<string, number>();
+  const broken = new Set<string>();
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://page').pathname;
     if (path === '/favicon.ico') {
@@ -26,7 +29,11 @@ export async function startWatchedPage(): Promise<WatchedPage> {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
     response.end(
       `<!doctype html><html><head><title>Sale</title></head><body style="background:#fff">` +
-        `<h1>Sale</h1><p id="price" style="font-size:48px;color:#c00">${prices.get(path) ?? '¥1,200'}</p></body></html>`,
+        `<h1>Sale</h1>${
+          broken.has(path)
+            ? '<p>Closed for stocktaking</p>'
+            : `<p id="price" style="font-size:48px;color:#c00">${prices.get(path) ?? '¥1,200'}</p>`
+        }</body></html>`,
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -36,6 +43,10 @@ export async function startWatchedPage(): Promise<WatchedPage> {
     url: (path) => `http://127.0.0.1:${port}${path}`,
     setPrice(path, price) {
       prices.set(path, price);
+    },
+    setBroken(path, isBroken) {
+      if (isBroken) broken.add(path);
+      else broken.delete(path);
     },
     loads: (path) => counts.get(path) ?? 0,
     close: () =>

@@ -2,6 +2,7 @@
 export const queryKeys = {
   userInfo: ['user-info'] as const,
   account: ['account'] as const,
+  storageUsed: ['storage-used'] as const,
   timezones: ['timezones'] as const,
   targetList: ['site-list'] as const,
   xSignInAvailable: ['x-sign-in-available'] as const,

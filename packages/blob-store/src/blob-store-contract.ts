@@ -29,6 +29,7 @@ export function blobStoreContract(
       expect(blob?.data.length).toBe(data.length);
       expect(Buffer.from(blob?.data ?? []).equals(Buffer.from(data))).toBe(true);
       expect(await store.exists('screenshots/t-1/c-1.webp')).toBe(true);
+      expect(await store.size('screenshots/t-1/c-1.webp')).toBe(data.length);
     });
 
     it('derives the content type from the extension when none was given', async () => {
@@ -52,6 +53,7 @@ export function blobStoreContract(
     it('answers null for a key never stored', async () => {
       expect(await store.get('screenshots/nobody/none.webp')).toBeNull();
       expect(await store.exists('screenshots/nobody/none.webp')).toBe(false);
+      expect(await store.size('screenshots/nobody/none.webp')).toBeNull();
     });
 
     it('deletes a blob, and deleting a missing one is not an error', async () => {
@@ -60,6 +62,7 @@ export function blobStoreContract(
 
       expect(await store.get('screenshots/t-3/c-1.webp')).toBeNull();
       expect(await store.exists('screenshots/t-3/c-1.webp')).toBe(false);
+      expect(await store.size('screenshots/t-3/c-1.webp')).toBeNull();
       await expect(store.delete('screenshots/t-3/c-1.webp')).resolves.toBeUndefined();
     });
 

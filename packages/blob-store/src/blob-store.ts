@@ -15,5 +15,7 @@ export interface BlobStore {
   /** Removes the blob; removing a missing key is not an error. */
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /** The blob's size in bytes, or null when there is none (storage used, docs/product.md#history). */
+  size(key: string): Promise<number | null>;
   close(): Promise<void>;
 }

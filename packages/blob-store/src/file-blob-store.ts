@@ -56,6 +56,17 @@ export async function createFileBlobStore(rootDir: string): Promise<BlobStore> {
       await rm(typePath(key), { force: true });
     },
 
+    async size(key) {
+      assertBlobKey(key);
+      try {
+        const found = await stat(dataPath(key));
+        return found.isFile() ? found.size : null;
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    },
+
     async exists(key) {
       assertBlobKey(key);
       try {

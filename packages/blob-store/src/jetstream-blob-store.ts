@@ -72,6 +72,12 @@ function jetStreamBlobStore(nc: NatsConnection, store: ObjectStore): BlobStore {
       return info !== null && !info.deleted;
     },
 
+    async size(key) {
+      assertBlobKey(key);
+      const info = await store.info(key);
+      return info && !info.deleted ? info.size : null;
+    },
+
     async close() {
       await nc.drain();
     },

@@ -175,6 +175,17 @@ export const registrationData = z
   .describe('Areas in the order they were first recorded');
 export type RegistrationData = z.infer<typeof registrationData>;
 
+/** What the account's history takes (docs/product.md#history), for the account screen. */
+export const storageUsed = z
+  .object({
+    used_bytes: z.number().int().describe('row_bytes + blob_bytes'),
+    row_bytes: z.number().int().describe('Checks, updates and area versions as stored.'),
+    blob_bytes: z.number().int().describe('The screenshots and update pictures they keep.'),
+  })
+  .meta({ id: 'StorageUsed' })
+  .describe('Storage used');
+export type StorageUsed = z.infer<typeof storageUsed>;
+
 export const historyRefusals = {
   badRequest: refusal('Bad request; field names the parameter', ['bad_request', 'invalid_argument']),
   notFound: refusal('Not found (also another user’s site)', ['not_found']),

@@ -7,6 +7,10 @@ export type TargetVersion = z.infer<typeof siteVersion>;
 const at = z.iso.datetime().nullable();
 
 /** A target-list row with its JSON keys (docs/product.md#target-list); the one HTTP definition of it. */
+/** What keeps failing, in the words of docs/product.md#failure-alerts. */
+export const failureKind = z.enum(['blocked', 'unreachable', 'element_not_found', 'login_failed', 'timeout']);
+export type FailureKind = z.infer<typeof failureKind>;
+
 export const siteRow = z
   .object({
     id: z.string(),
@@ -21,6 +25,13 @@ export const siteRow = z
     checked: at,
     resumable: z.boolean().describe('Paused, and a free slot of the plan exists to resume it.'),
     interval_minutes: z.number().int(),
+    failing: z
+      .object({
+        since: z.iso.datetime().describe('Due time of the first failed check of the run.'),
+        kind: failureKind,
+      })
+      .nullable()
+      .describe('Set while checks keep failing (docs/product.md#failure-alerts).'),
   })
   .meta({ id: 'TargetRow', description: 'A target-list row (docs/product.md#target-list).' });
 

@@ -85,6 +85,13 @@ export const targetSettingsBody = z.object({
   rules: z.record(z.string(), z.unknown()).optional().describe(rulesDescription),
   fetch_mode: z.string().max(20).default('browser').describe('http or browser'),
   paused: z.boolean().default(false).describe('Keep (or save) the site paused.'),
+  failure_alert_after: z
+    .number()
+    .int()
+    .default(3)
+    .describe(
+      'Failed checks of one kind in a row before the failure alert, 1–100 (docs/product.md#failure-alerts).',
+    ),
 });
 
 export type TargetSettingsBody = z.infer<typeof targetSettingsBody>;
@@ -138,6 +145,7 @@ export const storedTargetSettings = z.object({
   rules: z.unknown().describe(rulesDescription),
   fetch_mode: fetchMode,
   paused: z.boolean(),
+  failure_alert_after: z.number().int(),
 });
 export type StoredTargetSettings = z.infer<typeof storedTargetSettings>;
 
@@ -231,6 +239,7 @@ const settingCodes = [
   'viewport_invalid',
   'cookies_too_long',
   'chat_notify_invalid',
+  'failure_alert_after_invalid',
   'discord_webhook_required',
   'discord_webhook_invalid',
   'action_type_invalid',

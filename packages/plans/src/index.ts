@@ -17,7 +17,18 @@ export {
   subscriptionLines,
 } from './billing-catalog.ts';
 export { type CustomOption, customPlanQuota, InvalidCustomOption } from './custom-plan.ts';
-export { CYCLE_DAYS, type Cycle, isCycle, isPlanId, PLANS, type Plan, type PlanId } from './plan-catalog.ts';
+export {
+  CYCLE_DAYS,
+  type Cycle,
+  HISTORY_LIMITS,
+  type HistoryLimits,
+  historyLimits,
+  isCycle,
+  isPlanId,
+  PLANS,
+  type Plan,
+  type PlanId,
+} from './plan-catalog.ts';
 export {
   type Currency,
   cyclePrices,

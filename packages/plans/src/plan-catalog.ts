@@ -66,3 +66,36 @@ export function isPlanId(value: number): value is PlanId {
 export function isCycle(value: string): value is Cycle {
   return value === 'month' || value === 'year';
 }
+
+/** How much history each target keeps (docs/product.md#history): its newest updates and its checks' days. */
+export interface HistoryLimits {
+  updates: number;
+  checkDays: number;
+}
+
+const SMALL_HISTORY: HistoryLimits = { updates: 100, checkDays: 30 };
+const MEDIUM_HISTORY: HistoryLimits = { updates: 300, checkDays: 90 };
+const LARGE_HISTORY: HistoryLimits = { updates: 1_000, checkDays: 365 };
+
+/**
+ * Per plan; an account without a plan (0, 1: trial ended, cancelled) keeps the smallest, so
+ * choosing a plan again finds what the limits allowed.
+ */
+export const HISTORY_LIMITS: Record<PlanId, HistoryLimits> = {
+  0: SMALL_HISTORY,
+  1: SMALL_HISTORY,
+  2: SMALL_HISTORY,
+  3: SMALL_HISTORY,
+  4: SMALL_HISTORY,
+  5: MEDIUM_HISTORY,
+  6: MEDIUM_HISTORY,
+  7: MEDIUM_HISTORY,
+  8: MEDIUM_HISTORY,
+  9: MEDIUM_HISTORY,
+  10: MEDIUM_HISTORY,
+  11: LARGE_HISTORY,
+};
+
+export function historyLimits(plan: number): HistoryLimits {
+  return isPlanId(plan) ? HISTORY_LIMITS[plan] : SMALL_HISTORY;
+}

@@ -9,6 +9,18 @@ export type { AreaDiff, DiffRow, DiffSegment, DiffSide } from './diff/area-diff.
 export { formatDiffText } from './diff/format-diff-text.ts';
 export { type CheckErrorReason, type CheckInput, type CheckResult, evaluateCheck } from './evaluate-check.ts';
 export type { MatchedCondition } from './evaluate-rules.ts';
+export {
+  ALERT_AFTER_RANGE,
+  alertDue,
+  type CheckOutcome,
+  countCheck,
+  DEFAULT_ALERT_AFTER,
+  type FailureKind,
+  type FailureStreak,
+  failureKindOf,
+  isFailing,
+  NO_STREAK,
+} from './failure-run.ts';
 export { firstNumber } from './first-number.ts';
 export { type AreaSnapshot, extractAreaContent } from './normalise/extract-area-content.ts';
 export { type NormalisedArea, normaliseArea } from './normalise/normalise-area.ts';

@@ -8,6 +8,7 @@ import type { ServiceModule } from '@mimamori/service-host';
 import { snapshotCapturedEntry } from './events/snapshot-captured.ts';
 import { targetDeletedEntry } from './events/target-deleted.ts';
 import { historyServer } from './grpc/history-server.ts';
+import { nightlyHistorySweep } from './retention/history-sweep.ts';
 import { DIFF_SCHEMA, diffMigrations } from './store/migrations.ts';
 
 export interface DiffServiceOptions {
@@ -34,7 +35,7 @@ export function createDiffService(options: DiffServiceOptions): ServiceModule {
     migrations: [...diffMigrations, outboxMigration(DIFF_SCHEMA), processedEventsMigration(DIFF_SCHEMA)],
     streams: [streams.snapshots, streams.targets, streams.checkResults, streams.updates],
     outbox: true,
-    grpc: [{ definition: diffV1.HistoryServiceService, implementation: historyServer(db) }],
+    grpc: [{ definition: diffV1.HistoryServiceService, implementation: historyServer(db, blobs) }],
     consumers: [
       snapshotCapturedEntry(db, {
         blobs,
@@ -44,5 +45,6 @@ export function createDiffService(options: DiffServiceOptions): ServiceModule {
       }),
       targetDeletedEntry(db, { blobs, logger }),
     ],
+    sweep: nightlyHistorySweep({ db, blobs, logger, now: options.now ?? (() => new Date()) }),
   };
 }

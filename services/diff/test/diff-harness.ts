@@ -72,6 +72,7 @@ function siteSettings(areas: AreaSpec[], extra: SiteExtras): targetV1.TargetSett
     paused: false,
     hasCookies: false,
     hasDiscordWebhook: false,
+    failureAlertAfter: 0,
   };
 }
 
@@ -80,6 +81,8 @@ export interface DiffHarness {
   clock: TestClock;
   bus: EventBus;
   blobs: BlobStore;
+  /** The file blob store's folder, to count its bytes. */
+  blobDir: string;
   history: diffV1.HistoryServiceClient;
   /** Registers a v2 site through the target service's gRPC API; answers its id. */
   registerSite(
@@ -141,7 +144,15 @@ export async function startDiffHarness(options: { embedded?: boolean } = {}): Pr
     host,
   );
   const history = createGrpcClient(diffV1.HistoryServiceClient, diffService.grpcAddress);
-  const caller = (userId: string) => ({ userId, limits: QUOTA, held: false, lang: '', timeZone: '' });
+  const caller = (userId: string) => ({
+    userId,
+    limits: QUOTA,
+    held: false,
+    lang: '',
+    timeZone: '',
+    historyUpdates: 0,
+    historyDays: 0,
+  });
   const watches = new Map<string, checksEventsV1.WatchSettings | undefined>();
   // What the scheduler would send: the check template of the site's newest state.
   const rememberWatch = async (targetId: string) => {
@@ -163,6 +174,7 @@ export async function startDiffHarness(options: { embedded?: boolean } = {}): Pr
     clock,
     bus,
     blobs,
+    blobDir,
     history,
     async registerSite(userId, areas, extra = {}) {
       const saved = await unary(target, 'registerTarget', {

@@ -28,7 +28,10 @@ beforeAll(async () => {
       targetId,
       userId,
       ...(text === null
-        ? { areas: [], error: { code: 'unreachable', detail: 'connection refused', retryable: true } }
+        ? {
+            areas: [],
+            error: { code: 'unreachable', detail: 'connection refused', retryable: true, areaId: '' },
+          }
         : {
             areas: [
               {

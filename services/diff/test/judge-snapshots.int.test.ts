@@ -30,7 +30,7 @@ async function check(
   userId: string,
   targetId: string,
   areas: ReturnType<typeof area>[],
-  extra: { error?: { code: string; detail: string; retryable: boolean } } = {},
+  extra: { error?: { code: string; detail: string; retryable: boolean; areaId: string } } = {},
 ) {
   const checkId = `${targetId}:${randomUUID()}`;
   await harness.publishSnapshot({ checkId, targetId, userId, areas, ...extra });
@@ -124,7 +124,7 @@ describe('judging snapshots', () => {
 
   it('records a failed check as an error with its code and keeps the versions as they were', async () => {
     const failed = await check(userId, targetId, [], {
-      error: { code: 'timeout', detail: 'the page did not load in 30 s', retryable: true },
+      error: { code: 'timeout', detail: 'the page did not load in 30 s', retryable: true, areaId: '' },
     });
     expect(failed).toMatchObject({ outcome: 'error', error_code: 'timeout' });
     const [completed] = await completedFor(failed.checkId);
@@ -234,6 +234,8 @@ describe('the settings a check carries', () => {
       areas: [{ areaId: 'stock', optionsJson: JSON.stringify({ excludeNumbers: true }) }],
       rulesJson: '',
       screenshot: false,
+      keepUpdates: 0,
+      keepCheckDays: 0,
     };
     const carried = async (text: string) => {
       const checkId = `${targetId}:${randomUUID()}`;

@@ -22,8 +22,6 @@ export const notifierEnv = {
   // Webhook receivers (`host:port`, comma-separated) reached without the SSRF guard's address
   // check: local receivers in tests only. Empty (the default) in the product.
   WEBHOOK_EGRESS_ALLOW: z.string().default(''),
-  // Consecutive failed checks of a site before its owner is mailed the structural-change hint.
-  STRUCTURE_HINT_AFTER_ERRORS: z.coerce.number().int().min(1).default(5),
   // How long the copy of an event that is sending a message holds it (renewed while it sends)
   // before another copy may send it: after a crash mid-send, the update goes out again this long
   // later at most. Also the update consumer's ack wait.

@@ -24,7 +24,6 @@ await runServiceProcess('notifier', notifierEnv, async ({ config, db, logger, me
       ),
       blobs: await openBlobStore(blobUrl),
       discordApiBase: config.DISCORD_API_BASE,
-      hintAfterErrors: config.STRUCTURE_HINT_AFTER_ERRORS,
       webhookEgressAllow: config.WEBHOOK_EGRESS_ALLOW.split(',').filter(Boolean),
     },
     deliveryClaimMs: config.DELIVERY_CLAIM_SECONDS * 1000,

@@ -27,8 +27,6 @@ export interface UpdateDeliverySetup {
    * whose address is known only once it listens, hence a function).
    */
   discordApiBase?: string | (() => string);
-  /** Consecutive failed checks before the structural-change hint; 5 unless set. */
-  hintAfterErrors?: number;
   /**
    * `host:port` webhook receivers reached without the SSRF guard's address check
    * (WEBHOOK_EGRESS_ALLOW): tests' local receivers only; empty in the product.
@@ -87,8 +85,10 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
             db,
             deliveries,
             mail,
+            secretBox,
             profiles: updates.profiles,
-            hintAfterErrors: updates.hintAfterErrors ?? 5,
+            discordApiBase: updates.discordApiBase ?? DISCORD,
+            publicUrl,
             logger,
           }),
           filingConsumer({

@@ -95,7 +95,6 @@ beforeAll(async () => {
         profiles,
         blobs,
         discordApiBase: discord.apiBase,
-        hintAfterErrors: 3,
       },
     }),
     host,
@@ -159,6 +158,7 @@ function siteEvent(
       url: 'https://shop.example.jp/price',
       sealedDiscordWebhook: '',
       areas: [{ areaId: 'price', label: 'セール価格' }],
+      failureAlertAfter: 3,
       ...notice,
     },
   };
@@ -569,19 +569,21 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
     expect(discord.calls.filter((call) => call.startsWith(user.webhookId))).toHaveLength(0);
   });
 
-  it('mails the structural-change hint once after 3 failed checks in a row, again only after a success', async () => {
+  it('alerts each channel once after 3 failures of one kind in a row, and once when it works again', async () => {
     const user = await newUser('en');
-    const targetId = await registerSite(user.userId, { mailNotify: true, chatNotify: 'none' });
+    const targetId = await registerSite(user.userId, { mailNotify: true, chatNotify: 'account' });
     const consumer = checkResultConsumer({
       db,
       deliveries: createDeliveryStore(db),
       mail: openMailTransport(smtp.url, MAIL_FROM),
+      secretBox,
       profiles,
-      hintAfterErrors: 3,
+      discordApiBase: discord.apiBase,
+      publicUrl: () => 'https://mimamori.example/',
       logger,
     });
     let minute = 0;
-    const check = async (outcome: 'error' | 'no_change', again?: Uint8Array) => {
+    const check = async (outcome: 'error' | 'no_change', code = 'element_not_found', again?: Uint8Array) => {
       minute += 1;
       const data =
         again ??
@@ -593,31 +595,91 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
           dueAt: new Date(Date.UTC(2026, 10, 23, 0, minute)),
           completedAt: new Date(Date.UTC(2026, 10, 23, 0, minute, 5)),
           outcome,
-          errorCode: outcome === 'error' ? 'element_not_found' : '',
+          errorCode: outcome === 'error' ? code : '',
           errorDetail: '',
           updateId: '',
+          errorAreaId: outcome === 'error' && code === 'element_not_found' ? 'price' : '',
         });
       await consumer.handler(delivered(checkCompleted.subject, data).message);
       return data;
     };
-    const hints = () => mailsTo(user.email).filter((mail) => mail.subject?.includes('keeps failing'));
+    const alerts = () => mailsTo(user.email).filter((mail) => mail.subject?.includes('are failing'));
+    const recoveries = () => mailsTo(user.email).filter((mail) => mail.subject?.includes('working again'));
+    const posts = () => discord.accepted.filter((post) => post.webhookId === user.webhookId);
 
+    // Two timeouts then three of another kind: counted per kind, so the third of that kind alerts.
+    await check('error', 'timeout');
+    await check('error', 'timeout');
     await check('error');
     await check('error');
-    expect(hints()).toHaveLength(0);
+    expect(alerts()).toHaveLength(0);
     const third = await check('error');
-    expect(hints()).toHaveLength(1);
-    expect(hints()[0]?.text).toContain('element not found (check the selector or XPath)');
-    await check('error', third);
+    expect(alerts()).toHaveLength(1);
+    expect(alerts()[0]?.text).toContain('the area “セール価格” was not found on the page');
+    expect(alerts()[0]?.text).toContain('Failing since');
+    await discord.waitForAccepted(user.webhookId, 1);
+    await check('error', 'element_not_found', third);
     await check('error');
-    expect(hints()).toHaveLength(1);
+    await check('error', 'timeout');
+    expect(alerts()).toHaveLength(1);
+    expect(posts()).toHaveLength(1);
 
+    const success = await check('no_change');
+    expect(recoveries()).toHaveLength(1);
+    await discord.waitForAccepted(user.webhookId, 2);
+    await check('no_change', '', success);
     await check('no_change');
-    await check('error');
-    await check('error');
-    await check('error');
-    expect(hints()).toHaveLength(2);
-    expect(JSON.stringify(hints()[0]?.to)).not.toContain(user.extra);
+    expect(recoveries()).toHaveLength(1);
+    expect(posts()).toHaveLength(2);
+
+    // A new run alerts again.
+    await check('error', 'login_failed');
+    await check('error', 'login_failed');
+    await check('error', 'login_failed');
+    expect(alerts()).toHaveLength(2);
+    expect(alerts()[1]?.text).toContain('signing in failed');
+    expect(JSON.stringify(alerts()[0]?.to)).toContain(user.extra);
+    expect(discord.problems).toEqual([]);
+  });
+
+  it('holds back an alert due before the site notice arrived, and sends it on the redelivery after', async () => {
+    const user = await newUser('ja');
+    const targetId = randomUUID();
+    const consumer = checkResultConsumer({
+      db,
+      deliveries: createDeliveryStore(db),
+      mail: openMailTransport(smtp.url, MAIL_FROM),
+      secretBox,
+      profiles,
+      discordApiBase: discord.apiBase,
+      publicUrl: () => 'https://mimamori.example/',
+      logger,
+    });
+    const failed = (minute: number) =>
+      checkCompleted.encode({
+        eventId: `checked:early-${minute}`,
+        checkId: randomUUID(),
+        targetId,
+        userId: user.userId,
+        dueAt: new Date(Date.UTC(2026, 10, 24, 0, minute)),
+        completedAt: new Date(Date.UTC(2026, 10, 24, 0, minute, 5)),
+        outcome: 'error',
+        errorCode: 'unreachable',
+        errorDetail: '',
+        updateId: '',
+        errorAreaId: '',
+      });
+    await consumer.handler(delivered(checkCompleted.subject, failed(1)).message);
+    await consumer.handler(delivered(checkCompleted.subject, failed(2)).message);
+    const third = failed(3);
+    await expect(consumer.handler(delivered(checkCompleted.subject, third).message)).rejects.toThrow(
+      /no notice yet/,
+    );
+    await registerSite(user.userId, { mailNotify: true, chatNotify: 'none' }, targetId);
+    await consumer.handler(delivered(checkCompleted.subject, third).message);
+    const alerts = mailsTo(user.email).filter((mail) => mail.subject?.includes('の確認が失敗しています'));
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]?.text).toContain('サイトに接続できませんでした');
   });
 });
 

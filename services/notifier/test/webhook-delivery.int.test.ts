@@ -127,6 +127,7 @@ async function newUser() {
       mailNotify: false,
       chatNotify: 'none',
       sealedDiscordWebhook: '',
+      failureAlertAfter: 3,
       areas: [{ areaId: 'price', label: 'セール価格' }],
     },
   };

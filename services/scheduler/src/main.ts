@@ -10,6 +10,7 @@ await runServiceProcess('scheduler', schedulerEnv, ({ config, db, bus, logger, m
     tickMs: config.SCHEDULER_TICK_MS,
     backoffMaxMs: config.SCHEDULER_BACKOFF_MAX_MINUTES * 60_000,
     publishConcurrency: config.SCHEDULER_PUBLISH_CONCURRENCY,
+    dispatchCeilingPerSecond: config.SCHEDULER_DISPATCH_CEILING,
     metrics,
   }),
 );

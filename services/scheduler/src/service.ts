@@ -21,6 +21,8 @@ export interface SchedulerServiceOptions {
   backoffMaxMs?: number;
   /** checks.run publishes in flight at once (256 unless told). */
   publishConcurrency?: number;
+  /** The most checks.run published per second (2,000 unless told). */
+  dispatchCeilingPerSecond?: number;
   /** Told of every check this instance published (tests and benches count them). */
   onDispatched?: DispatcherOptions['onDispatched'];
   /** The registry /metrics serves; a private one when the process serves none (single-process mode). */
@@ -46,6 +48,7 @@ export function createSchedulerService(options: SchedulerServiceOptions): Servic
     clock: options.clock ?? systemClock,
     tickMs: options.tickMs ?? 250,
     publishConcurrency: options.publishConcurrency ?? 256,
+    ceilingPerSecond: options.dispatchCeilingPerSecond ?? 2_000,
     onDispatched(check) {
       lag.observe(Math.max(0, check.publishedAt.getTime() - check.dueAt.getTime()) / 1000);
       options.onDispatched?.(check);

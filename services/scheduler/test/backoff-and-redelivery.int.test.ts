@@ -87,6 +87,7 @@ describe('failing sites back off; every consumer takes a redelivery (PostgreSQL 
           errorCode: outcome === 'error' ? 'http_status' : '',
           errorDetail: '',
           updateId: '',
+          errorAreaId: '',
         }),
         `checked:${site.targetId}:${dueAt.toISOString()}`,
       );

@@ -217,6 +217,7 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
           errorCode: outcome === 'error' ? 'unreachable' : '',
           errorDetail: '',
           updateId: '',
+          errorAreaId: '',
         }),
         { msgId: eventId },
       );

@@ -17,7 +17,13 @@ afterAll(async () => {
   await harness?.close();
 });
 
-type Row = { id: string; new: boolean; updated: string | null; checked: string | null };
+type Row = {
+  id: string;
+  new: boolean;
+  updated: string | null;
+  checked: string | null;
+  failing: { since: string; kind: string } | null;
+};
 
 async function row(browser: TargetBrowser, id: string): Promise<Row | undefined> {
   return ((await browser.get('/api/v2/targets')).body.targets as Row[]).find(
@@ -25,7 +31,14 @@ async function row(browser: TargetBrowser, id: string): Promise<Row | undefined>
   );
 }
 
-function completed(targetId: string, userId: string, checkId: string, at: string, outcome: string) {
+function completed(
+  targetId: string,
+  userId: string,
+  checkId: string,
+  at: string,
+  outcome: string,
+  errorCode = '',
+) {
   return checkCompleted.encode({
     eventId: `checked:${checkId}`,
     checkId,
@@ -34,9 +47,10 @@ function completed(targetId: string, userId: string, checkId: string, at: string
     dueAt: new Date(at),
     completedAt: new Date(at),
     outcome,
-    errorCode: '',
+    errorCode,
     errorDetail: '',
     updateId: outcome === 'update' ? `u-${checkId}` : '',
+    errorAreaId: '',
   });
 }
 
@@ -107,5 +121,45 @@ describe("the site list's checked, updated and NEW follow checks.completed", () 
       delivery(completed(id, other.userId, 'x1', '2026-11-23T13:00:00.000Z', 'update'), 'checked:x1'),
     );
     expect(await row(browser, id)).toMatchObject({ new: false, updated: newer, checked: newer });
+  });
+
+  it('shows a site failing once one kind failed its alert count in a row, since the first, until a success', async () => {
+    const { browser, userId } = await harness.signedIn('failing@example.com');
+    const id = String(
+      (await browser.post('/api/v2/target/register', { ...targetBody(), failure_alert_after: 2 })).body
+        .target_v2_id,
+    );
+    const stored = await browser.get(`/api/v2/target?id=${id}`);
+    expect(stored.body.settings).toMatchObject({ failure_alert_after: 2 });
+    const { handler } = checkConsumer(harness.db, createTargetStore(harness.db));
+    const check = (n: number, outcome: string, code = '') =>
+      handler(
+        delivery(
+          completed(id, userId, `f${n}`, `2026-11-23T10:0${n}:00.000Z`, outcome, code),
+          `checked:f${n}`,
+        ),
+      );
+
+    await check(1, 'error', 'timeout');
+    await check(2, 'error', 'element_not_found');
+    expect((await row(browser, id))?.failing).toBeNull();
+    await check(3, 'error', 'element_not_found');
+    expect((await row(browser, id))?.failing).toEqual({
+      since: '2026-11-23T10:01:00.000Z',
+      kind: 'element_not_found',
+    });
+    await check(4, 'no_change');
+    expect((await row(browser, id))?.failing).toBeNull();
+    // Out of the range the product allows: refused, naming the field.
+    const refused = await browser.post('/api/v2/target/register', {
+      ...targetBody(),
+      failure_alert_after: 101,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toEqual({
+      code: 'failure_alert_after_invalid',
+      message_key: 'errors.failure_alert_after_invalid',
+      field: 'failure_alert_after',
+    });
   });
 });

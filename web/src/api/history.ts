@@ -3,6 +3,7 @@ import type {
   HistoryFilter,
   HistoryPage,
   RegistrationData,
+  StorageUsed,
   TargetVersion,
 } from '@mimamori/http-api';
 import { apiRequest } from './client.ts';
@@ -66,4 +67,9 @@ export function fetchRegistrationData(
     `${prefix(version)}/registration_data?${query}`,
     signal ? { signal } : {},
   );
+}
+
+/** GET /api/account/storage: what the account's history takes (docs/product.md#history). */
+export function fetchStorageUsed(signal?: AbortSignal): Promise<StorageUsed> {
+  return apiRequest<StorageUsed>('/api/account/storage', signal ? { signal } : {});
 }

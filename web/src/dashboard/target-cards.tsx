@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { TargetRow } from '../api/targets.ts';
 import { DeleteButton, PauseButton, type RequestTargetAction, targetName } from './target-action-buttons.tsx';
 import { TargetBadges } from './target-badges.tsx';
+import { TargetFailing } from './target-failing.tsx';
 import { sitePath } from './target-time.ts';
 import { useTargetTime } from './use-target-time.ts';
 
@@ -30,6 +31,7 @@ export function TargetCards({
             </Link>
             <TargetBadges site={site} />
           </div>
+          <TargetFailing site={site} />
           <p className="site-card-times">
             <span>{t('dashboard.sites.updatedAt', { at: site.updated ? time(site.updated) : never })}</span>
             <span>{t('dashboard.sites.checkedAt', { at: site.checked ? time(site.checked) : never })}</span>

@@ -16,6 +16,7 @@ function site(no: number, fields: Partial<TargetRow> = {}): TargetRow {
     checked: null,
     resumable: false,
     interval_minutes: 60,
+    failing: null,
     ...fields,
   };
 }

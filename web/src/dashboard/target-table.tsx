@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { TargetRow } from '../api/targets.ts';
 import { DeleteButton, PauseButton, type RequestTargetAction, targetName } from './target-action-buttons.tsx';
 import { TargetBadges } from './target-badges.tsx';
+import { TargetFailing } from './target-failing.tsx';
 import type { SortKey, TargetSort } from './target-order.ts';
 import { sitePath } from './target-time.ts';
 import { useTargetTime } from './use-target-time.ts';
@@ -65,6 +66,7 @@ export function TargetTable({ sites, sort, onSort, showUrls, busy, onAction }: P
                   {targetName(site)}
                 </Link>
                 <TargetBadges site={site} />
+                <TargetFailing site={site} />
               </td>
               {showUrls && <td className="site-url">{site.url}</td>}
               <td className="site-time">{site.updated ? time(site.updated) : t('dashboard.sites.never')}</td>

@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import {
   fetchHistory,
   fetchRegistrationData,
+  fetchStorageUsed,
   type HistoryRequest,
   type TargetVersion,
 } from '../api/history.ts';
@@ -50,4 +51,9 @@ export function useTargetAction(version: TargetVersion, id: string) {
       ]);
     },
   });
+}
+
+/** What the account's history takes, for the account screen. */
+export function useStorageUsed() {
+  return useQuery({ queryKey: queryKeys.storageUsed, queryFn: ({ signal }) => fetchStorageUsed(signal) });
 }

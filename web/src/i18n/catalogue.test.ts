@@ -75,7 +75,7 @@ const FAILURE_MESSAGES: readonly [message: string, key: string][] = [
   ['URL could not be reached (404)', 'errors.http_status'],
   ['Site unsupported', 'errors.blocked_by_robot'],
   ['Access timeout for all or part of the target (check history)', 'errors.timeout'],
-  ['Structural-change hint on persistent errors', 'siteDetail.structureHint'],
+  ['Failure alert on persistent errors, with since when', 'siteDetail.failingNotice'],
   ['Site info could not be fetched', 'siteDetail.loadFailed'],
   ['Element not found (check selector or XPath)', 'errors.element_not_found'],
   ['Screenshot update failed', 'errors.screenshot_failed'],

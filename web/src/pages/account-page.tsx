@@ -5,6 +5,7 @@ import { DisplaySettingsForm } from '../account/display-settings-form.tsx';
 import { MailsSection } from '../account/mails-section.tsx';
 import { PasswordSection } from '../account/password-section.tsx';
 import { ProfileSection } from '../account/profile-section.tsx';
+import { StorageSection } from '../account/storage-section.tsx';
 import { SubscriptionSection } from '../account/subscription-section.tsx';
 import { SupportSection } from '../account/support-section.tsx';
 import { FormMessage } from '../forms/form-message.tsx';
@@ -53,6 +54,7 @@ export default function AccountPage() {
         <AccountSection id="webhooks" title={t('webhooks.title')}>
           <WebhooksPanel targetId="" />
         </AccountSection>
+        <StorageSection />
         <SupportSection />
       </div>
     </Page>

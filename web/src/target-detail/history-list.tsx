@@ -1,12 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { HistoryPage } from '../api/history.ts';
 import { HistoryEntryItem } from './history-entry.tsx';
-import {
-  type DiffLayout,
-  type HistoryView,
-  type HistoryViewChange,
-  showsStructureHint,
-} from './history-view.ts';
+import type { DiffLayout, HistoryView, HistoryViewChange } from './history-view.ts';
 
 /** A page of checks, newest first, with newer/older paging. */
 export function HistoryList({
@@ -26,11 +21,6 @@ export function HistoryList({
   const { older_cursor: older, newer_cursor: newer } = page;
   return (
     <div className="history-list" aria-busy={loading}>
-      {showsStructureHint(view, page.entries, newer) && (
-        <p className="form-message error" role="note">
-          {t('siteDetail.structureHint')}
-        </p>
-      )}
       {page.entries.length === 0 ? (
         <p className="muted">{view.day ? t('siteDetail.emptyDay') : t('siteDetail.empty')}</p>
       ) : (

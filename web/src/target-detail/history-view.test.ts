@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { HistoryEntry } from '../api/history.ts';
 import {
   changeHistoryView,
   historyViewFromQuery,
   historyViewQuery,
   initialHistoryView,
-  STRUCTURE_HINT_ERRORS,
-  showsStructureHint,
 } from './history-view.ts';
-
-const entry = (outcome: HistoryEntry['outcome']): HistoryEntry => ({
-  check_id: Math.random().toString(36),
-  due_at: null,
-  checked_at: '2026-11-23T10:00:00.000Z',
-  outcome,
-  error: outcome === 'error' ? { code: 'timeout', message_key: 'errors.timeout', detail: '' } : null,
-  update: null,
-});
 
 describe('history paging', () => {
   it('pages older and newer from the page shown', () => {
@@ -40,25 +28,6 @@ describe('history paging', () => {
       ...initialHistoryView,
       size: 5,
     });
-  });
-});
-
-describe('structural-change hint', () => {
-  const failing = Array.from({ length: STRUCTURE_HINT_ERRORS }, () => entry('error'));
-
-  it('shows after as many failed checks in a row as the notifier counts', () => {
-    expect(showsStructureHint(initialHistoryView, [...failing, entry('no_change')], null)).toBe(true);
-  });
-
-  it('does not show when a success breaks the streak', () => {
-    const broken = [...failing.slice(1), entry('update'), entry('error')];
-    expect(showsStructureHint(initialHistoryView, broken, null)).toBe(false);
-  });
-
-  it('does not judge from a filtered, one-day or older page', () => {
-    expect(showsStructureHint({ ...initialHistoryView, filter: 'error' }, failing, null)).toBe(false);
-    expect(showsStructureHint({ ...initialHistoryView, day: '2026-11-23' }, failing, null)).toBe(false);
-    expect(showsStructureHint(initialHistoryView, failing, 'newer-cursor')).toBe(false);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { HistoryDirection, HistoryEntry, HistoryFilter } from '../api/history.ts';
+import type { HistoryDirection, HistoryFilter } from '../api/history.ts';
 
 /** What the history shows: the filter, all days or one, the page size, and where paging stands. */
 export type HistoryView = {
@@ -78,25 +78,4 @@ export function historyViewQuery(query: URLSearchParams, view: HistoryView): URL
   set('day', view.day);
   set('size', view.size === initialHistoryView.size ? null : String(view.size));
   return next;
-}
-
-/** The notifier mails the structural-change hint after this many failed checks in a row. */
-export const STRUCTURE_HINT_ERRORS = 5;
-
-/**
- * Whether the newest checks failed often enough in a row that the page structure has probably
- * changed. Only the newest page of all outcomes and all days can tell; any other view says no.
- */
-export function showsStructureHint(
-  view: HistoryView,
-  entries: readonly HistoryEntry[],
-  newerCursor: string | null,
-): boolean {
-  if (view.filter !== 'all' || view.day !== null || newerCursor !== null) return false;
-  let streak = 0;
-  for (const entry of entries) {
-    if (entry.outcome !== 'error') break;
-    streak++;
-  }
-  return streak >= STRUCTURE_HINT_ERRORS;
 }

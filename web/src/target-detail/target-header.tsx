@@ -4,7 +4,10 @@ import type { TargetRow } from '../api/targets.ts';
 import { formatDateTime } from '../dashboard/target-time.ts';
 import { TargetActions } from './target-actions.tsx';
 
-/** Label, URL, monitoring state, interval and the last update and check, with the site's actions. */
+/**
+ * Label, URL, monitoring state (and failing, docs/product.md#failure-alerts), interval and the
+ * last update and check, with the site's actions.
+ */
 export function TargetHeader({
   version,
   site,
@@ -43,6 +46,7 @@ export function TargetHeader({
             <span data-testid="site-state" className={`badge ${site.valid ? 'badge-on' : 'badge-paused'}`}>
               {site.valid ? t('siteDetail.monitoring') : t('siteDetail.paused')}
             </span>
+            {site.failing && <span className="badge badge-failing">{t('siteDetail.failing')}</span>}
           </dd>
         </div>
         {minutes > 0 && (
@@ -60,6 +64,14 @@ export function TargetHeader({
           <dd>{time(site.checked)}</dd>
         </div>
       </dl>
+      {site.failing && (
+        <p className="form-message error site-failing-notice" role="note" data-testid="site-failing">
+          {t('siteDetail.failingNotice', {
+            since: time(site.failing.since),
+            what: t(`dashboard.failureKinds.${site.failing.kind}`),
+          })}
+        </p>
+      )}
       <TargetActions version={version} site={site} />
     </section>
   );

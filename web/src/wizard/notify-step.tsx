@@ -14,7 +14,7 @@ import { rulesHaveProblems } from '../rules/rule-groups.ts';
 import { demoShopAddress } from '../tour/demo-shop-address.ts';
 import { defaultIntervalMinutes, newTargetFits } from './plan-room.ts';
 import { StepButtons } from './step-buttons.tsx';
-import { intervalProblem, newDraft, settingsFromDraft } from './wizard-draft.ts';
+import { failureAlertAfterProblem, intervalProblem, newDraft, settingsFromDraft } from './wizard-draft.ts';
 import type { StepProps } from './wizard-step.ts';
 
 /** The plan's intervals (docs/product.md#quotas) and the slot each one takes. */
@@ -45,6 +45,7 @@ export function NotifyStep({
   const [labelError, setLabelError] = useState<string>();
   const [webhookError, setWebhookError] = useState<string>();
   const [proxyError, setProxyError] = useState<string>();
+  const [alertAfterError, setAlertAfterError] = useState<string>();
   const [problem, setProblem] = useState<string>();
   const [checkRules, setCheckRules] = useState(false);
   const set = <Key extends keyof typeof draft>(key: Key, value: (typeof draft)[Key]) =>
@@ -81,8 +82,10 @@ export function NotifyStep({
     setProxyError(undefined);
     const wrongInterval = intervalProblem(draft.interval);
     setIntervalError(wrongInterval ? errorText(wrongInterval) : undefined);
+    const wrongAlertAfter = failureAlertAfterProblem(draft.failureAlertAfter);
+    setAlertAfterError(wrongAlertAfter ? errorText(wrongAlertAfter) : undefined);
     setCheckRules(true);
-    if (wrongInterval || rulesHaveProblems(draft.rules)) {
+    if (wrongInterval || wrongAlertAfter || rulesHaveProblems(draft.rules)) {
       focusResult();
       return;
     }
@@ -95,6 +98,7 @@ export function NotifyStep({
         else if (code.startsWith('interval_')) setIntervalError(errorText(error));
         else if (code.startsWith('discord_webhook_')) setWebhookError(errorText(error));
         else if (code === 'proxy_unavailable') setProxyError(errorText(error));
+        else if (code === 'failure_alert_after_invalid') setAlertAfterError(errorText(error));
         else if (error instanceof ApiError && (error.status === 0 || error.status >= 502))
           setProblem(t('wizard.problems.saveTimeout'));
         else setProblem(errorText(error));
@@ -232,6 +236,32 @@ export function NotifyStep({
             {proxyError}
           </p>
         )}
+        <div className="field">
+          <label htmlFor="wizard-failure-alert" className="field-label">
+            {t('wizard.notify.failureAlertAfter')}
+          </label>
+          <input
+            id="wizard-failure-alert"
+            className="input interval-input"
+            type="number"
+            min={1}
+            max={100}
+            step={1}
+            inputMode="numeric"
+            value={draft.failureAlertAfter}
+            aria-invalid={alertAfterError ? true : undefined}
+            aria-describedby={alertAfterError ? 'wizard-failure-alert-error' : 'wizard-failure-alert-hint'}
+            onChange={(event) => set('failureAlertAfter', event.target.value)}
+          />
+          <p className="field-hint" id="wizard-failure-alert-hint">
+            {t('wizard.notify.failureAlertAfterHint')}
+          </p>
+          {alertAfterError && (
+            <p className="field-error" id="wizard-failure-alert-error">
+              {alertAfterError}
+            </p>
+          )}
+        </div>
       </fieldset>
       <RuleGroupEditor
         idPrefix="wizard-rules"

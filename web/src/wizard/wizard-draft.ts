@@ -79,6 +79,8 @@ export type WizardDraft = {
   mailNotify: boolean;
   chatNotify: ChatNotify;
   discordWebhookUrl: string;
+  /** Failed checks of one kind in a row before the failure alert, as typed (docs/product.md#failure-alerts). */
+  failureAlertAfter: string;
   rules: NotificationRules;
   /** The stored site's fetch mode, kept while its areas were not read again. */
   storedFetchMode: FetchMode | null;
@@ -106,6 +108,7 @@ export const newDraft = (): WizardDraft => ({
   mailNotify: true,
   chatNotify: 'none',
   discordWebhookUrl: '',
+  failureAlertAfter: '3',
   rules: emptyRules(),
   storedFetchMode: null,
   paused: false,
@@ -130,6 +133,14 @@ export function nextAreaId(areas: readonly AreaDraft[]): string {
 }
 
 /** docs/product.md#wizard: the interval is a whole number of minutes, 1 or more. */
+/** The failure alert's count: a whole number 1–100 (docs/product.md#failure-alerts). */
+export function failureAlertAfterProblem(value: string): 'failure_alert_after_invalid' | undefined {
+  const count = Number(value.trim());
+  return value.trim() !== '' && Number.isInteger(count) && count >= 1 && count <= 100
+    ? undefined
+    : 'failure_alert_after_invalid';
+}
+
 export function intervalProblem(interval: string): 'interval_too_short' | undefined {
   const minutes = Number(interval.trim());
   return interval.trim() !== '' && Number.isInteger(minutes) && minutes >= 1
@@ -231,6 +242,7 @@ export function settingsFromDraft(draft: WizardDraft) {
     mail_notify: draft.mailNotify,
     chat_notify: draft.chatNotify,
     discord_webhook_url: draft.chatNotify === 'site' ? draft.discordWebhookUrl.trim() : '',
+    failure_alert_after: Number(draft.failureAlertAfter.trim()),
     user_agent: {
       kind: draft.userAgent.kind,
       value: draft.userAgent.kind === 'free' ? draft.userAgent.value.trim() : '',
@@ -300,6 +312,7 @@ export function draftFromStored(settings: StoredTargetSettings): WizardDraft {
     mailNotify: settings.mail_notify,
     chatNotify: settings.chat_notify,
     discordWebhookUrl: '',
+    failureAlertAfter: String(settings.failure_alert_after),
     rules: settings.rules ?? emptyRules(),
     storedFetchMode: settings.fetch_mode,
     paused: settings.paused,

@@ -74,7 +74,7 @@ async function readCheckedAreas(
     const what = frame
       ? `iframe not found: ${area.frame?.selectorType} ${frame}`
       : `element not found: ${describe(area)}`;
-    throw new CrawlFailure('element_not_found', what, false);
+    throw new CrawlFailure('element_not_found', what, false, area.areaId);
   }
   const contents: AreaContent[] = [];
   const boxes = new Map<string, Box>();

@@ -108,6 +108,8 @@ export type FetchResult =
       detail: string;
       /** Whether trying again later may succeed (nak with delay) or not (terminate). */
       retryable: boolean;
+      /** With element_not_found: the first area not found. */
+      areaId?: string;
     };
 
 export interface PageFetcher {

@@ -35,7 +35,12 @@ export async function snapshotEvent(
       httpStatus: 0,
       areas: [],
       pageScreenshotBlobKey: '',
-      error: { code: result.code, detail: result.detail, retryable: result.retryable },
+      error: {
+        code: result.code,
+        detail: result.detail,
+        retryable: result.retryable,
+        areaId: result.areaId ?? '',
+      },
       sealedSessionState: '',
     };
   }

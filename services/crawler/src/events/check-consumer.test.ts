@@ -105,6 +105,8 @@ const watch: checksEventsV1.WatchSettings = {
   areas: [{ areaId: 'a1', optionsJson: '{"excludeNumbers":true}' }],
   rulesJson: '',
   screenshot: false,
+  keepUpdates: 0,
+  keepCheckDays: 0,
 };
 
 describe('check consumer', () => {
@@ -151,6 +153,7 @@ describe('check consumer', () => {
       code: 'element_not_found',
       detail: 'element not found: CSS "#a"',
       retryable: false,
+      areaId: 'a1',
     }));
     await until(() => snapshots.length === 1 && deadLetters.length === 1);
     await stop();
@@ -162,6 +165,7 @@ describe('check consumer', () => {
       code: 'element_not_found',
       detail: 'element not found: CSS "#a"',
       retryable: false,
+      areaId: 'a1',
     });
   });
 

@@ -8,12 +8,20 @@ export class CrawlFailure extends Error {
     readonly code: CrawlErrorCode,
     readonly detail: string,
     readonly retryable: boolean,
+    /** With element_not_found: the first area not found. */
+    readonly areaId = '',
   ) {
     super(`${code}: ${detail}`);
   }
 
   toResult(): Extract<FetchResult, { ok: false }> {
-    return { ok: false, code: this.code, detail: this.detail, retryable: this.retryable };
+    return {
+      ok: false,
+      code: this.code,
+      detail: this.detail,
+      retryable: this.retryable,
+      ...(this.areaId ? { areaId: this.areaId } : {}),
+    };
   }
 }
 

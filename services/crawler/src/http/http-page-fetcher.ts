@@ -70,6 +70,7 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): Pag
     const frames = new Map<string, Promise<ParsedPage>>();
     const areas: AreaContent[] = [];
     const missing: string[] = [];
+    let firstMissing = '';
     for (const area of job.areas) {
       let document = page;
       if (area.frame) {
@@ -87,14 +88,17 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): Pag
         document = await loaded;
       }
       const element = document.locate(area);
-      if (!element) missing.push(describe(area));
-      else areas.push({ areaId: area.areaId, found: true, html: element.html, text: element.text });
+      if (!element) {
+        missing.push(describe(area));
+        firstMissing ||= area.areaId;
+      } else areas.push({ areaId: area.areaId, found: true, html: element.html, text: element.text });
     }
     if (missing.length > 0) {
       return new CrawlFailure(
         'element_not_found',
         `element not found: ${missing.join(', ')}`,
         false,
+        firstMissing,
       ).toResult();
     }
     return { ok: true, finalUrl: top.finalUrl, status: top.status, areas };

@@ -18,6 +18,7 @@ export function lazyBlobStore(open: () => Promise<BlobStore>): BlobStore {
     get: async (key) => (await store()).get(key),
     delete: async (key) => (await store()).delete(key),
     exists: async (key) => (await store()).exists(key),
+    size: async (key) => (await store()).size(key),
     async close() {
       if (opened) await (await opened.catch(() => undefined))?.close();
     },

@@ -51,7 +51,7 @@ export interface VersionToRecord {
 }
 
 export type Judgement =
-  | { outcome: 'error'; errorCode: string; errorDetail: string }
+  | { outcome: 'error'; errorCode: string; errorDetail: string; errorAreaId: string }
   | { outcome: 'no_change'; record: VersionToRecord[] }
   | {
       outcome: 'update';
@@ -95,7 +95,12 @@ export function judgeCheck(
   });
   if (result.kind === 'error') {
     const detail = result.areaId ? `${result.areaId}: ${result.message}` : result.message;
-    return { outcome: 'error', errorCode: ERROR_CODES[result.reason] ?? result.reason, errorDetail: detail };
+    return {
+      outcome: 'error',
+      errorCode: ERROR_CODES[result.reason] ?? result.reason,
+      errorDetail: detail,
+      errorAreaId: result.areaId ?? '',
+    };
   }
   const byId = new Map(areas.map((area) => [area.areaId, area]));
   const toRecord = (keep: (outcome: AreaResult['outcome']) => boolean): VersionToRecord[] =>

@@ -8,6 +8,7 @@ import { type CapturedArea, type Judgement, judgeCheck } from '../domain/judge-c
 import { type Highlight, screenshotPair } from '../domain/screenshot-pair.ts';
 import { updateIdFor } from '../domain/update-id.ts';
 import { watchSettingsOf } from '../domain/watch-settings.ts';
+import { saveHistoryLimits } from '../store/history-retention.ts';
 import { DIFF_SCHEMA } from '../store/migrations.ts';
 import {
   type CheckResultRow,
@@ -76,6 +77,12 @@ async function recordCheck(
   if (await hasCheckResult(tx, snapshot.checkId)) return [];
   // The site was deleted after the check was sent: nothing of it is kept.
   if (await isForgotten(tx, snapshot.targetId)) return written;
+  if (snapshot.watch) {
+    await saveHistoryLimits(tx, snapshot, {
+      keepUpdates: snapshot.watch.keepUpdates,
+      keepCheckDays: snapshot.watch.keepCheckDays,
+    });
+  }
   const result: CheckResultRow = {
     checkId: snapshot.checkId,
     targetId: snapshot.targetId,
@@ -88,12 +95,16 @@ async function recordCheck(
     updateId: null,
   };
   if (snapshot.error) {
-    await finish(tx, {
-      ...result,
-      outcome: 'error',
-      errorCode: snapshot.error.code,
-      errorDetail: snapshot.error.detail,
-    });
+    await finish(
+      tx,
+      {
+        ...result,
+        outcome: 'error',
+        errorCode: snapshot.error.code,
+        errorDetail: snapshot.error.detail,
+      },
+      snapshot.error.areaId,
+    );
     return written;
   }
   if (!snapshot.watch) {
@@ -115,12 +126,16 @@ async function recordCheck(
   );
   const judgement = judgeCheck(areas, settings, versions);
   if (judgement.outcome === 'error') {
-    await finish(tx, {
-      ...result,
-      outcome: 'error',
-      errorCode: judgement.errorCode,
-      errorDetail: judgement.errorDetail,
-    });
+    await finish(
+      tx,
+      {
+        ...result,
+        outcome: 'error',
+        errorCode: judgement.errorCode,
+        errorDetail: judgement.errorDetail,
+      },
+      judgement.errorAreaId,
+    );
     return written;
   }
   const context = {
@@ -178,7 +193,8 @@ async function recordCheck(
   return [...unreferenced(written, snapshot, judgement), ...(await pruneVersions(tx, snapshot.targetId))];
 }
 
-async function finish(tx: Sql, result: CheckResultRow): Promise<void> {
+/** `errorAreaId` names the area a failed judgement could not find (the failure alert names it). */
+async function finish(tx: Sql, result: CheckResultRow, errorAreaId = ''): Promise<void> {
   await recordCheckResult(tx, result);
   await writeEvent(tx, DIFF_SCHEMA, {
     id: `checked:${result.checkId}`,
@@ -194,6 +210,7 @@ async function finish(tx: Sql, result: CheckResultRow): Promise<void> {
       errorCode: result.errorCode,
       errorDetail: result.errorDetail,
       updateId: result.updateId ?? '',
+      errorAreaId,
     }),
   });
 }

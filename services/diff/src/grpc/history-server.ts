@@ -1,8 +1,10 @@
 import { status } from '@grpc/grpc-js';
+import type { BlobStore } from '@mimamori/blob-store';
 import type { diffV1 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
 import { GrpcError } from '@mimamori/runtime';
 import { unaryHandler } from '@mimamori/service-host';
+import { userHistoryFootprint } from '../store/history-retention.ts';
 import {
   type HistoryFilter,
   type HistoryPosition,
@@ -22,8 +24,19 @@ const MAX_PAGE = 100;
  * The site detail's history. Every call is scoped to the caller's user id and the site: a site
  * the user does not own answers NOT_FOUND, the same as one that never existed.
  */
-export function historyServer(db: Db): diffV1.HistoryServiceServer {
+export function historyServer(db: Db, blobs: BlobStore): diffV1.HistoryServiceServer {
   return {
+    getStorageUsed: unaryHandler(async (request: diffV1.GetStorageUsedRequest) => {
+      if (!request.userId) throw new GrpcError(status.INVALID_ARGUMENT, 'invalid_argument|user_id|');
+      const { rowBytes, blobKeys } = await userHistoryFootprint(db, request.userId);
+      // Sizes are metadata reads, a few at a time so one account's page never floods the store.
+      let blobBytes = 0;
+      for (let start = 0; start < blobKeys.length; start += 16) {
+        const sizes = await Promise.all(blobKeys.slice(start, start + 16).map((key) => blobs.size(key)));
+        blobBytes += sizes.reduce<number>((sum, size) => sum + (size ?? 0), 0);
+      }
+      return { rowBytes, blobBytes };
+    }),
     listHistory: unaryHandler(async (request: diffV1.ListHistoryRequest) => {
       const query = historyQuery(request);
       await mustOwn(db, query.userId, query.targetId);

@@ -84,4 +84,22 @@ export const diffMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'history limits',
+    sql: `
+      -- docs/product.md#history: how much of each site's history is kept, as its newest check
+      -- carried it from the plan; the nightly sweep trims the sites listed here.
+      CREATE TABLE history_limits (
+        target_id text PRIMARY KEY,
+        user_id text NOT NULL,
+        keep_updates integer NOT NULL CHECK (keep_updates > 0),
+        keep_check_days integer NOT NULL CHECK (keep_check_days > 0)
+      );
+      CREATE INDEX updates_target_newest ON updates (target_id, created_at DESC);
+      CREATE INDEX check_results_user ON check_results (user_id);
+      CREATE INDEX updates_user ON updates (user_id);
+      CREATE INDEX area_versions_user ON area_versions (user_id);
+    `,
+  },
 ];

@@ -83,6 +83,8 @@ export async function forgetTarget(tx: Sql, targetId: string): Promise<string[]>
        RETURNING before_screenshot_blob_key, after_screenshot_blob_key
      ), results AS (
        DELETE FROM diff.check_results WHERE target_id = $1
+     ), limits AS (
+       DELETE FROM diff.history_limits WHERE target_id = $1
      ), forgotten AS (
        INSERT INTO diff.forgotten_targets (target_id) VALUES ($1) ON CONFLICT DO NOTHING
      )

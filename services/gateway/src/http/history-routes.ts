@@ -11,6 +11,7 @@ import {
   registrationDataQuery,
   type ScreenshotQuery,
   screenshotQuery,
+  storageUsed,
   type TargetRow,
 } from '@mimamori/http-api';
 import { unary } from '@mimamori/runtime';
@@ -59,6 +60,25 @@ export function historyRoutes(app: FastifyInstance, deps: HistoryRouteDeps) {
     reply: FastifyReply,
     work: (session: SessionCaller) => Promise<unknown>,
   ) => answerAsCaller(deps.account, request, reply, work, sendHistoryFailure);
+
+  api.get(
+    '/api/account/storage',
+    {
+      schema: {
+        summary: 'What the account’s history takes',
+        security,
+        response: { 200: storageUsed, 401: signedOut },
+      },
+    },
+    (request, reply) =>
+      asCaller(request, reply, async ({ caller }) => {
+        // Always the session's own account: the request names no one.
+        const used = await unary(history, 'getStorageUsed', { userId: caller.userId });
+        const rowBytes = Number(used.rowBytes);
+        const blobBytes = Number(used.blobBytes);
+        return reply.send({ used_bytes: rowBytes + blobBytes, row_bytes: rowBytes, blob_bytes: blobBytes });
+      }),
+  );
 
   for (const [version, prefix] of [
     [1, '/api'],

@@ -1,4 +1,5 @@
 import type { accountV1, targetV1 } from '@mimamori/contracts';
+import { historyLimits } from '@mimamori/plans';
 import { unary } from '@mimamori/runtime';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendAccountFailure } from './account-failure.ts';
@@ -33,6 +34,7 @@ export async function sessionCaller(
       return null;
     }
     const num = userInfo.num;
+    const history = historyLimits(userInfo.subscription?.sInfo?.plan ?? 0);
     return {
       caller: {
         userId: userInfo.userId,
@@ -48,6 +50,9 @@ export async function sessionCaller(
         // Checks of the sites this caller saves present these to the site.
         lang: userInfo.locale?.lang ?? '',
         timeZone: userInfo.locale?.timezone ?? '',
+        // What the plan keeps of each site's history; saving a site takes it along.
+        historyUpdates: history.updates,
+        historyDays: history.checkDays,
       },
       timeZone: knownTimeZone(userInfo.locale?.timezone ?? ''),
     };

@@ -3,6 +3,7 @@ import {
   type ActionBody,
   actionType,
   chatNotify,
+  failureKind,
   fetchMode,
   type ImportOutcome,
   importFormat,
@@ -55,6 +56,7 @@ export function settingsMessage(body: TargetSettingsBody): targetV1.TargetSettin
     rulesJson: body.rules ? JSON.stringify(body.rules) : '',
     fetchMode: body.fetch_mode,
     paused: body.paused,
+    failureAlertAfter: body.failure_alert_after,
     hasCookies: false,
     hasDiscordWebhook: false,
   };
@@ -146,6 +148,7 @@ export function settingsJson(settings: targetV1.TargetSettings | undefined): Sto
     rules: settings.rulesJson ? (JSON.parse(settings.rulesJson) as unknown) : null,
     fetch_mode: fetchMode.parse(settings.fetchMode),
     paused: settings.paused,
+    failure_alert_after: settings.failureAlertAfter,
   };
 }
 
@@ -167,6 +170,10 @@ export function targetRowJson(row: targetV1.TargetRow | undefined): TargetRow | 
     checked: row.checked?.toISOString() ?? null,
     resumable: row.resumable,
     interval_minutes: row.intervalMinutes,
+    failing:
+      row.failingSince && row.failingKind
+        ? { since: row.failingSince.toISOString(), kind: failureKind.parse(row.failingKind) }
+        : null,
   };
 }
 

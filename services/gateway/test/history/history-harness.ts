@@ -38,6 +38,8 @@ export interface HistoryHarness {
   gateway: Gateway;
   clock: CheckClock;
   blobs: BlobStore;
+  /** The database the services share (tests read the diff service's rows). */
+  db: Db;
   /** A signed-in user on a fresh Basic 5 trial in `timezone`, with its user id. */
   signedIn(email: string, timezone: string): Promise<{ browser: TestBrowser; userId: string }>;
   /**
@@ -100,6 +102,7 @@ export async function startHistoryHarness(): Promise<HistoryHarness> {
     gateway,
     clock,
     blobs,
+    db,
     async signedIn(email, timezone) {
       const browser = new TestBrowser(gateway.app);
       await browser.get('/healthz');

@@ -86,7 +86,7 @@ async function failedCheck(index: number, code: string, detail: string) {
     checkId: `${site}:${index}`,
     targetId: site,
     userId: alice.userId,
-    error: { code, detail, retryable: false },
+    error: { code, detail, retryable: false, areaId: '' },
   });
 }
 
@@ -326,7 +326,7 @@ describe('site detail', () => {
       checkId: `${v1}:0`,
       targetId: v1,
       userId: alice.userId,
-      error: { code: 'timeout', detail: 'page load over 30 s', retryable: true },
+      error: { code: 'timeout', detail: 'page load over 30 s', retryable: true, areaId: '' },
     });
     const response = await alice.browser.get(`/api/history?id=${v1}`);
     expect(response.status).toBe(200);
@@ -336,6 +336,32 @@ describe('site detail', () => {
     expect((await bob.browser.get(`/api/history?id=${v1}`)).status).toBe(404);
   });
 
+  it("counts the account's own storage: its rows and the bytes of the pictures they keep", async () => {
+    const storage = async (browser: TestBrowser) => {
+      const response = await browser.get(`/api/account/storage?user_id=${alice.userId}`);
+      expect(response.status).toBe(200);
+      return response.body as { used_bytes: number; row_bytes: number; blob_bytes: number };
+    };
+    const { rows } = await harness.db.query<{ key: string }>(
+      `SELECT DISTINCT key FROM (
+         SELECT screenshot_blob_key AS key FROM diff.area_versions WHERE user_id = $1
+         UNION ALL SELECT page_screenshot_blob_key FROM diff.area_versions WHERE user_id = $1
+         UNION ALL SELECT before_screenshot_blob_key FROM diff.updates WHERE user_id = $1
+         UNION ALL SELECT after_screenshot_blob_key FROM diff.updates WHERE user_id = $1
+       ) keys WHERE key <> ''`,
+      [alice.userId],
+    );
+    let pictureBytes = 0;
+    for (const { key } of rows) pictureBytes += (await harness.blobs.get(key))?.data.byteLength ?? 0;
+    const own = await storage(alice.browser);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(own.blob_bytes).toBe(pictureBytes);
+    expect(own.row_bytes).toBeGreaterThan(0);
+    expect(own.used_bytes).toBe(own.row_bytes + own.blob_bytes);
+    // Bob names Alice in the query: he still reads only his own (nothing recorded).
+    expect(await storage(bob.browser)).toEqual({ used_bytes: 0, row_bytes: 0, blob_bytes: 0 });
+  });
+
   it('answers 401 when signed out', async () => {
     const visitor = new TestBrowser(harness.gateway.app);
     for (const path of [
@@ -343,6 +369,7 @@ describe('site detail', () => {
       `/api/history?id=${site}`,
       `/api/v2/registration_data?id=${site}`,
       `/api/v2/screenshot?id=${site}&image=registration_page`,
+      '/api/account/storage',
     ]) {
       const response = await visitor.get(path);
       expect([path, response.status, response.body.error]).toEqual([
@@ -363,6 +390,7 @@ describe('the OpenAPI document', () => {
       '/api/registration_data',
       '/api/v2/registration_data',
       '/api/v2/screenshot',
+      '/api/account/storage',
     ]) {
       expect(document.paths[path]?.get, path).toBeDefined();
     }

@@ -13,6 +13,8 @@ export interface TargetNotice {
   version: number;
   /** Each area's name by its id, as the person gave it. */
   areaLabels: Record<string, string>;
+  /** Failed checks of one kind in a row before the failure alert (docs/product.md#failure-alerts). */
+  failureAlertAfter: number;
 }
 
 /** The notice, or 'deleted' for a site that is gone, or null for one not announced yet. */

@@ -1,66 +1,178 @@
-import type { CatalogEntry } from '@mimamori/bus';
+import { type BusMessage, type CatalogEntry, exponentialRetryDelay, type RetryDelay } from '@mimamori/bus';
 import type { Db } from '@mimamori/db';
 import { checkCompleted } from '@mimamori/events';
 import type { MailTransport } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
+import type { SecretBox } from '@mimamori/secret-box';
+import { alertDue, DEFAULT_ALERT_AFTER, failureKindOf } from '@mimamori/watch-engine';
+import { postDiscordMessage } from '../clients/discord-webhook-client.ts';
 import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
-import type { NotificationProfileSource } from '../domain/notification-profile.ts';
-import { structureHintContent } from '../domain/structure-hint-content.ts';
-import { countOutcome, markHinted } from '../store/error-streak-store.ts';
+import {
+  type FailureNotice,
+  failureDiscordMessage,
+  failureMailContent,
+} from '../domain/failure-alert-content.ts';
+import type { NotificationProfile, NotificationProfileSource } from '../domain/notification-profile.ts';
+import type { TargetNotice } from '../domain/target-notice.ts';
+import { countOutcome, markAlerted, markRecoveryTold } from '../store/error-streak-store.ts';
 import { loadNotice } from '../store/notice-store.ts';
-import { sendClaimed } from './claimed-send.ts';
+import { type ClaimedSend, sendClaimed } from './claimed-send.ts';
+import { historyUrl, mailRecipients, siteDiscordUrl } from './site-channels.ts';
 
-/**
- * Counts each site's consecutive failed checks; at `hintAfterErrors` in a row the account address
- * gets the structural-change hint, once per streak (a success starts a new one). The hint's
- * delivery is named after the streak, so a redelivered result sends it no second time.
- */
-export function checkResultConsumer(deps: {
+export interface CheckResultConsumerDeps {
   db: Db;
   deliveries: DeliveryLedger;
   mail: MailTransport;
+  secretBox: SecretBox;
   profiles: NotificationProfileSource;
-  hintAfterErrors: number;
+  discordApiBase: string | (() => string);
+  publicUrl: () => string;
   logger: Logger;
-}): CatalogEntry {
+  retryDelay?: RetryDelay;
+}
+
+/**
+ * Failure alerts with recovery (docs/product.md#failure-alerts): counts each site's failed checks
+ * by kind in due-time order; when a kind reaches the site's count, each of the site's channels
+ * gets one alert for the run (`failure:<target>:<run start>:<channel>`), and the first success
+ * after an alerted run one "working again" message (`recovered:<target>:<run start>:<channel>`).
+ * Deliveries are named after the run, so a redelivered result sends nothing twice; the run is
+ * marked told only once every channel is done.
+ */
+export function checkResultConsumer(deps: CheckResultConsumerDeps): CatalogEntry {
+  const retryDelay = deps.retryDelay ?? exponentialRetryDelay;
   return {
     stream: checkCompleted.stream,
     durable: 'notifier-checks-completed',
     subject: checkCompleted.subject,
-    maxDeliver: 10,
-    ackWaitMs: 60_000,
+    maxDeliver: 20,
+    ackWaitMs: deps.deliveries.claimMs,
     concurrency: 8,
     async handler(message) {
       const result = checkCompleted.decode(message.data);
       const dueAt = result.dueAt ?? result.completedAt ?? new Date();
-      const streak = await countOutcome(deps.db, result.targetId, dueAt, result.outcome === 'error');
-      if (streak.errors < deps.hintAfterErrors || streak.hinted || !streak.startedAt) return;
+      const failure =
+        result.outcome === 'error'
+          ? { kind: failureKindOf(result.errorCode, result.errorDetail), areaId: result.errorAreaId }
+          : null;
+      const streak = await countOutcome(deps.db, result.targetId, { dueAt, failure });
       const notice = await loadNotice(deps.db, result.targetId);
-      const profile = notice && notice !== 'deleted' ? await deps.profiles.read(result.userId) : null;
-      const to = profile ? [profile.email || profile.verifiedMails[0] || ''].filter(Boolean) : [];
-      if (notice && notice !== 'deleted' && profile && to.length > 0) {
-        const deliveryId = `structure-hint:${result.targetId}:${streak.startedAt.toISOString()}:email`;
-        const sent = await sendClaimed(deps.deliveries, message, deliveryId, 'email', async () => {
-          await deps.mail.send({
-            to,
-            ...structureHintContent({
-              lang: profile.lang,
-              label: notice.label,
-              url: notice.url,
-              errors: streak.errors,
-              errorCode: result.errorCode,
-            }),
-          });
-          deps.logger.info({ deliveryId, errors: streak.errors }, 'structural-change hint sent');
-          return 'sent';
-        });
-        // Another copy is mailing the hint now; the streak is marked once that copy is done.
-        if (sent.retry) {
-          message.nak(sent.afterMs ?? undefined);
-          return;
-        }
+      if (notice === 'deleted') return;
+      // Before the site's notice arrives its count is not known yet: the default decides, and the
+      // event waits for the notice below.
+      const alertAfter = notice ? notice.failureAlertAfter : DEFAULT_ALERT_AFTER;
+      const alert = alertDue(streak, alertAfter) ? streak : null;
+      if (!alert && !streak.recoveredRun) return;
+      // The site's targets.* event is not in yet (streams are read independently): wait for it.
+      if (!notice) throw new Error(`no notice yet for target ${result.targetId}`);
+      const profile = await deps.profiles.read(result.userId);
+      if (!profile) return;
+      const log = deps.logger.child({ targetId: result.targetId });
+      const base = {
+        lang: profile.lang,
+        timezone: profile.timezone,
+        label: notice.label,
+        url: notice.url,
+        historyUrl: historyUrl(deps.publicUrl(), notice),
+      };
+      const pending: ClaimedSend[] = [];
+      if (alert?.startedAt && alert.lastKind) {
+        const run = alert.startedAt;
+        const content: FailureNotice = {
+          ...base,
+          failure: {
+            kind: alert.lastKind,
+            areaName: notice.areaLabels[alert.lastAreaId] || alert.lastAreaId,
+            count: alert.counts[alert.lastKind] ?? 0,
+            since: run,
+          },
+        };
+        const sent = await onChannels(`failure:${result.targetId}:${run.toISOString()}`, content);
+        if (sent.every((attempt) => !attempt.retry)) await markAlerted(deps.db, result.targetId, run);
+        pending.push(...sent);
       }
-      await markHinted(deps.db, result.targetId);
+      if (streak.recoveredRun) {
+        const run = streak.recoveredRun;
+        const content: FailureNotice = { ...base, recovered: { since: run, at: streak.lastDueAt ?? dueAt } };
+        const sent = await onChannels(`recovered:${result.targetId}:${run.toISOString()}`, content);
+        if (sent.every((attempt) => !attempt.retry)) await markRecoveryTold(deps.db, result.targetId, run);
+        pending.push(...sent);
+      }
+      const retries = pending.filter((attempt) => attempt.retry);
+      if (retries.length > 0) {
+        message.nak(
+          Math.max(...retries.map((attempt) => attempt.afterMs ?? retryDelay(message.deliveryCount))),
+        );
+      }
+
+      function onChannels(id: string, content: FailureNotice): Promise<ClaimedSend[]> {
+        return Promise.all([
+          byMail(
+            `${id}:email`,
+            message,
+            notice as TargetNotice,
+            profile as NotificationProfile,
+            content,
+            log,
+          ),
+          byDiscord(
+            `${id}:discord`,
+            message,
+            notice as TargetNotice,
+            profile as NotificationProfile,
+            content,
+            log,
+          ),
+        ]);
+      }
     },
   };
+
+  async function byMail(
+    deliveryId: string,
+    message: BusMessage,
+    notice: TargetNotice,
+    profile: NotificationProfile,
+    content: FailureNotice,
+    log: Logger,
+  ): Promise<ClaimedSend> {
+    const to = mailRecipients(notice, profile);
+    if (to.length === 0) return { retry: false };
+    return sendClaimed(deps.deliveries, message, deliveryId, 'email', async () => {
+      try {
+        await deps.mail.send({ to, ...failureMailContent(content) });
+      } catch (error) {
+        log.warn({ err: error, deliveryId }, 'failure mail not sent; will retry');
+        return { retryAfterMs: null };
+      }
+      log.info({ deliveryId, recipients: to.length }, 'failure mail sent');
+      return 'sent';
+    });
+  }
+
+  async function byDiscord(
+    deliveryId: string,
+    message: BusMessage,
+    notice: TargetNotice,
+    profile: NotificationProfile,
+    content: FailureNotice,
+    log: Logger,
+  ): Promise<ClaimedSend> {
+    const webhook = siteDiscordUrl(notice, profile, deps, log.child({ deliveryId }));
+    if (!webhook) return { retry: false };
+    return sendClaimed(deps.deliveries, message, deliveryId, 'discord', async () => {
+      const outcome = await postDiscordMessage(webhook, failureDiscordMessage(content));
+      switch (outcome.kind) {
+        case 'sent':
+          log.info({ deliveryId }, 'failure Discord message sent');
+          return 'sent';
+        case 'refused':
+          log.warn({ deliveryId, status: outcome.reason }, 'Discord refused the message; not retried');
+          return 'refused';
+        case 'retry':
+          log.warn({ deliveryId, reason: outcome.reason }, 'failure Discord message not sent; will retry');
+          return { retryAfterMs: outcome.afterMs };
+      }
+    });
+  }
 }

@@ -8,6 +8,7 @@ import {
   targetResumed,
   targetUpdated,
 } from '@mimamori/events';
+import { DEFAULT_ALERT_AFTER } from '@mimamori/watch-engine';
 import { removeNotice, saveNotice } from '../store/notice-store.ts';
 
 /**
@@ -38,6 +39,7 @@ export function targetNoticeConsumers(db: Db): CatalogEntry[] {
             sealedDiscordWebhook: notice?.sealedDiscordWebhook ?? '',
             version: event.version,
             areaLabels: Object.fromEntries((notice?.areas ?? []).map((area) => [area.areaId, area.label])),
+            failureAlertAfter: notice?.failureAlertAfter || DEFAULT_ALERT_AFTER,
           },
           Number(event.revision),
         );

@@ -6,7 +6,7 @@ import type { MailTransport } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { WebhookPoster } from '@mimamori/webhook';
-import { executeUrl, postDiscordMessage } from '../clients/discord-webhook-client.ts';
+import { postDiscordMessage } from '../clients/discord-webhook-client.ts';
 import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
 import { discordMessage, withoutPictures } from '../domain/discord-message.ts';
 import { mailPictures } from '../domain/mail-pictures.ts';
@@ -18,6 +18,7 @@ import type { UpdateImage, UpdateNotice } from '../domain/update-notice.ts';
 import { type ProfileWebhook, webhookPayload, webhooksFor } from '../domain/webhook-payload.ts';
 import { loadNotice } from '../store/notice-store.ts';
 import { type ClaimedSend, sendClaimed } from './claimed-send.ts';
+import { historyUrl, mailRecipients, siteDiscordUrl } from './site-channels.ts';
 
 export interface UpdateConsumerDeps {
   db: Db;
@@ -130,9 +131,6 @@ export function updateConsumer(deps: UpdateConsumerDeps): CatalogEntry {
   };
 }
 
-// The web app's pages for one site's history (web/src/route-paths.ts targetDetail / siteHistory).
-const HISTORY_PATHS: Record<number, string> = { 1: '/history', 2: '/target2' };
-
 /**
  * The gateway's links to an update's pictures (served to the signed-in owner only, looked up in
  * their own history by update id and the check's UTC day); null where the site takes none.
@@ -163,12 +161,6 @@ function pictureLinks(
   };
 }
 
-function historyUrl(publicUrl: string, notice: TargetNotice): string {
-  if (!publicUrl) return '';
-  const path = HISTORY_PATHS[notice.version] ?? HISTORY_PATHS[2];
-  return new URL(`${path}?id=${encodeURIComponent(notice.targetId)}`, publicUrl).toString();
-}
-
 async function byMail(
   deliveryId: string,
   message: BusMessage,
@@ -179,8 +171,7 @@ async function byMail(
   log: Logger,
   lastTry: boolean,
 ): Promise<Attempt> {
-  if (!notice.mailNotify) return DONE;
-  const to = [...new Set([profile.email, ...profile.verifiedMails].filter((address) => address !== ''))];
+  const to = mailRecipients(notice, profile);
   if (to.length === 0) return DONE;
   return sendClaimed(
     deps.deliveries,
@@ -213,29 +204,8 @@ async function byDiscord(
   log: Logger,
   lastTry: boolean,
 ): Promise<Attempt> {
-  const sealed =
-    notice.chatNotify === 'site'
-      ? { value: notice.sealedDiscordWebhook, context: `target:${notice.targetId}:discord_webhook` }
-      : notice.chatNotify === 'account'
-        ? { value: profile.sealedDiscordWebhook, context: `account:${notice.userId}:discord_webhook` }
-        : null;
-  if (!sealed) return DONE;
-  if (!sealed.value) {
-    log.info({ deliveryId, chatNotify: notice.chatNotify }, 'chat notify on but no Discord webhook linked');
-    return DONE;
-  }
-  let url: string | null = null;
-  try {
-    const apiBase = typeof deps.discordApiBase === 'function' ? deps.discordApiBase() : deps.discordApiBase;
-    url = executeUrl(deps.secretBox.open(sealed.value, sealed.context), apiBase);
-  } catch {
-    // Sealed under a key no longer kept, or for another site: it will never open.
-  }
-  if (!url) {
-    log.warn({ deliveryId }, 'stored Discord webhook does not open to a Discord webhook URL; not posted');
-    return DONE;
-  }
-  const webhook = url;
+  const webhook = siteDiscordUrl(notice, profile, deps, log.child({ deliveryId }));
+  if (!webhook) return DONE;
   return sendClaimed(
     deps.deliveries,
     message,

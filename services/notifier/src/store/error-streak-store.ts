@@ -1,51 +1,90 @@
 import type { Db } from '@mimamori/db';
+import {
+  type CheckOutcome,
+  countCheck,
+  type FailureKind,
+  type FailureStreak,
+  NO_STREAK,
+} from '@mimamori/watch-engine';
 import { NOTIFIER_SCHEMA } from './migrations.ts';
 
 const S = NOTIFIER_SCHEMA;
 
-export interface ErrorStreak {
-  errors: number;
-  /** Due time of the streak's first error; names the streak's hint delivery. */
-  startedAt: Date | null;
-  hinted: boolean;
+interface StreakRow {
+  last_due_at: Date;
+  started_at: Date | null;
+  kind_counts: Partial<Record<FailureKind, number>>;
+  last_kind: FailureKind | null;
+  last_area_id: string;
+  alerted_run: Date | null;
+  recovered_run: Date | null;
+}
+
+function streakOf(row: StreakRow | undefined): FailureStreak {
+  if (!row) return NO_STREAK;
+  return {
+    lastDueAt: row.last_due_at,
+    startedAt: row.started_at,
+    counts: row.kind_counts,
+    lastKind: row.last_kind,
+    lastAreaId: row.last_area_id,
+    alertedRun: row.alerted_run,
+    recoveredRun: row.recovered_run,
+  };
 }
 
 /**
- * Counts a check's outcome in due-time order: an error extends the streak, anything else ends
- * it. A result for a due time already counted (a redelivery, a late older check) changes nothing,
- * so the answer is the streak as it stands either way.
+ * Counts a check's outcome (domain/failure-streak.ts) under the site's row lock and answers the
+ * streak as it stands, whether this check changed it or was counted before.
  */
-export async function countOutcome(
-  db: Db,
-  targetId: string,
-  dueAt: Date,
-  failed: boolean,
-): Promise<ErrorStreak> {
-  const { rows } = await db.query<{ errors: number; started_at: Date | null; hinted: boolean }>(
-    `INSERT INTO ${S}.error_streaks AS s (target_id, errors, started_at, last_due_at)
-     VALUES ($1, CASE WHEN $3 THEN 1 ELSE 0 END, CASE WHEN $3 THEN $2::timestamptz END, $2)
-     ON CONFLICT (target_id) DO UPDATE SET
-       errors = CASE WHEN $3 THEN s.errors + 1 ELSE 0 END,
-       started_at = CASE WHEN NOT $3 THEN NULL WHEN s.errors = 0 THEN $2::timestamptz ELSE s.started_at END,
-       hinted = CASE WHEN $3 THEN s.hinted ELSE false END,
-       last_due_at = $2
-     WHERE s.last_due_at < $2
-     RETURNING errors, started_at, hinted`,
-    [targetId, dueAt, failed],
-  );
-  const row =
-    rows[0] ??
-    (
-      await db.query<{ errors: number; started_at: Date | null; hinted: boolean }>(
-        `SELECT errors, started_at, hinted FROM ${S}.error_streaks WHERE target_id = $1`,
-        [targetId],
-      )
-    ).rows[0];
-  return { errors: row?.errors ?? 0, startedAt: row?.started_at ?? null, hinted: row?.hinted ?? false };
+export async function countOutcome(db: Db, targetId: string, check: CheckOutcome): Promise<FailureStreak> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<StreakRow>(
+      `SELECT last_due_at, started_at, kind_counts, last_kind, last_area_id, alerted_run, recovered_run
+         FROM ${S}.error_streaks WHERE target_id = $1 FOR UPDATE`,
+      [targetId],
+    );
+    const held = streakOf(rows[0]);
+    const counted = countCheck(held, check);
+    if (!counted) return held;
+    await tx.query(
+      `INSERT INTO ${S}.error_streaks
+         (target_id, last_due_at, started_at, errors, kind_counts, last_kind, last_area_id, alerted_run,
+          recovered_run)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (target_id) DO UPDATE SET
+         last_due_at = EXCLUDED.last_due_at, started_at = EXCLUDED.started_at, errors = EXCLUDED.errors,
+         kind_counts = EXCLUDED.kind_counts, last_kind = EXCLUDED.last_kind,
+         last_area_id = EXCLUDED.last_area_id, alerted_run = EXCLUDED.alerted_run,
+         recovered_run = EXCLUDED.recovered_run`,
+      [
+        targetId,
+        counted.lastDueAt,
+        counted.startedAt,
+        Object.values(counted.counts).reduce((sum, count) => sum + (count ?? 0), 0),
+        JSON.stringify(counted.counts),
+        counted.lastKind,
+        counted.lastAreaId,
+        counted.alertedRun,
+        counted.recoveredRun,
+      ],
+    );
+    return counted;
+  });
 }
 
-export async function markHinted(db: Db, targetId: string): Promise<void> {
-  await db.query(`UPDATE ${S}.error_streaks SET hinted = true WHERE target_id = $1 AND errors > 0`, [
+/** The alert of the run that started at `run` went out; a run since started is left alone. */
+export async function markAlerted(db: Db, targetId: string, run: Date): Promise<void> {
+  await db.query(`UPDATE ${S}.error_streaks SET alerted_run = $2 WHERE target_id = $1 AND started_at = $2`, [
     targetId,
+    run,
   ]);
+}
+
+/** The "working again" message of the run that started at `run` went out. */
+export async function markRecoveryTold(db: Db, targetId: string, run: Date): Promise<void> {
+  await db.query(
+    `UPDATE ${S}.error_streaks SET recovered_run = NULL WHERE target_id = $1 AND recovered_run = $2`,
+    [targetId, run],
+  );
 }

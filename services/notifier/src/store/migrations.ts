@@ -72,4 +72,20 @@ export const notifierMigrations: Migration[] = [
         ADD COLUMN area_labels jsonb NOT NULL DEFAULT '{}';
     `,
   },
+  {
+    version: 5,
+    name: 'failure alerts',
+    sql: `
+      -- The failure alert (docs/product.md#failure-alerts) replaces the structural-change hint: a
+      -- run of failures is counted by kind, alerted once, and its end told once.
+      ALTER TABLE target_notices ADD COLUMN failure_alert_after integer NOT NULL DEFAULT 3;
+      ALTER TABLE error_streaks
+        DROP COLUMN hinted,
+        ADD COLUMN kind_counts jsonb NOT NULL DEFAULT '{}',
+        ADD COLUMN last_kind text,
+        ADD COLUMN last_area_id text NOT NULL DEFAULT '',
+        ADD COLUMN alerted_run timestamptz,
+        ADD COLUMN recovered_run timestamptz;
+    `,
+  },
 ];

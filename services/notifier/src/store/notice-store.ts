@@ -9,13 +9,13 @@ export async function saveNotice(db: Db, notice: TargetNotice, revision: number)
   await db.query(
     `INSERT INTO ${S}.target_notices
        (target_id, user_id, revision, label, url, mail_notify, chat_notify, sealed_discord_webhook,
-        version, area_labels)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+        version, area_labels, failure_alert_after)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
      ON CONFLICT (target_id) DO UPDATE SET
        user_id = EXCLUDED.user_id, revision = EXCLUDED.revision, label = EXCLUDED.label,
        url = EXCLUDED.url, mail_notify = EXCLUDED.mail_notify, chat_notify = EXCLUDED.chat_notify,
        sealed_discord_webhook = EXCLUDED.sealed_discord_webhook, version = EXCLUDED.version,
-       area_labels = EXCLUDED.area_labels
+       area_labels = EXCLUDED.area_labels, failure_alert_after = EXCLUDED.failure_alert_after
      WHERE target_notices.revision < EXCLUDED.revision AND NOT target_notices.deleted`,
     [
       notice.targetId,
@@ -28,6 +28,7 @@ export async function saveNotice(db: Db, notice: TargetNotice, revision: number)
       notice.sealedDiscordWebhook,
       notice.version,
       JSON.stringify(notice.areaLabels),
+      notice.failureAlertAfter,
     ],
   );
 }
@@ -62,9 +63,10 @@ export async function loadNotice(db: Db, targetId: string): Promise<NoticeLookup
     sealed_discord_webhook: string;
     version: number;
     area_labels: Record<string, string>;
+    failure_alert_after: number;
   }>(
     `SELECT user_id, deleted, label, url, mail_notify, chat_notify, sealed_discord_webhook, version,
-            area_labels
+            area_labels, failure_alert_after
        FROM ${S}.target_notices WHERE target_id = $1`,
     [targetId],
   );
@@ -81,5 +83,6 @@ export async function loadNotice(db: Db, targetId: string): Promise<NoticeLookup
     sealedDiscordWebhook: row.sealed_discord_webhook,
     version: row.version,
     areaLabels: row.area_labels,
+    failureAlertAfter: row.failure_alert_after,
   };
 }

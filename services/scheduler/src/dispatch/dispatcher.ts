@@ -22,6 +22,11 @@ export interface DispatcherOptions {
   tickMs: number;
   /** checks.run publishes awaiting JetStream's ack at once. */
   publishConcurrency: number;
+  /**
+   * The most checks.run published in one second of the clock; what falls due beyond it waits for
+   * the next seconds (none when unset: the bench measures the unbounded drain).
+   */
+  ceilingPerSecond?: number;
   /** Told of every check published, with the time its ack arrived (the bench measures lag). */
   onDispatched?: (check: { checkId: string; dueAt: Date; publishedAt: Date }) => void;
 }
@@ -34,6 +39,15 @@ export interface Dispatcher {
   tick(): Promise<number>;
   /** Dispatches every check due in (from, to]; the window must be shorter than a minute. */
   dispatchWindow(from: Date, to: Date): Promise<number>;
+  /** Due checks held back by the ceiling, waiting for the next seconds. */
+  waiting(): number;
+}
+
+/** A due check read from the schedule, waiting to be published. */
+interface DueCheck {
+  checkId: string;
+  dueAt: Date;
+  schedule: DueSchedule;
 }
 
 /**
@@ -43,44 +57,86 @@ export interface Dispatcher {
  * where the last successful tick ended (a failed tick is retried whole, at most a minute of it),
  * and at start it begins now: due times missed while no scheduler ran are not made up, so a
  * restart sends the next due checks, not everything at once.
+ *
+ * The ceiling bounds the publishes per second of the clock: due checks past it wait, oldest
+ * first, and go out in the following seconds under their own due time's id (so a duplicate from
+ * a replica is still dropped). A site waits at most once: a newer due time replaces its waiting
+ * one, so an overload delays checks but never piles them up.
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
-  const { db, bus, clock, logger, tickMs, publishConcurrency, onDispatched } = options;
+  const { db, bus, clock, logger, tickMs, publishConcurrency, onDispatched, ceilingPerSecond } = options;
   let cursor: number | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
   let inFlight: Promise<unknown> = Promise.resolve();
+  // Insertion order is due order: a Map keeps a replaced entry in its first place.
+  const waiting = new Map<string, DueCheck>();
+  let second = Number.NaN;
+  let sentThisSecond = 0;
 
-  async function publishDue(from: number, intervalMs: number, due: DueSchedule[]): Promise<number> {
+  function hold(intervalMs: number, from: number, due: DueSchedule[]): void {
+    for (const schedule of due) {
+      const dueAt = new Date(dueTimeIn(from, intervalMs, schedule.phaseMs));
+      if (schedule.backoffUntil && schedule.backoffUntil.getTime() > dueAt.getTime()) continue;
+      const held = waiting.get(schedule.targetId);
+      if (held && held.dueAt.getTime() >= dueAt.getTime()) continue;
+      waiting.set(schedule.targetId, { checkId: checkIdFor(schedule.targetId, dueAt), dueAt, schedule });
+    }
+  }
+
+  function budget(): number {
+    if (ceilingPerSecond === undefined) return waiting.size;
+    const now = Math.floor(clock.now().getTime() / 1_000);
+    if (now !== second) {
+      second = now;
+      sentThisSecond = 0;
+    }
+    return Math.max(0, Math.min(waiting.size, ceilingPerSecond - sentThisSecond));
+  }
+
+  /** Publishes the waiting checks the ceiling allows this second; a failed one waits again. */
+  async function publishWaiting(): Promise<number> {
+    const limit = budget();
+    const batch: DueCheck[] = [];
+    for (const check of waiting.values()) {
+      if (batch.length >= limit) break;
+      batch.push(check);
+    }
+    for (const check of batch) waiting.delete(check.schedule.targetId);
+    sentThisSecond += batch.length;
     let published = 0;
     let next = 0;
+    const failures: unknown[] = [];
     const worker = async () => {
-      while (next < due.length) {
-        const schedule = due[next++] as DueSchedule;
-        const dueAt = new Date(dueTimeIn(from, intervalMs, schedule.phaseMs));
-        if (schedule.backoffUntil && schedule.backoffUntil.getTime() > dueAt.getTime()) continue;
-        const checkId = checkIdFor(schedule.targetId, dueAt);
-        const check = { ...checksEventsV1.RunCheck.decode(schedule.checkTemplate), checkId, dueAt };
-        await bus.publish(runCheck.subject, runCheck.encode(check), { msgId: checkId });
+      while (next < batch.length) {
+        const due = batch[next++] as DueCheck;
+        const { checkId, dueAt, schedule } = due;
+        try {
+          const check = { ...checksEventsV1.RunCheck.decode(schedule.checkTemplate), checkId, dueAt };
+          await bus.publish(runCheck.subject, runCheck.encode(check), { msgId: checkId });
+        } catch (error) {
+          failures.push(error);
+          if (!waiting.has(schedule.targetId)) waiting.set(schedule.targetId, due);
+          continue;
+        }
         published++;
         onDispatched?.({ checkId, dueAt, publishedAt: clock.now() });
       }
     };
-    await Promise.all(Array.from({ length: Math.min(publishConcurrency, due.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(publishConcurrency, batch.length) }, worker));
+    if (failures.length > 0) throw failures[0];
     return published;
   }
 
   async function dispatchWindow(from: Date, to: Date): Promise<number> {
     const fromMs = from.getTime();
     const toMs = to.getTime();
-    let published = 0;
     for (const intervalMs of await activeIntervals(db)) {
       for (const range of phaseRanges(fromMs, toMs, intervalMs)) {
-        const due = await schedulesInPhases(db, intervalMs, range.low, range.high);
-        published += await publishDue(fromMs, intervalMs, due);
+        hold(intervalMs, fromMs, await schedulesInPhases(db, intervalMs, range.low, range.high));
       }
     }
-    return published;
+    return publishWaiting();
   }
 
   async function tick(): Promise<number> {
@@ -90,7 +146,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       cursor = now;
       return 0;
     }
-    if (now <= cursor) return 0;
+    if (now <= cursor) return publishWaiting();
     const from = Math.max(cursor, now - (MIN_INTERVAL_MS - 1));
     const published = await dispatchWindow(new Date(from), new Date(now));
     cursor = now;
@@ -121,5 +177,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     },
     tick,
     dispatchWindow,
+    waiting: () => waiting.size,
   };
 }

@@ -1,6 +1,13 @@
+import { DEFAULT_ALERT_AFTER } from '@mimamori/watch-engine';
 import { reportUsage } from './report-usage.ts';
 import type { TargetPort } from './target-port.ts';
-import { type Caller, MAX_TARGETS_PER_USER, NO_READER, targetFits } from './target-quota.ts';
+import {
+  type Caller,
+  KEEP_ALL_HISTORY,
+  MAX_TARGETS_PER_USER,
+  NO_READER,
+  targetFits,
+} from './target-quota.ts';
 import type { TargetRecord } from './target-record.ts';
 import { needOf, type TargetRowView, targetRows } from './target-row.ts';
 import { type ImportFormat, type ImportProblem, readUrlList } from './url-import.ts';
@@ -54,7 +61,9 @@ export async function importTargets(
         revision: 1,
         lastUpdateAt: null,
         lastCheckedAt: null,
+        failing: null,
         reader: caller.reader ?? NO_READER,
+        history: caller.history ?? KEEP_ALL_HISTORY,
       };
       await unit.insert(record);
       await unit.publish('registered', record);
@@ -88,5 +97,6 @@ function v1Settings(url: string, label: string) {
     areas: [],
     rules: null,
     fetchMode: 'http' as const,
+    failureAlertAfter: DEFAULT_ALERT_AFTER,
   };
 }

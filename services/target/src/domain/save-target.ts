@@ -2,7 +2,13 @@ import { reportUsage } from './report-usage.ts';
 import type { SettingsInput } from './settings-input.ts';
 import type { TargetPort } from './target-port.ts';
 import { TargetProblem } from './target-problem.ts';
-import { type Caller, MAX_TARGETS_PER_USER, NO_READER, targetFits } from './target-quota.ts';
+import {
+  type Caller,
+  KEEP_ALL_HISTORY,
+  MAX_TARGETS_PER_USER,
+  NO_READER,
+  targetFits,
+} from './target-quota.ts';
 import type { PausedReason, TargetRecord, TargetSettingsRecord } from './target-record.ts';
 import { needOf, type TargetRowView, targetRows } from './target-row.ts';
 import { type Seal, validateSettings } from './validate-settings.ts';
@@ -51,7 +57,9 @@ export async function registerTarget(
       revision: 1,
       lastUpdateAt: null,
       lastCheckedAt: null,
+      failing: null,
       reader: caller.reader ?? NO_READER,
+      history: caller.history ?? KEEP_ALL_HISTORY,
     };
     await unit.insert(record);
     await unit.publish('registered', record);
@@ -84,6 +92,7 @@ export async function updateTarget(
       revision: previous.revision + 1,
       // Saving picks up the language and time zone the account has now.
       reader: caller.reader ?? previous.reader,
+      history: caller.history ?? previous.history,
     };
     await unit.save(record);
     await unit.publish('updated', record);

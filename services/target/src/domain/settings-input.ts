@@ -43,5 +43,7 @@ export interface SettingsInput {
   /** The watch engine's rule groups as JSON; '' for none (every update notifies). */
   rulesJson: string;
   fetchMode: string;
+  /** 0: the default. */
+  failureAlertAfter: number;
   paused: boolean;
 }

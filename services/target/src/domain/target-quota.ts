@@ -7,7 +7,17 @@ export interface Caller {
   held: boolean;
   /** The account's language and time zone ('' when unknown), which checks present to the site. */
   reader?: ReaderLocale;
+  /** The plan's history limits, when the gateway knew them; saving a site keeps them with it. */
+  history?: SiteHistoryLimits;
 }
+
+/** How much history the diff service keeps for a site (docs/product.md#history); 0 and 0 keep all. */
+export interface SiteHistoryLimits {
+  updates: number;
+  checkDays: number;
+}
+
+export const KEEP_ALL_HISTORY: SiteHistoryLimits = { updates: 0, checkDays: 0 };
 
 /** The language and time zone a site's checks present to it, as the person's browser would. */
 export interface ReaderLocale {

@@ -1,7 +1,7 @@
 import type { NotificationRules } from '@mimamori/watch-engine';
 import type { UserAgentKind } from '@mimamori/watch-engine/user-agent-kinds';
 import type { SelectorType } from './selector-syntax.ts';
-import type { ReaderLocale } from './target-quota.ts';
+import type { ReaderLocale, SiteHistoryLimits } from './target-quota.ts';
 
 export type ActionType = 'click' | 'enter_text' | 'modifier_key' | 'goto_url';
 export type ChatNotify = 'none' | 'account' | 'site';
@@ -60,6 +60,8 @@ export interface TargetSettingsRecord {
   areas: AreaRecord[];
   rules: NotificationRules | null;
   fetchMode: FetchMode;
+  /** Failed checks of one kind in a row before the failure alert (docs/product.md#failure-alerts). */
+  failureAlertAfter: number;
 }
 
 export interface TargetRecord extends TargetSettingsRecord {
@@ -73,6 +75,10 @@ export interface TargetRecord extends TargetSettingsRecord {
   revision: number;
   lastUpdateAt: Date | null;
   lastCheckedAt: Date | null;
+  /** While the site is failing: since the run's first failed check, and the kind that counted. */
+  failing: { since: Date; kind: string } | null;
+  /** The plan's history limits when the site was last saved (docs/product.md#history). */
+  history: SiteHistoryLimits;
   /** The account's language and time zone when the site was last saved (checks present them). */
   reader: ReaderLocale;
 }

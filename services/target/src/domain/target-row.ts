@@ -15,6 +15,7 @@ export interface TargetRowView {
   checked: Date | null;
   resumable: boolean;
   intervalMinutes: number;
+  failing: { since: Date; kind: string } | null;
 }
 
 export function needOf(
@@ -49,6 +50,7 @@ export function toTargetRow(site: TargetRecord, resumable: boolean): TargetRowVi
     checked: site.lastCheckedAt,
     resumable,
     intervalMinutes: site.intervalMinutes,
+    failing: site.failing,
   };
 }
 

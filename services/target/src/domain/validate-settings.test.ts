@@ -37,6 +37,7 @@ function input(overrides: Partial<SettingsInput> = {}): SettingsInput {
     rulesJson: '',
     fetchMode: 'http',
     paused: false,
+    failureAlertAfter: 0,
     ...overrides,
   };
 }

@@ -1,4 +1,9 @@
-import { validateAreaOptions, validateRuleGroups } from '@mimamori/watch-engine';
+import {
+  ALERT_AFTER_RANGE,
+  DEFAULT_ALERT_AFTER,
+  validateAreaOptions,
+  validateRuleGroups,
+} from '@mimamori/watch-engine';
 import { USER_AGENT_KINDS } from '@mimamori/watch-engine/user-agent-kinds';
 import { type SelectorType, selectorParses } from './selector-syntax.ts';
 import type { ActionInput, AreaInput, LocatorInput, SettingsInput } from './settings-input.ts';
@@ -114,6 +119,9 @@ export function validateSettings(input: SettingsInput, context: ValidationContex
   // Only the browser can replay a login or actions and take screenshots.
   if (fetchMode === 'http' && (login || actions.length > 0 || input.screenshot))
     throw invalid('fetch_mode_needs_browser', 'fetch_mode');
+  const failureAlertAfter = input.failureAlertAfter || DEFAULT_ALERT_AFTER;
+  if (!inRange(failureAlertAfter, ALERT_AFTER_RANGE.min, ALERT_AFTER_RANGE.max))
+    throw invalid('failure_alert_after_invalid', 'failure_alert_after');
 
   return {
     label,
@@ -134,6 +142,7 @@ export function validateSettings(input: SettingsInput, context: ValidationContex
     areas,
     rules,
     fetchMode,
+    failureAlertAfter,
   };
 }
 

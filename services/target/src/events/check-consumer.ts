@@ -5,7 +5,10 @@ import { isTargetId } from '../domain/target-id.ts';
 import { TARGET_SCHEMA } from '../store/migrations.ts';
 import type { TargetStore } from '../store/target-store.ts';
 
-/** The site list's 'checked', 'updated' and NEW follow the diff service's check results. */
+/**
+ * The site list's 'checked', 'updated', NEW and failing state follow the diff service's check
+ * results.
+ */
 export function checkConsumer(db: Db, targets: TargetStore): CatalogEntry {
   return {
     stream: streams.checkResults.name,
@@ -20,8 +23,12 @@ export function checkConsumer(db: Db, targets: TargetStore): CatalogEntry {
       await targets.recordCheck(tx, {
         targetId: check.targetId,
         userId: check.userId,
+        dueAt: check.dueAt ?? check.completedAt,
         completedAt: check.completedAt,
         outcome: check.outcome,
+        errorCode: check.errorCode,
+        errorDetail: check.errorDetail,
+        errorAreaId: check.errorAreaId,
       });
     }),
   };

@@ -22,6 +22,9 @@ export function callerOf(message: targetV1.Caller | undefined): Caller {
     },
     held: message.held,
     reader: { lang: message.lang, timeZone: message.timeZone },
+    ...(message.historyUpdates > 0 && message.historyDays > 0
+      ? { history: { updates: message.historyUpdates, checkDays: message.historyDays } }
+      : {}),
   };
 }
 
@@ -60,6 +63,7 @@ export function settingsInput(message: targetV1.TargetSettings | undefined): Set
     rulesJson: message.rulesJson,
     fetchMode: message.fetchMode,
     paused: message.paused,
+    failureAlertAfter: message.failureAlertAfter,
   };
 }
 
@@ -113,6 +117,7 @@ export function settingsMessage(site: TargetRecord): targetV1.TargetSettings {
     paused: site.paused,
     hasCookies: site.sealedCookies !== '',
     hasDiscordWebhook: site.sealedDiscordWebhook !== '',
+    failureAlertAfter: site.failureAlertAfter,
   };
 }
 
@@ -144,5 +149,7 @@ export function rowMessage(row: TargetRowView): targetV1.TargetRow {
     checked: row.checked ?? undefined,
     resumable: row.resumable,
     intervalMinutes: row.intervalMinutes,
+    failingSince: row.failing?.since,
+    failingKind: row.failing?.kind ?? '',
   };
 }

@@ -72,4 +72,20 @@ export const targetMigrations: Migration[] = [
         ADD COLUMN reader_time_zone text NOT NULL DEFAULT '';
     `,
   },
+  {
+    version: 4,
+    name: 'failure alerts and history limits',
+    sql: `
+      -- docs/product.md#failure-alerts: the site's alert count, its run of failed checks as
+      -- @mimamori/watch-engine counts it, and the failing state the site list shows.
+      ALTER TABLE targets
+        ADD COLUMN failure_alert_after smallint NOT NULL DEFAULT 3,
+        ADD COLUMN failure_run jsonb,
+        ADD COLUMN failing_since timestamptz,
+        ADD COLUMN failing_kind text,
+        -- docs/product.md#history: the plan's limits when the site was saved; 0 keeps everything.
+        ADD COLUMN history_updates integer NOT NULL DEFAULT 0,
+        ADD COLUMN history_days integer NOT NULL DEFAULT 0;
+    `,
+  },
 ];

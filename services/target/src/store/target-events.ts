@@ -67,6 +67,7 @@ export function targetState(
       chatNotify: site.chatNotify,
       sealedDiscordWebhook: site.sealedDiscordWebhook,
       areas: site.areas.map((area) => ({ areaId: area.areaId, label: area.label })),
+      failureAlertAfter: site.failureAlertAfter,
     },
   };
 }
@@ -123,6 +124,8 @@ export function checkTemplate(site: TargetRecord): checksEventsV1.RunCheck {
       areas: site.areas.map((area) => ({ areaId: area.areaId, optionsJson: JSON.stringify(area.options) })),
       rulesJson: site.rules ? JSON.stringify(site.rules) : '',
       screenshot: site.screenshot,
+      keepUpdates: site.history.updates,
+      keepCheckDays: site.history.checkDays,
     },
     readerLang: site.reader.lang,
     readerTimeZone: site.reader.timeZone,

@@ -1,4 +1,12 @@
 import type { Db, Sql } from '@mimamori/db';
+import {
+  countCheck,
+  type FailureKind,
+  type FailureStreak,
+  failureKindOf,
+  isFailing,
+  NO_STREAK,
+} from '@mimamori/watch-engine';
 import type { CheckOutcome } from '../domain/check-outcome.ts';
 import { isTargetId } from '../domain/target-id.ts';
 import type { TargetPort, TargetUnit } from '../domain/target-port.ts';
@@ -49,6 +57,9 @@ const COLUMNS = [
   'revision',
   'reader_lang',
   'reader_time_zone',
+  'failure_alert_after',
+  'history_updates',
+  'history_days',
 ] as const;
 
 function values(site: TargetRecord): unknown[] {
@@ -81,10 +92,13 @@ function values(site: TargetRecord): unknown[] {
     site.revision,
     site.reader.lang,
     site.reader.timeZone,
+    site.failureAlertAfter,
+    site.history.updates,
+    site.history.checkDays,
   ];
 }
 
-const SELECT = `SELECT ${COLUMNS.join(', ')}, last_update_at, last_checked_at FROM ${S}.targets`;
+const SELECT = `SELECT ${COLUMNS.join(', ')}, last_update_at, last_checked_at, failing_since, failing_kind FROM ${S}.targets`;
 
 export function createTargetStore(db: Db, now: () => Date = () => new Date()): TargetStore {
   const unitOn = (tx: Sql, userId: string): TargetUnit => ({
@@ -194,6 +208,7 @@ export function createTargetStore(db: Db, now: () => Date = () => new Date()): T
       return rows.map(toTargetRecord);
     },
     async recordCheck(tx, check) {
+      await recordFailureRun(tx, check);
       await tx.query(
         `UPDATE ${S}.targets
             SET last_checked_at = GREATEST(last_checked_at, $3),
@@ -208,4 +223,63 @@ export function createTargetStore(db: Db, now: () => Date = () => new Date()): T
       return unitOn(tx, userId);
     },
   };
+}
+
+interface StoredRun {
+  lastDueAt: string | null;
+  startedAt: string | null;
+  counts: FailureStreak['counts'];
+  lastKind: FailureKind | null;
+  lastAreaId: string;
+}
+
+/**
+ * Counts the check into the site's run of failures (in due-time order, under the row's lock) and
+ * keeps the failing state the list shows. The notifier counts the same run for its alerts.
+ */
+async function recordFailureRun(tx: Sql, check: CheckOutcome): Promise<void> {
+  const { rows } = await tx.query<{ failure_run: StoredRun | null; failure_alert_after: number }>(
+    `SELECT failure_run, failure_alert_after FROM ${S}.targets WHERE id = $1 AND user_id = $2 FOR UPDATE`,
+    [check.targetId, check.userId],
+  );
+  const row = rows[0];
+  if (!row) return;
+  const stored = row.failure_run;
+  const held: FailureStreak = stored
+    ? {
+        ...NO_STREAK,
+        lastDueAt: stored.lastDueAt ? new Date(stored.lastDueAt) : null,
+        startedAt: stored.startedAt ? new Date(stored.startedAt) : null,
+        counts: stored.counts,
+        lastKind: stored.lastKind,
+        lastAreaId: stored.lastAreaId,
+      }
+    : NO_STREAK;
+  const failure =
+    check.outcome === 'error'
+      ? { kind: failureKindOf(check.errorCode, check.errorDetail), areaId: check.errorAreaId }
+      : null;
+  const run = countCheck(held, { dueAt: check.dueAt, failure });
+  if (!run) return;
+  const failing = isFailing(run, row.failure_alert_after);
+  await tx.query(
+    `UPDATE ${S}.targets
+        SET failure_run = $2,
+            failing_since = CASE WHEN $3 THEN $4::timestamptz END,
+            failing_kind = CASE WHEN $3 THEN $5 END
+      WHERE id = $1`,
+    [
+      check.targetId,
+      JSON.stringify({
+        lastDueAt: run.lastDueAt,
+        startedAt: run.startedAt,
+        counts: run.counts,
+        lastKind: run.lastKind,
+        lastAreaId: run.lastAreaId,
+      }),
+      failing,
+      run.startedAt,
+      run.lastKind,
+    ],
+  );
 }

@@ -31,6 +31,11 @@ export interface TargetTableRow {
   last_checked_at: Date | null;
   reader_lang: string;
   reader_time_zone: string;
+  failure_alert_after: number;
+  history_updates: number;
+  history_days: number;
+  failing_since: Date | null;
+  failing_kind: string | null;
 }
 
 export function toTargetRecord(row: TargetTableRow): TargetRecord {
@@ -64,5 +69,11 @@ export function toTargetRecord(row: TargetTableRow): TargetRecord {
     lastUpdateAt: row.last_update_at ? new Date(row.last_update_at) : null,
     lastCheckedAt: row.last_checked_at ? new Date(row.last_checked_at) : null,
     reader: { lang: row.reader_lang, timeZone: row.reader_time_zone },
+    failureAlertAfter: row.failure_alert_after,
+    history: { updates: row.history_updates, checkDays: row.history_days },
+    failing:
+      row.failing_since && row.failing_kind
+        ? { since: new Date(row.failing_since), kind: row.failing_kind }
+        : null,
   };
 }

@@ -24,6 +24,15 @@ export const protobufPackage = "mimamori.diff.v1";
 
 export const protobufFileName = "mimamori/diff/v1/history.proto";
 
+export interface GetStorageUsedRequest {
+  userId: string;
+}
+
+export interface GetStorageUsedResponse {
+  rowBytes: number;
+  blobBytes: number;
+}
+
 export interface ListHistoryRequest {
   userId: string;
   targetId: string;
@@ -127,6 +136,172 @@ export interface GetRegistrationDataResponse {
   /** The full-page screenshot of the first check, when one was taken. */
   pageScreenshotBlobKey: string;
 }
+
+function createBaseGetStorageUsedRequest(): GetStorageUsedRequest {
+  return { userId: "" };
+}
+
+export const GetStorageUsedRequest: MessageFns<GetStorageUsedRequest> = {
+  encode(message: GetStorageUsedRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetStorageUsedRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetStorageUsedRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetStorageUsedRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetStorageUsedRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetStorageUsedRequest>, I>>(base?: I): GetStorageUsedRequest {
+    return GetStorageUsedRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetStorageUsedRequest>, I>>(object: I): GetStorageUsedRequest {
+    const message = createBaseGetStorageUsedRequest();
+    message.userId = object.userId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetStorageUsedResponse(): GetStorageUsedResponse {
+  return { rowBytes: 0, blobBytes: 0 };
+}
+
+export const GetStorageUsedResponse: MessageFns<GetStorageUsedResponse> = {
+  encode(message: GetStorageUsedResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.rowBytes !== 0) {
+      writer.uint32(8).int64(message.rowBytes);
+    }
+    if (message.blobBytes !== 0) {
+      writer.uint32(16).int64(message.blobBytes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetStorageUsedResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetStorageUsedResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.rowBytes = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.blobBytes = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetStorageUsedResponse {
+    return {
+      rowBytes: isSet(object.rowBytes)
+        ? globalThis.Number(object.rowBytes)
+        : isSet(object.row_bytes)
+        ? globalThis.Number(object.row_bytes)
+        : 0,
+      blobBytes: isSet(object.blobBytes)
+        ? globalThis.Number(object.blobBytes)
+        : isSet(object.blob_bytes)
+        ? globalThis.Number(object.blob_bytes)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetStorageUsedResponse): unknown {
+    const obj: any = {};
+    if (message.rowBytes !== 0) {
+      obj.rowBytes = Math.round(message.rowBytes);
+    }
+    if (message.blobBytes !== 0) {
+      obj.blobBytes = Math.round(message.blobBytes);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetStorageUsedResponse>, I>>(base?: I): GetStorageUsedResponse {
+    return GetStorageUsedResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetStorageUsedResponse>, I>>(object: I): GetStorageUsedResponse {
+    const message = createBaseGetStorageUsedResponse();
+    message.rowBytes = object.rowBytes ?? 0;
+    message.blobBytes = object.blobBytes ?? 0;
+    return message;
+  },
+};
 
 function createBaseListHistoryRequest(): ListHistoryRequest {
   return { userId: "", targetId: "", filter: "", cursor: "", direction: "", pageSize: 0, day: "", timeZone: "" };
@@ -1470,6 +1645,21 @@ export const HistoryServiceService = {
       Buffer.from(GetRegistrationDataResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetRegistrationDataResponse => GetRegistrationDataResponse.decode(value),
   },
+  /**
+   * What the user's history takes: the bytes of its rows and of the blobs (screenshots, update
+   * pictures) they name (docs/product.md#history). The account screen shows it.
+   */
+  getStorageUsed: {
+    path: "/mimamori.diff.v1.HistoryService/GetStorageUsed" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetStorageUsedRequest): Buffer =>
+      Buffer.from(GetStorageUsedRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetStorageUsedRequest => GetStorageUsedRequest.decode(value),
+    responseSerialize: (value: GetStorageUsedResponse): Buffer =>
+      Buffer.from(GetStorageUsedResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetStorageUsedResponse => GetStorageUsedResponse.decode(value),
+  },
 } as const;
 
 export interface HistoryServiceServer extends UntypedServiceImplementation {
@@ -1477,6 +1667,11 @@ export interface HistoryServiceServer extends UntypedServiceImplementation {
   listHistory: handleUnaryCall<ListHistoryRequest, ListHistoryResponse>;
   /** Each area's first recorded version: what the site showed when monitoring started. */
   getRegistrationData: handleUnaryCall<GetRegistrationDataRequest, GetRegistrationDataResponse>;
+  /**
+   * What the user's history takes: the bytes of its rows and of the blobs (screenshots, update
+   * pictures) they name (docs/product.md#history). The account screen shows it.
+   */
+  getStorageUsed: handleUnaryCall<GetStorageUsedRequest, GetStorageUsedResponse>;
 }
 
 export interface HistoryServiceClient extends Client {
@@ -1511,6 +1706,25 @@ export interface HistoryServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetRegistrationDataResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * What the user's history takes: the bytes of its rows and of the blobs (screenshots, update
+   * pictures) they name (docs/product.md#history). The account screen shows it.
+   */
+  getStorageUsed(
+    request: GetStorageUsedRequest,
+    callback: (error: ServiceError | null, response: GetStorageUsedResponse) => void,
+  ): ClientUnaryCall;
+  getStorageUsed(
+    request: GetStorageUsedRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetStorageUsedResponse) => void,
+  ): ClientUnaryCall;
+  getStorageUsed(
+    request: GetStorageUsedRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetStorageUsedResponse) => void,
   ): ClientUnaryCall;
 }
 
@@ -1555,6 +1769,17 @@ function fromJsonTimestamp(o: any): Date {
   } else {
     return fromTimestamp(Timestamp.fromJSON(o));
   }
+}
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
 }
 
 function isSet(value: any): boolean {

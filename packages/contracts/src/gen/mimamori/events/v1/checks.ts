@@ -116,6 +116,12 @@ export interface WatchSettings {
   rulesJson: string;
   /** Whether an update gets before/after pictures (the site's screenshot setting). */
   screenshot: boolean;
+  /**
+   * How much of the site's history the diff service keeps (docs/product.md#history): the newest
+   * updates and the days of checks; 0 and 0 keep everything.
+   */
+  keepUpdates: number;
+  keepCheckDays: number;
 }
 
 export interface WatchedArea {
@@ -164,6 +170,8 @@ export interface CheckError {
   detail: string;
   /** Whether it was still failing after the retries the crawler makes. */
   retryable: boolean;
+  /** With element_not_found: the first area not found (the failure alert names it). */
+  areaId: string;
 }
 
 /**
@@ -1123,7 +1131,7 @@ export const RunCheck: MessageFns<RunCheck> = {
 };
 
 function createBaseWatchSettings(): WatchSettings {
-  return { areas: [], rulesJson: "", screenshot: false };
+  return { areas: [], rulesJson: "", screenshot: false, keepUpdates: 0, keepCheckDays: 0 };
 }
 
 export const WatchSettings: MessageFns<WatchSettings> = {
@@ -1136,6 +1144,12 @@ export const WatchSettings: MessageFns<WatchSettings> = {
     }
     if (message.screenshot !== false) {
       writer.uint32(24).bool(message.screenshot);
+    }
+    if (message.keepUpdates !== 0) {
+      writer.uint32(32).uint32(message.keepUpdates);
+    }
+    if (message.keepCheckDays !== 0) {
+      writer.uint32(40).uint32(message.keepCheckDays);
     }
     return writer;
   },
@@ -1177,6 +1191,22 @@ export const WatchSettings: MessageFns<WatchSettings> = {
             message.screenshot = reader.bool();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.keepUpdates = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.keepCheckDays = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1198,6 +1228,16 @@ export const WatchSettings: MessageFns<WatchSettings> = {
         ? globalThis.String(object.rules_json)
         : "",
       screenshot: isSet(object.screenshot) ? globalThis.Boolean(object.screenshot) : false,
+      keepUpdates: isSet(object.keepUpdates)
+        ? globalThis.Number(object.keepUpdates)
+        : isSet(object.keep_updates)
+        ? globalThis.Number(object.keep_updates)
+        : 0,
+      keepCheckDays: isSet(object.keepCheckDays)
+        ? globalThis.Number(object.keepCheckDays)
+        : isSet(object.keep_check_days)
+        ? globalThis.Number(object.keep_check_days)
+        : 0,
     };
   },
 
@@ -1212,6 +1252,12 @@ export const WatchSettings: MessageFns<WatchSettings> = {
     if (message.screenshot !== false) {
       obj.screenshot = message.screenshot;
     }
+    if (message.keepUpdates !== 0) {
+      obj.keepUpdates = Math.round(message.keepUpdates);
+    }
+    if (message.keepCheckDays !== 0) {
+      obj.keepCheckDays = Math.round(message.keepCheckDays);
+    }
     return obj;
   },
 
@@ -1223,6 +1269,8 @@ export const WatchSettings: MessageFns<WatchSettings> = {
     message.areas = object.areas?.map((e) => WatchedArea.fromPartial(e)) || [];
     message.rulesJson = object.rulesJson ?? "";
     message.screenshot = object.screenshot ?? false;
+    message.keepUpdates = object.keepUpdates ?? 0;
+    message.keepCheckDays = object.keepCheckDays ?? 0;
     return message;
   },
 };
@@ -1650,7 +1698,7 @@ export const ImageBox: MessageFns<ImageBox> = {
 };
 
 function createBaseCheckError(): CheckError {
-  return { code: "", detail: "", retryable: false };
+  return { code: "", detail: "", retryable: false, areaId: "" };
 }
 
 export const CheckError: MessageFns<CheckError> = {
@@ -1663,6 +1711,9 @@ export const CheckError: MessageFns<CheckError> = {
     }
     if (message.retryable !== false) {
       writer.uint32(24).bool(message.retryable);
+    }
+    if (message.areaId !== "") {
+      writer.uint32(34).string(message.areaId);
     }
     return writer;
   },
@@ -1704,6 +1755,14 @@ export const CheckError: MessageFns<CheckError> = {
             message.retryable = reader.bool();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.areaId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1721,6 +1780,11 @@ export const CheckError: MessageFns<CheckError> = {
       code: isSet(object.code) ? globalThis.String(object.code) : "",
       detail: isSet(object.detail) ? globalThis.String(object.detail) : "",
       retryable: isSet(object.retryable) ? globalThis.Boolean(object.retryable) : false,
+      areaId: isSet(object.areaId)
+        ? globalThis.String(object.areaId)
+        : isSet(object.area_id)
+        ? globalThis.String(object.area_id)
+        : "",
     };
   },
 
@@ -1735,6 +1799,9 @@ export const CheckError: MessageFns<CheckError> = {
     if (message.retryable !== false) {
       obj.retryable = message.retryable;
     }
+    if (message.areaId !== "") {
+      obj.areaId = message.areaId;
+    }
     return obj;
   },
 
@@ -1746,6 +1813,7 @@ export const CheckError: MessageFns<CheckError> = {
     message.code = object.code ?? "";
     message.detail = object.detail ?? "";
     message.retryable = object.retryable ?? false;
+    message.areaId = object.areaId ?? "";
     return message;
   },
 };

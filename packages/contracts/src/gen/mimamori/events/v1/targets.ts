@@ -53,6 +53,8 @@ export interface TargetNotice {
   sealedDiscordWebhook: string;
   /** Each area's name as the person gave it, so an update names the area, not its id. */
   areas: NoticeArea[];
+  /** Failed checks of one kind in a row before the failure alert (1–100; 0 means the default, 3). */
+  failureAlertAfter: number;
 }
 
 export interface NoticeArea {
@@ -359,7 +361,15 @@ export const TargetStateChanged: MessageFns<TargetStateChanged> = {
 };
 
 function createBaseTargetNotice(): TargetNotice {
-  return { label: "", url: "", mailNotify: false, chatNotify: "", sealedDiscordWebhook: "", areas: [] };
+  return {
+    label: "",
+    url: "",
+    mailNotify: false,
+    chatNotify: "",
+    sealedDiscordWebhook: "",
+    areas: [],
+    failureAlertAfter: 0,
+  };
 }
 
 export const TargetNotice: MessageFns<TargetNotice> = {
@@ -381,6 +391,9 @@ export const TargetNotice: MessageFns<TargetNotice> = {
     }
     for (const v of message.areas) {
       NoticeArea.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.failureAlertAfter !== 0) {
+      writer.uint32(56).uint32(message.failureAlertAfter);
     }
     return writer;
   },
@@ -446,6 +459,14 @@ export const TargetNotice: MessageFns<TargetNotice> = {
             message.areas.push(NoticeArea.decode(reader, reader.uint32()));
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.failureAlertAfter = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -480,6 +501,11 @@ export const TargetNotice: MessageFns<TargetNotice> = {
       areas: globalThis.Array.isArray(object?.areas)
         ? object.areas.map((e: any) => NoticeArea.fromJSON(e))
         : [],
+      failureAlertAfter: isSet(object.failureAlertAfter)
+        ? globalThis.Number(object.failureAlertAfter)
+        : isSet(object.failure_alert_after)
+        ? globalThis.Number(object.failure_alert_after)
+        : 0,
     };
   },
 
@@ -503,6 +529,9 @@ export const TargetNotice: MessageFns<TargetNotice> = {
     if (message.areas?.length) {
       obj.areas = message.areas.map((e) => NoticeArea.toJSON(e));
     }
+    if (message.failureAlertAfter !== 0) {
+      obj.failureAlertAfter = Math.round(message.failureAlertAfter);
+    }
     return obj;
   },
 
@@ -517,6 +546,7 @@ export const TargetNotice: MessageFns<TargetNotice> = {
     message.chatNotify = object.chatNotify ?? "";
     message.sealedDiscordWebhook = object.sealedDiscordWebhook ?? "";
     message.areas = object.areas?.map((e) => NoticeArea.fromPartial(e)) || [];
+    message.failureAlertAfter = object.failureAlertAfter ?? 0;
     return message;
   },
 };

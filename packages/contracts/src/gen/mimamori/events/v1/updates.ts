@@ -33,6 +33,8 @@ export interface CheckCompleted {
   errorDetail: string;
   /** With outcome update: the update it recorded. */
   updateId: string;
+  /** With error_code element_not_found from the watch engine: the area it could not find. */
+  errorAreaId: string;
 }
 
 /** One watched area's change, as the person will see it. */
@@ -85,6 +87,7 @@ function createBaseCheckCompleted(): CheckCompleted {
     errorCode: "",
     errorDetail: "",
     updateId: "",
+    errorAreaId: "",
   };
 }
 
@@ -119,6 +122,9 @@ export const CheckCompleted: MessageFns<CheckCompleted> = {
     }
     if (message.updateId !== "") {
       writer.uint32(82).string(message.updateId);
+    }
+    if (message.errorAreaId !== "") {
+      writer.uint32(90).string(message.errorAreaId);
     }
     return writer;
   },
@@ -216,6 +222,14 @@ export const CheckCompleted: MessageFns<CheckCompleted> = {
             message.updateId = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.errorAreaId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -276,6 +290,11 @@ export const CheckCompleted: MessageFns<CheckCompleted> = {
         : isSet(object.update_id)
         ? globalThis.String(object.update_id)
         : "",
+      errorAreaId: isSet(object.errorAreaId)
+        ? globalThis.String(object.errorAreaId)
+        : isSet(object.error_area_id)
+        ? globalThis.String(object.error_area_id)
+        : "",
     };
   },
 
@@ -311,6 +330,9 @@ export const CheckCompleted: MessageFns<CheckCompleted> = {
     if (message.updateId !== "") {
       obj.updateId = message.updateId;
     }
+    if (message.errorAreaId !== "") {
+      obj.errorAreaId = message.errorAreaId;
+    }
     return obj;
   },
 
@@ -329,6 +351,7 @@ export const CheckCompleted: MessageFns<CheckCompleted> = {
     message.errorCode = object.errorCode ?? "";
     message.errorDetail = object.errorDetail ?? "";
     message.updateId = object.updateId ?? "";
+    message.errorAreaId = object.errorAreaId ?? "";
     return message;
   },
 };

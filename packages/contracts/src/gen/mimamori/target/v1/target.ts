@@ -45,6 +45,12 @@ export interface Caller {
   /** The account's language and time zone; a saved site's checks present them to the site. */
   lang: string;
   timeZone: string;
+  /**
+   * The plan's history limits (@mimamori/plans HISTORY_LIMITS): updates kept per site and days of
+   * checks kept; 0 and 0 when not known, which keeps the site's limits as they were.
+   */
+  historyUpdates: number;
+  historyDays: number;
 }
 
 export interface Locator {
@@ -133,6 +139,8 @@ export interface TargetSettings {
   /** Read only. */
   hasCookies: boolean;
   hasDiscordWebhook: boolean;
+  /** Failed checks of one kind in a row before the failure alert, 1–100; 0 means the default, 3. */
+  failureAlertAfter: number;
 }
 
 export interface RegisterTargetRequest {
@@ -201,6 +209,13 @@ export interface TargetRow {
   /** Paused and a free slot exists to resume it. */
   resumable: boolean;
   intervalMinutes: number;
+  /**
+   * Set while the site is failing (docs/product.md#failure-alerts): since the run's first failed
+   * check, and the kind that reached the alert count (blocked, unreachable, element_not_found,
+   * login_failed, timeout).
+   */
+  failingSince?: Date | undefined;
+  failingKind: string;
 }
 
 export interface ListTargetsResponse {
@@ -454,7 +469,7 @@ export const PlanQuota: MessageFns<PlanQuota> = {
 };
 
 function createBaseCaller(): Caller {
-  return { userId: "", limits: undefined, held: false, lang: "", timeZone: "" };
+  return { userId: "", limits: undefined, held: false, lang: "", timeZone: "", historyUpdates: 0, historyDays: 0 };
 }
 
 export const Caller: MessageFns<Caller> = {
@@ -473,6 +488,12 @@ export const Caller: MessageFns<Caller> = {
     }
     if (message.timeZone !== "") {
       writer.uint32(42).string(message.timeZone);
+    }
+    if (message.historyUpdates !== 0) {
+      writer.uint32(48).int32(message.historyUpdates);
+    }
+    if (message.historyDays !== 0) {
+      writer.uint32(56).int32(message.historyDays);
     }
     return writer;
   },
@@ -530,6 +551,22 @@ export const Caller: MessageFns<Caller> = {
             message.timeZone = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.historyUpdates = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.historyDays = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -557,6 +594,16 @@ export const Caller: MessageFns<Caller> = {
         : isSet(object.time_zone)
         ? globalThis.String(object.time_zone)
         : "",
+      historyUpdates: isSet(object.historyUpdates)
+        ? globalThis.Number(object.historyUpdates)
+        : isSet(object.history_updates)
+        ? globalThis.Number(object.history_updates)
+        : 0,
+      historyDays: isSet(object.historyDays)
+        ? globalThis.Number(object.historyDays)
+        : isSet(object.history_days)
+        ? globalThis.Number(object.history_days)
+        : 0,
     };
   },
 
@@ -577,6 +624,12 @@ export const Caller: MessageFns<Caller> = {
     if (message.timeZone !== "") {
       obj.timeZone = message.timeZone;
     }
+    if (message.historyUpdates !== 0) {
+      obj.historyUpdates = Math.round(message.historyUpdates);
+    }
+    if (message.historyDays !== 0) {
+      obj.historyDays = Math.round(message.historyDays);
+    }
     return obj;
   },
 
@@ -592,6 +645,8 @@ export const Caller: MessageFns<Caller> = {
     message.held = object.held ?? false;
     message.lang = object.lang ?? "";
     message.timeZone = object.timeZone ?? "";
+    message.historyUpdates = object.historyUpdates ?? 0;
+    message.historyDays = object.historyDays ?? 0;
     return message;
   },
 };
@@ -1140,6 +1195,7 @@ function createBaseTargetSettings(): TargetSettings {
     paused: false,
     hasCookies: false,
     hasDiscordWebhook: false,
+    failureAlertAfter: 0,
   };
 }
 
@@ -1210,6 +1266,9 @@ export const TargetSettings: MessageFns<TargetSettings> = {
     }
     if (message.hasDiscordWebhook !== false) {
       writer.uint32(176).bool(message.hasDiscordWebhook);
+    }
+    if (message.failureAlertAfter !== 0) {
+      writer.uint32(184).int32(message.failureAlertAfter);
     }
     return writer;
   },
@@ -1403,6 +1462,14 @@ export const TargetSettings: MessageFns<TargetSettings> = {
             message.hasDiscordWebhook = reader.bool();
             continue;
           }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.failureAlertAfter = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1499,6 +1566,11 @@ export const TargetSettings: MessageFns<TargetSettings> = {
         : isSet(object.has_discord_webhook)
         ? globalThis.Boolean(object.has_discord_webhook)
         : false,
+      failureAlertAfter: isSet(object.failureAlertAfter)
+        ? globalThis.Number(object.failureAlertAfter)
+        : isSet(object.failure_alert_after)
+        ? globalThis.Number(object.failure_alert_after)
+        : 0,
     };
   },
 
@@ -1570,6 +1642,9 @@ export const TargetSettings: MessageFns<TargetSettings> = {
     if (message.hasDiscordWebhook !== false) {
       obj.hasDiscordWebhook = message.hasDiscordWebhook;
     }
+    if (message.failureAlertAfter !== 0) {
+      obj.failureAlertAfter = Math.round(message.failureAlertAfter);
+    }
     return obj;
   },
 
@@ -1600,6 +1675,7 @@ export const TargetSettings: MessageFns<TargetSettings> = {
     message.paused = object.paused ?? false;
     message.hasCookies = object.hasCookies ?? false;
     message.hasDiscordWebhook = object.hasDiscordWebhook ?? false;
+    message.failureAlertAfter = object.failureAlertAfter ?? 0;
     return message;
   },
 };
@@ -2378,6 +2454,8 @@ function createBaseTargetRow(): TargetRow {
     checked: undefined,
     resumable: false,
     intervalMinutes: 0,
+    failingSince: undefined,
+    failingKind: "",
   };
 }
 
@@ -2418,6 +2496,12 @@ export const TargetRow: MessageFns<TargetRow> = {
     }
     if (message.intervalMinutes !== 0) {
       writer.uint32(96).int32(message.intervalMinutes);
+    }
+    if (message.failingSince !== undefined) {
+      Timestamp.encode(toTimestamp(message.failingSince), writer.uint32(106).fork()).join();
+    }
+    if (message.failingKind !== "") {
+      writer.uint32(114).string(message.failingKind);
     }
     return writer;
   },
@@ -2531,6 +2615,22 @@ export const TargetRow: MessageFns<TargetRow> = {
             message.intervalMinutes = reader.int32();
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.failingSince = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.failingKind = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2561,6 +2661,16 @@ export const TargetRow: MessageFns<TargetRow> = {
         : isSet(object.interval_minutes)
         ? globalThis.Number(object.interval_minutes)
         : 0,
+      failingSince: isSet(object.failingSince)
+        ? fromJsonTimestamp(object.failingSince)
+        : isSet(object.failing_since)
+        ? fromJsonTimestamp(object.failing_since)
+        : undefined,
+      failingKind: isSet(object.failingKind)
+        ? globalThis.String(object.failingKind)
+        : isSet(object.failing_kind)
+        ? globalThis.String(object.failing_kind)
+        : "",
     };
   },
 
@@ -2602,6 +2712,12 @@ export const TargetRow: MessageFns<TargetRow> = {
     if (message.intervalMinutes !== 0) {
       obj.intervalMinutes = Math.round(message.intervalMinutes);
     }
+    if (message.failingSince !== undefined) {
+      obj.failingSince = message.failingSince.toISOString();
+    }
+    if (message.failingKind !== "") {
+      obj.failingKind = message.failingKind;
+    }
     return obj;
   },
 
@@ -2622,6 +2738,8 @@ export const TargetRow: MessageFns<TargetRow> = {
     message.checked = object.checked ?? undefined;
     message.resumable = object.resumable ?? false;
     message.intervalMinutes = object.intervalMinutes ?? 0;
+    message.failingSince = object.failingSince ?? undefined;
+    message.failingKind = object.failingKind ?? "";
     return message;
   },
 };

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import {
+  alertDue,
+  countCheck,
+  type FailureStreak,
+  failureKindOf,
+  isFailing,
+  NO_STREAK,
+} from './failure-run.ts';
+
+const at = (minute: number) => new Date(Date.UTC(2026, 10, 23, 0, minute));
+const fail = (kind: 'timeout' | 'unreachable' | 'element_not_found', areaId = '') => ({ kind, areaId });
+
+function run(checks: [number, ReturnType<typeof fail> | null][]): FailureStreak {
+  let streak = NO_STREAK;
+  for (const [minute, failure] of checks)
+    streak = countCheck(streak, { dueAt: at(minute), failure }) ?? streak;
+  return streak;
+}
+
+describe('failure runs (docs/product.md#failure-alerts)', () => {
+  it('counts failures by kind; the count of one kind decides', () => {
+    const streak = run([
+      [1, fail('timeout')],
+      [2, fail('unreachable')],
+      [3, fail('timeout')],
+    ]);
+    expect(streak.counts).toEqual({ timeout: 2, unreachable: 1 });
+    expect(streak.startedAt).toEqual(at(1));
+    expect(isFailing(streak, 3)).toBe(false);
+    expect(isFailing(streak, 2)).toBe(true);
+  });
+
+  it('a success ends the run; after an alerted one it owes a "working again"', () => {
+    const failing = run([
+      [1, fail('element_not_found', 'price')],
+      [2, fail('element_not_found', 'price')],
+    ]);
+    expect(alertDue(failing, 2)).toBe(true);
+    const alerted = { ...failing, alertedRun: failing.startedAt };
+    expect(alertDue(alerted, 2)).toBe(false);
+    expect(alerted.lastAreaId).toBe('price');
+    const recovered = countCheck(alerted, { dueAt: at(3), failure: null });
+    expect(recovered).toMatchObject({ startedAt: null, counts: {}, recoveredRun: at(1) });
+    // A run that never alerted ends without one.
+    expect(countCheck(failing, { dueAt: at(3), failure: null })?.recoveredRun).toBeNull();
+  });
+
+  it('ignores a check already counted or older than the newest', () => {
+    const streak = run([[5, fail('timeout')]]);
+    expect(countCheck(streak, { dueAt: at(5), failure: fail('timeout') })).toBeNull();
+    expect(countCheck(streak, { dueAt: at(4), failure: null })).toBeNull();
+  });
+
+  it('tells the kinds in the user words', () => {
+    expect(failureKindOf('blocked_by_robot', '')).toBe('blocked');
+    expect(failureKindOf('http_status', 'HTTP 403')).toBe('blocked');
+    expect(failureKindOf('http_status', 'HTTP 404')).toBe('unreachable');
+    expect(failureKindOf('action_failed', '')).toBe('element_not_found');
+    expect(failureKindOf('login_failed', '')).toBe('login_failed');
+    expect(failureKindOf('timeout', '')).toBe('timeout');
+    expect(failureKindOf('refused_address', '')).toBe('unreachable');
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * A site's run of failed checks (docs/product.md#failure-alerts): checks are counted in due-time
+ * order, failures by the kind the user reads; a kind reaching the site's alert count makes the
+ * site failing (the notifier alerts once per run, the site list shows it), and the first success
+ * after an alerted run ends it (the notifier says it works again). Shared by the notifier, which
+ * alerts, and the target service, which shows the failing state.
+ */
+
+/** The kinds of failure a person is told about, in their words. */
+export type FailureKind = 'blocked' | 'unreachable' | 'element_not_found' | 'login_failed' | 'timeout';
+
+/** The default for a site that set no count of its own, and the range a site may set. */
+export const DEFAULT_ALERT_AFTER = 3;
+export const ALERT_AFTER_RANGE = { min: 1, max: 100 } as const;
+
+/** The kind a check error is told as (docs/product.md#failure-alerts). */
+export function failureKindOf(errorCode: string, errorDetail: string): FailureKind {
+  switch (errorCode) {
+    case 'blocked_by_robot':
+      return 'blocked';
+    case 'http_status':
+      // The site answered, refusing us: forbidden or too many requests.
+      return /\b(401|403|429)\b/.test(errorDetail) ? 'blocked' : 'unreachable';
+    case 'timeout':
+      return 'timeout';
+    case 'element_not_found':
+    case 'action_failed':
+      return 'element_not_found';
+    case 'login_failed':
+      return 'login_failed';
+    default:
+      return 'unreachable';
+  }
+}
+
+export interface FailureStreak {
+  /** Due time of the newest check counted. */
+  lastDueAt: Date | null;
+  /** Due time of the run's first failure; null while the site works. */
+  startedAt: Date | null;
+  /** Failures in the run, by kind. */
+  counts: Partial<Record<FailureKind, number>>;
+  /** The newest failure's kind and, for element not found, its area id. */
+  lastKind: FailureKind | null;
+  lastAreaId: string;
+  /** The run the alert went out for (its startedAt). */
+  alertedRun: Date | null;
+  /** An alerted run a success ended: its "working again" message is still to go. */
+  recoveredRun: Date | null;
+}
+
+export const NO_STREAK: FailureStreak = {
+  lastDueAt: null,
+  startedAt: null,
+  counts: {},
+  lastKind: null,
+  lastAreaId: '',
+  alertedRun: null,
+  recoveredRun: null,
+};
+
+/** The result of one check, failed (with its kind) or not. */
+export interface CheckOutcome {
+  dueAt: Date;
+  failure: { kind: FailureKind; areaId: string } | null;
+}
+
+/**
+ * Counts one check; null when its due time is already counted (a redelivery, or an older check
+ * arriving late), which changes nothing.
+ */
+export function countCheck(streak: FailureStreak, check: CheckOutcome): FailureStreak | null {
+  if (streak.lastDueAt && streak.lastDueAt.getTime() >= check.dueAt.getTime()) return null;
+  if (!check.failure) {
+    const alerted = streak.startedAt !== null && sameTime(streak.alertedRun, streak.startedAt);
+    return {
+      ...NO_STREAK,
+      lastDueAt: check.dueAt,
+      alertedRun: null,
+      recoveredRun: alerted ? streak.startedAt : streak.recoveredRun,
+    };
+  }
+  const { kind, areaId } = check.failure;
+  const counts = streak.startedAt ? { ...streak.counts } : {};
+  counts[kind] = (counts[kind] ?? 0) + 1;
+  return {
+    ...streak,
+    lastDueAt: check.dueAt,
+    startedAt: streak.startedAt ?? check.dueAt,
+    counts,
+    lastKind: kind,
+    lastAreaId: areaId,
+  };
+}
+
+/** Whether the run's newest kind has failed often enough to alert. */
+export function isFailing(streak: FailureStreak, alertAfter: number): boolean {
+  if (!streak.startedAt || !streak.lastKind) return false;
+  return (streak.counts[streak.lastKind] ?? 0) >= alertAfter;
+}
+
+/** Whether the run is failing and its alert has not gone out yet. */
+export function alertDue(streak: FailureStreak, alertAfter: number): boolean {
+  return isFailing(streak, alertAfter) && !sameTime(streak.alertedRun, streak.startedAt);
+}
+
+function sameTime(a: Date | null, b: Date | null): boolean {
+  return a !== null && b !== null && a.getTime() === b.getTime();
+}
