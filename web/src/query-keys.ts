@@ -3,6 +3,8 @@ export const queryKeys = {
   userInfo: ['user-info'] as const,
   account: ['account'] as const,
   timezones: ['timezones'] as const,
+  billing: ['billing'] as const,
+  plans: ['plans'] as const,
   targetList: ['site-list'] as const,
   xSignInAvailable: ['x-sign-in-available'] as const,
   /** A verification link is used once; its outcome is kept under its token. */
