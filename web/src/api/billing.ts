@@ -94,7 +94,10 @@ export function cancelBookedChange(): Promise<Billing> {
   return post('/api/billing/plan/booked/cancel');
 }
 
-export function cancelSubscription(input: { reasons: CancellationReason[]; comment: string }): Promise<Billing> {
+export function cancelSubscription(input: {
+  reasons: CancellationReason[];
+  comment: string;
+}): Promise<Billing> {
   return post('/api/billing/cancel', input);
 }
 

@@ -21,7 +21,10 @@ export function canCancel(billing: Pick<Billing, 'status' | 'cancel_at_period_en
 }
 
 /** Undo is possible until the paid period ends. */
-export function canUndoCancel(billing: Pick<Billing, 'cancel_at_period_end' | 'period_end'>, now: Date): boolean {
+export function canUndoCancel(
+  billing: Pick<Billing, 'cancel_at_period_end' | 'period_end'>,
+  now: Date,
+): boolean {
   if (!billing.cancel_at_period_end) return false;
   return billing.period_end === null || new Date(billing.period_end) > now;
 }
@@ -43,4 +46,38 @@ export function samePlanChoice(a: PlanChoice, b: PlanChoice): boolean {
 /** "04/2031": a card's expiry as printed on it. */
 export function cardExpiry(card: { exp_month: number; exp_year: number }): string {
   return `${String(card.exp_month).padStart(2, '0')}/${card.exp_year}`;
+}
+
+/** The catalogue key of a status; `none` for one the screens do not name. */
+export function statusKey(
+  status: number,
+): 'trial' | 'active' | 'renewalFailed' | 'onHold' | 'ended' | 'none' {
+  switch (status) {
+    case BillingStatus.trial:
+      return 'trial';
+    case BillingStatus.active:
+      return 'active';
+    case BillingStatus.renewalFailed:
+      return 'renewalFailed';
+    case BillingStatus.onHold:
+      return 'onHold';
+    case BillingStatus.ended:
+      return 'ended';
+    default:
+      return 'none';
+  }
+}
+
+/** Stripe names brands in lower case (`visa`, `amex`); the card shows them as printed. */
+export function brandName(brand: string): string {
+  const names: Record<string, string> = {
+    visa: 'Visa',
+    mastercard: 'Mastercard',
+    amex: 'American Express',
+    jcb: 'JCB',
+    diners: 'Diners Club',
+    discover: 'Discover',
+    unionpay: 'UnionPay',
+  };
+  return names[brand] ?? brand;
 }

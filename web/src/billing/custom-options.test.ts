@@ -4,13 +4,9 @@ import { addOnsOf, customSites, NO_ADD_ONS, optionsOf } from './custom-options.t
 describe('custom plan add-ons', () => {
   it('writes only the add-ons chosen, in the billing routes’ option strings', () => {
     expect(optionsOf(NO_ADD_ONS)).toEqual([]);
-    expect(optionsOf({ extraSiteUnits: 3, interval: '1min', screenshots: true, mails: 2, chat: true })).toEqual([
-      'sites:3',
-      '1min',
-      'ss',
-      'mail:2',
-      'line',
-    ]);
+    expect(
+      optionsOf({ extraSiteUnits: 3, interval: '1min', screenshots: true, mails: 2, chat: true }),
+    ).toEqual(['sites:3', '1min', 'ss', 'mail:2', 'line']);
   });
 
   it('reads options back into the form, 1 minute winning over 10 and unknown options left out', () => {
@@ -19,7 +15,13 @@ describe('custom plan add-ons', () => {
       extraSiteUnits: 3,
       interval: '1min',
     });
-    const chosen = { extraSiteUnits: 1, interval: '10min' as const, screenshots: true, mails: 1, chat: false };
+    const chosen = {
+      extraSiteUnits: 1,
+      interval: '10min' as const,
+      screenshots: true,
+      mails: 1,
+      chat: false,
+    };
     expect(addOnsOf(optionsOf(chosen))).toEqual(chosen);
   });
 

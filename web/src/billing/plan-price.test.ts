@@ -21,7 +21,11 @@ describe('plan prices', () => {
   });
 
   it('adds each custom add-on times its quantity to the base price', () => {
-    const price = choicePrice(plans, { plan: 2, cycle: 'month', options: ['sites:2', 'ss', 'mail:3'] }, 'JPY');
+    const price = choicePrice(
+      plans,
+      { plan: 2, cycle: 'month', options: ['sites:2', 'ss', 'mail:3'] },
+      'JPY',
+    );
     expect(price).toBe(500 + 2 * 400 + 300 + 3 * 100);
   });
 

@@ -37,7 +37,12 @@ export function choicePrice(plans: PublicPlans, choice: PlanChoice, currency: Cu
 }
 
 /** The price of a catalogue plan without add-ons; null when it is not sold. */
-export function planOnlyPrice(plans: PublicPlans, plan: number, cycle: Cycle, currency: Currency): number | null {
+export function planOnlyPrice(
+  plans: PublicPlans,
+  plan: number,
+  cycle: Cycle,
+  currency: Currency,
+): number | null {
   return choicePrice(plans, { plan, cycle, options: [] }, currency);
 }
 
