@@ -5,6 +5,7 @@
  */
 export * from './account.ts';
 export * from './api-error.ts';
+export * from './billing.ts';
 export * from './history.ts';
 export * from './page-steps.ts';
 export * from './preview.ts';

@@ -118,7 +118,7 @@ describe('account service over gRPC on PostgreSQL and JetStream', () => {
     expect(userInfo).toMatchObject({
       userId,
       mails: ['jiro@example.com'],
-      locale: { lang: 'en', currency: 'JPY' },
+      locale: { lang: 'en', currency: 'USD' },
     });
     await expect(unary(client, 'getUserInfo', { sessionToken: 'expired-token' })).rejects.toMatchObject({
       code: status.UNAUTHENTICATED,

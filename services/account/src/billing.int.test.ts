@@ -258,7 +258,7 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
     expect(changed.current.plan).toBe(5);
     expect((await productRow(userId))?.plan).toBe(5);
     await addCard(userId, 'pm_card_visa');
-    const cancelling = await billing.cancel(userId);
+    const cancelling = await billing.cancel(userId, { reasons: ['too_expensive'], comment: '' });
     expect(cancelling.cancelAtPeriodEnd).toBe(true);
     expect((await billing.undoCancel(userId)).cancelAtPeriodEnd).toBe(false);
   });
@@ -287,7 +287,9 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
     expect(await billing.state(userId)).toMatchObject({ status: 2, current: { plan: 3 }, booked: null });
     expect((await productRow(userId))?.plan).toBe(3);
 
-    expect((await billing.cancel(userId)).cancelAtPeriodEnd).toBe(true);
+    expect(
+      (await billing.cancel(userId, { reasons: ['too_expensive'], comment: '' })).cancelAtPeriodEnd,
+    ).toBe(true);
     await advanceDays(31);
     expect(await billing.state(userId)).toMatchObject({ status: 9, providerStatus: 'canceled' });
     expect(await monitoringEvents(userId)).toEqual(['held:ended']);
@@ -317,14 +319,14 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
         plan: { plan: 1, cycle: 'month', options: [] },
         timing: 'now',
       }),
-    ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'plan' });
+    ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'invalid_plan' });
     await expect(
       unary(billingClient, 'changePlan', {
         sessionToken,
         plan: { plan: 3, cycle: 'month', options: ['ss'] },
         timing: 'now',
       }),
-    ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'options' });
+    ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'invalid_options' });
 
     const intent = await unary(billingClient, 'createSetupIntent', { sessionToken });
     expect(intent.clientSecret).toContain('_secret_');
@@ -343,7 +345,7 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
         setupIntentId: second.setupIntentId,
         testCard: '4242',
       }),
-    ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'test_card' });
+    ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'invalid_test_card' });
     const { billing: tested } = await unary(billingClient, 'confirmTestCard', {
       sessionToken,
       setupIntentId: second.setupIntentId,

@@ -9,6 +9,8 @@ export const accountEnv = {
   SECRET_KEYS: z.string().min(1),
   // Plan prices, JPY whole units and USD cents per cycle: {"3":{"month":{"JPY":980,"USD":700},"year":{…}}}.
   PLAN_PRICES: z.string().default('{}'),
+  // Custom-plan add-on prices, shaped the same, keyed by add-on (sites_5, 10min, 1min, ss, mail, line).
+  ADDON_PRICES: z.string().default('{}'),
   // Stripe (docs/billing.md). Without a secret key, billing is off; STRIPE_API_BASE points the SDK at
   // the local stand-in (http://127.0.0.1:12111) instead of api.stripe.com.
   STRIPE_SECRET_KEY: z.string().default(''),

@@ -1,4 +1,4 @@
-import { parsePlanPrices } from '@mimamori/plans';
+import { parseAddonPrices, parsePlanPrices } from '@mimamori/plans';
 import { createSecretBox } from '@mimamori/secret-box';
 import { runServiceProcess } from '@mimamori/service-host';
 import { stripeBilling } from './clients/stripe-billing.ts';
@@ -12,6 +12,7 @@ await runServiceProcess('account', accountEnv, ({ config, db, logger }) =>
     logger,
     secretBox: createSecretBox(config.SECRET_KEYS),
     prices: parsePlanPrices(config.PLAN_PRICES),
+    addonPrices: parseAddonPrices(config.ADDON_PRICES),
     trialGraceMs: config.TRIAL_GRACE_DAYS * 86_400_000,
     sweepIntervalMs: config.TRIAL_SWEEP_INTERVAL_MS,
     discordApiBase: config.DISCORD_API_BASE,

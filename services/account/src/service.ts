@@ -3,7 +3,7 @@ import { outboxMigration, processedEventsMigration } from '@mimamori/bus';
 import { accountV1, billingV1 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
-import type { PlanPrices } from '@mimamori/plans';
+import type { AddonPrices, PlanPrices } from '@mimamori/plans';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { ServiceModule } from '@mimamori/service-host';
@@ -32,6 +32,8 @@ export interface AccountServiceOptions {
   secretBox: SecretBox;
   clock?: Clock;
   prices?: PlanPrices;
+  /** Custom-plan add-on prices, shown with the plans (ADDON_PRICES). */
+  addonPrices?: AddonPrices;
   /** Hold after a trial ends before auto-cancel; 30 days unless set. */
   trialGraceMs?: number;
   sweepIntervalMs?: number;
@@ -104,14 +106,14 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     outbox: true,
     grpc: [
       { definition: accountV1.AccountServiceService, implementation },
-      ...(billing
-        ? [
-            {
-              definition: billingV1.BillingServiceService,
-              implementation: billingServer(billing, { accounts, clock }),
-            },
-          ]
-        : []),
+      {
+        definition: billingV1.BillingServiceService,
+        implementation: billingServer(
+          billing,
+          { accounts, clock },
+          { plans: options.prices ?? {}, addons: options.addonPrices ?? {} },
+        ),
+      },
     ],
     stop: async () => {
       await sweeper.stop();

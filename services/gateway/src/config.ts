@@ -35,4 +35,7 @@ export const gatewayEnv = {
   // sign-in throttling: 'true' for any, or comma-separated addresses/CIDRs. Empty (the default):
   // none, so a client cannot pick the address it is throttled by.
   TRUST_PROXY: z.string().default(''),
+  // Stripe's publishable key (pk_…) for the browser's Payment Element (docs/billing.md). Without it
+  // the card screens show the clearly marked test card form, which only Stripe's test mode accepts.
+  STRIPE_PUBLISHABLE_KEY: z.string().default(''),
 };

@@ -1,6 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import type { BlobStore } from '@mimamori/blob-store';
-import type { accountV1, diffV1, targetV1 } from '@mimamori/contracts';
+import type { accountV1, billingV1, diffV1, targetV1 } from '@mimamori/contracts';
 import type { Mailbox } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
@@ -9,6 +9,7 @@ import type { PreviewCrawlers } from './clients/preview-crawlers.ts';
 import { accountRoutes } from './http/account-routes.ts';
 import { sendApiError } from './http/api-error.ts';
 import { authRoutes } from './http/auth-routes.ts';
+import { billingRoutes } from './http/billing-routes.ts';
 import { csrfProtection } from './http/csrf.ts';
 import { discordStandInRoutes } from './http/discord-stand-in-routes.ts';
 import { healthRoutes } from './http/health-routes.ts';
@@ -27,6 +28,10 @@ import { xSignInRoutes } from './http/x-sign-in-routes.ts';
 export interface GatewayDeps {
   logger: Logger;
   account: accountV1.AccountServiceClient;
+  /** The account service's billing (docs/billing.md); the billing routes exist only with it. */
+  billing?: billingV1.BillingServiceClient | undefined;
+  /** Stripe's publishable key for the browser's Payment Element; the test card form without it. */
+  stripePublishableKey?: string | undefined;
   /** The crawler's wizard preview; the /api/preview routes exist only with it. */
   preview?: PreviewCrawlers | undefined;
   /** SECRET_KEYS, to seal what the wizard sends the crawler in secret (a login's typed texts). */
@@ -85,6 +90,13 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   supportRoutes(app, deps);
   xSignInRoutes(app, deps);
   timezoneRoutes(app);
+  if (deps.billing) {
+    billingRoutes(app, {
+      account: deps.account,
+      billing: deps.billing,
+      stripePublishableKey: deps.stripePublishableKey,
+    });
+  }
   if (deps.preview) {
     previewRoutes(app, { account: deps.account, preview: deps.preview, secretBox: deps.secretBox });
   }

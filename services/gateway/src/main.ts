@@ -17,6 +17,8 @@ await runStatelessProcess('gateway', gatewayEnv, async ({ config, logger, isShut
   return createGatewayService({
     logger,
     account: clients.account,
+    billing: clients.billing,
+    stripePublishableKey: config.STRIPE_PUBLISHABLE_KEY || undefined,
     preview: clients.preview,
     secretBox: config.SECRET_KEYS ? createSecretBox(config.SECRET_KEYS) : undefined,
     target: clients.target,

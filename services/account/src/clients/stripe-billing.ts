@@ -48,6 +48,18 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
       lines.map(async (line) => ({ price: await priceId(line.lookupKey), quantity: line.quantity })),
     );
 
+  /** The setup intent when it is this customer's; null for an unknown id or another customer's. */
+  const ownIntent = async (id: string, customerId: string): Promise<Stripe.SetupIntent | null> => {
+    if (!/^seti_\w{1,200}$/.test(id)) return null;
+    try {
+      const intent = await stripe.setupIntents.retrieve(id);
+      return idOf(intent.customer) === customerId ? intent : null;
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+      throw error;
+    }
+  };
+
   const read = async (id: string): Promise<ProviderSubscription> =>
     toSubscription(await stripe.subscriptions.retrieve(id));
 
@@ -88,7 +100,8 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
     },
 
     async setupIntentCard(setupIntentId, customerId) {
-      const intent = await stripe.setupIntents.retrieve(setupIntentId);
+      const intent = await ownIntent(setupIntentId, customerId);
+      if (!intent) return null;
       if (intent.status !== 'succeeded' || idOf(intent.customer) !== customerId || !intent.payment_method)
         return null;
       const pm = await stripe.paymentMethods.retrieve(idOf(intent.payment_method) as string);
@@ -105,10 +118,9 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
     // Stripe's test mode confirms a setup intent server-side with a test card id; a live key must not.
     confirmTestCard: options.secretKey.startsWith('sk_test_')
       ? async (setupIntentId, customerId, testCard) => {
-          const intent = await stripe.setupIntents.retrieve(setupIntentId);
-          if (idOf(intent.customer) !== customerId)
-            throw new Error(`setup intent ${setupIntentId} is not this customer's`);
-          if (intent.status !== 'succeeded')
+          // Another customer's or an unknown intent is left alone; confirming the card then finds none.
+          const intent = await ownIntent(setupIntentId, customerId);
+          if (intent && intent.status !== 'succeeded')
             await stripe.setupIntents.confirm(setupIntentId, { payment_method: testCard });
         }
       : null,
@@ -182,6 +194,11 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
           { items: await items(lines), duration: { interval: 'day', interval_count: 30 } },
         ],
       });
+    },
+
+    async releaseBooking(subscriptionId) {
+      const sub = await stripe.subscriptions.retrieve(subscriptionId);
+      if (sub.schedule) await stripe.subscriptionSchedules.release(idOf(sub.schedule) as string);
     },
 
     async setCancelAtPeriodEnd(subscriptionId, cancel) {

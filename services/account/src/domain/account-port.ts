@@ -8,6 +8,8 @@ export interface NewAccount {
   passwordHash: string | null;
   name: string;
   lang: 'ja' | 'en';
+  /** Decided by the sign-up language (currencyForLang); billing fixes it at the provider. */
+  currency: 'JPY' | 'USD';
   timezone: string | null;
   xSubject: string | null;
   createdAt: Date;

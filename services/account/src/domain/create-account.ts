@@ -1,6 +1,7 @@
 import type { AccountDeps } from './account-deps.ts';
 import { AccountProblem, refuseIf } from './account-problem.ts';
 import { checkEmail, checkPassword, normaliseEmail } from './credentials.ts';
+import { currencyForLang } from './profile-fields.ts';
 import { startTrial } from './trial.ts';
 
 /**
@@ -21,6 +22,7 @@ export async function createAccount(
     passwordHash: await deps.passwords.hash(input.password),
     name: '',
     lang: input.lang === 'en' ? 'en' : 'ja',
+    currency: currencyForLang(input.lang === 'en' ? 'en' : 'ja'),
     timezone: null,
     xSubject: null,
     createdAt: now,

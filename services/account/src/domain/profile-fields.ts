@@ -28,6 +28,11 @@ export function checkLang(lang: string): FieldProblem | null {
   return lang === 'ja' || lang === 'en' ? null : 'invalid_lang';
 }
 
+/** The sign-up language decides the account's currency (docs/product.md#prices). */
+export function currencyForLang(lang: 'ja' | 'en'): 'JPY' | 'USD' {
+  return lang === 'en' ? 'USD' : 'JPY';
+}
+
 export function checkCurrency(currency: string): FieldProblem | null {
   return currency === 'JPY' || currency === 'USD' ? null : 'invalid_currency';
 }

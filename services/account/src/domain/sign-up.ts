@@ -2,7 +2,7 @@ import type { AccountDeps } from './account-deps.ts';
 import { AccountProblem, refuseIf } from './account-problem.ts';
 import { checkEmail, checkPassword, normaliseEmail } from './credentials.ts';
 import { issueToken } from './one-time-token.ts';
-import { checkTimezone } from './profile-fields.ts';
+import { checkTimezone, currencyForLang } from './profile-fields.ts';
 import { isTrialPlan, startTrial, TRIAL_PLAN } from './trial.ts';
 
 export interface SignUpInput {
@@ -38,6 +38,7 @@ export async function signUp(input: SignUpInput, deps: AccountDeps): Promise<voi
       passwordHash: await deps.passwords.hash(input.password),
       name: '',
       lang,
+      currency: currencyForLang(lang),
       timezone,
       xSubject: null,
       createdAt: now,

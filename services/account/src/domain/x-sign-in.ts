@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AccountDeps } from './account-deps.ts';
 import { AccountProblem } from './account-problem.ts';
+import { currencyForLang } from './profile-fields.ts';
 import { type IssuedSession, openSession } from './sessions.ts';
 import { startTrial } from './trial.ts';
 
@@ -107,6 +108,7 @@ export async function finishXSignIn(
       // X display names may hold anything; the name field keeps only what a name may contain.
       name: xUser.name.replace(/[^\p{L}\p{M}\p{N} .,'\-・ー()&]/gu, '').trim(),
       lang: 'ja',
+      currency: currencyForLang('ja'),
       timezone: null,
       xSubject: subject,
       createdAt: now,

@@ -1,5 +1,14 @@
 import type { billingV1 } from '@mimamori/contracts';
-import { customPlanQuota, isCycle, isPlanId } from '@mimamori/plans';
+import {
+  ADDONS,
+  type AddonPrices,
+  BILLED_PLANS,
+  customPlanQuota,
+  isCycle,
+  isPlanId,
+  type PlanPrice,
+  type PlanPrices,
+} from '@mimamori/plans';
 import { unaryHandler } from '@mimamori/service-host';
 import type { AccountDeps } from '../domain/account-deps.ts';
 import { AccountProblem } from '../domain/account-problem.ts';
@@ -7,19 +16,51 @@ import type { BillingActions } from '../domain/billing/billing-actions.ts';
 import { TEST_CARDS, type TestCard, WebhookRefused } from '../domain/billing/billing-ports.ts';
 import type { BillingRecord, PlanChoice } from '../domain/billing/billing-record.ts';
 import { BillingRefused } from '../domain/billing/billing-state.ts';
+import { type CancellationReason, checkCancellationFeedback } from '../domain/cancellation-feedback.ts';
 import { requireUser } from '../domain/sessions.ts';
 import { answering } from './problem-status.ts';
 
-/** Billing over gRPC; refusals become the account service's problems (FAILED_PRECONDITION, INVALID_ARGUMENT). */
+/**
+ * Billing over gRPC; refusals become the account service's problems (FAILED_PRECONDITION, INVALID_ARGUMENT).
+ * Without Stripe keys (`billing` null) only the prices are answered; the rest is refused billing_off
+ * after the session check, so a signed-out caller still hears UNAUTHENTICATED first.
+ */
 export function billingServer(
-  billing: BillingActions,
+  maybeBilling: BillingActions | null,
   deps: Pick<AccountDeps, 'accounts' | 'clock'>,
+  prices: { plans: PlanPrices; addons: AddonPrices },
 ): billingV1.BillingServiceServer {
   const rpc = <Req, Res>(work: (request: Req) => Promise<Res>) =>
     unaryHandler((request: Req) => answering(() => asProblem(() => work(request))));
-  const user = (request: { sessionToken: string }) => requireUser(request.sessionToken, deps);
+  const on = (): BillingActions => {
+    if (!maybeBilling) throw new AccountProblem('precondition', 'billing_off');
+    return maybeBilling;
+  };
+  const user = async (request: { sessionToken: string }) => {
+    const userId = await requireUser(request.sessionToken, deps);
+    on();
+    return userId;
+  };
+  const billing = {
+    state: (userId: string) => on().state(userId),
+    createSetupIntent: (userId: string) => on().createSetupIntent(userId),
+    confirmCard: (userId: string, id: string) => on().confirmCard(userId, id),
+    confirmTestCard: (userId: string, id: string, card: TestCard) => on().confirmTestCard(userId, id, card),
+    changePlan: (...args: Parameters<BillingActions['changePlan']>) => on().changePlan(...args),
+    cancelBookedChange: (userId: string) => on().cancelBookedChange(userId),
+    cancel: (...args: Parameters<BillingActions['cancel']>) => on().cancel(...args),
+    undoCancel: (userId: string) => on().undoCancel(userId),
+    reprocess: (userId: string) => on().reprocess(userId),
+    handleWebhook: (raw: string, signature: string) => on().handleWebhook(raw, signature),
+  };
 
   return {
+    listPrices: rpc(async (_request: billingV1.ListPricesRequest) => ({
+      prices: [
+        ...BILLED_PLANS.flatMap((plan) => priceEntry(prices.plans[plan], { plan, addon: '' })),
+        ...ADDONS.flatMap((addon) => priceEntry(prices.addons[addon], { plan: 0, addon })),
+      ],
+    })),
     getBilling: rpc(async (request: billingV1.GetBillingRequest) => ({
       billing: toBilling(await billing.state(await user(request))),
     })),
@@ -33,7 +74,7 @@ export function billingServer(
     confirmTestCard: rpc(async (request: billingV1.ConfirmTestCardRequest) => {
       const userId = await user(request);
       if (!(TEST_CARDS as readonly string[]).includes(request.testCard))
-        throw new AccountProblem('invalid', 'test_card');
+        throw new AccountProblem('invalid', 'invalid_test_card');
       const record = await billing.confirmTestCard(
         userId,
         request.setupIntentId,
@@ -44,12 +85,23 @@ export function billingServer(
     changePlan: rpc(async (request: billingV1.ChangePlanRequest) => {
       const userId = await user(request);
       const timing = request.timing === 'renewal' ? 'renewal' : request.timing === 'now' ? 'now' : null;
-      if (!timing) throw new AccountProblem('invalid', 'timing');
+      if (!timing) throw new AccountProblem('invalid', 'invalid_timing');
       return { billing: toBilling(await billing.changePlan(userId, planChoice(request.plan), timing)) };
     }),
-    cancel: rpc(async (request: billingV1.CancelRequest) => ({
-      billing: toBilling(await billing.cancel(await user(request))),
+    cancelBookedChange: rpc(async (request: billingV1.CancelBookedChangeRequest) => ({
+      billing: toBilling(await billing.cancelBookedChange(await user(request))),
     })),
+    cancel: rpc(async (request: billingV1.CancelRequest) => {
+      const userId = await user(request);
+      const feedback = { reasons: request.reasons, comment: request.comment };
+      const problem = checkCancellationFeedback(feedback);
+      if (problem) throw new AccountProblem('invalid', problem);
+      const record = await billing.cancel(userId, {
+        reasons: feedback.reasons as CancellationReason[],
+        comment: feedback.comment,
+      });
+      return { billing: toBilling(record) };
+    }),
     undoCancel: rpc(async (request: billingV1.UndoCancelRequest) => ({
       billing: toBilling(await billing.undoCancel(await user(request))),
     })),
@@ -76,14 +128,30 @@ async function asProblem<T>(work: () => Promise<T>): Promise<T> {
 function planChoice(plan: billingV1.PlanChoice | undefined): PlanChoice {
   // Plans 0 and 1 are not sold; options belong to the custom plan only.
   if (!plan || !isPlanId(plan.plan) || plan.plan < 2 || !isCycle(plan.cycle))
-    throw new AccountProblem('invalid', 'plan');
-  if (plan.plan !== 2 && plan.options.length > 0) throw new AccountProblem('invalid', 'options');
+    throw new AccountProblem('invalid', 'invalid_plan');
+  if (plan.plan !== 2 && plan.options.length > 0) throw new AccountProblem('invalid', 'invalid_options');
   try {
     customPlanQuota(plan.options);
   } catch {
-    throw new AccountProblem('invalid', 'options');
+    throw new AccountProblem('invalid', 'invalid_options');
   }
   return { plan: plan.plan, cycle: plan.cycle, options: plan.options };
+}
+
+function priceEntry(
+  table: Record<'month' | 'year', PlanPrice> | undefined,
+  what: { plan: number; addon: string },
+): billingV1.PriceEntry[] {
+  if (!table) return [];
+  return [
+    {
+      ...what,
+      monthJpy: table.month.JPY,
+      monthUsd: table.month.USD,
+      yearJpy: table.year.JPY,
+      yearUsd: table.year.USD,
+    },
+  ];
 }
 
 function toBilling(record: BillingRecord): billingV1.Billing {

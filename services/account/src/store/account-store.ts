@@ -44,8 +44,8 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
       try {
         await db.transaction(async (tx) => {
           await tx.query(
-            `INSERT INTO ${S}.users (id, email, password_hash, name, lang, timezone, x_subject, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+            `INSERT INTO ${S}.users (id, email, password_hash, name, lang, timezone, x_subject, created_at, currency)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
             [
               account.id,
               account.email,
@@ -55,6 +55,7 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
               account.timezone,
               account.xSubject,
               account.createdAt,
+              account.currency,
             ],
           );
           const sub = account.subscription;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { writeEvent } from '@mimamori/bus';
 import type { Db, Sql } from '@mimamori/db';
 import { accountHeld, holdLifted } from '@mimamori/events';
@@ -5,6 +6,7 @@ import type { Currency, Cycle, PlanId } from '@mimamori/plans';
 import type { BillingStore } from '../domain/billing/billing-ports.ts';
 import type { BillingRecord, ProviderStatus } from '../domain/billing/billing-record.ts';
 import type { BillingEffect } from '../domain/billing/billing-state.ts';
+import { recordCancellationFeedback } from './cancellation-feedback-store.ts';
 import { ACCOUNT_SCHEMA } from './migrations.ts';
 
 const S = ACCOUNT_SCHEMA;
@@ -144,6 +146,10 @@ export function createBillingStore(db: Db, options: BillingStoreOptions): Billin
           },
         });
       });
+    },
+
+    recordCancellation(userId, feedback, at) {
+      return recordCancellationFeedback(db, { id: randomUUID(), userId, feedback, at });
     },
 
     async dueHolds(now) {

@@ -1,5 +1,5 @@
 import { openBlobStore } from '@mimamori/blob-store';
-import { accountV1, diffV1, targetV1 } from '@mimamori/contracts';
+import { accountV1, billingV1, diffV1, targetV1 } from '@mimamori/contracts';
 import { createGrpcClient } from '@mimamori/runtime';
 import type { GatewayDeps } from '../gateway.ts';
 import { previewCrawlers } from './preview-crawlers.ts';
@@ -13,7 +13,7 @@ export interface ServiceAddresses {
   blobUrl: string;
 }
 
-export type ServiceClients = Pick<GatewayDeps, 'account' | 'preview' | 'target' | 'history'> & {
+export type ServiceClients = Pick<GatewayDeps, 'account' | 'billing' | 'preview' | 'target' | 'history'> & {
   /** Closes every client and the blob store. */
   close(): Promise<void>;
 };
@@ -24,6 +24,8 @@ export type ServiceClients = Pick<GatewayDeps, 'account' | 'preview' | 'target' 
  */
 export async function connectServices(addresses: ServiceAddresses): Promise<ServiceClients> {
   const account = createGrpcClient(accountV1.AccountServiceClient, addresses.account);
+  // Billing is a part of the account service (ADR 0012); it answers billing_off without Stripe keys.
+  const billing = createGrpcClient(billingV1.BillingServiceClient, addresses.account);
   // Each preview session is served by the crawler that opened it (ADR 0011).
   const preview = addresses.crawler ? previewCrawlers(addresses.crawler) : undefined;
   const target = addresses.target
@@ -37,11 +39,12 @@ export async function connectServices(addresses: ServiceAddresses): Promise<Serv
     : undefined;
   return {
     account,
+    billing,
     preview,
     target,
     history,
     async close() {
-      for (const client of [account, preview, target, history?.client]) client?.close();
+      for (const client of [account, billing, preview, target, history?.client]) client?.close();
       await history?.blobs.close();
     },
   };

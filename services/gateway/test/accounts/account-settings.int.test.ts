@@ -35,7 +35,7 @@ describe('account settings', () => {
       email_verified: true,
       lang: 'en',
       timezone: '',
-      currency: 'JPY',
+      currency: 'USD',
       has_password: true,
       x_linked: false,
       discord_state: 'not_set',
@@ -52,16 +52,16 @@ describe('account settings', () => {
     const profile = await browser.post('/api/account/update', {
       name: '山田 花子',
       lang: 'ja',
-      currency: 'USD',
+      currency: 'JPY',
     });
     expect(profile.body).toMatchObject({
       name: '山田 花子',
       lang: 'ja',
-      currency: 'USD',
+      currency: 'JPY',
       timezone: 'Etc/GMT-9',
     });
-    // Prices follow the currency: USD in cents.
-    expect((await browser.get('/api/user_info')).body).toMatchObject({ subscription: { price: 700 } });
+    // Prices follow the currency: yen in whole units.
+    expect((await browser.get('/api/user_info')).body).toMatchObject({ subscription: { price: 980 } });
     expect(await browser.post('/api/account/update', {})).toMatchObject({
       status: 400,
       body: { error: { code: 'no_changes' } },

@@ -1,5 +1,6 @@
 import { isPlanId, type PlanId, subscriptionLines } from '@mimamori/plans';
 import { SubscriptionStatus } from '../account-record.ts';
+import type { CancellationFeedback } from '../cancellation-feedback.ts';
 import type { Clock } from '../clock.ts';
 import { TRIAL_DAYS, TRIAL_PLAN } from '../trial.ts';
 import type { BillingProvider, BillingStore, TestCard } from './billing-ports.ts';
@@ -155,10 +156,25 @@ export function billingActions(deps: BillingDeps) {
       return required(userId);
     },
 
-    async cancel(userId: string): Promise<BillingRecord> {
+    /** The booked change goes; the current plan renews as it is. */
+    async cancelBookedChange(userId: string): Promise<BillingRecord> {
+      const record = await required(userId);
+      if (!record.booked) throw new BillingRefused('nothing_booked');
+      assertInGoodStanding(record);
+      await provider.releaseBooking(record.subscriptionId);
+      await store.within(userId, (unit) =>
+        unit.save({ ...unit.record, booked: null }, [], 'booking-released'),
+      );
+      await refresh(userId, 'booking-released');
+      return required(userId);
+    },
+
+    /** Service continues to the period's end; the questionnaire is kept once the cancel is accepted. */
+    async cancel(userId: string, feedback: CancellationFeedback): Promise<BillingRecord> {
       const record = await required(userId);
       cancelAtPeriodEnd(record);
       await provider.setCancelAtPeriodEnd(record.subscriptionId, true);
+      await store.recordCancellation(userId, feedback, clock.now());
       await refresh(userId, 'cancel');
       return required(userId);
     },

@@ -1,4 +1,5 @@
 import type { Currency, SubscriptionLine } from '@mimamori/plans';
+import type { CancellationFeedback } from '../cancellation-feedback.ts';
 import type { BillingRecord, Card, ProviderSubscription } from './billing-record.ts';
 import type { BillingEffect } from './billing-state.ts';
 
@@ -53,6 +54,8 @@ export interface BillingProvider {
   /** Asking twice for the same plan changes nothing the second time (same prices, no proration). */
   changeNow(subscriptionId: string, lines: SubscriptionLine[], trialing: boolean): Promise<void>;
   bookAtRenewal(subscriptionId: string, lines: SubscriptionLine[]): Promise<void>;
+  /** Drops a change booked for the next renewal; the subscription goes on as it is. */
+  releaseBooking(subscriptionId: string): Promise<void>;
   setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean): Promise<void>;
   /** Ends the subscription now (the account was cancelled); nothing more is billed. */
   cancelNow(subscriptionId: string, key: string): Promise<void>;
@@ -68,6 +71,8 @@ export interface BillingStore {
   /** The account's e-mail address, currency and plan as sign-up left them. */
   signUpOf(userId: string): Promise<{ email: string | null; currency: Currency; plan: number } | null>;
   within<T>(userId: string, work: (unit: BillingUnit) => Promise<T>): Promise<T>;
+  /** Keeps the cancel screen's questionnaire answers. */
+  recordCancellation(userId: string, feedback: CancellationFeedback, at: Date): Promise<void>;
   /** Accounts in status 6 whose deadline has passed. */
   dueHolds(now: Date): Promise<string[]>;
 }

@@ -118,6 +118,7 @@ export class BillingRefused extends Error {
       | 'period_over'
       | 'no_card'
       | 'nothing_to_pay'
+      | 'nothing_booked'
       | 'live_mode',
   ) {
     super(reason);

@@ -107,6 +107,17 @@ export interface ChangePlanRequest {
 
 export interface CancelRequest {
   sessionToken: string;
+  /** The questionnaire (docs/product.md#subscription): at least one reason, and a free comment. */
+  reasons: string[];
+  comment: string;
+}
+
+export interface CancelBookedChangeRequest {
+  sessionToken: string;
+}
+
+export interface CancelBookedChangeResponse {
+  billing?: Billing | undefined;
 }
 
 export interface UndoCancelRequest {
@@ -149,6 +160,26 @@ export interface HandleStripeWebhookRequest {
 export interface HandleStripeWebhookResponse {
   /** "applied", "duplicate" or "ignored" (an event about no account of ours). */
   outcome: string;
+}
+
+export interface ListPricesRequest {
+}
+
+/** One priced thing per cycle, JPY in whole yen and USD in cents. */
+export interface PriceEntry {
+  /** Plan id (2..11) for a plan; 0 for an add-on. */
+  plan: number;
+  /** The add-on's name (sites_5, 10min, 1min, ss, mail, line); empty for a plan. */
+  addon: string;
+  monthJpy: number;
+  monthUsd: number;
+  yearJpy: number;
+  yearUsd: number;
+}
+
+export interface ListPricesResponse {
+  /** Only what configuration prices; a plan missing here is not sold. */
+  prices: PriceEntry[];
 }
 
 function createBasePlanChoice(): PlanChoice {
@@ -1274,13 +1305,19 @@ export const ChangePlanRequest: MessageFns<ChangePlanRequest> = {
 };
 
 function createBaseCancelRequest(): CancelRequest {
-  return { sessionToken: "" };
+  return { sessionToken: "", reasons: [], comment: "" };
 }
 
 export const CancelRequest: MessageFns<CancelRequest> = {
   encode(message: CancelRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.sessionToken !== "") {
       writer.uint32(10).string(message.sessionToken);
+    }
+    for (const v of message.reasons) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.comment !== "") {
+      writer.uint32(26).string(message.comment);
     }
     return writer;
   },
@@ -1306,6 +1343,22 @@ export const CancelRequest: MessageFns<CancelRequest> = {
             message.sessionToken = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reasons.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.comment = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1325,6 +1378,8 @@ export const CancelRequest: MessageFns<CancelRequest> = {
         : isSet(object.session_token)
         ? globalThis.String(object.session_token)
         : "",
+      reasons: globalThis.Array.isArray(object?.reasons) ? object.reasons.map((e: any) => globalThis.String(e)) : [],
+      comment: isSet(object.comment) ? globalThis.String(object.comment) : "",
     };
   },
 
@@ -1332,6 +1387,12 @@ export const CancelRequest: MessageFns<CancelRequest> = {
     const obj: any = {};
     if (message.sessionToken !== "") {
       obj.sessionToken = message.sessionToken;
+    }
+    if (message.reasons?.length) {
+      obj.reasons = message.reasons;
+    }
+    if (message.comment !== "") {
+      obj.comment = message.comment;
     }
     return obj;
   },
@@ -1342,6 +1403,150 @@ export const CancelRequest: MessageFns<CancelRequest> = {
   fromPartial<I extends Exact<DeepPartial<CancelRequest>, I>>(object: I): CancelRequest {
     const message = createBaseCancelRequest();
     message.sessionToken = object.sessionToken ?? "";
+    message.reasons = object.reasons?.map((e) => e) || [];
+    message.comment = object.comment ?? "";
+    return message;
+  },
+};
+
+function createBaseCancelBookedChangeRequest(): CancelBookedChangeRequest {
+  return { sessionToken: "" };
+}
+
+export const CancelBookedChangeRequest: MessageFns<CancelBookedChangeRequest> = {
+  encode(message: CancelBookedChangeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelBookedChangeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelBookedChangeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CancelBookedChangeRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+    };
+  },
+
+  toJSON(message: CancelBookedChangeRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelBookedChangeRequest>, I>>(base?: I): CancelBookedChangeRequest {
+    return CancelBookedChangeRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelBookedChangeRequest>, I>>(object: I): CancelBookedChangeRequest {
+    const message = createBaseCancelBookedChangeRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    return message;
+  },
+};
+
+function createBaseCancelBookedChangeResponse(): CancelBookedChangeResponse {
+  return { billing: undefined };
+}
+
+export const CancelBookedChangeResponse: MessageFns<CancelBookedChangeResponse> = {
+  encode(message: CancelBookedChangeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.billing !== undefined) {
+      Billing.encode(message.billing, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelBookedChangeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelBookedChangeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.billing = Billing.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CancelBookedChangeResponse {
+    return { billing: isSet(object.billing) ? Billing.fromJSON(object.billing) : undefined };
+  },
+
+  toJSON(message: CancelBookedChangeResponse): unknown {
+    const obj: any = {};
+    if (message.billing !== undefined) {
+      obj.billing = Billing.toJSON(message.billing);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelBookedChangeResponse>, I>>(base?: I): CancelBookedChangeResponse {
+    return CancelBookedChangeResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelBookedChangeResponse>, I>>(object: I): CancelBookedChangeResponse {
+    const message = createBaseCancelBookedChangeResponse();
+    message.billing = (object.billing !== undefined && object.billing !== null)
+      ? Billing.fromPartial(object.billing)
+      : undefined;
     return message;
   },
 };
@@ -2011,11 +2216,298 @@ export const HandleStripeWebhookResponse: MessageFns<HandleStripeWebhookResponse
   },
 };
 
+function createBaseListPricesRequest(): ListPricesRequest {
+  return {};
+}
+
+export const ListPricesRequest: MessageFns<ListPricesRequest> = {
+  encode(_: ListPricesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPricesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPricesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ListPricesRequest {
+    return {};
+  },
+
+  toJSON(_: ListPricesRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPricesRequest>, I>>(base?: I): ListPricesRequest {
+    return ListPricesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPricesRequest>, I>>(_: I): ListPricesRequest {
+    const message = createBaseListPricesRequest();
+    return message;
+  },
+};
+
+function createBasePriceEntry(): PriceEntry {
+  return { plan: 0, addon: "", monthJpy: 0, monthUsd: 0, yearJpy: 0, yearUsd: 0 };
+}
+
+export const PriceEntry: MessageFns<PriceEntry> = {
+  encode(message: PriceEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.plan !== 0) {
+      writer.uint32(8).int32(message.plan);
+    }
+    if (message.addon !== "") {
+      writer.uint32(18).string(message.addon);
+    }
+    if (message.monthJpy !== 0) {
+      writer.uint32(24).int64(message.monthJpy);
+    }
+    if (message.monthUsd !== 0) {
+      writer.uint32(32).int64(message.monthUsd);
+    }
+    if (message.yearJpy !== 0) {
+      writer.uint32(40).int64(message.yearJpy);
+    }
+    if (message.yearUsd !== 0) {
+      writer.uint32(48).int64(message.yearUsd);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PriceEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePriceEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.plan = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.addon = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.monthJpy = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.monthUsd = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.yearJpy = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.yearUsd = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PriceEntry {
+    return {
+      plan: isSet(object.plan) ? globalThis.Number(object.plan) : 0,
+      addon: isSet(object.addon) ? globalThis.String(object.addon) : "",
+      monthJpy: isSet(object.monthJpy)
+        ? globalThis.Number(object.monthJpy)
+        : isSet(object.month_jpy)
+        ? globalThis.Number(object.month_jpy)
+        : 0,
+      monthUsd: isSet(object.monthUsd)
+        ? globalThis.Number(object.monthUsd)
+        : isSet(object.month_usd)
+        ? globalThis.Number(object.month_usd)
+        : 0,
+      yearJpy: isSet(object.yearJpy)
+        ? globalThis.Number(object.yearJpy)
+        : isSet(object.year_jpy)
+        ? globalThis.Number(object.year_jpy)
+        : 0,
+      yearUsd: isSet(object.yearUsd)
+        ? globalThis.Number(object.yearUsd)
+        : isSet(object.year_usd)
+        ? globalThis.Number(object.year_usd)
+        : 0,
+    };
+  },
+
+  toJSON(message: PriceEntry): unknown {
+    const obj: any = {};
+    if (message.plan !== 0) {
+      obj.plan = Math.round(message.plan);
+    }
+    if (message.addon !== "") {
+      obj.addon = message.addon;
+    }
+    if (message.monthJpy !== 0) {
+      obj.monthJpy = Math.round(message.monthJpy);
+    }
+    if (message.monthUsd !== 0) {
+      obj.monthUsd = Math.round(message.monthUsd);
+    }
+    if (message.yearJpy !== 0) {
+      obj.yearJpy = Math.round(message.yearJpy);
+    }
+    if (message.yearUsd !== 0) {
+      obj.yearUsd = Math.round(message.yearUsd);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PriceEntry>, I>>(base?: I): PriceEntry {
+    return PriceEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PriceEntry>, I>>(object: I): PriceEntry {
+    const message = createBasePriceEntry();
+    message.plan = object.plan ?? 0;
+    message.addon = object.addon ?? "";
+    message.monthJpy = object.monthJpy ?? 0;
+    message.monthUsd = object.monthUsd ?? 0;
+    message.yearJpy = object.yearJpy ?? 0;
+    message.yearUsd = object.yearUsd ?? 0;
+    return message;
+  },
+};
+
+function createBaseListPricesResponse(): ListPricesResponse {
+  return { prices: [] };
+}
+
+export const ListPricesResponse: MessageFns<ListPricesResponse> = {
+  encode(message: ListPricesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.prices) {
+      PriceEntry.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPricesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPricesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.prices.push(PriceEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPricesResponse {
+    return {
+      prices: globalThis.Array.isArray(object?.prices) ? object.prices.map((e: any) => PriceEntry.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListPricesResponse): unknown {
+    const obj: any = {};
+    if (message.prices?.length) {
+      obj.prices = message.prices.map((e) => PriceEntry.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPricesResponse>, I>>(base?: I): ListPricesResponse {
+    return ListPricesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPricesResponse>, I>>(object: I): ListPricesResponse {
+    const message = createBaseListPricesResponse();
+    message.prices = object.prices?.map((e) => PriceEntry.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * Billing on Stripe, part of the account service (docs/adr/0012-billing.md). Called by the gateway.
  * Every method but HandleStripeWebhook resolves the caller from the session token. Refusals are
  * FAILED_PRECONDITION with the reason as details: renew_first (status 6 or 7, or not started),
- * not_cancelling, period_over, no_card, nothing_to_pay, live_mode.
+ * not_cancelling, period_over, no_card, nothing_to_pay, nothing_booked, live_mode; and billing_off
+ * for every method but ListPrices when the account service runs without Stripe keys.
  */
 export type BillingServiceService = typeof BillingServiceService;
 export const BillingServiceService = {
@@ -2080,7 +2572,19 @@ export const BillingServiceService = {
     responseSerialize: (value: ChangePlanResponse): Buffer => Buffer.from(ChangePlanResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ChangePlanResponse => ChangePlanResponse.decode(value),
   },
-  /** Service continues to the period's end; undo is possible until then. */
+  /** Drops the change booked for the next renewal; the current plan goes on. */
+  cancelBookedChange: {
+    path: "/mimamori.account.v1.BillingService/CancelBookedChange" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CancelBookedChangeRequest): Buffer =>
+      Buffer.from(CancelBookedChangeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CancelBookedChangeRequest => CancelBookedChangeRequest.decode(value),
+    responseSerialize: (value: CancelBookedChangeResponse): Buffer =>
+      Buffer.from(CancelBookedChangeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CancelBookedChangeResponse => CancelBookedChangeResponse.decode(value),
+  },
+  /** Service continues to the period's end; undo is possible until then. The questionnaire is kept. */
   cancel: {
     path: "/mimamori.account.v1.BillingService/Cancel" as const,
     requestStream: false as const,
@@ -2124,6 +2628,19 @@ export const BillingServiceService = {
       Buffer.from(HandleStripeWebhookResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): HandleStripeWebhookResponse => HandleStripeWebhookResponse.decode(value),
   },
+  /**
+   * The configured prices of every plan and custom-plan add-on; answered with billing off too
+   * (the signup plan table shows them).
+   */
+  listPrices: {
+    path: "/mimamori.account.v1.BillingService/ListPrices" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListPricesRequest): Buffer => Buffer.from(ListPricesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListPricesRequest => ListPricesRequest.decode(value),
+    responseSerialize: (value: ListPricesResponse): Buffer => Buffer.from(ListPricesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListPricesResponse => ListPricesResponse.decode(value),
+  },
 } as const;
 
 export interface BillingServiceServer extends UntypedServiceImplementation {
@@ -2144,7 +2661,9 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
   confirmTestCard: handleUnaryCall<ConfirmTestCardRequest, ConfirmTestCardResponse>;
   /** Now with proration (always now during the trial) or booked for the next renewal. */
   changePlan: handleUnaryCall<ChangePlanRequest, ChangePlanResponse>;
-  /** Service continues to the period's end; undo is possible until then. */
+  /** Drops the change booked for the next renewal; the current plan goes on. */
+  cancelBookedChange: handleUnaryCall<CancelBookedChangeRequest, CancelBookedChangeResponse>;
+  /** Service continues to the period's end; undo is possible until then. The questionnaire is kept. */
   cancel: handleUnaryCall<CancelRequest, CancelResponse>;
   undoCancel: handleUnaryCall<UndoCancelRequest, UndoCancelResponse>;
   /** "Reprocess": pays the open invoices again with the card on file. */
@@ -2154,6 +2673,11 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
    * malformed when refused; applied once per event id.
    */
   handleStripeWebhook: handleUnaryCall<HandleStripeWebhookRequest, HandleStripeWebhookResponse>;
+  /**
+   * The configured prices of every plan and custom-plan add-on; answered with billing off too
+   * (the signup plan table shows them).
+   */
+  listPrices: handleUnaryCall<ListPricesRequest, ListPricesResponse>;
 }
 
 export interface BillingServiceClient extends Client {
@@ -2244,7 +2768,23 @@ export interface BillingServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ChangePlanResponse) => void,
   ): ClientUnaryCall;
-  /** Service continues to the period's end; undo is possible until then. */
+  /** Drops the change booked for the next renewal; the current plan goes on. */
+  cancelBookedChange(
+    request: CancelBookedChangeRequest,
+    callback: (error: ServiceError | null, response: CancelBookedChangeResponse) => void,
+  ): ClientUnaryCall;
+  cancelBookedChange(
+    request: CancelBookedChangeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CancelBookedChangeResponse) => void,
+  ): ClientUnaryCall;
+  cancelBookedChange(
+    request: CancelBookedChangeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CancelBookedChangeResponse) => void,
+  ): ClientUnaryCall;
+  /** Service continues to the period's end; undo is possible until then. The questionnaire is kept. */
   cancel(
     request: CancelRequest,
     callback: (error: ServiceError | null, response: CancelResponse) => void,
@@ -2310,6 +2850,25 @@ export interface BillingServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: HandleStripeWebhookResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * The configured prices of every plan and custom-plan add-on; answered with billing off too
+   * (the signup plan table shows them).
+   */
+  listPrices(
+    request: ListPricesRequest,
+    callback: (error: ServiceError | null, response: ListPricesResponse) => void,
+  ): ClientUnaryCall;
+  listPrices(
+    request: ListPricesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListPricesResponse) => void,
+  ): ClientUnaryCall;
+  listPrices(
+    request: ListPricesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListPricesResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const BillingServiceClient = makeGenericClientConstructor(
@@ -2361,6 +2920,17 @@ function fromJsonTimestamp(o: any): Date {
   } else {
     return fromTimestamp(Timestamp.fromJSON(o));
   }
+}
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
 }
 
 function isSet(value: any): boolean {
