@@ -3,10 +3,10 @@ import type { Stripe } from '@stripe/stripe-js';
 import { loadStripe } from '@stripe/stripe-js/pure';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type Billing, TEST_CARDS, type TestCard } from '../api/billing.ts';
+import type { Billing, TestCard } from '../api/billing.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
-import { useConfirmCard, useConfirmTestCard, useCreateSetupIntent } from '../hooks/use-billing.ts';
+import { useConfirmCard, useCreateSetupIntent } from '../hooks/use-billing.ts';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import './billing.css';
 
@@ -17,23 +17,25 @@ import './billing.css';
  * servers behind it, a clearly marked form picking one of Stripe's test cards.
  */
 export function CardForm({ billing, onDone }: { billing: Billing; onDone: (billing: Billing) => void }) {
-  if (billing.card_form === 'stripe' && billing.publishable_key) {
-    return <StripeCardForm publishableKey={billing.publishable_key} onDone={onDone} />;
+  const form = billing.card_form;
+  if (form.kind === 'payment_element') {
+    return <StripeCardForm publishableKey={form.publishable_key} onDone={onDone} />;
   }
-  return <TestCardForm onDone={onDone} />;
+  return <TestCardForm cards={form.cards} onDone={onDone} />;
 }
 
-function TestCardForm({ onDone }: { onDone: (billing: Billing) => void }) {
+function TestCardForm({ cards, onDone }: { cards: TestCard[]; onDone: (billing: Billing) => void }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const setupIntent = useCreateSetupIntent();
-  const confirm = useConfirmTestCard();
-  const [card, setCard] = useState<TestCard>('pm_card_visa');
+  const confirm = useConfirmCard();
+  const [card, setCard] = useState<TestCard | undefined>(cards[0]);
   const busy = setupIntent.isPending || confirm.isPending;
   const failure = setupIntent.error ?? confirm.error;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (!card) return;
     try {
       const intent = await setupIntent.mutateAsync();
       onDone(await confirm.mutateAsync({ setup_intent_id: intent.setup_intent_id, test_card: card }));
@@ -51,7 +53,7 @@ function TestCardForm({ onDone }: { onDone: (billing: Billing) => void }) {
       )}
       <fieldset className="choice-list">
         <legend className="field-label">{t('billing.card.testCard')}</legend>
-        {TEST_CARDS.map((testCard) => (
+        {cards.map((testCard) => (
           <label key={testCard} className="checkbox">
             <input
               type="radio"
@@ -147,7 +149,7 @@ function PaymentElementForm({
       setStripeError(result.error.message ?? '');
       return;
     }
-    confirm.mutate(setupIntentId, { onSuccess: onDone });
+    confirm.mutate({ setup_intent_id: setupIntentId }, { onSuccess: onDone });
   };
 
   const failure =

@@ -1,17 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import type { PublicPlans } from '../api/billing.ts';
+import type { PlanCatalogue } from '../api/billing.ts';
 import { choicePrice, planOnlyPrice, visitorCurrency } from './plan-price.ts';
 
-const plans: PublicPlans = {
-  plans: {
-    '2': { month: { JPY: 500, USD: 400 }, year: { JPY: 5000, USD: 4000 } },
-    '3': { month: { JPY: 980, USD: 700 }, year: { JPY: 9800, USD: 7000 } },
-  },
-  addons: {
-    sites_5: { month: { JPY: 400, USD: 300 }, year: { JPY: 4000, USD: 3000 } },
-    ss: { month: { JPY: 300, USD: 200 }, year: { JPY: 3000, USD: 2000 } },
-    mail: { month: { JPY: 100, USD: 80 }, year: { JPY: 1000, USD: 800 } },
-  },
+const quota = { _60min: 0, _10min: 0, _1min: 0, random_ip: 0, ss: 0, mail: 0, line_notify: 0 };
+const entry = (plan: number, prices: PlanCatalogue['plans'][number]['prices']) => ({
+  plan,
+  name_key: '',
+  sites: 5,
+  num: quota,
+  prices,
+});
+const plans: PlanCatalogue = {
+  plans: [
+    entry(2, { month: { JPY: 500, USD: 400 }, year: { JPY: 5000, USD: 4000 } }),
+    entry(3, { month: { JPY: 980, USD: 700 }, year: { JPY: 9800, USD: 7000 } }),
+    entry(5, null),
+  ],
+  addons: [
+    { addon: 'sites_5', prices: { month: { JPY: 400, USD: 300 }, year: { JPY: 4000, USD: 3000 } } },
+    { addon: 'ss', prices: { month: { JPY: 300, USD: 200 }, year: { JPY: 3000, USD: 2000 } } },
+    { addon: 'mail', prices: { month: { JPY: 100, USD: 80 }, year: { JPY: 1000, USD: 800 } } },
+    { addon: 'line', prices: null },
+  ],
 };
 
 describe('plan prices', () => {

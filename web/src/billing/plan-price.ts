@@ -6,11 +6,10 @@ import {
   CYCLES,
   type Cycle,
   isPlanId,
-  type PlanId,
   planLookupKey,
   subscriptionLines,
 } from '@mimamori/plans';
-import type { PlanChoice, PublicPlans } from '../api/billing.ts';
+import type { PlanCatalogue, PlanChoice } from '../api/billing.ts';
 
 /**
  * The price of a plan choice as the provider will bill it: the plan's line plus, for the custom plan,
@@ -18,7 +17,7 @@ import type { PlanChoice, PublicPlans } from '../api/billing.ts';
  * screen and the invoice add up the same things. Null when a line has no configured price (the plan
  * is not sold) or the add-ons are not ones the catalogue knows.
  */
-export function choicePrice(plans: PublicPlans, choice: PlanChoice, currency: Currency): number | null {
+export function choicePrice(plans: PlanCatalogue, choice: PlanChoice, currency: Currency): number | null {
   if (!isPlanId(choice.plan)) return null;
   const amounts = unitAmounts(plans);
   let lines: ReturnType<typeof subscriptionLines>;
@@ -38,7 +37,7 @@ export function choicePrice(plans: PublicPlans, choice: PlanChoice, currency: Cu
 
 /** The price of a catalogue plan without add-ons; null when it is not sold. */
 export function planOnlyPrice(
-  plans: PublicPlans,
+  plans: PlanCatalogue,
   plan: number,
   cycle: Cycle,
   currency: Currency,
@@ -46,18 +45,17 @@ export function planOnlyPrice(
   return choicePrice(plans, { plan, cycle, options: [] }, currency);
 }
 
-function unitAmounts(plans: PublicPlans): Map<string, number> {
+function unitAmounts(plans: PlanCatalogue): Map<string, number> {
   const amounts = new Map<string, number>();
-  for (const [key, cycles] of Object.entries(plans.plans)) {
-    const plan = Number(key);
+  for (const { plan, prices: cycles } of plans.plans) {
     if (!cycles || !isPlanId(plan)) continue;
     for (const cycle of CYCLES) {
       for (const currency of CURRENCIES) {
-        amounts.set(planLookupKey(plan as PlanId, cycle, currency), cycles[cycle][currency]);
+        amounts.set(planLookupKey(plan, cycle, currency), cycles[cycle][currency]);
       }
     }
   }
-  for (const [addon, cycles] of Object.entries(plans.addons)) {
+  for (const { addon, prices: cycles } of plans.addons) {
     if (!cycles) continue;
     for (const cycle of CYCLES) {
       for (const currency of CURRENCIES) {

@@ -5,7 +5,6 @@ import {
   cancelSubscription,
   changePlan,
   confirmCard,
-  confirmTestCard,
   createSetupIntent,
   fetchBilling,
   fetchPlans,
@@ -48,7 +47,6 @@ function useBillingChange<Input>(change: (input: Input) => Promise<Billing>) {
 
 export const useCreateSetupIntent = () => useMutation({ mutationFn: createSetupIntent });
 export const useConfirmCard = () => useBillingChange(confirmCard);
-export const useConfirmTestCard = () => useBillingChange(confirmTestCard);
 export const useChangePlan = () => useBillingChange(changePlan);
 export const useCancelBookedChange = () => useBillingChange(() => cancelBookedChange());
 export const useCancelSubscription = () => useBillingChange(cancelSubscription);
