@@ -30,6 +30,17 @@ export const standaloneEnv = z.object({
         .map((entry) => entry.trim())
         .filter(Boolean),
     ),
+  // Billing (docs/billing.md). Prices as the account service takes them (PLAN_PRICES, ADDON_PRICES);
+  // without STRIPE_SECRET_KEY, a product on loopback bills through a local Stripe stand-in.
+  PLAN_PRICES: z.string().default('{}'),
+  ADDON_PRICES: z.string().default('{}'),
+  STRIPE_SECRET_KEY: z.string().default(''),
+  STRIPE_WEBHOOK_SECRET: z.string().default(''),
+  STRIPE_API_BASE: z.string().default(''),
+  STRIPE_PUBLISHABLE_KEY: z.string().default(''),
+  RENEWAL_GRACE_DAYS: z.coerce.number().int().min(0).default(7),
+  // How often ended trials and passed hold deadlines are looked for; tests set it short.
+  TRIAL_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(60_000),
   // pino level.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Export traces over OTLP/HTTP to this endpoint; off when unset.

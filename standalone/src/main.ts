@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { listensOnLoopbackOnly } from '@mimamori/gateway';
+import { parseAddonPrices, parsePlanPrices } from '@mimamori/plans';
 import { createLogger, createShutdown, loadConfig, startTelemetry } from '@mimamori/runtime';
 import { standaloneEnv } from './config.ts';
 import { startStandalone } from './start-standalone.ts';
@@ -16,13 +17,25 @@ shutdown.listen();
 shutdown.register('telemetry', () => telemetry.shutdown());
 
 try {
-  const { url } = await startStandalone({
+  const { url, stripeStandInUrl } = await startStandalone({
     host: config.MIMAMORI_HOST,
     port: config.MIMAMORI_HTTP_PORT,
     dataDir: config.MIMAMORI_DATA_DIR,
     webDistDir: config.MIMAMORI_WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url)),
     crawlerAllow: config.CRAWLER_ALLOW,
     proxies: config.CRAWLER_PROXIES,
+    billing: {
+      stripe: {
+        secretKey: config.STRIPE_SECRET_KEY,
+        webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+        apiBase: config.STRIPE_API_BASE,
+        publishableKey: config.STRIPE_PUBLISHABLE_KEY,
+      },
+      planPrices: parsePlanPrices(config.PLAN_PRICES),
+      addonPrices: parseAddonPrices(config.ADDON_PRICES),
+      renewalGraceDays: config.RENEWAL_GRACE_DAYS,
+      sweepIntervalMs: config.TRIAL_SWEEP_INTERVAL_MS,
+    },
     logger,
     shutdown,
   });
@@ -30,6 +43,7 @@ try {
   console.log(`Mimamori is running at ${url}`);
   console.log(`Outgoing mail: ${url}dev/mailbox`);
   if (listensOnLoopbackOnly(config.MIMAMORI_HOST)) console.log(`Discord messages: ${url}dev/discord`);
+  if (stripeStandInUrl) console.log(`Stripe stand-in (test cards, test clocks): ${stripeStandInUrl}`);
 } catch (error) {
   logger.fatal({ err: error }, 'Mimamori failed to start');
   await shutdown.run('start failure');

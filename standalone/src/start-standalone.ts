@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { createAccountService } from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
 import { createInProcessBus } from '@mimamori/bus';
-import { accountV1, diffV1, targetV1 } from '@mimamori/contracts';
+import { accountV1, billingV1, diffV1, targetV1 } from '@mimamori/contracts';
 import { type CrawlerDeps, createCrawlerService } from '@mimamori/crawler';
 import { openPglite } from '@mimamori/db';
 import { createDiffService } from '@mimamori/diff';
@@ -21,6 +21,7 @@ import { createSchedulerService } from '@mimamori/scheduler';
 import { createSecretBox, keptSecretKeys } from '@mimamori/secret-box';
 import { type RunningService, runService } from '@mimamori/service-host';
 import { createTargetService } from '@mimamori/target';
+import { type StandaloneBillingOptions, standaloneBilling } from './standalone-billing.ts';
 
 export interface StandaloneOptions {
   host: string;
@@ -31,12 +32,19 @@ export interface StandaloneOptions {
   crawlerAllow?: readonly string[];
   /** The crawler's proxy pool; without one the target service refuses a site's proxy option. */
   proxies?: readonly string[];
+  /** Stripe keys and prices (docs/billing.md); without keys, on loopback, the local stand-in. */
+  billing?: Omit<StandaloneBillingOptions, 'loopbackOnly' | 'shutdown'> & {
+    /** How often the account service looks for ended trials and passed hold deadlines. */
+    sweepIntervalMs?: number;
+  };
   logger: Logger;
   shutdown: Shutdown;
 }
 
 export interface Standalone {
   url: string;
+  /** The local Stripe stand-in's API address (its test clocks move billing's time), when it runs. */
+  stripeStandInUrl?: string;
   mailbox: Mailbox;
   services: Record<string, RunningService>;
 }
@@ -73,11 +81,30 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const discordStandIn = listensOnLoopbackOnly(options.host);
   const discordApiBase = discordStandIn ? () => new URL(DISCORD_STAND_IN_PATH, url).toString() : undefined;
 
+  const billing = await standaloneBilling({
+    stripe: options.billing?.stripe ?? { secretKey: '', webhookSecret: '', apiBase: '', publishableKey: '' },
+    planPrices: options.billing?.planPrices ?? {},
+    addonPrices: options.billing?.addonPrices ?? {},
+    renewalGraceDays: options.billing?.renewalGraceDays ?? 7,
+    loopbackOnly: listensOnLoopbackOnly(options.host),
+    shutdown,
+  });
+
   const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 } };
   const blobs = await createFileBlobStore(join(dataDir, 'blobs'));
   const services: Record<string, RunningService> = {};
   const modules = [
-    createAccountService({ db, logger, secretBox, ...(discordApiBase ? { discordApiBase } : {}) }),
+    createAccountService({
+      db,
+      logger,
+      secretBox,
+      clock: billing.clock,
+      prices: options.billing?.planPrices ?? {},
+      addonPrices: options.billing?.addonPrices ?? {},
+      billing: billing.billing,
+      ...(options.billing?.sweepIntervalMs ? { sweepIntervalMs: options.billing.sweepIntervalMs } : {}),
+      ...(discordApiBase ? { discordApiBase } : {}),
+    }),
     createTargetService({ db, logger, secretBox, proxyPool: (options.proxies ?? []).length > 0 }),
     createSchedulerService({ db, bus, logger }),
     // Screenshots and large area content stay in the data folder.
@@ -111,6 +138,10 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
 
   const account = createGrpcClient(accountV1.AccountServiceClient, services.account?.grpcAddress ?? '');
   shutdown.register('account client', async () => account.close());
+  const billingClient = billing.billing
+    ? createGrpcClient(billingV1.BillingServiceClient, services.account?.grpcAddress ?? '')
+    : undefined;
+  shutdown.register('billing client', async () => billingClient?.close());
   // One crawler here: its session ids carry no address and all go to it (ADR 0011).
   const preview = previewCrawlers(services.crawler?.grpcAddress ?? '');
   shutdown.register('crawler client', async () => preview.close());
@@ -121,6 +152,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const gateway = await createGatewayService({
     logger: logger.child({ service: 'gateway' }),
     account,
+    billing: billingClient,
+    stripePublishableKey: billing.publishableKey,
     preview,
     secretBox,
     target,
@@ -133,5 +166,6 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   });
   services.gateway = await runService(gateway, host);
   url = services.gateway.url ?? '';
-  return { url, mailbox, services };
+  billing.listening(url);
+  return { url, mailbox, services, ...(billing.standInUrl ? { stripeStandInUrl: billing.standInUrl } : {}) };
 }
