@@ -1,3 +1,4 @@
+import { isCycle } from '@mimamori/plans';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -18,7 +19,7 @@ import { ReprocessButton } from '../billing/reprocess-button.tsx';
 import { usePlanText } from '../billing/use-plan-text.ts';
 import { useTargetTime } from '../dashboard/use-target-time.ts';
 import { FormMessage } from '../forms/form-message.tsx';
-import { useErrorText } from '../forms/use-error-text.ts';
+import { errorCode, useErrorText } from '../forms/use-error-text.ts';
 import { useBilling, useCancelBookedChange, usePlans } from '../hooks/use-billing.ts';
 import { routePaths } from '../route-paths.ts';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
@@ -35,7 +36,9 @@ export function SubscriptionSection({ account }: { account: AccountSettings }) {
   const billing = useBilling();
   return (
     <AccountSection id="subscription" title={t('account.subscription')}>
-      {billing.isError ? (
+      {errorCode(billing.error) === 'billing_off' ? (
+        <PlanWithoutBilling account={account} />
+      ) : billing.isError ? (
         <div className="notice" role="alert">
           <p>{t('billing.card.fetchFailed')}</p>
           <button type="button" className="button" onClick={() => void billing.refetch()}>
@@ -51,6 +54,21 @@ export function SubscriptionSection({ account }: { account: AccountSettings }) {
         <p className="field-hint">{t('billing.deleteAtHint')}</p>
       )}
     </AccountSection>
+  );
+}
+
+/** An installation without payments (no Stripe keys, not on loopback) still shows the plan. */
+function PlanWithoutBilling({ account }: { account: AccountSettings }) {
+  const { t } = useTranslation();
+  const text = usePlanText();
+  return (
+    <dl className="summary">
+      <dt>{t('account.plan')}</dt>
+      <dd data-testid="account-plan">
+        {text.planName(account.plan)}
+        {isCycle(account.cycle) ? ` (${t(`account.cycles.${account.cycle}`)})` : ''}
+      </dd>
+    </dl>
   );
 }
 
