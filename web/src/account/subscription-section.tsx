@@ -110,7 +110,8 @@ function BillingSummary({ billing }: { billing: Billing }) {
             <dd>{time(billing.suspend_at)}</dd>
           </>
         )}
-        {billing.status !== BillingStatus.trial && billing.period_end && (
+        {/* Only a subscription in good standing renews; a held or ended one has no next date to name. */}
+        {billing.status === BillingStatus.active && billing.period_end && (
           <>
             <dt>{cancelling ? t('billing.serviceUntil') : t('billing.nextRenewal')}</dt>
             <dd>{time(billing.period_end)}</dd>
