@@ -149,7 +149,8 @@ function PaymentElementForm({
       setStripeError(result.error.message ?? '');
       return;
     }
-    confirm.mutate({ setup_intent_id: setupIntentId }, { onSuccess: onDone });
+    // The answer may re-render the screen around this form; the promise outlives that.
+    await confirm.mutateAsync({ setup_intent_id: setupIntentId }).then(onDone, () => undefined);
   };
 
   const failure =

@@ -79,7 +79,8 @@ function CancelBooked({ billing, onUndone }: { billing: Billing; onUndone: () =>
             type="button"
             className="button primary"
             disabled={undo.isPending}
-            onClick={() => undo.mutate(undefined, { onSuccess: onUndone })}
+            // The answer ends this view (no cancellation left), so per-call callbacks would never run.
+            onClick={() => void undo.mutateAsync().then(onUndone, () => undefined)}
           >
             {t('billing.cancel.undo')}
           </button>
