@@ -35,9 +35,9 @@ export interface StandaloneBilling {
 }
 
 /**
- * Billing for the one-process product. With Stripe keys it is Stripe; without them, on loopback, a
- * local stand-in plays Stripe's API in this process with the configured prices, and the card form is
- * the marked test form. Its clock starts at the wall clock and runs with it; moving the stand-in's
+ * Billing for the one-process product. With Stripe keys it is Stripe; without them, on loopback and
+ * with prices configured, a local stand-in plays Stripe's API in this process with those prices, and
+ * the card form is the marked test form; otherwise billing is off. Its clock starts at the wall clock and runs with it; moving the stand-in's
  * test clock moves billing's clock by as much, so a trial can end or a period renew on demand.
  */
 export async function standaloneBilling(options: StandaloneBillingOptions): Promise<StandaloneBilling> {
@@ -59,7 +59,9 @@ export async function standaloneBilling(options: StandaloneBillingOptions): Prom
       listening: () => {},
     };
   }
-  if (!options.loopbackOnly) return { billing: null, clock: systemClock, listening: () => {} };
+  // The stand-in sells what configuration prices; with nothing priced there is nothing to bill.
+  const priced = Object.keys(options.planPrices).length > 0;
+  if (!options.loopbackOnly || !priced) return { billing: null, clock: systemClock, listening: () => {} };
 
   const webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
   const standIn = new StripeStandIn({ webhookSecret });

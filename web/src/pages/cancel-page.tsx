@@ -12,6 +12,7 @@ import { AlertDialog } from '../shell/alert-dialog.tsx';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { Page } from '../shell/page.tsx';
 import '../billing/billing.css';
+import { BillingLoadFailure } from '../billing/billing-load-failure.tsx';
 
 /**
  * Cancel (docs/product.md#subscription): the questionnaire, a confirmation, then service continues to
@@ -25,12 +26,7 @@ export default function CancelPage() {
   if (billing.isError) {
     return (
       <Page title="cancel">
-        <div className="notice" role="alert">
-          <p>{t('billing.card.fetchFailed')}</p>
-          <button type="button" className="button" onClick={() => void billing.refetch()}>
-            {t('actions.reload')}
-          </button>
-        </div>
+        <BillingLoadFailure error={billing.error} onReload={() => void billing.refetch()} />
       </Page>
     );
   }

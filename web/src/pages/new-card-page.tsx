@@ -10,6 +10,7 @@ import { routePaths } from '../route-paths.ts';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { Page } from '../shell/page.tsx';
 import '../billing/billing.css';
+import { BillingLoadFailure } from '../billing/billing-load-failure.tsx';
 
 /**
  * Card registration (docs/product.md#subscription): after the trial monitoring waits for a card;
@@ -24,12 +25,7 @@ export default function NewCardPage() {
   if (billing.isError) {
     return (
       <Page title="newCard">
-        <div className="notice" role="alert">
-          <p>{t('billing.card.fetchFailed')}</p>
-          <button type="button" className="button" onClick={() => void billing.refetch()}>
-            {t('actions.reload')}
-          </button>
-        </div>
+        <BillingLoadFailure error={billing.error} onReload={() => void billing.refetch()} />
       </Page>
     );
   }

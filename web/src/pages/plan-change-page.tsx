@@ -23,6 +23,7 @@ import { routePaths } from '../route-paths.ts';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { Page } from '../shell/page.tsx';
 import '../billing/billing.css';
+import { BillingLoadFailure } from '../billing/billing-load-failure.tsx';
 
 const CUSTOM = 2;
 
@@ -36,12 +37,7 @@ export default function PlanChangePage() {
   if (billing.isError) {
     return (
       <Page title="planChange">
-        <div className="notice" role="alert">
-          <p>{t('billing.card.fetchFailed')}</p>
-          <button type="button" className="button" onClick={() => void billing.refetch()}>
-            {t('actions.reload')}
-          </button>
-        </div>
+        <BillingLoadFailure error={billing.error} onReload={() => void billing.refetch()} />
       </Page>
     );
   }
