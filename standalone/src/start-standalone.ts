@@ -138,10 +138,9 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
 
   const account = createGrpcClient(accountV1.AccountServiceClient, services.account?.grpcAddress ?? '');
   shutdown.register('account client', async () => account.close());
-  const billingClient = billing.billing
-    ? createGrpcClient(billingV1.BillingServiceClient, services.account?.grpcAddress ?? '')
-    : undefined;
-  shutdown.register('billing client', async () => billingClient?.close());
+  // Always there: without billing the account service answers billing_off, which the screens say.
+  const billingClient = createGrpcClient(billingV1.BillingServiceClient, services.account?.grpcAddress ?? '');
+  shutdown.register('billing client', async () => billingClient.close());
   // One crawler here: its session ids carry no address and all go to it (ADR 0011).
   const preview = previewCrawlers(services.crawler?.grpcAddress ?? '');
   shutdown.register('crawler client', async () => preview.close());

@@ -12,10 +12,20 @@ import {
   requestProjectPlan,
   undoCancel,
 } from '../api/billing.ts';
+import { ApiError } from '../api/client.ts';
 import { queryKeys } from '../query-keys.ts';
 
 export function useBilling() {
-  return useQuery({ queryKey: queryKeys.billing, queryFn: ({ signal }) => fetchBilling(signal) });
+  return useQuery({
+    queryKey: queryKeys.billing,
+    queryFn: ({ signal }) => fetchBilling(signal),
+    // An installation without payments answers 503 billing_off, which asking again will not change.
+    retry: (failures, error) =>
+      !(
+        error instanceof ApiError &&
+        (error.code === 'billing_off' || (error.status >= 400 && error.status < 500))
+      ) && failures < 2,
+  });
 }
 
 /** Prices change only with a deployment, so one fetch per visit is enough. */
