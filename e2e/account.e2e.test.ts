@@ -270,7 +270,8 @@ describe('account screens against the running product', () => {
     await expect
       .poll(() => page.getByText('Could not get time zone information.').count(), { timeout: 15_000 })
       .toBe(1);
-    await page.getByLabel('Currency').selectOption('USD');
+    // An English sign-up is billed in dollars (docs/product.md#prices), so yen is the change here.
+    await page.getByLabel('Currency').selectOption('JPY');
     await page.getByRole('button', { name: 'Save' }).nth(1).click();
     await expect.poll(() => page.getByText('Saved.').count()).toBe(1);
 
