@@ -29,7 +29,6 @@ const running = productAndBrowser(() => ({
   env: {
     PLAN_PRICES: JSON.stringify(PRICES),
     ADDON_PRICES: JSON.stringify(ADDON_PRICES),
-    RENEWAL_GRACE_DAYS: '7',
     // A passed hold deadline is acted on soon after the clock moves.
     TRIAL_SWEEP_INTERVAL_MS: '200',
   },
@@ -40,7 +39,7 @@ const pageUrl = (path: string) => new URL(path, running.product.url).href;
 
 /** The stand-in's address, as the product prints it. */
 function standInUrl(): string {
-  const match = /Stripe stand-in \(test cards, test clocks\): (http:\/\/127\.0\.0\.1:\d+)/.exec(
+  const match = /Stripe stand-in \(billing without Stripe\): (http:\/\/127\.0\.0\.1:\d+)/.exec(
     running.product.output(),
   );
   if (!match?.[1])

@@ -1,5 +1,31 @@
 import { z } from 'zod';
 
+/** Monthly [JPY, USD cents]; a year costs ten months. Demonstration amounts, not the product's. */
+const monthly = (jpy: number, usd: number) => ({
+  month: { JPY: jpy, USD: usd },
+  year: { JPY: jpy * 10, USD: usd * 10 },
+});
+const DEMO_PLAN_PRICES = {
+  2: monthly(500, 400),
+  3: monthly(980, 700),
+  4: monthly(1980, 1400),
+  5: monthly(2980, 2000),
+  6: monthly(3980, 2800),
+  7: monthly(4980, 3500),
+  8: monthly(5980, 4200),
+  9: monthly(6980, 4900),
+  10: monthly(7980, 5600),
+  11: monthly(9800, 7000),
+};
+const DEMO_ADDON_PRICES = {
+  sites_5: monthly(500, 400),
+  '10min': monthly(300, 200),
+  '1min': monthly(1000, 700),
+  ss: monthly(300, 200),
+  mail: monthly(100, 100),
+  line: monthly(300, 200),
+};
+
 export const standaloneEnv = z.object({
   // Port the product is served on; 0 picks a free one.
   MIMAMORI_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -30,15 +56,15 @@ export const standaloneEnv = z.object({
         .map((entry) => entry.trim())
         .filter(Boolean),
     ),
-  // Billing (docs/billing.md). Prices as the account service takes them (PLAN_PRICES, ADDON_PRICES);
-  // without STRIPE_SECRET_KEY, a product on loopback bills through a local Stripe stand-in.
-  PLAN_PRICES: z.string().default('{}'),
-  ADDON_PRICES: z.string().default('{}'),
+  // Billing (docs/billing.md). Without STRIPE_SECRET_KEY the local Stripe stand-in starts on
+  // loopback and the card screens show the test card form; with it, the product talks to Stripe.
   STRIPE_SECRET_KEY: z.string().default(''),
   STRIPE_WEBHOOK_SECRET: z.string().default(''),
-  STRIPE_API_BASE: z.string().default(''),
   STRIPE_PUBLISHABLE_KEY: z.string().default(''),
-  RENEWAL_GRACE_DAYS: z.coerce.number().int().min(0).default(7),
+  // Prices per plan and cycle, JPY in yen and USD in cents; add-ons likewise. The defaults price
+  // every plan and add-on so the one-command start can be tried end to end on the stand-in.
+  PLAN_PRICES: z.string().default(JSON.stringify(DEMO_PLAN_PRICES)),
+  ADDON_PRICES: z.string().default(JSON.stringify(DEMO_ADDON_PRICES)),
   // How often ended trials and passed hold deadlines are looked for; tests set it short.
   TRIAL_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(60_000),
   // pino level.

@@ -24,18 +24,17 @@ try {
     webDistDir: config.MIMAMORI_WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url)),
     crawlerAllow: config.CRAWLER_ALLOW,
     proxies: config.CRAWLER_PROXIES,
-    billing: {
-      stripe: {
-        secretKey: config.STRIPE_SECRET_KEY,
-        webhookSecret: config.STRIPE_WEBHOOK_SECRET,
-        apiBase: config.STRIPE_API_BASE,
-        publishableKey: config.STRIPE_PUBLISHABLE_KEY,
-      },
-      planPrices: parsePlanPrices(config.PLAN_PRICES),
-      addonPrices: parseAddonPrices(config.ADDON_PRICES),
-      renewalGraceDays: config.RENEWAL_GRACE_DAYS,
-      sweepIntervalMs: config.TRIAL_SWEEP_INTERVAL_MS,
-    },
+    prices: { plans: parsePlanPrices(config.PLAN_PRICES), addons: parseAddonPrices(config.ADDON_PRICES) },
+    sweepIntervalMs: config.TRIAL_SWEEP_INTERVAL_MS,
+    ...(config.STRIPE_SECRET_KEY
+      ? {
+          stripe: {
+            secretKey: config.STRIPE_SECRET_KEY,
+            webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+            publishableKey: config.STRIPE_PUBLISHABLE_KEY || undefined,
+          },
+        }
+      : {}),
     logger,
     shutdown,
   });
@@ -43,7 +42,8 @@ try {
   console.log(`Mimamori is running at ${url}`);
   console.log(`Outgoing mail: ${url}dev/mailbox`);
   if (listensOnLoopbackOnly(config.MIMAMORI_HOST)) console.log(`Discord messages: ${url}dev/discord`);
-  if (stripeStandInUrl) console.log(`Stripe stand-in (test cards, test clocks): ${stripeStandInUrl}`);
+  // Its test clock moves billing's time (docs/billing.md): trials end, renewals fail on demand.
+  if (stripeStandInUrl) console.log(`Stripe stand-in (billing without Stripe): ${stripeStandInUrl}`);
 } catch (error) {
   logger.fatal({ err: error }, 'Mimamori failed to start');
   await shutdown.run('start failure');

@@ -12,7 +12,17 @@ describe('single-process mode', () => {
     const logger = createLogger({ service: 'standalone-test', level: 'silent' });
     const shutdown = createShutdown({ logger, timeoutMs: 5_000 });
     try {
-      const product = await startStandalone({ host: '127.0.0.1', port: 0, dataDir, logger, shutdown });
+      const product = await startStandalone({
+        host: '127.0.0.1',
+        port: 0,
+        dataDir,
+        logger,
+        shutdown,
+        prices: {
+          plans: { 3: { month: { JPY: 980, USD: 700 }, year: { JPY: 9800, USD: 7000 } } },
+          addons: {},
+        },
+      });
       expect(Object.keys(product.services).sort()).toEqual(
         ['account', 'crawler', 'diff', 'filings', 'gateway', 'notifier', 'scheduler', 'target'].sort(),
       );
@@ -65,6 +75,28 @@ describe('single-process mode', () => {
       const discord = await visitor.get('/dev/discord');
       expect(discord.status).toBe(200);
       expect(String(discord.body)).toContain('Mimamori との連携が完了しました。');
+
+      // Without a Stripe key billing runs on the local stand-in: the trial is at "Stripe", and the
+      // card screens offer the test card form, which registers a card end to end.
+      expect(product.stripeStandInUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      let billing = await visitor.get('/api/billing');
+      for (let i = 0; i < 100 && billing.status !== 200; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        billing = await visitor.get('/api/billing');
+      }
+      expect(billing).toMatchObject({
+        status: 200,
+        body: { status: 1, currency: 'JPY', has_pi: false, card_form: { kind: 'test_cards' } },
+      });
+      const intent = await visitor.post('/api/billing/setup_intent', {});
+      const carded = await visitor.post('/api/billing/card', {
+        setup_intent_id: (intent.body as { setup_intent_id: string }).setup_intent_id,
+        test_card: 'pm_card_visa',
+      });
+      expect(carded).toMatchObject({
+        status: 200,
+        body: { status: 1, has_pi: true, card: { last4: '4242' } },
+      });
     } finally {
       await shutdown.run('test finished');
       await rm(dataDir, { recursive: true, force: true });

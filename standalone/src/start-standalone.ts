@@ -1,6 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { createAccountService } from '@mimamori/account';
+import {
+  type Clock,
+  createAccountService,
+  createStripe,
+  stripeBilling,
+  syncStripePrices,
+  systemClock,
+} from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
 import { createInProcessBus } from '@mimamori/bus';
 import { accountV1, billingV1, diffV1, targetV1 } from '@mimamori/contracts';
@@ -16,12 +24,13 @@ import {
 } from '@mimamori/gateway';
 import { createMailbox, type Mailbox } from '@mimamori/mail';
 import { accountProfileClient, createNotifierService } from '@mimamori/notifier';
+import { type AddonPrices, billingCatalogue, type PlanPrices } from '@mimamori/plans';
 import { createGrpcClient, type Logger, type Shutdown } from '@mimamori/runtime';
 import { createSchedulerService } from '@mimamori/scheduler';
 import { createSecretBox, keptSecretKeys } from '@mimamori/secret-box';
 import { type RunningService, runService } from '@mimamori/service-host';
+import { StripeStandIn } from '@mimamori/stripe-stand-in';
 import { createTargetService } from '@mimamori/target';
-import { type StandaloneBillingOptions, standaloneBilling } from './standalone-billing.ts';
 
 export interface StandaloneOptions {
   host: string;
@@ -32,19 +41,20 @@ export interface StandaloneOptions {
   crawlerAllow?: readonly string[];
   /** The crawler's proxy pool; without one the target service refuses a site's proxy option. */
   proxies?: readonly string[];
-  /** Stripe keys and prices (docs/billing.md); without keys, on loopback, the local stand-in. */
-  billing?: Omit<StandaloneBillingOptions, 'loopbackOnly' | 'shutdown'> & {
-    /** How often the account service looks for ended trials and passed hold deadlines. */
-    sweepIntervalMs?: number;
-  };
+  /** Prices (configuration): the signup plan table, user_info and, on the stand-in, what it sells. */
+  prices?: { plans: PlanPrices; addons: AddonPrices };
+  /** A real Stripe account; without one the local stand-in plays Stripe's API on loopback. */
+  stripe?: { secretKey: string; webhookSecret: string; publishableKey?: string | undefined };
+  /** How often ended trials and passed hold deadlines are looked for (the account service's sweep). */
+  sweepIntervalMs?: number;
   logger: Logger;
   shutdown: Shutdown;
 }
 
 export interface Standalone {
   url: string;
-  /** The local Stripe stand-in's API address (its test clocks move billing's time), when it runs. */
-  stripeStandInUrl?: string;
+  /** The Stripe stand-in's address when it runs (no Stripe key given). */
+  stripeStandInUrl: string | null;
   mailbox: Mailbox;
   services: Record<string, RunningService>;
 }
@@ -81,16 +91,9 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const discordStandIn = listensOnLoopbackOnly(options.host);
   const discordApiBase = discordStandIn ? () => new URL(DISCORD_STAND_IN_PATH, url).toString() : undefined;
 
-  const billing = await standaloneBilling({
-    stripe: options.billing?.stripe ?? { secretKey: '', webhookSecret: '', apiBase: '', publishableKey: '' },
-    planPrices: options.billing?.planPrices ?? {},
-    addonPrices: options.billing?.addonPrices ?? {},
-    renewalGraceDays: options.billing?.renewalGraceDays ?? 7,
-    loopbackOnly: listensOnLoopbackOnly(options.host),
-    shutdown,
-  });
-
   const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 } };
+  const prices = options.prices ?? { plans: {}, addons: {} };
+  const billing = await startBilling(options, prices);
   const blobs = await createFileBlobStore(join(dataDir, 'blobs'));
   const services: Record<string, RunningService> = {};
   const modules = [
@@ -98,11 +101,12 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       db,
       logger,
       secretBox,
+      prices: prices.plans,
+      addonPrices: prices.addons,
+      billing: { provider: billing.provider, renewalGraceMs: 7 * 86_400_000 },
+      // The stand-in's time, so a hold deadline its test clock moved past is acted on.
       clock: billing.clock,
-      prices: options.billing?.planPrices ?? {},
-      addonPrices: options.billing?.addonPrices ?? {},
-      billing: billing.billing,
-      ...(options.billing?.sweepIntervalMs ? { sweepIntervalMs: options.billing.sweepIntervalMs } : {}),
+      ...(options.sweepIntervalMs ? { sweepIntervalMs: options.sweepIntervalMs } : {}),
       ...(discordApiBase ? { discordApiBase } : {}),
     }),
     createTargetService({ db, logger, secretBox, proxyPool: (options.proxies ?? []).length > 0 }),
@@ -138,12 +142,11 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
 
   const account = createGrpcClient(accountV1.AccountServiceClient, services.account?.grpcAddress ?? '');
   shutdown.register('account client', async () => account.close());
-  // Always there: without billing the account service answers billing_off, which the screens say.
-  const billingClient = createGrpcClient(billingV1.BillingServiceClient, services.account?.grpcAddress ?? '');
-  shutdown.register('billing client', async () => billingClient.close());
   // One crawler here: its session ids carry no address and all go to it (ADR 0011).
   const preview = previewCrawlers(services.crawler?.grpcAddress ?? '');
   shutdown.register('crawler client', async () => preview.close());
+  const billingClient = createGrpcClient(billingV1.BillingServiceClient, services.account?.grpcAddress ?? '');
+  shutdown.register('billing client', async () => billingClient.close());
   const target = createGrpcClient(targetV1.TargetServiceClient, services.target?.grpcAddress ?? '');
   shutdown.register('target client', async () => target.close());
   const history = createGrpcClient(diffV1.HistoryServiceClient, services.diff?.grpcAddress ?? '');
@@ -152,7 +155,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     logger: logger.child({ service: 'gateway' }),
     account,
     billing: billingClient,
-    stripePublishableKey: billing.publishableKey,
+    stripePublishableKey: options.stripe?.publishableKey,
     preview,
     secretBox,
     target,
@@ -165,6 +168,38 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   });
   services.gateway = await runService(gateway, host);
   url = services.gateway.url ?? '';
-  billing.listening(url);
-  return { url, mailbox, services, ...(billing.standInUrl ? { stripeStandInUrl: billing.standInUrl } : {}) };
+  billing.standIn?.setWebhookUrl(new URL('/api/stripe/webhook', url).toString());
+  return { url, mailbox, services, stripeStandInUrl: billing.standInUrl };
+}
+
+/**
+ * Billing on Stripe when a key is given; else on the local stand-in, which listens on loopback,
+ * sells the configured prices and posts its signed webhooks to this product's webhook route once
+ * the gateway listens (the product re-reads Stripe on every call, so none is needed before).
+ */
+async function startBilling(options: StandaloneOptions, prices: { plans: PlanPrices; addons: AddonPrices }) {
+  if (options.stripe?.secretKey) {
+    const { secretKey, webhookSecret } = options.stripe;
+    return {
+      provider: stripeBilling({ secretKey, webhookSecret, clock: systemClock }),
+      clock: systemClock,
+      standIn: null,
+      standInUrl: null,
+    };
+  }
+  const webhookSecret = `whsec_${randomBytes(24).toString('hex')}`;
+  const standIn = new StripeStandIn({ webhookSecret, followWallClock: true });
+  const address = await standIn.listen();
+  const apiBase = `http://${address.host}:${address.port}`;
+  options.shutdown.register('Stripe stand-in', () => standIn.close());
+  const secretKey = 'sk_test_local_stand_in';
+  await syncStripePrices(createStripe(secretKey, apiBase), billingCatalogue(prices.plans, prices.addons));
+  const clock: Clock = { now: () => new Date(standIn.now * 1000) };
+  return {
+    // Webhooks are signed at the stand-in's time, which its test clock moves ahead of ours.
+    provider: stripeBilling({ secretKey, webhookSecret, apiBase, clock }),
+    clock,
+    standIn,
+    standInUrl: apiBase,
+  };
 }

@@ -17,6 +17,7 @@ const profileProblems = [
   'invalid_lang',
   'invalid_timezone',
   'invalid_currency',
+  'currency_fixed',
 ];
 
 export const signUpBody = body({

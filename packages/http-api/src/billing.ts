@@ -170,6 +170,7 @@ export const billingRefusals = {
     'no_card',
     'nothing_to_pay',
     'nothing_booked',
+    'plan_not_sold',
     'live_mode',
   ]),
   card: refusal('Refused', ['invalid_setup_intent', 'invalid_test_card', 'bad_request']),

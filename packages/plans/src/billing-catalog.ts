@@ -32,6 +32,11 @@ const PLAN_NAMES: Record<number, string> = {
   11: 'Advanced',
 };
 
+/** The plan's name as the spec gives it (invoices, mails); empty for 0 and 1. */
+export function planName(plan: number): string {
+  return PLAN_NAMES[plan] ?? '';
+}
+
 const ADDON_NAMES: Record<Addon, string> = {
   sites_5: 'Custom add-on: 5 more sites',
   '10min': 'Custom add-on: 10-minute interval',

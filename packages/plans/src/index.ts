@@ -12,6 +12,7 @@ export {
   parseAddonPrices,
   planFromLines,
   planLookupKey,
+  planName,
   type SubscriptionLine,
   subscriptionLines,
 } from './billing-catalog.ts';

@@ -19,6 +19,11 @@ export interface StandInOptions {
   webhookSecret?: string;
   /** Start time in Unix seconds; the wall clock unless set. */
   now?: number;
+  /**
+   * The clock keeps pace with the wall clock (each second), ahead by whatever the test clocks moved
+   * it, as Stripe's own time does: for a product run by a person. Tests leave it frozen.
+   */
+  followWallClock?: boolean;
 }
 
 type Obj = Record<string, unknown> & { id: string; object: string };
@@ -62,8 +67,12 @@ export class StripeStandIn {
   private readonly objects = new Map<string, Obj>();
   private readonly idempotent = new Map<string, { fingerprint: string; status: number; body: string }>();
   private readonly declining = new Set<string>();
+  private readonly trialWillEndSent = new Set<string>();
   private server: Server | null = null;
   private delivery: Promise<void> = Promise.resolve();
+  private ticker: NodeJS.Timeout | null = null;
+  /** How far ahead of the wall clock the test clocks moved time (followWallClock). */
+  private ahead = 0;
   private readonly signer = new Stripe('sk_test_stand_in');
   readonly events: StandInEvent[] = [];
   now: number;
@@ -76,10 +85,18 @@ export class StripeStandIn {
     const server = createServer((req, res) => void this.serve(req, res));
     this.server = server;
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    if (this.options.followWallClock) {
+      this.ticker = setInterval(() => {
+        const time = Math.floor(Date.now() / 1000) + this.ahead;
+        if (time > this.now) this.advanceTo(time);
+      }, 1000);
+      this.ticker.unref();
+    }
     return { host: '127.0.0.1', port: (server.address() as AddressInfo).port };
   }
 
   async close(): Promise<void> {
+    if (this.ticker) clearInterval(this.ticker);
     await this.delivered();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
@@ -104,6 +121,7 @@ export class StripeStandIn {
   advanceTo(time: number): void {
     if (time < this.now) throw invalid('The test clock can only move forward', 'frozen_time');
     this.now = time;
+    this.ahead = Math.max(0, time - Math.floor(Date.now() / 1000));
     for (const sub of this.all('subscription')) this.runSubscription(sub);
     for (const clock of this.all('test_helpers.test_clock')) clock.frozen_time = time;
   }
@@ -538,6 +556,16 @@ export class StripeStandIn {
   private runSubscription(sub: Obj): void {
     for (let guard = 0; guard < 100; guard++) {
       const { end } = this.period(sub);
+      // As Stripe does, three days before the trial ends (at once when less is left), once.
+      if (
+        sub.status === 'trialing' &&
+        !this.trialWillEndSent.has(sub.id) &&
+        (sub.trial_end as number) - 3 * DAY <= this.now &&
+        (sub.trial_end as number) > this.now
+      ) {
+        this.trialWillEndSent.add(sub.id);
+        this.emit('customer.subscription.trial_will_end', sub);
+      }
       if (sub.status === 'trialing' && (sub.trial_end as number) <= this.now) {
         this.endTrial(sub);
         continue;

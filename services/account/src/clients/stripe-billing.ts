@@ -2,6 +2,7 @@ import type { SubscriptionLine } from '@mimamori/plans';
 import Stripe from 'stripe';
 import { type BillingProvider, type ProviderEvent, WebhookRefused } from '../domain/billing/billing-ports.ts';
 import type { ProviderStatus, ProviderSubscription } from '../domain/billing/billing-record.ts';
+import { BillingRefused } from '../domain/billing/billing-state.ts';
 import type { Clock } from '../domain/clock.ts';
 
 export interface StripeBillingOptions {
@@ -38,8 +39,9 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
     if (known) return known;
     const found = await stripe.prices.list({ lookup_keys: [lookupKey], active: true, limit: 1 });
     const id = found.data[0]?.id;
-    // The price script has not been run for this plan, cycle and currency (docs/billing.md).
-    if (!id) throw new Error(`no Stripe price with lookup key ${lookupKey}`);
+    // Configuration prices no such plan or add-on in this cycle and currency, or the price script
+    // has not been run for it (docs/billing.md): it cannot be bought.
+    if (!id) throw new BillingRefused('plan_not_sold');
     priceIds.set(lookupKey, id);
     return id;
   };

@@ -72,6 +72,8 @@ export interface AccountPort {
   passwordHashOf(userId: string): Promise<string | null>;
 
   updateProfile(userId: string, change: ProfileChange): Promise<void>;
+  /** The currency billing fixed at the payment provider; null before billing started (or without it). */
+  billingCurrency(userId: string): Promise<'JPY' | 'USD' | null>;
   addMail(
     address: { id: string; userId: string; email: string; createdAt: Date },
     mail: AccountMail,

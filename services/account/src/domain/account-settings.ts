@@ -44,6 +44,9 @@ export async function updateProfile(userId: string, input: ProfileInput, deps: A
   }
   if (input.currency !== undefined) {
     refuseIf(checkCurrency(input.currency));
+    // The payment provider bills in the sign-up currency from then on (docs/product.md#prices).
+    const billed = await deps.accounts.billingCurrency(userId);
+    if (billed && billed !== input.currency) throw new AccountProblem('invalid', 'currency_fixed');
     change.currency = input.currency as 'JPY' | 'USD';
   }
   if (Object.keys(change).length === 0) throw new AccountProblem('invalid', 'no_changes');

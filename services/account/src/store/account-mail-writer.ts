@@ -31,6 +31,7 @@ export async function writeAccountMail(tx: Sql, box: SecretBox, mail: AccountMai
       kind: mail.kind,
       sealedToken: token ? box.seal(token.token, eventId) : '',
       supportType: mail.supportType ?? '',
+      plan: 0,
     }),
   });
 }

@@ -267,6 +267,14 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
       return rows[0]?.password_hash ?? null;
     },
 
+    async billingCurrency(userId) {
+      const { rows } = await db.query<{ currency: 'JPY' | 'USD' }>(
+        `SELECT currency FROM ${S}.billing_accounts WHERE user_id = $1`,
+        [userId],
+      );
+      return rows[0]?.currency ?? null;
+    },
+
     async updateProfile(userId, change: ProfileChange) {
       await db.query(
         `UPDATE ${S}.users SET name = coalesce($2, name), lang = coalesce($3, lang),

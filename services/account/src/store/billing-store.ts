@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { writeEvent } from '@mimamori/bus';
 import type { Db, Sql } from '@mimamori/db';
-import { accountHeld, holdLifted } from '@mimamori/events';
+import { accountHeld, accountMailRequested, holdLifted } from '@mimamori/events';
 import type { Currency, Cycle, PlanId } from '@mimamori/plans';
 import type { BillingStore } from '../domain/billing/billing-ports.ts';
 import type { BillingRecord, ProviderStatus } from '../domain/billing/billing-record.ts';
-import type { BillingEffect } from '../domain/billing/billing-state.ts';
+import { type BillingEffect, billingMails } from '../domain/billing/billing-state.ts';
 import { recordCancellationFeedback } from './cancellation-feedback-store.ts';
 import { ACCOUNT_SCHEMA } from './migrations.ts';
 
@@ -232,12 +232,53 @@ async function publish(
       data: accountHeld.encode({ eventId, userId: record.userId, heldAt: now, reason }),
     });
   }
+  await writeBillingMails(tx, record, effects, cause, now);
   if (effects.includes('monitoring_may_resume')) {
     const eventId = `hold-lifted:${record.userId}:${cause}:${now.getTime()}`;
     await writeEvent(tx, S, {
       id: eventId,
       subject: holdLifted.subject,
       data: holdLifted.encode({ eventId, userId: record.userId, liftedAt: now }),
+    });
+  }
+}
+
+/** The mails the change sends, through the notifier as every account mail (AccountMailRequested). */
+async function writeBillingMails(
+  tx: Sql,
+  record: BillingRecord,
+  effects: BillingEffect[],
+  cause: string,
+  now: Date,
+): Promise<void> {
+  const mails = billingMails(record, effects);
+  if (mails.length === 0) return;
+  const { rows } = await tx.query<{ email: string | null; lang: string; delete_at: Date | null }>(
+    `SELECT u.email, u.lang, s.delete_at FROM ${S}.users u JOIN ${S}.subscriptions s ON s.user_id = u.id
+      WHERE u.id = $1 AND u.deleted_at IS NULL`,
+    [record.userId],
+  );
+  const user = rows[0];
+  // An X user who gave no address gets no mail; the dashboard banner still tells them.
+  if (!user?.email) return;
+  for (const mail of mails) {
+    const eventId = `billing-mail:${mail.kind}:${record.userId}:${cause}:${now.getTime()}`;
+    // The trial that ended without a card names the delete date the hold set.
+    const date = mail.kind === 'trial_ended_no_card' ? user.delete_at : mail.date;
+    await writeEvent(tx, S, {
+      id: eventId,
+      subject: accountMailRequested.subject,
+      data: accountMailRequested.encode({
+        eventId,
+        userId: record.userId,
+        to: user.email,
+        lang: user.lang,
+        kind: mail.kind,
+        sealedToken: '',
+        supportType: '',
+        billingDate: date ?? undefined,
+        plan: mail.plan,
+      }),
     });
   }
 }

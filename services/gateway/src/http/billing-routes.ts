@@ -233,6 +233,9 @@ export function billingRoutes(app: FastifyInstance, deps: BillingRouteDeps) {
     (request, reply) =>
       work(request, reply, async () => {
         if (!signedIn(request, reply)) return;
+        // A signed-out or deleted account hears 401 before its request is judged.
+        const { userInfo } = await unary(deps.account, 'getUserInfo', { sessionToken: session(request) });
+        if (!userInfo?.userId || userInfo.deletedUser) return sendApiError(reply, 401, 'unauthenticated');
         const sites = request.body?.sites ?? 0;
         if (!Number.isInteger(sites) || sites < PROJECT_MIN_SITES || sites > 1_000_000)
           return sendApiError(reply, 400, 'invalid_sites');

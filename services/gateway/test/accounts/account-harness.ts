@@ -1,6 +1,6 @@
 import { createAccountService, type XOAuthConfig } from '@mimamori/account';
 import type { EventBus } from '@mimamori/bus';
-import { accountV1 } from '@mimamori/contracts';
+import { accountV1, billingV1 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
 import { openMailTransport } from '@mimamori/mail';
 import { createNotifierService } from '@mimamori/notifier';
@@ -79,9 +79,12 @@ export async function startAccountHarness(options: HarnessOptions = {}): Promise
     host,
   );
   const account = createGrpcClient(accountV1.AccountServiceClient, running.grpcAddress);
+  // Billing is off here (no Stripe keys): its routes answer billing_off.
+  const billing = createGrpcClient(billingV1.BillingServiceClient, running.grpcAddress);
   const gateway = await createGateway({
     logger,
     account,
+    billing,
     publicUrl: PUBLIC_URL,
     isShuttingDown: shutdown.isShuttingDown,
   });
@@ -116,6 +119,7 @@ export async function startAccountHarness(options: HarnessOptions = {}): Promise
     async close() {
       await gateway.close();
       account.close();
+      billing.close();
       await testHost.close();
       await smtp.close();
     },

@@ -21,6 +21,7 @@ export const WEBHOOK_SECRET = 'whsec_gateway_billing_test';
 const KEY = 'sk_test_gateway_billing';
 export const DAY = 86_400;
 export const PRICES: PlanPrices = {
+  2: { month: { JPY: 500, USD: 400 }, year: { JPY: 5000, USD: 4000 } },
   3: { month: { JPY: 980, USD: 700 }, year: { JPY: 9800, USD: 7000 } },
   5: { month: { JPY: 2980, USD: 2000 }, year: { JPY: 29800, USD: 20000 } },
 };
@@ -37,6 +38,8 @@ export interface BillingHarness {
   smtp: SmtpServerFixture;
   /** A browser signed in as a new account (signed up in `lang`), its billing started. */
   member(email: string, lang?: 'ja' | 'en'): Promise<{ browser: TestBrowser; userId: string }>;
+  /** The subjects of the mail sent to `to` so far, once one matching `subject` has arrived. */
+  mailSubjects(to: string, subject: RegExp): Promise<string[]>;
   /** Moves Stripe's (and billing's) clock and waits until the webhooks it caused were answered. */
   advanceDays(days: number): Promise<void>;
   close(): Promise<void>;
@@ -121,6 +124,17 @@ export async function startBillingHarness(): Promise<BillingHarness> {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       throw new Error(`billing never started for ${email}`);
+    },
+    async mailSubjects(to, subject) {
+      const subjects = () =>
+        smtp.messages
+          .filter((mail) => JSON.stringify(mail.to).includes(to))
+          .map((mail) => mail.subject ?? '');
+      for (let attempt = 0; attempt < 150; attempt++) {
+        if (subjects().some((line) => subject.test(line))) return subjects();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`no mail to ${to} matching ${subject}: ${JSON.stringify(subjects())}`);
     },
     async advanceDays(days) {
       standIn.advanceTo(standIn.now + days * DAY);

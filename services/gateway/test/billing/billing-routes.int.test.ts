@@ -1,7 +1,8 @@
-import { accountHeld, holdLifted } from '@mimamori/events';
+import { accountHeld, holdLifted, trialEnded } from '@mimamori/events';
 import type { BillingState, PlanCatalogue } from '@mimamori/http-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestBrowser } from '../accounts/test-browser.ts';
+import { expectEveryApiRouteDescribed } from '../openapi-coverage.ts';
 import { type BillingHarness, DAY, startBillingHarness, WEBHOOK_SECRET } from './billing-harness.ts';
 
 let harness: BillingHarness;
@@ -39,17 +40,19 @@ async function addTestCard(browser: TestBrowser, testCard: string) {
   return card.body as unknown as BillingState;
 }
 
-/** What billing told the target service for one user, in order. */
+/** What the account service told the target service about monitoring for one user, in order. */
 async function monitoringEvents(userId: string) {
   const { rows } = await harness.testHost.db.query<{ subject: string; payload: Buffer }>(
-    'SELECT subject, payload FROM account.outbox WHERE subject IN ($1, $2) ORDER BY seq',
-    [accountHeld.subject, holdLifted.subject],
+    'SELECT subject, payload FROM account.outbox WHERE subject IN ($1, $2, $3) ORDER BY seq',
+    [accountHeld.subject, holdLifted.subject, trialEnded.subject],
   );
   return rows
     .map((row) =>
       row.subject === accountHeld.subject
         ? { kind: 'held', ...accountHeld.decode(row.payload) }
-        : { kind: 'lifted', ...holdLifted.decode(row.payload) },
+        : row.subject === trialEnded.subject
+          ? { kind: 'trial_ended', ...trialEnded.decode(row.payload) }
+          : { kind: 'lifted', ...holdLifted.decode(row.payload) },
     )
     .filter((event) => event.userId === userId)
     .map((event) => ('reason' in event ? `held:${event.reason}` : event.kind));
@@ -68,6 +71,19 @@ function postWebhook(payload: string, signature: string) {
 function sign(payload: string, timestamp = harness.standIn.now, secret = WEBHOOK_SECRET) {
   return harness.stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp });
 }
+
+describe('the billing API description', () => {
+  it('describes every billing route with its answers, the webhook (its own body parser) included', async () => {
+    const document = await expectEveryApiRouteDescribed(harness.gateway.app);
+    for (const path of [
+      '/api/plans',
+      '/api/billing',
+      '/api/billing/plan/booked/cancel',
+      '/api/stripe/webhook',
+    ])
+      expect(Object.keys(document.paths)).toContain(path);
+  });
+});
 
 describe('the plan catalogue', () => {
   it('lists every sold plan with monthly and yearly JPY and USD prices, to anyone', async () => {
@@ -122,6 +138,15 @@ describe('billing through the gateway on the Stripe stand-in', () => {
     expect(Date.parse(trial.suspend_at ?? '')).toBe((harness.standIn.now + 14 * DAY) * 1000);
     const { browser: english } = await harness.member('trial-en@example.com', 'en');
     expect(await state(english)).toMatchObject({ status: 1, currency: 'USD' });
+    // Stripe bills in that currency from then on: the account's currency cannot change.
+    expect(await english.post('/api/account/update', { currency: 'JPY' })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'currency_fixed' } },
+    });
+    expect(await english.post('/api/account/update', { currency: 'USD', name: 'Kai' })).toMatchObject({
+      status: 200,
+      body: { currency: 'USD', name: 'Kai' },
+    });
   });
 
   it('status 1 → trial ends without a card → 7, monitoring stopped → card → 2, hold lifted', async () => {
@@ -131,11 +156,26 @@ describe('billing through the gateway on the Stripe stand-in', () => {
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body).toMatchObject({ status: 1, plan: { plan: 5 }, booked: null });
     expect((await userInfo(browser)).subscription.s_info?.Plan).toBe(5);
+    expect(await harness.mailSubjects('paused@example.jp', /プランを変更/)).toContain(
+      '【Mimamori】プランを変更しました',
+    );
 
-    await harness.advanceDays(15);
+    // Stripe's reminder three days before the trial ends asks for a card by mail.
+    await harness.advanceDays(12);
+    expect(await harness.mailSubjects('paused@example.jp', /3日後/)).toContain(
+      '【Mimamori】無料トライアルは3日後に終了します',
+    );
+    await harness.advanceDays(3);
     expect(await state(browser)).toMatchObject({ status: 7, has_pi: false, suspend_at: null });
     expect(await userInfo(browser)).toMatchObject({ subscription: { status: 7 }, has_pi: false });
-    expect(await monitoringEvents(userId)).toEqual(['held:trial_ended']);
+    // Told once, by billing or by the trial sweeper, whichever saw the trial's end first.
+    const stopped = await monitoringEvents(userId);
+    expect([['held:trial_ended'], ['trial_ended']]).toContainEqual(stopped);
+    expect(await harness.mailSubjects('paused@example.jp', /トライアルが終了/)).toEqual([
+      '【Mimamori】プランを変更しました',
+      '【Mimamori】無料トライアルは3日後に終了します',
+      '【Mimamori】無料トライアルが終了し、監視を停止しました',
+    ]);
     // Plan change and cancel need the subscription renewed first.
     const refused = await browser.post('/api/billing/plan', { plan: 3, cycle: 'month', timing: 'now' });
     expect(refused).toMatchObject({ status: 409, body: { error: { code: 'renew_first' } } });
@@ -153,7 +193,7 @@ describe('billing through the gateway on the Stripe stand-in', () => {
     expect(carded.card?.exp_year).toBeGreaterThan(2000);
     expect(await userInfo(browser)).toMatchObject({ subscription: { status: 2 }, has_pi: true });
     await harness.standIn.delivered();
-    expect(await monitoringEvents(userId)).toEqual(['held:trial_ended', 'lifted']);
+    expect(await monitoringEvents(userId)).toEqual([...stopped, 'lifted']);
   });
 
   it('status 1 with a card → 2; plan now with proration, booked for renewal, booked change dropped', async () => {
@@ -164,6 +204,16 @@ describe('billing through the gateway on the Stripe stand-in', () => {
 
     const bad = await browser.post('/api/billing/plan', { plan: 3, cycle: 'week', timing: 'now' });
     expect(bad).toMatchObject({ status: 400, body: { error: { code: 'invalid_plan' } } });
+    // Only what configuration prices can be bought: Advanced (11) and the chat add-on are not here.
+    expect(
+      await browser.post('/api/billing/plan', { plan: 11, cycle: 'month', timing: 'now' }),
+    ).toMatchObject({
+      status: 409,
+      body: { error: { code: 'plan_not_sold' } },
+    });
+    expect(
+      await browser.post('/api/billing/plan', { plan: 2, cycle: 'month', options: ['line'], timing: 'now' }),
+    ).toMatchObject({ status: 409, body: { error: { code: 'plan_not_sold' } } });
     const noTiming = await browser.post('/api/billing/plan', { plan: 5, cycle: 'month' });
     expect(noTiming).toMatchObject({ status: 400, body: { error: { code: 'invalid_timing' } } });
 
@@ -210,6 +260,9 @@ describe('billing through the gateway on the Stripe stand-in', () => {
       [userId],
     );
     expect(rows).toEqual([{ reasons: ['too_expensive', 'other'], comment: '高い' }]);
+    expect(await harness.mailSubjects('cancel@example.jp', /解約/)).toEqual([
+      '【Mimamori】解約を受け付けました',
+    ]);
     const undone = await browser.post('/api/billing/cancel/undo');
     expect(undone).toMatchObject({ status: 200, body: { status: 2, cancel_at_period_end: false } });
 
@@ -226,6 +279,9 @@ describe('billing through the gateway on the Stripe stand-in', () => {
     const failed = await state(browser);
     expect(failed).toMatchObject({ status: 6, has_pi: true, card: { last4: '0341' } });
     expect(Date.parse(failed.suspend_at ?? '')).toBe((harness.standIn.now + 7 * DAY) * 1000);
+    expect(await harness.mailSubjects('renewal@example.jp', /お支払い/)).toEqual([
+      '【Mimamori】お支払いができませんでした',
+    ]);
     expect(await userInfo(browser)).toMatchObject({
       subscription: { status: 6, suspend_at: failed.suspend_at },
       has_pi: true,
@@ -262,6 +318,11 @@ describe('billing through the gateway on the Stripe stand-in', () => {
     }
     expect(held).toMatchObject({ status: 7, has_pi: true });
     expect(await userInfo(browser)).toMatchObject({ subscription: { status: 7 }, has_pi: true });
+    expect(await harness.mailSubjects('renewal@example.jp', /保留/)).toEqual([
+      '【Mimamori】お支払いができませんでした',
+      '【Mimamori】お支払いができませんでした',
+      '【Mimamori】アカウントを保留にしました',
+    ]);
 
     const lifted = await addTestCard(browser, 'pm_card_visa');
     expect(lifted).toMatchObject({ status: 2, card: { brand: 'visa', last4: '4242' } });
@@ -282,6 +343,28 @@ describe('billing through the gateway on the Stripe stand-in', () => {
     expect(await state(bob)).toMatchObject({ has_pi: false });
     const unknown = await bob.post('/api/billing/card', { setup_intent_id: 'seti_x', test_card: '4242' });
     expect(unknown).toMatchObject({ status: 400, body: { error: { code: 'invalid_test_card' } } });
+  });
+
+  it('applies a custom plan with its add-ons as quantities; the limits follow it', async () => {
+    const { browser } = await harness.member('custom@example.jp');
+    const custom = await browser.post('/api/billing/plan', {
+      plan: 2,
+      cycle: 'month',
+      options: ['ss'],
+      timing: 'now',
+    });
+    expect(custom).toMatchObject({ status: 200, body: { plan: { plan: 2, options: ['ss'] } } });
+    expect((await browser.get('/api/user_info')).body).toMatchObject({
+      subscription: { s_info: { Plan: 2, Options: ['ss'] } },
+      num: { _60min: 5, ss: 5 },
+    });
+    const ssAddon = await browser.post('/api/billing/plan', {
+      plan: 3,
+      cycle: 'month',
+      options: ['ss'],
+      timing: 'now',
+    });
+    expect(ssAddon).toMatchObject({ status: 400, body: { error: { code: 'invalid_options' } } });
   });
 
   it('asks for the Project plan through support', async () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { priceSiteRegistration } from '../../../../system-tests/pipeline/price-site.ts';
 import { startDiscordStandIn } from '../accounts/discord-stand-in.ts';
 import { writeSecurityFigures } from './security-figures.ts';
-import { type SecurityHarness, startSecurityHarness } from './security-harness.ts';
+import { type SecurityHarness, STRIPE_KEYS, startSecurityHarness } from './security-harness.ts';
 
 // A user's whole journey with every service logging at debug level into one list, then a search of
 // that list for every secret the journey used: none may be there.
@@ -83,6 +83,18 @@ describe('logs of a full journey', () => {
     );
     keep('account Discord webhook token', webhookToken);
     expect((await browser.post('/api/account/discord', { webhook_url: accountWebhook })).status).toBe(200);
+
+    // A card through the test card form: the SetupIntent's client secret and Stripe's keys stay out.
+    keep('Stripe secret key', STRIPE_KEYS.secretKey);
+    keep('Stripe webhook secret', STRIPE_KEYS.webhookSecret);
+    await expect.poll(async () => (await browser.get('/api/billing')).status, { timeout: 15_000 }).toBe(200);
+    const intent = await browser.post('/api/billing/setup_intent');
+    keep('card SetupIntent client secret', String(intent.body.client_secret));
+    const carded = await browser.post('/api/billing/card', {
+      setup_intent_id: intent.body.setup_intent_id,
+      test_card: 'pm_card_visa',
+    });
+    expect(carded.status, carded.text).toBe(200);
 
     const queryToken = keep('watched URL query token', randomBytes(18).toString('hex'));
     const siteWebhookToken = keep('site Discord webhook token', randomBytes(48).toString('base64url'));

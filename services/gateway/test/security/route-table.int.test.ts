@@ -27,6 +27,12 @@ const PUBLIC_BY_DESIGN: Record<string, string> = {
   'POST /api/req_support': 'the mailed support link token authorises it',
   'GET /api/signout': 'ends the session the cookie names, if any; nothing to refuse',
   'GET /api/openapi.json': 'the API description, the same for everyone',
+  'GET /api/plans': 'the plan catalogue and prices, the same for everyone (the signup page shows them)',
+  'POST /api/stripe/webhook': 'Stripe posts it: the signature over the raw body authorises it',
+};
+/** Posted by programs, not browsers: no CSRF token; each checks its caller itself (see csrf.ts). */
+const OTHER_SITE_MAY_POST: Record<string, string> = {
+  'POST /api/stripe/webhook': 'Stripe’s signature, verified by the account service',
 };
 /** Answers a deleted account's session with the marker (the SPA then reloads), by design. */
 const ANSWERS_DELETED_MARKER = 'GET /api/user_info';
@@ -152,7 +158,9 @@ describe('CSRF under every spelling of every state-changing route', () => {
 
   // Every state-changing request needs the token, routed or not, so no spelling even reaches the router's 404.
   it('refuses each spelling without the right token (403) and changes nothing', async () => {
-    const mutating = apiRoutes.filter((route) => route.method !== 'GET');
+    const mutating = apiRoutes.filter(
+      (route) => route.method !== 'GET' && !(key(route) in OTHER_SITE_MAY_POST),
+    );
     const cookies = Object.fromEntries(bob.browser.cookies);
     const before = await aliceState();
     let tried = 0;
@@ -189,6 +197,24 @@ describe('CSRF under every spelling of every state-changing route', () => {
     expect(await aliceState()).toEqual(before);
     await writeSecurityFigures('csrf-spellings', { routes: mutating.length, tried, refused });
   }, 120_000);
+});
+
+describe('routes programs post to', () => {
+  it('are the only ones without the CSRF check, and refuse a post they cannot verify', async () => {
+    for (const name of Object.keys(OTHER_SITE_MAY_POST)) {
+      const [method, path] = name.split(' ') as [string, string];
+      expect(apiRoutes.map(key)).toContain(name);
+      const response = await rawRequest(
+        harness.url,
+        method,
+        path,
+        {},
+        { 'content-type': 'application/json' },
+        '{}',
+      );
+      expect(response.status, `${name}: ${response.body}`).toBe(400);
+    }
+  });
 });
 
 describe('isolation: another account’s ids, for every guarded route', () => {

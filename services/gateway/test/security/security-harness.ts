@@ -2,16 +2,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAccountService } from '@mimamori/account';
+import { createAccountService, createStripe, stripeBilling, syncStripePrices } from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
-import { accountV1, diffV1, targetV1 } from '@mimamori/contracts';
+import { accountV1, billingV1, diffV1, targetV1 } from '@mimamori/contracts';
 import { createCrawlerService } from '@mimamori/crawler';
 import { createDiffService } from '@mimamori/diff';
 import { openMailTransport } from '@mimamori/mail';
 import { createNotifierService } from '@mimamori/notifier';
+import { billingCatalogue } from '@mimamori/plans';
 import { createGrpcClient, createLogger } from '@mimamori/runtime';
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
 import { runService } from '@mimamori/service-host';
+import { StripeStandIn } from '@mimamori/stripe-stand-in';
 import { createTargetService } from '@mimamori/target';
 import {
   type SmtpServerFixture,
@@ -24,6 +26,8 @@ import { createGateway, type Gateway } from '../../src/gateway.ts';
 import { TestBrowser } from '../accounts/test-browser.ts';
 
 export const PASSWORD = 'abcd1234';
+/** Billing's Stripe secret key and webhook secret here (the stand-in's). */
+export const STRIPE_KEYS = { secretKey: 'sk_test_security', webhookSecret: 'whsec_security_test' };
 
 export interface Member {
   browser: TestBrowser;
@@ -86,11 +90,25 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
   const smtp = await startSmtpServer();
   const blobDir = await mkdtemp(join(tmpdir(), 'security-blobs-'));
   const blobs = await createFileBlobStore(blobDir);
+  // Billing on the Stripe stand-in, so the billing routes are walked with billing on.
+  const standIn = new StripeStandIn({ webhookSecret: STRIPE_KEYS.webhookSecret });
+  const stripeApi = `http://127.0.0.1:${(await standIn.listen()).port}`;
+  const prices = { 3: { month: { JPY: 980, USD: 700 }, year: { JPY: 9800, USD: 7000 } } };
+  await syncStripePrices(createStripe(STRIPE_KEYS.secretKey, stripeApi), billingCatalogue(prices, {}));
   const accountService = await runService(
     createAccountService({
       db,
       logger,
       secretBox,
+      prices,
+      billing: {
+        provider: stripeBilling({
+          ...STRIPE_KEYS,
+          apiBase: stripeApi,
+          clock: { now: () => new Date() },
+        }),
+        renewalGraceMs: 7 * 86_400_000,
+      },
       ...(options.discordApiBase ? { discordApiBase: options.discordApiBase } : {}),
     }),
     host,
@@ -118,12 +136,14 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     host,
   );
   const account = createGrpcClient(accountV1.AccountServiceClient, accountService.grpcAddress);
+  const billing = createGrpcClient(billingV1.BillingServiceClient, accountService.grpcAddress);
   const target = createGrpcClient(targetV1.TargetServiceClient, targetService.grpcAddress);
   const history = createGrpcClient(diffV1.HistoryServiceClient, diffService.grpcAddress);
   const preview = previewCrawlers(crawlerService.grpcAddress, { deadlineMs: 60_000 });
   const gateway = await createGateway({
     logger,
     account,
+    billing,
     target,
     preview,
     secretBox,
@@ -167,7 +187,8 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     },
     async close() {
       await gateway.close();
-      for (const client of [account, target, history, preview]) client.close();
+      for (const client of [account, billing, target, history, preview]) client.close();
+      await standIn.close();
       await testHost.close();
       await smtp.close();
       await rm(blobDir, { recursive: true, force: true });

@@ -46,4 +46,40 @@ describe('account mail content', () => {
       '再設定',
     );
   });
+
+  it.each([
+    ['trial_ending', 'ja', '3日後に終了', '2026年12月10日'],
+    ['trial_ending', 'en', 'ends in 3 days', '10 December 2026'],
+    ['trial_ended_no_card', 'ja', '監視を停止しました', '2026年12月10日'],
+    ['trial_ended_no_card', 'en', 'monitoring stopped', 'cancelled'],
+    ['payment_failed', 'ja', 'お支払いができませんでした', '保留'],
+    ['payment_failed', 'en', 'payment failed', '10 December 2026'],
+    ['account_held', 'ja', '保留', '再開'],
+    ['account_held', 'en', 'on hold', 'Resume your sites yourself'],
+    ['plan_changed', 'ja', 'プランを変更', 'Basic 25'],
+    ['plan_changed', 'en', 'plan has changed', 'Basic 25'],
+    ['cancellation_confirmed', 'ja', '解約を受け付けました', '取り消せます'],
+    ['cancellation_confirmed', 'en', 'cancellation is confirmed', 'undo'],
+  ] as const)('billing: %s in %s, as text and HTML with the link', (kind, lang, subject, body) => {
+    const content = accountMailContent(kind, lang, 'https://x.example/account', '', {
+      date: new Date('2026-12-10T03:00:00Z'),
+      plan: 5,
+    });
+    expect(content.subject).toContain(subject);
+    expect(content.text).toContain(body);
+    expect(content.html).toContain(body);
+    expect(content.html).toContain(`lang="${lang}"`);
+    expect(content.text).toContain('https://x.example/account');
+    expect(content.html).toContain('href="https://x.example/account"');
+  });
+
+  it('writes a Japanese date in Japan’s time and an English one in UTC', () => {
+    const date = new Date('2026-12-10T20:00:00Z');
+    expect(accountMailContent('trial_ending', 'ja', null, '', { date, plan: 3 }).text).toContain(
+      '2026年12月11日 5:00（日本時間）',
+    );
+    expect(accountMailContent('trial_ending', 'en', null, '', { date, plan: 3 }).text).toContain(
+      '10 December 2026 at 20:00 UTC',
+    );
+  });
 });

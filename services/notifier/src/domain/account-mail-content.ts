@@ -1,4 +1,5 @@
 import { escapeHtml } from '@mimamori/mail/html-escape';
+import { planName } from '@mimamori/plans';
 import { brandedMail, mailButton } from './mail-layout.ts';
 
 export type AccountMailKind =
@@ -7,7 +8,40 @@ export type AccountMailKind =
   | 'change_email'
   | 'email_taken'
   | 'reset_password'
-  | 'support_received';
+  | 'support_received'
+  | BillingMailKind;
+
+/** Billing's mails (docs/billing.md): no token; the link opens the screen where the user acts. */
+export type BillingMailKind =
+  | 'trial_ending'
+  | 'trial_ended_no_card'
+  | 'payment_failed'
+  | 'account_held'
+  | 'plan_changed'
+  | 'cancellation_confirmed';
+
+export const BILLING_LINK_PATHS: Record<BillingMailKind, string> = {
+  trial_ending: '/newcard',
+  trial_ended_no_card: '/newcard',
+  payment_failed: '/account',
+  account_held: '/account',
+  plan_changed: '/account',
+  cancellation_confirmed: '/account',
+};
+
+/** What a billing mail names: a date (trial end, hold deadline, delete date, period end) and a plan. */
+export interface BillingFacts {
+  date: Date | null;
+  plan: number;
+}
+
+/** The date in the mail's language; Japanese mails in Japan's time, English ones in UTC, said so. */
+function formatDate(date: Date | null, lang: 'ja' | 'en'): string {
+  if (!date) return '';
+  return lang === 'ja'
+    ? `${new Intl.DateTimeFormat('ja-JP', { timeZone: 'Asia/Tokyo', dateStyle: 'long', timeStyle: 'short' }).format(date)}（日本時間）`
+    : `${new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', dateStyle: 'long', timeStyle: 'short' }).format(date)} UTC`;
+}
 
 /** The page each kind's link opens; the token goes in its query. */
 export const LINK_PATHS: Partial<Record<AccountMailKind, string>> = {
@@ -32,8 +66,15 @@ const SUPPORT_TYPES: Record<string, { ja: string; en: string }> = {
   other: { ja: 'その他', en: 'Other' },
 };
 
-function copy(kind: AccountMailKind, lang: 'ja' | 'en', supportType: string): Copy {
+function copy(
+  kind: AccountMailKind,
+  lang: 'ja' | 'en',
+  supportType: string,
+  facts: BillingFacts = { date: null, plan: 0 },
+): Copy {
   const type = SUPPORT_TYPES[supportType]?.[lang] ?? supportType;
+  const date = formatDate(facts.date, lang);
+  const plan = planName(facts.plan);
   const ja: Record<AccountMailKind, Copy> = {
     verify_email: {
       subject: '【Mimamori】メールアドレスの確認',
@@ -78,6 +119,52 @@ function copy(kind: AccountMailKind, lang: 'ja' | 'en', supportType: string): Co
       subject: '【Mimamori】サポートのご依頼を受け付けました',
       lines: [`種類: ${type}`, '追加の情報は下のリンクからお送りいただけます（7日間有効）。'],
       action: '追加の情報を送る',
+    },
+    trial_ending: {
+      subject: '【Mimamori】無料トライアルは3日後に終了します',
+      lines: [
+        `無料トライアルは ${date} に終了します。`,
+        'カードが登録されていないと、終了後はすべての監視が停止します。続けてご利用いただくにはカードを登録してください。',
+      ],
+      action: 'カードを登録する',
+    },
+    trial_ended_no_card: {
+      subject: '【Mimamori】無料トライアルが終了し、監視を停止しました',
+      lines: [
+        'カードが登録されないまま無料トライアルが終了したため、すべての監視を停止しました。',
+        'カードを登録すると監視を再開できます（サイトはご自身で再開してください）。',
+        ...(date ? [`${date} までにカードが登録されない場合、アカウントは解約されます。`] : []),
+      ],
+      action: 'カードを登録する',
+    },
+    payment_failed: {
+      subject: '【Mimamori】お支払いができませんでした',
+      lines: [
+        'ご登録のカードで更新料金をお支払いいただけませんでした。',
+        `${date} までに再処理またはカードの更新でお支払いが完了しない場合、アカウントは保留となり、すべての監視が停止します。`,
+      ],
+      action: '再処理またはカードを更新する',
+    },
+    account_held: {
+      subject: '【Mimamori】アカウントを保留にしました',
+      lines: [
+        '期限までにお支払いが完了しなかったため、アカウントを保留にし、すべての監視を停止しました。',
+        '再処理またはカードの更新でお支払いが完了すると保留は解除されます。サイトの監視はご自身で再開してください。',
+      ],
+      action: '再処理またはカードを更新する',
+    },
+    plan_changed: {
+      subject: '【Mimamori】プランを変更しました',
+      lines: [`ご利用のプランは ${plan} になりました。`, '上限は新しいプランのものになっています。'],
+      action: 'アカウントを確認する',
+    },
+    cancellation_confirmed: {
+      subject: '【Mimamori】解約を受け付けました',
+      lines: [
+        `解約を受け付けました。${date} まではこれまでどおりご利用いただけます。`,
+        'それまではアカウント画面から解約を取り消せます。',
+      ],
+      action: 'アカウントを確認する',
     },
   };
   const en: Record<AccountMailKind, Copy> = {
@@ -125,6 +212,52 @@ function copy(kind: AccountMailKind, lang: 'ja' | 'en', supportType: string): Co
       lines: [`Type: ${type}`, 'You can send us more details with the link below (valid for 7 days).'],
       action: 'Add details',
     },
+    trial_ending: {
+      subject: 'Mimamori: your free trial ends in 3 days',
+      lines: [
+        `Your free trial ends on ${date}.`,
+        'Without a card, all monitoring stops when it ends. Register a card to keep watching your pages.',
+      ],
+      action: 'Register a card',
+    },
+    trial_ended_no_card: {
+      subject: 'Mimamori: your free trial ended and monitoring stopped',
+      lines: [
+        'Your free trial ended without a card, so all monitoring has stopped.',
+        'Register a card to be able to monitor again (resume your sites yourself).',
+        ...(date ? [`If no card is registered by ${date}, the account will be cancelled.`] : []),
+      ],
+      action: 'Register a card',
+    },
+    payment_failed: {
+      subject: 'Mimamori: your payment failed',
+      lines: [
+        'We could not charge your card for the renewal.',
+        `Unless the payment goes through by ${date} (reprocess it or update your card), the account will be put on hold and all monitoring will stop.`,
+      ],
+      action: 'Reprocess or update card',
+    },
+    account_held: {
+      subject: 'Mimamori: your account is on hold',
+      lines: [
+        'The payment was not completed in time, so your account is on hold and all monitoring has stopped.',
+        'Once a reprocess or a card update pays it, the hold is lifted. Resume your sites yourself.',
+      ],
+      action: 'Reprocess or update card',
+    },
+    plan_changed: {
+      subject: 'Mimamori: your plan has changed',
+      lines: [`Your plan is now ${plan}.`, 'Its limits apply from now on.'],
+      action: 'View my account',
+    },
+    cancellation_confirmed: {
+      subject: 'Mimamori: your cancellation is confirmed',
+      lines: [
+        `We received your cancellation. You can keep using Mimamori until ${date}.`,
+        'Until then you can undo it from the account page.',
+      ],
+      action: 'View my account',
+    },
   };
   return (lang === 'en' ? en : ja)[kind];
 }
@@ -137,6 +270,7 @@ export function isAccountMailKind(kind: string): kind is AccountMailKind {
     'email_taken',
     'reset_password',
     'support_received',
+    ...Object.keys(BILLING_LINK_PATHS),
   ].includes(kind);
 }
 
@@ -146,9 +280,10 @@ export function accountMailContent(
   lang: string,
   link: string | null,
   supportType = '',
+  facts?: BillingFacts,
 ): { subject: string; text: string; html: string } {
   const language = lang === 'en' ? 'en' : 'ja';
-  const { subject, lines, action } = copy(kind, language, supportType);
+  const { subject, lines, action } = copy(kind, language, supportType, facts);
   const text = [...lines, ...(link ? ['', link] : []), '', '-- Mimamori'].join('\n');
   const body = [
     ...lines.map((line) => `<p style="margin:0 0 12px">${escapeHtml(line)}</p>`),

@@ -62,6 +62,7 @@ describe('account mail consumer', () => {
       kind: 'reset_password',
       sealedToken: secretBox.seal('the-token', eventId),
       supportType: '',
+      plan: 0,
     });
     await consumer.handler(event);
     await consumer.handler(event);
@@ -91,6 +92,7 @@ describe('account mail consumer', () => {
       kind: 'verify_email',
       sealedToken: secretBox.seal('the-token', 'another-event'),
       supportType: '',
+      plan: 0,
     });
     await expect(consumer.handler(event)).rejects.toThrow();
     expect(smtp.messages.filter((m) => JSON.stringify(m.to).includes('moved@example.jp'))).toHaveLength(0);

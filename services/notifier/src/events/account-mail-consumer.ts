@@ -3,7 +3,13 @@ import { accountMailRequested } from '@mimamori/events';
 import type { MailTransport } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
-import { accountMailContent, isAccountMailKind, LINK_PATHS } from '../domain/account-mail-content.ts';
+import {
+  accountMailContent,
+  BILLING_LINK_PATHS,
+  type BillingMailKind,
+  isAccountMailKind,
+  LINK_PATHS,
+} from '../domain/account-mail-content.ts';
 import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
 import { sendClaimed } from './claimed-send.ts';
 
@@ -40,9 +46,14 @@ export function accountMailConsumer(deps: {
           const token = deps.secretBox.open(event.sealedToken, event.eventId);
           link = new URL(`${path}?token=${encodeURIComponent(token)}`, deps.publicUrl()).toString();
         }
+        const billingPath = BILLING_LINK_PATHS[kind as BillingMailKind];
+        if (billingPath) link = new URL(billingPath, deps.publicUrl()).toString();
         await deps.mail.send({
           to: [event.to],
-          ...accountMailContent(kind, event.lang, link, event.supportType),
+          ...accountMailContent(kind, event.lang, link, event.supportType, {
+            date: event.billingDate ?? null,
+            plan: event.plan,
+          }),
         });
         deps.logger.info({ deliveryId, kind }, 'account mail sent');
         return 'sent';

@@ -47,6 +47,12 @@ export function billingActions(deps: BillingDeps) {
       if (eventId && !(await unit.firstDelivery(eventId.id, eventId.type))) return 'duplicate';
       const sub = await provider.subscription(unit.record.subscriptionId);
       const { record, effects } = followProvider(unit.record, sub, clock.now(), deps.renewalGraceMs);
+      // Stripe says so three days before the trial ends; only its event tells it.
+      if (
+        eventId?.type === 'customer.subscription.trial_will_end' &&
+        record.status === SubscriptionStatus.trial
+      )
+        effects.push('trial_ending');
       await unit.save(record, effects, cause);
       return 'applied';
     });

@@ -5,6 +5,7 @@ import {
   afterNewCard,
   assertCanReprocess,
   BillingRefused,
+  billingMails,
   cancelAtPeriodEnd,
   followProvider,
   holdIfDue,
@@ -194,5 +195,59 @@ describe('what the user may do', () => {
     const used = { ...NO_QUOTA, _10min: 20, ss: 20, mail: 2 };
     expect(overAfterChange(planQuota(5), used)).toEqual([]);
     expect(overAfterChange(planQuota(3), used)).toEqual(['_10min', 'ss']);
+  });
+});
+
+describe('billing mails', () => {
+  it('sends one mail per change, naming its date and plan', () => {
+    const trial = record();
+    expect(billingMails(trial, ['trial_ending'])).toEqual([
+      { kind: 'trial_ending', date: trial.suspendAt, plan: 3 },
+    ]);
+    // A card registered before the reminder: nothing to ask for.
+    expect(billingMails(record({ card: CARD }), ['trial_ending'])).toEqual([]);
+
+    const paused = followProvider(trial, sub({ status: 'paused' }), NOW, GRACE);
+    expect(billingMails(paused.record, paused.effects).map((mail) => mail.kind)).toEqual([
+      'trial_ended_no_card',
+    ]);
+    // The trial sweeper held the account first: the provider pausing still sends the mail.
+    const sweptFirst = followProvider(record({ status: 7 }), sub({ status: 'paused' }), NOW, GRACE);
+    expect(billingMails(sweptFirst.record, sweptFirst.effects).map((mail) => mail.kind)).toEqual([
+      'trial_ended_no_card',
+    ]);
+
+    const active = record({ status: 2, providerStatus: 'active', card: CARD });
+    const failed = followProvider(active, sub({ status: 'past_due' }), NOW, GRACE);
+    expect(billingMails(failed.record, failed.effects)).toEqual([
+      { kind: 'payment_failed', date: new Date(NOW.getTime() + GRACE), plan: 3 },
+    ]);
+    const held = holdIfDue(failed.record, new Date(NOW.getTime() + GRACE));
+    expect(billingMails(held.record, held.effects).map((mail) => mail.kind)).toEqual(['account_held']);
+
+    const changed = followProvider(
+      active,
+      sub({ lines: [{ lookupKey: 'plan5_month_jpy', quantity: 1 }] }),
+      NOW,
+      GRACE,
+    );
+    expect(billingMails(changed.record, changed.effects)).toEqual([
+      { kind: 'plan_changed', date: null, plan: 5 },
+    ]);
+
+    const cancelling = followProvider(active, sub({ cancelAtPeriodEnd: true }), NOW, GRACE);
+    expect(billingMails(cancelling.record, cancelling.effects)).toEqual([
+      { kind: 'cancellation_confirmed', date: new Date(NOW.getTime() + 30 * DAY), plan: 3 },
+    ]);
+    // The end itself, and an undo, send none.
+    const ended = followProvider(
+      cancelling.record,
+      sub({ status: 'canceled', cancelAtPeriodEnd: true }),
+      NOW,
+      GRACE,
+    );
+    expect(billingMails(ended.record, ended.effects)).toEqual([]);
+    const undone = followProvider(cancelling.record, sub(), NOW, GRACE);
+    expect(billingMails(undone.record, undone.effects)).toEqual([]);
   });
 });

@@ -13,6 +13,8 @@ export type BillingEffect =
   | 'renewal_failed'
   | 'trial_ended_without_card'
   | 'plan_changed'
+  | 'trial_ending'
+  | 'cancellation_confirmed'
   | 'ended';
 
 export interface BillingChange {
@@ -93,17 +95,59 @@ export function holdIfDue(record: BillingRecord, now: Date): BillingChange {
 function effectsOf(before: BillingRecord, after: BillingRecord): BillingEffect[] {
   const effects: BillingEffect[] = [];
   const { onHold, cancelled, renewalFailed } = SubscriptionStatus;
-  if (after.status === onHold && before.status !== onHold) {
-    effects.push('monitoring_stopped');
-    if (after.providerStatus === 'paused') effects.push('trial_ended_without_card');
+  if (after.status === onHold && before.status !== onHold) effects.push('monitoring_stopped');
+  // Also when the trial sweeper held the account first: the provider pausing is the trial's end.
+  if (after.providerStatus === 'paused' && before.providerStatus !== 'paused') {
+    effects.push('trial_ended_without_card');
   }
   if (before.status === onHold && after.status !== onHold && after.status !== cancelled) {
     effects.push('monitoring_may_resume');
   }
   if (after.status === renewalFailed && before.status !== renewalFailed) effects.push('renewal_failed');
   if (after.status === cancelled && before.status !== cancelled) effects.push('monitoring_stopped', 'ended');
-  if (!samePlan(before.current, after.current)) effects.push('plan_changed');
+  if (!samePlan(before.current, after.current) && after.status !== cancelled) effects.push('plan_changed');
+  if (after.cancelAtPeriodEnd && !before.cancelAtPeriodEnd && after.status !== cancelled) {
+    effects.push('cancellation_confirmed');
+  }
   return effects;
+}
+
+export type BillingMailKind =
+  | 'trial_ending'
+  | 'trial_ended_no_card'
+  | 'payment_failed'
+  | 'account_held'
+  | 'plan_changed'
+  | 'cancellation_confirmed';
+
+/** A billing mail to the account's address: what happened, the date it names and the plan. */
+export interface BillingMail {
+  kind: BillingMailKind;
+  /** The trial's end, the hold deadline (suspend_at) or the period's end; null when none applies. */
+  date: Date | null;
+  plan: number;
+}
+
+/**
+ * The mails a billing change sends (docs/product.md#subscription): the trial ends in 3 days (no card
+ * yet), it ended without one, a renewal failed, the account was put on hold, the plan changed, a
+ * cancellation was confirmed. Each effect happens once per change, so each mail is sent once.
+ */
+export function billingMails(record: BillingRecord, effects: readonly BillingEffect[]): BillingMail[] {
+  const mails: BillingMail[] = [];
+  const mail = (kind: BillingMailKind, date: Date | null) =>
+    mails.push({ kind, date, plan: record.current.plan });
+  if (effects.includes('trial_ending') && !record.card) mail('trial_ending', record.suspendAt);
+  if (effects.includes('trial_ended_without_card')) mail('trial_ended_no_card', null);
+  if (effects.includes('renewal_failed')) mail('payment_failed', record.suspendAt);
+  const heldUnpaid =
+    effects.includes('monitoring_stopped') &&
+    !effects.includes('ended') &&
+    record.providerStatus !== 'paused';
+  if (heldUnpaid) mail('account_held', null);
+  if (effects.includes('plan_changed')) mail('plan_changed', null);
+  if (effects.includes('cancellation_confirmed')) mail('cancellation_confirmed', record.periodEnd);
+  return mails;
 }
 
 function samePlan(a: PlanChoice, b: PlanChoice): boolean {
@@ -119,6 +163,7 @@ export class BillingRefused extends Error {
       | 'no_card'
       | 'nothing_to_pay'
       | 'nothing_booked'
+      | 'plan_not_sold'
       | 'live_mode',
   ) {
     super(reason);

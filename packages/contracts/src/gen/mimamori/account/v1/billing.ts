@@ -2506,7 +2506,7 @@ export const ListPricesResponse: MessageFns<ListPricesResponse> = {
  * Billing on Stripe, part of the account service (docs/adr/0012-billing.md). Called by the gateway.
  * Every method but HandleStripeWebhook resolves the caller from the session token. Refusals are
  * FAILED_PRECONDITION with the reason as details: renew_first (status 6 or 7, or not started),
- * not_cancelling, period_over, no_card, nothing_to_pay, nothing_booked, live_mode; and billing_off
+ * not_cancelling, period_over, no_card, nothing_to_pay, nothing_booked, plan_not_sold, live_mode; and billing_off
  * for every method but ListPrices when the account service runs without Stripe keys.
  */
 export type BillingServiceService = typeof BillingServiceService;

@@ -29,8 +29,9 @@ export interface AccountMailRequested {
   to: string;
   lang: string;
   /**
-   * "verify_email", "verify_mail", "change_email", "email_taken", "reset_password" or
-   * "support_received".
+   * "verify_email", "verify_mail", "change_email", "email_taken", "reset_password",
+   * "support_received"; billing: "trial_ending", "trial_ended_no_card", "payment_failed",
+   * "account_held", "plan_changed", "cancellation_confirmed".
    */
   kind: string;
   /**
@@ -40,6 +41,12 @@ export interface AccountMailRequested {
   sealedToken: string;
   /** Support requests: the request type, echoed in the confirmation. */
   supportType: string;
+  /**
+   * Billing mails (docs/billing.md): the date the mail is about (the trial's end, the hold deadline
+   * suspend_at, the delete date, the period's end) and the plan it names.
+   */
+  billingDate?: Date | undefined;
+  plan: number;
 }
 
 /** Published on accounts.trial_ended: the trial ran out without a card; monitoring stops. */
@@ -234,7 +241,17 @@ export const AccountCreated: MessageFns<AccountCreated> = {
 };
 
 function createBaseAccountMailRequested(): AccountMailRequested {
-  return { eventId: "", userId: "", to: "", lang: "", kind: "", sealedToken: "", supportType: "" };
+  return {
+    eventId: "",
+    userId: "",
+    to: "",
+    lang: "",
+    kind: "",
+    sealedToken: "",
+    supportType: "",
+    billingDate: undefined,
+    plan: 0,
+  };
 }
 
 export const AccountMailRequested: MessageFns<AccountMailRequested> = {
@@ -259,6 +276,12 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
     }
     if (message.supportType !== "") {
       writer.uint32(58).string(message.supportType);
+    }
+    if (message.billingDate !== undefined) {
+      Timestamp.encode(toTimestamp(message.billingDate), writer.uint32(66).fork()).join();
+    }
+    if (message.plan !== 0) {
+      writer.uint32(72).int32(message.plan);
     }
     return writer;
   },
@@ -332,6 +355,22 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
             message.supportType = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.billingDate = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.plan = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -369,6 +408,12 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
         : isSet(object.support_type)
         ? globalThis.String(object.support_type)
         : "",
+      billingDate: isSet(object.billingDate)
+        ? fromJsonTimestamp(object.billingDate)
+        : isSet(object.billing_date)
+        ? fromJsonTimestamp(object.billing_date)
+        : undefined,
+      plan: isSet(object.plan) ? globalThis.Number(object.plan) : 0,
     };
   },
 
@@ -395,6 +440,12 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
     if (message.supportType !== "") {
       obj.supportType = message.supportType;
     }
+    if (message.billingDate !== undefined) {
+      obj.billingDate = message.billingDate.toISOString();
+    }
+    if (message.plan !== 0) {
+      obj.plan = Math.round(message.plan);
+    }
     return obj;
   },
 
@@ -410,6 +461,8 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
     message.kind = object.kind ?? "";
     message.sealedToken = object.sealedToken ?? "";
     message.supportType = object.supportType ?? "";
+    message.billingDate = object.billingDate ?? undefined;
+    message.plan = object.plan ?? 0;
     return message;
   },
 };

@@ -1,0 +1,134 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import { createJetStreamBus } from '@mimamori/bus';
+import { streams } from '@mimamori/events';
+import { generateSecretKey } from '@mimamori/secret-box';
+import { StripeStandIn } from '@mimamori/stripe-stand-in';
+import {
+  createFreshDatabase,
+  createHttpVisitor,
+  type FreshDatabase,
+  startSmtpServer,
+  testNatsUrl,
+} from '@mimamori/test-fixtures';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Cluster, launchCluster } from '../scripts/cluster/launch-cluster.ts';
+
+// Billing in the cluster mode: the account and gateway processes on the `stripe` SDK against the
+// local Stripe stand-in (an outside API, so a local server stands in), its signed webhooks arriving
+// through the gateway process's raw-body route.
+const DAY = 86_400;
+const SECRET = `whsec_${randomBytes(12).toString('hex')}`;
+const KEY = 'sk_test_cluster_billing';
+const PLAN_PRICES = JSON.stringify({ 3: { month: { JPY: 980, USD: 700 }, year: { JPY: 9800, USD: 7000 } } });
+const namespace = `t${randomBytes(4).toString('hex')}`;
+
+let database: FreshDatabase;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let standIn: StripeStandIn;
+let cluster: Cluster;
+
+beforeAll(async () => {
+  database = await createFreshDatabase();
+  smtp = await startSmtpServer();
+  standIn = new StripeStandIn({ webhookSecret: SECRET });
+  const apiBase = `http://127.0.0.1:${(await standIn.listen()).port}`;
+  // The price script, as an operator runs it against a Stripe account.
+  const script = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/stripe-prices.ts'],
+    {
+      env: { ...process.env, STRIPE_SECRET_KEY: KEY, STRIPE_API_BASE: apiBase, PLAN_PRICES },
+    },
+  );
+  expect(script.stdout).toContain(
+    'created 4 price(s): plan3_month_jpy, plan3_month_usd, plan3_year_jpy, plan3_year_usd',
+  );
+  cluster = await launchCluster({
+    databaseUrl: database.url,
+    natsUrl: testNatsUrl(),
+    smtpUrl: smtp.url,
+    httpPort: 0,
+    secretKeys: generateSecretKey('test'),
+    env: {
+      BUS_NAMESPACE: namespace,
+      LOG_LEVEL: 'warn',
+      STRIPE_SECRET_KEY: KEY,
+      STRIPE_WEBHOOK_SECRET: SECRET,
+      STRIPE_API_BASE: apiBase,
+      PLAN_PRICES,
+    },
+  });
+  standIn.setWebhookUrl(new URL('/api/stripe/webhook', cluster.url).toString());
+}, 180_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+  const bus = await createJetStreamBus({ servers: testNatsUrl() });
+  for (const { name } of Object.values(streams)) {
+    if (await bus.hasStream(`${namespace}_${name}`)) await bus.deleteStream(`${namespace}_${name}`);
+  }
+  await bus.close();
+  await standIn?.close();
+  await smtp?.close();
+  await database?.drop();
+});
+
+describe('billing in the cluster mode', () => {
+  it('signup → trial at Stripe → trial ends without a card (webhook) → 7 → test card → 2', async () => {
+    const visitor = createHttpVisitor(cluster.url);
+    await visitor.get('/healthz');
+    const plans = await visitor.get('/api/plans');
+    expect(plans.body).toMatchObject({
+      plans: expect.arrayContaining([expect.objectContaining({ plan: 3 })]),
+    });
+    expect(
+      (
+        await visitor.post('/api/signup', {
+          email: 'billing@example.jp',
+          password: 'abcd1234',
+          agree: true,
+          lang: 'ja',
+        })
+      ).status,
+    ).toBe(202);
+    await smtp.waitForMessages(1, 30_000);
+    const token = /[?&]token=([A-Za-z0-9_-]+)/.exec(smtp.messages[0]?.text ?? '')?.[1] ?? '';
+    expect((await visitor.post('/api/verify', { token })).status).toBe(200);
+    expect(
+      (await visitor.post('/api/signin', { email: 'billing@example.jp', password: 'abcd1234' })).status,
+    ).toBe(200);
+    // Signup's billing side runs off accounts.created in the account process.
+    await expect.poll(async () => (await visitor.get('/api/billing')).status, { timeout: 30_000 }).toBe(200);
+    expect((await visitor.get('/api/billing')).body).toMatchObject({
+      status: 1,
+      currency: 'JPY',
+      has_pi: false,
+    });
+
+    standIn.advanceTo(standIn.now + 15 * DAY);
+    await standIn.delivered();
+    expect((await visitor.get('/api/billing')).body).toMatchObject({ status: 7, has_pi: false });
+    expect((await visitor.get('/api/user_info')).body).toMatchObject({
+      subscription: { status: 7 },
+      has_pi: false,
+    });
+
+    const intent = await visitor.post('/api/billing/setup_intent', {});
+    const carded = await visitor.post('/api/billing/card', {
+      setup_intent_id: (intent.body as { setup_intent_id: string }).setup_intent_id,
+      test_card: 'pm_card_visa',
+    });
+    expect(carded).toMatchObject({ status: 200, body: { status: 2, has_pi: true, card: { last4: '4242' } } });
+    await standIn.delivered();
+    expect((await visitor.get('/api/user_info')).body).toMatchObject({
+      subscription: { status: 2 },
+      has_pi: true,
+    });
+    // The stand-in's webhooks went through the gateway process and were all accepted.
+    await expect
+      .poll(() => smtp.messages.map((mail) => mail.subject), { timeout: 30_000 })
+      .toContain('【Mimamori】無料トライアルが終了し、監視を停止しました');
+  }, 120_000);
+});
