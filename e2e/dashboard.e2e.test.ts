@@ -433,7 +433,7 @@ describe('dashboard against the running product', () => {
     await expect.poll(() => rows(page).count()).toBe(1);
 
     // The subscription banners. Trial accounts reach status 7 only two weeks after sign-up, and
-    // status 6 comes with card billing (its own issue), so user_info's real answer is changed in
+    // status 6 needs a renewal the stand-in declines (e2e/billing.e2e.test.ts), so user_info's real answer is changed in
     // flight for these states; the choice for every state is unit-tested (subscription-notice.test.ts).
     let subscriptionState = { status: 7, has_pi: false, suspend_at: null as string | null };
     await page.route('**/api/user_info', async (route) => {
@@ -458,9 +458,8 @@ describe('dashboard against the running product', () => {
     await page.reload();
     await expect.poll(() => banner.textContent()).toContain('Your subscription could not be renewed.');
     expect(await banner.textContent()).toContain('by 12/01/2026, 12:00,');
-    expect(await banner.getByRole('link', { name: 'Reprocess or update card' }).getAttribute('href')).toBe(
-      '/account',
-    );
+    expect(await banner.getByRole('link', { name: 'Update card' }).getAttribute('href')).toBe('/account');
+    expect(await banner.getByRole('button', { name: 'Retry the payment' }).count()).toBe(1);
     await expectNoSidewaysOverflow(page);
     await screenshot(page, 'dashboard-banner-1280-en');
     await page.context().close();

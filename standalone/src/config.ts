@@ -79,6 +79,8 @@ export const standaloneEnv = z.object({
   // every plan and add-on so the one-command start can be tried end to end on the stand-in.
   PLAN_PRICES: z.string().default(JSON.stringify(DEMO_PLAN_PRICES)),
   ADDON_PRICES: z.string().default(JSON.stringify(DEMO_ADDON_PRICES)),
+  // How often ended trials and passed hold deadlines are looked for; tests set it short.
+  TRIAL_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(60_000),
   // pino level.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Export traces over OTLP/HTTP to this endpoint; off when unset.

@@ -28,6 +28,7 @@ try {
     proxies: config.CRAWLER_PROXIES,
     filings: filingsSettingsFrom({ ...process.env, FILINGS_SOURCES: config.MIMAMORI_FILINGS_SOURCES }),
     prices: { plans: parsePlanPrices(config.PLAN_PRICES), addons: parseAddonPrices(config.ADDON_PRICES) },
+    sweepIntervalMs: config.TRIAL_SWEEP_INTERVAL_MS,
     ...(config.STRIPE_SECRET_KEY
       ? {
           stripe: {

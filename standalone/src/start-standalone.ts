@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import {
+  type Clock,
   createAccountService,
   createStripe,
   stripeBilling,
@@ -48,6 +49,8 @@ export interface StandaloneOptions {
   prices?: { plans: PlanPrices; addons: AddonPrices };
   /** A real Stripe account; without one the local stand-in plays Stripe's API on loopback. */
   stripe?: { secretKey: string; webhookSecret: string; publishableKey?: string | undefined };
+  /** How often ended trials and passed hold deadlines are looked for (the account service's sweep). */
+  sweepIntervalMs?: number;
   logger: Logger;
   shutdown: Shutdown;
 }
@@ -106,6 +109,9 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       prices: prices.plans,
       addonPrices: prices.addons,
       billing: { provider: billing.provider, renewalGraceMs: 7 * 86_400_000 },
+      // The stand-in's time, so a hold deadline its test clock moved past is acted on.
+      clock: billing.clock,
+      ...(options.sweepIntervalMs ? { sweepIntervalMs: options.sweepIntervalMs } : {}),
       ...(discordApiBase ? { discordApiBase } : {}),
     }),
     createTargetService({ db, logger, secretBox, proxyPool: (options.proxies ?? []).length > 0 }),
@@ -188,6 +194,7 @@ async function startBilling(options: StandaloneOptions, prices: { plans: PlanPri
     const { secretKey, webhookSecret } = options.stripe;
     return {
       provider: stripeBilling({ secretKey, webhookSecret, clock: systemClock }),
+      clock: systemClock,
       standIn: null,
       standInUrl: null,
     };
@@ -199,14 +206,11 @@ async function startBilling(options: StandaloneOptions, prices: { plans: PlanPri
   options.shutdown.register('Stripe stand-in', () => standIn.close());
   const secretKey = 'sk_test_local_stand_in';
   await syncStripePrices(createStripe(secretKey, apiBase), billingCatalogue(prices.plans, prices.addons));
+  const clock: Clock = { now: () => new Date(standIn.now * 1000) };
   return {
     // Webhooks are signed at the stand-in's time, which its test clock moves ahead of ours.
-    provider: stripeBilling({
-      secretKey,
-      webhookSecret,
-      apiBase,
-      clock: { now: () => new Date(standIn.now * 1000) },
-    }),
+    provider: stripeBilling({ secretKey, webhookSecret, apiBase, clock }),
+    clock,
     standIn,
     standInUrl: apiBase,
   };

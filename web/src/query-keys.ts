@@ -4,6 +4,8 @@ export const queryKeys = {
   account: ['account'] as const,
   storageUsed: ['storage-used'] as const,
   timezones: ['timezones'] as const,
+  billing: ['billing'] as const,
+  plans: ['plans'] as const,
   targetList: ['site-list'] as const,
   xSignInAvailable: ['x-sign-in-available'] as const,
   /** The account's signed webhooks, account-wide and per site. */

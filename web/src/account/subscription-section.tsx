@@ -1,55 +1,208 @@
-import { isPlanId, PLANS } from '@mimamori/plans';
+import { isCycle } from '@mimamori/plans';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { AccountSettings } from '../api/account.ts';
+import type { Billing } from '../api/billing.ts';
+import {
+  BillingStatus,
+  brandName,
+  canReprocess,
+  canUndoCancel,
+  cardExpiry,
+  inGoodStanding,
+  statusKey,
+} from '../billing/billing-rules.ts';
+import { CardForm } from '../billing/card-form.tsx';
+import { choicePrice } from '../billing/plan-price.ts';
+import { ReprocessButton } from '../billing/reprocess-button.tsx';
+import { usePlanText } from '../billing/use-plan-text.ts';
+import { useTargetTime } from '../dashboard/use-target-time.ts';
+import { FormMessage } from '../forms/form-message.tsx';
+import { errorCode, useErrorText } from '../forms/use-error-text.ts';
+import { useBilling, useCancelBookedChange, usePlans } from '../hooks/use-billing.ts';
 import { routePaths } from '../route-paths.ts';
+import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { AccountSection } from './account-section.tsx';
-
-/** The subscription states (docs/product.md#subscription) as the account answer numbers them. */
-const TRIAL = 1;
+import '../billing/billing.css';
 
 /**
- * The plan the account is on, with the places card registration, plan change and cancellation
- * take (their screens come with their own issues).
+ * The subscription as billing records it (docs/product.md#subscription): plan and price, status and
+ * dates, a booked change, the card, and the places to change them. The account answer's plan stands
+ * in while billing loads.
  */
 export function SubscriptionSection({ account }: { account: AccountSettings }) {
-  const { t, i18n } = useTranslation();
-  const plan = isPlanId(account.plan) ? PLANS[account.plan] : undefined;
-  const trialEnd =
-    account.subscription_status === TRIAL && account.trial_ends_at
-      ? new Intl.DateTimeFormat(i18n.resolvedLanguage, {
-          dateStyle: 'long',
-          ...(account.timezone && { timeZone: account.timezone }),
-        }).format(new Date(account.trial_ends_at))
-      : undefined;
+  const { t } = useTranslation();
+  const billing = useBilling();
   return (
     <AccountSection id="subscription" title={t('account.subscription')}>
-      <dl className="summary">
+      {errorCode(billing.error) === 'billing_off' ? (
+        <PlanWithoutBilling account={account} />
+      ) : billing.isError ? (
+        <div className="notice" role="alert">
+          <p>{t('billing.card.fetchFailed')}</p>
+          <button type="button" className="button" onClick={() => void billing.refetch()}>
+            {t('actions.reload')}
+          </button>
+        </div>
+      ) : billing.data ? (
+        <BillingSummary billing={billing.data} />
+      ) : (
+        <LoadingIndicator />
+      )}
+      {account.delete_at && billing.data?.card === null && (
+        <p className="field-hint">{t('billing.deleteAtHint')}</p>
+      )}
+    </AccountSection>
+  );
+}
+
+/** An installation without payments (no Stripe keys, not on loopback) still shows the plan. */
+function PlanWithoutBilling({ account }: { account: AccountSettings }) {
+  const { t } = useTranslation();
+  const text = usePlanText();
+  return (
+    <dl className="summary">
+      <dt>{t('account.plan')}</dt>
+      <dd data-testid="account-plan">
+        {text.planName(account.plan)}
+        {isCycle(account.cycle) ? ` (${t(`account.cycles.${account.cycle}`)})` : ''}
+      </dd>
+    </dl>
+  );
+}
+
+function BillingSummary({ billing }: { billing: Billing }) {
+  const { t } = useTranslation();
+  const text = usePlanText();
+  const time = useTargetTime();
+  const plans = usePlans();
+  const [cardFormOpen, setCardFormOpen] = useState(false);
+  const [cardSaved, setCardSaved] = useState(false);
+  const price = plans.data ? choicePrice(plans.data, billing.plan, billing.currency) : null;
+  const priceText = text.price(price, billing.currency, billing.plan.cycle);
+  const cancelling = billing.cancel_at_period_end;
+  return (
+    <>
+      <dl className="summary billing-summary">
         <dt>{t('account.plan')}</dt>
-        <dd data-testid="account-plan">
-          {plan?.nameKey ? t(plan.nameKey as 'plans.basic5') : '—'}
-          {account.cycle === 'month' || account.cycle === 'year'
-            ? ` (${t(`account.cycles.${account.cycle}`)})`
-            : ''}
-        </dd>
-        {trialEnd && (
+        <dd data-testid="account-plan">{text.choice(billing.plan)}</dd>
+        {priceText && (
           <>
-            <dt>{t('account.trialEnds')}</dt>
-            <dd>{trialEnd}</dd>
+            <dt>{t('billing.price')}</dt>
+            <dd data-testid="account-price">{priceText}</dd>
           </>
         )}
+        <dt>{t('billing.status')}</dt>
+        <dd data-testid="account-status">
+          {t(`billing.statuses.${statusKey(billing.status)}`)}
+          {cancelling && ` · ${t('billing.cancelBooked')}`}
+        </dd>
+        {billing.status === BillingStatus.trial && billing.suspend_at && (
+          <>
+            <dt>{t('account.trialEnds')}</dt>
+            <dd>{time(billing.suspend_at)}</dd>
+          </>
+        )}
+        {billing.status === BillingStatus.renewalFailed && billing.suspend_at && (
+          <>
+            <dt>{t('billing.suspendAt')}</dt>
+            <dd>{time(billing.suspend_at)}</dd>
+          </>
+        )}
+        {/* Only a subscription in good standing renews; a held or ended one has no next date to name. */}
+        {billing.status === BillingStatus.active && billing.period_end && (
+          <>
+            <dt>{cancelling ? t('billing.serviceUntil') : t('billing.nextRenewal')}</dt>
+            <dd>{time(billing.period_end)}</dd>
+          </>
+        )}
+        {billing.booked && (
+          <>
+            <dt>{t('billing.bookedChange')}</dt>
+            <dd data-testid="account-booked">{text.choice(billing.booked)}</dd>
+          </>
+        )}
+        <dt>{t('billing.card.title')}</dt>
+        <dd data-testid="account-card">
+          {billing.card
+            ? t('billing.card.summary', {
+                brand: brandName(billing.card.brand),
+                last4: billing.card.last4,
+                expiry: cardExpiry(billing.card),
+              })
+            : t('billing.card.none')}
+        </dd>
       </dl>
-      <p className="button-row subscription-links">
-        <Link className="button" to={routePaths.newCard}>
-          {t('pages.newCard')}
-        </Link>
-        <Link className="button" to={routePaths.planChange}>
-          {t('pages.planChange')}
-        </Link>
-        <Link className="button" to={routePaths.cancel}>
-          {t('pages.cancel')}
-        </Link>
+      {billing.booked && <CancelBookedButton />}
+      {cardSaved && <FormMessage tone="success" message={t('billing.card.saved')} />}
+      {canReprocess(billing) && <ReprocessButton />}
+      {cardFormOpen ? (
+        <div className="card-form-panel">
+          <h3 className="subsection-title">
+            {billing.card ? t('billing.card.update') : t('billing.card.register')}
+          </h3>
+          <CardForm
+            billing={billing}
+            onDone={() => {
+              setCardFormOpen(false);
+              setCardSaved(true);
+            }}
+          />
+          <p className="button-row">
+            <button type="button" className="button" onClick={() => setCardFormOpen(false)}>
+              {t('billing.close')}
+            </button>
+          </p>
+        </div>
+      ) : (
+        <p className="button-row subscription-links">
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              setCardFormOpen(true);
+              setCardSaved(false);
+            }}
+          >
+            {billing.card ? t('billing.card.update') : t('billing.card.register')}
+          </button>
+          {inGoodStanding(billing) && (
+            <Link className="button" to={routePaths.planChange}>
+              {t('pages.planChange')}
+            </Link>
+          )}
+          {(inGoodStanding(billing) || canUndoCancel(billing, new Date())) && (
+            <Link className="button" to={routePaths.cancel}>
+              {cancelling ? t('billing.cancel.undo') : t('pages.cancel')}
+            </Link>
+          )}
+        </p>
+      )}
+      {!inGoodStanding(billing) && billing.status !== BillingStatus.ended && (
+        <p className="field-hint">{t('billing.renewFirst')}</p>
+      )}
+    </>
+  );
+}
+
+function CancelBookedButton() {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const cancelBooked = useCancelBookedChange();
+  return (
+    <>
+      {cancelBooked.isError && <FormMessage tone="error" message={errorText(cancelBooked.error)} />}
+      <p className="button-row">
+        <button
+          type="button"
+          className="button"
+          disabled={cancelBooked.isPending}
+          onClick={() => cancelBooked.mutate()}
+        >
+          {t('billing.planChange.cancelBooked')}
+        </button>
       </p>
-    </AccountSection>
+    </>
   );
 }

@@ -1,6 +1,10 @@
 import coreEn from './en.json';
+import billingEn from './features/billing.en.json';
+import billingJa from './features/billing.ja.json';
 import dashboardEn from './features/dashboard.en.json';
 import dashboardJa from './features/dashboard.ja.json';
+import billingErrorsEn from './features/errors-billing.en.json';
+import billingErrorsJa from './features/errors-billing.ja.json';
 import checkErrorsEn from './features/errors-check.en.json';
 import checkErrorsJa from './features/errors-check.ja.json';
 import targetErrorsEn from './features/errors-target.en.json';
@@ -28,25 +32,27 @@ import coreJa from './ja.json';
  */
 export const ja = {
   ...coreJa,
-  errors: { ...coreJa.errors, ...targetErrorsJa, ...checkErrorsJa, ...webhookErrorsJa },
+  errors: { ...coreJa.errors, ...targetErrorsJa, ...checkErrorsJa, ...webhookErrorsJa, ...billingErrorsJa },
   dashboard: { ...dashboardJa, filings: filingsJa },
   wizard: wizardJa,
   siteDetail: siteDetailJa,
   mockShop: mockShopJa,
   tour: tourJa,
   webhooks: webhooksJa,
+  billing: billingJa,
 };
 
 // English must carry every key the Japanese catalogue has; tsc fails on a missing one.
 export const en: typeof ja = {
   ...coreEn,
-  errors: { ...coreEn.errors, ...targetErrorsEn, ...checkErrorsEn, ...webhookErrorsEn },
+  errors: { ...coreEn.errors, ...targetErrorsEn, ...checkErrorsEn, ...webhookErrorsEn, ...billingErrorsEn },
   dashboard: { ...dashboardEn, filings: filingsEn },
   wizard: wizardEn,
   siteDetail: siteDetailEn,
   mockShop: mockShopEn,
   tour: tourEn,
   webhooks: webhooksEn,
+  billing: billingEn,
 };
 
 export type Catalogue = typeof ja;

@@ -1,5 +1,236 @@
+import { BILLED_PLANS, type Cycle, PLANS } from '@mimamori/plans';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { Billing, PlanChangeTiming, PlanChoice } from '../api/billing.ts';
+import { BillingStatus, inGoodStanding, samePlanChoice, timingChoices } from '../billing/billing-rules.ts';
+import {
+  addOnsOf,
+  type CustomAddOns,
+  customSites,
+  NO_ADD_ONS,
+  optionsOf,
+} from '../billing/custom-options.ts';
+import { CustomPlanFields } from '../billing/custom-plan-fields.tsx';
+import { choicePrice } from '../billing/plan-price.ts';
+import { ProjectRequestForm } from '../billing/project-request-form.tsx';
+import { usePlanText } from '../billing/use-plan-text.ts';
+import { useTargetTime } from '../dashboard/use-target-time.ts';
+import { FormMessage } from '../forms/form-message.tsx';
+import { useErrorText } from '../forms/use-error-text.ts';
+import { useBilling, useCancelBookedChange, useChangePlan, usePlans } from '../hooks/use-billing.ts';
+import { routePaths } from '../route-paths.ts';
+import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { Page } from '../shell/page.tsx';
+import '../billing/billing.css';
+import { BillingLoadFailure } from '../billing/billing-load-failure.tsx';
 
+const CUSTOM = 2;
+
+/**
+ * Plan change (docs/product.md#subscription): at once, the rest of the period offset pro rata, or
+ * booked for the next renewal; during the trial always at once. A booked change can be withdrawn.
+ */
 export default function PlanChangePage() {
-  return <Page title="planChange" />;
+  const { t } = useTranslation();
+  const billing = useBilling();
+  if (billing.isError) {
+    return (
+      <Page title="planChange">
+        <BillingLoadFailure error={billing.error} onReload={() => void billing.refetch()} />
+      </Page>
+    );
+  }
+  if (!billing.data) {
+    return (
+      <Page title="planChange">
+        <LoadingIndicator />
+      </Page>
+    );
+  }
+  return (
+    <Page title="planChange">
+      <CurrentPlan billing={billing.data} />
+      {inGoodStanding(billing.data) ? (
+        <PlanChangeForm billing={billing.data} />
+      ) : (
+        <div className="notice" role="status">
+          <p>{t('billing.renewFirst')}</p>
+          <Link className="button" to={routePaths.account}>
+            {t('billing.toAccount')}
+          </Link>
+        </div>
+      )}
+      <section className="billing-panel" aria-labelledby="project-title">
+        <h2 id="project-title" className="section-title">
+          {t('billing.project.title')}
+        </h2>
+        <ProjectRequestForm />
+      </section>
+    </Page>
+  );
+}
+
+function CurrentPlan({ billing }: { billing: Billing }) {
+  const { t } = useTranslation();
+  const text = usePlanText();
+  const time = useTargetTime();
+  const plans = usePlans();
+  const errorText = useErrorText();
+  const cancelBooked = useCancelBookedChange();
+  const price = plans.data ? choicePrice(plans.data, billing.plan, billing.currency) : null;
+  const priceText = text.price(price, billing.currency, billing.plan.cycle);
+  return (
+    <section className="billing-panel" aria-labelledby="current-plan-title">
+      <h2 id="current-plan-title" className="section-title">
+        {t('billing.planChange.current')}
+      </h2>
+      <p data-testid="current-plan">
+        {text.choice(billing.plan)}
+        {priceText && <span className="muted"> · {priceText}</span>}
+      </p>
+      {billing.booked && (
+        <div className="booked-change">
+          <p data-testid="booked-plan">
+            {billing.period_end
+              ? t('billing.planChange.bookedOn', {
+                  plan: text.choice(billing.booked),
+                  date: time(billing.period_end),
+                })
+              : t('billing.planChange.booked', { plan: text.choice(billing.booked) })}
+          </p>
+          {cancelBooked.isError && <FormMessage tone="error" message={errorText(cancelBooked.error)} />}
+          <button
+            type="button"
+            className="button"
+            disabled={cancelBooked.isPending}
+            onClick={() => cancelBooked.mutate()}
+          >
+            {t('billing.planChange.cancelBooked')}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function PlanChangeForm({ billing }: { billing: Billing }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const text = usePlanText();
+  const time = useTargetTime();
+  const plans = usePlans();
+  const change = useChangePlan();
+  const timings = timingChoices(billing);
+  const [cycle, setCycle] = useState<Cycle>(billing.plan.cycle);
+  const [plan, setPlan] = useState<number>(billing.plan.plan);
+  const [addOns, setAddOns] = useState<CustomAddOns>(
+    billing.plan.plan === CUSTOM ? addOnsOf(billing.plan.options) : NO_ADD_ONS,
+  );
+  const [timing, setTiming] = useState<PlanChangeTiming>('now');
+  const choice: PlanChoice = { plan, cycle, options: plan === CUSTOM ? optionsOf(addOns) : [] };
+  const unchanged = samePlanChoice(choice, billing.plan);
+  const priced = (candidate: PlanChoice) =>
+    plans.data
+      ? text.price(choicePrice(plans.data, candidate, billing.currency), billing.currency, cycle)
+      : null;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (unchanged) return;
+    change.mutate({ ...choice, timing: timings.includes(timing) ? timing : 'now' });
+  };
+
+  const applied = change.data;
+  return (
+    <form className="form billing-panel" onSubmit={submit} data-testid="plan-change-form">
+      <h2 className="section-title">{t('billing.planChange.choose')}</h2>
+      {change.isError && <FormMessage tone="error" message={errorText(change.error)} />}
+      {applied && (
+        <FormMessage
+          tone="success"
+          message={
+            applied.booked
+              ? t('billing.planChange.bookedDone', { plan: text.choice(applied.booked) })
+              : t('billing.planChange.changedDone', { plan: text.choice(applied.plan) })
+          }
+        />
+      )}
+      <fieldset className="choice-list inline-choices">
+        <legend className="field-label">{t('billing.cycle')}</legend>
+        {(['month', 'year'] as const).map((option) => (
+          <label key={option} className="checkbox">
+            <input
+              type="radio"
+              name="cycle"
+              value={option}
+              checked={cycle === option}
+              onChange={() => setCycle(option)}
+            />
+            {t(`billing.cycles.${option}`)}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset className="plan-table priced">
+        <legend className="field-label">{t('billing.planChange.plan')}</legend>
+        {BILLED_PLANS.map((id) => {
+          const candidate = { plan: id, cycle, options: id === CUSTOM ? optionsOf(addOns) : [] };
+          const sites = id === CUSTOM ? customSites(addOns) : PLANS[id].sites;
+          return (
+            <label key={id} className="plan-row">
+              <input type="radio" name="plan" value={id} checked={plan === id} onChange={() => setPlan(id)} />
+              <span className="plan-name">
+                {text.planName(id)}
+                {id === billing.plan.plan && (
+                  <span className="badge">{t('billing.planChange.currentBadge')}</span>
+                )}
+              </span>
+              <span className="plan-sites">{t('plans.sites', { count: sites })}</span>
+              <span className="plan-price">{priced(candidate) ?? '—'}</span>
+            </label>
+          );
+        })}
+      </fieldset>
+      {plan === CUSTOM && <CustomPlanFields value={addOns} onChange={setAddOns} />}
+      {timings.length > 1 ? (
+        <fieldset className="choice-list">
+          <legend className="field-label">{t('billing.planChange.when')}</legend>
+          <label className="checkbox">
+            <input
+              type="radio"
+              name="timing"
+              value="now"
+              checked={timing === 'now'}
+              onChange={() => setTiming('now')}
+            />
+            {t('billing.planChange.now')}
+          </label>
+          <label className="checkbox">
+            <input
+              type="radio"
+              name="timing"
+              value="renewal"
+              checked={timing === 'renewal'}
+              onChange={() => setTiming('renewal')}
+            />
+            {billing.period_end
+              ? t('billing.planChange.renewalOn', { date: time(billing.period_end) })
+              : t('billing.planChange.renewal')}
+          </label>
+          <p className="field-hint">{t('billing.planChange.nowHint')}</p>
+        </fieldset>
+      ) : (
+        <p className="field-hint">
+          {billing.status === BillingStatus.trial
+            ? t('billing.planChange.trialHint')
+            : t('billing.planChange.nowHint')}
+        </p>
+      )}
+      <p className="button-row">
+        <button type="submit" className="button primary" disabled={unchanged || change.isPending}>
+          {change.isPending ? t('actions.saving') : t('billing.planChange.submit')}
+        </button>
+      </p>
+    </form>
+  );
 }
