@@ -20,7 +20,7 @@ export async function fetchUserInfo(signal?: AbortSignal): Promise<UserInfo> {
   } catch (error) {
     // The session ended elsewhere (expired, signed out in another place): drop the stale hint.
     if (error instanceof ApiError && error.status === 401) {
-      document.cookie = `${SIGNED_IN_HINT_COOKIE}=; path=/; max-age=0; secure; samesite=lax`;
+      void window.cookieStore?.delete(SIGNED_IN_HINT_COOKIE);
     }
     throw error;
   }

@@ -5,6 +5,8 @@ import checkErrorsEn from './features/errors-check.en.json';
 import checkErrorsJa from './features/errors-check.ja.json';
 import targetErrorsEn from './features/errors-target.en.json';
 import targetErrorsJa from './features/errors-target.ja.json';
+import landingEn from './features/landing.en.json';
+import landingJa from './features/landing.ja.json';
 import mockShopEn from './features/mockShop.en.json';
 import mockShopJa from './features/mockShop.ja.json';
 import siteDetailEn from './features/siteDetail.en.json';
@@ -28,6 +30,7 @@ export const ja = {
   siteDetail: siteDetailJa,
   mockShop: mockShopJa,
   tour: tourJa,
+  landing: landingJa,
 };
 
 // English must carry every key the Japanese catalogue has; tsc fails on a missing one.
@@ -39,6 +42,7 @@ export const en: typeof ja = {
   siteDetail: siteDetailEn,
   mockShop: mockShopEn,
   tour: tourEn,
+  landing: landingEn,
 };
 
 export type Catalogue = typeof ja;
