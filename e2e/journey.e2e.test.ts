@@ -10,6 +10,7 @@ import {
   expectNoSeriousAxeViolations,
   expectNoSidewaysOverflow,
   NARROW,
+  openNavigation,
   productAndBrowser,
   type SignUpLabels,
   screenshot,
@@ -277,6 +278,7 @@ describe.concurrent('a new user watches the demo shop', () => {
       }
 
       // The account screen of the same user, for the record of every main screen.
+      await openNavigation(page);
       await page
         .getByRole('navigation')
         .getByRole('link', { name: t('nav.account') })
