@@ -70,9 +70,14 @@ export function RegistrationWizard({ layout }: { layout: WizardLayout }) {
 
 const stepIndex = (step: StepId) => STEPS.indexOf(step);
 
-function labelFromUrl(url: string): string {
+/** The target service's label limit, which its label_too_long message states (200 characters). */
+const LABEL_MAX_LENGTH = 200;
+
+/** A new site's first name: the page's own title, else its host ("Sample shop", not "127.0.0.1:8092"). */
+function labelFromRender(render: PreviewRender): string {
+  if (render.title !== '') return render.title.slice(0, LABEL_MAX_LENGTH);
   try {
-    return new URL(url).host;
+    return new URL(render.url).host;
   } catch {
     return '';
   }
@@ -156,7 +161,7 @@ function WizardFlow({
     setDraft((current) => ({
       ...current,
       // A label to start from; the user names the site in the notification settings.
-      label: current.label || labelFromUrl(session.render.url),
+      label: current.label || labelFromRender(session.render),
       areas: current.areas.map((area) => {
         const element = session.render.elements.find(
           (entry) => entry.css === area.locator.selector && area.locator.frame_selector === '',
