@@ -17,17 +17,21 @@ function at(minutesEast: number): Date {
 }
 
 describe('defaultTimezone', () => {
-  it('takes the Etc/GMT zone of a whole-hour offset (POSIX sign: UTC+9 is Etc/GMT-9)', () => {
-    expect(defaultTimezone(options, at(540))).toBe('Etc/GMT-9');
+  it("takes the browser's named zone, so a Japanese user is offered Asia/Tokyo", () => {
+    expect(defaultTimezone(options, at(540), 'Asia/Tokyo')).toBe('Asia/Tokyo');
+  });
+
+  it('takes the Etc/GMT zone of a whole-hour offset when the browser names no zone (POSIX sign: UTC+9 is Etc/GMT-9)', () => {
+    expect(defaultTimezone(options, at(540), 'UTC')).toBe('Etc/GMT-9');
   });
 
   it('falls back to a listed zone with the same offset when the offset is not whole hours', () => {
-    expect(defaultTimezone(options, at(330))).toBe('Asia/Kolkata');
+    expect(defaultTimezone(options, at(330), 'UTC')).toBe('Asia/Kolkata');
   });
 
   it('falls back to the same offset when the Etc zone is not listed, else to the first zone', () => {
-    expect(defaultTimezone(options, at(-300))).toBe('America/New_York');
-    expect(defaultTimezone(options, at(345))).toBe('America/New_York');
-    expect(defaultTimezone([], at(540))).toBe('');
+    expect(defaultTimezone(options, at(-300), 'UTC')).toBe('America/New_York');
+    expect(defaultTimezone(options, at(345), 'UTC')).toBe('America/New_York');
+    expect(defaultTimezone([], at(540), 'UTC')).toBe('');
   });
 });
