@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { PreviewElement } from '../api/preview.ts';
-import { boxContains, elementAround, elementAt, enclosingArea, overlayOrder } from './area-boxes.ts';
+import {
+  boxContains,
+  elementAround,
+  elementAt,
+  enclosingArea,
+  listedElements,
+  listedText,
+  overlayOrder,
+} from './area-boxes.ts';
 
 const element = (css: string, x: number, y: number, width: number, height: number): PreviewElement => ({
   tag: 'div',
@@ -60,5 +68,23 @@ describe('a selection inside an already designated area', () => {
 describe('the overlay', () => {
   it('paints larger boxes first so the smaller box inside is on top, and leaves empty boxes out', () => {
     expect(overlayOrder(elements).map((entry) => entry.css)).toEqual(['body', 'card', 'name', 'price']);
+  });
+});
+
+describe('the element list', () => {
+  const reading = (css: string, text: string): PreviewElement => ({ ...element(css, 0, 0, 10, 10), text });
+
+  it('lists each text once, on one line, by its innermost element at the place of the first', () => {
+    const listed = listedElements([
+      reading('body', '  Skip to content\n  Sample shop  '),
+      reading('main', 'Skip to content Sample shop'),
+      reading('h1', 'Sample shop'),
+      reading('wrapper', '\tSkip to content   Sample shop\n'),
+      reading('empty', '  \n '),
+    ]);
+    expect(listed.map((entry) => [entry.css, listedText(entry)])).toEqual([
+      ['wrapper', 'Skip to content Sample shop'],
+      ['h1', 'Sample shop'],
+    ]);
   });
 });

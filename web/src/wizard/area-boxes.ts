@@ -74,3 +74,23 @@ export function enclosingArea<Area extends { box: Box | null; frameKey: string }
 export function overlayOrder(elements: readonly PreviewElement[]): PreviewElement[] {
   return elements.filter((element) => areaOf(element.box) > 0).sort((a, b) => areaOf(b.box) - areaOf(a.box));
 }
+
+/** The element list's words for an element: its text on one line, whitespace collapsed. */
+export function listedText(element: PreviewElement): string {
+  return element.text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The area step's element list: elements with text, once per text. A wrapper and the element
+ * inside it often read the same ("Skip to content Mimamori Sample shop…" for body, main and
+ * a div); the innermost, last in document order, is the one worth watching, so it is kept, at
+ * the place of the first.
+ */
+export function listedElements(elements: readonly PreviewElement[]): PreviewElement[] {
+  const byText = new Map<string, PreviewElement>();
+  for (const element of elements) {
+    const text = listedText(element);
+    if (text !== '') byText.set(text, element);
+  }
+  return [...byText.values()];
+}
