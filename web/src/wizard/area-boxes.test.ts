@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PreviewElement } from '../api/preview.ts';
 import {
   boxContains,
+  contentLeft,
   elementAround,
   elementAt,
   enclosingArea,
@@ -86,5 +87,16 @@ describe('the element list', () => {
       ['wrapper', 'Skip to content Sample shop'],
       ['h1', 'Sample shop'],
     ]);
+  });
+});
+
+describe('where a page at actual size starts', () => {
+  it('is the leftmost text that is not a full-width wrapper, so a centred page shows its content', () => {
+    const wrapper = { ...element('wrapper', 0, 0, 1280, 900), text: 'All of it' };
+    const heading = { ...element('heading', 240, 40, 600, 40), text: 'Sample shop' };
+    const card = { ...element('card', 200, 120, 300, 200), text: 'Tea ¥1,280' };
+    const image = { ...element('image', 10, 120, 100, 100), text: '' };
+    expect(contentLeft([wrapper, heading, card, image], 1280)).toBe(200);
+    expect(contentLeft([wrapper], 1280)).toBe(0);
   });
 });

@@ -94,3 +94,18 @@ export function listedElements(elements: readonly PreviewElement[]): PreviewElem
   }
   return [...byText.values()];
 }
+
+/**
+ * Where a page's content starts from the left, in CSS pixels: the leftmost element with text that
+ * is not a full-width wrapper. A centred desktop page shown at actual size on a phone scrolls
+ * there first, instead of showing the empty margin at its left edge.
+ */
+export function contentLeft(elements: readonly PreviewElement[], pageWidth: number): number {
+  let left = Number.POSITIVE_INFINITY;
+  for (const element of elements) {
+    if (element.box.width <= 0 || element.box.width >= pageWidth * 0.9) continue;
+    if (listedText(element) === '') continue;
+    left = Math.min(left, element.box.x);
+  }
+  return Number.isFinite(left) ? Math.max(0, left) : 0;
+}

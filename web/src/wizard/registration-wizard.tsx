@@ -11,6 +11,7 @@ import { routePaths } from '../route-paths.ts';
 import { AlertDialog } from '../shell/alert-dialog.tsx';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { ActionsStep } from './actions-step.tsx';
+import { contentLeft } from './area-boxes.ts';
 import { AreaPicker } from './area-picker.tsx';
 import { AreasStep } from './areas-step.tsx';
 import { ContentStep } from './content-step.tsx';
@@ -105,6 +106,15 @@ function WizardFlow({
   const [pausedSave, setPausedSave] = useState<SavedTarget>();
   // A narrow screen shrinks a desktop page past pointing at anything: it starts at actual size.
   const [actualSize, setActualSize] = useState(layout === 'stacked');
+  const previewScroll = useRef<HTMLElement>(null);
+  const shownRender = preview?.render;
+  // At actual size a centred page would open on its empty left margin: start where its text does.
+  useEffect(() => {
+    const scroller = previewScroll.current;
+    if (!scroller || !shownRender || !actualSize) return;
+    const pageWidth = shownRender.image_width / shownRender.scale;
+    scroller.scrollLeft = Math.max(0, contentLeft(shownRender.elements, pageWidth) - 16);
+  }, [shownRender, actualSize]);
   const heading = useRef<HTMLHeadingElement>(null);
   const [focusRequest, setFocusRequest] = useState(0);
   const openSession = useRef<string | null>(null);
@@ -263,7 +273,12 @@ function WizardFlow({
         {preview ? (
           // Scrolls on its own; focusable so keyboard users can scroll a long page.
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
-          <section className="preview-scroll" tabIndex={0} aria-label={t('wizard.preview.scrollLabel')}>
+          <section
+            ref={previewScroll}
+            className="preview-scroll"
+            tabIndex={0}
+            aria-label={t('wizard.preview.scrollLabel')}
+          >
             <AreaPicker
               render={preview.render}
               areas={draft.areas}
