@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { ProductScreenshot } from '../landing/product-screenshot.tsx';
 import { routePaths } from '../route-paths.ts';
 import { TRIAL_PLANS } from '../signup/plan-table.tsx';
 import '../landing/landing.css';
@@ -37,6 +38,7 @@ export default function LandingPage() {
           </div>
           <p className="landing-note">{t('landing.hero.startNote')}</p>
         </div>
+        <ProductScreenshot />
       </section>
 
       <section className="landing-section" aria-labelledby="landing-steps">
