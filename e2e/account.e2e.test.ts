@@ -138,8 +138,9 @@ describe('account screens against the running product', () => {
     expect(await page.getByLabel('Language', { exact: true }).inputValue()).toBe('en');
 
     await page.getByRole('button', { name: 'Log out' }).click();
-    // Signed out, / is the landing page.
-    await expect.poll(() => page.getByRole('link', { name: 'Try it free for 2 weeks' }).count()).toBe(2);
+    // Signed out, / is the landing page, with its ways to sign up.
+    await page.waitForURL((url) => url.pathname === '/');
+    await expect.poll(() => page.locator('.landing a[href="/signup"]').count()).toBe(2);
     await page.goto(pageUrl('/account'));
     await page.waitForURL((url) => url.pathname === '/signin');
     await page.context().close();
