@@ -82,7 +82,7 @@ async function translator(language: Language): Promise<Translate> {
       ...(await feature('errors-check')),
     },
   };
-  for (const name of ['dashboard', 'wizard', 'siteDetail', 'mockShop', 'tour'])
+  for (const name of ['dashboard', 'wizard', 'siteDetail', 'mockShop', 'tour', 'landing'])
     tree[name] = await feature(name);
   return (key, values = {}) => {
     let node: string | Tree | undefined = tree;
@@ -178,6 +178,18 @@ describe.concurrent('a new user watches the demo shop', () => {
       const page = await context.newPage();
       const email = `journey-${name}@example.com`;
       const password = 'journey-pass-1';
+
+      // The landing page a signed-out visitor starts from, and its way to sign up.
+      await page.goto(pageUrl('/'));
+      const start = page.getByRole('link', { name: t('landing.hero.start') }).first();
+      await expect.poll(() => start.count()).toBe(1);
+      await expectFinishedScreen(expect, page);
+      await screenshot(page, `journey-landing-${name}`);
+      await start.click();
+      await page.waitForURL((url) => url.pathname === '/signup');
+      await expect.poll(() => page.getByLabel(t('form.email')).count()).toBe(1);
+      await expectFinishedScreen(expect, page);
+      await screenshot(page, `journey-signup-${name}`);
 
       await signUpAndVerify(page, running.product.url, { email, password, labels: signUpLabels(t) }, expect);
 

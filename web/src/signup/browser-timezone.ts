@@ -5,7 +5,7 @@
  * zone: none is returned.
  */
 export function browserTimezone(now = new Date(), zone = browserZoneName()): string | undefined {
-  if (zone && zone !== 'UTC' && !zone.startsWith('Etc/') && isKnownZone(zone)) return zone;
+  if (zone && !zone.startsWith('Etc/') && isKnownZone(zone)) return zone;
   const minutesEast = -now.getTimezoneOffset();
   if (minutesEast % 60 !== 0) return undefined;
   const hours = minutesEast / 60;
