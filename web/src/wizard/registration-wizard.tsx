@@ -272,10 +272,10 @@ function WizardFlow({
         </div>
         {preview ? (
           // Scrolls on its own; focusable so keyboard users can scroll a long page.
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
           <section
             ref={previewScroll}
             className="preview-scroll"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
             tabIndex={0}
             aria-label={t('wizard.preview.scrollLabel')}
           >
