@@ -330,6 +330,10 @@ describe.concurrent('a new user watches the demo shop', () => {
       expect(mail.text).toContain(label);
       expect(mail.attachmentTypes.length).toBeGreaterThan(0);
       for (const type of mail.attachmentTypes) expect(type).toMatch(/^image\/(jpeg|png)$/);
+      const mailPage = await context.newPage();
+      await mailPage.goto(new URL(mail.path, running.product.url).href);
+      await screenshot(mailPage, `journey-mail-${name}`);
+      await mailPage.close();
 
       // And on the site's page, the update with the old and new price.
       await row.getByRole('link', { name: label }).click();

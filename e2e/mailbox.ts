@@ -27,8 +27,8 @@ export async function linkFromMailbox(productUrl: URL, to: string, linkPath: str
   throw new Error(`no mail to ${to} with a ${linkPath} link arrived within ${MAIL_WAIT_MS / 1000} s`);
 }
 
-/** One mail as the mailbox page shows it: its text part and its attachments' content types. */
-export type MailboxMail = { text: string; attachmentTypes: string[] };
+/** One mail as the mailbox shows it: its page's path, its text part and its attachments' types. */
+export type MailboxMail = { path: string; text: string; attachmentTypes: string[] };
 
 /**
  * Waits up to `waitMs` for a mail to `to` whose text holds `needle` (e.g. a site's history link)
@@ -54,7 +54,7 @@ export async function mailFromMailbox(
       const attachmentTypes = [
         ...page.matchAll(/<li><a href="[^"]+">[^<]*<\/a> \(([^,]+), \d+ bytes\)<\/li>/g),
       ].map((match) => match[1] ?? '');
-      return { text, attachmentTypes };
+      return { path: href, text, attachmentTypes };
     }
     await sleep(1_000);
   }
