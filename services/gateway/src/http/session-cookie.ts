@@ -20,6 +20,10 @@ export function setSessionCookie(reply: FastifyReply, token: string) {
     sameSite: 'lax',
     maxAge: SESSION_LIFETIME_SECONDS,
   });
+  setSignedInHint(reply);
+}
+
+export function setSignedInHint(reply: FastifyReply) {
   reply.setCookie(SIGNED_IN_HINT_COOKIE, '1', {
     path: '/',
     httpOnly: false,
