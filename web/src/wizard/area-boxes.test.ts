@@ -96,7 +96,8 @@ describe('where a page at actual size starts', () => {
     const heading = { ...element('heading', 240, 40, 600, 40), text: 'Sample shop' };
     const card = { ...element('card', 200, 120, 300, 200), text: 'Tea ¥1,280' };
     const image = { ...element('image', 10, 120, 100, 100), text: '' };
-    expect(contentLeft([wrapper, heading, card, image], 1280)).toBe(200);
+    const skipLink = { ...element('skip', -9999, 0, 120, 20), text: 'Skip to content' };
+    expect(contentLeft([skipLink, wrapper, heading, card, image], 1280)).toBe(200);
     expect(contentLeft([wrapper], 1280)).toBe(0);
   });
 });

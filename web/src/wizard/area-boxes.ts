@@ -103,9 +103,12 @@ export function listedElements(elements: readonly PreviewElement[]): PreviewElem
 export function contentLeft(elements: readonly PreviewElement[], pageWidth: number): number {
   let left = Number.POSITIVE_INFINITY;
   for (const element of elements) {
-    if (element.box.width <= 0 || element.box.width >= pageWidth * 0.9) continue;
+    const { x, y, width, height } = element.box;
+    if (width <= 0 || width >= pageWidth * 0.9) continue;
+    // Off the page (a skip link parked at -9999 px, say): nothing a person sees starts there.
+    if (x < 0 || y + height <= 0 || x + width > pageWidth) continue;
     if (listedText(element) === '') continue;
-    left = Math.min(left, element.box.x);
+    left = Math.min(left, x);
   }
-  return Number.isFinite(left) ? Math.max(0, left) : 0;
+  return Number.isFinite(left) ? left : 0;
 }
