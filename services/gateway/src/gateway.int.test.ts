@@ -64,6 +64,14 @@ describe('gateway', () => {
         error: { code: 'unauthenticated', message_key: 'errors.unauthenticated' },
       });
     }
+    // An unknown session's cookies are dropped, so the next page load does not ask again.
+    const stale = await gateway.app.inject({
+      method: 'GET',
+      url: '/api/user_info',
+      cookies: { mimamori_session: 'not-a-session', mimamori_signed_in: '1' },
+    });
+    const cleared = stale.cookies.filter((cookie) => cookie.value === '').map((cookie) => cookie.name);
+    expect(cleared.sort()).toEqual(['mimamori_session', 'mimamori_signed_in']);
   });
 
   it('answers user_info in the shape the SPA reads for a live session, read from PostgreSQL through account', async () => {

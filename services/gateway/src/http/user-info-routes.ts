@@ -1,3 +1,4 @@
+import { status as grpcStatus } from '@grpc/grpc-js';
 import type { accountV1 } from '@mimamori/contracts';
 import { signedOut, userInfo } from '@mimamori/http-api';
 import { unary } from '@mimamori/runtime';
@@ -5,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { answer } from './answer.ts';
 import { sendApiError, sendGrpcFailure } from './api-error.ts';
-import { SESSION_COOKIE } from './session-cookie.ts';
+import { clearSessionCookie, SESSION_COOKIE } from './session-cookie.ts';
 import { toUserInfoJson } from './user-info-json.ts';
 
 export function userInfoRoutes(app: FastifyInstance, deps: { account: accountV1.AccountServiceClient }) {
@@ -30,7 +31,13 @@ export function userInfoRoutes(app: FastifyInstance, deps: { account: accountV1.
           if (!response.userInfo) return sendApiError(reply, 401, 'unauthenticated');
           return reply.send(toUserInfoJson(response.userInfo));
         },
-        sendGrpcFailure,
+        (failingReply, error) => {
+          // An expired or signed-out session: drop its cookies, so later page loads neither offer
+          // the SPA the signed-in hint again nor ask (and log) this 401 each time.
+          if ((error as { code?: number }).code === grpcStatus.UNAUTHENTICATED)
+            clearSessionCookie(failingReply);
+          return sendGrpcFailure(failingReply, error);
+        },
       ),
   );
 }
