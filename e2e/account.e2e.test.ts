@@ -8,6 +8,7 @@ import {
   expectNoSeriousAxeViolations,
   expectNoSidewaysOverflow,
   NARROW,
+  openNavigation,
   openPage,
   productAndBrowser,
   screenshot,
@@ -137,7 +138,9 @@ describe('account screens against the running product', () => {
     expect(await page.getByLabel('Language', { exact: true }).inputValue()).toBe('en');
 
     await page.getByRole('button', { name: 'Log out' }).click();
-    await page.waitForURL((url) => url.pathname === '/signin');
+    // Signed out, / is the landing page, with its ways to sign up.
+    await page.waitForURL((url) => url.pathname === '/');
+    await expect.poll(() => page.locator('.landing a[href="/signup"]').count()).toBe(2);
     await page.goto(pageUrl('/account'));
     await page.waitForURL((url) => url.pathname === '/signin');
     await page.context().close();
@@ -238,8 +241,9 @@ describe('account screens against the running product', () => {
     await page.getByRole('button', { name: 'Remove sam.alerts@example.com' }).click();
     await expect.poll(() => page.getByText('No additional addresses.').count()).toBe(1);
 
+    await openNavigation(page);
     await page.getByRole('button', { name: 'Log out' }).click();
-    await page.waitForURL((url) => url.pathname === '/signin');
+    await expect.poll(() => page.getByRole('link', { name: 'Try it free for 2 weeks' }).count()).toBe(2);
     await page.context().close();
   });
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, type ExpectStatic, expect, it } from 'vitest';
-import { linkFromMailbox } from './mailbox.ts';
+import { linkFromMailbox, mailFromMailbox } from './mailbox.ts';
 import { repoRoot } from './product.ts';
 import {
   type Api,
@@ -10,6 +10,7 @@ import {
   expectNoSeriousAxeViolations,
   expectNoSidewaysOverflow,
   NARROW,
+  openNavigation,
   productAndBrowser,
   type SignUpLabels,
   screenshot,
@@ -81,7 +82,7 @@ async function translator(language: Language): Promise<Translate> {
       ...(await feature('errors-check')),
     },
   };
-  for (const name of ['dashboard', 'wizard', 'siteDetail', 'mockShop', 'tour'])
+  for (const name of ['dashboard', 'wizard', 'siteDetail', 'mockShop', 'tour', 'landing'])
     tree[name] = await feature(name);
   return (key, values = {}) => {
     let node: string | Tree | undefined = tree;
@@ -89,6 +90,46 @@ async function translator(language: Language): Promise<Translate> {
     if (typeof node !== 'string') throw new Error(`no ${language} text for ${key}`);
     return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(values[name] ?? ''));
   };
+}
+
+/** What the tour promises a new user: the first update mail within 3 minutes of registering. */
+const FIRST_MAIL_PROMISE_MS = 180_000;
+/** The crawler's desktop window, the width its pictures are taken at. */
+const CRAWLER_VIEWPORT = { width: 1280, height: 800 };
+/** The diff service draws the box this many image pixels outside the element. */
+const HIGHLIGHT_PADDING = 4;
+/** Image pixels of slack for rounding and the picture's scaling. */
+const HIGHLIGHT_TOLERANCE_PX = 4;
+
+/**
+ * The box around the red highlight's pixels in an <img>, in the image's own pixels; null when
+ * it has none. Runs in the page, reading the decoded picture through a canvas.
+ */
+function redBoxOf(image: HTMLImageElement) {
+  const canvas = document.createElement('canvas');
+  canvas.width = image.naturalWidth;
+  canvas.height = image.naturalHeight;
+  const context = canvas.getContext('2d');
+  if (!context) return null;
+  context.drawImage(image, 0, 0);
+  const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+  let box: { left: number; top: number; right: number; bottom: number } | null = null;
+  for (let y = 0; y < canvas.height; y++) {
+    for (let x = 0; x < canvas.width; x++) {
+      const at = (y * canvas.width + x) * 4;
+      const [r, g, b] = [data[at] ?? 0, data[at + 1] ?? 0, data[at + 2] ?? 0];
+      if (r < 190 || g > 70 || b > 70) continue;
+      box = box
+        ? {
+            left: Math.min(box.left, x),
+            top: Math.min(box.top, y),
+            right: Math.max(box.right, x),
+            bottom: Math.max(box.bottom, y),
+          }
+        : { left: x, top: y, right: x, bottom: y };
+    }
+  }
+  return box && { ...box, imageWidth: canvas.width };
 }
 
 /** The scheduler checks at a hashed phase of each minute and prices move each minute: ~2 min. */
@@ -137,6 +178,18 @@ describe.concurrent('a new user watches the demo shop', () => {
       const page = await context.newPage();
       const email = `journey-${name}@example.com`;
       const password = 'journey-pass-1';
+
+      // The landing page a signed-out visitor starts from, and its way to sign up.
+      await page.goto(pageUrl('/'));
+      const start = page.getByRole('link', { name: t('landing.hero.start') }).first();
+      await expect.poll(() => start.count()).toBe(1);
+      await expectFinishedScreen(expect, page);
+      await screenshot(page, `journey-landing-${name}`);
+      await start.click();
+      await page.waitForURL((url) => url.pathname === '/signup');
+      await expect.poll(() => page.getByLabel(t('form.email')).count()).toBe(1);
+      await expectFinishedScreen(expect, page);
+      await screenshot(page, `journey-signup-${name}`);
 
       await signUpAndVerify(page, running.product.url, { email, password, labels: signUpLabels(t) }, expect);
 
@@ -205,6 +258,10 @@ describe.concurrent('a new user watches the demo shop', () => {
 
       // Click one of the prices on the screenshot of the shop.
       await expect.poll(() => page.getByRole('region', { name: t('tour.steps.area.title') }).count()).toBe(1);
+      // The crawler read the shop in the user's language, as a real shop localises by Accept-Language.
+      expect(
+        await page.getByRole('button', { name: t('mockShop.products.tea.name'), exact: true }).count(),
+      ).toBeGreaterThan(0);
       const price = page.getByRole('button', { name: /^\s*¥[\d,]+\s*$/ }).first();
       await price.click();
       await expect
@@ -226,10 +283,15 @@ describe.concurrent('a new user watches the demo shop', () => {
       const label = `Tea ${name}`;
       await page.getByLabel(t('wizard.notify.label'), { exact: true }).fill(label);
       await page.getByRole('button', { name: t('wizard.notify.every._1min'), exact: true }).click();
+      // Pictures in the mail and on the history page, with the change boxed.
+      await page.getByRole('checkbox', { name: t('wizard.notify.screenshot') }).check();
       await expectFinishedScreen(expect, page);
       await screenshot(page, `journey-wizard-notify-${name}`);
       await page.getByRole('button', { name: t('wizard.register'), exact: true }).click();
+      const registeredAt = Date.now();
       await page.waitForURL((url) => url.pathname === '/target2', { timeout: 30_000 });
+      const targetId = new URL(page.url()).searchParams.get('id') ?? '';
+      expect(targetId).not.toBe('');
       await expect
         .poll(() => page.getByRole('region', { name: t('tour.steps.registered.title') }).count())
         .toBe(1);
@@ -255,6 +317,24 @@ describe.concurrent('a new user watches the demo shop', () => {
       await expectFinishedScreen(expect, page);
       await screenshot(page, `journey-dashboard-update-${name}`);
 
+      // The tour's promise: the first update mail within 3 minutes of registering. It names the
+      // area, links to the site's history and carries pictures every mail program shows.
+      const historyLink = `${pageUrl('/target2')}?id=${encodeURIComponent(targetId)}`;
+      const mail = await mailFromMailbox(
+        running.product.url,
+        email,
+        historyLink,
+        Math.max(5_000, FIRST_MAIL_PROMISE_MS - (Date.now() - registeredAt)),
+      );
+      expect(mail.text).toContain(`[${t('wizard.areas.defaultLabel', { number: 1 })}]`);
+      expect(mail.text).toContain(label);
+      expect(mail.attachmentTypes.length).toBeGreaterThan(0);
+      for (const type of mail.attachmentTypes) expect(type).toMatch(/^image\/(jpeg|png)$/);
+      const mailPage = await context.newPage();
+      await mailPage.goto(new URL(mail.path, running.product.url).href);
+      await screenshot(mailPage, `journey-mail-${name}`);
+      await mailPage.close();
+
       // And on the site's page, the update with the old and new price.
       await row.getByRole('link', { name: label }).click();
       await page.waitForURL((url) => url.pathname === '/target2');
@@ -268,6 +348,40 @@ describe.concurrent('a new user watches the demo shop', () => {
       await expect.poll(() => diff.textContent()).toMatch(/¥[\d,]+[\s\S]*¥[\d,]+/);
       await expectFinishedScreen(expect, page);
       await screenshot(page, `journey-site-detail-${name}`);
+
+      // The red box on the after picture sits on a price of the shop as the crawler saw it
+      // (1280 px wide), within a few pixels, not beside it.
+      const after = update.getByRole('img', { name: /^.+$/ }).last();
+      await after.scrollIntoViewIfNeeded();
+      await expect.poll(() => after.evaluate((image: HTMLImageElement) => image.complete)).toBe(true);
+      const redBox = await after.evaluate(redBoxOf);
+      expect(redBox).not.toBeNull();
+      const measure = await context.newPage();
+      await measure.setViewportSize(CRAWLER_VIEWPORT);
+      await measure.goto(pageUrl('/mock/ec'));
+      await expect.poll(() => measure.locator('#price-tea').textContent()).toMatch(/^¥[\d,]+$/);
+      const prices = await measure.locator('.mock-shop-price').evaluateAll((spans) =>
+        spans.map((span) => {
+          const rect = span.getBoundingClientRect();
+          return {
+            x: rect.x + window.scrollX,
+            y: rect.y + window.scrollY,
+            width: rect.width,
+            height: rect.height,
+          };
+        }),
+      );
+      await measure.close();
+      const scale = (redBox?.imageWidth ?? 0) / CRAWLER_VIEWPORT.width;
+      const misses = prices.map((box) =>
+        Math.max(
+          Math.abs(box.x * scale - HIGHLIGHT_PADDING - (redBox?.left ?? 0)),
+          Math.abs(box.y * scale - HIGHLIGHT_PADDING - (redBox?.top ?? 0)),
+          Math.abs((box.x + box.width) * scale + HIGHLIGHT_PADDING - (redBox?.right ?? 0)),
+          Math.abs((box.y + box.height) * scale + HIGHLIGHT_PADDING - (redBox?.bottom ?? 0)),
+        ),
+      );
+      expect(Math.min(...misses)).toBeLessThanOrEqual(HIGHLIGHT_TOLERANCE_PX);
       if (width === 'wide') {
         await page.getByRole('radio', { name: t('siteDetail.sideBySide') }).check();
         await expect
@@ -277,6 +391,7 @@ describe.concurrent('a new user watches the demo shop', () => {
       }
 
       // The account screen of the same user, for the record of every main screen.
+      await openNavigation(page);
       await page
         .getByRole('navigation')
         .getByRole('link', { name: t('nav.account') })

@@ -2,7 +2,14 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './chromium.ts';
 import { type RunningProduct, startProduct } from './product.ts';
-import { screenshot, WIDE } from './steps.ts';
+import {
+  expectNoSeriousAxeViolations,
+  expectNoSidewaysOverflow,
+  NARROW,
+  openNavigation,
+  screenshot,
+  WIDE,
+} from './steps.ts';
 
 let product: RunningProduct;
 let browser: Browser;
@@ -91,15 +98,97 @@ describe('the SPA shell served by the product', () => {
     const page = await openPage({ viewport: { width: 375, height: 740 } });
     // A public screen that keeps the top navigation (the demo shop and the sign-in screens hide it).
     await page.goto(pageUrl('/no/such/screen'));
+    // On a phone the links fold behind the menu button, which keeps the bar one row high.
+    const menu = page.getByRole('button', { name: 'メニュー' });
+    await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('false');
+    expect(await page.getByRole('navigation').count()).toBe(0);
+    const bar = await page.locator('.top-nav').boundingBox();
+    expect(bar?.height).toBeLessThan(64);
+    await screenshot(page, 'shell-menu-closed-narrow-ja');
+    await openNavigation(page);
+    expect(await page.getByRole('button', { name: '閉じる' }).getAttribute('aria-expanded')).toBe('true');
+    await screenshot(page, 'shell-menu-open-narrow-ja');
     const registration = page.getByRole('navigation').getByRole('link', { name: 'サイト登録' });
     await expect.poll(() => registration.getAttribute('href')).toBe('/sr2m');
-    // A signed-out visitor has nothing to log out of.
+    // A signed-out visitor has nothing to log out of, and is offered to sign in instead.
     expect(await page.getByRole('button', { name: 'ログアウト' }).count()).toBe(0);
+    expect(await page.getByRole('navigation').getByRole('link', { name: 'ログイン' }).count()).toBe(1);
+    await expectNoSeriousAxeViolations(page);
+    // Escape closes the menu again.
+    await registration.focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('navigation').count()).toBe(0);
+    await openNavigation(page);
 
     await page.setViewportSize({ width: 1280, height: 800 });
     await expect.poll(() => registration.getAttribute('href')).toBe('/sr2c');
     await page.setViewportSize({ width: 767, height: 800 });
+    // Crossing into the narrow layout folds the links away again.
+    await expect.poll(() => page.getByRole('navigation').count()).toBe(0);
+    await openNavigation(page);
     await expect.poll(() => registration.getAttribute('href')).toBe('/sr2m');
+    await page.context().close();
+  });
+
+  it.for([
+    { locale: 'ja-JP', viewport: WIDE, name: 'wide-ja', start: '2週間無料で試す', plan: 'ベーシック25' },
+    { locale: 'en-US', viewport: WIDE, name: 'wide-en', start: 'Try it free for 2 weeks', plan: 'Basic 25' },
+    { locale: 'ja-JP', viewport: NARROW, name: 'narrow-ja', start: '2週間無料で試す', plan: 'ベーシック25' },
+    {
+      locale: 'en-US',
+      viewport: NARROW,
+      name: 'narrow-en',
+      start: 'Try it free for 2 weeks',
+      plan: 'Basic 25',
+    },
+  ])('shows a signed-out visitor of / the landing page, its plans and the trial — $name', async (run) => {
+    const page = await openPage({ locale: run.locale, viewport: run.viewport });
+    await page.goto(pageUrl('/'));
+    expect(new URL(page.url()).pathname).toBe('/');
+    const start = page.getByRole('link', { name: run.start });
+    await expect.poll(() => start.count()).toBe(2);
+    expect(await start.first().getAttribute('href')).toBe('/signup');
+    // Every trial plan, from the catalogue, each leading to sign-up with itself chosen.
+    const plans = page.getByRole('table');
+    expect(await plans.getByRole('rowheader').count()).toBe(9);
+    const plan = plans
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: run.plan, exact: true }) });
+    expect(await plan.getByRole('link').getAttribute('href')).toBe('/signup?plan=5');
+    // The tour belongs to a signed-in user's dashboard, not to the landing page.
+    expect(await page.locator('#guided-tour-title').count()).toBe(0);
+    await expectNoSidewaysOverflow(page);
+    await expectNoSeriousAxeViolations(page);
+    await screenshot(page, `landing-${run.name}`);
+
+    await plan.getByRole('link').click();
+    await page.waitForURL((url) => url.pathname === '/signup');
+    await expect.poll(() => page.locator('input[name="plan"][value="5"]').isChecked()).toBe(true);
+    await page.context().close();
+  });
+
+  it('asks nothing of signed-in endpoints on signed-out pages, so the console stays clean', async () => {
+    const page = await openPage();
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    page.on('response', (response) => {
+      if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+    });
+    for (const path of [
+      '/',
+      '/signin',
+      '/signup',
+      '/reset_pass',
+      '/linecomplete',
+      '/req_support',
+      '/mock/ec',
+    ]) {
+      await page.goto(pageUrl(path));
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).count()).toBe(1);
+    }
+    expect(problems).toEqual([]);
     await page.context().close();
   });
 

@@ -155,3 +155,14 @@ export function apiOf(context: BrowserContext, productUrl: URL): Api {
     },
   };
 }
+
+/**
+ * Below 768 px the top navigation folds behind a menu button (docs/product.md#screens): opens it
+ * when it is there and closed, so a test reaches the navigation's links at either width.
+ */
+export async function openNavigation(page: Page): Promise<void> {
+  const menu = page.getByRole('button', { name: /^(メニュー|Menu)$/ });
+  if ((await menu.count()) === 1 && (await menu.getAttribute('aria-expanded')) === 'false') {
+    await menu.click();
+  }
+}

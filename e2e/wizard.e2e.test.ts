@@ -455,8 +455,8 @@ describe('site registration wizard against the running product', () => {
     await page.getByRole('button', { name: 'Next' }).click();
 
     await expect.poll(() => stepHeading(page)).toBe('Step 5 of 5: Notification settings');
-    // The label starts as the site's host.
-    expect(await page.getByLabel('Label', { exact: true }).inputValue()).toBe(new URL(shopUrl).host);
+    // The label starts as the page's title, not its host.
+    expect(await page.getByLabel('Label', { exact: true }).inputValue()).toBe('Tea shop');
     await page.getByLabel('Label', { exact: true }).fill('Tea price');
     // Basic 5 has no 1-minute sites: the site is saved, paused.
     await page.getByRole('button', { name: '1 minute' }).click();

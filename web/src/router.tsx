@@ -3,6 +3,7 @@ import type { RouteObject } from 'react-router';
 import { loadChunk } from './chunk-load.ts';
 import { routePaths } from './route-paths.ts';
 import { AppLayout, type ShellHandle } from './shell/app-layout.tsx';
+import { LandingForSignedOut } from './shell/landing-for-signed-out.tsx';
 import { LoadingIndicator } from './shell/loading-indicator.tsx';
 import { RedirectSignedIn } from './shell/redirect-signed-in.tsx';
 import { RequireSignIn } from './shell/require-sign-in.tsx';
@@ -63,9 +64,18 @@ export const routes: RouteObject[] = [
             lazy: screen(() => import('./pages/mock-shop-page.tsx')),
           },
           {
+            path: routePaths.dashboard,
+            Component: LandingForSignedOut,
+            children: [
+              {
+                Component: RequireSignIn,
+                children: [{ index: true, lazy: screen(() => import('./pages/dashboard-page.tsx')) }],
+              },
+            ],
+          },
+          {
             Component: RequireSignIn,
             children: [
-              { path: routePaths.dashboard, lazy: screen(() => import('./pages/dashboard-page.tsx')) },
               { path: routePaths.account, lazy: screen(() => import('./pages/account-page.tsx')) },
               { path: routePaths.newCard, lazy: screen(() => import('./pages/new-card-page.tsx')) },
               { path: routePaths.planChange, lazy: screen(() => import('./pages/plan-change-page.tsx')) },

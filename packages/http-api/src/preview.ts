@@ -88,6 +88,7 @@ export type FrameRef = z.infer<typeof frameRef>;
 /** The crawler's picture of the page: a screenshot and the element map in the same coordinates. */
 export const previewRender = z.object({
   url: z.string(),
+  title: z.string().describe("The page's <title>, whitespace collapsed; empty when it has none."),
   screenshot: z.string().describe('A data URL: data:image/webp;base64,…'),
   image_width: z.number().int(),
   image_height: z.number().int(),

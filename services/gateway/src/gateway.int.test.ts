@@ -64,6 +64,14 @@ describe('gateway', () => {
         error: { code: 'unauthenticated', message_key: 'errors.unauthenticated' },
       });
     }
+    // An unknown session's cookies are dropped, so the next page load does not ask again.
+    const stale = await gateway.app.inject({
+      method: 'GET',
+      url: '/api/user_info',
+      cookies: { mimamori_session: 'not-a-session', mimamori_signed_in: '1' },
+    });
+    const cleared = stale.cookies.filter((cookie) => cookie.value === '').map((cookie) => cookie.name);
+    expect(cleared.sort()).toEqual(['mimamori_session', 'mimamori_signed_in']);
   });
 
   it('answers user_info in the shape the SPA reads for a live session, read from PostgreSQL through account', async () => {
@@ -145,6 +153,21 @@ describe('gateway', () => {
       404,
     );
     expect((await gateway.app.inject({ method: 'GET', url: '/api/nothing-here' })).statusCode).toBe(404);
+  });
+
+  it('gives a page load with a session cookie but no signed-in hint the hint, and no one else', async () => {
+    const hint = (response: { cookies: { name: string; value: string; httpOnly?: boolean }[] }) =>
+      response.cookies.find((cookie) => cookie.name === 'mimamori_signed_in');
+    const held = await gateway.app.inject({ method: 'GET', url: '/', cookies: { mimamori_session: 'x' } });
+    expect(hint(held)).toMatchObject({ value: '1' });
+    expect(hint(held)?.httpOnly).toBeFalsy();
+    const already = await gateway.app.inject({
+      method: 'GET',
+      url: '/sr2c',
+      cookies: { mimamori_session: 'x', mimamori_signed_in: '1' },
+    });
+    expect(hint(already)).toBeUndefined();
+    expect(hint(await gateway.app.inject({ method: 'GET', url: '/' }))).toBeUndefined();
   });
 
   it('describes every API route it serves, with the schema of its answers, and serves every path it describes', async () => {

@@ -46,7 +46,10 @@ beforeAll(async () => {
       );
       return;
     }
-    response.end('<!doctype html><html><body><h1>Shop</h1><div id="price">¥1,200</div></body></html>');
+    response.end(
+      '<!doctype html><html><head><title>\n  Shop  front </title></head>' +
+        '<body><h1>Shop</h1><div id="price">¥1,200</div></body></html>',
+    );
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   const { port } = site.address() as { port: number };
@@ -143,6 +146,8 @@ describe('gateway preview routes', () => {
     const { session_id: sessionId, render } = opened.json();
     expect(render.screenshot).toMatch(/^data:image\/webp;base64,/);
     expect(render.image_width).toBe(390);
+    // The wizard names a new site after the page's title, its whitespace collapsed.
+    expect(render.title).toBe('Shop front');
     expect(render.elements).toContainEqual(
       expect.objectContaining({ css: '#price', xpath: '//*[@id="price"]', text: '¥1,200' }),
     );

@@ -5,7 +5,7 @@ export type SignUpInput = {
   password: string;
   agree: boolean;
   lang: string;
-  /** Etc/GMT zone from the browser offset; left out when the offset is not whole hours. */
+  /** The browser's zone (docs/product.md#time-zones); left out when it has none. */
   timezone?: string;
   plan: number;
 };

@@ -66,7 +66,7 @@ async function errorFrom(response: Response): Promise<ApiError> {
   return new ApiError(response.status, 'http_error', 'errors.internal');
 }
 
-function readCookie(name: string): string | undefined {
+export function readCookie(name: string): string | undefined {
   for (const pair of document.cookie.split('; ')) {
     const separator = pair.indexOf('=');
     if (pair.slice(0, separator) === name) return decodeURIComponent(pair.slice(separator + 1));

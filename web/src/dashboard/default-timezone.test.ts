@@ -17,17 +17,26 @@ function at(minutesEast: number): Date {
 }
 
 describe('defaultTimezone', () => {
-  it('takes the Etc/GMT zone of a whole-hour offset (POSIX sign: UTC+9 is Etc/GMT-9)', () => {
-    expect(defaultTimezone(options, at(540))).toBe('Etc/GMT-9');
+  it("takes the browser's named zone, so a Japanese user is offered Asia/Tokyo", () => {
+    expect(defaultTimezone(options, at(540), 'Asia/Tokyo')).toBe('Asia/Tokyo');
+  });
+
+  it('reads past a zone the runtime does not know, or an Etc zone, to the offset', () => {
+    expect(defaultTimezone(options, at(540), 'Mars/Olympus')).toBe('Etc/GMT-9');
+    expect(defaultTimezone(options, at(-300), 'Etc/GMT+5')).toBe('America/New_York');
+  });
+
+  it('takes the Etc/GMT zone of a whole-hour offset when the browser names no zone (POSIX sign: UTC+9 is Etc/GMT-9)', () => {
+    expect(defaultTimezone(options, at(540), '')).toBe('Etc/GMT-9');
   });
 
   it('falls back to a listed zone with the same offset when the offset is not whole hours', () => {
-    expect(defaultTimezone(options, at(330))).toBe('Asia/Kolkata');
+    expect(defaultTimezone(options, at(330), '')).toBe('Asia/Kolkata');
   });
 
   it('falls back to the same offset when the Etc zone is not listed, else to the first zone', () => {
-    expect(defaultTimezone(options, at(-300))).toBe('America/New_York');
-    expect(defaultTimezone(options, at(345))).toBe('America/New_York');
-    expect(defaultTimezone([], at(540))).toBe('');
+    expect(defaultTimezone(options, at(-300), '')).toBe('America/New_York');
+    expect(defaultTimezone(options, at(345), '')).toBe('America/New_York');
+    expect(defaultTimezone([], at(540), '')).toBe('');
   });
 });

@@ -12,8 +12,8 @@ import {
 } from '../api/account.ts';
 import { queryKeys } from '../query-keys.ts';
 
-export function useAccount() {
-  return useQuery({ queryKey: queryKeys.account, queryFn: ({ signal }) => fetchAccount(signal) });
+export function useAccount({ enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ queryKey: queryKeys.account, queryFn: ({ signal }) => fetchAccount(signal), enabled });
 }
 
 /**

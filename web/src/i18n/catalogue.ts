@@ -13,6 +13,8 @@ import webhookErrorsEn from './features/errors-webhook.en.json';
 import webhookErrorsJa from './features/errors-webhook.ja.json';
 import filingsEn from './features/filings.en.json';
 import filingsJa from './features/filings.ja.json';
+import landingEn from './features/landing.en.json';
+import landingJa from './features/landing.ja.json';
 import mockShopEn from './features/mockShop.en.json';
 import mockShopJa from './features/mockShop.ja.json';
 import siteDetailEn from './features/siteDetail.en.json';
@@ -40,6 +42,7 @@ export const ja = {
   tour: tourJa,
   webhooks: webhooksJa,
   billing: billingJa,
+  landing: landingJa,
 };
 
 // English must carry every key the Japanese catalogue has; tsc fails on a missing one.
@@ -53,6 +56,7 @@ export const en: typeof ja = {
   tour: tourEn,
   webhooks: webhooksEn,
   billing: billingEn,
+  landing: landingEn,
 };
 
 export type Catalogue = typeof ja;

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAccount } from '../hooks/use-account.ts';
+import { useUserInfo } from '../hooks/use-user-info.ts';
 import { routePaths } from '../route-paths.ts';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { Page } from '../shell/page.tsx';
@@ -11,8 +12,10 @@ import { Page } from '../shell/page.tsx';
  */
 export default function ChatLinkCompletePage() {
   const { t } = useTranslation();
-  const account = useAccount();
-  if (account.isPending) {
+  // A signed-out visitor has no account to ask about (and no link): no request, no logged 401.
+  const userInfo = useUserInfo();
+  const account = useAccount({ enabled: Boolean(userInfo.data) });
+  if ((userInfo.isPending || account.isPending) && !userInfo.isSignedOut) {
     return (
       <Page title="chatLinkComplete">
         <LoadingIndicator />

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { FormMessage } from '../forms/form-message.tsx';
 import { TextField } from '../forms/text-field.tsx';
 import { errorCode, useErrorText } from '../forms/use-error-text.ts';
@@ -11,7 +11,7 @@ import { languageFromTag } from '../i18n/language.ts';
 import { routePaths } from '../route-paths.ts';
 import { Page } from '../shell/page.tsx';
 import { browserTimezone } from '../signup/browser-timezone.ts';
-import { PlanTable } from '../signup/plan-table.tsx';
+import { PlanTable, TRIAL_PLANS } from '../signup/plan-table.tsx';
 
 type Field = 'email' | 'password' | 'agree';
 type Problems = Partial<Record<Field, string>>;
@@ -34,7 +34,11 @@ export default function SignupPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [agree, setAgree] = useState(false);
-  const [plan, setPlan] = useState(3);
+  const [search] = useSearchParams();
+  // The landing page's plan table links here with ?plan=<id>; anything else starts on the first plan.
+  const [plan, setPlan] = useState<number>(
+    () => TRIAL_PLANS.find((trial) => String(trial.id) === search.get('plan'))?.id ?? 3,
+  );
   const [problems, setProblems] = useState<Problems>({});
   // A field's message goes once the user changes that field.
   const edit =

@@ -16,6 +16,7 @@ export function AppLayout() {
   useAccountLanguage(userInfo.data?.locale.Lang);
   const hideTopNav = useMatches().some((match) => (match.handle as ShellHandle | undefined)?.hideTopNav);
   const navigating = useNavigation().state === 'loading';
+  const signedIn = Boolean(userInfo.data) && !userInfo.isSignedOut;
   return (
     <div className={hideTopNav ? 'app app-compact' : 'app'}>
       <a className="skip-link" href="#main">
@@ -29,10 +30,11 @@ export function AppLayout() {
           </Link>
         </header>
       ) : (
-        <TopNav signedIn={Boolean(userInfo.data) && !userInfo.isSignedOut} />
+        <TopNav signedIn={signedIn} />
       )}
       <main id="main" className="main">
-        <GuidedTour />
+        {/* The tour is for a signed-in user's first site; the landing page at / is not its dashboard. */}
+        {signedIn && <GuidedTour />}
         <Outlet />
       </main>
       <SiteFooter />

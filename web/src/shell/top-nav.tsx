@@ -1,5 +1,6 @@
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useLocation } from 'react-router';
 import { contactLinks } from '../contact-links.ts';
 import { useNarrowWindow } from '../hooks/use-narrow-window.ts';
 import { useSignOut } from '../hooks/use-sign-out.ts';
@@ -11,6 +12,12 @@ export function TopNav({ signedIn }: { signedIn: boolean }) {
   const { t } = useTranslation();
   const narrow = useNarrowWindow();
   const signOut = useSignOut();
+  const location = useLocation();
+  // Below 768 px the links fold behind a menu button, so the bar stays one row on a phone.
+  const [menuOpen, setMenuOpen] = useState(false);
+  // A followed link (or a resize to the wide layout) closes the menu.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: closing is the reaction to the path changing.
+  useEffect(() => setMenuOpen(false), [location.pathname, narrow]);
   const siteRegistration = narrow
     ? routePaths.targetRegistrationMobile
     : routePaths.targetRegistrationColumns;
@@ -20,18 +27,42 @@ export function TopNav({ signedIn }: { signedIn: boolean }) {
         <Link to={routePaths.dashboard} className="brand">
           {t('app.name')}
         </Link>
-        <nav aria-label={t('nav.label')}>
+        {narrow && (
+          <button
+            type="button"
+            className="menu-button"
+            aria-expanded={menuOpen}
+            aria-controls="top-nav-menu"
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            <span className="menu-icon" aria-hidden="true" />
+            {t(menuOpen ? 'nav.closeMenu' : 'nav.menu')}
+          </button>
+        )}
+        <nav
+          id="top-nav-menu"
+          aria-label={t('nav.label')}
+          hidden={narrow && !menuOpen}
+          onKeyDown={(event) => {
+            if (event.key === 'Escape') setMenuOpen(false);
+          }}
+        >
           <ul className="nav-list">
-            <li>
-              <NavLink to={routePaths.dashboard} end className={navLinkClass}>
-                {t('nav.dashboard')}
-              </NavLink>
-            </li>
-            <li>
-              <NavLink to={routePaths.account} className={navLinkClass}>
-                {t('nav.account')}
-              </NavLink>
-            </li>
+            {/* Signed out, / is the landing page and the account has nothing to show. */}
+            {signedIn && (
+              <>
+                <li>
+                  <NavLink to={routePaths.dashboard} end className={navLinkClass}>
+                    {t('nav.dashboard')}
+                  </NavLink>
+                </li>
+                <li>
+                  <NavLink to={routePaths.account} className={navLinkClass}>
+                    {t('nav.account')}
+                  </NavLink>
+                </li>
+              </>
+            )}
             <li>
               <NavLink to={siteRegistration} className={navLinkClass}>
                 {t('nav.siteRegistration')}
@@ -52,8 +83,15 @@ export function TopNav({ signedIn }: { signedIn: boolean }) {
                 {t('nav.mailContact')}
               </a>
             </li>
+            {!signedIn && (
+              <li className="nav-end">
+                <Link to={routePaths.signin} className="nav-link nav-button">
+                  {t('nav.signIn')}
+                </Link>
+              </li>
+            )}
             {signedIn && (
-              <li>
+              <li className="nav-end">
                 <button
                   type="button"
                   className="nav-link nav-button"

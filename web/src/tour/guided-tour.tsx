@@ -91,11 +91,7 @@ export function GuidedTour() {
       </div>
       {box &&
         createPortal(
-          <div
-            className="guided-tour-ring"
-            aria-hidden="true"
-            style={{ top: box.top, left: box.left, width: box.width, height: box.height }}
-          />,
+          <div className="guided-tour-ring" aria-hidden="true" style={ringAround(box)} />,
           document.body,
         )}
     </section>
@@ -114,3 +110,18 @@ function useScreenSteps(screen: ReturnType<typeof tourScreenOf>) {
 }
 
 const NO_STEPS: readonly never[] = [];
+
+/** Room between the part and its ring, so the ring does not touch the part's text. */
+const RING_GAP = 6;
+
+/** The ring's place: the part's box grown by the gap, kept inside the window's width. */
+function ringAround(box: { top: number; left: number; width: number; height: number }) {
+  const left = Math.max(0, box.left - RING_GAP);
+  const right = Math.min(document.documentElement.clientWidth, box.left + box.width + RING_GAP);
+  return {
+    top: box.top - RING_GAP,
+    left,
+    width: Math.max(0, right - left),
+    height: box.height + 2 * RING_GAP,
+  };
+}

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { PreviewElement } from '../api/preview.ts';
-import { boxContains, elementAround, elementAt, enclosingArea, overlayOrder } from './area-boxes.ts';
+import {
+  boxContains,
+  contentLeft,
+  elementAround,
+  elementAt,
+  enclosingArea,
+  listedElements,
+  listedText,
+  overlayOrder,
+} from './area-boxes.ts';
 
 const element = (css: string, x: number, y: number, width: number, height: number): PreviewElement => ({
   tag: 'div',
@@ -60,5 +69,35 @@ describe('a selection inside an already designated area', () => {
 describe('the overlay', () => {
   it('paints larger boxes first so the smaller box inside is on top, and leaves empty boxes out', () => {
     expect(overlayOrder(elements).map((entry) => entry.css)).toEqual(['body', 'card', 'name', 'price']);
+  });
+});
+
+describe('the element list', () => {
+  const reading = (css: string, text: string): PreviewElement => ({ ...element(css, 0, 0, 10, 10), text });
+
+  it('lists each text once, on one line, by its innermost element at the place of the first', () => {
+    const listed = listedElements([
+      reading('body', '  Skip to content\n  Sample shop  '),
+      reading('main', 'Skip to content Sample shop'),
+      reading('h1', 'Sample shop'),
+      reading('wrapper', '\tSkip to content   Sample shop\n'),
+      reading('empty', '  \n '),
+    ]);
+    expect(listed.map((entry) => [entry.css, listedText(entry)])).toEqual([
+      ['wrapper', 'Skip to content Sample shop'],
+      ['h1', 'Sample shop'],
+    ]);
+  });
+});
+
+describe('where a page at actual size starts', () => {
+  it('is the leftmost text that is not a full-width wrapper, so a centred page shows its content', () => {
+    const wrapper = { ...element('wrapper', 0, 0, 1280, 900), text: 'All of it' };
+    const heading = { ...element('heading', 240, 40, 600, 40), text: 'Sample shop' };
+    const card = { ...element('card', 200, 120, 300, 200), text: 'Tea ¥1,280' };
+    const image = { ...element('image', 10, 120, 100, 100), text: '' };
+    const skipLink = { ...element('skip', -9999, 0, 120, 20), text: 'Skip to content' };
+    expect(contentLeft([skipLink, wrapper, heading, card, image], 1280)).toBe(200);
+    expect(contentLeft([wrapper], 1280)).toBe(0);
   });
 });

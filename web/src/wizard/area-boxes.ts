@@ -74,3 +74,41 @@ export function enclosingArea<Area extends { box: Box | null; frameKey: string }
 export function overlayOrder(elements: readonly PreviewElement[]): PreviewElement[] {
   return elements.filter((element) => areaOf(element.box) > 0).sort((a, b) => areaOf(b.box) - areaOf(a.box));
 }
+
+/** The element list's words for an element: its text on one line, whitespace collapsed. */
+export function listedText(element: PreviewElement): string {
+  return element.text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The area step's element list: elements with text, once per text. A wrapper and the element
+ * inside it often read the same ("Skip to content Mimamori Sample shop…" for body, main and
+ * a div); the innermost, last in document order, is the one worth watching, so it is kept, at
+ * the place of the first.
+ */
+export function listedElements(elements: readonly PreviewElement[]): PreviewElement[] {
+  const byText = new Map<string, PreviewElement>();
+  for (const element of elements) {
+    const text = listedText(element);
+    if (text !== '') byText.set(text, element);
+  }
+  return [...byText.values()];
+}
+
+/**
+ * Where a page's content starts from the left, in CSS pixels: the leftmost element with text that
+ * is not a full-width wrapper. A centred desktop page shown at actual size on a phone scrolls
+ * there first, instead of showing the empty margin at its left edge.
+ */
+export function contentLeft(elements: readonly PreviewElement[], pageWidth: number): number {
+  let left = Number.POSITIVE_INFINITY;
+  for (const element of elements) {
+    const { x, y, width, height } = element.box;
+    if (width <= 0 || width >= pageWidth * 0.9) continue;
+    // Off the page (a skip link parked at -9999 px, say): nothing a person sees starts there.
+    if (x < 0 || y + height <= 0 || x + width > pageWidth) continue;
+    if (listedText(element) === '') continue;
+    left = Math.min(left, x);
+  }
+  return Number.isFinite(left) ? left : 0;
+}

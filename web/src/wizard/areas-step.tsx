@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormMessage } from '../forms/form-message.tsx';
+import { listedElements, listedText } from './area-boxes.ts';
 import { StepButtons } from './step-buttons.tsx';
 import type { AreaSelection } from './use-area-selection.ts';
 import type { StepProps } from './wizard-step.ts';
@@ -24,15 +25,7 @@ export function AreasStep({
   const { t } = useTranslation();
   const [chosen, setChosen] = useState('');
   const [missing, setMissing] = useState(false);
-  const listed = useMemo(() => {
-    const seen = new Set<string>();
-    return (preview?.render.elements ?? []).filter((element) => {
-      const text = element.text.trim();
-      if (text === '' || seen.has(element.css)) return false;
-      seen.add(element.css);
-      return true;
-    });
-  }, [preview]);
+  const listed = useMemo(() => listedElements(preview?.render.elements ?? []), [preview]);
   const offered = listed.slice(0, LISTED_ELEMENTS);
 
   const next = () => {
@@ -68,7 +61,7 @@ export function AreasStep({
               <option value="">{t('wizard.areas.elementListPrompt')}</option>
               {offered.map((element) => (
                 <option key={element.css} value={element.css}>
-                  {element.text.trim().replace(/\s+/g, ' ').slice(0, LISTED_TEXT)}
+                  {listedText(element).slice(0, LISTED_TEXT)}
                 </option>
               ))}
             </select>

@@ -11,6 +11,7 @@ import { routePaths } from '../route-paths.ts';
 import { AlertDialog } from '../shell/alert-dialog.tsx';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { ActionsStep } from './actions-step.tsx';
+import { contentLeft } from './area-boxes.ts';
 import { AreaPicker } from './area-picker.tsx';
 import { AreasStep } from './areas-step.tsx';
 import { ContentStep } from './content-step.tsx';
@@ -70,9 +71,14 @@ export function RegistrationWizard({ layout }: { layout: WizardLayout }) {
 
 const stepIndex = (step: StepId) => STEPS.indexOf(step);
 
-function labelFromUrl(url: string): string {
+/** The target service's label limit, which its label_too_long message states (200 characters). */
+const LABEL_MAX_LENGTH = 200;
+
+/** A new site's first name: the page's own title, else its host ("Sample shop", not "127.0.0.1:8092"). */
+function labelFromRender(render: PreviewRender): string {
+  if (render.title !== '') return render.title.slice(0, LABEL_MAX_LENGTH);
   try {
-    return new URL(url).host;
+    return new URL(render.url).host;
   } catch {
     return '';
   }
@@ -100,6 +106,15 @@ function WizardFlow({
   const [pausedSave, setPausedSave] = useState<SavedTarget>();
   // A narrow screen shrinks a desktop page past pointing at anything: it starts at actual size.
   const [actualSize, setActualSize] = useState(layout === 'stacked');
+  const previewScroll = useRef<HTMLElement>(null);
+  const shownRender = preview?.render;
+  // At actual size a centred page would open on its empty left margin: start where its text does.
+  useEffect(() => {
+    const scroller = previewScroll.current;
+    if (!scroller || !shownRender || !actualSize) return;
+    const pageWidth = shownRender.image_width / shownRender.scale;
+    scroller.scrollLeft = Math.max(0, contentLeft(shownRender.elements, pageWidth) - 16);
+  }, [shownRender, actualSize]);
   const heading = useRef<HTMLHeadingElement>(null);
   const [focusRequest, setFocusRequest] = useState(0);
   const openSession = useRef<string | null>(null);
@@ -156,7 +171,7 @@ function WizardFlow({
     setDraft((current) => ({
       ...current,
       // A label to start from; the user names the site in the notification settings.
-      label: current.label || labelFromUrl(session.render.url),
+      label: current.label || labelFromRender(session.render),
       areas: current.areas.map((area) => {
         const element = session.render.elements.find(
           (entry) => entry.css === area.locator.selector && area.locator.frame_selector === '',
@@ -257,8 +272,13 @@ function WizardFlow({
         </div>
         {preview ? (
           // Scrolls on its own; focusable so keyboard users can scroll a long page.
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
-          <section className="preview-scroll" tabIndex={0} aria-label={t('wizard.preview.scrollLabel')}>
+          <section
+            ref={previewScroll}
+            className="preview-scroll"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
+            tabIndex={0}
+            aria-label={t('wizard.preview.scrollLabel')}
+          >
             <AreaPicker
               render={preview.render}
               areas={draft.areas}

@@ -182,6 +182,7 @@ function toStep(outcome: { ok: boolean; problem?: PreviewProblem; render?: Previ
 function toRender(render: PreviewRender): crawlerV1.PreviewRender {
   return {
     url: render.url,
+    title: render.title,
     screenshot: Buffer.from(render.screenshot.data),
     screenshotType: render.screenshot.contentType,
     imageWidth: render.screenshot.width,

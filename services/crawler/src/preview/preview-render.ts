@@ -28,6 +28,8 @@ export interface PreviewFrame {
 
 export interface PreviewRender {
   url: string;
+  /** The top document's title, whitespace collapsed; empty when it has none. */
+  title: string;
   screenshot: EncodedImage;
   /** Image pixels per CSS pixel. */
   scale: number;
@@ -77,8 +79,10 @@ export async function renderPreview(page: Page, frame?: FrameRef): Promise<Previ
   });
   const screenshot = await encodeScreenshot(capture, { maxHeight: MAX_HEIGHT });
   const shown = (box: Box) => frame !== undefined || box.y < MAX_HEIGHT;
+  const title = (await page.title().catch(() => '')).replace(/\s+/g, ' ').trim();
   return {
     url: page.url(),
+    title,
     screenshot,
     scale: screenshot.width / Math.max(1, clip.width),
     ...(frame ? { frame } : {}),

@@ -289,6 +289,7 @@ function renderJson(render: crawlerV1.PreviewRender | undefined): PreviewRender 
   if (!render) throw new Error('the crawler answered without the page or a problem');
   return {
     url: render.url,
+    title: render.title,
     screenshot: `data:${render.screenshotType};base64,${Buffer.from(render.screenshot).toString('base64')}`,
     image_width: render.imageWidth,
     image_height: render.imageHeight,

@@ -1,8 +1,9 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendApiError } from './api-error.ts';
+import { SESSION_COOKIE, SIGNED_IN_HINT_COOKIE, setSignedInHint } from './session-cookie.ts';
 
 /**
  * Serves the built SPA. Any other GET that asks for a page (not the API) gets index.html,
@@ -15,13 +16,17 @@ export async function spaRoutes(app: FastifyInstance, webDistDir: string) {
     );
   });
   await app.register(fastifyStatic, { root: webDistDir, wildcard: false, index: false });
-  const sendIndex = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html');
+  const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
+    // A session begun before the hint existed gets it here, so the SPA still asks who it is.
+    if (request.cookies[SESSION_COOKIE] && !request.cookies[SIGNED_IN_HINT_COOKIE]) setSignedInHint(reply);
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  };
   // The SPA's pages, not the API: left out of /api/openapi.json.
   const hide = { schema: { hide: true } };
-  app.get('/', hide, (_request, reply) => sendIndex(reply));
+  app.get('/', hide, (request, reply) => sendIndex(request, reply));
   app.get('/*', hide, (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     if (path.startsWith('/api/') || path.startsWith('/assets/')) return sendApiError(reply, 404, 'not_found');
-    return sendIndex(reply);
+    return sendIndex(request, reply);
   });
 }

@@ -1,3 +1,4 @@
+import { status as grpcStatus } from '@grpc/grpc-js';
 import type { accountV1, filingsV1 } from '@mimamori/contracts';
 import { signedOut, type UserInfo, userInfo } from '@mimamori/http-api';
 import { unary } from '@mimamori/runtime';
@@ -5,7 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { answer } from './answer.ts';
 import { sendApiError, sendGrpcFailure } from './api-error.ts';
-import { SESSION_COOKIE } from './session-cookie.ts';
+import { clearSessionCookie, SESSION_COOKIE } from './session-cookie.ts';
 import { followsJson, toUserInfoJson } from './user-info-json.ts';
 
 export function userInfoRoutes(
@@ -35,7 +36,13 @@ export function userInfoRoutes(
           if (!deps.filings || !info.user_id || info.deleted_user) return reply.send(info);
           return reply.send(withFollows(info, await followsOf(deps.filings, info.user_id, request)));
         },
-        sendGrpcFailure,
+        (failingReply, error) => {
+          // An expired or signed-out session: drop its cookies, so later page loads neither offer
+          // the SPA the signed-in hint again nor ask (and log) this 401 each time.
+          if ((error as { code?: number }).code === grpcStatus.UNAUTHENTICATED)
+            clearSessionCookie(failingReply);
+          return sendGrpcFailure(failingReply, error);
+        },
       ),
   );
 }

@@ -63,6 +63,10 @@ describe('sign-up, verification, sign-in and sign-out', () => {
     expect(signIn).toMatchObject({ status: 200, body: { status: 'signed_in' } });
     const cookie = browser.setCookies.findLast((c) => c.name === 'mimamori_session');
     expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax' });
+    // The SPA's readable hint that a session may exist: it carries no secret.
+    const hint = browser.setCookies.findLast((c) => c.name === 'mimamori_signed_in');
+    expect(hint).toMatchObject({ value: '1', secure: true, sameSite: 'Lax' });
+    expect(hint?.httpOnly).toBeFalsy();
     const session = browser.cookies.get('mimamori_session') ?? '';
     const { rows } = await harness.db.query<{ token_hash: string }>(
       'SELECT token_hash FROM account.sessions',
@@ -100,6 +104,7 @@ describe('sign-up, verification, sign-in and sign-out', () => {
 
     expect(await browser.get('/api/signout')).toMatchObject({ status: 200, body: { status: 'signed_out' } });
     expect(browser.cookies.has('mimamori_session')).toBe(false);
+    expect(browser.cookies.has('mimamori_signed_in')).toBe(false);
     // The session is gone server-side too: replaying the old cookie fails.
     browser.cookies.set('mimamori_session', session);
     expect((await browser.get('/api/user_info')).status).toBe(401);

@@ -93,6 +93,8 @@ export interface PreviewRender {
   frameSelectorType: string;
   frames: PreviewFrame[];
   elements: PreviewElement[];
+  /** The top document's <title>, trimmed: the wizard names a new site after it. */
+  title: string;
 }
 
 /**
@@ -856,6 +858,7 @@ function createBasePreviewRender(): PreviewRender {
     frameSelectorType: "",
     frames: [],
     elements: [],
+    title: "",
   };
 }
 
@@ -890,6 +893,9 @@ export const PreviewRender: MessageFns<PreviewRender> = {
     }
     for (const v of message.elements) {
       PreviewElement.encode(v!, writer.uint32(82).fork()).join();
+    }
+    if (message.title !== "") {
+      writer.uint32(90).string(message.title);
     }
     return writer;
   },
@@ -987,6 +993,14 @@ export const PreviewRender: MessageFns<PreviewRender> = {
             message.elements.push(PreviewElement.decode(reader, reader.uint32()));
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1035,6 +1049,7 @@ export const PreviewRender: MessageFns<PreviewRender> = {
       elements: globalThis.Array.isArray(object?.elements)
         ? object.elements.map((e: any) => PreviewElement.fromJSON(e))
         : [],
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
     };
   },
 
@@ -1070,6 +1085,9 @@ export const PreviewRender: MessageFns<PreviewRender> = {
     if (message.elements?.length) {
       obj.elements = message.elements.map((e) => PreviewElement.toJSON(e));
     }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
     return obj;
   },
 
@@ -1088,6 +1106,7 @@ export const PreviewRender: MessageFns<PreviewRender> = {
     message.frameSelectorType = object.frameSelectorType ?? "";
     message.frames = object.frames?.map((e) => PreviewFrame.fromPartial(e)) || [];
     message.elements = object.elements?.map((e) => PreviewElement.fromPartial(e)) || [];
+    message.title = object.title ?? "";
     return message;
   },
 };
