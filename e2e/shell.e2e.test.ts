@@ -155,6 +155,9 @@ describe('the SPA shell served by the product', () => {
       .getByRole('row')
       .filter({ has: page.getByRole('rowheader', { name: run.plan, exact: true }) });
     expect(await plan.getByRole('link').getAttribute('href')).toBe('/signup?plan=5');
+    // Its monthly price from the public plans endpoint, in the visitor's currency.
+    const currency = run.locale.startsWith('ja') ? '¥' : '$';
+    await expect.poll(() => page.getByTestId('landing-price-5').textContent()).toContain(currency);
     // The tour belongs to a signed-in user's dashboard, not to the landing page.
     expect(await page.locator('#guided-tour-title').count()).toBe(0);
     await expectNoSidewaysOverflow(page);

@@ -1,6 +1,9 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { planOnlyPrice, visitorCurrency } from '../billing/plan-price.ts';
+import { usePlanText } from '../billing/use-plan-text.ts';
+import { usePlans } from '../hooks/use-billing.ts';
 import { ProductScreenshot } from '../landing/product-screenshot.tsx';
 import { routePaths } from '../route-paths.ts';
 import { TRIAL_PLANS } from '../signup/plan-table.tsx';
@@ -12,11 +15,18 @@ const FEATURES = ['noise', 'pictures', 'login', 'history'] as const;
 /**
  * `/` for a signed-out visitor (docs/product.md#screens): what Mimamori does, its plans and the
  * trial without a card (docs/product.md#subscription), with the way to sign up or sign in.
- * Prices are not shown: they live in configuration and the gateway serves signed-out visitors no
- * price list yet (docs/product.md#prices).
+ * Monthly prices come from the public plans endpoint, in yen for a Japanese visitor and dollars
+ * otherwise, as on the sign-up table; without them (loading, or billing not configured) the
+ * column is left out rather than showing a price that may be wrong (docs/product.md#prices).
  */
 export default function LandingPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const text = usePlanText();
+  const plans = usePlans();
+  const currency = visitorCurrency(i18n.resolvedLanguage);
+  const priceOf = (planId: number) =>
+    plans.data ? text.price(planOnlyPrice(plans.data, planId, 'month', currency), currency, 'month') : null;
+  const priced = TRIAL_PLANS.some((plan) => priceOf(plan.id) !== null);
   useEffect(() => {
     document.title = t('landing.documentTitle');
   }, [t]);
@@ -78,6 +88,7 @@ export default function LandingPage() {
                 <th scope="col">{t('landing.plans.oneMinute')}</th>
                 <th scope="col">{t('landing.plans.tenMinute')}</th>
                 <th scope="col">{t('landing.plans.mails')}</th>
+                {priced && <th scope="col">{t('landing.plans.price')}</th>}
                 <td />
               </tr>
             </thead>
@@ -89,6 +100,15 @@ export default function LandingPage() {
                   <td data-label={t('landing.plans.oneMinute')}>{plan.quota._1min}</td>
                   <td data-label={t('landing.plans.tenMinute')}>{plan.quota._10min}</td>
                   <td data-label={t('landing.plans.mails')}>{plan.quota.mail}</td>
+                  {priced && (
+                    <td
+                      className="landing-plan-price"
+                      data-label={t('landing.plans.price')}
+                      data-testid={`landing-price-${plan.id}`}
+                    >
+                      {priceOf(plan.id) ?? '—'}
+                    </td>
+                  )}
                   <td className="landing-plan-action">
                     <Link
                       to={`${routePaths.signup}?plan=${plan.id}`}
