@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { linkFromMailbox } from './mailbox.ts';
 import { repoRoot } from './product.ts';
 import {
+  chooseSuggestedTimezone,
   expectNoSeriousAxeViolations,
   expectNoSidewaysOverflow,
   NARROW,
@@ -112,6 +113,7 @@ describe('account screens against the running product', () => {
     await page.getByLabel('パスワード').fill(password);
     await page.getByRole('button', { name: 'ログイン', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/');
+    await chooseSuggestedTimezone(page);
 
     await page.getByRole('navigation').getByRole('link', { name: 'アカウント' }).click();
     await expect.poll(() => page.getByTestId('account-email').textContent()).toBe(email);
@@ -227,7 +229,12 @@ describe('account screens against the running product', () => {
     await page.getByRole('button', { name: 'Save' }).first().click();
     await expect.poll(() => page.getByText('Saved.').count()).toBe(1);
     await page.getByLabel('Address to add').fill('sam.alerts@example.com');
-    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    // The additional addresses' own Add (the webhooks panel below has one too).
+    await page
+      .locator('form')
+      .filter({ has: page.getByLabel('Address to add') })
+      .getByRole('button', { name: 'Add', exact: true })
+      .click();
     await expect.poll(() => page.getByText('sam.alerts@example.com', { exact: true }).count()).toBe(1);
     expect(await page.locator('.mail-row .badge').textContent()).toBe('Awaiting confirmation');
     await page.getByLabel('Time zone').selectOption('America/New_York');

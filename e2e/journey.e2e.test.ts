@@ -7,6 +7,7 @@ import { repoRoot } from './product.ts';
 import {
   type Api,
   apiOf,
+  chooseSuggestedTimezone,
   expectNoSeriousAxeViolations,
   expectNoSidewaysOverflow,
   NARROW,
@@ -171,8 +172,10 @@ describe.concurrent('a new user watches the demo shop', () => {
     async ({ language, width }, { expect }) => {
       const t = await translator(language);
       const name = `${width}-${language}`;
+      const zone = language === 'ja' ? 'Asia/Tokyo' : 'America/New_York';
       const context = await running.browser.newContext({
         locale: language === 'ja' ? 'ja-JP' : 'en-US',
+        timezoneId: zone,
         viewport: width === 'wide' ? WIDE : NARROW,
       });
       const page = await context.newPage();
@@ -197,6 +200,14 @@ describe.concurrent('a new user watches the demo shop', () => {
         await expectFinishedScreen(expect, page);
         await screenshot(page, `journey-signin-${name}`);
       });
+
+      // Sign-up sets no time zone, so the dashboard asks, suggesting the browser's own by name.
+      await expect
+        .poll(() => page.getByRole('dialog', { name: t('dashboard.timezone.title') }).count())
+        .toBe(1);
+      await expectFinishedScreen(expect, page);
+      await screenshot(page, `journey-timezone-${name}`);
+      expect(await chooseSuggestedTimezone(page, expect)).toBe(zone);
 
       // A first-time user with no site is offered the tour on the dashboard.
       const tour = page.getByRole('region', { name: t('tour.steps.register.title') });
@@ -328,6 +339,9 @@ describe.concurrent('a new user watches the demo shop', () => {
       );
       expect(mail.text).toContain(`[${t('wizard.areas.defaultLabel', { number: 1 })}]`);
       expect(mail.text).toContain(label);
+      // Times in the zone the user chose, by a name people read, never "Etc/GMT-9".
+      if (language === 'ja') expect(mail.text).toContain('（日本時間）');
+      expect(mail.text).not.toContain('Etc/GMT');
       expect(mail.attachmentTypes.length).toBeGreaterThan(0);
       for (const type of mail.attachmentTypes) expect(type).toMatch(/^image\/(jpeg|png)$/);
       const mailPage = await context.newPage();
@@ -414,6 +428,7 @@ describe.concurrent('a new user watches the demo shop', () => {
     };
     await signUpAndVerify(page, running.product.url, account, expect);
     await signIn(page, running.product.url, account);
+    await chooseSuggestedTimezone(page, expect);
     const tour = page.getByRole('region', { name: t('tour.steps.register.title') });
     await expect.poll(() => tour.count()).toBe(1);
 

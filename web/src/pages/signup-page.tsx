@@ -10,7 +10,6 @@ import { useSignUp } from '../hooks/use-auth.ts';
 import { languageFromTag } from '../i18n/language.ts';
 import { routePaths } from '../route-paths.ts';
 import { Page } from '../shell/page.tsx';
-import { browserTimezone } from '../signup/browser-timezone.ts';
 import { PlanTable, TRIAL_PLANS } from '../signup/plan-table.tsx';
 
 type Field = 'email' | 'password' | 'agree';
@@ -70,7 +69,6 @@ export default function SignupPage() {
     if (!agree) found.agree = 'terms_not_agreed';
     setProblems(found);
     if (Object.keys(found).length > 0) return focusResult();
-    const timezone = browserTimezone();
     signUp.mutate(
       {
         email: email.trim(),
@@ -78,7 +76,6 @@ export default function SignupPage() {
         agree,
         lang: languageFromTag(i18n.resolvedLanguage),
         plan,
-        ...(timezone && { timezone }),
       },
       {
         onError: (error) => {
