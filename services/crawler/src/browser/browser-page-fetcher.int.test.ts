@@ -200,7 +200,7 @@ describe('browser page fetcher', () => {
     expect(moved.areas[0]?.text).toBe('¥1,200');
   });
 
-  it('signs in by replaying the login every check when verified by replay', async () => {
+  it('signs in by replaying the login when verified by replay, and keeps the session for the next check', async () => {
     const login = {
       verify: { kind: 'replay' as const },
       actions: [
@@ -234,7 +234,7 @@ describe('browser page fetcher', () => {
       }),
     );
     expect(second.areas[0]?.text).toContain('members only');
-    expect(site.hits('/do-login') - before).toBe(2);
+    expect(site.hits('/do-login') - before).toBe(1);
   });
 
   it('goes through a real upstream proxy (tinyproxy) behind the guard', async () => {

@@ -1,5 +1,5 @@
 import type { EgressGuard } from '@mimamori/egress';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { AreaContent, FetchRequest, FetchResult } from '../domain/page-fetcher.ts';
 import { CrawlFailure } from '../http/crawl-failure.ts';
 import { type Box, readAreas } from './area-reader.ts';
@@ -27,17 +27,31 @@ export async function checkOnPage(
   signal.addEventListener('abort', abort, { once: true });
   try {
     if (request.cookies) await context.addCookies(cookiesFromHeader(request.cookies, request.url));
-    const response = request.login
-      ? await ensureSignedIn(page, request.url, request.login, limits, guard)
-      : await loadPage(page, request.url, limits, guard);
-    if (request.actions.length > 0) await runActions(page, request.actions, limits, guard);
-    // A page that navigated itself somewhere refused shows the guard's answer, not the page.
-    await throwIfPageStopped(page, request.url);
-    const { areas, boxes } = await readCheckedAreas(page, request).catch(async (error: unknown) => {
-      await throwIfPageStopped(page, request.url);
-      throw error;
-    });
-    await throwIfPageStopped(page, request.url);
+    const kept = Boolean(request.sessionState);
+    const signedIn = request.login
+      ? await ensureSignedIn(page, request.url, request.login, limits, guard, { kept })
+      : { response: await loadPage(page, request.url, limits, guard), replayed: false };
+    let response = signedIn.response;
+    let read: Awaited<ReturnType<typeof actAndRead>>;
+    try {
+      read = await actAndRead(page, request, limits, guard);
+    } catch (error) {
+      // A kept session can lapse without the page saying so (no form, no status): the signed-out
+      // page then lacks what the check reads. One replayed login tells the two apart.
+      const lapsed =
+        request.login &&
+        kept &&
+        !signedIn.replayed &&
+        error instanceof CrawlFailure &&
+        error.code === 'element_not_found';
+      if (!lapsed || !request.login) throw error;
+      ({ response } = await ensureSignedIn(page, request.url, request.login, limits, guard, {
+        kept,
+        force: true,
+      }));
+      read = await actAndRead(page, request, limits, guard);
+    }
+    const { areas, boxes } = read;
     const capture = request.screenshot === 'page' ? await capturePage(page) : undefined;
     const pageScreenshot = capture ? imageOnly(capture.image) : undefined;
     if (capture) {
@@ -55,11 +69,37 @@ export async function checkOnPage(
       status: response.status(),
       areas,
       ...(pageScreenshot ? { pageScreenshot } : {}),
-      ...(keepsSession ? { sessionState: JSON.stringify(await context.storageState()) } : {}),
+      ...(keepsSession ? keptSession(await context.storageState()) : {}),
     };
   } finally {
     signal.removeEventListener('abort', abort);
   }
+}
+
+async function actAndRead(page: Page, request: FetchRequest, limits: ActionLimits, guard: EgressGuard) {
+  if (request.actions.length > 0) await runActions(page, request.actions, limits, guard);
+  // A page that navigated itself somewhere refused shows the guard's answer, not the page.
+  await throwIfPageStopped(page, request.url);
+  const read = await readCheckedAreas(page, request).catch(async (error: unknown) => {
+    await throwIfPageStopped(page, request.url);
+    throw error;
+  });
+  await throwIfPageStopped(page, request.url);
+  return read;
+}
+
+/** The most session state a check keeps: it travels sealed in every check of the site. */
+export const MAX_KEPT_SESSION_BYTES = 64 * 1024;
+
+/**
+ * The session to keep for the next check: cookies and local storage, or the cookies alone when
+ * a site fills its storage past the cap (sessions live in cookies far more often), or nothing.
+ */
+function keptSession(state: Awaited<ReturnType<BrowserContext['storageState']>>): { sessionState?: string } {
+  const whole = JSON.stringify(state);
+  if (Buffer.byteLength(whole) <= MAX_KEPT_SESSION_BYTES) return { sessionState: whole };
+  const cookiesOnly = JSON.stringify({ cookies: state.cookies, origins: [] });
+  return Buffer.byteLength(cookiesOnly) <= MAX_KEPT_SESSION_BYTES ? { sessionState: cookiesOnly } : {};
 }
 
 async function readCheckedAreas(
