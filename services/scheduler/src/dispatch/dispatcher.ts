@@ -60,7 +60,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         const dueAt = new Date(dueTimeIn(from, intervalMs, schedule.phaseMs));
         if (schedule.backoffUntil && schedule.backoffUntil.getTime() > dueAt.getTime()) continue;
         const checkId = checkIdFor(schedule.targetId, dueAt);
-        const check = { ...checksEventsV1.RunCheck.decode(schedule.checkTemplate), checkId, dueAt };
+        const check = {
+          ...checksEventsV1.RunCheck.decode(schedule.checkTemplate),
+          checkId,
+          dueAt,
+          ...(schedule.sealedSessionState ? { sealedSessionState: schedule.sealedSessionState } : {}),
+        };
         await bus.publish(runCheck.subject, runCheck.encode(check), { msgId: checkId });
         published++;
         onDispatched?.({ checkId, dueAt, publishedAt: clock.now() });

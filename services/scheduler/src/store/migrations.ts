@@ -39,4 +39,20 @@ export const schedulerMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'kept_sessions',
+    sql: `
+      -- The sign-in session the crawler kept from a site's newest successful check, sealed by the
+      -- crawler (the scheduler never opens it), sent with the site's next checks so they do not
+      -- log in again (ADR 0016). It goes with its schedule.
+      CREATE TABLE kept_sessions (
+        target_id text PRIMARY KEY REFERENCES schedules (target_id) ON DELETE CASCADE,
+        sealed_session_state text NOT NULL,
+        -- the due time of the check that kept it: an older check's session never replaces it, and
+        -- one kept before the site's settings last changed is not sent
+        check_due_at timestamptz NOT NULL
+      );
+    `,
+  },
 ];

@@ -4,6 +4,7 @@ import { SCHEDULER_SCHEMA } from './migrations.ts';
 
 const schedules = `${SCHEDULER_SCHEMA}.schedules`;
 const removed = `${SCHEDULER_SCHEMA}.removed_targets`;
+const keptSessions = `${SCHEDULER_SCHEMA}.kept_sessions`;
 
 /** A site due in a dispatch window. */
 export interface DueSchedule {
@@ -11,6 +12,8 @@ export interface DueSchedule {
   phaseMs: number;
   checkTemplate: Uint8Array;
   backoffUntil: Date | null;
+  /** The session kept from the site's last check, sealed; sent with the check (ADR 0016). */
+  sealedSessionState: string | null;
 }
 
 export interface ScheduleCounters {
@@ -122,7 +125,11 @@ export async function activeIntervals(sql: Sql): Promise<number[]> {
   return rows.map((row) => Number(row.interval_ms));
 }
 
-/** The active sites of one interval whose phase lies in [low, high]. */
+/**
+ * The active sites of one interval whose phase lies in [low, high], each with the session its
+ * last check kept, unless the site's settings changed after that check was due (a changed login
+ * may sign in as someone else).
+ */
 export async function schedulesInPhases(
   sql: Sql,
   intervalMs: number,
@@ -134,9 +141,12 @@ export async function schedulesInPhases(
     phase_ms: string;
     check_template: Uint8Array;
     backoff_until: Date | null;
+    sealed_session_state: string | null;
   }>(
-    `SELECT target_id, phase_ms, check_template, backoff_until FROM ${schedules}
-      WHERE active AND interval_ms = $1 AND phase_ms BETWEEN $2 AND $3`,
+    `SELECT s.target_id, s.phase_ms, s.check_template, s.backoff_until, k.sealed_session_state
+       FROM ${schedules} s
+       LEFT JOIN ${keptSessions} k ON k.target_id = s.target_id AND k.check_due_at > s.changed_at
+      WHERE s.active AND s.interval_ms = $1 AND s.phase_ms BETWEEN $2 AND $3`,
     [intervalMs, low, high],
   );
   return rows.map((row) => ({
@@ -144,7 +154,27 @@ export async function schedulesInPhases(
     phaseMs: Number(row.phase_ms),
     checkTemplate: row.check_template,
     backoffUntil: row.backoff_until,
+    sealedSessionState: row.sealed_session_state,
   }));
+}
+
+/**
+ * Keeps the session a check of the site ended with, unless a check due later already left one,
+ * the site has no schedule (deleted), or its settings changed after this check was due.
+ */
+export async function keepSession(
+  sql: Sql,
+  session: { targetId: string; sealedSessionState: string; checkDueAt: Date },
+): Promise<boolean> {
+  const { rowCount } = await sql.query(
+    `INSERT INTO ${keptSessions} (target_id, sealed_session_state, check_due_at)
+     SELECT target_id, $2, $3 FROM ${schedules} WHERE target_id = $1 AND changed_at < $3
+     ON CONFLICT (target_id) DO UPDATE SET
+       sealed_session_state = EXCLUDED.sealed_session_state, check_due_at = EXCLUDED.check_due_at
+     WHERE ${keptSessions}.check_due_at < EXCLUDED.check_due_at`,
+    [session.targetId, session.sealedSessionState, session.checkDueAt],
+  );
+  return rowCount > 0;
 }
 
 /** Whether the migrations have run (the dispatcher starts before the service host applies them). */
