@@ -7,7 +7,7 @@ import { createDispatcher, type DispatcherOptions } from './dispatch/dispatcher.
 import { type Clock, systemClock } from './domain/clock.ts';
 import { accountConsumers } from './events/account-consumers.ts';
 import { checkResultConsumers } from './events/check-result-consumers.ts';
-import { sessionConsumers } from './events/session-consumers.ts';
+import { checkStateConsumers } from './events/check-state-consumers.ts';
 import { targetConsumers } from './events/target-consumers.ts';
 import { SCHEDULER_SCHEMA, schedulerMigrations } from './store/migrations.ts';
 
@@ -63,7 +63,7 @@ export function createSchedulerService(options: SchedulerServiceOptions): Servic
       ...targetConsumers(db, logger),
       ...accountConsumers(db, logger),
       ...checkResultConsumers(db, logger, options.backoffMaxMs ?? 6 * 3_600_000),
-      ...sessionConsumers(db, logger),
+      ...checkStateConsumers(db, logger),
     ],
     stop: () => dispatcher.stop(),
   };

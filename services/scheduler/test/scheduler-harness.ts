@@ -62,8 +62,12 @@ export interface SchedulerHarness {
   publishDeleted(site: Site): Promise<void>;
   publishTrialEnded(userId: string, endedAt: Date): Promise<void>;
   publishResult(targetId: string, dueAt: Date, outcome: 'error' | 'no_change' | 'update'): Promise<void>;
-  /** Publishes the snapshot of the check due at `dueAt` as the crawler does, with the session it kept. */
-  publishSnapshot(targetId: string, dueAt: Date, sealedSessionState: string): Promise<void>;
+  /** Publishes the snapshot of the check due at `dueAt` as the crawler does, with what it kept. */
+  publishSnapshot(
+    targetId: string,
+    dueAt: Date,
+    kept: { sealedSessionState?: string; areasDigest?: string; failed?: boolean },
+  ): Promise<void>;
   /** Waits until the schedule row holds this revision (or is gone, for undefined). */
   untilApplied(targetId: string, revision: number | undefined): Promise<void>;
   /** Waits until the schedule counted the result of the check due at `dueAt`. */
@@ -230,7 +234,7 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
         { msgId: eventId },
       );
     },
-    async publishSnapshot(targetId, dueAt, sealedSessionState) {
+    async publishSnapshot(targetId, dueAt, kept) {
       const checkId = `${targetId}:${dueAt.toISOString()}`;
       await bus.publish(
         snapshotCaptured.subject,
@@ -245,7 +249,9 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
             fetchMode: 'browser',
             finalUrl: `https://example.test/${targetId}`,
             httpStatus: 200,
-            sealedSessionState,
+            sealedSessionState: kept.sealedSessionState ?? '',
+            areasDigest: kept.areasDigest ?? '',
+            ...(kept.failed ? { error: { code: 'timeout', detail: 'too slow', retryable: true } } : {}),
           }),
         ),
         { msgId: checkId },

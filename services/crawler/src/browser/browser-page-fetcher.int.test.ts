@@ -429,6 +429,40 @@ describe('browser page fetcher', () => {
     }
   });
 
+  it('takes screenshots only on change: areas read as at the last check are not pictured again', async () => {
+    for (const screenshot of ['page', 'areas'] as const) {
+      const first = await fetchOk(request('/static', { screenshot, areas: [css('price', '#price')] }));
+      const pictured = (result: typeof first) =>
+        Boolean(result.pageScreenshot) || result.areas.some((area) => area.screenshot);
+      expect(pictured(first)).toBe(true);
+      expect(first.areasDigest).toMatch(/^[0-9a-f]{64}$/);
+
+      const unchanged = await fetchOk(
+        request('/static', {
+          screenshot,
+          previousAreasDigest: first.areasDigest as string,
+          areas: [css('price', '#price')],
+        }),
+      );
+      expect(pictured(unchanged)).toBe(false);
+      expect(unchanged.areasDigest).toBe(first.areasDigest);
+      expect(unchanged.areas[0]?.text).toBe('¥1,200');
+
+      // Another area read differently: pictured again.
+      const changed = await fetchOk(
+        request('/static', {
+          screenshot,
+          previousAreasDigest: first.areasDigest as string,
+          areas: [css('price', '#price'), css('note', 'p.note')],
+        }),
+      );
+      expect(pictured(changed)).toBe(true);
+      expect(changed.areasDigest).not.toBe(first.areasDigest);
+    }
+    const without = await fetchOk(request('/static', { areas: [css('price', '#price')] }));
+    expect(without.areasDigest).toBeUndefined();
+  });
+
   it('presents the reader’s language and time zone to the site: header, navigator.language, clock', async () => {
     const areas = [css('accept', '#accept'), css('language', '#language'), css('zone', '#zone')];
     const japanese = await fetchOk(

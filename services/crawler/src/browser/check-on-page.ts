@@ -1,5 +1,6 @@
 import type { EgressGuard } from '@mimamori/egress';
 import type { BrowserContext, Page } from 'playwright-core';
+import { areasDigest } from '../domain/areas-digest.ts';
 import type { AreaContent, FetchRequest, FetchResult } from '../domain/page-fetcher.ts';
 import { CrawlFailure } from '../http/crawl-failure.ts';
 import { type Box, readAreas } from './area-reader.ts';
@@ -52,7 +53,18 @@ export async function checkOnPage(
       read = await actAndRead(page, request, limits, guard);
     }
     const { areas, boxes } = read;
-    const capture = request.screenshot === 'page' ? await capturePage(page) : undefined;
+    // Screenshots only on change: areas read exactly as at the site's last check cannot make an
+    // update, so that check's pictures stand (docs/product.md#checks); the digest goes on either way.
+    const digest = request.screenshot === 'none' ? undefined : areasDigest(areas);
+    const shots =
+      digest !== undefined && digest === request.previousAreasDigest ? 'none' : request.screenshot;
+    if (shots === 'areas') {
+      for (const area of areas) {
+        const box = boxes.get(area.areaId);
+        if (box) area.screenshot = imageOnly(await captureArea(page, box));
+      }
+    }
+    const capture = shots === 'page' ? await capturePage(page) : undefined;
     const pageScreenshot = capture ? imageOnly(capture.image) : undefined;
     if (capture) {
       // The update's pictures box the watched element itself, wherever the page was scaled.
@@ -70,6 +82,7 @@ export async function checkOnPage(
       areas,
       ...(pageScreenshot ? { pageScreenshot } : {}),
       ...(keepsSession ? keptSession(await context.storageState()) : {}),
+      ...(digest ? { areasDigest: digest } : {}),
     };
   } finally {
     signal.removeEventListener('abort', abort);
@@ -120,17 +133,7 @@ async function readCheckedAreas(
   const boxes = new Map<string, Box>();
   for (const reading of readings) {
     if (reading.box) boxes.set(reading.areaId, reading.box);
-    const screenshot =
-      request.screenshot === 'areas' && reading.box
-        ? imageOnly(await captureArea(page, reading.box))
-        : undefined;
-    contents.push({
-      areaId: reading.areaId,
-      found: reading.found,
-      html: reading.html,
-      text: reading.text,
-      ...(screenshot ? { screenshot } : {}),
-    });
+    contents.push({ areaId: reading.areaId, found: reading.found, html: reading.html, text: reading.text });
   }
   return { areas: contents, boxes };
 }

@@ -37,6 +37,7 @@ export async function snapshotEvent(
       pageScreenshotBlobKey: '',
       error: { code: result.code, detail: result.detail, retryable: result.retryable },
       sealedSessionState: '',
+      areasDigest: '',
     };
   }
   const folder = `${segment(job.targetId)}/${segment(job.dueAt?.toISOString() ?? job.checkId)}`;
@@ -86,6 +87,7 @@ export async function snapshotEvent(
       result.sessionState && deps.secrets
         ? deps.secrets.seal(result.sessionState, sealingContext.session(job.targetId))
         : '',
+    areasDigest: result.areasDigest ?? '',
   };
 }
 

@@ -128,6 +128,7 @@ export async function startHistoryHarness(): Promise<HistoryHarness> {
         areas: [],
         pageScreenshotBlobKey: '',
         sealedSessionState: '',
+        areasDigest: '',
         watch: await currentWatch(snapshot.targetId),
         ...snapshot,
       };

@@ -65,6 +65,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           checkId,
           dueAt,
           ...(schedule.sealedSessionState ? { sealedSessionState: schedule.sealedSessionState } : {}),
+          ...(schedule.areasDigest ? { previousAreasDigest: schedule.areasDigest } : {}),
         };
         await bus.publish(runCheck.subject, runCheck.encode(check), { msgId: checkId });
         published++;

@@ -41,16 +41,18 @@ export const schedulerMigrations: Migration[] = [
   },
   {
     version: 2,
-    name: 'kept_sessions',
+    name: 'kept_check_state',
     sql: `
-      -- The sign-in session the crawler kept from a site's newest successful check, sealed by the
-      -- crawler (the scheduler never opens it), sent with the site's next checks so they do not
-      -- log in again (ADR 0016). It goes with its schedule.
-      CREATE TABLE kept_sessions (
+      -- What a site's newest successful check leaves for the next ones (ADR 0016), sent with each:
+      -- the sign-in session the crawler sealed (the scheduler never opens it), so checks do not
+      -- log in again, and the digest of the areas it read, so an unchanged check takes no
+      -- screenshot. It goes with its schedule.
+      CREATE TABLE kept_check_state (
         target_id text PRIMARY KEY REFERENCES schedules (target_id) ON DELETE CASCADE,
-        sealed_session_state text NOT NULL,
-        -- the due time of the check that kept it: an older check's session never replaces it, and
-        -- one kept before the site's settings last changed is not sent
+        sealed_session_state text NOT NULL DEFAULT '',
+        areas_digest text NOT NULL DEFAULT '',
+        -- the due time of the check that left it: an older check never replaces it, and what was
+        -- kept before the site's settings last changed is not sent
         check_due_at timestamptz NOT NULL
       );
     `,

@@ -4,7 +4,7 @@ import { SCHEDULER_SCHEMA } from './migrations.ts';
 
 const schedules = `${SCHEDULER_SCHEMA}.schedules`;
 const removed = `${SCHEDULER_SCHEMA}.removed_targets`;
-const keptSessions = `${SCHEDULER_SCHEMA}.kept_sessions`;
+const keptState = `${SCHEDULER_SCHEMA}.kept_check_state`;
 
 /** A site due in a dispatch window. */
 export interface DueSchedule {
@@ -12,8 +12,10 @@ export interface DueSchedule {
   phaseMs: number;
   checkTemplate: Uint8Array;
   backoffUntil: Date | null;
-  /** The session kept from the site's last check, sealed; sent with the check (ADR 0016). */
+  /** The session kept from the site's last checks, sealed; sent with the check (ADR 0016). */
   sealedSessionState: string | null;
+  /** The areas' digest of the site's last successful check (ADR 0016). */
+  areasDigest: string | null;
 }
 
 export interface ScheduleCounters {
@@ -126,9 +128,9 @@ export async function activeIntervals(sql: Sql): Promise<number[]> {
 }
 
 /**
- * The active sites of one interval whose phase lies in [low, high], each with the session its
- * last check kept, unless the site's settings changed after that check was due (a changed login
- * may sign in as someone else).
+ * The active sites of one interval whose phase lies in [low, high], each with what its last
+ * successful check left (session, areas' digest), unless the site's settings changed after that
+ * check was due (a changed login may sign in as someone else; changed areas read differently).
  */
 export async function schedulesInPhases(
   sql: Sql,
@@ -142,10 +144,11 @@ export async function schedulesInPhases(
     check_template: Uint8Array;
     backoff_until: Date | null;
     sealed_session_state: string | null;
+    areas_digest: string | null;
   }>(
-    `SELECT s.target_id, s.phase_ms, s.check_template, s.backoff_until, k.sealed_session_state
+    `SELECT s.target_id, s.phase_ms, s.check_template, s.backoff_until, k.sealed_session_state, k.areas_digest
        FROM ${schedules} s
-       LEFT JOIN ${keptSessions} k ON k.target_id = s.target_id AND k.check_due_at > s.changed_at
+       LEFT JOIN ${keptState} k ON k.target_id = s.target_id AND k.check_due_at > s.changed_at
       WHERE s.active AND s.interval_ms = $1 AND s.phase_ms BETWEEN $2 AND $3`,
     [intervalMs, low, high],
   );
@@ -155,24 +158,29 @@ export async function schedulesInPhases(
     checkTemplate: row.check_template,
     backoffUntil: row.backoff_until,
     sealedSessionState: row.sealed_session_state,
+    areasDigest: row.areas_digest,
   }));
 }
 
 /**
- * Keeps the session a check of the site ended with, unless a check due later already left one,
- * the site has no schedule (deleted), or its settings changed after this check was due.
+ * Keeps what a successful check of the site left: its areas' digest, and its session when it
+ * brought one (a check without one keeps the earlier). Nothing changes when a check due later
+ * already left its state, the site has no schedule (deleted), or its settings changed after
+ * this check was due.
  */
-export async function keepSession(
+export async function keepCheckState(
   sql: Sql,
-  session: { targetId: string; sealedSessionState: string; checkDueAt: Date },
+  state: { targetId: string; sealedSessionState: string; areasDigest: string; checkDueAt: Date },
 ): Promise<boolean> {
   const { rowCount } = await sql.query(
-    `INSERT INTO ${keptSessions} (target_id, sealed_session_state, check_due_at)
-     SELECT target_id, $2, $3 FROM ${schedules} WHERE target_id = $1 AND changed_at < $3
+    `INSERT INTO ${keptState} (target_id, sealed_session_state, areas_digest, check_due_at)
+     SELECT target_id, $2, $3, $4 FROM ${schedules} WHERE target_id = $1 AND changed_at < $4
      ON CONFLICT (target_id) DO UPDATE SET
-       sealed_session_state = EXCLUDED.sealed_session_state, check_due_at = EXCLUDED.check_due_at
-     WHERE ${keptSessions}.check_due_at < EXCLUDED.check_due_at`,
-    [session.targetId, session.sealedSessionState, session.checkDueAt],
+       sealed_session_state = CASE WHEN EXCLUDED.sealed_session_state = ''
+         THEN ${keptState}.sealed_session_state ELSE EXCLUDED.sealed_session_state END,
+       areas_digest = EXCLUDED.areas_digest, check_due_at = EXCLUDED.check_due_at
+     WHERE ${keptState}.check_due_at < EXCLUDED.check_due_at`,
+    [state.targetId, state.sealedSessionState, state.areasDigest, state.checkDueAt],
   );
   return rowCount > 0;
 }
