@@ -70,10 +70,16 @@ export async function measureBrowser(pages: Target[]): Promise<BrowserFigures> {
   );
   const plainPool = await measurePlainContextPool(binary, pageAt);
   const plainLaunch = await measurePlainLaunch(binary, pageAt);
-  // The same pages again, unchanged, with and without a page screenshot, side by side in one run.
+  // The same pages again, unchanged since their last check, with and without a page screenshot,
+  // side by side in one run; the screenshot checks carry the areas' digest of that last check, as
+  // the scheduler sends it (ADR 0016).
+  const digests = await lastDigests(requestFor, allow, Math.min(SCREENSHOT_CHECKS, pages.length));
   const withoutShots = await measurePool(requestFor, allow, SCREENSHOT_CHECKS, 1, () => undefined);
   const withShots = await measurePool(
-    (index, accountId) => requestFor(index, accountId, 'page'),
+    (index, accountId) => {
+      const digest = digests.get(index % pages.length);
+      return { ...requestFor(index, accountId, 'page'), ...(digest ? { previousAreasDigest: digest } : {}) };
+    },
     allow,
     SCREENSHOT_CHECKS,
     1,
@@ -117,7 +123,8 @@ export async function measureBrowser(pages: Target[]): Promise<BrowserFigures> {
     browser_warm_pss_mb_per_page: round(warm.peakMb / IN_FLIGHT),
     plain_context_pool_pss_mb_per_page: round(plainPool.peakMb / IN_FLIGHT),
     browser_in_flight: IN_FLIGHT,
-    // CPU per check with a page screenshot over CPU per check without, nothing having changed.
+    // CPU per check with screenshots on over CPU per check without, nothing having changed since
+    // the last check (the product takes no screenshot then).
     screenshot_cost_ratio_unchanged: round(cpuPerCheck(withShots) / cpuPerCheck(withoutShots), 2),
     screenshot_wall_ratio_unchanged: round(perSecond(withoutShots) / perSecond(withShots), 2),
     browser_binary: binary,
@@ -140,6 +147,35 @@ async function measurePool(
       const result = await fetcher.fetch(requestFor(index, accountOf(index)), new AbortController().signal);
       return result.ok;
     });
+  } finally {
+    await fetcher.close();
+  }
+}
+
+/** The areas' digest each page's check with a screenshot leaves, by page index. */
+async function lastDigests(
+  requestFor: (index: number, accountId?: string, screenshot?: FetchRequest['screenshot']) => FetchRequest,
+  allow: string[],
+  count: number,
+): Promise<Map<number, string>> {
+  const fetcher = createBrowserPageFetcher({
+    pool: createBrowserPool({ allow, pagesPerBrowser: IN_FLIGHT }),
+  });
+  const digests = new Map<number, string>();
+  try {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        for (let index = next++; index < count; index = next++) {
+          const result = await fetcher.fetch(
+            requestFor(index, undefined, 'page'),
+            new AbortController().signal,
+          );
+          if (result.ok && result.areasDigest) digests.set(index, result.areasDigest);
+        }
+      }),
+    );
+    return digests;
   } finally {
     await fetcher.close();
   }
