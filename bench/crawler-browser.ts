@@ -122,6 +122,8 @@ export async function measureBrowser(pages: Target[]): Promise<BrowserFigures> {
     browser_pss_mb_per_page: round(fresh.peakMb / IN_FLIGHT),
     browser_warm_pss_mb_per_page: round(warm.peakMb / IN_FLIGHT),
     plain_context_pool_pss_mb_per_page: round(plainPool.peakMb / IN_FLIGHT),
+    browser_peak_pss_mb: round(fresh.peakMb),
+    browser_warm_peak_pss_mb: round(warm.peakMb),
     browser_in_flight: IN_FLIGHT,
     // CPU per check with screenshots on over CPU per check without, nothing having changed since
     // the last check (the product takes no screenshot then).

@@ -162,12 +162,10 @@ function ensureUrlwatch() {
   execFileSync('apt-get', ['install', '-y', 'urlwatch'], { stdio: 'inherit' });
 }
 
+/** bench/crawler-browser.ts's figures: its table rows and the JSON figures it adds. */
 interface BrowserFigures {
   rows: Record<string, string | number>[];
-  browser_checks_per_s: number;
-  naive_browser_checks_per_s: number;
-  browser_ratio_vs_naive: number;
-  peak_rss_mb_per_page: number;
+  [figure: string]: number | string | Record<string, string | number>[];
 }
 
 async function measureBrowserMode(): Promise<BrowserFigures | undefined> {
