@@ -270,20 +270,25 @@ function cpuSeconds(): number {
   return total / CLOCK_TICKS;
 }
 
-/** Peak proportional set size (shared pages split fairly) of all browser processes, in MB. */
+/** Proportional set size (shared pages split fairly) of the browser processes under this one, in MB. */
+export function browserTreePssMb(): number {
+  let kb = 0;
+  for (const pid of descendants()) {
+    try {
+      const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      kb += Number(match?.[1] ?? 0);
+    } catch {
+      // Gone already.
+    }
+  }
+  return kb / 1024;
+}
+
+/** Peak PSS of all browser processes, in MB. */
 function sampleBrowserMemory(): { stop(): number } {
   let peak = 0;
   const sample = () => {
-    let kb = 0;
-    for (const pid of descendants()) {
-      try {
-        const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-        kb += Number(match?.[1] ?? 0);
-      } catch {
-        // Gone already.
-      }
-    }
-    peak = Math.max(peak, kb / 1024);
+    peak = Math.max(peak, browserTreePssMb());
   };
   const timer = setInterval(sample, 250);
   return {
@@ -295,7 +300,21 @@ function sampleBrowserMemory(): { stop(): number } {
   };
 }
 
+/**
+ * Browser processes under this one: Chromium and its helpers, not the bench's own page server
+ * (also a child), whose memory and CPU are the outside world's.
+ */
 function descendants(): number[] {
+  return processTree().filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chrom');
+    } catch {
+      return false;
+    }
+  });
+}
+
+function processTree(): number[] {
   const parents = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
