@@ -1,29 +1,32 @@
-// Browser mode of the crawler against a naive browser-per-check loop: the same system Chromium
-// binary, flags, guarded proxy and per-check work (load, settle, read the area in an isolated
-// world) — the naive loop is the same fetcher on a pool made and closed for every check.
-// Imported by crawler.bench.ts.
+// Browser mode of the crawler against two plain Playwright scripts on the same system Chromium,
+// flags, pages and concurrency: one browser with a fresh context per check (what anyone would
+// write first), and a browser launched per check. The plain scripts load the page, wait for its
+// load event and read the area's text; the product also settles the page, guards every request
+// through its proxy, reads in an isolated world and caps sizes. Then the cost of screenshots on
+// a check where nothing changed. Imported by crawler.bench.ts.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import {
+  CHROMIUM_ARGS,
   chromiumExecutablePath,
   createBrowserPageFetcher,
   createBrowserPool,
   type FetchRequest,
 } from '@mimamori/crawler';
+import { type Browser, chromium } from 'playwright-core';
 
 const POOL_CHECKS = Number(process.env.BENCH_BROWSER_CHECKS ?? 200);
-const NAIVE_CHECKS = Number(process.env.BENCH_NAIVE_CHECKS ?? 30);
+const LAUNCH_CHECKS = Number(process.env.BENCH_LAUNCH_CHECKS ?? 48);
+const SCREENSHOT_CHECKS = Number(process.env.BENCH_SCREENSHOT_CHECKS ?? 100);
 const IN_FLIGHT = Number(process.env.BENCH_BROWSER_IN_FLIGHT ?? 8);
 /** Targets per account when an account's due checks are dispatched together. */
 const TARGETS_PER_ACCOUNT = 10;
 const CLOCK_TICKS = 100;
+const PLAIN_TIMEOUT_MS = 30_000;
 
 export interface BrowserFigures {
   rows: Record<string, string | number>[];
-  browser_checks_per_s: number;
-  naive_browser_checks_per_s: number;
-  browser_ratio_vs_naive: number;
-  peak_rss_mb_per_page: number;
+  [figure: string]: number | string | Record<string, string | number>[];
 }
 
 interface Run {
@@ -34,71 +37,106 @@ interface Run {
   peakMb: number;
 }
 
-export async function measureBrowser(pages: { url: string; selector: string }[]): Promise<BrowserFigures> {
+type Target = { url: string; selector: string };
+
+export async function measureBrowser(pages: Target[]): Promise<BrowserFigures> {
   if (pages.length === 0) throw new Error('no pages to check');
   const binary = chromiumExecutablePath();
   const version = execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim();
   console.log(`browser mode runs ${binary} (${version})`);
   const allow = [...new Set(pages.map((page) => new URL(page.url).host))];
-  const requestFor = (index: number, accountId?: string): FetchRequest => {
-    const page = pages[index % pages.length] as { url: string; selector: string };
+  const pageAt = (index: number) => pages[index % pages.length] as Target;
+  const requestFor = (index: number, accountId?: string, screenshot: FetchRequest['screenshot'] = 'none') => {
+    const page = pageAt(index);
     return {
       url: page.url,
       mode: 'browser',
       userAgent: { kind: 'chrome' },
       actions: [],
       areas: [{ areaId: 'watched', selector: page.selector, selectorType: 'css' }],
-      screenshot: 'none',
+      screenshot,
       ...(accountId ? { accountId } : {}),
-    };
+    } satisfies FetchRequest;
   };
 
-  const fresh = await measurePool(requestFor, allow, 1, () => undefined);
+  const fresh = await measurePool(requestFor, allow, POOL_CHECKS, 1, () => undefined);
   // An account's due checks dispatched together, one after another on its warm context.
   const warm = await measurePool(
     requestFor,
     allow,
+    POOL_CHECKS,
     TARGETS_PER_ACCOUNT,
     (index) => `account-${Math.floor(index / TARGETS_PER_ACCOUNT)}`,
   );
-  const naive = await measureNaive(requestFor, allow);
+  const plainPool = await measurePlainContextPool(binary, pageAt);
+  const plainLaunch = await measurePlainLaunch(binary, pageAt);
+  // The same pages again, unchanged since their last check, with and without a page screenshot,
+  // side by side in one run; the screenshot checks carry the areas' digest of that last check, as
+  // the scheduler sends it (ADR 0016).
+  const digests = await lastDigests(requestFor, allow, Math.min(SCREENSHOT_CHECKS, pages.length));
+  const withoutShots = await measurePool(requestFor, allow, SCREENSHOT_CHECKS, 1, () => undefined);
+  const withShots = await measurePool(
+    (index, accountId) => {
+      const digest = digests.get(index % pages.length);
+      return { ...requestFor(index, accountId, 'page'), ...(digest ? { previousAreasDigest: digest } : {}) };
+    },
+    allow,
+    SCREENSHOT_CHECKS,
+    1,
+    () => undefined,
+  );
 
   const perSecond = (run: Run) => run.checks / run.wallSeconds;
-  const row = (mode: string, run: Run, inFlight: number) => ({
+  const cpuPerCheck = (run: Run) => run.cpuSeconds / run.checks;
+  const row = (mode: string, run: Run) => ({
     mode,
     checks: run.checks,
     failed: run.failed,
-    in_flight: inFlight,
+    in_flight: IN_FLIGHT,
     checks_per_s: round(perSecond(run)),
-    cpu_ms_per_check: round((run.cpuSeconds / run.checks) * 1_000),
-    peak_browser_mb: round(run.peakMb),
+    cpu_ms_per_check: round(cpuPerCheck(run) * 1_000),
+    peak_browser_pss_mb: round(run.peakMb),
   });
   return {
     rows: [
-      row('browser pool, fresh context per check', fresh, IN_FLIGHT),
-      row(`browser pool, warm context per account (${TARGETS_PER_ACCOUNT} targets)`, warm, IN_FLIGHT),
-      row('naive: a browser launched per check', naive, 1),
+      row('browser pool, fresh context per check', fresh),
+      row(`browser pool, warm context per account (${TARGETS_PER_ACCOUNT} targets)`, warm),
+      row('plain Playwright: one browser, fresh context per check', plainPool),
+      row('plain Playwright: a browser launched per check', plainLaunch),
+      row('browser pool, fresh context, no screenshot (unchanged page)', withoutShots),
+      row('browser pool, fresh context, page screenshot (unchanged page)', withShots),
     ],
     browser_checks_per_s: round(perSecond(fresh)),
     browser_warm_checks_per_s: round(perSecond(warm)),
-    naive_browser_checks_per_s: round(perSecond(naive)),
-    browser_ratio_vs_naive: round(perSecond(fresh) / perSecond(naive), 2),
-    browser_warm_ratio_vs_naive: round(perSecond(warm) / perSecond(naive), 2),
-    peak_rss_mb_per_page: round(fresh.peakMb / IN_FLIGHT),
-    // CPU of the crawler process and its Chromium together, and the browsers' memory at
-    // IN_FLIGHT pages: a browser-mode pod's requests.
-    browser_cpu_s_per_check: round(fresh.cpuSeconds / fresh.checks, 4),
-    browser_warm_cpu_s_per_check: round(warm.cpuSeconds / warm.checks, 4),
-    browser_in_flight: IN_FLIGHT,
+    plain_context_pool_checks_per_s: round(perSecond(plainPool)),
+    plain_launch_checks_per_s: round(perSecond(plainLaunch)),
+    browser_ratio_vs_plain_context_pool: round(perSecond(fresh) / perSecond(plainPool), 2),
+    browser_warm_ratio_vs_plain_context_pool: round(perSecond(warm) / perSecond(plainPool), 2),
+    browser_ratio_vs_plain_launch: round(perSecond(fresh) / perSecond(plainLaunch), 2),
+    browser_warm_ratio_vs_plain_launch: round(perSecond(warm) / perSecond(plainLaunch), 2),
+    // CPU of this process and every browser process under it, per check.
+    browser_cpu_ratio_vs_plain_context_pool: round(cpuPerCheck(plainPool) / cpuPerCheck(fresh), 2),
+    browser_cpu_s_per_check: round(cpuPerCheck(fresh), 4),
+    browser_warm_cpu_s_per_check: round(cpuPerCheck(warm), 4),
+    // Peak PSS of the whole browser process tree (shared pages split fairly) per page in flight.
+    browser_pss_mb_per_page: round(fresh.peakMb / IN_FLIGHT),
+    browser_warm_pss_mb_per_page: round(warm.peakMb / IN_FLIGHT),
+    plain_context_pool_pss_mb_per_page: round(plainPool.peakMb / IN_FLIGHT),
     browser_peak_pss_mb: round(fresh.peakMb),
     browser_warm_peak_pss_mb: round(warm.peakMb),
+    browser_in_flight: IN_FLIGHT,
+    // CPU per check with screenshots on over CPU per check without, nothing having changed since
+    // the last check (the product takes no screenshot then).
+    screenshot_cost_ratio_unchanged: round(cpuPerCheck(withShots) / cpuPerCheck(withoutShots), 2),
+    screenshot_wall_ratio_unchanged: round(perSecond(withoutShots) / perSecond(withShots), 2),
     browser_binary: binary,
-  } as BrowserFigures;
+  };
 }
 
 async function measurePool(
   requestFor: (index: number, accountId?: string) => FetchRequest,
   allow: string[],
+  checks: number,
   chunk: number,
   accountOf: (index: number) => string | undefined,
 ): Promise<Run> {
@@ -107,59 +145,107 @@ async function measurePool(
   try {
     // The pool is long-lived: its launch is not part of any check.
     await fetcher.fetch(requestFor(0), new AbortController().signal);
-    const memory = sampleBrowserMemory();
-    const cpuBefore = cpuSeconds();
-    const started = performance.now();
-    let next = 0;
-    let failed = 0;
-    await Promise.all(
-      Array.from({ length: IN_FLIGHT }, async () => {
-        for (let first = next; first < POOL_CHECKS; first = next) {
-          next += chunk;
-          for (let index = first; index < Math.min(first + chunk, POOL_CHECKS); index++) {
-            const result = await fetcher.fetch(
-              requestFor(index, accountOf(index)),
-              new AbortController().signal,
-            );
-            if (!result.ok) failed++;
-          }
-        }
-      }),
-    );
-    const wallSeconds = (performance.now() - started) / 1_000;
-    const run = {
-      checks: POOL_CHECKS,
-      failed,
-      wallSeconds,
-      cpuSeconds: cpuSeconds() - cpuBefore,
-      peakMb: memory.stop(),
-    };
-    return run;
+    return await timed(checks, chunk, async (index) => {
+      const result = await fetcher.fetch(requestFor(index, accountOf(index)), new AbortController().signal);
+      return result.ok;
+    });
   } finally {
     await fetcher.close();
   }
 }
 
-/** The same fetcher on a pool made and closed for every check: a browser launched per check. */
-async function measureNaive(requestFor: (index: number) => FetchRequest, allow: string[]): Promise<Run> {
+/** The areas' digest each page's check with a screenshot leaves, by page index. */
+async function lastDigests(
+  requestFor: (index: number, accountId?: string, screenshot?: FetchRequest['screenshot']) => FetchRequest,
+  allow: string[],
+  count: number,
+): Promise<Map<number, string>> {
+  const fetcher = createBrowserPageFetcher({
+    pool: createBrowserPool({ allow, pagesPerBrowser: IN_FLIGHT }),
+  });
+  const digests = new Map<number, string>();
+  try {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        for (let index = next++; index < count; index = next++) {
+          const result = await fetcher.fetch(
+            requestFor(index, undefined, 'page'),
+            new AbortController().signal,
+          );
+          if (result.ok && result.areasDigest) digests.set(index, result.areasDigest);
+        }
+      }),
+    );
+    return digests;
+  } finally {
+    await fetcher.close();
+  }
+}
+
+/** Plain Playwright: one long-lived browser, a fresh context and page per check. */
+async function measurePlainContextPool(binary: string, pageAt: (index: number) => Target): Promise<Run> {
+  const browser = await chromium.launch({ executablePath: binary, args: CHROMIUM_ARGS });
+  try {
+    await plainCheck(browser, pageAt(0));
+    return await timed(POOL_CHECKS, 1, (index) => plainCheck(browser, pageAt(index)));
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Plain Playwright: a browser launched for every check, IN_FLIGHT of them at once. */
+async function measurePlainLaunch(binary: string, pageAt: (index: number) => Target): Promise<Run> {
+  return timed(LAUNCH_CHECKS, 1, async (index) => {
+    const browser = await chromium.launch({ executablePath: binary, args: CHROMIUM_ARGS });
+    try {
+      return await plainCheck(browser, pageAt(index));
+    } finally {
+      await browser.close();
+    }
+  });
+}
+
+async function plainCheck(browser: Browser, target: Target): Promise<boolean> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(target.url, { waitUntil: 'load', timeout: PLAIN_TIMEOUT_MS });
+    // biome-ignore lint/performance/useDomNodeTextContent: the text a person sees, as the product reads it
+    const text = await page.locator(target.selector).first().innerText({ timeout: PLAIN_TIMEOUT_MS });
+    return text.length > 0;
+  } catch {
+    return false;
+  } finally {
+    await context.close();
+  }
+}
+
+/** Runs `checks` checks IN_FLIGHT at a time (in chunks of consecutive indexes), timing the whole. */
+async function timed(
+  checks: number,
+  chunk: number,
+  check: (index: number) => Promise<boolean>,
+): Promise<Run> {
   const memory = sampleBrowserMemory();
   const cpuBefore = cpuSeconds();
   const started = performance.now();
+  let next = 0;
   let failed = 0;
-  for (let index = 0; index < NAIVE_CHECKS; index++) {
-    const fetcher = createBrowserPageFetcher({ pool: createBrowserPool({ allow }) });
-    try {
-      const result = await fetcher.fetch(requestFor(index), new AbortController().signal);
-      if (!result.ok) failed++;
-    } finally {
-      await fetcher.close();
-    }
-  }
-  const wallSeconds = (performance.now() - started) / 1_000;
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      for (let first = next; first < checks; first = next) {
+        next += chunk;
+        for (let index = first; index < Math.min(first + chunk, checks); index++) {
+          if (!(await check(index))) failed++;
+        }
+      }
+    }),
+  );
   return {
-    checks: NAIVE_CHECKS,
+    checks,
     failed,
-    wallSeconds,
+    wallSeconds: (performance.now() - started) / 1_000,
     cpuSeconds: cpuSeconds() - cpuBefore,
     peakMb: memory.stop(),
   };
@@ -184,20 +270,25 @@ function cpuSeconds(): number {
   return total / CLOCK_TICKS;
 }
 
-/** Peak proportional set size (shared pages split fairly) of all browser processes, in MB. */
+/** Proportional set size (shared pages split fairly) of the browser processes under this one, in MB. */
+export function browserTreePssMb(): number {
+  let kb = 0;
+  for (const pid of descendants()) {
+    try {
+      const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      kb += Number(match?.[1] ?? 0);
+    } catch {
+      // Gone already.
+    }
+  }
+  return kb / 1024;
+}
+
+/** Peak PSS of all browser processes, in MB. */
 function sampleBrowserMemory(): { stop(): number } {
   let peak = 0;
   const sample = () => {
-    let kb = 0;
-    for (const pid of descendants()) {
-      try {
-        const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-        kb += Number(match?.[1] ?? 0);
-      } catch {
-        // Gone already.
-      }
-    }
-    peak = Math.max(peak, kb / 1024);
+    peak = Math.max(peak, browserTreePssMb());
   };
   const timer = setInterval(sample, 250);
   return {
@@ -209,7 +300,21 @@ function sampleBrowserMemory(): { stop(): number } {
   };
 }
 
+/**
+ * Browser processes under this one: Chromium and its helpers, not the bench's own page server
+ * (also a child), whose memory and CPU are the outside world's.
+ */
 function descendants(): number[] {
+  return processTree().filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chrom');
+    } catch {
+      return false;
+    }
+  });
+}
+
+function processTree(): number[] {
   const parents = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;

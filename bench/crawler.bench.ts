@@ -2,13 +2,14 @@
 // generated pages (Japanese and English, 20–60 KB) with an equivalent CSS filter, served from
 // a separate loopback process so only the checking side's CPU is counted. When the browser half's
 // bench/crawler-browser.ts is present, its browser-mode figures join the same report.
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHttpPageFetcher } from '@mimamori/crawler';
 import { generateCrawlerPages } from './fixtures/crawler-pages.ts';
+import { startPageServer } from './fixtures/start-page-server.ts';
 import { report } from './report.ts';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 500);
@@ -162,12 +163,10 @@ function ensureUrlwatch() {
   execFileSync('apt-get', ['install', '-y', 'urlwatch'], { stdio: 'inherit' });
 }
 
+/** bench/crawler-browser.ts's figures: its table rows and the JSON figures it adds. */
 interface BrowserFigures {
   rows: Record<string, string | number>[];
-  browser_checks_per_s: number;
-  naive_browser_checks_per_s: number;
-  browser_ratio_vs_naive: number;
-  peak_rss_mb_per_page: number;
+  [figure: string]: number | string | Record<string, string | number>[];
 }
 
 async function measureBrowserMode(): Promise<BrowserFigures | undefined> {
@@ -177,28 +176,6 @@ async function measureBrowserMode(): Promise<BrowserFigures | undefined> {
     measureBrowser(pages: typeof benchPages): Promise<BrowserFigures>;
   };
   return measureBrowser(benchPages);
-}
-
-async function startPageServer(count: number): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      new URL('./fixtures/crawler-page-server.ts', import.meta.url).pathname,
-      String(count),
-    ],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`page server exited with ${code}`)));
-    child.stdout
-      ?.setEncoding('utf8')
-      .once('data', (line: string) => resolve((JSON.parse(line) as { port: number }).port));
-  });
-  return { child, port };
 }
 
 function round(value: number, digits = 1): number {

@@ -208,6 +208,7 @@ export async function startDiffHarness(options: { embedded?: boolean } = {}): Pr
         areas: [],
         pageScreenshotBlobKey: '',
         sealedSessionState: '',
+        areasDigest: '',
         watch: watches.get(snapshot.targetId),
         ...snapshot,
       };

@@ -164,6 +164,7 @@ describe('judging snapshots', () => {
         httpStatus: 200,
         pageScreenshotBlobKey: '',
         sealedSessionState: '',
+        areasDigest: '',
         ...snapshot,
       }),
       { msgId: `${checkId}:again` },

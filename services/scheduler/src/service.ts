@@ -7,6 +7,7 @@ import { createDispatcher, type DispatcherOptions } from './dispatch/dispatcher.
 import { type Clock, systemClock } from './domain/clock.ts';
 import { accountConsumers } from './events/account-consumers.ts';
 import { checkResultConsumers } from './events/check-result-consumers.ts';
+import { checkStateConsumers } from './events/check-state-consumers.ts';
 import { targetConsumers } from './events/target-consumers.ts';
 import { SCHEDULER_SCHEMA, schedulerMigrations } from './store/migrations.ts';
 
@@ -60,11 +61,12 @@ export function createSchedulerService(options: SchedulerServiceOptions): Servic
     name: 'scheduler',
     schema: SCHEDULER_SCHEMA,
     migrations: [...schedulerMigrations, processedEventsMigration(SCHEDULER_SCHEMA)],
-    streams: [streams.targets, streams.accounts, streams.checks, streams.checkResults],
+    streams: [streams.targets, streams.accounts, streams.checks, streams.checkResults, streams.snapshots],
     consumers: [
       ...targetConsumers(db, logger),
       ...accountConsumers(db, logger),
       ...checkResultConsumers(db, logger, options.backoffMaxMs ?? 6 * 3_600_000),
+      ...checkStateConsumers(db, logger),
     ],
     stop: () => dispatcher.stop(),
   };

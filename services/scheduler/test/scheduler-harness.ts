@@ -5,6 +5,7 @@ import { type Db, openPostgres } from '@mimamori/db';
 import {
   checkCompleted,
   runCheck,
+  snapshotCaptured,
   streams,
   targetDeleted,
   targetPaused,
@@ -61,6 +62,12 @@ export interface SchedulerHarness {
   publishDeleted(site: Site): Promise<void>;
   publishTrialEnded(userId: string, endedAt: Date): Promise<void>;
   publishResult(targetId: string, dueAt: Date, outcome: 'error' | 'no_change' | 'update'): Promise<void>;
+  /** Publishes the snapshot of the check due at `dueAt` as the crawler does, with what it kept. */
+  publishSnapshot(
+    targetId: string,
+    dueAt: Date,
+    kept: { sealedSessionState?: string; areasDigest?: string; failed?: boolean },
+  ): Promise<void>;
   /** Waits until the schedule row holds this revision (or is gone, for undefined). */
   untilApplied(targetId: string, revision: number | undefined): Promise<void>;
   /** Waits until the schedule counted the result of the check due at `dueAt`. */
@@ -83,7 +90,13 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
   const db = openPostgres(database.url);
   const namespace = `s${randomBytes(4).toString('hex')}`;
   const bus = namespacedBus(await createJetStreamBus({ servers: testNatsUrl() }), namespace);
-  await bus.declareStreams([streams.targets, streams.accounts, streams.checks, streams.checkResults]);
+  await bus.declareStreams([
+    streams.targets,
+    streams.accounts,
+    streams.checks,
+    streams.checkResults,
+    streams.snapshots,
+  ]);
   const shutdowns: Shutdown[] = [];
   const closers: (() => Promise<void>)[] = [];
 
@@ -220,6 +233,29 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
           errorAreaId: '',
         }),
         { msgId: eventId },
+      );
+    },
+    async publishSnapshot(targetId, dueAt, kept) {
+      const checkId = `${targetId}:${dueAt.toISOString()}`;
+      await bus.publish(
+        snapshotCaptured.subject,
+        snapshotCaptured.encode(
+          checksEventsV1.SnapshotCaptured.fromPartial({
+            eventId: checkId,
+            checkId,
+            targetId,
+            userId: 'u',
+            dueAt,
+            capturedAt: new Date(dueAt.getTime() + 5_000),
+            fetchMode: 'browser',
+            finalUrl: `https://example.test/${targetId}`,
+            httpStatus: 200,
+            sealedSessionState: kept.sealedSessionState ?? '',
+            areasDigest: kept.areasDigest ?? '',
+            ...(kept.failed ? { error: { code: 'timeout', detail: 'too slow', retryable: true } } : {}),
+          }),
+        ),
+        { msgId: checkId },
       );
     },
     async untilApplied(targetId, revision) {

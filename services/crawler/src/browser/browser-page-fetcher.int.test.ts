@@ -200,7 +200,7 @@ describe('browser page fetcher', () => {
     expect(moved.areas[0]?.text).toBe('¥1,200');
   });
 
-  it('signs in by replaying the login every check when verified by replay', async () => {
+  it('signs in by replaying the login when verified by replay, and keeps the session for the next check', async () => {
     const login = {
       verify: { kind: 'replay' as const },
       actions: [
@@ -234,7 +234,7 @@ describe('browser page fetcher', () => {
       }),
     );
     expect(second.areas[0]?.text).toContain('members only');
-    expect(site.hits('/do-login') - before).toBe(2);
+    expect(site.hits('/do-login') - before).toBe(1);
   });
 
   it('goes through a real upstream proxy (tinyproxy) behind the guard', async () => {
@@ -427,6 +427,40 @@ describe('browser page fetcher', () => {
         .png()
         .toFile(`${process.env.KEEP_SCREENSHOTS}/area.png`);
     }
+  });
+
+  it('takes screenshots only on change: areas read as at the last check are not pictured again', async () => {
+    for (const screenshot of ['page', 'areas'] as const) {
+      const first = await fetchOk(request('/static', { screenshot, areas: [css('price', '#price')] }));
+      const pictured = (result: typeof first) =>
+        Boolean(result.pageScreenshot) || result.areas.some((area) => area.screenshot);
+      expect(pictured(first)).toBe(true);
+      expect(first.areasDigest).toMatch(/^[0-9a-f]{64}$/);
+
+      const unchanged = await fetchOk(
+        request('/static', {
+          screenshot,
+          previousAreasDigest: first.areasDigest as string,
+          areas: [css('price', '#price')],
+        }),
+      );
+      expect(pictured(unchanged)).toBe(false);
+      expect(unchanged.areasDigest).toBe(first.areasDigest);
+      expect(unchanged.areas[0]?.text).toBe('¥1,200');
+
+      // Another area read differently: pictured again.
+      const changed = await fetchOk(
+        request('/static', {
+          screenshot,
+          previousAreasDigest: first.areasDigest as string,
+          areas: [css('price', '#price'), css('note', 'p.note')],
+        }),
+      );
+      expect(pictured(changed)).toBe(true);
+      expect(changed.areasDigest).not.toBe(first.areasDigest);
+    }
+    const without = await fetchOk(request('/static', { areas: [css('price', '#price')] }));
+    expect(without.areasDigest).toBeUndefined();
   });
 
   it('presents the reader’s language and time zone to the site: header, navigator.language, clock', async () => {

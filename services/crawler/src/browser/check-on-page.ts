@@ -1,5 +1,6 @@
 import type { EgressGuard } from '@mimamori/egress';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { areasDigest } from '../domain/areas-digest.ts';
 import type { AreaContent, FetchRequest, FetchResult } from '../domain/page-fetcher.ts';
 import { CrawlFailure } from '../http/crawl-failure.ts';
 import { type Box, readAreas } from './area-reader.ts';
@@ -27,18 +28,43 @@ export async function checkOnPage(
   signal.addEventListener('abort', abort, { once: true });
   try {
     if (request.cookies) await context.addCookies(cookiesFromHeader(request.cookies, request.url));
-    const response = request.login
-      ? await ensureSignedIn(page, request.url, request.login, limits, guard)
-      : await loadPage(page, request.url, limits, guard);
-    if (request.actions.length > 0) await runActions(page, request.actions, limits, guard);
-    // A page that navigated itself somewhere refused shows the guard's answer, not the page.
-    await throwIfPageStopped(page, request.url);
-    const { areas, boxes } = await readCheckedAreas(page, request).catch(async (error: unknown) => {
-      await throwIfPageStopped(page, request.url);
-      throw error;
-    });
-    await throwIfPageStopped(page, request.url);
-    const capture = request.screenshot === 'page' ? await capturePage(page) : undefined;
+    const kept = Boolean(request.sessionState);
+    const signedIn = request.login
+      ? await ensureSignedIn(page, request.url, request.login, limits, guard, { kept })
+      : { response: await loadPage(page, request.url, limits, guard), replayed: false };
+    let response = signedIn.response;
+    let read: Awaited<ReturnType<typeof actAndRead>>;
+    try {
+      read = await actAndRead(page, request, limits, guard);
+    } catch (error) {
+      // A kept session can lapse without the page saying so (no form, no status): the signed-out
+      // page then lacks what the check reads. One replayed login tells the two apart.
+      const lapsed =
+        request.login &&
+        kept &&
+        !signedIn.replayed &&
+        error instanceof CrawlFailure &&
+        error.code === 'element_not_found';
+      if (!lapsed || !request.login) throw error;
+      ({ response } = await ensureSignedIn(page, request.url, request.login, limits, guard, {
+        kept,
+        force: true,
+      }));
+      read = await actAndRead(page, request, limits, guard);
+    }
+    const { areas, boxes } = read;
+    // Screenshots only on change: areas read exactly as at the site's last check cannot make an
+    // update, so that check's pictures stand (docs/product.md#checks); the digest goes on either way.
+    const digest = request.screenshot === 'none' ? undefined : areasDigest(areas);
+    const shots =
+      digest !== undefined && digest === request.previousAreasDigest ? 'none' : request.screenshot;
+    if (shots === 'areas') {
+      for (const area of areas) {
+        const box = boxes.get(area.areaId);
+        if (box) area.screenshot = imageOnly(await captureArea(page, box));
+      }
+    }
+    const capture = shots === 'page' ? await capturePage(page) : undefined;
     const pageScreenshot = capture ? imageOnly(capture.image) : undefined;
     if (capture) {
       // The update's pictures box the watched element itself, wherever the page was scaled.
@@ -55,11 +81,38 @@ export async function checkOnPage(
       status: response.status(),
       areas,
       ...(pageScreenshot ? { pageScreenshot } : {}),
-      ...(keepsSession ? { sessionState: JSON.stringify(await context.storageState()) } : {}),
+      ...(keepsSession ? keptSession(await context.storageState()) : {}),
+      ...(digest ? { areasDigest: digest } : {}),
     };
   } finally {
     signal.removeEventListener('abort', abort);
   }
+}
+
+async function actAndRead(page: Page, request: FetchRequest, limits: ActionLimits, guard: EgressGuard) {
+  if (request.actions.length > 0) await runActions(page, request.actions, limits, guard);
+  // A page that navigated itself somewhere refused shows the guard's answer, not the page.
+  await throwIfPageStopped(page, request.url);
+  const read = await readCheckedAreas(page, request).catch(async (error: unknown) => {
+    await throwIfPageStopped(page, request.url);
+    throw error;
+  });
+  await throwIfPageStopped(page, request.url);
+  return read;
+}
+
+/** The most session state a check keeps: it travels sealed in every check of the site. */
+export const MAX_KEPT_SESSION_BYTES = 64 * 1024;
+
+/**
+ * The session to keep for the next check: cookies and local storage, or the cookies alone when
+ * a site fills its storage past the cap (sessions live in cookies far more often), or nothing.
+ */
+function keptSession(state: Awaited<ReturnType<BrowserContext['storageState']>>): { sessionState?: string } {
+  const whole = JSON.stringify(state);
+  if (Buffer.byteLength(whole) <= MAX_KEPT_SESSION_BYTES) return { sessionState: whole };
+  const cookiesOnly = JSON.stringify({ cookies: state.cookies, origins: [] });
+  return Buffer.byteLength(cookiesOnly) <= MAX_KEPT_SESSION_BYTES ? { sessionState: cookiesOnly } : {};
 }
 
 async function readCheckedAreas(
@@ -80,17 +133,7 @@ async function readCheckedAreas(
   const boxes = new Map<string, Box>();
   for (const reading of readings) {
     if (reading.box) boxes.set(reading.areaId, reading.box);
-    const screenshot =
-      request.screenshot === 'areas' && reading.box
-        ? imageOnly(await captureArea(page, reading.box))
-        : undefined;
-    contents.push({
-      areaId: reading.areaId,
-      found: reading.found,
-      html: reading.html,
-      text: reading.text,
-      ...(screenshot ? { screenshot } : {}),
-    });
+    contents.push({ areaId: reading.areaId, found: reading.found, html: reading.html, text: reading.text });
   }
   return { areas: contents, boxes };
 }

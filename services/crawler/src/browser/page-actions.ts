@@ -14,7 +14,7 @@ export function playwrightSelector(locator: { selector: string; selectorType: 'c
   return `${locator.selectorType}=${locator.selector}`;
 }
 
-function elementOf(page: Page, locator: Locator): PlaywrightLocator {
+export function elementOf(page: Page, locator: Locator): PlaywrightLocator {
   const scope: Page | FrameLocator = locator.frame
     ? page.frameLocator(playwrightSelector(locator.frame))
     : page;

@@ -35,6 +35,7 @@ describe('openCheckJob', () => {
       job({
         sealedCookies: secrets.seal('sid=abc', sealingContext.cookies('t1')),
         sealedSessionState: secrets.seal('{"cookies":[]}', sealingContext.session('t1')),
+        previousAreasDigest: 'ab12',
         login: {
           actions: [
             {
@@ -67,6 +68,7 @@ describe('openCheckJob', () => {
       userAgent: { kind: 'iphone' },
       cookies: 'sid=abc',
       sessionState: '{"cookies":[]}',
+      previousAreasDigest: 'ab12',
       login: {
         actions: [
           {

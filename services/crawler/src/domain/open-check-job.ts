@@ -94,6 +94,7 @@ export function openCheckJob(
         }
       : {}),
     ...(sessionState ? { sessionState } : {}),
+    ...(job.previousAreasDigest ? { previousAreasDigest: job.previousAreasDigest } : {}),
     ...(job.readerLang || job.readerTimeZone
       ? { reader: { lang: job.readerLang, timeZone: job.readerTimeZone } }
       : {}),

@@ -50,6 +50,11 @@ export interface FetchRequest {
   login?: LoginSettings;
   /** Session cookies kept from the previous check (opened from their sealed form). */
   sessionState?: string;
+  /**
+   * The areasDigest of the site's newest check with screenshots: areas read the same again
+   * cannot make an update, so no screenshot is taken (docs/product.md#checks).
+   */
+  previousAreasDigest?: string;
   actions: PageAction[];
   areas: AreaRequest[];
   screenshot: 'none' | 'page' | 'areas';
@@ -100,6 +105,8 @@ export type FetchResult =
       pageScreenshot?: { data: Uint8Array; contentType: string };
       /** Session cookies to keep for the next check (sealed before they leave the crawler). */
       sessionState?: string;
+      /** With screenshots asked for: the digest of what was read of the areas (see areasDigest). */
+      areasDigest?: string;
     }
   | {
       ok: false;

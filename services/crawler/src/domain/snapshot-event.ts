@@ -42,6 +42,7 @@ export async function snapshotEvent(
         areaId: result.areaId ?? '',
       },
       sealedSessionState: '',
+      areasDigest: '',
     };
   }
   const folder = `${segment(job.targetId)}/${segment(job.dueAt?.toISOString() ?? job.checkId)}`;
@@ -91,6 +92,7 @@ export async function snapshotEvent(
       result.sessionState && deps.secrets
         ? deps.secrets.seal(result.sessionState, sealingContext.session(job.targetId))
         : '',
+    areasDigest: result.areasDigest ?? '',
   };
 }
 

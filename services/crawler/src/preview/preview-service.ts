@@ -158,7 +158,9 @@ export function createPreviewService(options: PreviewServiceOptions) {
       return sessions.use(userId, sessionId, async ({ lease, settings }) => {
         // A login test starts signed out, as the first check will.
         await lease.context.clearCookies();
-        return step(lease.page, () => ensureSignedIn(lease.page, settings.url, login, limits, pool.guard));
+        return step(lease.page, () =>
+          ensureSignedIn(lease.page, settings.url, login, limits, pool.guard, { kept: false, force: true }),
+        );
       });
     },
 

@@ -131,6 +131,7 @@ export async function startHistoryHarness(): Promise<HistoryHarness> {
         areas: [],
         pageScreenshotBlobKey: '',
         sealedSessionState: '',
+        areasDigest: '',
         watch: await currentWatch(snapshot.targetId),
         ...snapshot,
       };

@@ -112,7 +112,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         const due = batch[next++] as DueCheck;
         const { checkId, dueAt, schedule } = due;
         try {
-          const check = { ...checksEventsV1.RunCheck.decode(schedule.checkTemplate), checkId, dueAt };
+          const check = {
+            ...checksEventsV1.RunCheck.decode(schedule.checkTemplate),
+            checkId,
+            dueAt,
+            ...(schedule.sealedSessionState ? { sealedSessionState: schedule.sealedSessionState } : {}),
+            ...(schedule.areasDigest ? { previousAreasDigest: schedule.areasDigest } : {}),
+          };
           await bus.publish(runCheck.subject, runCheck.encode(check), { msgId: checkId });
         } catch (error) {
           failures.push(error);

@@ -39,4 +39,22 @@ export const schedulerMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'kept_check_state',
+    sql: `
+      -- What a site's newest successful check leaves for the next ones (ADR 0016), sent with each:
+      -- the sign-in session the crawler sealed (the scheduler never opens it), so checks do not
+      -- log in again, and the digest of the areas it read, so an unchanged check takes no
+      -- screenshot. It goes with its schedule.
+      CREATE TABLE kept_check_state (
+        target_id text PRIMARY KEY REFERENCES schedules (target_id) ON DELETE CASCADE,
+        sealed_session_state text NOT NULL DEFAULT '',
+        areas_digest text NOT NULL DEFAULT '',
+        -- the due time of the check that left it: an older check never replaces it, and what was
+        -- kept before the site's settings last changed is not sent
+        check_due_at timestamptz NOT NULL
+      );
+    `,
+  },
 ];

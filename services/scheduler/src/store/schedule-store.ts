@@ -4,6 +4,7 @@ import { SCHEDULER_SCHEMA } from './migrations.ts';
 
 const schedules = `${SCHEDULER_SCHEMA}.schedules`;
 const removed = `${SCHEDULER_SCHEMA}.removed_targets`;
+const keptState = `${SCHEDULER_SCHEMA}.kept_check_state`;
 
 /** A site due in a dispatch window. */
 export interface DueSchedule {
@@ -11,6 +12,10 @@ export interface DueSchedule {
   phaseMs: number;
   checkTemplate: Uint8Array;
   backoffUntil: Date | null;
+  /** The session kept from the site's last checks, sealed; sent with the check (ADR 0016). */
+  sealedSessionState: string | null;
+  /** The areas' digest of the site's last successful check (ADR 0016). */
+  areasDigest: string | null;
 }
 
 export interface ScheduleCounters {
@@ -122,7 +127,11 @@ export async function activeIntervals(sql: Sql): Promise<number[]> {
   return rows.map((row) => Number(row.interval_ms));
 }
 
-/** The active sites of one interval whose phase lies in [low, high]. */
+/**
+ * The active sites of one interval whose phase lies in [low, high], each with what its last
+ * successful check left (session, areas' digest), unless the site's settings changed after that
+ * check was due (a changed login may sign in as someone else; changed areas read differently).
+ */
 export async function schedulesInPhases(
   sql: Sql,
   intervalMs: number,
@@ -134,9 +143,13 @@ export async function schedulesInPhases(
     phase_ms: string;
     check_template: Uint8Array;
     backoff_until: Date | null;
+    sealed_session_state: string | null;
+    areas_digest: string | null;
   }>(
-    `SELECT target_id, phase_ms, check_template, backoff_until FROM ${schedules}
-      WHERE active AND interval_ms = $1 AND phase_ms BETWEEN $2 AND $3`,
+    `SELECT s.target_id, s.phase_ms, s.check_template, s.backoff_until, k.sealed_session_state, k.areas_digest
+       FROM ${schedules} s
+       LEFT JOIN ${keptState} k ON k.target_id = s.target_id AND k.check_due_at > s.changed_at
+      WHERE s.active AND s.interval_ms = $1 AND s.phase_ms BETWEEN $2 AND $3`,
     [intervalMs, low, high],
   );
   return rows.map((row) => ({
@@ -144,7 +157,32 @@ export async function schedulesInPhases(
     phaseMs: Number(row.phase_ms),
     checkTemplate: row.check_template,
     backoffUntil: row.backoff_until,
+    sealedSessionState: row.sealed_session_state,
+    areasDigest: row.areas_digest,
   }));
+}
+
+/**
+ * Keeps what a successful check of the site left: its areas' digest, and its session when it
+ * brought one (a check without one keeps the earlier). Nothing changes when a check due later
+ * already left its state, the site has no schedule (deleted), or its settings changed after
+ * this check was due.
+ */
+export async function keepCheckState(
+  sql: Sql,
+  state: { targetId: string; sealedSessionState: string; areasDigest: string; checkDueAt: Date },
+): Promise<boolean> {
+  const { rowCount } = await sql.query(
+    `INSERT INTO ${keptState} (target_id, sealed_session_state, areas_digest, check_due_at)
+     SELECT target_id, $2, $3, $4 FROM ${schedules} WHERE target_id = $1 AND changed_at < $4
+     ON CONFLICT (target_id) DO UPDATE SET
+       sealed_session_state = CASE WHEN EXCLUDED.sealed_session_state = ''
+         THEN ${keptState}.sealed_session_state ELSE EXCLUDED.sealed_session_state END,
+       areas_digest = EXCLUDED.areas_digest, check_due_at = EXCLUDED.check_due_at
+     WHERE ${keptState}.check_due_at < EXCLUDED.check_due_at`,
+    [state.targetId, state.sealedSessionState, state.areasDigest, state.checkDueAt],
+  );
+  return rowCount > 0;
 }
 
 /** Whether the migrations have run (the dispatcher starts before the service host applies them). */

@@ -120,6 +120,7 @@ export function checkTemplate(site: TargetRecord): checksEventsV1.RunCheck {
     screenshot: site.screenshot ? 'page' : 'none',
     useProxy: site.useProxy,
     sealedSessionState: '',
+    previousAreasDigest: '',
     watch: {
       areas: site.areas.map((area) => ({ areaId: area.areaId, optionsJson: JSON.stringify(area.options) })),
       rulesJson: site.rules ? JSON.stringify(site.rules) : '',

@@ -101,6 +101,12 @@ export interface RunCheck {
    */
   readerLang: string;
   readerTimeZone: string;
+  /**
+   * The areas_digest of the site's newest successful check with screenshots on (kept by the
+   * scheduler, ADR 0016); empty when unknown. Areas read the same as then cannot make an update,
+   * so the crawler takes no screenshot.
+   */
+  previousAreasDigest: string;
 }
 
 /**
@@ -201,7 +207,14 @@ export interface SnapshotCaptured {
   /** Session cookies to keep for the next check, sealed (context `target:<target id>:session`). */
   sealedSessionState: string;
   /** The check's watch settings, copied from RunCheck.watch. */
-  watch?: WatchSettings | undefined;
+  watch?:
+    | WatchSettings
+    | undefined;
+  /**
+   * sha256 (hex) of what was read of the areas (found, HTML, text), set by browser checks with
+   * screenshots on; empty otherwise.
+   */
+  areasDigest: string;
 }
 
 function createBaseCheckLocator(): CheckLocator {
@@ -694,6 +707,7 @@ function createBaseRunCheck(): RunCheck {
     watch: undefined,
     readerLang: "",
     readerTimeZone: "",
+    previousAreasDigest: "",
   };
 }
 
@@ -758,6 +772,9 @@ export const RunCheck: MessageFns<RunCheck> = {
     }
     if (message.readerTimeZone !== "") {
       writer.uint32(162).string(message.readerTimeZone);
+    }
+    if (message.previousAreasDigest !== "") {
+      writer.uint32(170).string(message.previousAreasDigest);
     }
     return writer;
   },
@@ -935,6 +952,14 @@ export const RunCheck: MessageFns<RunCheck> = {
             message.readerTimeZone = reader.string();
             continue;
           }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.previousAreasDigest = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1029,6 +1054,11 @@ export const RunCheck: MessageFns<RunCheck> = {
         : isSet(object.reader_time_zone)
         ? globalThis.String(object.reader_time_zone)
         : "",
+      previousAreasDigest: isSet(object.previousAreasDigest)
+        ? globalThis.String(object.previousAreasDigest)
+        : isSet(object.previous_areas_digest)
+        ? globalThis.String(object.previous_areas_digest)
+        : "",
     };
   },
 
@@ -1094,6 +1124,9 @@ export const RunCheck: MessageFns<RunCheck> = {
     if (message.readerTimeZone !== "") {
       obj.readerTimeZone = message.readerTimeZone;
     }
+    if (message.previousAreasDigest !== "") {
+      obj.previousAreasDigest = message.previousAreasDigest;
+    }
     return obj;
   },
 
@@ -1126,6 +1159,7 @@ export const RunCheck: MessageFns<RunCheck> = {
       : undefined;
     message.readerLang = object.readerLang ?? "";
     message.readerTimeZone = object.readerTimeZone ?? "";
+    message.previousAreasDigest = object.previousAreasDigest ?? "";
     return message;
   },
 };
@@ -1834,6 +1868,7 @@ function createBaseSnapshotCaptured(): SnapshotCaptured {
     error: undefined,
     sealedSessionState: "",
     watch: undefined,
+    areasDigest: "",
   };
 }
 
@@ -1880,6 +1915,9 @@ export const SnapshotCaptured: MessageFns<SnapshotCaptured> = {
     }
     if (message.watch !== undefined) {
       WatchSettings.encode(message.watch, writer.uint32(114).fork()).join();
+    }
+    if (message.areasDigest !== "") {
+      writer.uint32(122).string(message.areasDigest);
     }
     return writer;
   },
@@ -2009,6 +2047,14 @@ export const SnapshotCaptured: MessageFns<SnapshotCaptured> = {
             message.watch = WatchSettings.decode(reader, reader.uint32());
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.areasDigest = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2083,6 +2129,11 @@ export const SnapshotCaptured: MessageFns<SnapshotCaptured> = {
         ? globalThis.String(object.sealed_session_state)
         : "",
       watch: isSet(object.watch) ? WatchSettings.fromJSON(object.watch) : undefined,
+      areasDigest: isSet(object.areasDigest)
+        ? globalThis.String(object.areasDigest)
+        : isSet(object.areas_digest)
+        ? globalThis.String(object.areas_digest)
+        : "",
     };
   },
 
@@ -2130,6 +2181,9 @@ export const SnapshotCaptured: MessageFns<SnapshotCaptured> = {
     if (message.watch !== undefined) {
       obj.watch = WatchSettings.toJSON(message.watch);
     }
+    if (message.areasDigest !== "") {
+      obj.areasDigest = message.areasDigest;
+    }
     return obj;
   },
 
@@ -2156,6 +2210,7 @@ export const SnapshotCaptured: MessageFns<SnapshotCaptured> = {
     message.watch = (object.watch !== undefined && object.watch !== null)
       ? WatchSettings.fromPartial(object.watch)
       : undefined;
+    message.areasDigest = object.areasDigest ?? "";
     return message;
   },
 };

@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Dispatcher } from '../src/dispatch/dispatcher.ts';
+import { keepCheckState } from '../src/store/schedule-store.ts';
+import {
+  eventually,
+  ManualClock,
+  MINUTE,
+  newSite,
+  type SchedulerHarness,
+  startSchedulerHarness,
+} from './scheduler-harness.ts';
+
+/**
+ * What a check leaves for the next ones (ADR 0016): the session a check's snapshot carries is
+ * sent, sealed as it came, with the site's next checks, and so is its areas' digest; the crawler
+ * replays the login only when the session has lapsed (services/crawler/test/kept-login.int.test.ts)
+ * and takes no screenshot when the areas read the same.
+ */
+describe('kept check state (PostgreSQL + JetStream)', () => {
+  let harness: SchedulerHarness;
+  let clock: ManualClock;
+  let dispatcher: Dispatcher;
+  const start = Date.UTC(2026, 0, 1, 9, 0, 0);
+  /** Sites are saved before the test clock's first check, as they are in life. */
+  const savedAt = new Date(start - 60 * MINUTE);
+
+  beforeAll(async () => {
+    harness = await startSchedulerHarness();
+    await harness.startScheduler();
+    clock = new ManualClock(start);
+    dispatcher = harness.dispatcher(clock);
+    await dispatcher.tick();
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  async function nextCheck(targetId: string) {
+    clock.advance(MINUTE);
+    await dispatcher.tick();
+    const checks = (await harness.takeChecks()).filter((check) => check.targetId === targetId);
+    expect(checks).toHaveLength(1);
+    return checks[0] as NonNullable<(typeof checks)[0]>;
+  }
+
+  const keptOf = async (targetId: string) => {
+    const { rows } = await harness.db.query<{ sealed_session_state: string }>(
+      'SELECT sealed_session_state FROM scheduler.kept_check_state WHERE target_id = $1',
+      [targetId],
+    );
+    return rows[0]?.sealed_session_state;
+  };
+  const keep = (targetId: string, sealedSessionState: string, checkDueAt: Date) =>
+    keepCheckState(harness.db, { targetId, sealedSessionState, areasDigest: '', checkDueAt });
+  const nextCheckPeek = async (targetId: string) => {
+    const { rows } = await harness.db.query<{ areas_digest: string }>(
+      'SELECT areas_digest FROM scheduler.kept_check_state WHERE target_id = $1',
+      [targetId],
+    );
+    return rows[0]?.areas_digest;
+  };
+  const untilKept = (targetId: string, sealed: string) =>
+    eventually(async () => (await keptOf(targetId)) === sealed, `session ${sealed} kept`);
+
+  it('sends the session the last check kept with every next check, until a newer check keeps another', async () => {
+    const site = newSite(1);
+    await harness.publishState('registered', site, savedAt);
+    await harness.untilApplied(site.targetId, 1);
+
+    const first = await nextCheck(site.targetId);
+    expect(first.sealedSessionState).toBe('');
+    await harness.publishSnapshot(site.targetId, first.dueAt as Date, {
+      sealedSessionState: 'sealed-session-1',
+    });
+    await untilKept(site.targetId, 'sealed-session-1');
+
+    const second = await nextCheck(site.targetId);
+    expect(second.sealedSessionState).toBe('sealed-session-1');
+    const third = await nextCheck(site.targetId);
+    expect(third.sealedSessionState).toBe('sealed-session-1');
+
+    await harness.publishSnapshot(site.targetId, third.dueAt as Date, {
+      sealedSessionState: 'sealed-session-2',
+    });
+    await untilKept(site.targetId, 'sealed-session-2');
+    expect((await nextCheck(site.targetId)).sealedSessionState).toBe('sealed-session-2');
+  });
+
+  it('an older check’s session arriving late does not replace a newer one, nor does a redelivery', async () => {
+    const site = newSite(1);
+    await harness.publishState('registered', site, savedAt);
+    await harness.untilApplied(site.targetId, 1);
+    const later = new Date(start + 30 * MINUTE);
+    const earlier = new Date(start + 20 * MINUTE);
+    expect(await keep(site.targetId, 'new', later)).toBe(true);
+    expect(await keep(site.targetId, 'old', earlier)).toBe(false);
+    expect(await keep(site.targetId, 'again', later)).toBe(false);
+    expect(await keptOf(site.targetId)).toBe('new');
+  });
+
+  it('a session kept before the site’s settings changed is not sent (a changed login may be someone else’s), nor kept', async () => {
+    const site = newSite(1);
+    await harness.publishState('registered', site, savedAt);
+    await harness.untilApplied(site.targetId, 1);
+    const first = await nextCheck(site.targetId);
+    await harness.publishSnapshot(site.targetId, first.dueAt as Date, {
+      sealedSessionState: 'before-the-change',
+    });
+    await untilKept(site.targetId, 'before-the-change');
+
+    // The login changed after that check was due.
+    await harness.publishState('updated', { ...site, revision: 2 }, new Date(clock.now().getTime() + 1_000));
+    await harness.untilApplied(site.targetId, 2);
+    clock.advance(MINUTE);
+    const afterChange = await nextCheck(site.targetId);
+    expect(afterChange.sealedSessionState).toBe('');
+    expect(await keep(site.targetId, 'late-from-before', first.dueAt as Date)).toBe(false);
+
+    await harness.publishSnapshot(site.targetId, afterChange.dueAt as Date, {
+      sealedSessionState: 'after-the-change',
+    });
+    await untilKept(site.targetId, 'after-the-change');
+    expect((await nextCheck(site.targetId)).sealedSessionState).toBe('after-the-change');
+  });
+
+  it('a deleted site’s session goes with its schedule, and a snapshot of a site without a schedule keeps nothing', async () => {
+    const site = newSite(1);
+    await harness.publishState('registered', site, savedAt);
+    await harness.untilApplied(site.targetId, 1);
+    const first = await nextCheck(site.targetId);
+    await harness.publishSnapshot(site.targetId, first.dueAt as Date, {
+      sealedSessionState: 'to-be-deleted',
+    });
+    await untilKept(site.targetId, 'to-be-deleted');
+
+    await harness.publishDeleted({ ...site, revision: 2 });
+    await harness.untilApplied(site.targetId, undefined);
+    expect(await keptOf(site.targetId)).toBeUndefined();
+    expect(await keep(site.targetId, 'after-delete', new Date(start + 90 * MINUTE))).toBe(false);
+  });
+
+  it('sends the areas’ digest of the last successful check; a check without a session keeps the earlier session, a failed check keeps nothing', async () => {
+    const site = newSite(1);
+    await harness.publishState('registered', site, savedAt);
+    await harness.untilApplied(site.targetId, 1);
+    const first = await nextCheck(site.targetId);
+    expect(first.previousAreasDigest).toBe('');
+    await harness.publishSnapshot(site.targetId, first.dueAt as Date, {
+      sealedSessionState: 'signed-in',
+      areasDigest: 'digest-1',
+    });
+    await untilKept(site.targetId, 'signed-in');
+
+    const second = await nextCheck(site.targetId);
+    expect(second).toMatchObject({ sealedSessionState: 'signed-in', previousAreasDigest: 'digest-1' });
+    await harness.publishSnapshot(site.targetId, second.dueAt as Date, { areasDigest: 'digest-2' });
+    await eventually(
+      async () => (await nextCheckPeek(site.targetId)) === 'digest-2',
+      'the second digest kept',
+    );
+    const third = await nextCheck(site.targetId);
+    expect(third).toMatchObject({ sealedSessionState: 'signed-in', previousAreasDigest: 'digest-2' });
+
+    // A failed check due later keeps nothing: were it kept, the successful one due before it
+    // would be refused as older.
+    const later = new Date((third.dueAt as Date).getTime() + 30_000);
+    await harness.publishSnapshot(site.targetId, later, { areasDigest: 'failed', failed: true });
+    await harness.publishSnapshot(site.targetId, third.dueAt as Date, { areasDigest: 'digest-3' });
+    await eventually(
+      async () => (await nextCheckPeek(site.targetId)) === 'digest-3',
+      'the third digest kept',
+    );
+    const fourth = await nextCheck(site.targetId);
+    expect(fourth.previousAreasDigest).toBe('digest-3');
+  });
+});
