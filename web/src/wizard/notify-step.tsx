@@ -59,8 +59,12 @@ export function NotifyStep({
     if (defaulted.current || quota === undefined) return;
     defaulted.current = true;
     if (draft.interval !== newDraft().interval) return;
-    const minutes = defaultIntervalMinutes(quota.num, quota.used_num, draft.url.trim() === demoShopAddress());
-    change((current) => ({ ...current, interval: String(minutes) }));
+    const demoShop = draft.url.trim() === demoShopAddress();
+    const minutes = defaultIntervalMinutes(quota.num, quota.used_num, demoShop);
+    // The tour's demo shop shows what an update mail with before/after pictures looks like, when
+    // the plan has room for one more site with screenshots.
+    const pictures = demoShop && quota.num.ss > quota.used_num.ss;
+    change((current) => ({ ...current, interval: String(minutes), ...(pictures && { screenshot: true }) }));
   }, [quota, draft.interval, draft.url, change]);
   // Editing counts the site itself in the usage already, so only a new site is judged here.
   const noRoom =
