@@ -6,6 +6,7 @@ import { createHttpVisitor, type HttpVisitor } from '@mimamori/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FilingsStandIn, startFilingsStandIn } from '../services/filings/test/filings-stand-in.ts';
 import { type Standalone, startStandalone } from '../standalone/src/start-standalone.ts';
+import { searchUntilFound } from './pipeline/search-directory.ts';
 import { waitFor } from './pipeline/wait-for.ts';
 
 // Issue 16 end to end in the single-process mode: PGlite, the in-process bus, the local mailbox
@@ -95,6 +96,7 @@ describe('company filings in the single-process mode', () => {
     });
     expect(JSON.stringify(linked.body)).toContain('"complete"');
 
+    expect(await searchUntilFound(visitor, '/api/cik/search', '320193')).toMatchObject([{ cik: '320193' }]);
     const followed = await visitor.post('/api/cik/register', { cik: '320193' });
     expect(followed.status).toBe(200);
     expect((await visitor.get('/api/user_info')).body).toMatchObject({

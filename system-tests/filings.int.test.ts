@@ -15,6 +15,7 @@ import { type Cluster, launchCluster } from '../scripts/cluster/launch-cluster.t
 import { type FilingsStandIn, startFilingsStandIn } from '../services/filings/test/filings-stand-in.ts';
 import { type DiscordStandIn, startDiscordStandIn } from '../services/notifier/test/discord-stand-in.ts';
 import { type DiscordFront, startDiscordFront } from './pipeline/discord-front.ts';
+import { searchUntilFound } from './pipeline/search-directory.ts';
 import { waitFor } from './pipeline/wait-for.ts';
 
 // Issue 16 end to end in cluster mode: every service its own process, real PostgreSQL,
@@ -114,9 +115,9 @@ describe('company filings in cluster mode', () => {
     const linked = await visitor.post('/api/account/discord', { webhook_url: WEBHOOK_URL });
     expect(linked.body).toMatchObject({ discord_state: 'complete' });
 
-    const found = await visitor.post('/api/cik/search', { query: 'AAPL' });
-    expect(found.body).toEqual([{ label: 'Apple Inc.', cik: '320193', ticker: 'AAPL' }]);
-    const followed = await visitor.post('/api/cik/register', (found.body as Record<string, unknown>[])[0]);
+    const found = await searchUntilFound(visitor, '/api/cik/search', 'AAPL');
+    expect(found).toEqual([{ label: 'Apple Inc.', cik: '320193', ticker: 'AAPL' }]);
+    const followed = await visitor.post('/api/cik/register', found[0]);
     expect(followed.status).toBe(200);
     expect((await visitor.get('/api/user_info')).body).toMatchObject({
       cik_isins: [{ label: 'Apple Inc.', cik: '320193', ticker: 'AAPL', isin: '' }],
