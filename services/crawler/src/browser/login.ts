@@ -93,10 +93,12 @@ async function stillSignedIn(page: Page, url: string, login: LoginSettings, kept
 async function showsLogin(page: Page, login: LoginSettings): Promise<boolean> {
   const [first] = login.actions;
   if (first?.type === 'goto_url' && first.value && samePage(page.url(), first.value)) return true;
-  // The field the login types into first is the form's mark; a click alone (a menu, a
-  // cookie banner) says less, so it counts only when the login types nothing.
+  // The field the login types into first is the form's mark. A click alone (a menu, a cookie
+  // banner, a sign-in button that stays on the page) says less: it counts only when the login
+  // types nothing and has no cookie to verify by, since a present cookie already says it took.
   const located = login.actions.filter((action) => action.locator && action.type !== 'goto_url');
-  const mark = located.find((action) => action.type === 'enter_text') ?? located[0];
+  const typed = located.find((action) => action.type === 'enter_text');
+  const mark = typed ?? (login.verify.kind === 'cookie' ? undefined : located[0]);
   if (!mark?.locator) return false;
   return elementOf(page, mark.locator)
     .isVisible()
