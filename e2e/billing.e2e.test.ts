@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
+  apiOf,
   expectNoSeriousAxeViolations,
   expectNoSidewaysOverflow,
   NARROW,
@@ -15,8 +16,8 @@ import {
 // Billing through the screens on the one-process product, which bills through its local Stripe
 // stand-in (no Stripe keys): prices on sign-up, the test card form, plan change, cancel and undo,
 // a renewal the card cannot pay (status 6), the hold after its deadline (7) and the card update
-// that lifts it. The stand-in's test clock moves billing's time; every test shares it, so they run
-// in order and each moves it only forward.
+// that lifts it, leaving the paused site paused. The stand-in's test clock moves billing's time;
+// every test shares it, so they run in order and each moves it only forward.
 
 const PRICES = {
   2: { month: { JPY: 500, USD: 400 }, year: { JPY: 5000, USD: 4000 } },
@@ -66,6 +67,13 @@ async function advanceDays(days: number) {
 }
 
 type Billing = { status: number; has_pi: boolean; booked: unknown; cancel_at_period_end: boolean };
+
+/** The page's sites as the dashboard lists them: whether each is monitored, and may be resumed. */
+async function sitesOf(page: Page): Promise<{ valid: boolean; resumable: boolean }[]> {
+  const { status, body } = await apiOf(page.context(), running.product.url).get('/api/v2/targets');
+  expect(status).toBe(200);
+  return (body as { targets: { valid: boolean; resumable: boolean }[] }).targets;
+}
 
 /** GET /api/billing with the page's own session. */
 async function billingOf(page: Page): Promise<Billing> {
@@ -218,6 +226,12 @@ describe('billing through the screens', () => {
     const page = await openPage(running.browser, 'ja-JP', NARROW);
     const account = { email: 'declined@example.com', password: 'mimamori-pass-1', labels: JA };
     await signedUpAndIn(page, running.product.url, account);
+    // One watched site, the product's own demo shop, to see what the hold does to monitoring.
+    const imported = await apiOf(page.context(), running.product.url).post('/api/v1/import', {
+      text: `${pageUrl('/mock/ec')},Demo shop`,
+    });
+    expect(imported.status).toBe(200);
+    expect((await sitesOf(page)).map((site) => site.valid)).toEqual([true]);
 
     // A card that registers but whose every charge is declined.
     await page.goto(pageUrl('/newcard'));
@@ -252,6 +266,10 @@ describe('billing through the screens', () => {
     await expect.poll(async () => (await billingOf(page)).status, { timeout: 30_000 }).toBe(7);
     await page.reload();
     await expect.poll(() => banner.textContent(), { timeout: 15_000 }).toContain('アカウントが保留中のため');
+    // Monitoring stops: the site is paused.
+    await expect
+      .poll(async () => (await sitesOf(page)).map((site) => site.valid), { timeout: 30_000 })
+      .toEqual([false]);
 
     // A card update on the account screen pays what is open and lifts the hold.
     await page.goto(pageUrl('/account'));
@@ -270,6 +288,8 @@ describe('billing through the screens', () => {
     await page.goto(pageUrl('/'));
     await expect.poll(() => page.getByRole('heading', { level: 1 }).count()).toBeGreaterThan(0);
     expect(await page.getByTestId('subscription-banner').count()).toBe(0);
+    // The hold is lifted, but the site stays paused until its owner resumes it; it may be.
+    expect(await sitesOf(page)).toMatchObject([{ valid: false, resumable: true }]);
     await page.context().close();
   }, 300_000);
 });

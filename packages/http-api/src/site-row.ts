@@ -6,11 +6,11 @@ export type TargetVersion = z.infer<typeof siteVersion>;
 
 const at = z.iso.datetime().nullable();
 
-/** A target-list row with its JSON keys (docs/product.md#target-list); the one HTTP definition of it. */
 /** What keeps failing, in the words of docs/product.md#failure-alerts. */
 export const failureKind = z.enum(['blocked', 'unreachable', 'element_not_found', 'login_failed', 'timeout']);
 export type FailureKind = z.infer<typeof failureKind>;
 
+/** A target-list row with its JSON keys (docs/product.md#target-list); the one HTTP definition of it. */
 export const siteRow = z
   .object({
     id: z.string(),
