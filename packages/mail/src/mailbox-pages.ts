@@ -17,7 +17,10 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid #d9e2ec; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; }
 dt { font-weight: 600; }
-pre { white-space: pre-wrap; background: #f5f7fa; padding: 1rem; }
+/* Long addresses and message ids wrap rather than widen a phone's page. */
+dd, td { margin: 0; min-width: 0; overflow-wrap: anywhere; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f5f7fa; padding: 1rem; }
+@media (max-width: 600px) { body { margin: 1rem; } }
 iframe { width: 100%; min-height: 30rem; border: 1px solid #d9e2ec; }
 `;
 
@@ -92,6 +95,7 @@ function page(title: string, body: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} — Mimamori mailbox</title>
 <style>${STYLE}</style>
 </head>
