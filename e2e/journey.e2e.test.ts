@@ -349,6 +349,7 @@ describe.concurrent('a new user watches the demo shop', () => {
       for (const type of mail.attachmentTypes) expect(type).toMatch(/^image\/(jpeg|png)$/);
       const mailPage = await context.newPage();
       await mailPage.goto(new URL(mail.path, running.product.url).href);
+      await expectNoSidewaysOverflow(mailPage, expect);
       await screenshot(mailPage, `journey-mail-${name}`);
       await mailPage.close();
 
