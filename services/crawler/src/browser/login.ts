@@ -18,8 +18,8 @@ export interface SignedIn {
  * Makes sure the context is signed in to the site whose page `url` is. A session kept from
  * the previous check (`kept`) is trusted unless it shows it has lapsed (docs/product.md#login-and-actions):
  * a 401 or 403, the verify cookie gone, or the login form on the page. Otherwise, or with
- * `force`, the login actions are replayed (up to three tries) and, for cookie verification, the
- * cookie must then be present; either way the page must no longer show the login. Leaves the
+ * `force`, the login actions are replayed (up to three tries): for cookie verification the
+ * cookie must then be present, otherwise the page must no longer show the login. Leaves the
  * page on `url`, loaded.
  * Nothing here logs: the actions carry passwords.
  */
@@ -45,7 +45,9 @@ export async function ensureSignedIn(
         continue;
       }
       const response = await loadPage(page, url, limits, guard);
-      if (await showsLogin(page, login)) {
+      // A cookie the user chose to verify by has just been set: it says the login took, even
+      // where the page keeps its form in view. Without one, the page must stop asking.
+      if (login.verify.kind !== 'cookie' && (await showsLogin(page, login))) {
         lastProblem = 'the page still asks to sign in after the login';
         continue;
       }
