@@ -3,11 +3,12 @@ import { filingPublished } from '@mimamori/events';
 import type { MailTransport } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
-import { executeUrl, postDiscordMessage } from '../clients/discord-webhook-client.ts';
+import { postDiscordMessage } from '../clients/discord-webhook-client.ts';
 import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
 import { type FilingNotice, filingDiscordMessage, filingMailContent } from '../domain/filing-notice.ts';
 import type { NotificationProfile, NotificationProfileSource } from '../domain/notification-profile.ts';
 import { type ClaimedSend, sendClaimed } from './claimed-send.ts';
+import { accountDiscordUrl, accountRecipients } from './site-channels.ts';
 
 export interface FilingConsumerDeps {
   deliveries: DeliveryLedger;
@@ -76,7 +77,7 @@ function byMail(
   deps: FilingConsumerDeps,
   log: Logger,
 ): Promise<ClaimedSend> {
-  const to = [...new Set([profile.email, ...profile.verifiedMails].filter((address) => address !== ''))];
+  const to = accountRecipients(profile);
   if (to.length === 0) return Promise.resolve(DONE);
   return sendClaimed(deps.deliveries, message, deliveryId, 'email', async () => {
     try {
@@ -99,22 +100,8 @@ function byDiscord(
   deps: FilingConsumerDeps,
   log: Logger,
 ): Promise<ClaimedSend> {
-  if (!profile.sealedDiscordWebhook) return Promise.resolve(DONE);
-  let url: string | null = null;
-  try {
-    const apiBase = typeof deps.discordApiBase === 'function' ? deps.discordApiBase() : deps.discordApiBase;
-    url = executeUrl(
-      deps.secretBox.open(profile.sealedDiscordWebhook, `account:${userId}:discord_webhook`),
-      apiBase,
-    );
-  } catch {
-    // Sealed under a key no longer kept: it will never open.
-  }
-  if (!url) {
-    log.warn({ deliveryId }, 'stored Discord webhook does not open to a Discord webhook URL; not posted');
-    return Promise.resolve(DONE);
-  }
-  const webhook = url;
+  const webhook = accountDiscordUrl(profile, userId, deps, log.child({ deliveryId }));
+  if (!webhook) return Promise.resolve(DONE);
   return sendClaimed(deps.deliveries, message, deliveryId, 'discord', async () => {
     const outcome = await postDiscordMessage(webhook, filingDiscordMessage(notice));
     switch (outcome.kind) {

@@ -4,10 +4,31 @@ import { executeUrl } from '../clients/discord-webhook-client.ts';
 import type { NotificationProfile } from '../domain/notification-profile.ts';
 import type { TargetNotice } from '../domain/target-notice.ts';
 
-/** A site's e-mail recipients: the account address and the verified additional ones. */
-export function mailRecipients(notice: TargetNotice, profile: NotificationProfile): string[] {
-  if (!notice.mailNotify) return [];
+/** The account's e-mail recipients: its address and the verified additional ones. */
+export function accountRecipients(profile: NotificationProfile): string[] {
   return [...new Set([profile.email, ...profile.verifiedMails].filter((address) => address !== ''))];
+}
+
+/** A site's e-mail recipients: the account's, when the site mails at all. */
+export function mailRecipients(notice: TargetNotice, profile: NotificationProfile): string[] {
+  return notice.mailNotify ? accountRecipients(profile) : [];
+}
+
+type DiscordDeps = { secretBox: SecretBox; discordApiBase: string | (() => string) };
+
+/** The account's own Discord webhook, opened; null when none is linked or it does not open. */
+export function accountDiscordUrl(
+  profile: NotificationProfile,
+  userId: string,
+  deps: DiscordDeps,
+  log: Logger,
+): string | null {
+  if (!profile.sealedDiscordWebhook) return null;
+  return openDiscordUrl(
+    { value: profile.sealedDiscordWebhook, context: `account:${userId}:discord_webhook` },
+    deps,
+    log,
+  );
 }
 
 /**
@@ -17,7 +38,7 @@ export function mailRecipients(notice: TargetNotice, profile: NotificationProfil
 export function siteDiscordUrl(
   notice: TargetNotice,
   profile: NotificationProfile,
-  deps: { secretBox: SecretBox; discordApiBase: string | (() => string) },
+  deps: DiscordDeps,
   log: Logger,
 ): string | null {
   const sealed =
@@ -31,6 +52,15 @@ export function siteDiscordUrl(
     log.info({ chatNotify: notice.chatNotify }, 'chat notify on but no Discord webhook linked');
     return null;
   }
+  return openDiscordUrl(sealed, deps, log);
+}
+
+/** A sealed Discord webhook opened into the address to post to; null (and a warning) when it cannot be. */
+function openDiscordUrl(
+  sealed: { value: string; context: string },
+  deps: DiscordDeps,
+  log: Logger,
+): string | null {
   let url: string | null = null;
   try {
     const apiBase = typeof deps.discordApiBase === 'function' ? deps.discordApiBase() : deps.discordApiBase;
