@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { type AreaOptions, DEFAULT_AREA_OPTIONS } from '../area-options.ts';
-import { normaliseArea } from './normalise-area.ts';
+import { INVISIBLE, MAYBE_INVISIBLE, normaliseArea } from './normalise-area.ts';
 
 function normalised(text: string, options: Partial<AreaOptions> = {}): string {
   return normaliseArea(text, { ...DEFAULT_AREA_OPTIONS, ...options }).text;
@@ -238,6 +238,19 @@ describe('whitespace and invisible characters', () => {
 
   test('zero-width spaces, joiners, soft hyphens and BOMs are removed', () => {
     expect(normalised('在\u200b庫\u200dあ\u00adり\ufeff')).toBe('在庫あり');
+  });
+
+  test('every invisible character is one the quick test lets through to the exact removal', () => {
+    // Tested one code point at a time, as the Unicode data Node ships may add format characters.
+    const exact = new RegExp(INVISIBLE.source, 'u');
+    const missed: string[] = [];
+    for (let code = 0; code <= 0x10ffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const character = String.fromCodePoint(code);
+      if (exact.test(character) && !MAYBE_INVISIBLE.test(character)) missed.push(code.toString(16));
+    }
+    expect(missed).toEqual([]);
+    expect(MAYBE_INVISIBLE.test('在庫あり ＳＡＬＥ 2026年 ❤')).toBe(false);
   });
 
   test('blank lines are dropped and line breaks of any kind split lines', () => {
