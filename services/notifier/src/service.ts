@@ -89,6 +89,7 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
             profiles: updates.profiles,
             discordApiBase: updates.discordApiBase ?? DISCORD,
             publicUrl,
+            webhooks,
             logger,
           }),
           filingConsumer({

@@ -7,7 +7,7 @@ import { type BlobStore, createFileBlobStore } from '@mimamori/blob-store';
 import { type BusMessage, createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
 import { accountV1, webhookV1 } from '@mimamori/contracts';
 import { type Db, openPostgres } from '@mimamori/db';
-import { targetRegistered, updateDetected } from '@mimamori/events';
+import { checkCompleted, targetRegistered, updateDetected } from '@mimamori/events';
 import { openMailTransport } from '@mimamori/mail';
 import { createGrpcClient, createLogger, createShutdown, type Shutdown, unary } from '@mimamori/runtime';
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
@@ -302,6 +302,86 @@ describe('signed webhook deliveries', () => {
       receiver.received.filter((got) => got.path === `/site-${user.userId}` && got.verified),
     ).toHaveLength(1);
     expect(receiver.received.filter((got) => got.path === `/other-site-${user.userId}`)).toHaveLength(0);
+  });
+
+  it('tells each webhook once that a site keeps failing and once that it works again', async () => {
+    const user = await newUser();
+    const path = `/alerts-${user.userId}`;
+    const webhookId = await addWebhook(user, receiver, path);
+    const other = await newUser();
+    await addWebhook(user, receiver, `/alerts-other-${user.userId}`, other.targetId);
+    const start = Date.parse('2026-11-23T14:00:00Z');
+    const run = new Date(start).toISOString();
+    // Five failures in a row (the site alerts after 3), then a success.
+    for (let k = 0; k < 6; k++) {
+      const checkId = randomUUID();
+      const dueAt = new Date(start + k * 60_000);
+      const event = {
+        eventId: `checks.completed:${checkId}`,
+        checkId,
+        targetId: user.targetId,
+        userId: user.userId,
+        dueAt,
+        completedAt: new Date(dueAt.getTime() + 5_000),
+        outcome: k < 5 ? 'error' : 'no_change',
+        errorCode: k < 5 ? 'element_not_found' : '',
+        errorDetail: '',
+        updateId: '',
+        errorAreaId: k < 5 ? 'price' : '',
+      };
+      await bus.publish(checkCompleted.subject, checkCompleted.encode(event), { msgId: event.eventId });
+      // A site's checks are a minute apart: each result is counted before the next arrives.
+      await waitUntil(
+        async () => {
+          const { rows } = await db.query<{ last_due_at: Date }>(
+            'SELECT last_due_at FROM notifier.error_streaks WHERE target_id = $1',
+            [user.targetId],
+          );
+          return rows[0]?.last_due_at.getTime() === dueAt.getTime();
+        },
+        `check ${k + 1} counted`,
+      );
+    }
+    const [failure, recovery] = await receiver.waitFor(path, 2);
+    expect([failure?.verified, recovery?.verified]).toEqual([true, true]);
+    expect(JSON.parse(failure?.body ?? '{}')).toEqual({
+      type: 'failure',
+      id: `failure:${user.targetId}:${run}`,
+      site: {
+        id: user.targetId,
+        label: '価格ページ',
+        url: 'https://shop.example.jp/price',
+        history_url: `https://mimamori.example/target2?id=${user.targetId}`,
+      },
+      failure: {
+        kind: 'element_not_found',
+        area_id: 'price',
+        area_name: 'セール価格',
+        message: expect.stringContaining('監視範囲「セール価格」が見つかりませんでした'),
+        count: 3,
+        since: run,
+        since_local: '2026-11-23T23:00:00+09:00',
+      },
+      timezone: 'Asia/Tokyo',
+      lang: 'ja',
+    });
+    expect(JSON.parse(recovery?.body ?? '{}')).toMatchObject({
+      type: 'recovery',
+      id: `recovered:${user.targetId}:${run}`,
+      recovered: {
+        since: run,
+        since_local: '2026-11-23T23:00:00+09:00',
+        at: '2026-11-23T14:05:00.000Z',
+        at_local: '2026-11-23T23:05:00+09:00',
+      },
+    });
+    for (const id of [`failure:${user.targetId}:${run}`, `recovered:${user.targetId}:${run}`]) {
+      await waitUntil(async () => (await delivery(`${id}:webhook:${webhookId}`))?.status === 'sent', id);
+    }
+    // Failures 4 and 5 of the same run tell nobody again; the other site's webhook hears nothing.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.received.filter((got) => got.path === path)).toHaveLength(2);
+    expect(receiver.received.filter((got) => got.path === `/alerts-other-${user.userId}`)).toHaveLength(0);
   });
 
   it('refuses at send time a URL that now leads to a forbidden address, for good', async () => {

@@ -14,7 +14,7 @@ describe('failure alerts in the user’s words (docs/product.md#failure-alerts)'
     const mail = failureMailContent({
       ...base,
       lang: 'ja',
-      failure: { kind: 'element_not_found', areaName: 'セール価格', count: 3, since },
+      failure: { kind: 'element_not_found', areaId: 'price', areaName: 'セール価格', count: 3, since },
     });
     expect(mail.subject).toBe('【Mimamori】「価格ページ」の確認が失敗しています');
     expect(mail.text).toContain(
@@ -26,7 +26,11 @@ describe('failure alerts in the user’s words (docs/product.md#failure-alerts)'
 
   it('words each kind, and the working-again message, in English', () => {
     const words = (kind: 'blocked' | 'unreachable' | 'login_failed' | 'timeout') =>
-      failureMailContent({ ...base, lang: 'en', failure: { kind, areaName: '', count: 4, since } }).text;
+      failureMailContent({
+        ...base,
+        lang: 'en',
+        failure: { kind, areaId: '', areaName: '', count: 4, since },
+      }).text;
     expect(words('blocked')).toContain('failed: the site blocked our access.');
     expect(words('unreachable')).toContain('failed: the site could not be reached.');
     expect(words('login_failed')).toContain('failed: signing in failed');
@@ -44,7 +48,7 @@ describe('failure alerts in the user’s words (docs/product.md#failure-alerts)'
       ...base,
       label: '<b>x</b>'.repeat(100),
       lang: 'en' as const,
-      failure: { kind: 'timeout' as const, areaName: '', count: 3, since },
+      failure: { kind: 'timeout' as const, areaId: '', areaName: '', count: 3, since },
     };
     expect(failureMailContent(notice).html).not.toContain('<b>x</b>');
     const embed = failureDiscordMessage(notice).payload.embeds[0];

@@ -11,7 +11,7 @@ export interface FailureNotice {
   url: string;
   historyUrl: string;
   /** The alert: what failed, how often in a row, since when. Absent for "working again". */
-  failure?: { kind: FailureKind; areaName: string; count: number; since: Date };
+  failure?: { kind: FailureKind; areaId: string; areaName: string; count: number; since: Date };
   /** "Working again": since when it had failed. */
   recovered?: { since: Date; at: Date };
 }

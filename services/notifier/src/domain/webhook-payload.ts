@@ -1,3 +1,4 @@
+import { type FailureNotice, failureWords } from './failure-alert-content.ts';
 import type { UpdateNotice } from './update-notice.ts';
 import { areaName, knownZone, matchedRuleLines } from './update-wording.ts';
 
@@ -61,6 +62,40 @@ export function webhookPayload(
     pictures,
     detected_at: notice.detectedAt.toISOString(),
     detected_at_local: zonedIso(notice.detectedAt, zone),
+    timezone: zone,
+    lang: notice.lang,
+  });
+}
+
+/**
+ * The JSON body of a failure alert (`type: "failure"`) or its "working again" message
+ * (`type: "recovery"`), docs/webhooks.md: what failed in the user's words and since when, in UTC
+ * and in the user's zone. `id` names the failing run, as the other channels' deliveries do.
+ */
+export function failureWebhookPayload(id: string, targetId: string, notice: FailureNotice): string {
+  const zone = knownZone(notice.timezone) ?? (notice.lang === 'ja' ? 'Asia/Tokyo' : 'UTC');
+  const times = (name: string, at: Date) => ({
+    [name]: at.toISOString(),
+    [`${name}_local`]: zonedIso(at, zone),
+  });
+  const { failure, recovered } = notice;
+  return JSON.stringify({
+    type: failure ? 'failure' : 'recovery',
+    id,
+    site: { id: targetId, label: notice.label, url: notice.url, history_url: notice.historyUrl || null },
+    ...(failure
+      ? {
+          failure: {
+            kind: failure.kind,
+            area_id: failure.areaId || null,
+            area_name: failure.areaName || null,
+            message: failureWords(failure.kind, failure.areaName, notice.lang),
+            count: failure.count,
+            ...times('since', failure.since),
+          },
+        }
+      : {}),
+    ...(recovered ? { recovered: { ...times('since', recovered.since), ...times('at', recovered.at) } } : {}),
     timezone: zone,
     lang: notice.lang,
   });

@@ -5,6 +5,7 @@ import type { MailTransport } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import { alertDue, DEFAULT_ALERT_AFTER, failureKindOf } from '@mimamori/watch-engine';
+import type { WebhookPoster } from '@mimamori/webhook';
 import { postDiscordMessage } from '../clients/discord-webhook-client.ts';
 import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
 import {
@@ -14,10 +15,12 @@ import {
 } from '../domain/failure-alert-content.ts';
 import type { NotificationProfile, NotificationProfileSource } from '../domain/notification-profile.ts';
 import type { TargetNotice } from '../domain/target-notice.ts';
+import { failureWebhookPayload, webhooksFor } from '../domain/webhook-payload.ts';
 import { countOutcome, markAlerted, markRecoveryTold } from '../store/error-streak-store.ts';
 import { loadNotice } from '../store/notice-store.ts';
 import { type ClaimedSend, sendClaimed } from './claimed-send.ts';
 import { historyUrl, mailRecipients, siteDiscordUrl } from './site-channels.ts';
+import { sendWebhook } from './webhook-send.ts';
 
 export interface CheckResultConsumerDeps {
   db: Db;
@@ -27,9 +30,14 @@ export interface CheckResultConsumerDeps {
   profiles: NotificationProfileSource;
   discordApiBase: string | (() => string);
   publicUrl: () => string;
+  /** Posts the alerts to the account's signed webhooks through the SSRF guard. */
+  webhooks: Pick<WebhookPoster, 'post'>;
   logger: Logger;
   retryDelay?: RetryDelay;
 }
+
+/** How many times JetStream hands a result over; the last failed try ends a delivery as failed. */
+const MAX_DELIVER = 20;
 
 /**
  * Failure alerts with recovery (docs/product.md#failure-alerts): counts each site's failed checks
@@ -37,7 +45,8 @@ export interface CheckResultConsumerDeps {
  * gets one alert for the run (`failure:<target>:<run start>:<channel>`), and the first success
  * after an alerted run one "working again" message (`recovered:<target>:<run start>:<channel>`).
  * Deliveries are named after the run, so a redelivered result sends nothing twice; the run is
- * marked told only once every channel is done.
+ * marked told only once every channel is done. The account's webhooks for the site are channels
+ * too (`…:webhook:<webhook id>`, docs/webhooks.md).
  */
 export function checkResultConsumer(deps: CheckResultConsumerDeps): CatalogEntry {
   const retryDelay = deps.retryDelay ?? exponentialRetryDelay;
@@ -45,7 +54,7 @@ export function checkResultConsumer(deps: CheckResultConsumerDeps): CatalogEntry
     stream: checkCompleted.stream,
     durable: 'notifier-checks-completed',
     subject: checkCompleted.subject,
-    maxDeliver: 20,
+    maxDeliver: MAX_DELIVER,
     ackWaitMs: deps.deliveries.claimMs,
     concurrency: 8,
     async handler(message) {
@@ -82,6 +91,7 @@ export function checkResultConsumer(deps: CheckResultConsumerDeps): CatalogEntry
           ...base,
           failure: {
             kind: alert.lastKind,
+            areaId: alert.lastAreaId,
             areaName: notice.areaLabels[alert.lastAreaId] || alert.lastAreaId,
             count: alert.counts[alert.lastKind] ?? 0,
             since: run,
@@ -106,6 +116,8 @@ export function checkResultConsumer(deps: CheckResultConsumerDeps): CatalogEntry
       }
 
       function onChannels(id: string, content: FailureNotice): Promise<ClaimedSend[]> {
+        // The same bytes for every URL of this copy; only the signature's time changes on a retry.
+        let body: string | undefined;
         return Promise.all([
           byMail(
             `${id}:email`,
@@ -122,6 +134,17 @@ export function checkResultConsumer(deps: CheckResultConsumerDeps): CatalogEntry
             profile as NotificationProfile,
             content,
             log,
+          ),
+          ...webhooksFor((profile as NotificationProfile).webhooks, result.targetId).map((webhook) =>
+            sendWebhook(
+              `${id}:webhook:${webhook.id}`,
+              message,
+              { ...webhook, userId: result.userId },
+              () => (body ??= failureWebhookPayload(id, result.targetId, content)),
+              deps,
+              log,
+              message.deliveryCount >= MAX_DELIVER,
+            ),
           ),
         ]);
       }

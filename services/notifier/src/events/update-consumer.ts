@@ -15,10 +15,11 @@ import type { TargetNotice } from '../domain/target-notice.ts';
 import { loadUpdateImages } from '../domain/update-images.ts';
 import { updateMailContent } from '../domain/update-mail-content.ts';
 import type { UpdateImage, UpdateNotice } from '../domain/update-notice.ts';
-import { type ProfileWebhook, webhookPayload, webhooksFor } from '../domain/webhook-payload.ts';
+import { webhookPayload, webhooksFor } from '../domain/webhook-payload.ts';
 import { loadNotice } from '../store/notice-store.ts';
 import { type ClaimedSend, sendClaimed } from './claimed-send.ts';
 import { historyUrl, mailRecipients, siteDiscordUrl } from './site-channels.ts';
+import { sendWebhook } from './webhook-send.ts';
 
 export interface UpdateConsumerDeps {
   db: Db;
@@ -112,7 +113,7 @@ export function updateConsumer(deps: UpdateConsumerDeps): CatalogEntry {
         byMail(`update:${event.updateId}:email`, message, notice, profile, content, deps, log, lastTry),
         byDiscord(`update:${event.updateId}:discord`, message, notice, profile, content, deps, log, lastTry),
         ...webhooksFor(profile.webhooks, event.targetId).map((webhook) =>
-          byWebhook(
+          sendWebhook(
             `update:${event.updateId}:webhook:${webhook.id}`,
             message,
             { ...webhook, userId: event.userId },
@@ -233,55 +234,6 @@ async function byDiscord(
           );
           return { retryAfterMs: outcome.afterMs };
       }
-    },
-    { lastTry },
-  );
-}
-
-/**
- * One signed POST of the update to one webhook URL, through the SSRF guard: a 2xx is delivered;
- * any other answer or none is tried again with the event's backoff; a URL that now leads to a
- * forbidden address is refused for good. Stripe-like: `Mimamori-Signature: t=…,v1=…`.
- */
-async function byWebhook(
-  deliveryId: string,
-  message: BusMessage,
-  webhook: ProfileWebhook & { userId: string },
-  body: () => string,
-  deps: UpdateConsumerDeps,
-  log: Logger,
-  lastTry: boolean,
-): Promise<Attempt> {
-  let secret: string;
-  try {
-    secret = deps.secretBox.open(webhook.sealedSecret, `account:${webhook.userId}:webhook:${webhook.id}`);
-  } catch {
-    log.warn({ deliveryId }, 'webhook secret does not open; not posted');
-    return DONE;
-  }
-  return sendClaimed(
-    deps.deliveries,
-    message,
-    deliveryId,
-    'webhook',
-    async () => {
-      const answer = await deps.webhooks.post(webhook.url, body(), secret);
-      if (answer.kind === 'answered' && answer.status >= 200 && answer.status < 300) {
-        log.info({ deliveryId, status: answer.status }, 'webhook delivered');
-        return 'sent';
-      }
-      if (answer.kind === 'refused') {
-        log.warn(
-          { deliveryId, reason: answer.reason },
-          'webhook URL refused by the egress guard; not retried',
-        );
-        return 'refused';
-      }
-      log.warn(
-        { deliveryId, status: answer.kind === 'answered' ? answer.status : null, lastTry },
-        'webhook not delivered; will retry',
-      );
-      return { retryAfterMs: null };
     },
     { lastTry },
   );
