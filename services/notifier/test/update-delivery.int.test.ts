@@ -580,6 +580,7 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
       profiles,
       discordApiBase: discord.apiBase,
       publicUrl: () => 'https://mimamori.example/',
+      webhooks: createWebhookPoster(),
       logger,
     });
     let minute = 0;
@@ -653,6 +654,7 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
       profiles,
       discordApiBase: discord.apiBase,
       publicUrl: () => 'https://mimamori.example/',
+      webhooks: createWebhookPoster(),
       logger,
     });
     const failed = (minute: number) =>
