@@ -93,6 +93,12 @@ export const holdLifted = eventType(
   accountsEventsV1.HoldLifted,
 );
 
+export const planChanged = eventType(
+  'accounts.plan_changed',
+  streams.accounts.name,
+  accountsEventsV1.PlanChanged,
+);
+
 export const runCheck = eventType('checks.run', streams.checks.name, checksEventsV1.RunCheck);
 
 export const snapshotCaptured = eventType(

@@ -6,6 +6,7 @@ export {
   checkCompleted,
   filingPublished,
   holdLifted,
+  planChanged,
   runCheck,
   snapshotCaptured,
   streams,

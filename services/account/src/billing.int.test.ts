@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { status } from '@grpc/grpc-js';
 import { accountV1, billingV1 } from '@mimamori/contracts';
-import { accountHeld, holdLifted } from '@mimamori/events';
+import { accountHeld, holdLifted, planChanged } from '@mimamori/events';
 import { billingCatalogue, parsePlanPrices } from '@mimamori/plans';
 import { createGrpcClient, unary } from '@mimamori/runtime';
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
@@ -151,6 +151,18 @@ async function monitoringEvents(userId: string) {
     .map((event) => ('reason' in event ? `held:${event.reason}` : event.kind));
 }
 
+/** The plans accounts.plan_changed announced for one user, in order. */
+async function planEvents(userId: string) {
+  const { rows } = await testHost.db.query<{ payload: Buffer }>(
+    'SELECT payload FROM account.outbox WHERE subject = $1 ORDER BY seq',
+    [planChanged.subject],
+  );
+  return rows
+    .map((row) => planChanged.decode(row.payload))
+    .filter((event) => event.userId === userId)
+    .map((event) => event.plan);
+}
+
 async function sessionFor(userId: string): Promise<string> {
   const token = `session-${userId}`;
   await testHost.db.query(
@@ -257,6 +269,7 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
     const changed = await billing.changePlan(userId, { plan: 5, cycle: 'month', options: [] }, 'renewal');
     expect(changed.current.plan).toBe(5);
     expect((await productRow(userId))?.plan).toBe(5);
+    expect(await planEvents(userId)).toEqual([5]);
     await addCard(userId, 'pm_card_visa');
     const cancelling = await billing.cancel(userId, { reasons: ['too_expensive'], comment: '' });
     expect(cancelling.cancelAtPeriodEnd).toBe(true);
@@ -286,6 +299,8 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
     await advanceDays(30);
     expect(await billing.state(userId)).toMatchObject({ status: 2, current: { plan: 3 }, booked: null });
     expect((await productRow(userId))?.plan).toBe(3);
+    // The target service hears of each plan taking effect (history limits), not of the booking.
+    expect(await planEvents(userId)).toEqual([5, 3]);
 
     expect(
       (await billing.cancel(userId, { reasons: ['too_expensive'], comment: '' })).cancelAtPeriodEnd,

@@ -1,6 +1,7 @@
 import type { BusMessage } from '@mimamori/bus';
 import type { accountsEventsV1 } from '@mimamori/contracts';
-import { accountCancelled, accountHeld, trialEnded } from '@mimamori/events';
+import { accountCancelled, accountHeld, planChanged, targetUpdated, trialEnded } from '@mimamori/events';
+import { historyLimits } from '@mimamori/plans';
 import { createLogger } from '@mimamori/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountConsumers } from '../src/events/account-consumers.ts';
@@ -112,6 +113,63 @@ describe('account hold', () => {
       ids.some((id) => row.id.includes(id)),
     );
     expect(paused).toHaveLength(2);
+  });
+
+  it('delivered twice, accounts.plan_changed moves every site, paused ones too, to the plan’s history limits once', async () => {
+    const { browser, userId } = await harness.signedIn('plan-changed@example.com');
+    for (const label of ['a', 'b']) await browser.post('/api/v2/target/register', targetBody({ label }));
+    const ids = ((await browser.get('/api/v2/targets')).body.targets as { id: string }[]).map(
+      (row) => row.id,
+    );
+    await browser.post('/api/v2/pause', { target_v2_id: ids[1] });
+    const history = async () => {
+      const { rows } = await harness.db.query<{ history_updates: number; history_days: number }>(
+        'SELECT history_updates, history_days FROM target.targets WHERE id = ANY($1::uuid[]) ORDER BY id',
+        [ids],
+      );
+      return rows.map((row) => [row.history_updates, row.history_days]);
+    };
+    // Saved under the trial's plan, which keeps the smallest history.
+    const trial = historyLimits(3);
+    expect(await history()).toEqual([
+      [trial.updates, trial.checkDays],
+      [trial.updates, trial.checkDays],
+    ]);
+    const changed = accountConsumers(
+      harness.db,
+      createTargetStore(harness.db),
+      createLogger({ service: 'test', level: 'silent' }),
+    ).find((entry) => entry.subject === planChanged.subject);
+    const largest = historyLimits(11);
+    expect(largest.updates).toBeGreaterThan(trial.updates);
+    const data = planChanged.encode({ eventId: 'plan-changed-1', userId, plan: 11, changedAt: new Date() });
+    for (let i = 0; i < 2; i++) {
+      await changed?.handler({
+        ...delivery({ eventId: '', userId, endedAt: undefined, deleteAt: undefined }, 'plan-changed-1'),
+        subject: planChanged.subject,
+        data,
+      });
+    }
+    expect(await history()).toEqual([
+      [largest.updates, largest.checkDays],
+      [largest.updates, largest.checkDays],
+    ]);
+    // Each site's targets.updated carries the new limits to the diff service; the paused one stays paused.
+    const updated = (await harness.events(targetUpdated.subject))
+      .map((row) => targetUpdated.decode(row.payload))
+      .filter((event) => ids.includes(event.targetId));
+    expect(updated).toHaveLength(2);
+    for (const event of updated) {
+      expect(event.check?.watch).toMatchObject({
+        keepUpdates: largest.updates,
+        keepCheckDays: largest.checkDays,
+      });
+    }
+    expect(updated.find((event) => event.targetId === ids[1])?.paused).toBe(true);
+    expect(await validity(browser)).toEqual([
+      [true, false],
+      [false, true],
+    ]);
   });
 
   it('delivered twice, accounts.cancelled deletes the sites once', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { writeEvent } from '@mimamori/bus';
 import type { Db, Sql } from '@mimamori/db';
-import { accountHeld, accountMailRequested, holdLifted } from '@mimamori/events';
+import { accountHeld, accountMailRequested, holdLifted, planChanged } from '@mimamori/events';
 import type { Currency, Cycle, PlanId } from '@mimamori/plans';
 import type { BillingStore } from '../domain/billing/billing-ports.ts';
 import type { BillingRecord, ProviderStatus } from '../domain/billing/billing-record.ts';
@@ -96,10 +96,16 @@ export function createBillingStore(db: Db, options: BillingStoreOptions): Billin
             record.periodEnd,
           ],
         );
+        const { rows } = await tx.query<{ plan: number | null }>(
+          `SELECT plan FROM ${S}.subscriptions WHERE user_id = $1 FOR UPDATE`,
+          [record.userId],
+        );
         await tx.query(
           `UPDATE ${S}.subscriptions SET plan = $2, cycle = $3, options = $4 WHERE user_id = $1`,
           [record.userId, record.current.plan, record.current.cycle, record.current.options],
         );
+        if (rows[0]?.plan !== record.current.plan)
+          await writePlanChanged(tx, record, 'subscribed', options.now());
       });
     },
 
@@ -143,6 +149,9 @@ export function createBillingStore(db: Db, options: BillingStoreOptions): Billin
           async save(record, effects, cause) {
             await saveRecord(tx, record);
             await publish(tx, record, effects, cause, options);
+            if (record.current.plan !== before.current.plan) {
+              await writePlanChanged(tx, record, cause, options.now());
+            }
           },
         });
       });
@@ -241,6 +250,19 @@ async function publish(
       data: holdLifted.encode({ eventId, userId: record.userId, liftedAt: now }),
     });
   }
+}
+
+/**
+ * The plan the account is on changed: the target service moves its sites to the new plan's history
+ * limits (docs/product.md#history), in the same transaction that changed it.
+ */
+async function writePlanChanged(tx: Sql, record: BillingRecord, cause: string, now: Date): Promise<void> {
+  const eventId = `plan-changed:${record.userId}:${cause}:${now.getTime()}`;
+  await writeEvent(tx, S, {
+    id: eventId,
+    subject: planChanged.subject,
+    data: planChanged.encode({ eventId, userId: record.userId, plan: record.current.plan, changedAt: now }),
+  });
 }
 
 /** The mails the change sends, through the notifier as every account mail (AccountMailRequested). */

@@ -1,5 +1,6 @@
 import { reportUsage } from './report-usage.ts';
 import type { TargetUnit } from './target-port.ts';
+import type { SiteHistoryLimits } from './target-quota.ts';
 
 /**
  * An account put on hold stops all its monitoring (docs/product.md#subscription): every monitoring site is
@@ -25,4 +26,22 @@ export async function deleteAllForCancel(unit: TargetUnit): Promise<number> {
   }
   if (sites.length > 0) await reportUsage(unit);
   return sites.length;
+}
+
+/**
+ * The account's plan changed: every site, monitoring or paused, keeps the new plan's history from
+ * now on (docs/product.md#history), so an upgrade keeps more at once and a downgrade trims at the
+ * next sweep. Sites already on those limits are left alone.
+ */
+export async function moveToPlanHistory(unit: TargetUnit, history: SiteHistoryLimits): Promise<number> {
+  const sites = await unit.allTargets();
+  let moved = 0;
+  for (const site of sites) {
+    if (site.history.updates === history.updates && site.history.checkDays === history.checkDays) continue;
+    const limited = { ...site, history, revision: site.revision + 1 };
+    await unit.save(limited);
+    await unit.publish('updated', limited);
+    moved++;
+  }
+  return moved;
 }

@@ -95,6 +95,18 @@ export interface HoldLifted {
   liftedAt?: Date | undefined;
 }
 
+/**
+ * Published on accounts.plan_changed when the account's plan becomes another one (a subscription
+ * started, or a plan change took effect). The target service moves every site to the new plan's
+ * history limits.
+ */
+export interface PlanChanged {
+  eventId: string;
+  userId: string;
+  plan: number;
+  changedAt?: Date | undefined;
+}
+
 function createBaseAccountCreated(): AccountCreated {
   return { eventId: "", userId: "", email: "", lang: "", createdAt: undefined };
 }
@@ -967,6 +979,135 @@ export const HoldLifted: MessageFns<HoldLifted> = {
     message.eventId = object.eventId ?? "";
     message.userId = object.userId ?? "";
     message.liftedAt = object.liftedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBasePlanChanged(): PlanChanged {
+  return { eventId: "", userId: "", plan: 0, changedAt: undefined };
+}
+
+export const PlanChanged: MessageFns<PlanChanged> = {
+  encode(message: PlanChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    if (message.plan !== 0) {
+      writer.uint32(24).int32(message.plan);
+    }
+    if (message.changedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.changedAt), writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlanChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlanChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.plan = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.changedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlanChanged {
+    return {
+      eventId: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      plan: isSet(object.plan) ? globalThis.Number(object.plan) : 0,
+      changedAt: isSet(object.changedAt)
+        ? fromJsonTimestamp(object.changedAt)
+        : isSet(object.changed_at)
+        ? fromJsonTimestamp(object.changed_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: PlanChanged): unknown {
+    const obj: any = {};
+    if (message.eventId !== "") {
+      obj.eventId = message.eventId;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.plan !== 0) {
+      obj.plan = Math.round(message.plan);
+    }
+    if (message.changedAt !== undefined) {
+      obj.changedAt = message.changedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PlanChanged>, I>>(base?: I): PlanChanged {
+    return PlanChanged.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PlanChanged>, I>>(object: I): PlanChanged {
+    const message = createBasePlanChanged();
+    message.eventId = object.eventId ?? "";
+    message.userId = object.userId ?? "";
+    message.plan = object.plan ?? 0;
+    message.changedAt = object.changedAt ?? undefined;
     return message;
   },
 };
