@@ -27,6 +27,7 @@ import { testDatabaseUrl, testNatsUrl } from '../packages/test-fixtures/src/serv
 import { startSmtpServer } from '../packages/test-fixtures/src/smtp-server-fixture.ts';
 import { type Cluster, launchCluster } from '../scripts/cluster/launch-cluster.ts';
 import { startPipelinePageServer } from './fixtures/pipeline-page-server.ts';
+import { histogramBuckets, histogramQuantile, rotatingChanges } from './load-figures.ts';
 import { cpuPercent, type ProcessUsage, sampleProcesses } from './load-processes.ts';
 import { perCheck, type Reading, takeReading } from './pipeline-costs.ts';
 import { type ApiUser, registerSite, signUpUser } from './pipeline-targets.ts';
@@ -43,8 +44,6 @@ const ADVANCED_PLAN = 11;
 const PER_USER = 50;
 /** One site in five is checked in the browser. */
 const isBrowser = (n: number) => n % 5 === 4;
-/** Site n's page changes at minutes k (from the first window's start) with k % 10 = n % 10: 10 % a minute. */
-const ROTATION = 10;
 /** A count is held when every one of these is. */
 const HELD = {
   dispatchLagP99Ms: 10_000,
@@ -149,7 +148,9 @@ const stamping = setInterval(() => {
 }, 100);
 cleanups.push({ what: 'mail stamps', run: async () => clearInterval(stamping) });
 
+// The pages start changing when the first window starts.
 let changeStart: number | undefined;
+const { versionAt, changedAt } = rotatingChanges(() => changeStart);
 pages.setVersion((n) => versionAt(n, Date.now()));
 const users = new Map<number, ApiUser>();
 const modeOf = new Map<string, 'http' | 'browser'>();
@@ -175,19 +176,6 @@ try {
   printReport();
 } finally {
   await cleanUp();
-}
-
-/** The version site n's page shows at `time`. */
-function versionAt(n: number, time: number): number {
-  if (changeStart === undefined || time < changeStart) return 1;
-  const minute = Math.floor((time - changeStart) / MINUTE);
-  const first = n % ROTATION;
-  return minute < first ? 1 : 2 + Math.floor((minute - first) / ROTATION);
-}
-
-/** When site n's page changed to `version` (≥ 2). */
-function changedAt(n: number, version: number): number {
-  return (changeStart ?? 0) + ((n % ROTATION) + ROTATION * (version - 2)) * MINUTE;
 }
 
 /** Registers sites until `count` exist, users working in parallel, each on its own 50. */
@@ -252,39 +240,10 @@ async function firstChecks(count: number): Promise<void> {
   }
 }
 
-/** The scheduler's dispatch-lag histogram (cumulative counts by upper bound, seconds). */
+/** The scheduler's dispatch-lag histogram now. */
 async function dispatchLagBuckets(): Promise<Map<number, number>> {
   const text = await (await fetch(new URL('metrics', cluster.opsUrls.get('scheduler')))).text();
-  const buckets = new Map<number, number>();
-  for (const match of text.matchAll(
-    /^mimamori_dispatch_lag_seconds_bucket\{[^}]*le="([^"]+)"[^}]*\} (\S+)$/gm,
-  )) {
-    const bound = match[1] === '+Inf' ? Number.POSITIVE_INFINITY : Number(match[1]);
-    buckets.set(bound, (buckets.get(bound) ?? 0) + Number(match[2]));
-  }
-  return buckets;
-}
-
-/** Quantile `q` of the dispatches between two histogram reads, interpolated within its bucket (ms). */
-function histogramQuantile(before: Map<number, number>, after: Map<number, number>, q: number): number {
-  const bounds = [...after.keys()].sort((a, b) => a - b);
-  const counts = bounds.map((bound) => (after.get(bound) ?? 0) - (before.get(bound) ?? 0));
-  const total = counts.at(-1) ?? 0;
-  if (total === 0) return Number.NaN;
-  const rank = q * total;
-  let lower = 0;
-  let below = 0;
-  for (const [index, bound] of bounds.entries()) {
-    const upTo = counts[index] ?? 0;
-    if (upTo >= rank) {
-      // Past the last finite bound the histogram says only "more than that".
-      if (bound === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY;
-      return Math.round((lower + ((bound - lower) * (rank - below)) / Math.max(1, upTo - below)) * 1_000);
-    }
-    lower = bound;
-    below = upTo;
-  }
-  return Number.NaN;
+  return histogramBuckets(text, 'mimamori_dispatch_lag_seconds');
 }
 
 /** One measured window of `minutes` at `sites` sites. */
