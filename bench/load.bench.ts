@@ -165,9 +165,11 @@ try {
     const adding = performance.now();
     await addSites(count);
     const registerSeconds = Math.round((performance.now() - adding) / 100) / 10;
+    progress(`${count} sites registered in ${registerSeconds} s; waiting for each one's first check`);
     await firstChecks(count);
     const step = { ...(await measure(count, STEPS ? STEP_MINUTES : MINUTES)), registerSeconds };
     steps.push(step);
+    progress(`${count} sites ${step.held ? 'held' : `not held: ${step.reason}`}`);
     if (!step.held) {
       stoppedBecause = step.reason;
       break;
@@ -176,6 +178,11 @@ try {
   printReport();
 } finally {
   await cleanUp();
+}
+
+/** A line on stderr while the bench runs (the report goes to stdout). */
+function progress(line: string): void {
+  console.error(`${new Date().toISOString().slice(11, 19)} ${line}`);
 }
 
 /** Registers sites until `count` exist, users working in parallel, each on its own 50. */
@@ -250,6 +257,7 @@ async function dispatchLagBuckets(): Promise<Map<number, number>> {
 async function measure(sites: number, minutes: number) {
   const before: Reading = await takeReading(db, blobDir, { published: () => ({}) });
   const windowStart = Date.now();
+  progress(`measuring ${sites} sites for ${minutes} min`);
   changeStart ??= windowStart;
   const lagBefore = await dispatchLagBuckets();
   const usageStart = sampleProcesses(roots());
