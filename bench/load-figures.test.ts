@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { histogramBuckets, histogramQuantile, rotatingChanges } from './load-figures.ts';
+import { gaugeValue, histogramBuckets, histogramQuantile, rotatingChanges } from './load-figures.ts';
 
 const MINUTE = 60_000;
 
@@ -85,5 +85,31 @@ describe('histogramQuantile', () => {
     );
     expect(histogramQuantile(before, after, 0.99)).toBe(Number.POSITIVE_INFINITY);
     expect(histogramQuantile(after, after, 0.5)).toBeNaN();
+  });
+});
+
+describe('reading /metrics', () => {
+  const metrics = [
+    '# HELP check_seconds Time to fetch and read one check, by fetch mode.',
+    'check_seconds_bucket{service="crawler",mode="http",le="1"} 10',
+    'check_seconds_bucket{service="crawler",mode="http",le="+Inf"} 10',
+    'check_seconds_bucket{service="crawler",mode="browser",le="1"} 1',
+    'check_seconds_bucket{service="crawler",mode="browser",le="+Inf"} 4',
+    'checks_pending{service="crawler"} 37',
+  ].join('\n');
+
+  it('keeps one label value of a histogram apart, or sums them all', () => {
+    expect(histogramBuckets(metrics, 'check_seconds', 'mode="browser"')).toEqual(
+      new Map([
+        [1, 1],
+        [Number.POSITIVE_INFINITY, 4],
+      ]),
+    );
+    expect(histogramBuckets(metrics, 'check_seconds').get(Number.POSITIVE_INFINITY)).toBe(14);
+  });
+
+  it("reads a gauge's value, NaN when it is not there", () => {
+    expect(gaugeValue(metrics, 'checks_pending')).toBe(37);
+    expect(gaugeValue(metrics, 'browser_pages')).toBeNaN();
   });
 });

@@ -23,11 +23,15 @@ export function rotatingChanges(start: () => number | undefined) {
   };
 }
 
-/** The cumulative bucket counts of a Prometheus histogram in a /metrics text, by upper bound (seconds). */
-export function histogramBuckets(metricsText: string, name: string): Map<number, number> {
+/**
+ * The cumulative bucket counts of a Prometheus histogram in a /metrics text, by upper bound
+ * (seconds), summed over its series or only those with the label `only` (e.g. `mode="browser"`).
+ */
+export function histogramBuckets(metricsText: string, name: string, only = ''): Map<number, number> {
   const buckets = new Map<number, number>();
   const line = new RegExp(`^${name}_bucket\\{[^}]*le="([^"]+)"[^}]*\\} (\\S+)$`, 'gm');
   for (const match of metricsText.matchAll(line)) {
+    if (!match[0].includes(only)) continue;
     const bound = match[1] === '+Inf' ? Number.POSITIVE_INFINITY : Number(match[1]);
     buckets.set(bound, (buckets.get(bound) ?? 0) + Number(match[2]));
   }
@@ -61,4 +65,9 @@ export function histogramQuantile(
     below = upTo;
   }
   return Number.NaN;
+}
+
+/** A gauge's value in a /metrics text (its first series); NaN when absent. */
+export function gaugeValue(metricsText: string, name: string): number {
+  return Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(metricsText)?.[1] ?? Number.NaN);
 }

@@ -27,7 +27,7 @@ import { testDatabaseUrl, testNatsUrl } from '../packages/test-fixtures/src/serv
 import { startSmtpServer } from '../packages/test-fixtures/src/smtp-server-fixture.ts';
 import { type Cluster, launchCluster } from '../scripts/cluster/launch-cluster.ts';
 import { startPipelinePageServer } from './fixtures/pipeline-page-server.ts';
-import { histogramBuckets, histogramQuantile, rotatingChanges } from './load-figures.ts';
+import { gaugeValue, histogramBuckets, histogramQuantile, rotatingChanges } from './load-figures.ts';
 import { cpuPercent, type ProcessUsage, sampleProcesses } from './load-processes.ts';
 import { perCheck, type Reading, takeReading } from './pipeline-costs.ts';
 import { type ApiUser, registerSite, signUpUser } from './pipeline-targets.ts';
@@ -255,10 +255,19 @@ async function firstChecks(count: number): Promise<void> {
   }
 }
 
-/** The scheduler's dispatch-lag histogram now. */
-async function dispatchLagBuckets(): Promise<Map<number, number>> {
-  const text = await (await fetch(new URL('metrics', cluster.opsUrls.get('scheduler')))).text();
-  return histogramBuckets(text, 'mimamori_dispatch_lag_seconds');
+/** A service's /metrics text now. */
+async function metricsOf(service: 'scheduler' | 'crawler'): Promise<string> {
+  return (await fetch(new URL('metrics', cluster.opsUrls.get(service)))).text();
+}
+
+/** The scheduler's dispatch lag and the crawler's check durations by mode, as histograms now. */
+async function histograms() {
+  const crawler = await metricsOf('crawler');
+  return {
+    lag: histogramBuckets(await metricsOf('scheduler'), 'mimamori_dispatch_lag_seconds'),
+    http: histogramBuckets(crawler, 'mimamori_check_duration_seconds', 'mode="http"'),
+    browser: histogramBuckets(crawler, 'mimamori_check_duration_seconds', 'mode="browser"'),
+  };
 }
 
 /** One measured window of `minutes` at `sites` sites. */
@@ -267,11 +276,14 @@ async function measure(sites: number, minutes: number) {
   const windowStart = Date.now();
   progress(`measuring ${sites} sites for ${minutes} min`);
   changeStart ??= windowStart;
-  const lagBefore = await dispatchLagBuckets();
+  const histogramsBefore = await histograms();
   const usageStart = sampleProcesses(roots());
   const benchCpuStart = process.cpuUsage();
   let usageMinute2: Record<string, ProcessUsage> | undefined;
   let pgConnections = 0;
+  // What the crawler reports: checks waiting in the work queue, browser pages open.
+  let queued = 0;
+  let browserPages = 0;
   const windowEnd = windowStart + minutes * MINUTE;
   while (Date.now() < windowEnd) {
     await sleep(Math.min(5_000, windowEnd - Date.now()));
@@ -280,12 +292,15 @@ async function measure(sites: number, minutes: number) {
       'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database()',
     );
     pgConnections = Math.max(pgConnections, rows[0]?.n ?? 0);
+    const crawler = await metricsOf('crawler');
+    queued = Math.max(queued, gaugeValue(crawler, 'mimamori_checks_pending') || 0);
+    browserPages = Math.max(browserPages, gaugeValue(crawler, 'mimamori_browser_pool_pages_in_use') || 0);
   }
   const usageEnd = sampleProcesses(roots());
   const seconds = (Date.now() - windowStart) / 1_000;
   const cpu = cpuPercent(usageStart, usageEnd, seconds);
   const benchCpu = process.cpuUsage(benchCpuStart);
-  const lagAfter = await dispatchLagBuckets();
+  const histogramsAfter = await histograms();
   const due = sites * minutes;
   // The bench's own share too: it serves the pages and takes the mails.
   const cpuShares: Record<string, { total: number; children: number }> = {
@@ -368,8 +383,8 @@ async function measure(sites: number, minutes: number) {
     completed_share: round(checks.length / due, 3),
     http_checks_per_s: round(completedByMode.http / seconds, 2),
     browser_checks_per_s: round(completedByMode.browser / seconds, 2),
-    dispatch_lag_p50_ms: histogramQuantile(lagBefore, lagAfter, 0.5),
-    dispatch_lag_p99_ms: histogramQuantile(lagBefore, lagAfter, 0.99),
+    dispatch_lag_p50_ms: histogramQuantile(histogramsBefore.lag, histogramsAfter.lag, 0.5),
+    dispatch_lag_p99_ms: histogramQuantile(histogramsBefore.lag, histogramsAfter.lag, 0.99),
     due_to_completed_p50_ms: percentile(dueToCompleted, 0.5),
     due_to_completed_p99_ms: percentile(dueToCompleted, 0.99),
     changes,
@@ -381,6 +396,10 @@ async function measure(sites: number, minutes: number) {
     error_codes: errorCodes,
     error_log_lines: Object.fromEntries([...errorLines].map(([service, { count }]) => [service, count])),
     pg_connections_max: pgConnections,
+    crawler_queue_max: queued,
+    browser_pages_in_use_max: browserPages,
+    http_check_p50_ms: histogramQuantile(histogramsBefore.http, histogramsAfter.http, 0.5),
+    browser_check_p50_ms: histogramQuantile(histogramsBefore.browser, histogramsAfter.browser, 0.5),
     per_check: withoutJetStream(perCheck(before, after, Math.max(1, checks.length))),
     cpu_percent_of_a_core: cpuShares,
     rss_mb_minute_2: usageMinute2 ? megabytes(usageMinute2) : undefined,
@@ -400,20 +419,20 @@ async function measure(sites: number, minutes: number) {
       ? []
       : [`due → completed p99 ${seconds_(figures.due_to_completed_p99_ms)} ≥ one interval`]),
   ];
-  const busiest = Object.entries(figures.cpu_percent_of_a_core)
-    .sort(([, a], [, b]) => b.total - a.total)
+  const hottest = Object.entries(figures.cpu_percent_of_a_core)
+    .sort(([, x], [, y]) => y.total - x.total)
     .slice(0, 3)
     .map(
       ([name, share]) => `${name} ${share.total} %${share.children ? ` (Chromium ${share.children} %)` : ''}`,
-    )
-    .join(', ');
+    );
+  const busiest = `${queued} checks waiting for the crawler at most (CRAWLER_CONCURRENCY ${machine.crawler_concurrency}, ${browserPages} browser pages open at most); CPU: ${hottest.join(', ')}`;
   return {
     ...figures,
     held: broken.length === 0,
     reason:
       broken.length === 0
         ? ''
-        : `${broken.join('; ')}. Busiest (CPU, % of one core of ${machine.nproc}): ${busiest}`,
+        : `${broken.join('; ')}. Busiest: ${busiest} (CPU, % of one core of ${machine.nproc})`,
   };
 }
 
