@@ -8,19 +8,20 @@ describe('rotatingChanges', () => {
     let start: number | undefined;
     const pages = rotatingChanges(() => start);
     expect(pages.versionAt(3, 5 * MINUTE)).toBe(1);
-    start = 1_000_000;
+    const started = 1_000_000;
+    start = started;
     const changedIn = (minute: number) =>
       Array.from({ length: 100 }, (_, n) => n).filter(
         (n) =>
-          pages.versionAt(n, start! + minute * MINUTE + 1) !==
-          pages.versionAt(n, start! + minute * MINUTE - 1),
+          pages.versionAt(n, started + minute * MINUTE + 1) !==
+          pages.versionAt(n, started + minute * MINUTE - 1),
       );
     expect(changedIn(0)).toEqual([0, 10, 20, 30, 40, 50, 60, 70, 80, 90]);
     expect(changedIn(3)).toHaveLength(10);
     expect(changedIn(3).every((n) => n % 10 === 3)).toBe(true);
-    expect(pages.versionAt(3, start + 2 * MINUTE)).toBe(1);
-    expect(pages.versionAt(3, start + 3 * MINUTE)).toBe(2);
-    expect(pages.versionAt(3, start + 13 * MINUTE)).toBe(3);
+    expect(pages.versionAt(3, started + 2 * MINUTE)).toBe(1);
+    expect(pages.versionAt(3, started + 3 * MINUTE)).toBe(2);
+    expect(pages.versionAt(3, started + 13 * MINUTE)).toBe(3);
   });
 
   it('dates each version at the minute the page began to show it', () => {
