@@ -74,6 +74,8 @@ export default defineConfig({
             'web/src/**/*.test.ts',
             // The repository's own checks (citations of documents).
             'scripts/*.test.ts',
+            // The benches' arithmetic.
+            'bench/*.test.ts',
             'helm/test/**/*.test.ts',
             'deploy/test/**/*.test.ts',
           ],
