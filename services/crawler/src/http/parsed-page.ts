@@ -6,6 +6,7 @@ import { Parser } from 'htmlparser2';
 import { parseHTML } from 'linkedom';
 import xpath from 'xpath';
 import type { Locator } from '../domain/page-fetcher.ts';
+import { SkimmingTokenizer } from './skimming-tokenizer.ts';
 
 export interface LocatedElement {
   html: string;
@@ -31,7 +32,7 @@ export class InvalidSelectorError extends Error {
  */
 export class ParsedPage {
   readonly #document = new GrowingDocument();
-  readonly #parser = new Parser(this.#document);
+  readonly #parser = new Parser(this.#document, { Tokenizer: SkimmingTokenizer });
   #started = false;
   #complete = false;
   #dom: ReturnType<typeof parseHTML>['document'] | undefined;
@@ -137,7 +138,7 @@ function compileCss(selector: string, document: AnyNode): ElementQuery {
 function firstWithAncestorsOnly(html: string, compileFor: (root: AnyNode) => ElementQuery): Element | null {
   const seeker = new AncestorsAndArea();
   seeker.query = compileFor(seeker.root);
-  const parser = new Parser(seeker);
+  const parser = new Parser(seeker, { Tokenizer: SkimmingTokenizer });
   parser.write(html);
   if (!seeker.paused) parser.end();
   return seeker.found ?? null;
