@@ -1,3 +1,4 @@
+import { SkimmingTokenizer } from '@mimamori/watch-engine/skimming-tokenizer';
 import { visibleText } from '@mimamori/watch-engine/visible-text';
 import { compile, selectOne } from 'css-select';
 import render from 'dom-serializer';
@@ -6,7 +7,6 @@ import { Parser } from 'htmlparser2';
 import { parseHTML } from 'linkedom';
 import xpath from 'xpath';
 import type { Locator } from '../domain/page-fetcher.ts';
-import { SkimmingTokenizer } from './skimming-tokenizer.ts';
 
 export interface LocatedElement {
   html: string;
@@ -31,13 +31,25 @@ export class InvalidSelectorError extends Error {
  * `:last-child`, …) parses the rest of the page first and selects on the whole document.
  */
 export class ParsedPage {
-  readonly #document = new GrowingDocument();
-  readonly #parser = new Parser(this.#document, { Tokenizer: SkimmingTokenizer });
+  // Built on first need: a selector that reads only ancestors never uses the growing document.
+  #growing: { document: GrowingDocument; parser: Parser } | undefined;
   #started = false;
   #complete = false;
   #dom: ReturnType<typeof parseHTML>['document'] | undefined;
 
   constructor(readonly html: string) {}
+
+  get #document(): GrowingDocument {
+    return this.#growingParse().document;
+  }
+
+  #growingParse(): { document: GrowingDocument; parser: Parser } {
+    if (!this.#growing) {
+      const document = new GrowingDocument();
+      this.#growing = { document, parser: new Parser(document, { Tokenizer: SkimmingTokenizer }) };
+    }
+    return this.#growing;
+  }
 
   /** The first element the locator (without its frame) matches, or null. */
   locate(locator: Pick<Locator, 'selector' | 'selectorType'>): LocatedElement | null {
@@ -82,14 +94,15 @@ export class ParsedPage {
 
   /** Parses until the awaited element closes or the page ends. */
   #parseOn() {
-    this.#document.paused = false;
-    if (this.#started) this.#parser.resume();
+    const { document, parser } = this.#growingParse();
+    document.paused = false;
+    if (this.#started) parser.resume();
     else {
       this.#started = true;
-      this.#parser.write(this.html);
+      parser.write(this.html);
     }
-    if (!this.#document.paused) {
-      this.#parser.end();
+    if (!document.paused) {
+      parser.end();
       this.#complete = true;
     }
   }
