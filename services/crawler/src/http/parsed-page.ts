@@ -161,6 +161,7 @@ class AncestorsAndArea extends DomHandler {
   query: ElementQuery | undefined;
   found: Element | undefined;
   paused = false;
+  readonly #templates = new TemplateDepth();
   #parser: { pause(): void } | undefined;
 
   override onparserinit(parser: Parser): void {
@@ -172,12 +173,14 @@ class AncestorsAndArea extends DomHandler {
     super.onopentag(name, attribs);
     if (this.found) return;
     const element = this.tagStack[this.tagStack.length - 1] as Element;
-    if (this.query?.(element)) this.found = element;
+    if (this.#templates.outside && this.query?.(element)) this.found = element;
+    this.#templates.opened(name);
   }
 
   override onclosetag(): void {
     const closing = this.tagStack[this.tagStack.length - 1];
     super.onclosetag();
+    if (closing !== undefined) this.#templates.closed(closing.name);
     if (closing !== undefined && closing === this.found) {
       this.paused = true;
       this.#parser?.pause();
@@ -214,6 +217,7 @@ class AncestorsAndArea extends DomHandler {
  */
 class GrowingDocument extends DomHandler {
   #query: ElementQuery | undefined;
+  readonly #templates = new TemplateDepth();
   awaited: Element | undefined;
   paused = false;
   #parser: { pause(): void } | undefined;
@@ -234,21 +238,42 @@ class GrowingDocument extends DomHandler {
 
   override onopentag(name: string, attribs: Record<string, string>): void {
     super.onopentag(name, attribs);
-    if (!this.#query) return;
     const element = this.tagStack[this.tagStack.length - 1] as Element;
-    if (this.#query(element)) {
+    if (this.#query && this.#templates.outside && this.#query(element)) {
       this.awaited = element;
       this.#query = undefined;
     }
+    this.#templates.opened(name);
   }
 
   override onclosetag(): void {
     const closing = this.tagStack[this.tagStack.length - 1];
     super.onclosetag();
+    if (closing !== undefined) this.#templates.closed(closing.name);
     if (closing !== undefined && closing === this.awaited) {
       this.paused = true;
       this.#parser?.pause();
     }
+  }
+}
+
+/**
+ * How many `<template>` elements are open. A selection on the whole document never looks inside a
+ * template (its content is not part of the page), so an element opening inside one is no match.
+ */
+class TemplateDepth {
+  #open = 0;
+
+  get outside(): boolean {
+    return this.#open === 0;
+  }
+
+  opened(name: string) {
+    if (name === 'template') this.#open++;
+  }
+
+  closed(name: string) {
+    if (name === 'template') this.#open--;
   }
 }
 
