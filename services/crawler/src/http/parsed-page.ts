@@ -180,7 +180,7 @@ class AncestorsAndArea extends DomHandler {
   override onclosetag(): void {
     const closing = this.tagStack[this.tagStack.length - 1];
     super.onclosetag();
-    if (closing !== undefined) this.#templates.closed(closing.name);
+    if (closing !== undefined) this.#templates.closed((closing as Element).name);
     if (closing !== undefined && closing === this.found) {
       this.paused = true;
       this.#parser?.pause();
@@ -249,7 +249,7 @@ class GrowingDocument extends DomHandler {
   override onclosetag(): void {
     const closing = this.tagStack[this.tagStack.length - 1];
     super.onclosetag();
-    if (closing !== undefined) this.#templates.closed(closing.name);
+    if (closing !== undefined) this.#templates.closed((closing as Element).name);
     if (closing !== undefined && closing === this.awaited) {
       this.paused = true;
       this.#parser?.pause();
