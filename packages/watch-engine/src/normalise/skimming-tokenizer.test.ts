@@ -85,6 +85,10 @@ describe('SkimmingTokenizer', () => {
       '<br/>',
       '=',
       ' ',
+      '<DiV data-X',
+      '</sPaN ',
+      '/',
+      '\n',
     ];
     let state = 42;
     const next = () => {
