@@ -15,6 +15,8 @@ import { report } from './report.ts';
 const PAGES = Number(process.env.BENCH_PAGES ?? 500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const IN_FLIGHT = 16;
+// BENCH_CRAWLER_HALVES=http measures the HTTP half and urlwatch alone (the ratio), while developing it.
+const HALVES = process.env.BENCH_CRAWLER_HALVES ?? 'all';
 
 const pages = generateCrawlerPages(PAGES);
 const server = await startPageServer(PAGES);
@@ -28,7 +30,7 @@ const benchPages = pages.map((page) => ({
 try {
   const http = await measureHttpMode();
   const urlwatch = await measureUrlwatch();
-  const browser = await measureBrowserMode();
+  const browser = HALVES === 'http' ? undefined : await measureBrowserMode();
   const rows: Record<string, string | number>[] = [
     {
       mode: 'http (undici + htmlparser2)',

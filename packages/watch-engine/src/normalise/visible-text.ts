@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { SkimmingTokenizer } from './skimming-tokenizer.ts';
 
 /**
  * Elements that start and end a line of text. One set for the whole product: the crawler's HTTP mode
@@ -179,7 +180,7 @@ function visibleTextParser(emit: (text: string) => void): Parser {
       },
       onend: breakLine,
     },
-    { decodeEntities: true },
+    { decodeEntities: true, Tokenizer: SkimmingTokenizer },
   );
 }
 

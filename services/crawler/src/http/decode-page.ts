@@ -27,8 +27,11 @@ export function decodePage(
   return { text: decodeAs(body, encoding), encoding };
 }
 
+// Decoding without `stream` keeps no state between calls, so one decoder serves every page.
+const UTF8 = new TextDecoder('utf-8', { ignoreBOM: false });
+
 export function decodeAs(body: Uint8Array, encoding: PageEncoding): string {
-  if (encoding === 'utf-8') return new TextDecoder('utf-8', { ignoreBOM: false }).decode(body);
+  if (encoding === 'utf-8') return UTF8.decode(body);
   // iconv-lite has no ISO-2022-JP; encoding-japanese does, and handles its escape sequences.
   if (encoding === 'iso-2022-jp')
     return Encoding.convert(body, { to: 'UNICODE', from: 'JIS', type: 'string' });

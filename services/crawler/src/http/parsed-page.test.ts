@@ -3,8 +3,11 @@ import { selectOne } from 'css-select';
 import render from 'dom-serializer';
 import type { Element } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
+import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
+import { generateCrawlerPages } from '../../../../bench/fixtures/crawler-pages.ts';
 import { compareServedHtml } from './compare-served-html.ts';
+import { decodePage } from './decode-page.ts';
 import { InvalidSelectorError, ParsedPage } from './parsed-page.ts';
 
 const html = `<!DOCTYPE html>
@@ -116,6 +119,90 @@ describe('ParsedPage parsing only as far as an area needs', () => {
       for (const selector of order) {
         expect(parsed.locate({ selector, selectorType: 'css' }), selector).toEqual(wholeParse(selector));
       }
+    }
+  });
+});
+
+describe('ParsedPage stopping early gives what the whole parse gives', () => {
+  // HTTP mode before it stopped early: the whole page parsed, then selected on; markup, text and src.
+  const wholeParse = (page: string, selector: string) => {
+    const element = selectOne(selector, parseDocument(page)) as Element | null;
+    if (!element) return null;
+    const html = render(element, { encodeEntities: 'utf8' });
+    return { html, text: visibleText(html), ...(element.attribs.src ? { src: element.attribs.src } : {}) };
+  };
+  const expectSame = (page: string, selectors: readonly string[]) => {
+    for (const selector of selectors) {
+      expect(new ParsedPage(page).locate({ selector, selectorType: 'css' }), selector).toEqual(
+        wholeParse(page, selector),
+      );
+    }
+  };
+
+  it("on the crawler bench's pages, for the watched block and selectors before, in and after it", () => {
+    const selectors = [
+      '#watched',
+      'div.news-list',
+      '#watched li.item:nth-child(4) a',
+      'main > article.entry h3',
+      'nav a[href="/section/3"]',
+      '#watched li:last-child',
+      'footer p',
+      'article:has(a.more) p',
+      'h2 ~ ul li:first-child .date',
+    ];
+    for (const page of generateCrawlerPages(60)) expectSame(page.html, selectors);
+  });
+
+  const cases: [string, string, string[]][] = [
+    ['the area at the very end, never closed', '<body><p>x</p><div id="a">last <b>words', ['#a', 'b']],
+    [
+      'nested elements of the same tag',
+      '<div class="n"><div class="n"><div class="n">inner</div>middle</div>outer</div><div class="n">next</div>',
+      ['div.n', '.n .n', 'div > div.n', 'div.n:not(:first-child)'],
+    ],
+    [
+      'unclosed and implied-closed tags',
+      '<ul><li id="one">one<li id="two">two<p>para<li>three</ul><p id="p">a<p>b<table><tr><td id="c">c<td>d</table>',
+      ['#one', '#two', '#two p', '#p', '#c', 'li'],
+    ],
+    [
+      'a template before the area',
+      '<p>x</p><template><p>t</p><div id="a">inside <template><i>deeper</i></template></div></template><p>y</p><div id="a">outside <i>it</i></div>',
+      ['#a', 'template div', 'div#a', 'p + div#a', 'i', 'template', 'div:first-child'],
+    ],
+    [
+      'an iframe area and its src',
+      '<p>x</p><iframe id="f" src="/inner.html"></iframe><iframe class="g" src="/other.html">',
+      ['#f', 'iframe.g', 'iframe'],
+    ],
+    [
+      'comments, CDATA and scripts holding the closing tag',
+      '<div id="a"><!-- </div> --><script>var s = "</div>";</script><![CDATA[ </div> ]]><style>p::after{content:"</div>"}</style>text</div><p>after</p>',
+      ['#a', 'p', 'script'],
+    ],
+    [
+      'entities, attributes in any case and quotes',
+      '<DIV ID="a" Title=\'it&apos;s "so"\'>R&amp;D &lt;b&gt; &copy 2026 &#x3042;</DIV>',
+      ['#a', 'div[title]'],
+    ],
+    ['no match', '<div id="a">a</div>', ['#b', 'div.missing', 'span']],
+  ];
+  it.each(cases)('with %s', (_, page, selectors) => expectSame(page, selectors));
+
+  it('with an encoding declared late in the head: the page is decoded whole before it is parsed', () => {
+    const page = `<html><head><title>${'お知らせ'.repeat(200)}</title><meta charset="Shift_JIS"></head><body><div id="a">価格は１，２８０円</div></body></html>`;
+    const { text } = decodePage(iconv.encode(page, 'cp932'), 'text/html');
+    expect(text).toBe(page);
+    expectSame(text, ['#a']);
+  });
+
+  it('reads an XPath area from the whole page, the same element a CSS selector finds', () => {
+    for (const page of generateCrawlerPages(6)) {
+      const parsed = new ParsedPage(page.html);
+      expect(parsed.locate({ selector: '//div[@id="watched"]', selectorType: 'xpath' })?.text).toBe(
+        wholeParse(page.html, '#watched')?.text,
+      );
     }
   });
 });

@@ -1,3 +1,4 @@
+import { SkimmingTokenizer } from '@mimamori/watch-engine/skimming-tokenizer';
 import { visibleText } from '@mimamori/watch-engine/visible-text';
 import { compile, selectOne } from 'css-select';
 import render from 'dom-serializer';
@@ -30,13 +31,25 @@ export class InvalidSelectorError extends Error {
  * `:last-child`, …) parses the rest of the page first and selects on the whole document.
  */
 export class ParsedPage {
-  readonly #document = new GrowingDocument();
-  readonly #parser = new Parser(this.#document);
+  // Built on first need: a selector that reads only ancestors never uses the growing document.
+  #growing: { document: GrowingDocument; parser: Parser } | undefined;
   #started = false;
   #complete = false;
   #dom: ReturnType<typeof parseHTML>['document'] | undefined;
 
   constructor(readonly html: string) {}
+
+  get #document(): GrowingDocument {
+    return this.#growingParse().document;
+  }
+
+  #growingParse(): { document: GrowingDocument; parser: Parser } {
+    if (!this.#growing) {
+      const document = new GrowingDocument();
+      this.#growing = { document, parser: new Parser(document, { Tokenizer: SkimmingTokenizer }) };
+    }
+    return this.#growing;
+  }
 
   /** The first element the locator (without its frame) matches, or null. */
   locate(locator: Pick<Locator, 'selector' | 'selectorType'>): LocatedElement | null {
@@ -81,14 +94,15 @@ export class ParsedPage {
 
   /** Parses until the awaited element closes or the page ends. */
   #parseOn() {
-    this.#document.paused = false;
-    if (this.#started) this.#parser.resume();
+    const { document, parser } = this.#growingParse();
+    document.paused = false;
+    if (this.#started) parser.resume();
     else {
       this.#started = true;
-      this.#parser.write(this.html);
+      parser.write(this.html);
     }
-    if (!this.#document.paused) {
-      this.#parser.end();
+    if (!document.paused) {
+      parser.end();
       this.#complete = true;
     }
   }
@@ -137,7 +151,7 @@ function compileCss(selector: string, document: AnyNode): ElementQuery {
 function firstWithAncestorsOnly(html: string, compileFor: (root: AnyNode) => ElementQuery): Element | null {
   const seeker = new AncestorsAndArea();
   seeker.query = compileFor(seeker.root);
-  const parser = new Parser(seeker);
+  const parser = new Parser(seeker, { Tokenizer: SkimmingTokenizer });
   parser.write(html);
   if (!seeker.paused) parser.end();
   return seeker.found ?? null;
@@ -147,6 +161,7 @@ class AncestorsAndArea extends DomHandler {
   query: ElementQuery | undefined;
   found: Element | undefined;
   paused = false;
+  readonly #templates = new TemplateDepth();
   #parser: { pause(): void } | undefined;
 
   override onparserinit(parser: Parser): void {
@@ -158,12 +173,14 @@ class AncestorsAndArea extends DomHandler {
     super.onopentag(name, attribs);
     if (this.found) return;
     const element = this.tagStack[this.tagStack.length - 1] as Element;
-    if (this.query?.(element)) this.found = element;
+    if (this.#templates.outside && this.query?.(element)) this.found = element;
+    this.#templates.opened(name);
   }
 
   override onclosetag(): void {
     const closing = this.tagStack[this.tagStack.length - 1];
     super.onclosetag();
+    if (closing !== undefined) this.#templates.closed((closing as Element).name);
     if (closing !== undefined && closing === this.found) {
       this.paused = true;
       this.#parser?.pause();
@@ -200,6 +217,7 @@ class AncestorsAndArea extends DomHandler {
  */
 class GrowingDocument extends DomHandler {
   #query: ElementQuery | undefined;
+  readonly #templates = new TemplateDepth();
   awaited: Element | undefined;
   paused = false;
   #parser: { pause(): void } | undefined;
@@ -220,21 +238,42 @@ class GrowingDocument extends DomHandler {
 
   override onopentag(name: string, attribs: Record<string, string>): void {
     super.onopentag(name, attribs);
-    if (!this.#query) return;
     const element = this.tagStack[this.tagStack.length - 1] as Element;
-    if (this.#query(element)) {
+    if (this.#query && this.#templates.outside && this.#query(element)) {
       this.awaited = element;
       this.#query = undefined;
     }
+    this.#templates.opened(name);
   }
 
   override onclosetag(): void {
     const closing = this.tagStack[this.tagStack.length - 1];
     super.onclosetag();
+    if (closing !== undefined) this.#templates.closed((closing as Element).name);
     if (closing !== undefined && closing === this.awaited) {
       this.paused = true;
       this.#parser?.pause();
     }
+  }
+}
+
+/**
+ * How many `<template>` elements are open. A selection on the whole document never looks inside a
+ * template (its content is not part of the page), so an element opening inside one is no match.
+ */
+class TemplateDepth {
+  #open = 0;
+
+  get outside(): boolean {
+    return this.#open === 0;
+  }
+
+  opened(name: string) {
+    if (name === 'template') this.#open++;
+  }
+
+  closed(name: string) {
+    if (name === 'template') this.#open--;
   }
 }
 

@@ -120,7 +120,8 @@ async function readCapped(response: Dispatcher.ResponseData, url: string, docume
   } catch (error) {
     throw classifyNetworkError(error, url, document.timedOut());
   }
-  const raw = Buffer.concat(chunks, size);
+  // A page usually arrives in one read: copying it into a new buffer would only feed the collector.
+  const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
   const encoding = String(response.headers['content-encoding'] ?? '')
     .trim()
     .toLowerCase();
