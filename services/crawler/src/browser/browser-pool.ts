@@ -29,6 +29,11 @@ export interface BrowserPoolOptions {
   pagesPerBrowser?: number;
   /** How long an account's warm context is kept for its next check. */
   warmIdleMs?: number;
+  /**
+   * Warm contexts kept idle between checks at most (the oldest goes first): each holds a
+   * renderer's memory, and an account's due checks arrive together, so a few suffice.
+   */
+  idleWarm?: number;
   executablePath?: string;
   logger?: Logger;
 }
@@ -87,6 +92,8 @@ interface WarmEntry {
   member: Member;
   context: BrowserContext;
   page: Page;
+  /** The page's way back to a blank document; the next check waits for it. */
+  reset: Promise<boolean>;
   timer: NodeJS.Timeout;
 }
 
@@ -98,6 +105,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   const browserCount = options.browsers ?? 1;
   const pagesPerBrowser = options.pagesPerBrowser ?? 8;
   const warmIdleMs = options.warmIdleMs ?? 10_000;
+  const idleWarm = options.idleWarm ?? Math.max(1, Math.ceil((browserCount * pagesPerBrowser) / 4));
   const members: (Member | Promise<Member> | undefined)[] = new Array(browserCount).fill(undefined);
   const proxies = new Map<string, Promise<GuardedProxy>>();
   const warm = new Map<string, WarmEntry>();
@@ -197,28 +205,29 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     }
   }
 
-  function takeWarm(key: string): WarmEntry | undefined {
+  async function takeWarm(key: string): Promise<WarmEntry | undefined> {
     const entry = warm.get(key);
     if (!entry) return undefined;
     warm.delete(key);
     clearTimeout(entry.timer);
-    if (entry.member.alive && !entry.page.isClosed()) return entry;
+    if ((await entry.reset) && entry.member.alive && !entry.page.isClosed()) return entry;
     entry.context.close().catch(() => undefined);
     return undefined;
   }
 
   /**
-   * Keeps one idle context per key, and no more idle contexts than pages may be in flight
-   * (the oldest goes first): idle contexts hold a renderer's memory.
+   * Keeps one idle context per key, and at most `idleWarm` of them (the oldest goes first).
+   * The page goes back to about:blank at once: the last check's document stops running its
+   * scripts and gives back its memory while it waits, and the next check (same account only)
+   * starts from an empty page with the account's cookies and storage.
    */
   function keepWarm(key: string, member: Member, context: BrowserContext, page: Page) {
-    if (warm.has(key)) {
+    if (warm.has(key) || idleWarm === 0) {
       context.close().catch(() => undefined);
       return;
     }
-    const capacity = browserCount * pagesPerBrowser;
     for (const oldest of warm.values()) {
-      if (warm.size < capacity) break;
+      if (warm.size < idleWarm) break;
       dropWarm((entry) => entry === oldest);
     }
     const entry: WarmEntry = {
@@ -226,6 +235,10 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       member,
       context,
       page,
+      reset: page.goto('about:blank').then(
+        () => true,
+        () => false,
+      ),
       timer: setTimeout(() => dropWarm((candidate) => candidate === entry), warmIdleMs),
     };
     entry.timer.unref();
@@ -264,7 +277,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   }
 
   async function lease(spec: ContextSpec): Promise<{ member: Member; leased: LeasedPage }> {
-    const reused = spec.warmKey ? takeWarm(spec.warmKey) : undefined;
+    const reused = spec.warmKey ? await takeWarm(spec.warmKey) : undefined;
     if (reused) {
       reused.member.active++;
       return { member: reused.member, leased: { page: reused.page, context: reused.context, warm: true } };
