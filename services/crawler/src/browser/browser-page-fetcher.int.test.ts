@@ -100,6 +100,11 @@ describe('browser page fetcher', () => {
     expect(result.areas[0]?.text).toBe('rendered by script');
   });
 
+  it('waits while a script keeps changing the page on its own timers, and reads the last state', async () => {
+    const result = await fetchOk(request('/timed', { areas: [css('steps', '#steps')] }));
+    expect(result.areas[0]?.text).toBe('4');
+  });
+
   it('reads areas in the isolated world, so page scripts that patch the DOM API cannot lie', async () => {
     const result = await fetchOk(request('/tampering', { areas: [css('price', '#price')] }));
     expect(result.areas[0]?.text).toBe('¥5,000');
