@@ -559,6 +559,20 @@ describe('browser page fetcher', () => {
     expect(next.areas[0]?.text).toBe('¥1,200');
   });
 
+  it('loads the page again on a warm page that shows the same document at another fragment', async () => {
+    // One attempt: a retry on a fresh context would hide a warm page that loaded nothing.
+    const once = createBrowserPageFetcher({ pool, attempts: 1 });
+    for (const fragment of ['#prices', '#news', '#news']) {
+      const result = await once.fetch(
+        request(`/static${fragment}`, { accountId: 'account-fragments', areas: [css('price', '#price')] }),
+        new AbortController().signal,
+      );
+      if (!result.ok) throw new Error(`expected a snapshot, got ${result.code}: ${result.detail}`);
+      expect(result.status).toBe(200);
+      expect(result.areas[0]?.text).toBe('¥1,200');
+    }
+  });
+
   it('reuses a warm context for the next check of the same account, never for another account', async () => {
     const cookiesSeen = async (accountId?: string) => {
       const result = await fetchOk(

@@ -57,6 +57,11 @@ export async function loadPage(
       false,
     );
   }
+  // A warm page may still show this very document (another area of the same account's app, at
+  // another #fragment): going there would only scroll, load nothing and answer no response.
+  if (page.url() !== 'about:blank' && withoutFragment(page.url()) === withoutFragment(url)) {
+    await page.goto('about:blank');
+  }
   trackRequests(page);
   // A new load starts a new record: a warm page's earlier refusal is not this check's.
   const refusals = trackRefusals(page, guard);
@@ -91,6 +96,11 @@ export async function loadPage(
   await throwIfPageStopped(page, url);
   await checkSettledPage(page, response, limits);
   return response;
+}
+
+function withoutFragment(url: string): string {
+  const at = url.indexOf('#');
+  return at < 0 ? url : url.slice(0, at);
 }
 
 /**
