@@ -31,7 +31,8 @@ export interface BrowserPoolOptions {
   warmIdleMs?: number;
   /**
    * Warm contexts kept idle between checks at most (the oldest goes first): each holds a
-   * renderer's memory, and an account's due checks arrive together, so a few suffice.
+   * renderer's memory (about 25 MB PSS), and only an account whose checks come close together
+   * finds its context again.
    */
   idleWarm?: number;
   executablePath?: string;
