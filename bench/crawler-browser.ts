@@ -1,9 +1,14 @@
 // Browser mode of the crawler against two plain Playwright scripts on the same system Chromium,
-// flags, pages and concurrency: one browser with a fresh context per check (what anyone would
-// write first), and a browser launched per check. The plain scripts load the page, wait for its
-// load event and read the area's text; the product also settles the page, guards every request
-// through its proxy, reads in an isolated world and caps sizes. Then the cost of screenshots on
-// a check where nothing changed. Imported by crawler.bench.ts.
+// flags, pages and concurrency (the pool's 8 pages in flight): one browser with a fresh context
+// per check (what anyone would write first), and a browser launched per check. The headline
+// figures give each check a fresh context, as the product's checks mostly get one today: the
+// scheduler spreads an account's sites over their interval, so its next check seldom finds the
+// last one's context still warm. The warm figures show an account's due checks dispatched
+// together onto its warm context, which the dispatcher does not do yet (ADR 0017). The plain
+// scripts load the page, wait for its load event and read the area's text; the product also
+// settles the page, guards every request through its proxy, reads in an isolated world and caps
+// sizes. Then the cost of screenshots on a check where nothing changed. Imported by
+// crawler.bench.ts.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import {
@@ -19,6 +24,8 @@ const POOL_CHECKS = Number(process.env.BENCH_BROWSER_CHECKS ?? 200);
 const LAUNCH_CHECKS = Number(process.env.BENCH_LAUNCH_CHECKS ?? 48);
 const SCREENSHOT_CHECKS = Number(process.env.BENCH_SCREENSHOT_CHECKS ?? 100);
 const IN_FLIGHT = Number(process.env.BENCH_BROWSER_IN_FLIGHT ?? 8);
+/** Turns the four ways take, so each meets the same mix of the machine's other load. */
+const SLICES = Number(process.env.BENCH_BROWSER_SLICES ?? 4);
 /** Targets per account when an account's due checks are dispatched together. */
 const TARGETS_PER_ACCOUNT = 10;
 const CLOCK_TICKS = 100;
@@ -59,17 +66,39 @@ export async function measureBrowser(pages: Target[]): Promise<BrowserFigures> {
     } satisfies FetchRequest;
   };
 
-  const fresh = await measurePool(requestFor, allow, POOL_CHECKS, 1, () => undefined);
-  // An account's due checks dispatched together, one after another on its warm context.
-  const warm = await measurePool(
-    requestFor,
-    allow,
-    POOL_CHECKS,
-    TARGETS_PER_ACCOUNT,
-    (index) => `account-${Math.floor(index / TARGETS_PER_ACCOUNT)}`,
-  );
-  const plainPool = await measurePlainContextPool(binary, pageAt);
-  const plainLaunch = await measurePlainLaunch(binary, pageAt);
+  // The ways compared take turns in slices (other work on the machine comes and goes over a
+  // run, and one way measured while it peaks would tell nothing about the others), each slice
+  // on the next pages.
+  const slices: Record<'fresh' | 'warm' | 'plainPool' | 'plainLaunch', Run[]> = {
+    fresh: [],
+    warm: [],
+    plainPool: [],
+    plainLaunch: [],
+  };
+  const perSlice = Math.ceil(POOL_CHECKS / SLICES);
+  const launchesPerSlice = Math.ceil(LAUNCH_CHECKS / SLICES);
+  for (let slice = 0; slice < SLICES; slice++) {
+    const first = slice * perSlice;
+    const sliceRequest = (index: number, accountId?: string) => requestFor(first + index, accountId);
+    const slicePage = (index: number) => pageAt(first + index);
+    slices.fresh.push(await measurePool(sliceRequest, allow, perSlice, 1, () => undefined));
+    // An account's due checks dispatched together, one after another on its warm context.
+    slices.warm.push(
+      await measurePool(
+        sliceRequest,
+        allow,
+        perSlice,
+        TARGETS_PER_ACCOUNT,
+        (index) => `account-${Math.floor(index / TARGETS_PER_ACCOUNT)}`,
+      ),
+    );
+    slices.plainPool.push(await measurePlainContextPool(binary, slicePage, perSlice));
+    slices.plainLaunch.push(await measurePlainLaunch(binary, slicePage, launchesPerSlice));
+  }
+  const fresh = together(slices.fresh);
+  const warm = together(slices.warm);
+  const plainPool = together(slices.plainPool);
+  const plainLaunch = together(slices.plainLaunch);
   // The same pages again, unchanged since their last check, with and without a page screenshot,
   // side by side in one run; the screenshot checks carry the areas' digest of that last check, as
   // the scheduler sends it (ADR 0016).
@@ -116,6 +145,7 @@ export async function measureBrowser(pages: Target[]): Promise<BrowserFigures> {
     browser_warm_ratio_vs_plain_launch: round(perSecond(warm) / perSecond(plainLaunch), 2),
     // CPU of this process and every browser process under it, per check.
     browser_cpu_ratio_vs_plain_context_pool: round(cpuPerCheck(plainPool) / cpuPerCheck(fresh), 2),
+    browser_warm_cpu_ratio_vs_plain_context_pool: round(cpuPerCheck(plainPool) / cpuPerCheck(warm), 2),
     browser_cpu_s_per_check: round(cpuPerCheck(fresh), 4),
     browser_warm_cpu_s_per_check: round(cpuPerCheck(warm), 4),
     // Peak PSS of the whole browser process tree (shared pages split fairly) per page in flight.
@@ -184,19 +214,27 @@ async function lastDigests(
 }
 
 /** Plain Playwright: one long-lived browser, a fresh context and page per check. */
-async function measurePlainContextPool(binary: string, pageAt: (index: number) => Target): Promise<Run> {
+async function measurePlainContextPool(
+  binary: string,
+  pageAt: (index: number) => Target,
+  checks: number,
+): Promise<Run> {
   const browser = await chromium.launch({ executablePath: binary, args: CHROMIUM_ARGS });
   try {
     await plainCheck(browser, pageAt(0));
-    return await timed(POOL_CHECKS, 1, (index) => plainCheck(browser, pageAt(index)));
+    return await timed(checks, 1, (index) => plainCheck(browser, pageAt(index)));
   } finally {
     await browser.close();
   }
 }
 
 /** Plain Playwright: a browser launched for every check, IN_FLIGHT of them at once. */
-async function measurePlainLaunch(binary: string, pageAt: (index: number) => Target): Promise<Run> {
-  return timed(LAUNCH_CHECKS, 1, async (index) => {
+async function measurePlainLaunch(
+  binary: string,
+  pageAt: (index: number) => Target,
+  checks: number,
+): Promise<Run> {
+  return timed(checks, 1, async (index) => {
     const browser = await chromium.launch({ executablePath: binary, args: CHROMIUM_ARGS });
     try {
       return await plainCheck(browser, pageAt(index));
@@ -248,6 +286,17 @@ async function timed(
     wallSeconds: (performance.now() - started) / 1_000,
     cpuSeconds: cpuSeconds() - cpuBefore,
     peakMb: memory.stop(),
+  };
+}
+
+/** Slices of one way taken together: their checks, time and CPU summed, their memory's peak. */
+function together(runs: Run[]): Run {
+  return {
+    checks: runs.reduce((sum, run) => sum + run.checks, 0),
+    failed: runs.reduce((sum, run) => sum + run.failed, 0),
+    wallSeconds: runs.reduce((sum, run) => sum + run.wallSeconds, 0),
+    cpuSeconds: runs.reduce((sum, run) => sum + run.cpuSeconds, 0),
+    peakMb: Math.max(...runs.map((run) => run.peakMb)),
   };
 }
 

@@ -38,6 +38,16 @@ const pages: Record<string, Handler> = {
     response.on('close', () => clearTimeout(timer));
   },
 
+  // Rendered by the page's own timers, no request in between: each step comes within the DOM's
+  // quiet window of the one before, so only the last is the settled page.
+  '/timed': (_request, response) =>
+    send(
+      response,
+      html(
+        '<div id="steps">0</div><script>var n = 0; function step() { n += 1; document.getElementById("steps").textContent = String(n); if (n < 4) setTimeout(step, 150); } setTimeout(step, 150);</script>',
+      ),
+    ),
+
   '/framed': (_request, response) =>
     send(
       response,

@@ -100,6 +100,11 @@ describe('browser page fetcher', () => {
     expect(result.areas[0]?.text).toBe('rendered by script');
   });
 
+  it('waits while a script keeps changing the page on its own timers, and reads the last state', async () => {
+    const result = await fetchOk(request('/timed', { areas: [css('steps', '#steps')] }));
+    expect(result.areas[0]?.text).toBe('4');
+  });
+
   it('reads areas in the isolated world, so page scripts that patch the DOM API cannot lie', async () => {
     const result = await fetchOk(request('/tampering', { areas: [css('price', '#price')] }));
     expect(result.areas[0]?.text).toBe('¥5,000');
@@ -552,6 +557,20 @@ describe('browser page fetcher', () => {
     expect(browserProcesses()).not.toContain(victim);
     const next = await fetchOk(request('/static', { areas: [css('price', '#price')] }));
     expect(next.areas[0]?.text).toBe('¥1,200');
+  });
+
+  it('loads the page again on a warm page that shows the same document at another fragment', async () => {
+    // One attempt: a retry on a fresh context would hide a warm page that loaded nothing.
+    const once = createBrowserPageFetcher({ pool, attempts: 1 });
+    for (const fragment of ['#prices', '#news', '#news']) {
+      const result = await once.fetch(
+        request(`/static${fragment}`, { accountId: 'account-fragments', areas: [css('price', '#price')] }),
+        new AbortController().signal,
+      );
+      if (!result.ok) throw new Error(`expected a snapshot, got ${result.code}: ${result.detail}`);
+      expect(result.status).toBe(200);
+      expect(result.areas[0]?.text).toBe('¥1,200');
+    }
   });
 
   it('reuses a warm context for the next check of the same account, never for another account', async () => {

@@ -22,6 +22,11 @@ export function chromiumExecutablePath(): string {
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
+  // Without a GPU, compositing runs in software: in the browser process instead of a GPU
+  // process of its own, and without loading GL emulation (SwiftShader) for it, the two together
+  // about 20 MB PSS less here. Screenshots are unaffected.
+  '--in-process-gpu',
+  '--disable-software-rasterizer',
   // QUIC is UDP and would not pass through the guarded HTTP proxy.
   '--disable-quic',
   '--no-first-run',
@@ -33,5 +38,5 @@ export const CHROMIUM_ARGS = [
   // Keeps iframes in their page's renderer, so one CDP session reaches every frame to read
   // areas in an isolated world; each check already has its own context.
   '--disable-site-isolation-trials',
-  '--disable-features=IsolateOrigins,site-per-process',
+  '--disable-features=IsolateOrigins,site-per-process,BackForwardCache,ProactivelySwapBrowsingInstance',
 ];

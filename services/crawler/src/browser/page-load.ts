@@ -11,8 +11,10 @@ export interface LoadLimits {
   loadTimeoutMs: number;
   /** Optimised loading after it: network idle or DOM stable, at most this long (about 30 s). */
   settleTimeoutMs: number;
-  /** How long the DOM must stay unchanged to count as stable. */
+  /** How long the DOM must stay unchanged to count as stable, with no request in flight. */
   quietMs: number;
+  /** How long it must stay unchanged while requests are still pending (long polls never finish). */
+  busyQuietMs: number;
   maxRedirects: number;
   /** The served document, decoded. */
   maxDocumentBytes: number;
@@ -25,7 +27,10 @@ export interface LoadLimits {
 export const DEFAULT_LOAD_LIMITS: LoadLimits = {
   loadTimeoutMs: 30_000,
   settleTimeoutMs: 30_000,
-  quietMs: 500,
+  // Content that waits on the network is covered by the request count, so the quiet window
+  // only has to outlast a page's own timers and frames after its last request (ADR 0017).
+  quietMs: 250,
+  busyQuietMs: 2_500,
   maxRedirects: 10,
   maxDocumentBytes: 15 * 1024 * 1024,
   maxPageBytes: 50 * 1024 * 1024,
@@ -51,6 +56,11 @@ export async function loadPage(
       `refused ${shownUrl(url)}: only http and https are fetched`,
       false,
     );
+  }
+  // A warm page may still show this very document (another area of the same account's app, at
+  // another #fragment): going there would only scroll, load nothing and answer no response.
+  if (page.url() !== 'about:blank' && withoutFragment(page.url()) === withoutFragment(url)) {
+    await page.goto('about:blank');
   }
   trackRequests(page);
   // A new load starts a new record: a warm page's earlier refusal is not this check's.
@@ -86,6 +96,11 @@ export async function loadPage(
   await throwIfPageStopped(page, url);
   await checkSettledPage(page, response, limits);
   return response;
+}
+
+function withoutFragment(url: string): string {
+  const at = url.indexOf('#');
+  return at < 0 ? url : url.slice(0, at);
 }
 
 /**
@@ -259,7 +274,7 @@ function pageFacts(page: Page): Promise<PageFacts> {
 
 /**
  * Optimised loading: done when the DOM has been quiet for `quietMs` with no request in flight,
- * or quiet five times as long even with requests pending (long polls never finish), or when
+ * or quiet for `busyQuietMs` even with requests pending (long polls never finish), or when
  * `settleTimeoutMs` runs out, in which case the page is read as it is.
  */
 export async function settle(page: Page, limits: LoadLimits): Promise<void> {
@@ -273,7 +288,7 @@ export async function settle(page: Page, limits: LoadLimits): Promise<void> {
     try {
       if (!(await quietFor(limits.quietMs))) return;
       if (inFlight.count() === 0) return;
-      const longQuiet = await Promise.race([inFlight.idle().then(() => false), quietFor(limits.quietMs * 5)]);
+      const longQuiet = await Promise.race([inFlight.idle().then(() => false), quietFor(limits.busyQuietMs)]);
       if (longQuiet) return;
     } catch (error) {
       // A navigation (client-side redirect) replaced the document mid-wait: wait on the new one.
