@@ -62,7 +62,7 @@ try {
       ).finish(),
     ),
   );
-  const phases = ids.map((id) => phaseOf(id, MINUTE));
+  const phases = ids.map((id) => phaseOf(id, `user-${id.slice(0, 4)}`, MINUTE));
   await insertSchedules(db, ids, phases, templates);
   await prepareClaimTable(db);
 

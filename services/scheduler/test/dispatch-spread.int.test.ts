@@ -60,7 +60,7 @@ describe('dispatch is spread over the interval (PostgreSQL + JetStream)', () => 
     await after.tick();
     const checks = await harness.takeChecks();
     const expected = sites.filter((site) => {
-      const phase = phaseOf(site.targetId, MINUTE);
+      const phase = phaseOf(site.targetId, site.userId, MINUTE);
       const start = restartedAt % MINUTE;
       return phase > start && phase <= start + 1_000;
     });

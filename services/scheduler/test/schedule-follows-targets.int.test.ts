@@ -41,7 +41,7 @@ describe('the schedule follows the sites (PostgreSQL + JetStream)', () => {
     await runFor(clock, dispatcher, 2 * MINUTE);
     const first = await harness.takeChecks();
     expect(first).toHaveLength(2);
-    const phase = phaseOf(site.targetId, MINUTE);
+    const phase = phaseOf(site.targetId, site.userId, MINUTE);
     for (const check of first) {
       const dueAt = check.dueAt?.getTime() ?? 0;
       expect(dueAt % MINUTE).toBe(phase);
@@ -84,7 +84,9 @@ describe('the schedule follows the sites (PostgreSQL + JetStream)', () => {
     const checks = (await harness.takeChecks()).filter((check) => check.targetId === site.targetId);
     expect(checks).toHaveLength(2);
     for (const check of checks)
-      expect((check.dueAt?.getTime() ?? 0) % (10 * MINUTE)).toBe(phaseOf(site.targetId, 10 * MINUTE));
+      expect((check.dueAt?.getTime() ?? 0) % (10 * MINUTE)).toBe(
+        phaseOf(site.targetId, site.userId, 10 * MINUTE),
+      );
   });
 
   it('a deleted site loses its schedule, and a late event does not bring it back', async () => {

@@ -88,10 +88,11 @@ describe('two scheduler processes on one PostgreSQL and JetStream', () => {
     const from = Date.now() + 4_000;
     const sites: Site[] = [];
     while (sites.length < SITES) {
+      // An account's sites share its phase (ADR 0018), so each site gets an account of its own.
       const targetId = randomUUID();
-      const offset = (((phaseOf(targetId, MINUTE) - from) % MINUTE) + MINUTE) % MINUTE;
-      if (offset < 4_000)
-        sites.push({ targetId, userId: 'user-two-processes', intervalMinutes: 1, revision: 1 });
+      const userId = `user-${randomUUID()}`;
+      const offset = (((phaseOf(targetId, userId, MINUTE) - from) % MINUTE) + MINUTE) % MINUTE;
+      if (offset < 4_000) sites.push({ targetId, userId, intervalMinutes: 1, revision: 1 });
     }
     await Promise.all(sites.map((site) => harness.publishState('registered', site)));
     await harness.untilProcessed('scheduler-target-registered', SITES);

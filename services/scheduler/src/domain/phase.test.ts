@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dueTimeIn, phaseOf, phaseRanges } from './phase.ts';
+import { ACCOUNT_SPREAD_MS, dueTimeIn, MIN_INTERVAL_MS, phaseOf, phaseRanges } from './phase.ts';
 
 const MINUTE = 60_000;
 
@@ -39,12 +39,42 @@ describe('phaseRanges and dueTimeIn', () => {
 });
 
 describe('phaseOf', () => {
-  it('is stable for a site and spreads sites registered together over the interval', () => {
-    expect(phaseOf('site-a', 10 * MINUTE)).toBe(phaseOf('site-a', 10 * MINUTE));
+  const distance = (a: number, b: number, interval: number) => {
+    const apart = Math.abs(a - b) % interval;
+    return Math.min(apart, interval - apart);
+  };
+
+  it('is stable for a site: the same on every call', () => {
+    expect(phaseOf('site-a', 'user-a', 10 * MINUTE)).toBe(phaseOf('site-a', 'user-a', 10 * MINUTE));
+    expect(phaseOf('site-a', 'user-a', MINUTE)).toBeLessThan(MINUTE);
+  });
+
+  it('puts the sites of one account within the spread of each other, and not all in one tick', () => {
+    for (const interval of [MINUTE, 10 * MINUTE, 60 * MINUTE]) {
+      for (const account of ['user-1', 'user-2', 'user-3']) {
+        const phases = Array.from({ length: 100 }, (_, i) =>
+          phaseOf(`${account}-site-${i}`, account, interval),
+        );
+        for (const phase of phases) {
+          // The distance around the interval: an account's phase near its end wraps to the start.
+          expect(distance(phase, phases[0] as number, interval)).toBeLessThan(ACCOUNT_SPREAD_MS);
+        }
+        // 100 sites over the spread: one tick (250 ms) never holds nearly all of them.
+        const ticks = new Set(phases.map((phase) => Math.floor(phase / 250)));
+        expect(ticks.size).toBeGreaterThanOrEqual(Math.floor(ACCOUNT_SPREAD_MS / 250) - 1);
+      }
+    }
+  });
+
+  it('spreads accounts over the interval, as it spread sites before', () => {
     const seconds = new Set(
-      Array.from({ length: 200 }, (_, i) => Math.floor(phaseOf(`site-${i}`, MINUTE) / 1_000)),
+      Array.from({ length: 200 }, (_, i) => Math.floor(phaseOf(`site-${i}`, `user-${i}`, MINUTE) / 1_000)),
     );
-    // 200 sites over 60 seconds: a hash leaves few seconds empty; identical phases would leave one.
+    // 200 accounts over 60 seconds: a hash leaves few seconds empty; identical phases would leave one.
     expect(seconds.size).toBeGreaterThan(50);
+  });
+
+  it('keeps the spread no longer than the interval', () => {
+    expect(ACCOUNT_SPREAD_MS).toBeLessThanOrEqual(MIN_INTERVAL_MS);
   });
 });

@@ -4,13 +4,28 @@ import { createHash } from 'node:crypto';
 export const MIN_INTERVAL_MS = 60_000;
 
 /**
- * Where in its interval a site is checked: a fixed offset from a hash of its id, so sites
- * registered together fall in different seconds and every replica, before and after a restart,
- * agrees on the due times without keeping a cursor per site.
+ * How far apart the sites of one account with the same interval fall (ADR 0018). Short enough
+ * that the account's checks reach the crawler while the browser context of its previous check is
+ * still warm (the pool keeps it about 10 s); long enough that a 100-site account is spread over
+ * a dozen dispatch ticks instead of landing in one.
  */
-export function phaseOf(targetId: string, intervalMs: number): number {
-  const digest = createHash('sha256').update(targetId).digest();
-  return digest.readUIntBE(0, 6) % intervalMs;
+export const ACCOUNT_SPREAD_MS = 3_000;
+
+/**
+ * Where in its interval a site is checked: the account's phase (a hash of the user id modulo
+ * the interval) plus a short offset of the site (a hash of its id modulo ACCOUNT_SPREAD_MS), so
+ * an account's sites come due together while accounts, and so restarts and sign-up bursts, stay
+ * spread over the interval; every replica, before and after a restart, agrees on the due times
+ * without keeping a cursor per site. Migration 3 computes the same in SQL.
+ */
+export function phaseOf(targetId: string, userId: string, intervalMs: number): number {
+  const spreadMs = Math.min(ACCOUNT_SPREAD_MS, intervalMs);
+  return ((hash48(userId) % intervalMs) + (hash48(targetId) % spreadMs)) % intervalMs;
+}
+
+/** The first 6 bytes of the SHA-256 of the UTF-8 text, big-endian: exact in a JS number. */
+function hash48(text: string): number {
+  return createHash('sha256').update(text).digest().readUIntBE(0, 6);
 }
 
 /** An inclusive range of phases, in milliseconds. */

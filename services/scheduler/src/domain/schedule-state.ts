@@ -21,7 +21,7 @@ export function scheduleStateOf(event: targetsEventsV1.TargetStateChanged): Sche
     targetId: event.targetId,
     userId: event.userId,
     intervalMs,
-    phaseMs: phaseOf(event.targetId, intervalMs),
+    phaseMs: phaseOf(event.targetId, event.userId, intervalMs),
     active: !event.paused,
     revision: event.revision,
     changedAt: event.occurredAt ?? new Date(0),

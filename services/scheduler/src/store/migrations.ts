@@ -57,4 +57,22 @@ export const schedulerMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'account_phase',
+    sql: `
+      -- The phase moves from a hash of the site to the account's phase plus a short offset of the
+      -- site (ADR 0018), computed exactly as phaseOf does: the first 6 bytes of SHA-256, big-endian.
+      -- Every site moves now rather than at its next edit; one that moves is checked once early
+      -- or late by up to one interval.
+      CREATE FUNCTION phase_hash48(value text) RETURNS bigint LANGUAGE sql IMMUTABLE STRICT AS $$
+        SELECT ('x' || encode(substring(sha256(convert_to(value, 'UTF8')) FROM 1 FOR 6), 'hex'))::bit(48)::bigint
+      $$;
+      -- 3000 is ACCOUNT_SPREAD_MS; a later change of it needs a migration of its own.
+      UPDATE schedules
+         SET phase_ms = (phase_hash48(user_id) % interval_ms + phase_hash48(target_id) % least(3000, interval_ms))
+                        % interval_ms;
+      DROP FUNCTION phase_hash48(text);
+    `,
+  },
 ];
