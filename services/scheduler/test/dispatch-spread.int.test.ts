@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { phaseOf } from '../src/domain/phase.ts';
+import { ACCOUNT_SPREAD_MS, phaseOf } from '../src/domain/phase.ts';
 import {
   ManualClock,
   MINUTE,
@@ -68,5 +68,31 @@ describe('dispatch is spread over the interval (PostgreSQL + JetStream)', () => 
       expected.map((site) => site.targetId).sort(),
     );
     expect(checks.length).toBeLessThan(SITES / 6);
+  });
+
+  it("an account's sites fire within the spread of each other, so its browser context is still warm", async () => {
+    const userId = 'user-with-many-sites';
+    const account = Array.from({ length: 30 }, () => newSite(1, userId));
+    await Promise.all(account.map((site) => harness.publishState('registered', site)));
+    await harness.untilProcessed('scheduler-target-registered', SITES + account.length);
+
+    const clock = new ManualClock(Date.UTC(2026, 0, 1, 11, 0, 0));
+    const dispatcher = harness.dispatcher(clock);
+    await dispatcher.tick();
+    const ticksWithTheAccount = new Set<number>();
+    const ids = new Set(account.map((site) => site.targetId));
+    for (let tick = 0; tick < MINUTE / 250; tick++) {
+      clock.advance(250);
+      await dispatcher.tick();
+      const checks = (await harness.takeChecks()).filter((check) => ids.has(check.targetId));
+      if (checks.length > 0) ticksWithTheAccount.add(tick);
+    }
+    await dispatcher.stop();
+    // Within the spread (3 s = 12 ticks), counted around the minute's end, yet not all in one tick.
+    const ticks = [...ticksWithTheAccount].sort((a, b) => a - b);
+    const gaps = ticks.map((tick, i) => ((ticks[(i + 1) % ticks.length] as number) - tick + 240) % 240);
+    const covered = 240 - Math.max(...gaps);
+    expect(covered * 250).toBeLessThanOrEqual(ACCOUNT_SPREAD_MS);
+    expect(ticks.length).toBeGreaterThan(1);
   });
 });
