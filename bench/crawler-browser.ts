@@ -1,10 +1,10 @@
 // Browser mode of the crawler against two plain Playwright scripts on the same system Chromium,
 // flags, pages and concurrency (the pool's 8 pages in flight): one browser with a fresh context
 // per check (what anyone would write first), and a browser launched per check. The headline
-// figures give each check a fresh context, as the product's checks mostly get one today: the
-// scheduler spreads an account's sites over their interval, so its next check seldom finds the
-// last one's context still warm. The warm figures show an account's due checks dispatched
-// together onto its warm context, which the dispatcher does not do yet (ADR 0017). The plain
+// figures give each check a fresh context. The warm figures show an account's checks one after
+// another on its warm context: the scheduler dispatches an account's due checks within a few
+// seconds of each other (ADR 0018), so a crawler that keeps up runs them that way, while one
+// with a backlog runs them side by side, each on a fresh context but the first. The plain
 // scripts load the page, wait for its load event and read the area's text; the product also
 // settles the page, guards every request through its proxy, reads in an isolated world and caps
 // sizes. Then the cost of screenshots on a check where nothing changed. Imported by
@@ -20,12 +20,15 @@ import {
 } from '@mimamori/crawler';
 import { type Browser, chromium } from 'playwright-core';
 
-const POOL_CHECKS = Number(process.env.BENCH_BROWSER_CHECKS ?? 200);
+const POOL_CHECKS = Number(process.env.BENCH_BROWSER_CHECKS ?? 320);
 const LAUNCH_CHECKS = Number(process.env.BENCH_LAUNCH_CHECKS ?? 48);
 const SCREENSHOT_CHECKS = Number(process.env.BENCH_SCREENSHOT_CHECKS ?? 100);
 const IN_FLIGHT = Number(process.env.BENCH_BROWSER_IN_FLIGHT ?? 8);
-/** Turns the four ways take, so each meets the same mix of the machine's other load. */
-const SLICES = Number(process.env.BENCH_BROWSER_SLICES ?? 4);
+/**
+ * Turns the four ways take, so each meets the same mix of the machine's other load; by default
+ * a slice holds twice IN_FLIGHT accounts, so the warm way keeps every page in flight busy.
+ */
+const SLICES = Number(process.env.BENCH_BROWSER_SLICES ?? 2);
 /** Targets per account when an account's due checks are dispatched together. */
 const TARGETS_PER_ACCOUNT = 10;
 const CLOCK_TICKS = 100;

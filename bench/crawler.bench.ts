@@ -15,7 +15,8 @@ import { report } from './report.ts';
 const PAGES = Number(process.env.BENCH_PAGES ?? 500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const IN_FLIGHT = 16;
-// BENCH_CRAWLER_HALVES=http measures the HTTP half and urlwatch alone (the ratio), while developing it.
+// BENCH_CRAWLER_HALVES=http measures the HTTP half and urlwatch alone (the ratio), =browser the
+// browser half alone, while developing one of them.
 const HALVES = process.env.BENCH_CRAWLER_HALVES ?? 'all';
 
 const pages = generateCrawlerPages(PAGES);
@@ -28,42 +29,46 @@ const benchPages = pages.map((page) => ({
 }));
 
 try {
-  const http = await measureHttpMode();
-  const urlwatch = await measureUrlwatch();
+  const browserOnly = HALVES === 'browser';
+  const http = browserOnly ? undefined : await measureHttpMode();
+  const urlwatch = browserOnly ? undefined : await measureUrlwatch();
   const browser = HALVES === 'http' ? undefined : await measureBrowserMode();
-  const rows: Record<string, string | number>[] = [
-    {
-      mode: 'http (undici + htmlparser2)',
-      checks: http.checks,
-      checks_per_s: round(http.checks / http.wallSeconds),
-      cpu_ms_per_check: round((http.cpuSeconds / http.checks) * 1_000, 3),
-      checks_per_cpu_s: round(http.checks / http.cpuSeconds),
-    },
-    {
-      mode: `urlwatch ${urlwatch.version} (css + html2text)`,
-      checks: urlwatch.checks,
-      checks_per_s: round(urlwatch.checks / urlwatch.wallSeconds),
-      cpu_ms_per_check: round((urlwatch.cpuSeconds / urlwatch.checks) * 1_000, 3),
-      checks_per_cpu_s: round(urlwatch.checks / urlwatch.cpuSeconds),
-    },
-    ...(browser?.rows ?? []),
-  ];
-  const httpPerCpu = http.checks / http.cpuSeconds;
-  const urlwatchPerCpu = urlwatch.checks / urlwatch.cpuSeconds;
-  const { rows: _browserRows, ...browserFigures } = browser ?? { rows: [] };
-  report(
-    `crawler: ${PAGES} pages (${pages.filter((page) => page.lang === 'ja').length} Japanese), ${IN_FLIGHT} in flight`,
-    rows,
-    {
-      pages: PAGES,
+  const rows: Record<string, string | number>[] = [];
+  let httpFigures: Record<string, number> = {};
+  if (http && urlwatch) {
+    const httpPerCpu = http.checks / http.cpuSeconds;
+    const urlwatchPerCpu = urlwatch.checks / urlwatch.cpuSeconds;
+    rows.push(
+      {
+        mode: 'http (undici + htmlparser2)',
+        checks: http.checks,
+        checks_per_s: round(http.checks / http.wallSeconds),
+        cpu_ms_per_check: round((http.cpuSeconds / http.checks) * 1_000, 3),
+        checks_per_cpu_s: round(httpPerCpu),
+      },
+      {
+        mode: `urlwatch ${urlwatch.version} (css + html2text)`,
+        checks: urlwatch.checks,
+        checks_per_s: round(urlwatch.checks / urlwatch.wallSeconds),
+        cpu_ms_per_check: round((urlwatch.cpuSeconds / urlwatch.checks) * 1_000, 3),
+        checks_per_cpu_s: round(urlwatchPerCpu),
+      },
+    );
+    httpFigures = {
       http_checks_per_s: round(http.checks / http.wallSeconds),
       http_cpu_s_per_check: round(http.cpuSeconds / http.checks, 6),
       http_checks_per_cpu_s: round(httpPerCpu),
       http_peak_rss_mb: round(http.peakRssMb),
       urlwatch_checks_per_cpu_s: round(urlwatchPerCpu),
       http_ratio_vs_urlwatch: round(httpPerCpu / urlwatchPerCpu, 2),
-      ...browserFigures,
-    },
+    };
+  }
+  const { rows: browserRows, ...browserFigures } = browser ?? { rows: [] };
+  rows.push(...browserRows);
+  report(
+    `crawler: ${PAGES} pages (${pages.filter((page) => page.lang === 'ja').length} Japanese), ${IN_FLIGHT} in flight`,
+    rows,
+    { pages: PAGES, ...httpFigures, ...browserFigures },
   );
 } finally {
   server.child.kill('SIGTERM');
