@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
 import type { filingsV1 } from '@mimamori/contracts';
+import { checkIsin } from '@mimamori/isin';
 import { GrpcError } from '@mimamori/runtime';
 import { unaryHandler } from '@mimamori/service-host';
 import { SourceError } from '../domain/filing.ts';
 import { FilingsProblem, type FilingsProblemKind } from '../domain/filings-problem.ts';
 import { FOLLOW_LIMIT, type FollowKind, type FollowRecord, followCode } from '../domain/follow.ts';
-import { checkIsin } from '../domain/isin.ts';
 import { searchQuery } from '../domain/search-key.ts';
 import type { CompanyDirectory } from '../jobs/company-directory.ts';
 import type { FilingsStore } from '../store/filings-store.ts';

@@ -1,3 +1,4 @@
+import { checkIsin } from '@mimamori/isin';
 import type { TFunction } from 'i18next';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +11,7 @@ import {
   japaneseCompanyLine,
   secCompanyLine,
 } from './describe-company.ts';
-import { checkIsin, isinMessage, searchableQuery } from './search-rules.ts';
+import { isinMessage, searchableQuery } from './search-rules.ts';
 
 /** Typing pauses this long before a company search is sent, so each keystroke is not a request. */
 const TYPING_PAUSE_MS = 300;

@@ -1,4 +1,10 @@
-/** Why an ISIN was refused; the dashboard's 'ISIN is 12 characters' and 'ISIN is invalid'. */
+/** The characters an ISIN has. */
+const ISIN_LENGTH = 12;
+
+/**
+ * Why an ISIN was refused: the dashboard says 'ISIN is 12 characters' for the length and
+ * 'ISIN is invalid' for the other two.
+ */
 export type IsinProblem = 'length' | 'format' | 'check_digit';
 
 export type IsinCheck = { ok: true; isin: string } | { ok: false; problem: IsinProblem };
@@ -12,7 +18,7 @@ const ISIN_SHAPE = /^[A-Z]{2}[A-Z0-9]{9}[0-9]$/;
  */
 export function checkIsin(input: string): IsinCheck {
   const isin = input.trim().toUpperCase();
-  if (isin.length !== 12) return { ok: false, problem: 'length' };
+  if (isin.length !== ISIN_LENGTH) return { ok: false, problem: 'length' };
   if (!ISIN_SHAPE.test(isin)) return { ok: false, problem: 'format' };
   const digits = [...isin].map((char) => Number.parseInt(char, 36).toString()).join('');
   return luhnValid(digits) ? { ok: true, isin } : { ok: false, problem: 'check_digit' };
