@@ -28,7 +28,12 @@ export function AreaPicker({
 }) {
   const { t } = useTranslation();
   const surface = useRef<HTMLDivElement>(null);
-  const [drag, setDrag] = useState<{ from: Point; to: Point; screenFrom: Point; moved: boolean }>();
+  // The drag lives in a ref, read and written as each pointer event comes: a handler sees state
+  // only as of the last render, and on a busy machine a quick drag's pointerup can come before the
+  // moves were rendered, so the drag read from state looked unmoved and picked nothing. The state
+  // only draws the rectangle.
+  const drag = useRef<{ from: Point; to: Point; screenFrom: Point; moved: boolean }>(undefined);
+  const [shown, setShown] = useState<{ from: Point; to: Point }>();
   const dragged = useRef(false);
   const elements = useMemo(() => (picking ? overlayOrder(render.elements) : []), [picking, render]);
   const frameKey = render.frame?.selector ?? '';
@@ -56,23 +61,37 @@ export function AreaPicker({
     if (!picking || event.button !== 0 || event.pointerType === 'touch') return;
     const point = pagePoint(event);
     dragged.current = false;
-    setDrag({ from: point, to: point, screenFrom: { x: event.clientX, y: event.clientY }, moved: false });
+    drag.current = {
+      from: point,
+      to: point,
+      screenFrom: { x: event.clientX, y: event.clientY },
+      moved: false,
+    };
   };
   const onPointerMove = (event: PointerEvent) => {
-    if (!drag) return;
+    const current = drag.current;
+    if (!current) return;
     const moved =
-      drag.moved ||
-      Math.hypot(event.clientX - drag.screenFrom.x, event.clientY - drag.screenFrom.y) >= DRAG_THRESHOLD;
-    if (moved && !drag.moved) event.currentTarget.setPointerCapture?.(event.pointerId);
-    setDrag({ ...drag, to: pagePoint(event), moved });
+      current.moved ||
+      Math.hypot(event.clientX - current.screenFrom.x, event.clientY - current.screenFrom.y) >=
+        DRAG_THRESHOLD;
+    if (moved && !current.moved) event.currentTarget.setPointerCapture?.(event.pointerId);
+    current.to = pagePoint(event);
+    current.moved = moved;
+    if (moved) setShown({ from: current.from, to: current.to });
+  };
+  const endDrag = () => {
+    const ended = drag.current;
+    drag.current = undefined;
+    setShown(undefined);
+    return ended;
   };
   const onPointerUp = (event: PointerEvent) => {
-    if (!drag) return;
-    setDrag(undefined);
-    if (!drag.moved) return;
+    const ended = endDrag();
+    if (!ended?.moved) return;
     // The click that follows a drag must not pick the element under the pointer as well.
     dragged.current = true;
-    const element = elementAround(render.elements, drag.from, pagePoint(event));
+    const element = elementAround(render.elements, ended.from, pagePoint(event));
     if (element) onPick(element);
   };
 
@@ -87,7 +106,7 @@ export function AreaPicker({
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
       onPointerUp={onPointerUp}
-      onPointerCancel={() => setDrag(undefined)}
+      onPointerCancel={endDrag}
     >
       <img
         className="area-screenshot"
@@ -127,7 +146,7 @@ export function AreaPicker({
             <span className="area-designated-label">{area.label}</span>
           </div>
         ))}
-      {drag?.moved && <div className="area-drag" style={placed(rectangle(drag.from, drag.to))} />}
+      {shown && <div className="area-drag" style={placed(rectangle(shown.from, shown.to))} />}
     </div>
   );
 }
