@@ -90,6 +90,8 @@ describe('billing in the cluster mode', () => {
           password: 'abcd1234',
           agree: true,
           lang: 'ja',
+          // A Japanese reader outside Japan: billing mails write their dates in this zone.
+          timezone: 'UTC',
         })
       ).status,
     ).toBe(202);
@@ -130,5 +132,9 @@ describe('billing in the cluster mode', () => {
     await expect
       .poll(() => smtp.messages.map((mail) => mail.subject), { timeout: 30_000 })
       .toContain('【Mimamori】無料トライアルが終了し、監視を停止しました');
+    const ended = smtp.messages.find((mail) => mail.subject?.includes('無料トライアルが終了'));
+    // The delete date, in the user's zone rather than the language's (日本時間).
+    expect(ended?.text).toMatch(/\d{4}年\d{1,2}月\d{1,2}日 \d{1,2}:\d{2}（UTC）/);
+    expect(ended?.text).not.toContain('日本時間');
   }, 120_000);
 });

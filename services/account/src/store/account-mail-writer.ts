@@ -32,6 +32,7 @@ export async function writeAccountMail(tx: Sql, box: SecretBox, mail: AccountMai
       sealedToken: token ? box.seal(token.token, eventId) : '',
       supportType: mail.supportType ?? '',
       plan: 0,
+      timezone: '',
     }),
   });
 }

@@ -275,8 +275,13 @@ async function writeBillingMails(
 ): Promise<void> {
   const mails = billingMails(record, effects);
   if (mails.length === 0) return;
-  const { rows } = await tx.query<{ email: string | null; lang: string; delete_at: Date | null }>(
-    `SELECT u.email, u.lang, s.delete_at FROM ${S}.users u JOIN ${S}.subscriptions s ON s.user_id = u.id
+  const { rows } = await tx.query<{
+    email: string | null;
+    lang: string;
+    timezone: string | null;
+    delete_at: Date | null;
+  }>(
+    `SELECT u.email, u.lang, u.timezone, s.delete_at FROM ${S}.users u JOIN ${S}.subscriptions s ON s.user_id = u.id
       WHERE u.id = $1 AND u.deleted_at IS NULL`,
     [record.userId],
   );
@@ -300,6 +305,7 @@ async function writeBillingMails(
         supportType: '',
         billingDate: date ?? undefined,
         plan: mail.plan,
+        timezone: user.timezone ?? '',
       }),
     });
   }

@@ -73,7 +73,20 @@ describe('account mail content', () => {
     expect(content.html).toContain('href="https://x.example/account"');
   });
 
-  it('writes a Japanese date in Japan’s time and an English one in UTC', () => {
+  it('writes the date in the user’s time zone, named in the mail’s language', () => {
+    const date = new Date('2026-12-10T20:00:00Z');
+    const written = (lang: 'ja' | 'en', timezone: string) =>
+      accountMailContent('trial_ending', lang, null, '', { date, plan: 3, timezone }).text;
+    expect(written('en', 'America/New_York')).toContain('10 December 2026 at 15:00 Eastern Time');
+    expect(written('en', 'Asia/Tokyo')).toContain('11 December 2026 at 05:00 Japan time');
+    expect(written('ja', 'UTC')).toContain('2026年12月10日 20:00（UTC）');
+    // The zone the picker offers a browser that names none: its offset, the sign read forwards.
+    expect(written('ja', 'Etc/GMT-9')).toContain('2026年12月11日 5:00（UTC+9）');
+    // A zone Intl does not know is not guessed at: the language's default stands.
+    expect(written('en', 'Mars/Olympus')).toContain('10 December 2026 at 20:00 UTC');
+  });
+
+  it('writes a Japanese date in Japan’s time and an English one in UTC when no zone is chosen', () => {
     const date = new Date('2026-12-10T20:00:00Z');
     expect(accountMailContent('trial_ending', 'ja', null, '', { date, plan: 3 }).text).toContain(
       '2026年12月11日 5:00（日本時間）',

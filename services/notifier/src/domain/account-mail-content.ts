@@ -1,6 +1,7 @@
 import { escapeHtml } from '@mimamori/mail/html-escape';
 import { planName } from '@mimamori/plans';
 import { brandedMail, mailButton } from './mail-layout.ts';
+import { knownZone, zoneName } from './update-wording.ts';
 
 export type AccountMailKind =
   | 'verify_email'
@@ -29,18 +30,30 @@ export const BILLING_LINK_PATHS: Record<BillingMailKind, string> = {
   cancellation_confirmed: '/account',
 };
 
-/** What a billing mail names: a date (trial end, hold deadline, delete date, period end) and a plan. */
+/**
+ * What a billing mail names: a date (trial end, hold deadline, delete date, period end) and a
+ * plan, and the user's time zone to write the date in (empty: none chosen).
+ */
 export interface BillingFacts {
   date: Date | null;
   plan: number;
+  timezone?: string;
 }
 
-/** The date in the mail's language; Japanese mails in Japan's time, English ones in UTC, said so. */
-function formatDate(date: Date | null, lang: 'ja' | 'en'): string {
+/**
+ * The date in the mail's language and the user's time zone, named (docs/product.md#time-zones);
+ * a user who chose none reads Japanese mails in Japan's time and English ones in UTC.
+ */
+function formatDate(date: Date | null, lang: 'ja' | 'en', timezone: string): string {
   if (!date) return '';
-  return lang === 'ja'
-    ? `${new Intl.DateTimeFormat('ja-JP', { timeZone: 'Asia/Tokyo', dateStyle: 'long', timeStyle: 'short' }).format(date)}（日本時間）`
-    : `${new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', dateStyle: 'long', timeStyle: 'short' }).format(date)} UTC`;
+  const zone = knownZone(timezone) ?? (lang === 'ja' ? 'Asia/Tokyo' : 'UTC');
+  const written = new Intl.DateTimeFormat(lang === 'ja' ? 'ja-JP' : 'en-GB', {
+    timeZone: zone,
+    dateStyle: 'long',
+    timeStyle: 'short',
+  }).format(date);
+  const name = zoneName(zone, lang, date);
+  return lang === 'ja' ? `${written}（${name}）` : `${written} ${name}`;
 }
 
 /** The page each kind's link opens; the token goes in its query. */
@@ -73,7 +86,7 @@ function copy(
   facts: BillingFacts = { date: null, plan: 0 },
 ): Copy {
   const type = SUPPORT_TYPES[supportType]?.[lang] ?? supportType;
-  const date = formatDate(facts.date, lang);
+  const date = formatDate(facts.date, lang, facts.timezone ?? '');
   const plan = planName(facts.plan);
   const ja: Record<AccountMailKind, Copy> = {
     verify_email: {

@@ -53,6 +53,7 @@ export function accountMailConsumer(deps: {
           ...accountMailContent(kind, event.lang, link, event.supportType, {
             date: event.billingDate ?? null,
             plan: event.plan,
+            timezone: event.timezone,
           }),
         });
         deps.logger.info({ deliveryId, kind }, 'account mail sent');

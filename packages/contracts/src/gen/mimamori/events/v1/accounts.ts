@@ -47,6 +47,11 @@ export interface AccountMailRequested {
    */
   billingDate?: Date | undefined;
   plan: number;
+  /**
+   * The user's time zone (an IANA name such as "Asia/Tokyo", or an "Etc/GMT" offset zone), empty
+   * when none is chosen: the billing date is written in it (docs/product.md#time-zones).
+   */
+  timezone: string;
 }
 
 /** Published on accounts.trial_ended: the trial ran out without a card; monitoring stops. */
@@ -263,6 +268,7 @@ function createBaseAccountMailRequested(): AccountMailRequested {
     supportType: "",
     billingDate: undefined,
     plan: 0,
+    timezone: "",
   };
 }
 
@@ -294,6 +300,9 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
     }
     if (message.plan !== 0) {
       writer.uint32(72).int32(message.plan);
+    }
+    if (message.timezone !== "") {
+      writer.uint32(82).string(message.timezone);
     }
     return writer;
   },
@@ -383,6 +392,14 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
             message.plan = reader.int32();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.timezone = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -426,6 +443,7 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
         ? fromJsonTimestamp(object.billing_date)
         : undefined,
       plan: isSet(object.plan) ? globalThis.Number(object.plan) : 0,
+      timezone: isSet(object.timezone) ? globalThis.String(object.timezone) : "",
     };
   },
 
@@ -458,6 +476,9 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
     if (message.plan !== 0) {
       obj.plan = Math.round(message.plan);
     }
+    if (message.timezone !== "") {
+      obj.timezone = message.timezone;
+    }
     return obj;
   },
 
@@ -475,6 +496,7 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
     message.supportType = object.supportType ?? "";
     message.billingDate = object.billingDate ?? undefined;
     message.plan = object.plan ?? 0;
+    message.timezone = object.timezone ?? "";
     return message;
   },
 };
