@@ -172,9 +172,10 @@ describe('billing through the screens', () => {
     await expect.poll(() => change.count()).toBe(1);
     await change.getByRole('radio', { name: /^Custom/ }).check();
     await page.getByLabel('Extra sites (units of 5)').fill('1');
-    expect(await change.locator('label.plan-row', { hasText: 'Custom' }).textContent()).toContain(
-      '$7.00 / month',
-    );
+    // The custom price shows once the form has read the typed count (a dash until then).
+    await expect
+      .poll(() => change.locator('label.plan-row', { hasText: 'Custom' }).textContent())
+      .toContain('$7.00 / month');
     await change.getByRole('radio', { name: /^Change at the next renewal/ }).check();
     await finished(page, 'billing-planchange-1280-en');
     await change.getByRole('button', { name: 'Change plan' }).click();
