@@ -82,7 +82,7 @@ export default defineConfig({
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           // A few unit files start the embedded database (PGlite, WebAssembly) or encode a
           // 16,000-pixel image: on a slower 2-core machine, beside two Chromium-heavy files, one
-          // PGlite start took over 10 s (3 s idle) and the encoding over 5 s, past the defaults.
+          // PGlite start took over 10 s (9 s idle) and the encoding over 5 s, past the defaults.
           testTimeout: 30_000,
           hookTimeout: 60_000,
           maxWorkers: WORKERS,

@@ -172,7 +172,7 @@ describe('billing through the screens', () => {
     await expect.poll(() => change.count()).toBe(1);
     await change.getByRole('radio', { name: /^Custom/ }).check();
     await page.getByLabel('Extra sites (units of 5)').fill('1');
-    // The custom price shows once the form has read the typed count (a dash until then).
+    // Prices show once the plans have loaded after the reload (a dash until then).
     await expect
       .poll(() => change.locator('label.plan-row', { hasText: 'Custom' }).textContent())
       .toContain('$7.00 / month');
