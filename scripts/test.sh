@@ -8,12 +8,21 @@ source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 cd "$MIMAMORI_ROOT"
 
 step() { printf '\n== %s\n' "$*"; }
-step lint && biome ci .
-step "import rules" && pnpm run --silent imports
-step "buf lint" && (cd proto && buf lint)
-step "generated contracts are current" && bash proto/check-generated.sh
-step type-check && tsc -p tsconfig.json && tsc -p web/tsconfig.json
-step "build web" && pnpm --filter @mimamori/web build >/dev/null
+# One command a line: under set -e a failure inside an && list does not stop the script, so a
+# type error once printed and CI went on.
+step lint
+biome ci .
+step "import rules"
+pnpm run --silent imports
+step "buf lint"
+(cd proto && buf lint)
+step "generated contracts are current"
+bash proto/check-generated.sh
+step type-check
+tsc -p tsconfig.json
+tsc -p web/tsconfig.json
+step "build web"
+pnpm --filter @mimamori/web build >/dev/null
 
 step tests
 results="$(mktemp -d)/vitest.json"

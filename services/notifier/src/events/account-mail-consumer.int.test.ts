@@ -63,6 +63,7 @@ describe('account mail consumer', () => {
       sealedToken: secretBox.seal('the-token', eventId),
       supportType: '',
       plan: 0,
+      timezone: '',
     });
     await consumer.handler(event);
     await consumer.handler(event);
@@ -93,6 +94,7 @@ describe('account mail consumer', () => {
       sealedToken: secretBox.seal('the-token', 'another-event'),
       supportType: '',
       plan: 0,
+      timezone: '',
     });
     await expect(consumer.handler(event)).rejects.toThrow();
     expect(smtp.messages.filter((m) => JSON.stringify(m.to).includes('moved@example.jp'))).toHaveLength(0);
