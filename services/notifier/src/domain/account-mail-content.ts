@@ -1,7 +1,7 @@
 import { escapeHtml } from '@mimamori/mail/html-escape';
 import { planName } from '@mimamori/plans';
 import { brandedMail, mailButton } from './mail-layout.ts';
-import { knownZone, zoneName } from './update-wording.ts';
+import { readerZone, zoneName } from './update-wording.ts';
 
 export type AccountMailKind =
   | 'verify_email'
@@ -46,7 +46,7 @@ export interface BillingFacts {
  */
 function formatDate(date: Date | null, lang: 'ja' | 'en', timezone: string): string {
   if (!date) return '';
-  const zone = knownZone(timezone) ?? (lang === 'ja' ? 'Asia/Tokyo' : 'UTC');
+  const zone = readerZone(timezone, lang);
   const written = new Intl.DateTimeFormat(lang === 'ja' ? 'ja-JP' : 'en-GB', {
     timeZone: zone,
     dateStyle: 'long',

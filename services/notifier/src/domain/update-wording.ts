@@ -100,7 +100,7 @@ export function matchedRuleLines(notice: Pick<UpdateNotice, 'lang' | 'matched' |
  * "2026-11-23 23:05（日本時間）" or "2026-11-23 23:05 (UTC+9)".
  */
 export function localTime(at: Date, timezone: string, lang: 'ja' | 'en'): string {
-  const zone = knownZone(timezone) ?? (lang === 'ja' ? 'Asia/Tokyo' : 'UTC');
+  const zone = readerZone(timezone, lang);
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat('en-CA', {
       timeZone: zone,
@@ -158,7 +158,15 @@ function intlZoneName(
   );
 }
 
-export function knownZone(timezone: string): string | null {
+/**
+ * The zone a reader's times are written in: theirs when Intl knows it, else Japan's time for
+ * Japanese and UTC for English (docs/product.md#time-zones).
+ */
+export function readerZone(timezone: string, lang: 'ja' | 'en'): string {
+  return knownZone(timezone) ?? (lang === 'ja' ? 'Asia/Tokyo' : 'UTC');
+}
+
+function knownZone(timezone: string): string | null {
   if (!timezone) return null;
   try {
     new Intl.DateTimeFormat('en', { timeZone: timezone });

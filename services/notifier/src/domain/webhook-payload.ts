@@ -1,6 +1,6 @@
 import { type FailureNotice, failureWords } from './failure-alert-content.ts';
 import type { UpdateNotice } from './update-notice.ts';
-import { areaName, knownZone, matchedRuleLines } from './update-wording.ts';
+import { areaName, matchedRuleLines, readerZone } from './update-wording.ts';
 
 /** One of the account's signed webhooks as the notification profile lists it. */
 export interface ProfileWebhook {
@@ -33,7 +33,7 @@ export function webhookPayload(
   notice: Omit<UpdateNotice, 'images'>,
   pictures: PictureLinks,
 ): string {
-  const zone = knownZone(notice.timezone) ?? (notice.lang === 'ja' ? 'Asia/Tokyo' : 'UTC');
+  const zone = readerZone(notice.timezone, notice.lang);
   const ruleTexts = matchedRuleLines(notice);
   return JSON.stringify({
     type: 'update',
@@ -73,7 +73,7 @@ export function webhookPayload(
  * and in the user's zone. `id` names the failing run, as the other channels' deliveries do.
  */
 export function failureWebhookPayload(id: string, targetId: string, notice: FailureNotice): string {
-  const zone = knownZone(notice.timezone) ?? (notice.lang === 'ja' ? 'Asia/Tokyo' : 'UTC');
+  const zone = readerZone(notice.timezone, notice.lang);
   const times = (name: string, at: Date) => ({
     [name]: at.toISOString(),
     [`${name}_local`]: zonedIso(at, zone),
