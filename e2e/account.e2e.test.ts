@@ -266,7 +266,10 @@ describe('account screens against the running product', () => {
     await page.getByRole('checkbox', { name: 'I agree to the terms of service' }).check();
     await page.getByRole('button', { name: 'Sign up for free' }).click();
     await page.goto(pageUrl(await linkFromMailbox(running.product.url, email, '/verify')));
-    await expect.poll(() => page.getByRole('status').count()).toBe(1);
+    // The loading indicator is a status too: leaving before the answer could cancel the verification.
+    await expect
+      .poll(() => page.getByRole('status').textContent())
+      .toBe('Your e-mail address has been verified.');
 
     let failTimezones = true;
     await page.route('**/static/timezones.json', (route) =>
