@@ -61,6 +61,17 @@ interface RowDraft {
   readonly new: SideDraft | null;
 }
 
+/**
+ * A changed part's row, finished once moves and removals are settled, or an equal line's row, which
+ * nothing settles: it is made finished, with one segment both sides share (most rows are such, and
+ * drafting them made most of a check's garbage).
+ */
+type Draft = RowDraft | DiffRow;
+
+function isFinished(draft: Draft): draft is DiffRow {
+  return 'changed' in draft;
+}
+
 // Word-level pairing is for display; past these sizes a changed line is shown removed and added whole.
 const MAX_PAIRED_LINES = 200;
 const MAX_WORD_EDITS = 100;
@@ -75,15 +86,16 @@ export function diffArea(
 ): AreaDiff {
   const blocks = diffLineArrays(oldLines, newLines);
   const moved = counting.cancelMoves ? movedLines(blocks, oldLines, newLines) : undefined;
-  const drafts: RowDraft[] = [];
+  const drafts: Draft[] = [];
   for (const block of blocks) {
     if (block.same) {
       for (let k = 0; k < block.count; k++) {
-        const text = newLines[block.newStart + k] as string;
+        const segments = [{ text: newLines[block.newStart + k] as string, changed: false }];
         drafts.push({
           kind: 'same',
-          old: side(block.oldStart + k, text, false),
-          new: side(block.newStart + k, text, false),
+          changed: false,
+          old: { line: block.oldStart + k + 1, segments },
+          new: { line: block.newStart + k + 1, segments },
         });
       }
       continue;
@@ -94,7 +106,9 @@ export function diffArea(
   }
   if (counting.cancelMoves) cancelMovedWords(drafts);
   if (!counting.countRemovals) {
-    for (const draft of drafts) for (const token of draft.old?.tokens ?? []) token.changed = false;
+    for (const draft of drafts) {
+      if (!isFinished(draft)) for (const token of draft.old?.tokens ?? []) token.changed = false;
+    }
   }
   return finish(drafts);
 }
@@ -208,15 +222,16 @@ function wordDiff(oldText: string, newText: string): { old: Token[]; new: Token[
 }
 
 /** Removed-or-added words that reappear on the other side (anywhere in the area) only moved. */
-function cancelMovedWords(drafts: RowDraft[]): void {
+function cancelMovedWords(drafts: readonly Draft[]): void {
+  const drafted = drafts.filter((draft) => !isFinished(draft));
   const removed = new Map<string, number>();
-  for (const draft of drafts) {
+  for (const draft of drafted) {
     for (const token of draft.old?.tokens ?? []) {
       if (token.changed) removed.set(token.text, (removed.get(token.text) ?? 0) + 1);
     }
   }
   const cancelled = new Map<string, number>();
-  for (const draft of drafts) {
+  for (const draft of drafted) {
     for (const token of draft.new?.tokens ?? []) {
       const available = removed.get(token.text) ?? 0;
       if (!token.changed || available === 0) continue;
@@ -225,7 +240,7 @@ function cancelMovedWords(drafts: RowDraft[]): void {
       cancelled.set(token.text, (cancelled.get(token.text) ?? 0) + 1);
     }
   }
-  for (const draft of drafts) {
+  for (const draft of drafted) {
     for (const token of draft.old?.tokens ?? []) {
       const count = cancelled.get(token.text) ?? 0;
       if (!token.changed || count === 0) continue;
@@ -235,11 +250,15 @@ function cancelMovedWords(drafts: RowDraft[]): void {
   }
 }
 
-function finish(drafts: RowDraft[]): AreaDiff {
+function finish(drafts: readonly Draft[]): AreaDiff {
   const rows: DiffRow[] = [];
   const added: string[] = [];
   const removed: string[] = [];
   for (const draft of drafts) {
+    if (isFinished(draft)) {
+      rows.push(draft);
+      continue;
+    }
     const oldSide = draft.old && finishSide(draft.old);
     const newSide = draft.new && finishSide(draft.new);
     const oldChanged = oldSide?.segments.some((segment) => segment.changed) ?? false;
