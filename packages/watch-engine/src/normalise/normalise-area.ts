@@ -30,7 +30,7 @@ export const INVISIBLE = /[^\P{Cc}\t\n\v\f\r\u0085]|\p{Cf}/gu;
 export const MAYBE_INVISIBLE =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for.
   /[\0-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\xad\u0600-\u206f\ufeff\ufff9-\ufffb\ud800-\udfff]/;
-const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/;
+const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/g;
 const LINE_BREAK_CHARACTER = /[\n\r\v\f\u0085\u2028\u2029]/;
 // JavaScript's \s already covers Unicode spaces (NBSP, U+3000); without the u flag it runs faster.
 const WHITESPACE_RUN = /\s+/g;
@@ -63,17 +63,24 @@ export function createAreaNormaliser(options: AreaOptions): AreaNormaliser {
   const normaliseLine = lineNormaliser(options);
   const lineCache = new Map<string, string>();
   /** Visits each normalised, non-blank line until `visit` returns false; says whether all were visited. */
+  // Lines are cut off one by one, so content that differs early (a past version) is not read further.
+  // Invisible characters are no line breaks, so they are removed line by line, and only from lines the
+  // cache does not know.
   const eachLine = (content: string, visit: (line: string) => boolean): boolean => {
-    const visible = MAYBE_INVISIBLE.test(content) ? content.replace(INVISIBLE, '') : content;
-    for (const raw of visible.split(LINE_BREAK)) {
+    let from = 0;
+    for (;;) {
+      LINE_BREAK.lastIndex = from;
+      const found = LINE_BREAK.exec(content);
+      const raw = content.slice(from, found === null ? content.length : found.index);
       let line = lineCache.get(raw);
       if (line === undefined) {
-        line = normaliseLine(raw);
+        line = normaliseLine(MAYBE_INVISIBLE.test(raw) ? raw.replace(INVISIBLE, '') : raw);
         lineCache.set(raw, line);
       }
       if (line !== '' && !visit(line)) return false;
+      if (found === null) return true;
+      from = found.index + found[0].length;
     }
-    return true;
   };
   return {
     lines(content) {
