@@ -69,17 +69,21 @@ export function createAreaNormaliser(options: AreaOptions): AreaNormaliser {
   const eachLine = (content: string, visit: (line: string) => boolean): boolean => {
     let from = 0;
     for (;;) {
+      // test() rather than exec(): it makes no match array. A break is one character or '\r\n'.
       LINE_BREAK.lastIndex = from;
-      const found = LINE_BREAK.exec(content);
-      const raw = content.slice(from, found === null ? content.length : found.index);
+      const found = LINE_BREAK.test(content);
+      const next = LINE_BREAK.lastIndex;
+      let end = content.length;
+      if (found) end = next - 2 >= from && content.startsWith('\r\n', next - 2) ? next - 2 : next - 1;
+      const raw = content.slice(from, end);
       let line = lineCache.get(raw);
       if (line === undefined) {
         line = normaliseLine(MAYBE_INVISIBLE.test(raw) ? raw.replace(INVISIBLE, '') : raw);
         lineCache.set(raw, line);
       }
       if (line !== '' && !visit(line)) return false;
-      if (found === null) return true;
-      from = found.index + found[0].length;
+      if (!found) return true;
+      from = next;
     }
   };
   return {
