@@ -62,10 +62,12 @@ export interface AreaNormaliser {
 export function createAreaNormaliser(options: AreaOptions): AreaNormaliser {
   const normaliseLine = lineNormaliser(options);
   const lineCache = new Map<string, string>();
-  /** Visits each normalised, non-blank line until `visit` returns false; says whether all were visited. */
-  // Lines are cut off one by one, so content that differs early (a past version) is not read further.
-  // Invisible characters are no line breaks, so they are removed line by line, and only from lines the
-  // cache does not know.
+  /**
+   * Visits each normalised, non-blank line until `visit` returns false; says whether all were visited.
+   * Lines are cut off one by one, so content that differs early (a past version) is not read further.
+   * Invisible characters are no line breaks, so they are removed line by line, and only from lines the
+   * cache does not know.
+   */
   const eachLine = (content: string, visit: (line: string) => boolean): boolean => {
     let from = 0;
     for (;;) {
