@@ -223,7 +223,7 @@ function wordDiff(oldText: string, newText: string): { old: Token[]; new: Token[
 
 /** Removed-or-added words that reappear on the other side (anywhere in the area) only moved. */
 function cancelMovedWords(drafts: readonly Draft[]): void {
-  const drafted = drafts.filter((draft) => !isFinished(draft));
+  const drafted = drafts.filter((draft): draft is RowDraft => !isFinished(draft));
   const removed = new Map<string, number>();
   for (const draft of drafted) {
     for (const token of draft.old?.tokens ?? []) {
