@@ -138,7 +138,9 @@ async function trackDownload(page: Page, maxPageBytes: number): Promise<{ stoppe
   });
   const known = downloads.get(page);
   if (known) {
-    await page.unroute('**/*', abortAll).catch(() => undefined);
+    // Only a page stopped at the cap has the abort route, and taking a route off costs a round
+    // trip to the browser, which re-arms its request interception.
+    if (known.failure) await page.unroute('**/*', abortAll).catch(() => undefined);
     Object.assign(known, { received: 0, maxPageBytes, failure: undefined, stop });
     return { stopped };
   }
