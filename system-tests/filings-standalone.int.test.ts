@@ -6,8 +6,8 @@ import { createHttpVisitor, type HttpVisitor } from '@mimamori/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FilingsStandIn, startFilingsStandIn } from '../services/filings/test/filings-stand-in.ts';
 import { type Standalone, startStandalone } from '../standalone/src/start-standalone.ts';
-import { searchUntilFound } from './pipeline/search-directory.ts';
-import { waitFor } from './pipeline/wait-for.ts';
+import { searchUntilFound } from './rig/search-directory.ts';
+import { waitFor } from './rig/wait-for.ts';
 
 // Issue 16 end to end in the single-process mode: PGlite, the in-process bus, the local mailbox
 // and the product's own /dev/discord; the SEC replayed by the filings stand-in, polled every 10 s.

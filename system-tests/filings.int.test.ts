@@ -14,9 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, launchCluster } from '../scripts/cluster/launch-cluster.ts';
 import { type FilingsStandIn, startFilingsStandIn } from '../services/filings/test/filings-stand-in.ts';
 import { type DiscordStandIn, startDiscordStandIn } from '../services/notifier/test/discord-stand-in.ts';
-import { type DiscordFront, startDiscordFront } from './pipeline/discord-front.ts';
-import { searchUntilFound } from './pipeline/search-directory.ts';
-import { waitFor } from './pipeline/wait-for.ts';
+import { type DiscordFront, startDiscordFront } from './rig/discord-front.ts';
+import { searchUntilFound } from './rig/search-directory.ts';
+import { waitFor } from './rig/wait-for.ts';
 
 // Issue 16 end to end in cluster mode: every service its own process, real PostgreSQL,
 // JetStream, an SMTP server and a Discord receiver; the SEC replayed by the filings stand-in.

@@ -16,11 +16,11 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, launchCluster } from '../scripts/cluster/launch-cluster.ts';
 import { type DiscordStandIn, startDiscordStandIn } from '../services/notifier/test/discord-stand-in.ts';
-import { type DiscordFront, startDiscordFront } from './pipeline/discord-front.ts';
-import { priceSiteRegistration } from './pipeline/price-site.ts';
-import { startTraceCollector } from './pipeline/trace-collector.ts';
-import { waitFor } from './pipeline/wait-for.ts';
-import { startWatchedPage, type WatchedPage } from './pipeline/watched-page.ts';
+import { type DiscordFront, startDiscordFront } from './rig/discord-front.ts';
+import { priceSiteRegistration } from './rig/price-site.ts';
+import { startTraceCollector } from './rig/trace-collector.ts';
+import { waitFor } from './rig/wait-for.ts';
+import { startWatchedPage, type WatchedPage } from './rig/watched-page.ts';
 
 // Issue 6 end to end: every service as its own process, real PostgreSQL, JetStream, Chromium,
 // an SMTP server and a Discord receiver; the shortest interval (1 minute) sets the pace.

@@ -1,3 +1,4 @@
+import { timeScaleEnv } from '@mimamori/runtime';
 import { z } from 'zod';
 
 /** Monthly [JPY, USD cents]; a year costs ten months. Demonstration amounts, not the product's. */
@@ -81,6 +82,7 @@ export const standaloneEnv = z.object({
   ADDON_PRICES: z.string().default(JSON.stringify(DEMO_ADDON_PRICES)),
   // How often ended trials and passed hold deadlines are looked for; tests set it short.
   TRIAL_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(60_000),
+  ...timeScaleEnv,
   // pino level.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Export traces over OTLP/HTTP to this endpoint; off when unset.

@@ -29,6 +29,7 @@ try {
     filings: filingsSettingsFrom({ ...process.env, FILINGS_SOURCES: config.MIMAMORI_FILINGS_SOURCES }),
     prices: { plans: parsePlanPrices(config.PLAN_PRICES), addons: parseAddonPrices(config.ADDON_PRICES) },
     sweepIntervalMs: config.TRIAL_SWEEP_INTERVAL_MS,
+    timeScale: config.MIMAMORI_TIME_SCALE,
     ...(config.STRIPE_SECRET_KEY
       ? {
           stripe: {

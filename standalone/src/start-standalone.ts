@@ -51,6 +51,8 @@ export interface StandaloneOptions {
   stripe?: { secretKey: string; webhookSecret: string; publishableKey?: string | undefined };
   /** How often ended trials and passed hold deadlines are looked for (the account service's sweep). */
   sweepIntervalMs?: number;
+  /** Tests only: how many times faster the product's minutes pass (MIMAMORI_TIME_SCALE). */
+  timeScale?: number;
   logger: Logger;
   shutdown: Shutdown;
 }
@@ -95,7 +97,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const discordStandIn = listensOnLoopbackOnly(options.host);
   const discordApiBase = discordStandIn ? () => new URL(DISCORD_STAND_IN_PATH, url).toString() : undefined;
 
-  const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 } };
+  const timeScale = options.timeScale ?? 1;
+  const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 }, timeScale };
   const prices = options.prices ?? { plans: {}, addons: {} };
   const billing = await startBilling(options, prices);
   const blobs = await createFileBlobStore(join(dataDir, 'blobs'));
@@ -115,7 +118,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       ...(discordApiBase ? { discordApiBase } : {}),
     }),
     createTargetService({ db, logger, secretBox, proxyPool: (options.proxies ?? []).length > 0 }),
-    createSchedulerService({ db, bus, logger }),
+    createSchedulerService({ db, bus, logger, timeScale }),
     // Screenshots and large area content stay in the data folder.
     createCrawlerService({
       bus,

@@ -1,124 +1,32 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openPostgres } from '@mimamori/db';
-import { generateSecretKey } from '@mimamori/secret-box';
-import {
-  createFreshDatabase,
-  createHttpVisitor,
-  type FreshDatabase,
-  type HttpVisitor,
-  type OwnServer,
-  type SmtpServerFixture,
-  startOwnNats,
-  startOwnPostgres,
-  startSmtpServer,
-} from '@mimamori/test-fixtures';
-import { afterAll, beforeAll, expect } from 'vitest';
-import { type Cluster, launchCluster, type ServiceName } from '../../scripts/cluster/launch-cluster.ts';
-import { type DiscordStandIn, startDiscordStandIn } from '../../services/notifier/test/discord-stand-in.ts';
-import { type DiscordFront, startDiscordFront } from '../pipeline/discord-front.ts';
-import { priceSiteRegistration } from '../pipeline/price-site.ts';
-import { waitFor } from '../pipeline/wait-for.ts';
-import { startWatchedPage, type WatchedPage } from '../pipeline/watched-page.ts';
+import type { HttpVisitor, OwnServer } from '@mimamori/test-fixtures';
+import { expect } from 'vitest';
+import type { ServiceName } from '../../scripts/cluster/launch-cluster.ts';
+import { linkDiscord, registerSite, signUpVerified, untilChecked, WEBHOOK_ID } from '../rig/account-steps.ts';
+import { priceSiteRegistration } from '../rig/price-site.ts';
+import { MINUTE_MS, type SystemRig, useSystemRig } from '../rig/system-rig.ts';
+import { waitFor } from '../rig/wait-for.ts';
 
 export { waitFor };
 
-/** The check interval the site is registered with: the shortest there is. */
-export const INTERVAL_MS = 60_000;
+/** The check interval the site is registered with: the shortest there is, in the rig's scaled time. */
+export const INTERVAL_MS = MINUTE_MS;
 export const EMAIL = 'faults@example.jp';
-const WEBHOOK_ID = '223456789012345678';
-const WEBHOOK_URL = `https://discord.com/api/webhooks/${WEBHOOK_ID}/${randomBytes(48).toString('base64url')}`;
+
+/** The system rig on a NATS and a PostgreSQL of the test's own, which a fault test kills, halts and restarts. */
+export type FaultRig = SystemRig & { nats: OwnServer; postgres: OwnServer };
 
 /**
- * The whole product in cluster mode on a NATS and a PostgreSQL of the test's own, so a fault
- * test can kill, halt and restart them (and any service) without touching anyone else's.
+ * Starts the rig before the file's tests and closes it after them (its log kept in
+ * test-results/system-faults-<name>.log); the returned function gives the running rig inside a test.
  */
-export interface FaultRig {
-  nats: OwnServer;
-  postgres: OwnServer;
-  database: FreshDatabase;
-  smtp: SmtpServerFixture;
-  discord: DiscordStandIn;
-  page: WatchedPage;
-  cluster: Cluster;
-  /** Every output line of every service, tagged. */
-  lines: string[];
-  close(): Promise<void>;
-}
-
-/**
- * `name` names the file in test-results/ that keeps every service's log lines of the run, for
- * reading what happened around the fault.
- */
-export async function startFaultRig(
+export function useFaultRig(
   name: string,
   options: { smtpAcceptDelayMs?: number; env?: Record<string, string> } = {},
-): Promise<FaultRig> {
-  const [nats, postgres] = await Promise.all([startOwnNats(), startOwnPostgres()]);
-  const database = await createFreshDatabase(postgres.url);
-  const smtp = await startSmtpServer(
-    options.smtpAcceptDelayMs ? { acceptDelayMs: options.smtpAcceptDelayMs } : {},
-  );
-  const discord = await startDiscordStandIn();
-  const discordFront: DiscordFront = await startDiscordFront(discord.apiBase);
-  const page = await startWatchedPage();
-  const lines: string[] = [];
-  const cluster = await launchCluster({
-    onLine: (service, line) => lines.push(`${service}: ${line}`),
-    databaseUrl: database.url,
-    natsUrl: nats.url,
-    smtpUrl: smtp.url,
-    httpPort: 0,
-    secretKeys: generateSecretKey('test'),
-    env: {
-      LOG_LEVEL: 'info',
-      CRAWLER_ALLOW: page.host,
-      DISCORD_API_BASE: discordFront.apiBase,
-      ...options.env,
-    },
-  }).catch((error: Error) => {
-    throw new Error(`${error.message}\n${lines.slice(-30).join('\n')}`);
-  });
-  return {
-    nats,
-    postgres,
-    database,
-    smtp,
-    discord,
-    page,
-    cluster,
-    lines,
-    async close() {
-      await cluster.stop();
-      await mkdir('test-results', { recursive: true });
-      await writeFile(`test-results/faults-${name}.log`, `${lines.join('\n')}\n`);
-      await page.close();
-      await discordFront.close();
-      await discord.close();
-      await smtp.close();
-      await nats.close();
-      await postgres.close();
-    },
-  };
-}
-
-/**
- * Starts the rig before the file's tests and closes it after them (its log kept); the returned
- * function gives the running rig inside a test.
- */
-export function useFaultRig(name: string, options: Parameters<typeof startFaultRig>[1] = {}): () => FaultRig {
-  let rig: FaultRig | undefined;
-  beforeAll(async () => {
-    rig = await startFaultRig(name, options);
-  }, 180_000);
-  afterAll(async () => {
-    await rig?.close();
-  });
-  return () => {
-    if (!rig) throw new Error(`the fault rig ${name} did not start`);
-    return rig;
-  };
+): () => FaultRig {
+  const rig = useSystemRig(`faults-${name}`, () => ({ ...options, ownServers: true, logLevel: 'info' }));
+  return () => rig() as FaultRig;
 }
 
 /**
@@ -127,43 +35,11 @@ export function useFaultRig(name: string, options: Parameters<typeof startFaultR
  * page as it is, so the next change of the price is an update.
  */
 export async function watchSalePage(rig: FaultRig): Promise<{ siteId: string; visitor: HttpVisitor }> {
-  const visitor = createHttpVisitor(rig.cluster.url);
-  await visitor.get('/healthz');
-  const signUp = await visitor.post('/api/signup', {
-    email: EMAIL,
-    password: 'abcd1234',
-    agree: true,
-    lang: 'en',
-    plan: 4,
-  });
-  if (signUp.status !== 202) throw new Error(`sign-up answered ${signUp.status}`);
-  const [mail] = await rig.smtp.waitForMessages(1, 60_000);
-  const token = /[?&]token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1];
-  await expectOk(visitor.post('/api/verify', { token }), 'verify');
-  await expectOk(visitor.post('/api/signin', { email: EMAIL, password: 'abcd1234' }), 'sign-in');
-  await expectOk(visitor.post('/api/account/discord', { webhook_url: WEBHOOK_URL }), 'Discord link');
-
-  const registered = await visitor.post(
-    '/api/v2/target/register',
-    priceSiteRegistration('Sale page', rig.page.url('/sale')),
-  );
-  if (registered.status !== 201) throw new Error(`registration answered ${JSON.stringify(registered.body)}`);
-  const siteId = (registered.body as { target_v2_id: string }).target_v2_id;
-  await waitFor(
-    'the registration check',
-    async () => {
-      const { body } = await visitor.get('/api/v2/targets');
-      const rows = (body as { targets: { id: string; checked: string }[] }).targets;
-      return rows.find((row) => row.id === siteId)?.checked ? true : undefined;
-    },
-    INTERVAL_MS + 60_000,
-  );
+  const visitor = await signUpVerified(rig, { email: EMAIL });
+  await linkDiscord(visitor);
+  const siteId = await registerSite(visitor, priceSiteRegistration('Sale page', rig.page.url('/sale')));
+  await untilChecked(visitor, [siteId]);
   return { siteId, visitor };
-}
-
-async function expectOk(call: Promise<{ status: number; body: unknown }>, what: string) {
-  const { status, body } = await call;
-  if (status !== 200) throw new Error(`${what} answered ${status}: ${JSON.stringify(body)}`);
 }
 
 export const updateMails = (rig: FaultRig) =>

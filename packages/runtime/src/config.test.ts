@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig, runtimeEnv } from './config.ts';
+import { scaledMs } from './time-scale.ts';
 
 const serviceEnv = z.object({
   ...runtimeEnv,
@@ -20,6 +21,7 @@ describe('loadConfig', () => {
       GRPC_PORT: 0,
       GRPC_HOST: '127.0.0.1',
       SHUTDOWN_TIMEOUT_MS: 8000,
+      MIMAMORI_TIME_SCALE: 1,
       DATABASE_URL: 'postgres://db',
       SMTP_PASSWORD: 'long-enough-secret',
     });
@@ -62,6 +64,53 @@ describe('loadConfig', () => {
     expect(message).not.toContain('hunter2');
     expect(message).not.toContain('99999');
     expect(message).not.toContain('pa55word');
+  });
+});
+
+describe('the time scale', () => {
+  const env = { DATABASE_URL: 'postgres://db', SMTP_PASSWORD: 'long-enough-secret' };
+
+  it('is real time unless told', () => {
+    expect(loadConfig(serviceEnv, { ...env, NODE_ENV: 'production' }).MIMAMORI_TIME_SCALE).toBe(1);
+  });
+
+  it('speeds time up in test runs', () => {
+    expect(
+      loadConfig(serviceEnv, { ...env, NODE_ENV: 'test', MIMAMORI_TIME_SCALE: '30' }).MIMAMORI_TIME_SCALE,
+    ).toBe(30);
+  });
+
+  it.each([['production'], ['development'], [undefined]])(
+    'is refused at start with NODE_ENV=%s',
+    (nodeEnv) => {
+      const message = captureMessage(() =>
+        loadConfig(serviceEnv, {
+          ...env,
+          MIMAMORI_TIME_SCALE: '30',
+          ...(nodeEnv ? { NODE_ENV: nodeEnv } : {}),
+        }),
+      );
+      expect(message).toMatch(/^ {2}MIMAMORI_TIME_SCALE: .*tests only.*NODE_ENV=test/m);
+    },
+  );
+
+  it('refuses a scale that is not a whole number from 1 to 600', () => {
+    for (const scale of ['0', '0.5', '601', 'fast']) {
+      expect(
+        captureMessage(() =>
+          loadConfig(serviceEnv, { ...env, NODE_ENV: 'test', MIMAMORI_TIME_SCALE: scale }),
+        ),
+      ).toMatch(/^ {2}MIMAMORI_TIME_SCALE: /m);
+    }
+  });
+});
+
+describe('scaledMs', () => {
+  it('divides a wait by the scale, never below its floor', () => {
+    expect(scaledMs(60_000, 1)).toBe(60_000);
+    expect(scaledMs(60_000, 30)).toBe(2_000);
+    expect(scaledMs(60_000, 30, 10_000)).toBe(10_000);
+    expect(scaledMs(60_000, 1, 10_000)).toBe(60_000);
   });
 });
 

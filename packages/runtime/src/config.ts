@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timeScaleEnv, timeScaleProblem } from './time-scale.ts';
 
 /**
  * The variables every service reads. Services spread this into their own shape:
@@ -17,6 +18,7 @@ export const runtimeEnv = {
   GRPC_HOST: z.string().min(1).default('127.0.0.1'),
   // How long a graceful shutdown may take before the process exits anyway.
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(8000),
+  ...timeScaleEnv,
 };
 
 /**
@@ -28,7 +30,12 @@ export function loadConfig<Schema extends z.ZodObject>(
   env: Record<string, string | undefined> = process.env,
 ): z.output<Schema> {
   const result = schema.safeParse(env);
-  if (result.success) return result.data;
+  if (result.success) {
+    const scale = (result.data as { MIMAMORI_TIME_SCALE?: number }).MIMAMORI_TIME_SCALE ?? 1;
+    const refused = timeScaleProblem(scale, env.NODE_ENV);
+    if (!refused) return result.data;
+    throw new Error(`Invalid configuration (1 problem(s)):\n  MIMAMORI_TIME_SCALE: ${refused}`);
+  }
   const problems = result.error.issues.map((issue) => {
     const name = issue.path.map(String).join('.') || '(environment)';
     const missing = issue.path.length === 1 && env[String(issue.path[0])] === undefined;

@@ -15,4 +15,5 @@ export { createMetrics, type MetricOptions, type Metrics } from './metrics.ts';
 export { type OpsServer, type OpsServerOptions, startOpsServer } from './ops-server.ts';
 export { createShutdown, type Shutdown, type ShutdownOptions } from './shutdown.ts';
 export { startTelemetry, type Telemetry, type TelemetryOptions } from './telemetry.ts';
+export { scaledMs, timeScaleEnv, timeScaleProblem } from './time-scale.ts';
 export { type SpanRole, type TracedOptions, traced, withIncomingHttpContext } from './traced.ts';

@@ -127,6 +127,7 @@ async function hostProcess<Shape extends typeof runtimeEnv>(
       metrics,
       grpc: { host: host.GRPC_HOST, port: host.GRPC_PORT },
       ops: { host: host.GRPC_HOST, port: host.OPS_PORT },
+      timeScale: host.MIMAMORI_TIME_SCALE,
     });
   } catch (error) {
     logger.fatal({ err: error }, 'service failed to start');

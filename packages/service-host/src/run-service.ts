@@ -6,6 +6,7 @@ import {
   type Logger,
   type Metrics,
   type Shutdown,
+  scaledMs,
   startOpsServer,
 } from '@mimamori/runtime';
 import type { ServiceModule } from './service-module.ts';
@@ -26,7 +27,18 @@ export interface ServiceHostDeps {
    * kept, and how often they are swept; 30 days, hourly unless set.
    */
   retention?: { keepMs: number; everyMs?: number };
+  /**
+   * How many times faster the product's time passes (1 unless set; more only in test runs,
+   * MIMAMORI_TIME_SCALE): the consumers' ack waits and the retention sweep's period shrink by it.
+   */
+  timeScale?: number;
 }
+
+/**
+ * The shortest a scaled ack wait gets: a handler that sends no heartbeat (a check loading a page)
+ * must finish inside it on a busy machine, or its message is handed out a second time.
+ */
+const ACK_WAIT_FLOOR_MS = 10_000;
 
 export interface RunningService {
   name: string;
@@ -45,6 +57,7 @@ export interface RunningService {
  */
 export async function runService(module: ServiceModule, deps: ServiceHostDeps): Promise<RunningService> {
   const { shutdown } = deps;
+  const timeScale = deps.timeScale ?? 1;
   const logger = deps.logger.child({ service: module.name });
   const metrics = deps.metrics ?? createMetrics({ service: module.name });
 
@@ -88,12 +101,16 @@ export async function runService(module: ServiceModule, deps: ServiceHostDeps): 
     ]).catch((error: unknown) =>
       logger.warn({ err: error }, 'retention sweep failed; trying again at the next one'),
     );
-  }, deps.retention?.everyMs ?? 3_600_000);
+  }, scaledMs(deps.retention?.everyMs ?? 3_600_000, timeScale));
   sweep.unref();
   shutdown.register(`${module.name} retention sweep`, async () => clearInterval(sweep));
 
   if (bus && module.consumers?.length) {
-    const stopConsumers = await startConsumers(bus, module.consumers);
+    const consumers = module.consumers.map((entry) => ({
+      ...entry,
+      ackWaitMs: scaledMs(entry.ackWaitMs, timeScale, Math.min(entry.ackWaitMs, ACK_WAIT_FLOOR_MS)),
+    }));
+    const stopConsumers = await startConsumers(bus, consumers);
     shutdown.register(`${module.name} consumers`, stopConsumers);
   }
 

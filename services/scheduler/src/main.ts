@@ -8,6 +8,7 @@ await runServiceProcess('scheduler', schedulerEnv, ({ config, db, bus, logger, m
     bus,
     logger,
     tickMs: config.SCHEDULER_TICK_MS,
+    timeScale: config.MIMAMORI_TIME_SCALE,
     backoffMaxMs: config.SCHEDULER_BACKOFF_MAX_MINUTES * 60_000,
     publishConcurrency: config.SCHEDULER_PUBLISH_CONCURRENCY,
     dispatchCeilingPerSecond: config.SCHEDULER_DISPATCH_CEILING,

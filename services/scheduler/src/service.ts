@@ -1,10 +1,11 @@
 import { type EventBus, processedEventsMigration } from '@mimamori/bus';
 import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
-import { createMetrics, type Logger, type Metrics } from '@mimamori/runtime';
+import { createMetrics, type Logger, type Metrics, scaledMs } from '@mimamori/runtime';
 import type { ServiceModule } from '@mimamori/service-host';
 import { createDispatcher, type DispatcherOptions } from './dispatch/dispatcher.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
+import { MINUTE_MS } from './domain/phase.ts';
 import { accountConsumers } from './events/account-consumers.ts';
 import { checkResultConsumers } from './events/check-result-consumers.ts';
 import { checkStateConsumers } from './events/check-state-consumers.ts';
@@ -18,6 +19,8 @@ export interface SchedulerServiceOptions {
   clock?: Clock;
   /** Time between dispatch ticks (250 ms unless told). */
   tickMs?: number;
+  /** How many times faster the product's minutes pass (1 unless told; more only in test runs). */
+  timeScale?: number;
   /** The longest a failing site waits between checks (6 hours unless told). */
   backoffMaxMs?: number;
   /** checks.run publishes in flight at once (256 unless told). */
@@ -37,6 +40,8 @@ export interface SchedulerServiceOptions {
  */
 export function createSchedulerService(options: SchedulerServiceOptions): ServiceModule {
   const { db, bus, logger } = options;
+  const timeScale = options.timeScale ?? 1;
+  const minuteMs = scaledMs(MINUTE_MS, timeScale);
   const lag = (options.metrics ?? createMetrics({ service: 'scheduler' })).histogram({
     name: 'mimamori_dispatch_lag_seconds',
     help: "Time from a check's due time to JetStream's ack of its checks.run.",
@@ -48,6 +53,7 @@ export function createSchedulerService(options: SchedulerServiceOptions): Servic
     logger,
     clock: options.clock ?? systemClock,
     tickMs: options.tickMs ?? 250,
+    minuteMs,
     publishConcurrency: options.publishConcurrency ?? 256,
     ceilingPerSecond: options.dispatchCeilingPerSecond ?? 2_000,
     onDispatched(check) {
@@ -63,9 +69,9 @@ export function createSchedulerService(options: SchedulerServiceOptions): Servic
     migrations: [...schedulerMigrations, processedEventsMigration(SCHEDULER_SCHEMA)],
     streams: [streams.targets, streams.accounts, streams.checks, streams.checkResults, streams.snapshots],
     consumers: [
-      ...targetConsumers(db, logger),
+      ...targetConsumers(db, logger, minuteMs),
       ...accountConsumers(db, logger),
-      ...checkResultConsumers(db, logger, options.backoffMaxMs ?? 6 * 3_600_000),
+      ...checkResultConsumers(db, logger, scaledMs(options.backoffMaxMs ?? 6 * 3_600_000, timeScale)),
       ...checkStateConsumers(db, logger),
     ],
     stop: () => dispatcher.stop(),

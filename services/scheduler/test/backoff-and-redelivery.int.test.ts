@@ -112,7 +112,7 @@ describe('failing sites back off; every consumer takes a redelivery (PostgreSQL 
 
   it('site and account events delivered twice, or late, leave the newest state', async () => {
     const consumers = [
-      ...targetConsumers(harness.db, harness.logger),
+      ...targetConsumers(harness.db, harness.logger, MINUTE),
       ...accountConsumers(harness.db, harness.logger),
     ];
     const handlerOf = (subject: string) => {

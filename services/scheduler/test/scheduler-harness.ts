@@ -56,8 +56,8 @@ export interface SchedulerHarness {
   startScheduler(options?: Partial<SchedulerServiceOptions> & { ownConnections?: boolean }): Promise<void>;
   /** Shuts the started schedulers down as SIGTERM would (an in-flight tick finishes). */
   stopSchedulers(): Promise<void>;
-  /** A dispatcher over the harness's database and bus, driven by `tick()`. */
-  dispatcher(clock: Clock): Dispatcher;
+  /** A dispatcher over the harness's database and bus, driven by `tick()`; `minuteMs` as the service's. */
+  dispatcher(clock: Clock, minuteMs?: number): Dispatcher;
   publishState(kind: 'registered' | 'updated' | 'paused' | 'resumed', site: Site, at?: Date): Promise<void>;
   publishDeleted(site: Site): Promise<void>;
   publishTrialEnded(userId: string, endedAt: Date): Promise<void>;
@@ -186,8 +186,16 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
       );
     },
     stopSchedulers,
-    dispatcher(clock) {
-      return createDispatcher({ db, bus, clock, logger, tickMs: 3_600_000, publishConcurrency: 32 });
+    dispatcher(clock, minuteMs) {
+      return createDispatcher({
+        db,
+        bus,
+        clock,
+        logger,
+        tickMs: 3_600_000,
+        publishConcurrency: 32,
+        ...(minuteMs ? { minuteMs } : {}),
+      });
     },
     publishState,
     async publishDeleted(site) {

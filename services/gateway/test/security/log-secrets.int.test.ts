@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { runCheck } from '@mimamori/events';
 import { unary } from '@mimamori/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { priceSiteRegistration } from '../../../../system-tests/pipeline/price-site.ts';
+import { priceSiteRegistration } from '../../../../system-tests/rig/price-site.ts';
 import { startDiscordStandIn } from '../accounts/discord-stand-in.ts';
 import { writeSecurityFigures } from './security-figures.ts';
 import { type SecurityHarness, STRIPE_KEYS, startSecurityHarness } from './security-harness.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { priceSiteRegistration } from '../../../../system-tests/pipeline/price-site.ts';
+import { priceSiteRegistration } from '../../../../system-tests/rig/price-site.ts';
 import type { RouteEntry } from '../../src/http/route-table.ts';
 import type { TestBrowser } from '../accounts/test-browser.ts';
 import { writeSecurityFigures } from './security-figures.ts';

@@ -5,7 +5,7 @@ import { runCheck } from '@mimamori/events';
 import type { Logger } from '@mimamori/runtime';
 import { checkIdFor } from '../domain/check-id.ts';
 import type { Clock } from '../domain/clock.ts';
-import { dueTimeIn, MIN_INTERVAL_MS, phaseRanges } from '../domain/phase.ts';
+import { dueTimeIn, MINUTE_MS, phaseRanges } from '../domain/phase.ts';
 import {
   activeIntervals,
   type DueSchedule,
@@ -20,6 +20,8 @@ export interface DispatcherOptions {
   logger: Logger;
   /** Time between ticks; a due check waits at most about this long. */
   tickMs: number;
+  /** The product's minute in real time, the shortest interval (60,000 ms unless told; shorter only in test runs). */
+  minuteMs?: number;
   /** checks.run publishes awaiting JetStream's ack at once. */
   publishConcurrency: number;
   /**
@@ -37,7 +39,7 @@ export interface Dispatcher {
   stop(): Promise<void>;
   /** Dispatches what fell due since the last tick; returns how many checks were published. */
   tick(): Promise<number>;
-  /** Dispatches every check due in (from, to]; the window must be shorter than a minute. */
+  /** Dispatches every check due in (from, to]; the window must be shorter than the shortest interval. */
   dispatchWindow(from: Date, to: Date): Promise<number>;
   /** Due checks held back by the ceiling, waiting for the next seconds. */
   waiting(): number;
@@ -65,6 +67,7 @@ interface DueCheck {
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { db, bus, clock, logger, tickMs, publishConcurrency, onDispatched, ceilingPerSecond } = options;
+  const minuteMs = options.minuteMs ?? MINUTE_MS;
   let cursor: number | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
@@ -153,7 +156,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       return 0;
     }
     if (now <= cursor) return publishWaiting();
-    const from = Math.max(cursor, now - (MIN_INTERVAL_MS - 1));
+    const from = Math.max(cursor, now - (minuteMs - 1));
     const published = await dispatchWindow(new Date(from), new Date(now));
     cursor = now;
     if (published > 0)

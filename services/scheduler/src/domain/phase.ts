@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 
-/** The shortest check interval a site may have (docs/product.md#checks). */
-export const MIN_INTERVAL_MS = 60_000;
+/**
+ * The product's minute: intervals are counted in it, and the shortest a site may have is one
+ * (docs/product.md#checks). Test runs shorten it (MIMAMORI_TIME_SCALE); production never does.
+ */
+export const MINUTE_MS = 60_000;
 
 /**
  * How far apart the sites of one account with the same interval fall (ADR 0018). Short enough

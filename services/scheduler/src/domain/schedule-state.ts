@@ -1,5 +1,5 @@
 import { checksEventsV1, type targetsEventsV1 } from '@mimamori/contracts';
-import { MIN_INTERVAL_MS, phaseOf } from './phase.ts';
+import { MINUTE_MS, phaseOf } from './phase.ts';
 
 /** A site's schedule as a targets.* event states it. */
 export interface ScheduleState {
@@ -13,10 +13,16 @@ export interface ScheduleState {
   checkTemplate: Uint8Array;
 }
 
-/** The schedule a site's state event asks for; the check template travels as its encoded bytes. */
-export function scheduleStateOf(event: targetsEventsV1.TargetStateChanged): ScheduleState {
+/**
+ * The schedule a site's state event asks for; the check template travels as its encoded bytes.
+ * `minuteMs` is the product's minute in real time (shorter only in test runs).
+ */
+export function scheduleStateOf(
+  event: targetsEventsV1.TargetStateChanged,
+  minuteMs: number = MINUTE_MS,
+): ScheduleState {
   // The target service refuses less than a minute; a bad event must not stall the consumer.
-  const intervalMs = Math.max(event.intervalMinutes * 60_000, MIN_INTERVAL_MS);
+  const intervalMs = Math.max(event.intervalMinutes, 1) * minuteMs;
   return {
     targetId: event.targetId,
     userId: event.userId,

@@ -20,7 +20,8 @@ type StateEvent = typeof targetRegistered;
  * so every state event is handled alike: the newest revision wins whatever the order of
  * arrival, and a deleted site stays deleted.
  */
-export function targetConsumers(db: Db, logger: Logger): CatalogEntry[] {
+/** `minuteMs`: the product's minute in real time (shorter only in test runs). */
+export function targetConsumers(db: Db, logger: Logger, minuteMs: number): CatalogEntry[] {
   const stateEntry = (type: StateEvent, durable: string): CatalogEntry => ({
     stream: streams.targets.name,
     durable,
@@ -29,7 +30,7 @@ export function targetConsumers(db: Db, logger: Logger): CatalogEntry[] {
     ackWaitMs: 30_000,
     handler: idempotent(db, SCHEDULER_SCHEMA, durable, async (message, tx) => {
       const event = type.decode(message.data);
-      const applied = await saveSchedule(tx, scheduleStateOf(event));
+      const applied = await saveSchedule(tx, scheduleStateOf(event, minuteMs));
       logger.debug(
         { targetId: event.targetId, revision: event.revision, applied },
         `${type.subject} applied`,

@@ -75,4 +75,14 @@ export const schedulerMigrations: Migration[] = [
       DROP FUNCTION phase_hash48(text);
     `,
   },
+  {
+    version: 4,
+    name: 'scaled_minute',
+    sql: `
+      -- Test runs pass the product's minutes faster (MIMAMORI_TIME_SCALE), so there a 1-minute
+      -- interval is shorter than 60,000 ms; the service itself refuses less than one of its minutes.
+      ALTER TABLE schedules DROP CONSTRAINT schedules_interval_ms_check;
+      ALTER TABLE schedules ADD CONSTRAINT schedules_interval_ms_check CHECK (interval_ms > 0);
+    `,
+  },
 ];
