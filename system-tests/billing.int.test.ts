@@ -1,19 +1,10 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { createJetStreamBus } from '@mimamori/bus';
-import { streams } from '@mimamori/events';
-import { generateSecretKey } from '@mimamori/secret-box';
 import { StripeStandIn } from '@mimamori/stripe-stand-in';
-import {
-  createFreshDatabase,
-  createHttpVisitor,
-  type FreshDatabase,
-  startSmtpServer,
-  testNatsUrl,
-} from '@mimamori/test-fixtures';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cluster, launchCluster } from '../scripts/cluster/launch-cluster.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { signUpVerified } from './rig/account-steps.ts';
+import { useSystemRig } from './rig/system-rig.ts';
 
 // Billing in the cluster mode: the account and gateway processes on the `stripe` SDK against the
 // local Stripe stand-in (an outside API, so a local server stands in), its signed webhooks arriving
@@ -22,18 +13,12 @@ const DAY = 86_400;
 const SECRET = `whsec_${randomBytes(12).toString('hex')}`;
 const KEY = 'sk_test_cluster_billing';
 const PLAN_PRICES = JSON.stringify({ 3: { month: { JPY: 980, USD: 700 }, year: { JPY: 9800, USD: 7000 } } });
-const namespace = `t${randomBytes(4).toString('hex')}`;
 
-let database: FreshDatabase;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let standIn: StripeStandIn;
-let cluster: Cluster;
-
+let apiBase: string;
 beforeAll(async () => {
-  database = await createFreshDatabase();
-  smtp = await startSmtpServer();
   standIn = new StripeStandIn({ webhookSecret: SECRET });
-  const apiBase = `http://127.0.0.1:${(await standIn.listen()).port}`;
+  apiBase = `http://127.0.0.1:${(await standIn.listen()).port}`;
   // The price script, as an operator runs it against a Stripe account.
   const script = await promisify(execFile)(
     process.execPath,
@@ -45,62 +30,27 @@ beforeAll(async () => {
   expect(script.stdout).toContain(
     'created 4 price(s): plan3_month_jpy, plan3_month_usd, plan3_year_jpy, plan3_year_usd',
   );
-  cluster = await launchCluster({
-    databaseUrl: database.url,
-    natsUrl: testNatsUrl(),
-    smtpUrl: smtp.url,
-    httpPort: 0,
-    secretKeys: generateSecretKey('test'),
-    env: {
-      BUS_NAMESPACE: namespace,
-      LOG_LEVEL: 'warn',
-      STRIPE_SECRET_KEY: KEY,
-      STRIPE_WEBHOOK_SECRET: SECRET,
-      STRIPE_API_BASE: apiBase,
-      PLAN_PRICES,
-    },
-  });
-  standIn.setWebhookUrl(new URL('/api/stripe/webhook', cluster.url).toString());
-}, 180_000);
-
-afterAll(async () => {
-  await cluster?.stop();
-  const bus = await createJetStreamBus({ servers: testNatsUrl() });
-  for (const { name } of Object.values(streams)) {
-    if (await bus.hasStream(`${namespace}_${name}`)) await bus.deleteStream(`${namespace}_${name}`);
-  }
-  await bus.close();
-  await standIn?.close();
-  await smtp?.close();
-  await database?.drop();
+  return () => standIn.close();
+}, 60_000);
+const rig = useSystemRig('billing', () => ({
+  env: { STRIPE_SECRET_KEY: KEY, STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_BASE: apiBase, PLAN_PRICES },
+}));
+beforeAll(() => {
+  standIn.setWebhookUrl(new URL('/api/stripe/webhook', rig().cluster.url).toString());
 });
 
 describe('billing in the cluster mode', () => {
   it('signup → trial at Stripe → trial ends without a card (webhook) → 7 → test card → 2', async () => {
-    const visitor = createHttpVisitor(cluster.url);
-    await visitor.get('/healthz');
+    const visitor = await signUpVerified(rig(), {
+      email: 'billing@example.jp',
+      lang: 'ja',
+      // A Japanese reader outside Japan: billing mails write their dates in this zone.
+      timezone: 'UTC',
+    });
     const plans = await visitor.get('/api/plans');
     expect(plans.body).toMatchObject({
       plans: expect.arrayContaining([expect.objectContaining({ plan: 3 })]),
     });
-    expect(
-      (
-        await visitor.post('/api/signup', {
-          email: 'billing@example.jp',
-          password: 'abcd1234',
-          agree: true,
-          lang: 'ja',
-          // A Japanese reader outside Japan: billing mails write their dates in this zone.
-          timezone: 'UTC',
-        })
-      ).status,
-    ).toBe(202);
-    await smtp.waitForMessages(1, 30_000);
-    const token = /[?&]token=([A-Za-z0-9_-]+)/.exec(smtp.messages[0]?.text ?? '')?.[1] ?? '';
-    expect((await visitor.post('/api/verify', { token })).status).toBe(200);
-    expect(
-      (await visitor.post('/api/signin', { email: 'billing@example.jp', password: 'abcd1234' })).status,
-    ).toBe(200);
     // Signup's billing side runs off accounts.created in the account process.
     await expect.poll(async () => (await visitor.get('/api/billing')).status, { timeout: 30_000 }).toBe(200);
     expect((await visitor.get('/api/billing')).body).toMatchObject({
@@ -130,9 +80,9 @@ describe('billing in the cluster mode', () => {
     });
     // The stand-in's webhooks went through the gateway process and were all accepted.
     await expect
-      .poll(() => smtp.messages.map((mail) => mail.subject), { timeout: 30_000 })
+      .poll(() => rig().smtp.messages.map((mail) => mail.subject), { timeout: 30_000 })
       .toContain('【Mimamori】無料トライアルが終了し、監視を停止しました');
-    const ended = smtp.messages.find((mail) => mail.subject?.includes('無料トライアルが終了'));
+    const ended = rig().smtp.messages.find((mail) => mail.subject?.includes('無料トライアルが終了'));
     // The delete date, in the user's zone rather than the language's (日本時間).
     expect(ended?.text).toMatch(/\d{4}年\d{1,2}月\d{1,2}日 \d{1,2}:\d{2}（UTC）/);
     expect(ended?.text).not.toContain('日本時間');

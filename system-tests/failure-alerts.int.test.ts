@@ -47,7 +47,7 @@ const posts = () => rig().discord.accepted.filter((post) => post.webhookId === W
 
 describe('failure alerts with recovery in cluster mode', () => {
   it('a site failing 5 times sends one alert per channel and, once it works, one recovery message', async () => {
-    visitor = await signUpVerified(rig(), { email: EMAIL });
+    visitor = await signUpVerified(rig(), { email: EMAIL, plan: 4 });
     await linkDiscord(visitor);
 
     // Read over plain HTTP (no browser needed to tell an area is gone); alerts after 3 of a kind.

@@ -1,46 +1,20 @@
-import { randomBytes } from 'node:crypto';
-import { createJetStreamBus } from '@mimamori/bus';
-import { streams } from '@mimamori/events';
-import { generateSecretKey } from '@mimamori/secret-box';
-import {
-  createFreshDatabase,
-  createHttpVisitor,
-  type FreshDatabase,
-  type HttpVisitor,
-  startSmtpServer,
-  testNatsUrl,
-} from '@mimamori/test-fixtures';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cluster, launchCluster } from '../scripts/cluster/launch-cluster.ts';
+import type { HttpVisitor } from '@mimamori/test-fixtures';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type FilingsStandIn, startFilingsStandIn } from '../services/filings/test/filings-stand-in.ts';
-import { type DiscordStandIn, startDiscordStandIn } from '../services/notifier/test/discord-stand-in.ts';
-import { type DiscordFront, startDiscordFront } from './rig/discord-front.ts';
+import { linkDiscord, signUpVerified, WEBHOOK_ID } from './rig/account-steps.ts';
 import { searchUntilFound } from './rig/search-directory.ts';
+import { TIME_SCALE, useSystemRig } from './rig/system-rig.ts';
 import { waitFor } from './rig/wait-for.ts';
 
 // Issue 16 end to end in cluster mode: every service its own process, real PostgreSQL,
 // JetStream, an SMTP server and a Discord receiver; the SEC replayed by the filings stand-in.
-// The filings service polls every 10 s (the shortest FILINGS_POLL_INTERVAL_SECONDS).
-const POLL_MS = 10_000;
+// The filings service polls every 10 s of the product's time (the shortest
+// FILINGS_POLL_INTERVAL_SECONDS), a few times a second under the rig's time scale.
+const POLL_MS = 10_000 / TIME_SCALE;
 const EMAIL = 'filings@example.com';
-const WEBHOOK_ID = '223456789012345678';
-const WEBHOOK_URL = `https://discord.com/api/webhooks/${WEBHOOK_ID}/${randomBytes(48).toString('base64url')}`;
 
-let database: FreshDatabase;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-let discord: DiscordStandIn;
-let discordFront: DiscordFront;
 let sources: FilingsStandIn;
-let cluster: Cluster;
-let visitor: HttpVisitor;
-const namespace = `f${randomBytes(4).toString('hex')}`;
-const lines: string[] = [];
-
 beforeAll(async () => {
-  database = await createFreshDatabase();
-  smtp = await startSmtpServer();
-  discord = await startDiscordStandIn();
-  discordFront = await startDiscordFront(discord.apiBase);
   sources = await startFilingsStandIn();
   // Apple's backlog: a filing from an hour before anyone follows, recent enough to be news.
   sources.submissions.push({
@@ -48,45 +22,19 @@ beforeAll(async () => {
     acceptedAt: new Date(Date.now() - 3_600_000),
     form: '10-K',
   });
-  cluster = await launchCluster({
-    onLine: (service, line) => lines.push(`${service}: ${line}`),
-    databaseUrl: database.url,
-    natsUrl: testNatsUrl(),
-    smtpUrl: smtp.url,
-    httpPort: 0,
-    secretKeys: generateSecretKey('test'),
-    env: {
-      BUS_NAMESPACE: namespace,
-      LOG_LEVEL: 'warn',
-      DISCORD_API_BASE: discordFront.apiBase,
-      ...sources.env(['sec']),
-      FILINGS_POLL_INTERVAL_SECONDS: String(POLL_MS / 1_000),
-    },
-  }).catch((error: Error) => {
-    throw new Error(`${error.message}\n${lines.slice(-20).join('\n')}`);
-  });
-}, 180_000);
-
-afterAll(async () => {
-  await cluster?.stop();
-  const bus = await createJetStreamBus({ servers: testNatsUrl() });
-  for (const { name } of Object.values(streams)) {
-    if (await bus.hasStream(`${namespace}_${name}`)) await bus.deleteStream(`${namespace}_${name}`);
-  }
-  await bus.close();
-  await sources?.close();
-  await discordFront?.close();
-  await discord?.close();
-  await smtp?.close();
-  await database?.drop();
+  return () => sources.close();
 });
+const rig = useSystemRig('filings', () => ({
+  env: { ...sources.env(['sec']), FILINGS_POLL_INTERVAL_SECONDS: '10' },
+}));
+let visitor: HttpVisitor;
 
 const polls = () =>
   sources.server.requests.filter((request) => request.path.startsWith('/submissions/')).length;
 const filingMails = (form: string) =>
-  smtp.messages.filter((mail) => mail.subject === `Mimamori: Apple Inc. filed "${form}"`);
+  rig().smtp.messages.filter((mail) => mail.subject === `Mimamori: Apple Inc. filed "${form}"`);
 const filingMessages = (form: string) =>
-  discord.accepted.filter(
+  rig().discord.accepted.filter(
     (message) => message.webhookId === WEBHOOK_ID && message.payload.embeds[0]?.title === form,
   );
 
@@ -98,22 +46,8 @@ async function pollsAfter(count: number) {
 
 describe('company filings in cluster mode', () => {
   it('signs up with a zone, links Discord and follows Apple; the backlog is not announced', async () => {
-    visitor = createHttpVisitor(cluster.url);
-    await visitor.get('/healthz');
-    const signUp = await visitor.post('/api/signup', {
-      email: EMAIL,
-      password: 'abcd1234',
-      agree: true,
-      lang: 'en',
-      timezone: 'America/New_York',
-    });
-    expect(signUp.status).toBe(202);
-    const [mail] = await smtp.waitForMessages(1, 30_000);
-    const token = /[?&]token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1];
-    expect((await visitor.post('/api/verify', { token })).status).toBe(200);
-    expect((await visitor.post('/api/signin', { email: EMAIL, password: 'abcd1234' })).status).toBe(200);
-    const linked = await visitor.post('/api/account/discord', { webhook_url: WEBHOOK_URL });
-    expect(linked.body).toMatchObject({ discord_state: 'complete' });
+    visitor = await signUpVerified(rig(), { email: EMAIL, timezone: 'America/New_York' });
+    expect(await linkDiscord(visitor)).toMatchObject({ discord_state: 'complete' });
 
     const found = await searchUntilFound(visitor, '/api/cik/search', 'AAPL');
     expect(found).toEqual([{ label: 'Apple Inc.', cik: '320193', ticker: 'AAPL' }]);
@@ -136,7 +70,7 @@ describe('company filings in cluster mode', () => {
       () => filingMails('8-K').length > 0 && filingMails('8-K'),
       90_000,
     );
-    const [message] = await discord.waitForAccepted(WEBHOOK_ID, 1, 60_000);
+    const [message] = await rig().discord.waitForAccepted(WEBHOOK_ID, 1, 60_000);
 
     expect(JSON.stringify(mail?.to)).toContain(EMAIL);
     // The time in the follower's zone, the company and the document link, in text and HTML.
@@ -157,7 +91,7 @@ describe('company filings in cluster mode', () => {
     expect(mail?.text).toContain(documentUrl);
     expect(mail?.html).toContain(documentUrl);
     expect(message?.payload.embeds[0]).toMatchObject({ title: '8-K', url: documentUrl });
-    expect(discord.problems).toEqual([]);
+    expect(rig().discord.problems).toEqual([]);
 
     await pollsAfter(2);
     expect(filingMails('8-K')).toHaveLength(1);
@@ -170,10 +104,10 @@ describe('company filings in cluster mode', () => {
     // the notice is on its way.
     const seen = polls();
     await waitFor('the poll that lists it', () => polls() > seen, POLL_MS + 60_000);
-    await cluster.restart('filings', 'SIGKILL');
+    await rig().cluster.restart('filings', 'SIGKILL');
     await waitFor('the filing e-mail', () => filingMails('8-K/A').length > 0, 120_000);
-    await cluster.restart('notifier');
-    await discord.waitForAccepted(WEBHOOK_ID, 2, 90_000);
+    await rig().cluster.restart('notifier');
+    await rig().discord.waitForAccepted(WEBHOOK_ID, 2, 90_000);
 
     await pollsAfter(2);
     expect(filingMails('8-K/A')).toHaveLength(1);

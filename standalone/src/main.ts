@@ -26,7 +26,10 @@ try {
     crawlerAllow: config.CRAWLER_ALLOW,
     webhookEgressAllow: config.WEBHOOK_EGRESS_ALLOW,
     proxies: config.CRAWLER_PROXIES,
-    filings: filingsSettingsFrom({ ...process.env, FILINGS_SOURCES: config.MIMAMORI_FILINGS_SOURCES }),
+    filings: filingsSettingsFrom(
+      { ...process.env, FILINGS_SOURCES: config.MIMAMORI_FILINGS_SOURCES },
+      config.MIMAMORI_TIME_SCALE,
+    ),
     prices: { plans: parsePlanPrices(config.PLAN_PRICES), addons: parseAddonPrices(config.ADDON_PRICES) },
     sweepIntervalMs: config.TRIAL_SWEEP_INTERVAL_MS,
     timeScale: config.MIMAMORI_TIME_SCALE,

@@ -35,7 +35,7 @@ export function useFaultRig(
  * page as it is, so the next change of the price is an update.
  */
 export async function watchSalePage(rig: FaultRig): Promise<{ siteId: string; visitor: HttpVisitor }> {
-  const visitor = await signUpVerified(rig, { email: EMAIL });
+  const visitor = await signUpVerified(rig, { email: EMAIL, plan: 4 });
   await linkDiscord(visitor);
   const siteId = await registerSite(visitor, priceSiteRegistration('Sale page', rig.page.url('/sale')));
   await untilChecked(visitor, [siteId]);

@@ -13,7 +13,7 @@ export const WEBHOOK_URL = `https://discord.com/api/webhooks/${WEBHOOK_ID}/${ran
 
 export interface SignUp {
   email: string;
-  /** 4 (Basic 5 with 1-minute slots) unless told. */
+  /** The plan sign-up offers by default unless told (4: Basic 5 with 1-minute slots). */
   plan?: number;
   lang?: 'ja' | 'en';
   timezone?: string;
@@ -23,13 +23,13 @@ export interface SignUp {
 export async function signUpVerified(rig: SystemRig, account: SignUp): Promise<HttpVisitor> {
   const visitor = createHttpVisitor(rig.cluster.url);
   await visitor.get('/healthz');
-  const { email, plan = 4, lang = 'en', timezone } = account;
+  const { email, plan, lang = 'en', timezone } = account;
   const signUp = await visitor.post('/api/signup', {
     email,
     password: PASSWORD,
     agree: true,
     lang,
-    plan,
+    ...(plan ? { plan } : {}),
     ...(timezone ? { timezone } : {}),
   });
   if (signUp.status !== 202)
@@ -54,7 +54,10 @@ export async function linkDiscord(visitor: HttpVisitor): Promise<unknown> {
 }
 
 /** Registers a site running (not saved paused) and resolves with its id. */
-export async function registerSite(visitor: HttpVisitor, registration: Record<string, unknown>): Promise<string> {
+export async function registerSite(
+  visitor: HttpVisitor,
+  registration: Record<string, unknown>,
+): Promise<string> {
   const registered = await visitor.post('/api/v2/target/register', registration);
   const body = registered.body as { target_v2_id?: string; paused?: boolean };
   if (registered.status !== 201 || !body.target_v2_id || body.paused) {

@@ -41,6 +41,8 @@ export interface SystemRig {
   /** The NATS and PostgreSQL of the rig's own, when asked for (fault tests stop them). */
   nats?: OwnServer;
   postgres?: OwnServer;
+  /** The services' bus namespace on the machine's NATS (empty on the rig's own). */
+  namespace: string;
   /** Every output line of every service, tagged with its service. */
   lines: string[];
   close(): Promise<void>;
@@ -108,6 +110,7 @@ export async function startSystemRig(name: string, options: SystemRigOptions = {
     page,
     ...(nats ? { nats } : {}),
     ...(postgres ? { postgres } : {}),
+    namespace,
     lines,
     async close() {
       await cluster.stop();

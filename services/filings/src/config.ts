@@ -1,3 +1,4 @@
+import { scaledMs } from '@mimamori/runtime';
 import { serviceProcessEnv } from '@mimamori/service-host';
 import { z } from 'zod';
 import type { SourceName } from './domain/filing.ts';
@@ -69,11 +70,12 @@ export interface FilingsSettings {
   globeNewswireUrl: string;
 }
 
-export function filingsSettings(env: FilingsEnv): FilingsSettings {
+/** `timeScale`: how many times faster the product's time passes (more than 1 only in test runs). */
+export function filingsSettings(env: FilingsEnv, timeScale = 1): FilingsSettings {
   return {
     sources: env.FILINGS_SOURCES,
-    pollIntervalMs: env.FILINGS_POLL_INTERVAL_SECONDS * 1_000,
-    backoffMaxMs: env.FILINGS_BACKOFF_MAX_MINUTES * 60_000,
+    pollIntervalMs: scaledMs(env.FILINGS_POLL_INTERVAL_SECONDS * 1_000, timeScale),
+    backoffMaxMs: scaledMs(env.FILINGS_BACKOFF_MAX_MINUTES * 60_000, timeScale),
     directoryRefreshMs: env.FILINGS_DIRECTORY_REFRESH_HOURS * 3_600_000,
     userAgent: env.FILINGS_USER_AGENT,
     tdnetListUrl: env.TDNET_LIST_URL,
@@ -88,8 +90,8 @@ export function filingsSettings(env: FilingsEnv): FilingsSettings {
 }
 
 /** The settings from an environment (the single-process mode reads its own with this). */
-export function filingsSettingsFrom(env: Record<string, string | undefined>): FilingsSettings {
-  return filingsSettings(z.object(filingsOwnEnv).parse(env));
+export function filingsSettingsFrom(env: Record<string, string | undefined>, timeScale = 1): FilingsSettings {
+  return filingsSettings(z.object(filingsOwnEnv).parse(env), timeScale);
 }
 
 /** The settings with every variable unset: no source is asked (the single-process default). */

@@ -3,5 +3,10 @@ import { filingsEnv, filingsSettings } from './config.ts';
 import { createFilingsService } from './service.ts';
 
 await runServiceProcess('filings', filingsEnv, ({ config, db, logger, metrics }) =>
-  createFilingsService({ db, logger, metrics, settings: filingsSettings(config) }),
+  createFilingsService({
+    db,
+    logger,
+    metrics,
+    settings: filingsSettings(config, config.MIMAMORI_TIME_SCALE),
+  }),
 );
