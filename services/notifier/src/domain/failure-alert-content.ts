@@ -1,7 +1,7 @@
 import { escapeHtml } from '@mimamori/mail/html-escape';
 import type { FailureKind } from '@mimamori/watch-engine';
 import type { DiscordMessage } from './discord-message.ts';
-import { localTime } from './update-wording.ts';
+import { writtenTime } from './written-time.ts';
 
 /** What a failure alert or its "working again" message is about. */
 export interface FailureNotice {
@@ -55,7 +55,7 @@ function lines(notice: FailureNotice): { subject: string; body: string[] } {
   const { lang, label, failure, recovered } = notice;
   if (failure) {
     const what = failureWords(failure.kind, failure.areaName, lang);
-    const since = localTime(failure.since, notice.timezone, lang);
+    const since = writtenTime(failure.since, notice.timezone, lang);
     return lang === 'en'
       ? {
           subject: `Mimamori: checks of “${label}” are failing`,
@@ -74,16 +74,16 @@ function lines(notice: FailureNotice): { subject: string; body: string[] } {
           ],
         };
   }
-  const since = recovered ? localTime(recovered.since, notice.timezone, lang) : '';
-  const at = recovered ? localTime(recovered.at, notice.timezone, lang) : '';
+  const since = recovered ? writtenTime(recovered.since, notice.timezone, lang) : '';
+  const at = recovered ? writtenTime(recovered.at, notice.timezone, lang) : '';
   return lang === 'en'
     ? {
         subject: `Mimamori: “${label}” is working again`,
-        body: [`Checks of “${label}” work again (${at}); they had failed since ${since}.`],
+        body: [`Checks of “${label}” work again as of ${at}; they had failed since ${since}.`],
       }
     : {
         subject: `【Mimamori】「${label}」の確認が復旧しました`,
-        body: [`「${label}」の確認が復旧しました（${at}）。${since}から失敗していました。`],
+        body: [`「${label}」の確認が${at}に復旧しました。${since}から失敗していました。`],
       };
 }
 
