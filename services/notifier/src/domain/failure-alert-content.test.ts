@@ -22,6 +22,11 @@ describe('failure alerts in the user’s words (docs/product.md#failure-alerts)'
     );
     expect(mail.text).toContain('2026年11月25日 10:00（日本時間）から失敗しています。');
     expect(mail.html).toContain('href="https://mimamori.example/target2?id=t1"');
+    // The product's branded layout, with the history behind its teal button.
+    expect(mail.html).toMatch(
+      /<td style="background:#0f766e[^"]*"><a href="https:\/\/mimamori\.example\/target2\?id=t1"[^>]*>履歴を見る<\/a>/,
+    );
+    expect(mail.html).toContain('href="https://shop.example.jp/price"');
   });
 
   it('words each kind, and the working-again message, in English', () => {

@@ -1,6 +1,8 @@
 import { escapeHtml } from '@mimamori/mail/html-escape';
 import type { FailureKind } from '@mimamori/watch-engine';
 import type { DiscordMessage } from './discord-message.ts';
+import { BRAND, brandedMail, mailButton } from './mail-layout.ts';
+import { UPDATE_WORDS } from './update-wording.ts';
 import { writtenTime } from './written-time.ts';
 
 /** What a failure alert or its "working again" message is about. */
@@ -87,10 +89,13 @@ function lines(notice: FailureNotice): { subject: string; body: string[] } {
       };
 }
 
-/** The alert or "working again" e-mail, text and HTML. */
+/**
+ * The alert or "working again" e-mail, text and HTML: the branded layout every mail of the product
+ * has, with the site's address and a button to its history.
+ */
 export function failureMailContent(notice: FailureNotice): { subject: string; text: string; html: string } {
   const { subject, body } = lines(notice);
-  const link = notice.historyUrl || notice.url;
+  const words = UPDATE_WORDS[notice.lang];
   const text = [
     ...body,
     '',
@@ -99,9 +104,17 @@ export function failureMailContent(notice: FailureNotice): { subject: string; te
     '',
     '-- Mimamori',
   ].join('\n');
-  const html = `<!doctype html><html lang="${notice.lang}"><body style="font-family:sans-serif">${body
-    .map((line) => `<p>${escapeHtml(line)}</p>`)
-    .join('')}<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p><p>-- Mimamori</p></body></html>`;
+  const html = brandedMail({
+    lang: notice.lang,
+    title: subject,
+    preheader: body[0] ?? subject,
+    body: [
+      ...body.map((line) => `<p style="margin:0 0 12px">${escapeHtml(line)}</p>`),
+      `<p style="margin:0 0 12px;word-break:break-all"><a href="${escapeHtml(notice.url)}" style="color:${BRAND.accent}">${escapeHtml(notice.url)}</a></p>`,
+      notice.historyUrl ? mailButton(notice.historyUrl, words.history) : '',
+    ].join('\n'),
+    footer: words.footer,
+  });
   return { subject, text, html };
 }
 
