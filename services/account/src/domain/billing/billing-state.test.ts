@@ -275,6 +275,12 @@ describe('billing mails', () => {
     expect(billingMails(resumed.record, resumed.effects).map((mail) => mail.kind)).toEqual(['hold_lifted']);
     const ended = followProvider(held, sub({ status: 'canceled' }), NOW, GRACE);
     expect(billingMails(ended.record, ended.effects)).toEqual([]);
+    // The trial sweeper held the account before the provider paused it: read back as a trial, no
+    // payment lifted anything.
+    const sweptTrial = record({ status: 7, providerStatus: 'trialing' });
+    const stillTrial = followProvider(sweptTrial, sub({ status: 'trialing' }), NOW, GRACE);
+    expect(stillTrial.effects).toContain('monitoring_may_resume');
+    expect(billingMails(stillTrial.record, stillTrial.effects)).toEqual([]);
   });
 
   it('tells a booked change with its plan and the renewal it takes effect at, once per booking', () => {

@@ -179,7 +179,11 @@ export function billingMails(record: BillingRecord, effects: readonly BillingEff
     !effects.includes('ended') &&
     record.providerStatus !== 'paused';
   if (heldUnpaid) mail('account_held', null);
-  if (effects.includes('monitoring_may_resume')) mail('hold_lifted', null);
+  // Lifted by a payment: the subscription is active again. The trial sweeper's hold read back as a
+  // trial the provider has not paused yet lifts nothing the user did, so it tells nothing.
+  const liftedByPayment =
+    effects.includes('monitoring_may_resume') && record.status === SubscriptionStatus.active;
+  if (liftedByPayment) mail('hold_lifted', null);
   if (effects.includes('plan_changed')) mail('plan_changed', null);
   if (effects.includes('plan_change_booked') && record.booked) {
     mail('plan_change_booked', record.periodEnd, record.booked.plan);
