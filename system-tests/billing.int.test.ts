@@ -12,7 +12,10 @@ import { useSystemRig } from './rig/system-rig.ts';
 const DAY = 86_400;
 const SECRET = `whsec_${randomBytes(12).toString('hex')}`;
 const KEY = 'sk_test_cluster_billing';
-const PLAN_PRICES = JSON.stringify({ 3: { month: { JPY: 980, USD: 700 }, year: { JPY: 9800, USD: 7000 } } });
+const PLAN_PRICES = JSON.stringify({
+  3: { month: { JPY: 980, USD: 700 }, year: { JPY: 9800, USD: 7000 } },
+  4: { month: { JPY: 1980, USD: 1400 }, year: { JPY: 19800, USD: 14000 } },
+});
 
 let standIn: StripeStandIn;
 let apiBase: string;
@@ -28,7 +31,8 @@ beforeAll(async () => {
     },
   );
   expect(script.stdout).toContain(
-    'created 4 price(s): plan3_month_jpy, plan3_month_usd, plan3_year_jpy, plan3_year_usd',
+    'created 8 price(s): plan3_month_jpy, plan3_month_usd, plan3_year_jpy, plan3_year_usd, ' +
+      'plan4_month_jpy, plan4_month_usd, plan4_year_jpy, plan4_year_usd',
   );
   return () => standIn.close();
 }, 60_000);
@@ -39,8 +43,14 @@ beforeAll(() => {
   standIn.setWebhookUrl(new URL('/api/stripe/webhook', rig().cluster.url).toString());
 });
 
+/** A moment as the mails write it in Japanese for a reader in UTC (docs/product.md#dates-in-mails). */
+function japaneseUtc(at: Date): string {
+  const two = (value: number) => String(value).padStart(2, '0');
+  return `${at.getUTCFullYear()}年${at.getUTCMonth() + 1}月${at.getUTCDate()}日 ${two(at.getUTCHours())}:${two(at.getUTCMinutes())}（UTC）`;
+}
+
 describe('billing in the cluster mode', () => {
-  it('signup → trial at Stripe → trial ends without a card (webhook) → 7 → test card → 2', async () => {
+  it('signup → trial at Stripe → trial ends without a card (webhook) → 7 → test card → 2 → booking, cancel and undo, each mailed once in Japanese', async () => {
     const visitor = await signUpVerified(rig(), {
       email: 'billing@example.jp',
       lang: 'ja',
@@ -86,5 +96,49 @@ describe('billing in the cluster mode', () => {
     // The delete date, in the user's zone rather than the language's (日本時間).
     expect(ended?.text).toMatch(/\d{4}年\d{1,2}月\d{1,2}日 \d{1,2}:\d{2}（UTC）/);
     expect(ended?.text).not.toContain('日本時間');
+
+    // The card lifted the hold: told once, with the sites still paused and a link to the dashboard.
+    const subjects = () => rig().smtp.messages.map((mail) => mail.subject);
+    await expect.poll(subjects, { timeout: 30_000 }).toContain('【Mimamori】アカウントの保留を解除しました');
+    const lifted = rig().smtp.messages.find(
+      (mail) => mail.subject === '【Mimamori】アカウントの保留を解除しました',
+    );
+    expect(lifted?.text).toContain('ダッシュボードから監視を再開してください');
+    expect(lifted?.html).toMatch(/href="http:\/\/[^"]+\/"/);
+
+    // A change booked for the next renewal names the plan in Japanese and the date it takes effect.
+    const booked = await visitor.post('/api/billing/plan', { plan: 4, cycle: 'month', timing: 'renewal' });
+    expect(booked).toMatchObject({ status: 200, body: { plan: { plan: 3 }, booked: { plan: 4 } } });
+    const periodEnd = (booked.body as { period_end: string }).period_end;
+    await expect.poll(subjects, { timeout: 30_000 }).toContain('【Mimamori】プランの変更を予約しました');
+    const bookedMail = rig().smtp.messages.find(
+      (mail) => mail.subject === '【Mimamori】プランの変更を予約しました',
+    );
+    expect(bookedMail?.text).toContain(
+      `${japaneseUtc(new Date(periodEnd))}の更新から、プランは「ベーシック5 (1分間隔)」に変わります。`,
+    );
+
+    // A cancellation and its undo: each told once, though Stripe's webhooks for them came too.
+    expect((await visitor.post('/api/billing/cancel', { reasons: ['too_expensive'] })).status).toBe(200);
+    expect((await visitor.post('/api/billing/cancel/undo', {})).status).toBe(200);
+    await standIn.delivered();
+    await expect.poll(subjects, { timeout: 30_000 }).toContain('【Mimamori】解約を取り消しました');
+    const undone = rig().smtp.messages.find((mail) => mail.subject === '【Mimamori】解約を取り消しました');
+    expect(undone?.text).toContain(
+      `「ベーシック5」は${japaneseUtc(new Date(periodEnd))}にこれまでどおり更新されます。`,
+    );
+    // Let a late copy arrive, if one were sent.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Each once, in whatever order the notifier's consumer got to them.
+    const billingSubjects = subjects().filter((subject) => subject !== '【Mimamori】メールアドレスの確認');
+    expect(billingSubjects.sort()).toEqual(
+      [
+        '【Mimamori】無料トライアルが終了し、監視を停止しました',
+        '【Mimamori】アカウントの保留を解除しました',
+        '【Mimamori】プランの変更を予約しました',
+        '【Mimamori】解約を受け付けました',
+        '【Mimamori】解約を取り消しました',
+      ].sort(),
+    );
   }, 120_000);
 });

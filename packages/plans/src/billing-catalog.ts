@@ -1,4 +1,4 @@
-import { CYCLE_DAYS, type Cycle, isPlanId, PLANS, type PlanId } from './plan-catalog.ts';
+import { CYCLE_DAYS, type Cycle, isPlanId, type PlanId, planName } from './plan-catalog.ts';
 import { type Currency, cyclePrices, type PlanPrice, type PlanPrices } from './plan-prices.ts';
 
 /**
@@ -17,25 +17,6 @@ export type AddonPrices = Partial<Record<Addon, Record<Cycle, PlanPrice>>>;
 
 export const CURRENCIES: readonly Currency[] = ['JPY', 'USD'];
 export const CYCLES: readonly Cycle[] = ['month', 'year'];
-
-/** Names as the spec gives them; the provider's invoices and dashboard show these. */
-const PLAN_NAMES: Record<number, string> = {
-  2: 'Custom',
-  3: 'Basic 5',
-  4: 'Basic 5, 1-minute',
-  5: 'Basic 25',
-  6: 'Basic 25, 1-minute for 5 sites',
-  7: 'Basic 25, 1-minute for 10 sites',
-  8: 'Basic 25, 1-minute for 15 sites',
-  9: 'Basic 25, 1-minute for 20 sites',
-  10: 'Basic 25, 1-minute for 25 sites',
-  11: 'Advanced',
-};
-
-/** The plan's name as the spec gives it (invoices, mails); empty for 0 and 1. */
-export function planName(plan: number): string {
-  return PLAN_NAMES[plan] ?? '';
-}
 
 const ADDON_NAMES: Record<Addon, string> = {
   sites_5: 'Custom add-on: 5 more sites',
@@ -92,7 +73,8 @@ export function billingCatalogue(planPrices: PlanPrices, addonPrices: AddonPrice
   return [
     ...BILLED_PLANS.map((plan) => ({
       productId: `mimamori_plan_${plan}`,
-      name: PLAN_NAMES[plan] ?? PLANS[plan].nameKey,
+      // The provider's invoices and dashboard show the English name.
+      name: planName(plan, 'en'),
       prices: priced(planPrices[plan], (cycle, currency) => planLookupKey(plan, cycle, currency)),
     })),
     ...ADDONS.map((addon) => ({

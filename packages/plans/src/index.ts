@@ -12,7 +12,6 @@ export {
   parseAddonPrices,
   planFromLines,
   planLookupKey,
-  planName,
   type SubscriptionLine,
   subscriptionLines,
 } from './billing-catalog.ts';
@@ -25,9 +24,13 @@ export {
   historyLimits,
   isCycle,
   isPlanId,
+  PLAN_NAMES,
   PLANS,
   type Plan,
   type PlanId,
+  type PlanLanguage,
+  type PlanNameKey,
+  planName,
 } from './plan-catalog.ts';
 export {
   type Currency,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { customPlanQuota, InvalidCustomOption } from './custom-plan.ts';
-import { isPlanId, PLANS, type PlanId } from './plan-catalog.ts';
+import { isPlanId, PLAN_NAMES, PLANS, type PlanId, planName } from './plan-catalog.ts';
 import { formatPrice, parsePlanPrices, planPrice } from './plan-prices.ts';
 import { planQuota } from './plan-quota.ts';
 
@@ -19,6 +19,23 @@ describe('plan catalogue', () => {
     expect(PLANS[0].nameKey).toBe('');
     expect(isPlanId(12)).toBe(false);
     expect(isPlanId(2.5)).toBe(false);
+  });
+
+  it('names every plan 2..11 in both languages from one table, and 0 and 1 not at all', () => {
+    expect(planName(4, 'ja')).toBe('ベーシック5 (1分間隔)');
+    expect(planName(4, 'en')).toBe('Basic 5 (1-minute interval)');
+    expect(planName(11, 'ja')).toBe('アドバンスト');
+    expect([planName(0, 'ja'), planName(1, 'en'), planName(12, 'en')]).toEqual(['', '', '']);
+    const billed = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11] as const;
+    for (const id of billed) {
+      expect(planName(id, 'ja')).not.toBe('');
+      expect(planName(id, 'ja')).not.toBe(planName(id, 'en'));
+    }
+    // Each plan has its own key, so the SPA's `plans.<key>` and the mails name it alike.
+    expect(new Set(billed.map((id) => PLANS[id].nameKey)).size).toBe(billed.length);
+    // Each name belongs to one plan.
+    expect(new Set(Object.values(PLAN_NAMES.ja)).size).toBe(10);
+    expect(new Set(Object.values(PLAN_NAMES.en)).size).toBe(10);
   });
 
   it('gives a fresh quota object each time', () => {

@@ -6,10 +6,58 @@ export type Cycle = 'month' | 'year';
 
 export const CYCLE_DAYS: Record<Cycle, number> = { month: 30, year: 365 };
 
+/** The languages the product names its plans in. */
+export type PlanLanguage = 'ja' | 'en';
+
+/** The key of each named plan: the SPA's catalogue key is `plans.<key>`. */
+export type PlanNameKey =
+  | 'custom'
+  | 'basic5'
+  | 'basic5_1min'
+  | 'basic25'
+  | 'basic25_1min_5'
+  | 'basic25_1min_10'
+  | 'basic25_1min_15'
+  | 'basic25_1min_20'
+  | 'basic25_1min_25'
+  | 'advanced';
+
+/**
+ * Each plan's name in the product's two languages, the one source of plan names: the SPA's
+ * catalogue takes them as its `plans.<key>` texts, the mails and the provider's products read them
+ * here (planName), so a screen and a mail never name a plan two ways.
+ */
+export const PLAN_NAMES: Record<PlanLanguage, Record<PlanNameKey, string>> = {
+  ja: {
+    custom: 'カスタム',
+    basic5: 'ベーシック5',
+    basic5_1min: 'ベーシック5 (1分間隔)',
+    basic25: 'ベーシック25',
+    basic25_1min_5: 'ベーシック25 (1分間隔 5サイト)',
+    basic25_1min_10: 'ベーシック25 (1分間隔 10サイト)',
+    basic25_1min_15: 'ベーシック25 (1分間隔 15サイト)',
+    basic25_1min_20: 'ベーシック25 (1分間隔 20サイト)',
+    basic25_1min_25: 'ベーシック25 (1分間隔 25サイト)',
+    advanced: 'アドバンスト',
+  },
+  en: {
+    custom: 'Custom',
+    basic5: 'Basic 5',
+    basic5_1min: 'Basic 5 (1-minute interval)',
+    basic25: 'Basic 25',
+    basic25_1min_5: 'Basic 25 (1-minute interval for 5 sites)',
+    basic25_1min_10: 'Basic 25 (1-minute interval for 10 sites)',
+    basic25_1min_15: 'Basic 25 (1-minute interval for 15 sites)',
+    basic25_1min_20: 'Basic 25 (1-minute interval for 20 sites)',
+    basic25_1min_25: 'Basic 25 (1-minute interval for 25 sites)',
+    advanced: 'Advanced',
+  },
+};
+
 export interface Plan {
   id: PlanId;
-  /** Catalogue key of the plan's name in the SPA (`plans.basic5`); empty for 0 and 1. */
-  nameKey: string;
+  /** Catalogue key of the plan's name in the SPA (`plans.basic5`, from PLAN_NAMES); empty for 0 and 1. */
+  nameKey: `plans.${PlanNameKey}` | '';
   /** Total sites the plan covers. */
   sites: number;
   /** Fixed limits; the custom plan (2) derives its limits from its options instead. */
@@ -98,4 +146,10 @@ export const HISTORY_LIMITS: Record<PlanId, HistoryLimits> = {
 
 export function historyLimits(plan: number): HistoryLimits {
   return isPlanId(plan) ? HISTORY_LIMITS[plan] : SMALL_HISTORY;
+}
+
+/** A plan's name in the reader's language (PLAN_NAMES); empty for 0, 1 and ids outside the catalogue. */
+export function planName(plan: number, lang: PlanLanguage): string {
+  const nameKey = isPlanId(plan) ? PLANS[plan].nameKey : '';
+  return nameKey ? PLAN_NAMES[lang][nameKey.slice('plans.'.length) as PlanNameKey] : '';
 }

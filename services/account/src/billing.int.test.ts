@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { status } from '@grpc/grpc-js';
 import { accountV1, billingV1 } from '@mimamori/contracts';
-import { accountHeld, holdLifted, planChanged } from '@mimamori/events';
+import { accountHeld, accountMailRequested, holdLifted, planChanged } from '@mimamori/events';
 import { billingCatalogue, parsePlanPrices } from '@mimamori/plans';
 import { createGrpcClient, unary } from '@mimamori/runtime';
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
@@ -163,6 +163,20 @@ async function planEvents(userId: string) {
     .map((event) => event.plan);
 }
 
+/** The billing mails the account service asked the notifier to send one user, in order. */
+async function billingMails(userId: string) {
+  const { rows } = await testHost.db.query<{ payload: Buffer }>(
+    'SELECT payload FROM account.outbox WHERE subject = $1 ORDER BY seq',
+    [accountMailRequested.subject],
+  );
+  return rows
+    .map((row) => accountMailRequested.decode(row.payload))
+    .filter((event) => event.userId === userId && event.eventId.startsWith('billing-mail:'))
+    .map((event) => ({ kind: event.kind, plan: event.plan, date: event.billingDate ?? null }));
+}
+
+const mailKinds = async (userId: string) => (await billingMails(userId)).map((mail) => mail.kind);
+
 async function sessionFor(userId: string): Promise<string> {
   const token = `session-${userId}`;
   await testHost.db.query(
@@ -207,6 +221,8 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
     await standIn.delivered();
     // Webhooks for the same changes arrived too; nothing is counted twice.
     expect(await monitoringEvents(userId)).toEqual(['held:trial_ended', 'lifted']);
+    // The lifted hold is told once: the sites stay paused until the user resumes them.
+    expect(await mailKinds(userId)).toEqual(['trial_ended_no_card', 'hold_lifted']);
   });
 
   it('an account cancelled at its delete date ends its paused subscription at Stripe', async () => {
@@ -262,6 +278,13 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
     expect(lifted).toMatchObject({ status: 2, card: { brand: 'mastercard', last4: '4444' } });
     await standIn.delivered();
     expect(await monitoringEvents(userId)).toEqual(['held:renewal_unpaid', 'lifted']);
+    // A renewal failure cleared by a payment (6 → 2) is no hold: only the lift of 7 is told.
+    expect(await mailKinds(userId)).toEqual([
+      'payment_failed',
+      'payment_failed',
+      'account_held',
+      'hold_lifted',
+    ]);
   });
 
   it('changes the plan at once during the trial, cancels at period end and undoes it', async () => {
@@ -271,9 +294,33 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
     expect((await productRow(userId))?.plan).toBe(5);
     expect(await planEvents(userId)).toEqual([5]);
     await addCard(userId, 'pm_card_visa');
+    const { subscriptionId } = await billing.state(userId);
+    const from = standIn.events.length;
     const cancelling = await billing.cancel(userId, { reasons: ['too_expensive'], comment: '' });
     expect(cancelling.cancelAtPeriodEnd).toBe(true);
-    expect((await billing.undoCancel(userId)).cancelAtPeriodEnd).toBe(false);
+    const undone = await billing.undoCancel(userId);
+    expect(undone.cancelAtPeriodEnd).toBe(false);
+    await standIn.delivered();
+    expect(await billingMails(userId)).toEqual([
+      { kind: 'plan_changed', plan: 5, date: null },
+      { kind: 'cancellation_confirmed', plan: 5, date: undone.periodEnd },
+      // The renewal the undone cancellation keeps.
+      { kind: 'cancellation_undone', plan: 5, date: undone.periodEnd },
+    ]);
+    // Stripe's events for the cancel and its undo, delivered again: each mail was sent once.
+    const redelivered = standIn.events
+      .slice(from)
+      .filter((event) => (event.data.object as { id: string }).id === subscriptionId);
+    expect(redelivered.length).toBeGreaterThan(0);
+    for (const event of redelivered) {
+      const body = JSON.stringify(event);
+      expect(await billing.handleWebhook(body, sign(body))).toBe('duplicate');
+    }
+    expect(await mailKinds(userId)).toEqual([
+      'plan_changed',
+      'cancellation_confirmed',
+      'cancellation_undone',
+    ]);
   });
 
   it('an active plan changes now with proration, or at the renewal through a schedule; a cancel ends it at the period end', async () => {
@@ -293,14 +340,27 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
       ),
     ).toBe(true);
 
+    const dropped = await billing.changePlan(userId, { plan: 3, cycle: 'year', options: [] }, 'renewal');
+    expect(dropped.booked).toMatchObject({ plan: 3, cycle: 'year' });
+    expect((await billing.cancelBookedChange(userId)).booked).toBeNull();
     const booked = await billing.changePlan(userId, { plan: 3, cycle: 'month', options: [] }, 'renewal');
     expect(booked).toMatchObject({ current: { plan: 5 }, booked: { plan: 3, cycle: 'month' } });
     expect((await productRow(userId))?.plan).toBe(5);
+    // The same booking asked again is no new change.
+    await billing.changePlan(userId, { plan: 3, cycle: 'month', options: [] }, 'renewal');
+    await standIn.delivered();
+    expect((await billingMails(userId)).slice(-3)).toEqual([
+      // Each booking names the plan booked and the renewal it takes effect at.
+      { kind: 'plan_change_booked', plan: 3, date: booked.periodEnd },
+      { kind: 'booked_change_cancelled', plan: 5, date: null },
+      { kind: 'plan_change_booked', plan: 3, date: booked.periodEnd },
+    ]);
     await advanceDays(30);
     expect(await billing.state(userId)).toMatchObject({ status: 2, current: { plan: 3 }, booked: null });
     expect((await productRow(userId))?.plan).toBe(3);
     // The target service hears of each plan taking effect (history limits), not of the booking.
     expect(await planEvents(userId)).toEqual([5, 3]);
+    expect((await billingMails(userId)).at(-1)).toEqual({ kind: 'plan_changed', plan: 3, date: null });
 
     expect(
       (await billing.cancel(userId, { reasons: ['too_expensive'], comment: '' })).cancelAtPeriodEnd,

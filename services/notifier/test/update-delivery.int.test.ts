@@ -289,7 +289,7 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
     // The area by the name the person gave it, the time in their zone by its name, the history.
     expect(mail.text).toContain('[セール価格]\n- 1,200円');
     expect(mail.text).toContain('グループ1 条件1: セール価格 — 追加部分 キーワードを含む セール');
-    expect(mail.text).toContain('2026-11-23 23:05（日本時間）');
+    expect(mail.text).toContain('2026年11月23日 23:05（日本時間）');
     const history = `https://mimamori.example/target2?id=${targetId}`;
     expect(mail.text).toContain(`履歴を見る: ${history}`);
     expect(mail.html).toContain(`href="${history}"`);
@@ -379,12 +379,12 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
       'Matched rules',
       'Open the history',
     ]);
-    expect(message?.payload.embeds[0]?.fields[1]?.value).toBe('2026-11-23 09:05 (Eastern Time)');
+    expect(message?.payload.embeds[0]?.fields[1]?.value).toBe('Nov 23, 2026, 09:05 (Eastern Time)');
     const mails = mailsTo(user.email);
     expect(mails).toHaveLength(1);
     expect(mails[0]?.subject).toBe('Mimamori: update on 価格ページ');
     expect(mails[0]?.text).toContain('group 1 condition 1: セール価格 — added text contains セール');
-    expect(mails[0]?.text).toContain('2026-11-23 09:05 (Eastern Time)');
+    expect(mails[0]?.text).toContain('Nov 23, 2026, 09:05 (Eastern Time)');
     expect(mails[0]?.text).toContain(`Open the history: https://mimamori.example/target2?id=${targetId}`);
     expect(discord.accepted.filter((m) => m.webhookId === user.webhookId)).toHaveLength(0);
     expect(discord.problems).toEqual([]);
@@ -714,7 +714,7 @@ describe('announcing filings over JetStream, SMTP and a Discord stand-in', () =>
     const mail = mailsTo(user.email)[0] as ParsedMail;
     expect(JSON.stringify(mail.to)).toContain(user.extra);
     expect(mail.subject).toBe('【Mimamori】新しい開示: トヨタ自動車「2026年3月期 決算短信〔IFRS〕(連結)」');
-    expect(mail.text).toContain('開示日時: 2026-05-08 15:30（日本時間）');
+    expect(mail.text).toContain('開示日時: 2026年5月8日 15:30（日本時間）');
     expect(mail.html).toContain(`href="${event.documentUrl}"`);
     expect(message?.payload.embeds[0]).toMatchObject({ title: event.title, url: event.documentUrl });
     expect(message?.files).toEqual([]);
@@ -746,7 +746,7 @@ describe('announcing filings over JetStream, SMTP and a Discord stand-in', () =>
     expect(mails).toHaveLength(1);
     expect(mails[0]?.subject).toBe('Mimamori: トヨタ自動車 filed "2026年3月期 決算短信〔IFRS〕(連結)"');
     // America/New_York in May: 06:30 UTC is 02:30.
-    expect(mails[0]?.text).toContain('Published: 2026-05-08 02:30');
+    expect(mails[0]?.text).toContain('Published: May 8, 2026, 02:30 (Eastern Time)');
     expect(await attempts(`${event.eventId}:discord`)).toBeGreaterThanOrEqual(2);
   });
 });

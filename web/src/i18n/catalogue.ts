@@ -1,3 +1,4 @@
+import { PLAN_NAMES } from '@mimamori/plans';
 import coreEn from './en.json';
 import billingEn from './features/billing.en.json';
 import billingJa from './features/billing.ja.json';
@@ -30,10 +31,12 @@ import coreJa from './ja.json';
 /*
  * One catalogue per language, assembled from the shell's file and one file per screen, so each
  * screen's texts live beside each other. API error keys (`errors.<code>`) stay in one `errors`
- * group whatever file defines them, because the gateway sends them as `errors.<code>`.
+ * group whatever file defines them, because the gateway sends them as `errors.<code>`. Plan names
+ * come from the plan catalogue (`@mimamori/plans`), which the mails name plans from too.
  */
 export const ja = {
   ...coreJa,
+  plans: { ...coreJa.plans, ...PLAN_NAMES.ja },
   errors: { ...coreJa.errors, ...targetErrorsJa, ...checkErrorsJa, ...webhookErrorsJa, ...billingErrorsJa },
   dashboard: { ...dashboardJa, filings: filingsJa },
   wizard: wizardJa,
@@ -48,6 +51,7 @@ export const ja = {
 // English must carry every key the Japanese catalogue has; tsc fails on a missing one.
 export const en: typeof ja = {
   ...coreEn,
+  plans: { ...coreEn.plans, ...PLAN_NAMES.en },
   errors: { ...coreEn.errors, ...targetErrorsEn, ...checkErrorsEn, ...webhookErrorsEn, ...billingErrorsEn },
   dashboard: { ...dashboardEn, filings: filingsEn },
   wizard: wizardEn,

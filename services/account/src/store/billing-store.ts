@@ -288,8 +288,11 @@ async function writeBillingMails(
   const user = rows[0];
   // An X user who gave no address gets no mail; the dashboard banner still tells them.
   if (!user?.email) return;
+  // Billing's clock may be the provider's, in whole seconds: two changes of one cause within a second
+  // (a booking dropped and booked again) are two mails, so the id carries the change's own part.
+  const change = randomUUID();
   for (const mail of mails) {
-    const eventId = `billing-mail:${mail.kind}:${record.userId}:${cause}:${now.getTime()}`;
+    const eventId = `billing-mail:${mail.kind}:${record.userId}:${cause}:${now.getTime()}:${change}`;
     // The trial that ended without a card names the delete date the hold set.
     const date = mail.kind === 'trial_ended_no_card' ? user.delete_at : mail.date;
     await writeEvent(tx, S, {

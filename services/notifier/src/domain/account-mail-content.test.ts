@@ -48,24 +48,82 @@ describe('account mail content', () => {
   });
 
   it.each([
-    ['trial_ending', 'ja', '3日後に終了', '2026年12月10日'],
-    ['trial_ending', 'en', 'ends in 3 days', '10 December 2026'],
-    ['trial_ended_no_card', 'ja', '監視を停止しました', '2026年12月10日'],
-    ['trial_ended_no_card', 'en', 'monitoring stopped', 'cancelled'],
-    ['payment_failed', 'ja', 'お支払いができませんでした', '保留'],
-    ['payment_failed', 'en', 'payment failed', '10 December 2026'],
-    ['account_held', 'ja', '保留', '再開'],
-    ['account_held', 'en', 'on hold', 'Resume your sites yourself'],
-    ['plan_changed', 'ja', 'プランを変更', 'Basic 25'],
-    ['plan_changed', 'en', 'plan has changed', 'Basic 25'],
-    ['cancellation_confirmed', 'ja', '解約を受け付けました', '取り消せます'],
-    ['cancellation_confirmed', 'en', 'cancellation is confirmed', 'undo'],
+    [
+      'trial_ending',
+      'ja',
+      '【Mimamori】無料トライアルは3日後に終了します',
+      '無料トライアルは2026年12月10日 12:00（日本時間）に終了します。',
+    ],
+    ['trial_ending', 'en', 'Mimamori: your free trial ends in 3 days', 'ends on Dec 10, 2026, 03:00 (UTC)'],
+    [
+      'trial_ended_no_card',
+      'ja',
+      '【Mimamori】無料トライアルが終了し、監視を停止しました',
+      '2026年12月10日 12:00',
+    ],
+    ['trial_ended_no_card', 'en', 'Mimamori: your free trial ended and monitoring stopped', 'cancelled'],
+    ['payment_failed', 'ja', '【Mimamori】お支払いができませんでした', '保留'],
+    ['payment_failed', 'en', 'Mimamori: your payment failed', 'by Dec 10, 2026, 03:00 (UTC)'],
+    ['account_held', 'ja', '【Mimamori】アカウントを保留にしました', '再開'],
+    ['account_held', 'en', 'Mimamori: your account is on hold', 'Resume your sites yourself'],
+    ['hold_lifted', 'ja', '【Mimamori】アカウントの保留を解除しました', '一時停止のままです'],
+    ['hold_lifted', 'en', 'Mimamori: the hold on your account is lifted', 'still paused'],
+    ['plan_changed', 'ja', '【Mimamori】プランを変更しました', '「ベーシック25」になりました'],
+    ['plan_changed', 'en', 'Mimamori: your plan has changed', 'Your plan is now Basic 25.'],
+    [
+      'plan_change_booked',
+      'ja',
+      '【Mimamori】プランの変更を予約しました',
+      '2026年12月10日 12:00（日本時間）の更新から、プランは「ベーシック25」に変わります。',
+    ],
+    [
+      'plan_change_booked',
+      'en',
+      'Mimamori: your plan change is booked',
+      'From your next renewal on Dec 10, 2026, 03:00 (UTC), your plan will be Basic 25.',
+    ],
+    [
+      'booked_change_cancelled',
+      'ja',
+      '【Mimamori】プラン変更の予約を取り消しました',
+      '「ベーシック25」のまま',
+    ],
+    [
+      'booked_change_cancelled',
+      'en',
+      'Mimamori: your booked plan change is cancelled',
+      'You stay on Basic 25',
+    ],
+    [
+      'cancellation_confirmed',
+      'ja',
+      '【Mimamori】解約を受け付けました',
+      '2026年12月10日 12:00（日本時間）までは',
+    ],
+    [
+      'cancellation_confirmed',
+      'en',
+      'Mimamori: your cancellation is confirmed',
+      'until Dec 10, 2026, 03:00 (UTC)',
+    ],
+    [
+      'cancellation_undone',
+      'ja',
+      '【Mimamori】解約を取り消しました',
+      '「ベーシック25」は2026年12月10日 12:00（日本時間）にこれまでどおり更新されます。',
+    ],
+    [
+      'cancellation_undone',
+      'en',
+      'Mimamori: your cancellation is undone',
+      'Basic 25 renews as usual on Dec 10, 2026, 03:00 (UTC).',
+    ],
   ] as const)('billing: %s in %s, as text and HTML with the link', (kind, lang, subject, body) => {
     const content = accountMailContent(kind, lang, 'https://x.example/account', '', {
       date: new Date('2026-12-10T03:00:00Z'),
       plan: 5,
     });
-    expect(content.subject).toContain(subject);
+    expect(content.subject).toBe(subject);
     expect(content.text).toContain(body);
     expect(content.html).toContain(body);
     expect(content.html).toContain(`lang="${lang}"`);
@@ -73,26 +131,38 @@ describe('account mail content', () => {
     expect(content.html).toContain('href="https://x.example/account"');
   });
 
+  it('names every plan from the catalogue in the reader’s language, never the other one', () => {
+    const named = (lang: 'ja' | 'en', plan: number) =>
+      accountMailContent('plan_changed', lang, null, '', { date: null, plan }).text.split('\n')[0];
+    expect(named('ja', 4)).toBe('ご利用のプランは「ベーシック5 (1分間隔)」になりました。');
+    expect(named('en', 4)).toBe('Your plan is now Basic 5 (1-minute interval).');
+    expect(named('ja', 11)).toBe('ご利用のプランは「アドバンスト」になりました。');
+    expect(named('en', 2)).toBe('Your plan is now Custom.');
+    for (const plan of [2, 3, 4, 5, 6, 7, 8, 9, 10, 11]) {
+      expect(named('ja', plan)).not.toMatch(/Basic|Custom|Advanced/);
+    }
+  });
+
   it('writes the date in the user’s time zone, named in the mail’s language', () => {
     const date = new Date('2026-12-10T20:00:00Z');
     const written = (lang: 'ja' | 'en', timezone: string) =>
       accountMailContent('trial_ending', lang, null, '', { date, plan: 3, timezone }).text;
-    expect(written('en', 'America/New_York')).toContain('10 December 2026 at 15:00 Eastern Time');
-    expect(written('en', 'Asia/Tokyo')).toContain('11 December 2026 at 05:00 Japan time');
+    expect(written('en', 'America/New_York')).toContain('Dec 10, 2026, 15:00 (Eastern Time)');
+    expect(written('en', 'Asia/Tokyo')).toContain('Dec 11, 2026, 05:00 (Japan time)');
     expect(written('ja', 'UTC')).toContain('2026年12月10日 20:00（UTC）');
     // The zone the picker offers a browser that names none: its offset, the sign read forwards.
-    expect(written('ja', 'Etc/GMT-9')).toContain('2026年12月11日 5:00（UTC+9）');
+    expect(written('ja', 'Etc/GMT-9')).toContain('2026年12月11日 05:00（UTC+9）');
     // A zone Intl does not know is not guessed at: the language's default stands.
-    expect(written('en', 'Mars/Olympus')).toContain('10 December 2026 at 20:00 UTC');
+    expect(written('en', 'Mars/Olympus')).toContain('Dec 10, 2026, 20:00 (UTC)');
   });
 
   it('writes a Japanese date in Japan’s time and an English one in UTC when no zone is chosen', () => {
     const date = new Date('2026-12-10T20:00:00Z');
     expect(accountMailContent('trial_ending', 'ja', null, '', { date, plan: 3 }).text).toContain(
-      '2026年12月11日 5:00（日本時間）',
+      '2026年12月11日 05:00（日本時間）',
     );
     expect(accountMailContent('trial_ending', 'en', null, '', { date, plan: 3 }).text).toContain(
-      '10 December 2026 at 20:00 UTC',
+      'Dec 10, 2026, 20:00 (UTC)',
     );
   });
 });

@@ -1,7 +1,7 @@
 import { escapeHtml } from '@mimamori/mail/html-escape';
 import { planName } from '@mimamori/plans';
 import { brandedMail, mailButton } from './mail-layout.ts';
-import { readerZone, zoneName } from './update-wording.ts';
+import { writtenTime } from './written-time.ts';
 
 export type AccountMailKind =
   | 'verify_email'
@@ -18,42 +18,37 @@ export type BillingMailKind =
   | 'trial_ended_no_card'
   | 'payment_failed'
   | 'account_held'
+  | 'hold_lifted'
   | 'plan_changed'
-  | 'cancellation_confirmed';
+  | 'plan_change_booked'
+  | 'booked_change_cancelled'
+  | 'cancellation_confirmed'
+  | 'cancellation_undone';
 
 export const BILLING_LINK_PATHS: Record<BillingMailKind, string> = {
   trial_ending: '/newcard',
   trial_ended_no_card: '/newcard',
   payment_failed: '/account',
   account_held: '/account',
+  // The sites stay paused after a hold; the dashboard is where they are resumed.
+  hold_lifted: '/',
   plan_changed: '/account',
+  // Where the booked change is shown and can be withdrawn.
+  plan_change_booked: '/planchange',
+  booked_change_cancelled: '/account',
   cancellation_confirmed: '/account',
+  cancellation_undone: '/account',
 };
 
 /**
- * What a billing mail names: a date (trial end, hold deadline, delete date, period end) and a
- * plan, and the user's time zone to write the date in (empty: none chosen).
+ * What a billing mail names: a date (trial end, hold deadline, delete date, period end, the renewal
+ * a booked change takes effect at) and a plan, and the user's time zone to write the date in
+ * (empty: none chosen).
  */
 export interface BillingFacts {
   date: Date | null;
   plan: number;
   timezone?: string;
-}
-
-/**
- * The date in the mail's language and the user's time zone, named (docs/product.md#time-zones);
- * a user who chose none reads Japanese mails in Japan's time and English ones in UTC.
- */
-function formatDate(date: Date | null, lang: 'ja' | 'en', timezone: string): string {
-  if (!date) return '';
-  const zone = readerZone(timezone, lang);
-  const written = new Intl.DateTimeFormat(lang === 'ja' ? 'ja-JP' : 'en-GB', {
-    timeZone: zone,
-    dateStyle: 'long',
-    timeStyle: 'short',
-  }).format(date);
-  const name = zoneName(zone, lang, date);
-  return lang === 'ja' ? `${written}（${name}）` : `${written} ${name}`;
 }
 
 /** The page each kind's link opens; the token goes in its query. */
@@ -86,8 +81,8 @@ function copy(
   facts: BillingFacts = { date: null, plan: 0 },
 ): Copy {
   const type = SUPPORT_TYPES[supportType]?.[lang] ?? supportType;
-  const date = formatDate(facts.date, lang, facts.timezone ?? '');
-  const plan = planName(facts.plan);
+  const date = facts.date ? writtenTime(facts.date, facts.timezone ?? '', lang) : '';
+  const plan = planName(facts.plan, lang);
   const ja: Record<AccountMailKind, Copy> = {
     verify_email: {
       subject: '【Mimamori】メールアドレスの確認',
@@ -136,7 +131,7 @@ function copy(
     trial_ending: {
       subject: '【Mimamori】無料トライアルは3日後に終了します',
       lines: [
-        `無料トライアルは ${date} に終了します。`,
+        `無料トライアルは${date}に終了します。`,
         'カードが登録されていないと、終了後はすべての監視が停止します。続けてご利用いただくにはカードを登録してください。',
       ],
       action: 'カードを登録する',
@@ -146,7 +141,7 @@ function copy(
       lines: [
         'カードが登録されないまま無料トライアルが終了したため、すべての監視を停止しました。',
         'カードを登録すると監視を再開できます（サイトはご自身で再開してください）。',
-        ...(date ? [`${date} までにカードが登録されない場合、アカウントは解約されます。`] : []),
+        ...(date ? [`${date}までにカードが登録されない場合、アカウントは解約されます。`] : []),
       ],
       action: 'カードを登録する',
     },
@@ -154,7 +149,7 @@ function copy(
       subject: '【Mimamori】お支払いができませんでした',
       lines: [
         'ご登録のカードで更新料金をお支払いいただけませんでした。',
-        `${date} までに再処理またはカードの更新でお支払いが完了しない場合、アカウントは保留となり、すべての監視が停止します。`,
+        `${date}までに再処理またはカードの更新でお支払いが完了しない場合、アカウントは保留となり、すべての監視が停止します。`,
       ],
       action: '再処理またはカードを更新する',
     },
@@ -166,16 +161,47 @@ function copy(
       ],
       action: '再処理またはカードを更新する',
     },
+    hold_lifted: {
+      subject: '【Mimamori】アカウントの保留を解除しました',
+      lines: [
+        'お支払いを確認できたため、アカウントの保留を解除しました。',
+        '止まっていたサイトは一時停止のままです。ダッシュボードから監視を再開してください。',
+      ],
+      action: 'ダッシュボードを開く',
+    },
     plan_changed: {
       subject: '【Mimamori】プランを変更しました',
-      lines: [`ご利用のプランは ${plan} になりました。`, '上限は新しいプランのものになっています。'],
+      lines: [`ご利用のプランは「${plan}」になりました。`, '上限は新しいプランのものになっています。'],
+      action: 'アカウントを確認する',
+    },
+    plan_change_booked: {
+      subject: '【Mimamori】プランの変更を予約しました',
+      lines: [
+        `${date}の更新から、プランは「${plan}」に変わります。`,
+        'それまでは現在のプランをご利用いただけます。予約はプラン変更の画面から取り消せます。',
+      ],
+      action: 'プラン変更の画面を開く',
+    },
+    booked_change_cancelled: {
+      subject: '【Mimamori】プラン変更の予約を取り消しました',
+      lines: ['プラン変更の予約を取り消しました。', `次回の更新後も「${plan}」のままご利用いただけます。`],
       action: 'アカウントを確認する',
     },
     cancellation_confirmed: {
       subject: '【Mimamori】解約を受け付けました',
       lines: [
-        `解約を受け付けました。${date} まではこれまでどおりご利用いただけます。`,
+        `解約を受け付けました。${date}まではこれまでどおりご利用いただけます。`,
         'それまではアカウント画面から解約を取り消せます。',
+      ],
+      action: 'アカウントを確認する',
+    },
+    cancellation_undone: {
+      subject: '【Mimamori】解約を取り消しました',
+      lines: [
+        '解約の取り消しを受け付けました。',
+        date
+          ? `「${plan}」は${date}にこれまでどおり更新されます。`
+          : `「${plan}」をこれまでどおりご利用いただけます。`,
       ],
       action: 'アカウントを確認する',
     },
@@ -258,9 +284,30 @@ function copy(
       ],
       action: 'Reprocess or update card',
     },
+    hold_lifted: {
+      subject: 'Mimamori: the hold on your account is lifted',
+      lines: [
+        'Your payment went through, so the hold on your account is lifted.',
+        'Your sites are still paused: resume them from the dashboard to start monitoring again.',
+      ],
+      action: 'Open the dashboard',
+    },
     plan_changed: {
       subject: 'Mimamori: your plan has changed',
       lines: [`Your plan is now ${plan}.`, 'Its limits apply from now on.'],
+      action: 'View my account',
+    },
+    plan_change_booked: {
+      subject: 'Mimamori: your plan change is booked',
+      lines: [
+        `From your next renewal on ${date}, your plan will be ${plan}.`,
+        'Until then you keep your current plan. You can cancel the booked change on the plan change page.',
+      ],
+      action: 'Open the plan change page',
+    },
+    booked_change_cancelled: {
+      subject: 'Mimamori: your booked plan change is cancelled',
+      lines: ['We cancelled the plan change you had booked.', `You stay on ${plan} after the next renewal.`],
       action: 'View my account',
     },
     cancellation_confirmed: {
@@ -268,6 +315,14 @@ function copy(
       lines: [
         `We received your cancellation. You can keep using Mimamori until ${date}.`,
         'Until then you can undo it from the account page.',
+      ],
+      action: 'View my account',
+    },
+    cancellation_undone: {
+      subject: 'Mimamori: your cancellation is undone',
+      lines: [
+        'We received your request to undo the cancellation.',
+        date ? `${plan} renews as usual on ${date}.` : `You keep using ${plan} as before.`,
       ],
       action: 'View my account',
     },

@@ -1,5 +1,6 @@
 import { imageFileName, type UpdateNotice } from './update-notice.ts';
-import { areaName, localTime, matchedRuleLines, UPDATE_WORDS } from './update-wording.ts';
+import { areaName, matchedRuleLines, UPDATE_WORDS } from './update-wording.ts';
+import { writtenTime } from './written-time.ts';
 
 /** Discord's embed limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits). */
 export const EMBED_LIMITS = { title: 256, description: 4096, fieldName: 256, fieldValue: 1024, total: 6000 };
@@ -72,7 +73,7 @@ export function discordMessage(notice: UpdateNotice): DiscordMessage {
   const rules = matchedRuleLines(notice);
   const fields = [
     { name: words.site, value: cut(notice.url, EMBED_LIMITS.fieldValue) },
-    { name: words.detectedAt, value: localTime(notice.detectedAt, notice.timezone, notice.lang) },
+    { name: words.detectedAt, value: writtenTime(notice.detectedAt, notice.timezone, notice.lang) },
     {
       name: words.rules,
       value: clip(

@@ -20,8 +20,13 @@ describe('failure alerts in the user’s words (docs/product.md#failure-alerts)'
     expect(mail.text).toContain(
       '「価格ページ」の確認が 3 回続けて失敗しました: 監視範囲「セール価格」が見つかりませんでした',
     );
-    expect(mail.text).toContain('2026-11-25 10:00（日本時間）から失敗しています。');
+    expect(mail.text).toContain('2026年11月25日 10:00（日本時間）から失敗しています。');
     expect(mail.html).toContain('href="https://mimamori.example/target2?id=t1"');
+    // The product's branded layout, with the history behind its teal button.
+    expect(mail.html).toMatch(
+      /<td style="background:#0f766e[^"]*"><a href="https:\/\/mimamori\.example\/target2\?id=t1"[^>]*>履歴を見る<\/a>/,
+    );
+    expect(mail.html).toContain('href="https://shop.example.jp/price"');
   });
 
   it('words each kind, and the working-again message, in English', () => {
@@ -41,6 +46,9 @@ describe('failure alerts in the user’s words (docs/product.md#failure-alerts)'
       recovered: { since, at: new Date('2026-11-25T03:00:00Z') },
     });
     expect(recovered.subject).toBe('Mimamori: “価格ページ” is working again');
+    expect(recovered.text).toContain(
+      'work again as of Nov 25, 2026, 12:00 (Japan time); they had failed since Nov 25, 2026, 10:00 (Japan time).',
+    );
   });
 
   it('escapes the label in the HTML and keeps Discord within its limits', () => {

@@ -1,7 +1,9 @@
 import { escapeHtml } from '@mimamori/mail/html-escape';
 import type { FailureKind } from '@mimamori/watch-engine';
 import type { DiscordMessage } from './discord-message.ts';
-import { localTime } from './update-wording.ts';
+import { BRAND, brandedMail, mailButton } from './mail-layout.ts';
+import { UPDATE_WORDS } from './update-wording.ts';
+import { writtenTime } from './written-time.ts';
 
 /** What a failure alert or its "working again" message is about. */
 export interface FailureNotice {
@@ -55,7 +57,7 @@ function lines(notice: FailureNotice): { subject: string; body: string[] } {
   const { lang, label, failure, recovered } = notice;
   if (failure) {
     const what = failureWords(failure.kind, failure.areaName, lang);
-    const since = localTime(failure.since, notice.timezone, lang);
+    const since = writtenTime(failure.since, notice.timezone, lang);
     return lang === 'en'
       ? {
           subject: `Mimamori: checks of “${label}” are failing`,
@@ -74,23 +76,26 @@ function lines(notice: FailureNotice): { subject: string; body: string[] } {
           ],
         };
   }
-  const since = recovered ? localTime(recovered.since, notice.timezone, lang) : '';
-  const at = recovered ? localTime(recovered.at, notice.timezone, lang) : '';
+  const since = recovered ? writtenTime(recovered.since, notice.timezone, lang) : '';
+  const at = recovered ? writtenTime(recovered.at, notice.timezone, lang) : '';
   return lang === 'en'
     ? {
         subject: `Mimamori: “${label}” is working again`,
-        body: [`Checks of “${label}” work again (${at}); they had failed since ${since}.`],
+        body: [`Checks of “${label}” work again as of ${at}; they had failed since ${since}.`],
       }
     : {
         subject: `【Mimamori】「${label}」の確認が復旧しました`,
-        body: [`「${label}」の確認が復旧しました（${at}）。${since}から失敗していました。`],
+        body: [`「${label}」の確認が${at}に復旧しました。${since}から失敗していました。`],
       };
 }
 
-/** The alert or "working again" e-mail, text and HTML. */
+/**
+ * The alert or "working again" e-mail, text and HTML: the branded layout every mail of the product
+ * has, with the site's address and a button to its history.
+ */
 export function failureMailContent(notice: FailureNotice): { subject: string; text: string; html: string } {
   const { subject, body } = lines(notice);
-  const link = notice.historyUrl || notice.url;
+  const words = UPDATE_WORDS[notice.lang];
   const text = [
     ...body,
     '',
@@ -99,9 +104,17 @@ export function failureMailContent(notice: FailureNotice): { subject: string; te
     '',
     '-- Mimamori',
   ].join('\n');
-  const html = `<!doctype html><html lang="${notice.lang}"><body style="font-family:sans-serif">${body
-    .map((line) => `<p>${escapeHtml(line)}</p>`)
-    .join('')}<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p><p>-- Mimamori</p></body></html>`;
+  const html = brandedMail({
+    lang: notice.lang,
+    title: subject,
+    preheader: body[0] ?? subject,
+    body: [
+      ...body.map((line) => `<p style="margin:0 0 12px">${escapeHtml(line)}</p>`),
+      `<p style="margin:0 0 12px;word-break:break-all"><a href="${escapeHtml(notice.url)}" style="color:${BRAND.accent}">${escapeHtml(notice.url)}</a></p>`,
+      notice.historyUrl ? mailButton(notice.historyUrl, words.history) : '',
+    ].join('\n'),
+    footer: words.footer,
+  });
   return { subject, text, html };
 }
 

@@ -21,7 +21,7 @@ describe('filing notices', () => {
       '【Mimamori】新しい開示: トヨタ自動車「2026年3月期 決算短信〔IFRS〕(連結) <速報>」',
     );
     expect(mail.text).toContain('企業: トヨタ自動車 (7203)');
-    expect(mail.text).toContain('開示日時: 2026-05-08 15:30（日本時間）');
+    expect(mail.text).toContain('開示日時: 2026年5月8日 15:30（日本時間）');
     expect(mail.text).toContain('開示元: TDnet');
     expect(mail.text).toContain(`書類を開く: ${notice.documentUrl}`);
     expect(mail.html).toContain('<html lang="ja">');
@@ -34,7 +34,7 @@ describe('filing notices', () => {
   it('writes English in the reader’s zone', () => {
     const mail = filingMailContent({ ...notice, lang: 'en', timezone: 'America/New_York' });
     expect(mail.subject).toBe('Mimamori: トヨタ自動車 filed "2026年3月期 決算短信〔IFRS〕(連結) <速報>"');
-    expect(mail.text).toContain('Published: 2026-05-08 02:30');
+    expect(mail.text).toContain('Published: May 8, 2026, 02:30 (Eastern Time)');
     expect(mail.text).toContain('Open the document: https://www.release.tdnet.info/');
     expect(mail.html).toContain('<html lang="en">');
   });
@@ -59,7 +59,7 @@ describe('filing notices', () => {
         timestamp: '2026-05-08T06:30:00.000Z',
         fields: [
           { name: 'Company', value: 'トヨタ自動車 (7203)' },
-          { name: 'Published', value: '2026-05-08 06:30 (UTC)' },
+          { name: 'Published', value: 'May 8, 2026, 06:30 (UTC)' },
           { name: 'Source', value: 'TDnet', inline: true },
           { name: 'Open the document', value: notice.documentUrl },
         ],

@@ -1,7 +1,7 @@
 import { escapeHtml } from '@mimamori/mail/html-escape';
 import type { DiscordMessage } from './discord-message.ts';
 import { BRAND, brandedMail, mailButton } from './mail-layout.ts';
-import { localTime } from './update-wording.ts';
+import { writtenTime } from './written-time.ts';
 
 /** A new filing of a company one user follows, in that user's language and zone. */
 export interface FilingNotice {
@@ -64,7 +64,7 @@ function safeLink(url: string): string {
 /** The filing mail: text and HTML with the same facts and a button to the document. */
 export function filingMailContent(notice: FilingNotice): { subject: string; text: string; html: string } {
   const words = FILING_WORDS[notice.lang];
-  const when = localTime(notice.publishedAt, notice.timezone, notice.lang);
+  const when = writtenTime(notice.publishedAt, notice.timezone, notice.lang);
   const company = companyLine(notice);
   const source = SOURCE_NAMES[notice.source] ?? notice.source;
   const link = safeLink(notice.documentUrl);
@@ -130,7 +130,7 @@ export function filingDiscordMessage(notice: FilingNotice): DiscordMessage {
           timestamp: notice.publishedAt.toISOString(),
           fields: [
             { name: words.company, value: cut(companyLine(notice), 1024) },
-            { name: words.publishedAt, value: localTime(notice.publishedAt, notice.timezone, notice.lang) },
+            { name: words.publishedAt, value: writtenTime(notice.publishedAt, notice.timezone, notice.lang) },
             { name: words.source, value: SOURCE_NAMES[notice.source] ?? notice.source, inline: true },
             ...(link ? [{ name: words.open, value: cut(link, 1024) }] : []),
           ],

@@ -53,10 +53,12 @@ describe('update mail content', () => {
 
   it('gives the time in the reader’s zone by a readable name', () => {
     const ja = updateMailContent(notice({ lang: 'ja', timezone: 'Etc/GMT-9' }));
-    expect(ja.text).toContain('検知日時: 2026-11-23 23:05（UTC+9）');
-    expect(ja.html).toContain('2026-11-23 23:05（UTC+9）');
+    expect(ja.text).toContain('検知日時: 2026年11月23日 23:05（UTC+9）');
+    expect(ja.html).toContain('2026年11月23日 23:05（UTC+9）');
     const tokyo = updateMailContent(notice({ lang: 'ja', timezone: 'Asia/Tokyo' }));
-    expect(tokyo.text).toContain('2026-11-23 23:05（日本時間）');
+    expect(tokyo.text).toContain('2026年11月23日 23:05（日本時間）');
+    const english = updateMailContent(notice({ lang: 'en', timezone: 'Asia/Tokyo' }));
+    expect(english.text).toContain('Nov 23, 2026, 23:05 (Japan time)');
   });
 
   it('is branded, table-based HTML with inline styles in the product’s teal, in the reader’s language', () => {

@@ -2,7 +2,8 @@ import { escapeHtml } from '@mimamori/mail/html-escape';
 import type { MailAttachment } from '@mimamori/mail/mail-transport';
 import { BRAND, brandedMail, MONO, mailButton, mailHeading } from './mail-layout.ts';
 import { imageFileName, type UpdateNotice } from './update-notice.ts';
-import { areaName, localTime, matchedRuleLines, UPDATE_WORDS } from './update-wording.ts';
+import { areaName, matchedRuleLines, UPDATE_WORDS } from './update-wording.ts';
+import { writtenTime } from './written-time.ts';
 
 /**
  * The update mail: text and HTML with the same content, the diffs exactly as the event carries
@@ -16,7 +17,7 @@ export function updateMailContent(notice: UpdateNotice): {
   attachments: MailAttachment[];
 } {
   const words = UPDATE_WORDS[notice.lang];
-  const when = localTime(notice.detectedAt, notice.timezone, notice.lang);
+  const when = writtenTime(notice.detectedAt, notice.timezone, notice.lang);
   const rules = matchedRuleLines(notice);
   const ruleLines = rules.length > 0 ? rules : [words.noRules];
   const text = [

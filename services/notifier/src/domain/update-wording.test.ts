@@ -1,31 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { areaName, localTime, matchedRuleLines, zoneName } from './update-wording.ts';
+import { areaName, matchedRuleLines } from './update-wording.ts';
 
 describe('update wording', () => {
-  it('gives the time in the reader’s zone, or the language’s usual one when unknown', () => {
-    const at = new Date('2026-11-23T14:05:00Z');
-    expect(localTime(at, 'Asia/Tokyo', 'ja')).toBe('2026-11-23 23:05（日本時間）');
-    expect(localTime(at, 'Asia/Tokyo', 'en')).toBe('2026-11-23 23:05 (Japan time)');
-    expect(localTime(at, '', 'ja')).toBe('2026-11-23 23:05（日本時間）');
-    expect(localTime(at, 'Not/AZone', 'en')).toBe('2026-11-23 14:05 (UTC)');
-  });
-
-  it('names an offset-only zone by its offset the way people write it, never "Etc/GMT-9"', () => {
-    const at = new Date('2026-11-23T14:05:00Z');
-    // The sign-up sets Etc/GMT-9 from a UTC+9 browser: its POSIX sign reads backwards.
-    expect(localTime(at, 'Etc/GMT-9', 'ja')).toBe('2026-11-23 23:05（UTC+9）');
-    expect(localTime(at, 'Etc/GMT-9', 'en')).toBe('2026-11-23 23:05 (UTC+9)');
-    expect(zoneName('Etc/GMT+5', 'en', at)).toBe('UTC-5');
-    expect(zoneName('Etc/GMT', 'ja', at)).toBe('UTC');
-  });
-
-  it('names other zones by Intl’s generic name in the reader’s language', () => {
-    const at = new Date('2026-11-23T14:05:00Z');
-    expect(zoneName('America/New_York', 'ja', at)).toBe('米国東部時間');
-    expect(zoneName('America/New_York', 'en', at)).toBe('Eastern Time');
-    expect(zoneName('Asia/Kolkata', 'en', at)).toBe('India Standard Time');
-  });
-
   it('names each matched condition in the reader’s language', () => {
     const matched = [
       {

@@ -1,6 +1,7 @@
 import { type FailureNotice, failureWords } from './failure-alert-content.ts';
 import type { UpdateNotice } from './update-notice.ts';
-import { areaName, matchedRuleLines, readerZone } from './update-wording.ts';
+import { areaName, matchedRuleLines } from './update-wording.ts';
+import { readerZone } from './written-time.ts';
 
 /** One of the account's signed webhooks as the notification profile lists it. */
 export interface ProfileWebhook {

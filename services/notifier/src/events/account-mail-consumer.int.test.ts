@@ -100,4 +100,67 @@ describe('account mail consumer', () => {
     expect(smtp.messages.filter((m) => JSON.stringify(m.to).includes('moved@example.jp'))).toHaveLength(0);
     await mail.close();
   });
+
+  it.each([
+    {
+      lang: 'ja',
+      kind: 'plan_change_booked',
+      subject: '【Mimamori】プランの変更を予約しました',
+      line: '2027年1月19日 22:07（日本時間）の更新から、プランは「ベーシック5 (1分間隔)」に変わります。',
+      link: 'https://mimamori.example/planchange',
+    },
+    {
+      lang: 'en',
+      kind: 'plan_change_booked',
+      subject: 'Mimamori: your plan change is booked',
+      line: 'From your next renewal on Jan 19, 2027, 13:07 (UTC), your plan will be Basic 5 (1-minute interval).',
+      link: 'https://mimamori.example/planchange',
+    },
+    {
+      lang: 'ja',
+      kind: 'hold_lifted',
+      subject: '【Mimamori】アカウントの保留を解除しました',
+      line: '止まっていたサイトは一時停止のままです。ダッシュボードから監視を再開してください。',
+      link: 'https://mimamori.example/',
+    },
+    {
+      lang: 'en',
+      kind: 'cancellation_undone',
+      subject: 'Mimamori: your cancellation is undone',
+      line: 'Basic 5 (1-minute interval) renews as usual on Jan 19, 2027, 13:07 (UTC).',
+      link: 'https://mimamori.example/account',
+    },
+  ] as const)('sends the $kind billing mail in $lang once, even when delivered twice', async (expected) => {
+    const mail = openMailTransport(smtp.url, 'Mimamori <no-reply@mimamori.local>');
+    const consumer = accountMailConsumer({
+      deliveries: createDeliveryStore(db),
+      mail,
+      secretBox,
+      publicUrl: () => 'https://mimamori.example/',
+      logger,
+    });
+    const to = `${expected.kind}-${expected.lang}@example.jp`;
+    const event = delivery({
+      eventId: `billing-mail:${expected.kind}:u-3:${expected.lang}`,
+      userId: 'u-3',
+      to,
+      lang: expected.lang,
+      kind: expected.kind,
+      sealedToken: '',
+      supportType: '',
+      billingDate: new Date('2027-01-19T13:07:00Z'),
+      plan: 4,
+      timezone: '',
+    });
+    await consumer.handler(event);
+    await consumer.handler(event);
+
+    const received = smtp.messages.filter((m) => JSON.stringify(m.to).includes(to));
+    expect(received).toHaveLength(1);
+    expect(received[0]?.subject).toBe(expected.subject);
+    expect(received[0]?.text).toContain(expected.line);
+    expect(received[0]?.text).toContain(expected.link);
+    expect(received[0]?.html).toContain(`href="${expected.link}"`);
+    await mail.close();
+  });
 });

@@ -10,7 +10,9 @@ import {
   assertCanReprocess,
   assertInGoodStanding,
   BillingRefused,
+  bookChange,
   cancelAtPeriodEnd,
+  dropBookedChange,
   followProvider,
   holdIfDue,
   type PlanChangeTiming,
@@ -154,9 +156,10 @@ export function billingActions(deps: BillingDeps) {
         await provider.changeNow(record.subscriptionId, lines, trialing);
       } else {
         await provider.bookAtRenewal(record.subscriptionId, lines);
-        await store.within(userId, (unit) =>
-          unit.save({ ...unit.record, booked: choice }, [], 'plan-booked'),
-        );
+        await store.within(userId, (unit) => {
+          const booked = bookChange(unit.record, choice);
+          return unit.save(booked.record, booked.effects, 'plan-booked');
+        });
       }
       await refresh(userId, 'plan-change');
       return required(userId);
@@ -168,9 +171,10 @@ export function billingActions(deps: BillingDeps) {
       if (!record.booked) throw new BillingRefused('nothing_booked');
       assertInGoodStanding(record);
       await provider.releaseBooking(record.subscriptionId);
-      await store.within(userId, (unit) =>
-        unit.save({ ...unit.record, booked: null }, [], 'booking-released'),
-      );
+      await store.within(userId, (unit) => {
+        const dropped = dropBookedChange(unit.record);
+        return unit.save(dropped.record, dropped.effects, 'booking-released');
+      });
       await refresh(userId, 'booking-released');
       return required(userId);
     },

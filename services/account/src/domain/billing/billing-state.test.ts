@@ -6,7 +6,9 @@ import {
   assertCanReprocess,
   BillingRefused,
   billingMails,
+  bookChange,
   cancelAtPeriodEnd,
+  dropBookedChange,
   followProvider,
   holdIfDue,
   overAfterChange,
@@ -239,7 +241,7 @@ describe('billing mails', () => {
     expect(billingMails(cancelling.record, cancelling.effects)).toEqual([
       { kind: 'cancellation_confirmed', date: new Date(NOW.getTime() + 30 * DAY), plan: 3 },
     ]);
-    // The end itself, and an undo, send none.
+    // The end itself sends none.
     const ended = followProvider(
       cancelling.record,
       sub({ status: 'canceled', cancelAtPeriodEnd: true }),
@@ -247,7 +249,56 @@ describe('billing mails', () => {
       GRACE,
     );
     expect(billingMails(ended.record, ended.effects)).toEqual([]);
+  });
+
+  it('tells an undone cancellation once, with the renewal it keeps', () => {
+    const active = record({ status: 2, providerStatus: 'active', card: CARD });
+    const cancelling = followProvider(active, sub({ cancelAtPeriodEnd: true }), NOW, GRACE);
     const undone = followProvider(cancelling.record, sub(), NOW, GRACE);
-    expect(billingMails(undone.record, undone.effects)).toEqual([]);
+    expect(billingMails(undone.record, undone.effects)).toEqual([
+      { kind: 'cancellation_undone', date: new Date(NOW.getTime() + 30 * DAY), plan: 3 },
+    ]);
+    // Read again (the webhook after the request's own re-read): nothing changed, nothing sent.
+    const again = followProvider(undone.record, sub(), NOW, GRACE);
+    expect(billingMails(again.record, again.effects)).toEqual([]);
+  });
+
+  it('tells a lifted hold once, and not when the account ends instead', () => {
+    const held = record({ status: 7, providerStatus: 'past_due', card: CARD });
+    const lifted = followProvider(held, sub(), NOW, GRACE);
+    expect(billingMails(lifted.record, lifted.effects)).toEqual([
+      { kind: 'hold_lifted', date: null, plan: 3 },
+    ]);
+    expect(billingMails(followProvider(lifted.record, sub(), NOW, GRACE).record, [])).toEqual([]);
+    const trialHeld = record({ status: 7, providerStatus: 'paused' });
+    const resumed = followProvider(trialHeld, sub(), NOW, GRACE);
+    expect(billingMails(resumed.record, resumed.effects).map((mail) => mail.kind)).toEqual(['hold_lifted']);
+    const ended = followProvider(held, sub({ status: 'canceled' }), NOW, GRACE);
+    expect(billingMails(ended.record, ended.effects)).toEqual([]);
+    // The trial sweeper held the account before the provider paused it: read back as a trial, no
+    // payment lifted anything.
+    const sweptTrial = record({ status: 7, providerStatus: 'trialing' });
+    const stillTrial = followProvider(sweptTrial, sub({ status: 'trialing' }), NOW, GRACE);
+    expect(stillTrial.effects).toContain('monitoring_may_resume');
+    expect(billingMails(stillTrial.record, stillTrial.effects)).toEqual([]);
+  });
+
+  it('tells a booked change with its plan and the renewal it takes effect at, once per booking', () => {
+    const active = record({ status: 2, providerStatus: 'active', card: CARD, periodEnd: NOW });
+    const booked = bookChange(active, { plan: 4, cycle: 'month', options: [] });
+    expect(booked.record.booked).toEqual({ plan: 4, cycle: 'month', options: [] });
+    expect(billingMails(booked.record, booked.effects)).toEqual([
+      { kind: 'plan_change_booked', date: NOW, plan: 4 },
+    ]);
+    // The same booking asked again changes nothing and tells nothing; another plan is a new booking.
+    expect(bookChange(booked.record, { plan: 4, cycle: 'month', options: [] }).effects).toEqual([]);
+    expect(bookChange(booked.record, { plan: 4, cycle: 'year', options: [] }).effects).toEqual([
+      'plan_change_booked',
+    ]);
+    const dropped = dropBookedChange(booked.record);
+    expect(dropped.record.booked).toBeNull();
+    expect(billingMails(dropped.record, dropped.effects)).toEqual([
+      { kind: 'booked_change_cancelled', date: null, plan: 3 },
+    ]);
   });
 });

@@ -13,8 +13,11 @@ export type BillingEffect =
   | 'renewal_failed'
   | 'trial_ended_without_card'
   | 'plan_changed'
+  | 'plan_change_booked'
+  | 'booked_change_cancelled'
   | 'trial_ending'
   | 'cancellation_confirmed'
+  | 'cancellation_undone'
   | 'ended';
 
 export interface BillingChange {
@@ -109,7 +112,28 @@ function effectsOf(before: BillingRecord, after: BillingRecord): BillingEffect[]
   if (after.cancelAtPeriodEnd && !before.cancelAtPeriodEnd && after.status !== cancelled) {
     effects.push('cancellation_confirmed');
   }
+  if (before.cancelAtPeriodEnd && !after.cancelAtPeriodEnd && after.status !== cancelled) {
+    effects.push('cancellation_undone');
+  }
   return effects;
+}
+
+/**
+ * A change booked for the next renewal (docs/product.md#subscription): recorded with its mail, unless
+ * the same change was booked already (a repeated request changes nothing, so it tells nothing).
+ */
+export function bookChange(record: BillingRecord, choice: PlanChoice): BillingChange {
+  if (record.booked && samePlan(record.booked, choice)) return { record, effects: [] };
+  return { record: { ...record, booked: choice }, effects: ['plan_change_booked'] };
+}
+
+/**
+ * The user dropped the booked change and the provider released it: the current plan renews as it is.
+ * The provider's webhook may have recorded the release first, so the mail follows the request (which
+ * is refused once nothing is booked), not the record's booking.
+ */
+export function dropBookedChange(record: BillingRecord): BillingChange {
+  return { record: { ...record, booked: null }, effects: ['booked_change_cancelled'] };
 }
 
 export type BillingMailKind =
@@ -117,26 +141,36 @@ export type BillingMailKind =
   | 'trial_ended_no_card'
   | 'payment_failed'
   | 'account_held'
+  | 'hold_lifted'
   | 'plan_changed'
-  | 'cancellation_confirmed';
+  | 'plan_change_booked'
+  | 'booked_change_cancelled'
+  | 'cancellation_confirmed'
+  | 'cancellation_undone';
 
 /** A billing mail to the account's address: what happened, the date it names and the plan. */
 export interface BillingMail {
   kind: BillingMailKind;
-  /** The trial's end, the hold deadline (suspend_at) or the period's end; null when none applies. */
+  /**
+   * The trial's end, the hold deadline (suspend_at), or the period's end (when a cancellation or a
+   * booked change takes effect, or the renewal an undone cancellation keeps); null when none applies.
+   */
   date: Date | null;
+  /** The plan in force, or the one booked for the next renewal. */
   plan: number;
 }
 
 /**
  * The mails a billing change sends (docs/product.md#subscription): the trial ends in 3 days (no card
- * yet), it ended without one, a renewal failed, the account was put on hold, the plan changed, a
- * cancellation was confirmed. Each effect happens once per change, so each mail is sent once.
+ * yet), it ended without one, a renewal failed, the account was put on hold, the hold was lifted
+ * (sites stay paused), the plan changed, a change was booked for the next renewal or the booking
+ * dropped, a cancellation was confirmed or undone. Each effect happens once per recorded change, so
+ * each mail is sent once.
  */
 export function billingMails(record: BillingRecord, effects: readonly BillingEffect[]): BillingMail[] {
   const mails: BillingMail[] = [];
-  const mail = (kind: BillingMailKind, date: Date | null) =>
-    mails.push({ kind, date, plan: record.current.plan });
+  const mail = (kind: BillingMailKind, date: Date | null, plan: number = record.current.plan) =>
+    mails.push({ kind, date, plan });
   if (effects.includes('trial_ending') && !record.card) mail('trial_ending', record.suspendAt);
   if (effects.includes('trial_ended_without_card')) mail('trial_ended_no_card', null);
   if (effects.includes('renewal_failed')) mail('payment_failed', record.suspendAt);
@@ -145,8 +179,18 @@ export function billingMails(record: BillingRecord, effects: readonly BillingEff
     !effects.includes('ended') &&
     record.providerStatus !== 'paused';
   if (heldUnpaid) mail('account_held', null);
+  // Lifted by a payment: the subscription is active again. The trial sweeper's hold read back as a
+  // trial the provider has not paused yet lifts nothing the user did, so it tells nothing.
+  const liftedByPayment =
+    effects.includes('monitoring_may_resume') && record.status === SubscriptionStatus.active;
+  if (liftedByPayment) mail('hold_lifted', null);
   if (effects.includes('plan_changed')) mail('plan_changed', null);
+  if (effects.includes('plan_change_booked') && record.booked) {
+    mail('plan_change_booked', record.periodEnd, record.booked.plan);
+  }
+  if (effects.includes('booked_change_cancelled')) mail('booked_change_cancelled', null);
   if (effects.includes('cancellation_confirmed')) mail('cancellation_confirmed', record.periodEnd);
+  if (effects.includes('cancellation_undone')) mail('cancellation_undone', record.periodEnd);
   return mails;
 }
 

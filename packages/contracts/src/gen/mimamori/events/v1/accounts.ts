@@ -31,7 +31,8 @@ export interface AccountMailRequested {
   /**
    * "verify_email", "verify_mail", "change_email", "email_taken", "reset_password",
    * "support_received"; billing: "trial_ending", "trial_ended_no_card", "payment_failed",
-   * "account_held", "plan_changed", "cancellation_confirmed".
+   * "account_held", "hold_lifted", "plan_changed", "plan_change_booked", "booked_change_cancelled",
+   * "cancellation_confirmed", "cancellation_undone".
    */
   kind: string;
   /**
@@ -43,7 +44,8 @@ export interface AccountMailRequested {
   supportType: string;
   /**
    * Billing mails (docs/billing.md): the date the mail is about (the trial's end, the hold deadline
-   * suspend_at, the delete date, the period's end) and the plan it names.
+   * suspend_at, the delete date, the period's end, when a booked change takes effect) and the plan
+   * it names (the one in force, or the one booked).
    */
   billingDate?: Date | undefined;
   plan: number;
