@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openPostgres } from '@mimamori/db';
-import type { HttpVisitor } from '@mimamori/test-fixtures';
+import { type HttpVisitor, TEST_MINUTE_MS } from '@mimamori/test-fixtures';
 import { describe, expect, it } from 'vitest';
 import {
   linkDiscord,
@@ -11,7 +11,7 @@ import {
   WEBHOOK_ID,
 } from './rig/account-steps.ts';
 import { priceSiteRegistration } from './rig/price-site.ts';
-import { MINUTE_MS, useSystemRig } from './rig/system-rig.ts';
+import { useSystemRig } from './rig/system-rig.ts';
 import { waitFor } from './rig/wait-for.ts';
 
 // Issue 21, failure alerts with recovery, end to end: every service as its own process, real
@@ -19,7 +19,7 @@ import { waitFor } from './rig/wait-for.ts';
 // rig's scaled time) fails five checks in a row (its area vanished), then works again. The
 // scheduler's backoff is capped at one minute so five failures take minutes, not the hour the
 // default backoff would stretch them to.
-const INTERVAL_MS = MINUTE_MS;
+const INTERVAL_MS = TEST_MINUTE_MS;
 const EMAIL = 'alerts@example.jp';
 
 const rig = useSystemRig('failure-alerts', () => ({ env: { SCHEDULER_BACKOFF_MAX_MINUTES: '1' } }));

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, createShutdown, type Shutdown } from '@mimamori/runtime';
-import { createHttpVisitor, type HttpVisitor } from '@mimamori/test-fixtures';
+import { createHttpVisitor, type HttpVisitor, TEST_TIME_SCALE } from '@mimamori/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FilingsStandIn, startFilingsStandIn } from '../services/filings/test/filings-stand-in.ts';
 import { type Standalone, startStandalone } from '../standalone/src/start-standalone.ts';
@@ -10,8 +10,9 @@ import { searchUntilFound } from './rig/search-directory.ts';
 import { waitFor } from './rig/wait-for.ts';
 
 // Issue 16 end to end in the single-process mode: PGlite, the in-process bus, the local mailbox
-// and the product's own /dev/discord; the SEC replayed by the filings stand-in, polled every 10 s.
-const POLL_MS = 10_000;
+// and the product's own /dev/discord; the SEC replayed by the filings stand-in, polled every 10 s of
+// the product's time, a few times a second under the tests' time scale.
+const POLL_MS = 10_000 / TEST_TIME_SCALE;
 const EMAIL = 'filings-standalone@example.jp';
 const logger = createLogger({ service: 'filings-standalone-test', level: 'silent' });
 
@@ -27,6 +28,7 @@ async function start() {
     host: '127.0.0.1',
     port: 0,
     dataDir,
+    timeScale: TEST_TIME_SCALE,
     filings: { ...sources.settings(['sec']), pollIntervalMs: POLL_MS },
     logger,
     shutdown,
@@ -137,5 +139,5 @@ describe('company filings in the single-process mode', () => {
     expect(await filingMails('8-K/A')).toHaveLength(1);
     expect(await filingMails('8-K')).toHaveLength(1);
     expect(await filingMails('10-K')).toEqual([]);
-  }, 420_000);
+  }, 180_000);
 });

@@ -1,16 +1,16 @@
-import type { HttpVisitor } from '@mimamori/test-fixtures';
+import { type HttpVisitor, TEST_TIME_SCALE } from '@mimamori/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type FilingsStandIn, startFilingsStandIn } from '../services/filings/test/filings-stand-in.ts';
 import { linkDiscord, signUpVerified, WEBHOOK_ID } from './rig/account-steps.ts';
 import { searchUntilFound } from './rig/search-directory.ts';
-import { TIME_SCALE, useSystemRig } from './rig/system-rig.ts';
+import { useSystemRig } from './rig/system-rig.ts';
 import { waitFor } from './rig/wait-for.ts';
 
 // Issue 16 end to end in cluster mode: every service its own process, real PostgreSQL,
 // JetStream, an SMTP server and a Discord receiver; the SEC replayed by the filings stand-in.
 // The filings service polls every 10 s of the product's time (the shortest
 // FILINGS_POLL_INTERVAL_SECONDS), a few times a second under the rig's time scale.
-const POLL_MS = 10_000 / TIME_SCALE;
+const POLL_MS = 10_000 / TEST_TIME_SCALE;
 const EMAIL = 'filings@example.com';
 
 let sources: FilingsStandIn;

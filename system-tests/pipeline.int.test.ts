@@ -1,17 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openPostgres } from '@mimamori/db';
-import { blobKeys, type HttpVisitor, testNatsUrl } from '@mimamori/test-fixtures';
+import { blobKeys, type HttpVisitor, TEST_MINUTE_MS, testNatsUrl } from '@mimamori/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { linkDiscord, registerSite, signUpVerified, untilChecked, WEBHOOK_ID } from './rig/account-steps.ts';
 import { priceSiteRegistration } from './rig/price-site.ts';
-import { MINUTE_MS, useSystemRig } from './rig/system-rig.ts';
+import { useSystemRig } from './rig/system-rig.ts';
 import { startTraceCollector } from './rig/trace-collector.ts';
 import { waitFor } from './rig/wait-for.ts';
 
 // Issue 6 end to end: every service as its own process, real PostgreSQL, JetStream, Chromium,
 // an SMTP server and a Discord receiver; the shortest interval (1 minute, of the rig's scaled
 // time) sets the pace.
-const INTERVAL_MS = MINUTE_MS;
+const INTERVAL_MS = TEST_MINUTE_MS;
 const EMAIL = 'pipeline@example.jp';
 
 let traces: Awaited<ReturnType<typeof startTraceCollector>>;

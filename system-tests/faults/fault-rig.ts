@@ -1,17 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openPostgres } from '@mimamori/db';
-import type { HttpVisitor, OwnServer } from '@mimamori/test-fixtures';
+import { type HttpVisitor, type OwnServer, TEST_MINUTE_MS } from '@mimamori/test-fixtures';
 import { expect } from 'vitest';
 import type { ServiceName } from '../../scripts/cluster/launch-cluster.ts';
 import { linkDiscord, registerSite, signUpVerified, untilChecked, WEBHOOK_ID } from '../rig/account-steps.ts';
 import { priceSiteRegistration } from '../rig/price-site.ts';
-import { MINUTE_MS, type SystemRig, useSystemRig } from '../rig/system-rig.ts';
+import { type SystemRig, useSystemRig } from '../rig/system-rig.ts';
 import { waitFor } from '../rig/wait-for.ts';
 
 export { waitFor };
 
 /** The check interval the site is registered with: the shortest there is, in the rig's scaled time. */
-export const INTERVAL_MS = MINUTE_MS;
+export const INTERVAL_MS = TEST_MINUTE_MS;
 export const EMAIL = 'faults@example.jp';
 
 /** The system rig on a NATS and a PostgreSQL of the test's own, which a fault test kills, halts and restarts. */

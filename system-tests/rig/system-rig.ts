@@ -12,21 +12,13 @@ import {
   startOwnPostgres,
   startSmtpServer,
   testNatsUrl,
+  testTimeEnv,
 } from '@mimamori/test-fixtures';
 import { afterAll, beforeAll } from 'vitest';
 import { type Cluster, launchCluster } from '../../scripts/cluster/launch-cluster.ts';
 import { type DiscordStandIn, startDiscordStandIn } from '../../services/notifier/test/discord-stand-in.ts';
 import { type DiscordFront, startDiscordFront } from './discord-front.ts';
 import { startWatchedPage, type WatchedPage } from './watched-page.ts';
-
-/**
- * How many times faster the product's minutes pass in the system tests (MIMAMORI_TIME_SCALE,
- * refused outside NODE_ENV=test): a 1-minute site is checked every 2 s, its failures back off in
- * those minutes, and the consumers' ack waits and the filings polls shrink alike.
- */
-export const TIME_SCALE = 30;
-/** The product's minute in real time under TIME_SCALE: the shortest check interval. */
-export const MINUTE_MS = 60_000 / TIME_SCALE;
 
 /** The whole product in cluster mode with the outside world it talks to, as every system test starts it. */
 export interface SystemRig {
@@ -90,8 +82,7 @@ export async function startSystemRig(name: string, options: SystemRigOptions = {
     httpPort: 0,
     secretKeys: generateSecretKey('test'),
     env: {
-      NODE_ENV: 'test',
-      MIMAMORI_TIME_SCALE: String(TIME_SCALE),
+      ...testTimeEnv,
       ...(namespace ? { BUS_NAMESPACE: namespace } : {}),
       LOG_LEVEL: options.logLevel ?? 'warn',
       CRAWLER_ALLOW: page.host,

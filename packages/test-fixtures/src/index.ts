@@ -10,6 +10,7 @@ export {
   startSmtpServer,
 } from './smtp-server-fixture.ts';
 export { startTestServiceHost, TestClock, type TestServiceHost } from './test-service-host.ts';
+export { TEST_MINUTE_MS, TEST_TIME_SCALE, testTimeEnv } from './time-scale.ts';
 export { uniqueName } from './unique-name.ts';
 export { type ReceivedDelivery, startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
 export { itWithServers } from './with-servers.ts';
