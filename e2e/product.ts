@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { testTimeEnv } from '@mimamori/test-fixtures';
 
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -45,7 +46,14 @@ export async function startProduct(options: StartProductOptions = {}): Promise<R
   const dataDir = await mkdtemp(join(tmpdir(), 'mimamori-e2e-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'standalone/src/main.ts'], {
     cwd: repoRoot,
-    env: { ...process.env, MIMAMORI_HTTP_PORT: '0', MIMAMORI_DATA_DIR: dataDir, ...options.env },
+    // On the tests' scaled time: a 1-minute site is checked every 2 s (TEST_TIME_SCALE).
+    env: {
+      ...process.env,
+      ...testTimeEnv,
+      MIMAMORI_HTTP_PORT: '0',
+      MIMAMORI_DATA_DIR: dataDir,
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
