@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, type ExpectStatic, expect, it } from 'vitest';
+import { en, ja } from '../web/src/i18n/catalogue.ts';
 import { linkFromMailbox, mailFromMailbox } from './mailbox.ts';
 import { repoRoot } from './product.ts';
 import {
@@ -69,22 +69,9 @@ type Language = 'ja' | 'en';
 type Tree = { [key: string]: string | Tree };
 type Translate = (key: string, values?: Record<string, string | number>) => string;
 
-/** The SPA's catalogue for a language, assembled as web/src/i18n/catalogue.ts does. */
+/** The SPA's own catalogue for a language. */
 async function translator(language: Language): Promise<Translate> {
-  const read = async (file: string): Promise<Tree> =>
-    JSON.parse(await readFile(join(repoRoot, 'web/src/i18n', file), 'utf8')) as Tree;
-  const core = await read(`${language}.json`);
-  const feature = (name: string) => read(`features/${name}.${language}.json`);
-  const tree: Tree = {
-    ...core,
-    errors: {
-      ...(core.errors as Tree),
-      ...(await feature('errors-target')),
-      ...(await feature('errors-check')),
-    },
-  };
-  for (const name of ['dashboard', 'wizard', 'siteDetail', 'mockShop', 'tour', 'landing'])
-    tree[name] = await feature(name);
+  const tree = (language === 'ja' ? ja : en) as unknown as Tree;
   return (key, values = {}) => {
     let node: string | Tree | undefined = tree;
     for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
