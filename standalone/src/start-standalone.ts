@@ -176,6 +176,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     history: { client: history, blobs },
     filings,
     webDistDir: options.webDistDir,
+    timeScale,
     mailbox,
     discordStandIn,
     isShuttingDown: shutdown.isShuttingDown,

@@ -33,7 +33,10 @@ beforeAll(async () => {
   account = createGrpcClient(accountV1.AccountServiceClient, running.grpcAddress);
   webDist = await mkdtemp(join(tmpdir(), 'mimamori-web-'));
   await mkdir(join(webDist, 'assets'));
-  await writeFile(join(webDist, 'index.html'), '<!doctype html><title>Mimamori</title><div id="root"></div>');
+  await writeFile(
+    join(webDist, 'index.html'),
+    '<!doctype html><html><head><title>Mimamori</title></head><body><div id="root"></div></body></html>',
+  );
   await writeFile(join(webDist, 'assets', 'app.js'), 'console.log("app")');
   gateway = await createGateway({
     logger: testHost.logger,
@@ -145,6 +148,8 @@ describe('gateway', () => {
       const response = await gateway.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(200);
       expect(response.body).toContain('<div id="root">');
+      // The demo shop changes its prices each of the product's minutes, a real one here.
+      expect(response.body).toContain('<meta name="mimamori-minute-ms" content="60000"></head>');
     }
     expect((await gateway.app.inject({ method: 'GET', url: '/assets/app.js' })).body).toContain(
       'console.log',
@@ -153,6 +158,22 @@ describe('gateway', () => {
       404,
     );
     expect((await gateway.app.inject({ method: 'GET', url: '/api/nothing-here' })).statusCode).toBe(404);
+  });
+
+  it('writes the scaled minute into the page where tests pass the product’s time faster', async () => {
+    const scaled = await createGateway({
+      logger: testHost.logger,
+      account,
+      webDistDir: webDist,
+      timeScale: 30,
+      isShuttingDown: testHost.shutdown.isShuttingDown,
+    });
+    try {
+      const response = await scaled.app.inject({ method: 'GET', url: '/mock/ec' });
+      expect(response.body).toContain('<meta name="mimamori-minute-ms" content="2000">');
+    } finally {
+      await scaled.close();
+    }
   });
 
   it('gives a page load with a session cookie but no signed-in hint the hint, and no one else', async () => {

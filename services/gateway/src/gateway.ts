@@ -2,7 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import type { BlobStore } from '@mimamori/blob-store';
 import type { accountV1, billingV1, diffV1, filingsV1, targetV1, webhookV1 } from '@mimamori/contracts';
 import type { Mailbox } from '@mimamori/mail';
-import type { Logger } from '@mimamori/runtime';
+import { type Logger, scaledMs } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { PreviewCrawlers } from './clients/preview-crawlers.ts';
@@ -55,6 +55,8 @@ export interface GatewayDeps {
   filings?: filingsV1.FilingsServiceClient | undefined;
   /** The built SPA; served with a history-mode fallback when given. */
   webDistDir?: string | undefined;
+  /** How many times faster the product's minutes pass (1 unless set; more only in test runs). */
+  timeScale?: number | undefined;
   /** The local mailbox of the single-process mode, browsable under /dev/mailbox. */
   mailbox?: Mailbox | undefined;
   /**
@@ -129,7 +131,9 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   }
   if (deps.mailbox) mailboxRoutes(app, deps.mailbox);
   if (deps.discordStandIn) discordStandInRoutes(app);
-  if (deps.webDistDir) await spaRoutes(app, deps.webDistDir);
+  if (deps.webDistDir) {
+    await spaRoutes(app, deps.webDistDir, { minuteMs: scaledMs(60_000, deps.timeScale ?? 1) });
+  }
   app.setNotFoundHandler((_request, reply) => sendApiError(reply, 404, 'not_found'));
   app.setErrorHandler((error, request, reply) => {
     const status = (error as { statusCode?: number }).statusCode;

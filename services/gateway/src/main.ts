@@ -27,6 +27,7 @@ await runStatelessProcess('gateway', gatewayEnv, async ({ config, logger, isShut
     history: clients.history,
     filings: clients.filings,
     webDistDir: config.WEB_DIST_DIR,
+    timeScale: config.MIMAMORI_TIME_SCALE,
     publicUrl: config.PUBLIC_URL,
     trustProxy: config.TRUST_PROXY === 'true' ? true : config.TRUST_PROXY || false,
     isShuttingDown,

@@ -24,16 +24,22 @@ export const shopProducts: readonly ShopProduct[] = [
  */
 const PRICE_LEVELS = 30;
 const STOCK_MINUTES = 3;
-const MINUTE_MS = 60_000;
+
+/**
+ * The product's minute in real time, which the gateway writes into the page it serves: 60,000 ms,
+ * shorter only where tests pass the product's time faster (MIMAMORI_TIME_SCALE), so the shop
+ * changes as often as their scaled 1-minute checks come.
+ */
+export const REAL_MINUTE_MS = 60_000;
 
 /** Whole minutes since the epoch: the bucket every figure is derived from. */
-export function minuteOf(time: number): number {
-  return Math.floor(time / MINUTE_MS);
+export function minuteOf(time: number, minuteMs = REAL_MINUTE_MS): number {
+  return Math.floor(time / minuteMs);
 }
 
 /** When the figures next change, for the page's timer. */
-export function nextMinuteStart(time: number): number {
-  return (minuteOf(time) + 1) * MINUTE_MS;
+export function nextMinuteStart(time: number, minuteMs = REAL_MINUTE_MS): number {
+  return (minuteOf(time, minuteMs) + 1) * minuteMs;
 }
 
 export function priceAt(product: ShopProduct, minute: number): number {

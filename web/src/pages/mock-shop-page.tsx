@@ -8,8 +8,8 @@ import '../mock-shop/mock-shop.css';
 /** A demo shop whose prices change every minute: the first site a new user watches. */
 export default function MockShopPage() {
   const { t, i18n } = useTranslation();
-  const minute = useShopMinute();
-  const asOf = new Date(minute * 60_000).toLocaleTimeString(i18n.resolvedLanguage, {
+  const { minute, startedAt } = useShopMinute();
+  const asOf = startedAt.toLocaleTimeString(i18n.resolvedLanguage, {
     hour: '2-digit',
     minute: '2-digit',
   });
