@@ -31,9 +31,18 @@ status=0
 # their figures are printed.
 vitest run --reporter=default --reporter=json --outputFile.json="$results" \
   --exclude services/crawler/test/abuse.int.test.ts --exclude 'services/gateway/test/security/**' || status=$?
-# A closing line any CI reader understands, whatever vitest prints above it.
+# The ten slowest tests (none may take a minute: time is scaled, not waited for) and the run's
+# length, then a closing line any CI reader understands, whatever vitest prints above it.
 node -e '
   const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const root = process.cwd() + "/";
+  const tests = r.testResults.flatMap((file) =>
+    file.assertionResults.map((test) => ({ ms: test.duration ?? 0, name: `${file.name.replace(root, "")} > ${test.fullName}` })));
+  console.log("\nslowest tests:");
+  for (const { ms, name } of tests.sort((a, b) => b.ms - a.ms).slice(0, 10))
+    console.log(`${(ms / 1000).toFixed(1).padStart(7)} s  ${name}`);
+  const ended = Math.max(...r.testResults.map((file) => file.endTime));
+  console.log(`tests took ${((ended - r.startTime) / 1000).toFixed(0)} s in all`);
   const skipped = r.numPendingTests + r.numTodoTests;
   console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
   if (r.numTotalTests === 0) { console.error("no test ran"); process.exit(1); }
