@@ -7,7 +7,7 @@ import {
   NARROW,
   openPage,
   productAndBrowser,
-  type SignUpLabels,
+  SIGN_UP_LABELS,
   screenshot,
   signedUpAndIn,
   WIDE,
@@ -82,26 +82,8 @@ async function billingOf(page: Page): Promise<Billing> {
   return (await response.json()) as Billing;
 }
 
-const EN: SignUpLabels = {
-  email: 'E-mail address',
-  password: 'Password',
-  plan: 'Basic 5 5 sites',
-  agree: 'I agree to the terms of service',
-  submit: 'Sign up for free',
-  mailSent: 'Check your mail',
-  verified: 'Your e-mail address has been verified.',
-  signIn: 'Sign in',
-};
-const JA: SignUpLabels = {
-  email: 'メールアドレス',
-  password: 'パスワード',
-  plan: 'ベーシック5 5サイト',
-  agree: '利用規約に同意する',
-  submit: '無料で登録する',
-  mailSent: 'メールを確認してください',
-  verified: 'メールアドレスを確認しました。',
-  signIn: 'ログイン',
-};
+const EN = SIGN_UP_LABELS.en;
+const JA = SIGN_UP_LABELS.ja;
 
 async function finished(page: Page, name: string) {
   await expectNoSeriousAxeViolations(page);

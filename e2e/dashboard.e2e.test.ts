@@ -9,6 +9,7 @@ import {
   expectNoSeriousAxeViolations,
   expectNoSidewaysOverflow,
   NARROW,
+  SIGN_UP_LABELS,
   type SignUpLabels,
   screenshot,
   signedUpAndIn,
@@ -55,26 +56,8 @@ afterAll(async () => {
 
 const pageUrl = (path: string) => new URL(path, product.url).href;
 
-const JA: SignUpLabels = {
-  email: 'メールアドレス',
-  password: 'パスワード',
-  plan: 'ベーシック5 5サイト',
-  agree: '利用規約に同意する',
-  submit: '無料で登録する',
-  mailSent: 'メールを確認してください',
-  verified: 'メールアドレスを確認しました。',
-  signIn: 'ログイン',
-};
-const EN: SignUpLabels = {
-  email: 'E-mail address',
-  password: 'Password',
-  plan: 'Basic 5 5 sites',
-  agree: 'I agree to the terms of service',
-  submit: 'Sign up for free',
-  mailSent: 'Check your mail',
-  verified: 'Your e-mail address has been verified.',
-  signIn: 'Sign in',
-};
+const JA = SIGN_UP_LABELS.ja;
+const EN = SIGN_UP_LABELS.en;
 
 /** Sign-up through the screens, the link from the mailbox, then sign-in: the dashboard opens. */
 async function newUserOnDashboard(

@@ -11,6 +11,7 @@ import {
   expectNoSidewaysOverflow,
   NARROW,
   productAndBrowser,
+  SIGN_UP_LABELS,
   type SignUpLabels,
   screenshot,
   signedUpAndIn,
@@ -75,26 +76,8 @@ const running = productAndBrowser(() => ({
   },
 }));
 
-const JA: SignUpLabels = {
-  email: 'メールアドレス',
-  password: 'パスワード',
-  plan: 'ベーシック5 5サイト',
-  agree: '利用規約に同意する',
-  submit: '無料で登録する',
-  mailSent: 'メールを確認してください',
-  verified: 'メールアドレスを確認しました。',
-  signIn: 'ログイン',
-};
-const EN: SignUpLabels = {
-  email: 'E-mail address',
-  password: 'Password',
-  plan: 'Basic 5 5 sites',
-  agree: 'I agree to the terms of service',
-  submit: 'Sign up for free',
-  mailSent: 'Check your mail',
-  verified: 'Your e-mail address has been verified.',
-  signIn: 'Sign in',
-};
+const JA = SIGN_UP_LABELS.ja;
+const EN = SIGN_UP_LABELS.en;
 
 /** A new user on the dashboard, with the first-visit tour ended (it is not what these tests look at). */
 async function newUserOnDashboard(

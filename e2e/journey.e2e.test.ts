@@ -1,9 +1,7 @@
-import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, type ExpectStatic, expect, it } from 'vitest';
 import { en, ja } from '../web/src/i18n/catalogue.ts';
 import { linkFromMailbox, mailFromMailbox } from './mailbox.ts';
-import { repoRoot } from './product.ts';
 import {
   type Api,
   apiOf,

@@ -86,6 +86,33 @@ export type SignUpLabels = {
   signIn: string;
 };
 
+/**
+ * What the screens say in each language, with the plan sign-up offers by default (Basic 5); a
+ * test that signs up on another plan spreads these with its own `plan`.
+ */
+export const SIGN_UP_LABELS: Record<'ja' | 'en', SignUpLabels> = {
+  ja: {
+    email: 'メールアドレス',
+    password: 'パスワード',
+    plan: 'ベーシック5 5サイト',
+    agree: '利用規約に同意する',
+    submit: '無料で登録する',
+    mailSent: 'メールを確認してください',
+    verified: 'メールアドレスを確認しました。',
+    signIn: 'ログイン',
+  },
+  en: {
+    email: 'E-mail address',
+    password: 'Password',
+    plan: 'Basic 5 5 sites',
+    agree: 'I agree to the terms of service',
+    submit: 'Sign up for free',
+    mailSent: 'Check your mail',
+    verified: 'Your e-mail address has been verified.',
+    signIn: 'Sign in',
+  },
+};
+
 /** Signs up through the screen and opens the verify link from the product's mailbox. */
 export async function signUpAndVerify(
   page: Page,

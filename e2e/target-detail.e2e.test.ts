@@ -12,6 +12,7 @@ import {
   expectNoSeriousAxeViolations,
   expectNoSidewaysOverflow,
   NARROW,
+  SIGN_UP_LABELS,
   screenshot,
   shots,
   signedUpAndIn,
@@ -289,16 +290,7 @@ describe('site detail and v1 history against the running product', () => {
       await signedUpAndIn(page, product.url, {
         email: EMAIL,
         password: PASSWORD,
-        labels: {
-          email: 'メールアドレス',
-          password: 'パスワード',
-          plan: 'ベーシック5 (1分間隔) 5サイト',
-          agree: '利用規約に同意する',
-          submit: '無料で登録する',
-          mailSent: 'メールを確認してください',
-          verified: 'メールアドレスを確認しました。',
-          signIn: 'ログイン',
-        },
+        labels: { ...SIGN_UP_LABELS.ja, plan: 'ベーシック5 (1分間隔) 5サイト' },
       });
       await page.close();
 

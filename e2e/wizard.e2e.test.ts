@@ -8,6 +8,7 @@ import {
   expectNoSeriousAxeViolations,
   expectNoSidewaysOverflow,
   NARROW,
+  SIGN_UP_LABELS,
   type SignUpLabels,
   screenshot,
   signedUpAndIn,
@@ -124,14 +125,8 @@ describe('site registration wizard against the running product', () => {
   it('registers a page by clicking its price, refuses an area inside it and a 0-minute interval, then edits it — Japanese, 1280 px (/sr2c)', async () => {
     const page = await (await browser.newContext({ locale: 'ja-JP', viewport: WIDE })).newPage();
     await signedInUser(page, 'wizard-ja@example.com', {
-      email: 'メールアドレス',
-      password: 'パスワード',
+      ...SIGN_UP_LABELS.ja,
       plan: 'ベーシック25 25サイト',
-      agree: '利用規約に同意する',
-      submit: '無料で登録する',
-      signIn: 'ログイン',
-      mailSent: 'メールを確認してください',
-      verified: 'メールアドレスを確認しました。',
     });
 
     await page.goto(pageUrl('/sr2c'));
@@ -364,16 +359,7 @@ describe('site registration wizard against the running product', () => {
 
   it('registers a page from the element list and tells a site saved paused for want of quota — English, 375 px (/sr2m)', async () => {
     const page = await (await browser.newContext({ locale: 'en-US', viewport: NARROW })).newPage();
-    await signedInUser(page, 'wizard-en@example.com', {
-      email: 'E-mail address',
-      password: 'Password',
-      plan: 'Basic 5 5 sites',
-      agree: 'I agree to the terms of service',
-      submit: 'Sign up for free',
-      signIn: 'Sign in',
-      mailSent: 'Check your mail',
-      verified: 'Your e-mail address has been verified.',
-    });
+    await signedInUser(page, 'wizard-en@example.com', SIGN_UP_LABELS.en);
 
     price = '¥1,280';
     await page.goto(pageUrl('/sr2m'));

@@ -94,14 +94,17 @@ export async function runService(module: ServiceModule, deps: ServiceHostDeps): 
 
   // Without it processed_events and the like grow by one row per event for ever.
   const keepMs = deps.retention?.keepMs ?? 30 * 86_400_000;
-  const sweep = setInterval(() => {
-    Promise.all([
-      db && schema !== undefined ? pruneProcessedEvents(db, schema, keepMs) : undefined,
-      module.sweep?.(keepMs),
-    ]).catch((error: unknown) =>
-      logger.warn({ err: error }, 'retention sweep failed; trying again at the next one'),
-    );
-  }, scaledMs(deps.retention?.everyMs ?? 3_600_000, timeScale));
+  const sweep = setInterval(
+    () => {
+      Promise.all([
+        db && schema !== undefined ? pruneProcessedEvents(db, schema, keepMs) : undefined,
+        module.sweep?.(keepMs),
+      ]).catch((error: unknown) =>
+        logger.warn({ err: error }, 'retention sweep failed; trying again at the next one'),
+      );
+    },
+    scaledMs(deps.retention?.everyMs ?? 3_600_000, timeScale),
+  );
   sweep.unref();
   shutdown.register(`${module.name} retention sweep`, async () => clearInterval(sweep));
 
