@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { priceSiteRegistration } from '../system-tests/rig/price-site.ts';
 import { launchChromium } from './chromium.ts';
 import { type RunningProduct, repoRoot, startProduct } from './product.ts';
 import {
@@ -130,24 +131,12 @@ async function waitForHistory(id: string, filter: string, what: string): Promise
   throw new Error(`${what}: not within ${CHECK_WAIT_MS / 1000} s\n${product.output().slice(-3_000)}`);
 }
 
+/** The shop's price, checked every minute in the browser with pictures; an update needs "sale". */
 function saleSite(label: string, path: string) {
   return {
-    label,
-    url: shop.url(path),
-    interval_minutes: 1,
-    screenshot: true,
+    ...priceSiteRegistration(label, shop.url(path)),
     mail_notify: false,
     chat_notify: 'none',
-    user_agent: { kind: 'chrome', value: '' },
-    areas: [
-      {
-        area_id: 'price',
-        label: 'Price',
-        content: '¥1,200',
-        locator: { selector: '#price', selector_type: 'css' },
-        options: { stripTags: true },
-      },
-    ],
     rules: {
       combine: 'or',
       groups: [
@@ -157,7 +146,6 @@ function saleSite(label: string, path: string) {
         },
       ],
     },
-    fetch_mode: 'browser',
   };
 }
 

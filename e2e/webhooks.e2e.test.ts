@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { startWebhookReceiver, type WebhookReceiver } from '@mimamori/test-fixtures';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { priceSiteRegistration } from '../system-tests/rig/price-site.ts';
 import { repoRoot } from './product.ts';
 import {
   apiOf,
@@ -147,22 +148,10 @@ describe('webhooks against the running product', () => {
     });
     const api = apiOf(page.context(), running.product.url);
     const registered = await api.post('/api/v2/target/register', {
-      label: 'Price page',
-      url: 'https://shop.example.com/price',
+      ...priceSiteRegistration('Price page', 'https://shop.example.com/price'),
       interval_minutes: 60,
       screenshot: false,
-      mail_notify: true,
       chat_notify: 'none',
-      user_agent: { kind: 'chrome', value: '' },
-      areas: [
-        {
-          area_id: 'price',
-          label: 'Price',
-          content: '¥1,200',
-          locator: { selector: '#price', selector_type: 'css' },
-          options: { stripTags: true },
-        },
-      ],
       rules: { combine: 'or', groups: [] },
     });
     expect(registered.status, JSON.stringify(registered.body)).toBe(201);
