@@ -75,4 +75,15 @@ export const schedulerMigrations: Migration[] = [
       DROP FUNCTION phase_hash48(text);
     `,
   },
+  {
+    version: 4,
+    name: 'started_at',
+    sql: `
+      -- When the site last started monitoring (registered monitoring, resumed, or saved from paused
+      -- to monitoring): it is checked then and a minute later before its phase takes over
+      -- (ADR 0019). Sites already monitoring keep none; they are past their start.
+      ALTER TABLE schedules ADD COLUMN started_at timestamptz;
+      CREATE INDEX schedules_started ON schedules (started_at) WHERE active AND started_at IS NOT NULL;
+    `,
+  },
 ];
