@@ -4,10 +4,20 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useNarrowWindow } from '../hooks/use-narrow-window.ts';
 import { useTargetList } from '../hooks/use-targets.ts';
+import { useUserInfo } from '../hooks/use-user-info.ts';
 import { routePaths } from '../route-paths.ts';
 import { fillDemoShopAddress } from './demo-shop-address.ts';
 import { readTourProgress, saveTourProgress } from './tour-progress.ts';
-import { stepNumber, stepToShow, type TourProgress, tourScreenOf, tourSteps } from './tour-steps.ts';
+import {
+  type RegisteredState,
+  registeredState,
+  stepNumber,
+  stepToShow,
+  type TourProgress,
+  type TourStep,
+  tourScreenOf,
+  tourSteps,
+} from './tour-steps.ts';
 import { usePresentSteps, useTargetBox } from './use-tour-targets.ts';
 import './guided-tour.css';
 
@@ -15,20 +25,28 @@ import './guided-tour.css';
  * The guided tour for a first-time user: registering the demo shop, from the dashboard through
  * the wizard to the new site's page. It speaks from a panel at the top of the screen, in the
  * page's reading and tab order and never over the screen's own controls, and rings the part
- * it talks about. Skipping or finishing it is remembered.
+ * it talks about. Skipping or finishing it is remembered. Its last step says whether the new site
+ * monitors, and when it was saved paused, why and what to do (docs/product.md#screens).
  */
 export function GuidedTour() {
   const { t } = useTranslation();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const narrow = useNarrowWindow();
   const screen = tourScreenOf(pathname);
   const [progress, setProgress] = useState<TourProgress>(readTourProgress);
   const active = screen !== undefined && progress !== 'dismissed' && progress !== 'done';
   const onScreen = useScreenSteps(active ? screen : undefined);
   const present = usePresentSteps(onScreen);
-  // The dashboard's own list query, so no second request.
-  const targetList = useTargetList({ enabled: active && screen === 'dashboard' });
-  const step = stepToShow({ progress, screen, siteCount: targetList.data?.targets.length, present });
+  // The dashboard's own list query, so no second request there; on the detail page it tells the
+  // new site's state.
+  const targetList = useTargetList({ enabled: active && (screen === 'dashboard' || screen === 'detail') });
+  const onHold = useUserInfo().data?.subscription?.status === 7;
+  const detailId = screen === 'detail' ? new URLSearchParams(search).get('id') : null;
+  const registered = targetList.data?.targets.find((row) => row.id === detailId);
+  const shown = stepToShow({ progress, screen, siteCount: targetList.data?.targets.length, present });
+  const textKey = shown && stepTextKey(shown, registered && registeredState(registered, onHold));
+  // Nothing is said of the new site until its state is known.
+  const step = textKey ? shown : undefined;
   const box = useTargetBox(step?.target);
   const filled = useRef(false);
 
@@ -54,7 +72,7 @@ export function GuidedTour() {
     fillDemoShopAddress(field);
   }, [step]);
 
-  if (!step) return null;
+  if (!step || !textKey) return null;
   const registerPath = narrow ? routePaths.targetRegistrationMobile : routePaths.targetRegistrationColumns;
   const titleId = 'guided-tour-title';
   return (
@@ -70,9 +88,9 @@ export function GuidedTour() {
           {t('tour.label')} · {t('tour.stepOf', { step: stepNumber(step), count: tourSteps.length })}
         </p>
         <h2 id={titleId} className="guided-tour-title">
-          {t(`tour.steps.${step.id}.title`)}
+          {t(`${textKey}.title`)}
         </h2>
-        <p className="guided-tour-body">{t(`tour.steps.${step.id}.body`)}</p>
+        <p className="guided-tour-body">{t(`${textKey}.body`)}</p>
       </div>
       <div className="guided-tour-actions">
         {step.id === 'register' && (
@@ -96,6 +114,12 @@ export function GuidedTour() {
         )}
     </section>
   );
+}
+
+/** Where a step's title and body are; the last step's depend on the new site's state. */
+function stepTextKey(step: TourStep, registered: RegisteredState | undefined) {
+  if (step.id !== 'registered') return `tour.steps.${step.id}` as const;
+  return registered && (`tour.registered.${registered}` as const);
 }
 
 /** The steps of one screen, as one stable list so the page is watched for them alone. */

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { stepNumber, stepToShow, type TourSituation, type TourStepId, tourScreenOf } from './tour-steps.ts';
+import {
+  registeredState,
+  stepNumber,
+  stepToShow,
+  type TourSituation,
+  type TourStepId,
+  tourScreenOf,
+} from './tour-steps.ts';
 
 const situation = (overrides: Partial<TourSituation>): TourSituation => ({
   progress: 'unseen',
@@ -48,5 +55,12 @@ describe('guided tour steps', () => {
     ]);
     const first = stepToShow(situation({}));
     expect(first && stepNumber(first)).toBe(1);
+  });
+
+  it('says of the registered site whether it monitors, and why not', () => {
+    expect(registeredState({ valid: true, resumable: false }, false)).toBe('monitoring');
+    expect(registeredState({ valid: false, resumable: false }, false)).toBe('pausedNoSlot');
+    expect(registeredState({ valid: false, resumable: true }, false)).toBe('pausedResumable');
+    expect(registeredState({ valid: false, resumable: false }, true)).toBe('pausedHeld');
   });
 });
