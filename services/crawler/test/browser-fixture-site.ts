@@ -25,7 +25,7 @@ const pages: Record<string, Handler> = {
       html(
         [
           '<h1>有機栽培のお茶のお店</h1>',
-          '<ul><li aria-labelledby="tea-name"><h2 id="tea-name">有機緑茶</h2><p><span>価格</span> <span id="tea-price">¥1,480</span></p></li></ul>',
+          '<ul><li aria-labelledby="tea-name"><h2 id="tea-name">有機緑茶</h2><p style="display:flex;gap:4px"><span>価格</span><span id="tea-price">¥1,480</span></p></li></ul>',
           '<section><h2>お知らせ</h2><p>営業時間の変更</p><div id="news">12月の休業日は28日からです</div></section>',
           '<label for="stock">在庫数</label><input id="stock" value="12">',
           '<div id="badge" aria-label="セール中の印">SALE</div>',

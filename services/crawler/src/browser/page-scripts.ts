@@ -72,10 +72,15 @@ export const AREA_NAME = `function (request) {
   const ownName = [labelled(element), fieldLabel, squash(element.getAttribute('title'))].find(usable);
   if (ownName) return shorten(ownName);
 
-  // A label, not just any text before it: a <dt>, <th> or <label>, or words on the same line.
+  // A label, not just any text before it: a <dt>, <th> or <label>, or words on the same line (a
+  // flex row's items are blocks, so the boxes tell, not the display).
   const before = element.previousElementSibling;
-  const isLabel = before !== null && (/^(DT|TH|LABEL)$/.test(before.tagName) ||
-    getComputedStyle(before).display.indexOf('inline') === 0);
+  const onLine = function (left, right) {
+    const a = left.getBoundingClientRect();
+    const b = right.getBoundingClientRect();
+    return a.height > 0 && a.bottom > b.top && a.top < b.bottom && a.right <= b.left + 1;
+  };
+  const isLabel = before !== null && (/^(DT|TH|LABEL)$/.test(before.tagName) || onLine(before, element));
   const beside = isLabel ? textOf(before) : '';
   const besideLabel = usable(beside) && beside.length <= 20 ? beside : '';
 
