@@ -1,0 +1,144 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import {
+  type Api,
+  apiOf,
+  expectNoSeriousAxeViolations,
+  expectNoSidewaysOverflow,
+  NARROW,
+  productAndBrowser,
+  screenshot,
+  signedUpAndIn,
+  WIDE,
+} from './steps.ts';
+
+// A new user's first hour on the plan sign-up offers by default (Basic 5): the screen's language
+// switch, the phone's menu and the reasons beside what cannot be used.
+const running = productAndBrowser();
+
+const pageUrl = (path: string) => new URL(path, running.product.url).href;
+
+const JA = {
+  email: 'メールアドレス',
+  password: 'パスワード',
+  agree: '利用規約に同意する',
+  submit: '無料で登録する',
+  mailSent: 'メールを確認してください',
+  verified: 'メールアドレスを確認しました。',
+  signIn: 'ログイン',
+};
+
+async function newUser(
+  email: string,
+  viewport: { width: number; height: number },
+): Promise<{ page: Page; api: Api }> {
+  const context = await running.browser.newContext({ locale: 'ja-JP', timezoneId: 'Asia/Tokyo', viewport });
+  const page = await context.newPage();
+  await signedUpAndIn(page, running.product.url, { email, password: 'first-hour-1', labels: JA });
+  return { page, api: apiOf(context, running.product.url) };
+}
+
+const accountLanguage = async (api: Api) =>
+  ((await api.get('/api/user_info')).body as { locale: { Lang: string } }).locale.Lang;
+
+describe("a new user's first hour", () => {
+  it('switches the screen to English from the footer without changing the language mails are written in', async () => {
+    const { page, api } = await newUser('footer-language@example.com', WIDE);
+    expect(await accountLanguage(api)).toBe('ja');
+
+    await page.getByRole('button', { name: 'English', exact: true }).click();
+    await expect.poll(() => page.getAttribute('html', 'lang')).toBe('en');
+    // The account, and so the next mail, keeps Japanese; the footer says so and offers to save.
+    const offer = page.getByRole('button', { name: 'Save English to my account' });
+    await expect.poll(() => offer.count()).toBe(1);
+    expect(
+      await page.getByText("Your account's language, which mails are written in, stays 日本語.").count(),
+    ).toBe(1);
+    expect(await accountLanguage(api)).toBe('ja');
+    // The screen's choice holds in this browser after a reload, and the account still is not touched.
+    await page.reload();
+    await expect.poll(() => page.getAttribute('html', 'lang')).toBe('en');
+    await expect.poll(() => offer.count()).toBe(1);
+    expect(await accountLanguage(api)).toBe('ja');
+    await expectNoSeriousAxeViolations(page);
+    await screenshot(page, 'first-hour-footer-language-offer-en');
+
+    // Saving is the user's own choice, and then the account follows.
+    await offer.click();
+    await expect.poll(() => accountLanguage(api)).toBe('en');
+    await expect
+      .poll(() =>
+        page.getByText("Your account's language is now English; mails come in English too.").count(),
+      )
+      .toBe(1);
+    expect(await offer.count()).toBe(0);
+
+    // Back to Japanese on the screen only: the account stays English.
+    await page.getByRole('button', { name: '日本語', exact: true }).click();
+    await expect.poll(() => page.getAttribute('html', 'lang')).toBe('ja');
+    await expect.poll(() => page.getByRole('button', { name: '日本語をアカウントに保存' }).count()).toBe(1);
+    expect(await accountLanguage(api)).toBe('en');
+    await page.context().close();
+  });
+
+  it('closes the phone menu with Escape, wherever the focus is, and gives the focus back to its button', async () => {
+    const { page } = await newUser('phone-menu@example.com', NARROW);
+    const menu = page.getByRole('button', { name: 'メニュー' });
+    await menu.click();
+    await expect.poll(() => page.getByRole('navigation').count()).toBe(1);
+    // Right after opening, the focus is on the menu button, outside the menu.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('navigation').count()).toBe(0);
+    expect(await menu.evaluate((button) => button === document.activeElement)).toBe(true);
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+
+    await menu.click();
+    await page.getByRole('navigation').getByRole('link', { name: 'アカウント' }).focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('navigation').count()).toBe(0);
+    expect(await menu.evaluate((button) => button === document.activeElement)).toBe(true);
+    await page.context().close();
+  });
+
+  for (const [name, viewport] of [
+    ['wide', WIDE],
+    ['narrow', NARROW],
+  ] as const) {
+    it(`writes why a site cannot be resumed beside its Resume button — ${name}`, async () => {
+      const { page, api } = await newUser(`resume-reason-${name}@example.com`, viewport);
+      // The tour on a new user's dashboard, in Japanese at this width, for a look at its lines.
+      await expect
+        .poll(() => page.getByRole('region', { name: '最初のサイトを登録しましょう' }).count())
+        .toBe(1);
+      await screenshot(page, `first-hour-dashboard-tour-${name}-ja`);
+
+      // Six sites on a 5-site plan: the sixth is saved paused, with no slot to resume it.
+      const sites = ['a', 'b', 'c', 'd', 'e', 'f'].map(
+        (item) => `${pageUrl(`/mock/ec?item=${item}`)},Shop ${item}`,
+      );
+      expect((await api.post('/api/v1/import', { text: sites.join('\n') })).status).toBe(200);
+      await page.getByRole('button', { name: '最新の状態に更新' }).click();
+      const resume = page.getByRole('button', { name: 'Shop f を再開' });
+      await expect.poll(() => resume.count()).toBe(1);
+      expect(await resume.isDisabled()).toBe(true);
+      const reason = '空き枠がないため再開できません。間隔を変えるか、ほかのサイトを停止してください。';
+      // In words on the screen, not only in a tooltip, and read out with the button.
+      expect(await page.getByText(reason).isVisible()).toBe(true);
+      expect(await resume.getAttribute('title')).toBeNull();
+      const describedBy = (await resume.getAttribute('aria-describedby')) ?? '';
+      expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe(reason);
+      await expectNoSidewaysOverflow(page);
+      await expectNoSeriousAxeViolations(page);
+      await screenshot(page, `first-hour-dashboard-resume-reason-${name}-ja`);
+
+      await page.getByRole('button', { name: 'English', exact: true }).click();
+      await expect
+        .poll(() =>
+          page.getByText('No free slot to resume it. Change its interval or pause another site.').count(),
+        )
+        .toBe(1);
+      await screenshot(page, `first-hour-dashboard-resume-reason-${name}-en`);
+      await page.context().close();
+    });
+  }
+});
