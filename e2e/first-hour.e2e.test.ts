@@ -38,6 +38,11 @@ async function newUser(
   return { page, api: apiOf(context, running.product.url) };
 }
 
+/** The demo shop opens in the crawler's browser; slow while other test files share the two cores. */
+const PAGE_LOAD = { timeout: 90_000 };
+/** A clicked area is read again from the live page. */
+const READING = { timeout: 15_000 };
+
 const accountLanguage = async (api: Api) =>
   ((await api.get('/api/user_info')).body as { locale: { Lang: string } }).locale.Lang;
 
@@ -97,6 +102,57 @@ describe("a new user's first hour", () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('navigation').count()).toBe(0);
     expect(await menu.evaluate((button) => button === document.activeElement)).toBe(true);
+    await page.context().close();
+  });
+
+  it('tells the truth when the site the tour registers is saved paused: why, and what to do', async () => {
+    const { page, api } = await newUser('tour-full-plan@example.com', WIDE);
+    const tour = page.getByRole('region', { name: '最初のサイトを登録しましょう' });
+    await expect.poll(() => tour.count()).toBe(1);
+    await tour.getByRole('link', { name: '登録を始める' }).click();
+    await page.waitForURL((url) => url.pathname === '/sr2c');
+    // Meanwhile the plan's five slots fill up, so the demo shop has none left.
+    const sites = ['a', 'b', 'c', 'd', 'e'].map((item) => `${pageUrl(`/mock/ec?item=${item}`)},Shop ${item}`);
+    expect((await api.post('/api/v1/import', { text: sites.join('\n') })).status).toBe(200);
+
+    const next = page.getByRole('button', { name: '次へ', exact: true });
+    const heading = (name: string) => page.getByRole('heading', { name, exact: true });
+    await expect.poll(() => page.getByLabel('URL', { exact: true }).inputValue()).toBe(pageUrl('/mock/ec'));
+    await next.click();
+    await expect.poll(() => heading('ステップ 2/5: サイト表示の確認').count(), PAGE_LOAD).toBe(1);
+    await next.click();
+    await expect.poll(() => heading('ログイン設定 (任意)').count()).toBe(1);
+    await next.click();
+    await expect.poll(() => heading('アクション設定 (任意)').count()).toBe(1);
+    await next.click();
+    await expect.poll(() => heading('ステップ 3/5: 監視エリアの指定').count()).toBe(1);
+    await page
+      .getByRole('button', { name: /^\s*¥[\d,]+\s*$/ })
+      .first()
+      .click();
+    await expect.poll(() => page.getByText('指定したエリア (1)').count(), READING).toBe(1);
+    await next.click();
+    await expect.poll(() => heading('ステップ 4/5: エリア内容の確認').count()).toBe(1);
+    await next.click();
+    await expect.poll(() => heading('ステップ 5/5: 通知設定').count()).toBe(1);
+    await page.getByRole('button', { name: '登録する', exact: true }).click();
+    // The wizard says the monitoring could not start, then opens the site's page.
+    const dialog = page.getByRole('alertdialog');
+    await expect
+      .poll(() => dialog.textContent(), { timeout: 30_000 })
+      .toContain('監視を開始できませんでした');
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await page.waitForURL((url) => url.pathname === '/target2');
+
+    // Not "registered" over a site that does not monitor: paused, why, and what to do.
+    const told = page.getByRole('region', { name: '登録しましたが、監視は停止中です' });
+    await expect.poll(() => told.count()).toBe(1);
+    expect(await told.textContent()).toContain(
+      '選んだチェック間隔の空き枠がプランにないため、停止中で保存されました。',
+    );
+    expect(await page.getByRole('region', { name: '登録できました。監視中です' }).count()).toBe(0);
+    await expectNoSeriousAxeViolations(page);
+    await screenshot(page, 'first-hour-tour-registered-paused-wide-ja');
     await page.context().close();
   });
 
