@@ -1,3 +1,4 @@
+import { fastestSlotWithRoom } from '@mimamori/plans';
 import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
@@ -9,12 +10,11 @@ import { routePaths } from '../route-paths.ts';
 import { fillDemoShopAddress } from './demo-shop-address.ts';
 import { readTourProgress, saveTourProgress } from './tour-progress.ts';
 import {
-  type RegisteredState,
   registeredState,
   stepNumber,
+  stepTextKey,
   stepToShow,
   type TourProgress,
-  type TourStep,
   tourScreenOf,
   tourSteps,
 } from './tour-steps.ts';
@@ -40,11 +40,14 @@ export function GuidedTour() {
   // The dashboard's own list query, so no second request there; on the detail page it tells the
   // new site's state.
   const targetList = useTargetList({ enabled: active && (screen === 'dashboard' || screen === 'detail') });
-  const onHold = useUserInfo().data?.subscription?.status === 7;
+  const userInfo = useUserInfo().data;
+  const onHold = userInfo?.subscription?.status === 7;
+  const planFull =
+    userInfo !== undefined && fastestSlotWithRoom(userInfo.num, userInfo.used_num) === undefined;
   const detailId = screen === 'detail' ? new URLSearchParams(search).get('id') : null;
   const registered = targetList.data?.targets.find((row) => row.id === detailId);
   const shown = stepToShow({ progress, screen, siteCount: targetList.data?.targets.length, present });
-  const textKey = shown && stepTextKey(shown, registered && registeredState(registered, onHold));
+  const textKey = shown && stepTextKey(shown, registered && registeredState(registered, onHold), planFull);
   // Nothing is said of the new site until its state is known.
   const step = textKey ? shown : undefined;
   const box = useTargetBox(step?.target);
@@ -114,12 +117,6 @@ export function GuidedTour() {
         )}
     </section>
   );
-}
-
-/** Where a step's title and body are; the last step's depend on the new site's state. */
-function stepTextKey(step: TourStep, registered: RegisteredState | undefined) {
-  if (step.id !== 'registered') return `tour.steps.${step.id}` as const;
-  return registered && (`tour.registered.${registered}` as const);
 }
 
 /** The steps of one screen, as one stable list so the page is watched for them alone. */

@@ -79,3 +79,14 @@ export function registeredState(
   if (onHold) return 'pausedHeld';
   return site.resumable ? 'pausedResumable' : 'pausedNoSlot';
 }
+
+/**
+ * Where a step's title and body are in the catalogue. The notification step warns when the plan
+ * has no free slot left (the site will be saved paused); the last step's words follow the new
+ * site's state, and are none until it is known.
+ */
+export function stepTextKey(step: TourStep, registered: RegisteredState | undefined, planFull: boolean) {
+  if (step.id === 'notify' && planFull) return 'tour.notifyNoRoom' as const;
+  if (step.id !== 'registered') return `tour.steps.${step.id}` as const;
+  return registered && (`tour.registered.${registered}` as const);
+}
