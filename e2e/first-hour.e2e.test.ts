@@ -57,7 +57,7 @@ describe("a new user's first hour", () => {
     const offer = page.getByRole('button', { name: 'Save English to my account' });
     await expect.poll(() => offer.count()).toBe(1);
     expect(
-      await page.getByText("Your account's language, which mails are written in, stays 日本語.").count(),
+      await page.getByText("Your account's language, which mails are written in, stays Japanese.").count(),
     ).toBe(1);
     expect(await accountLanguage(api)).toBe('ja');
     // The screen's choice holds in this browser after a reload, and the account still is not touched.

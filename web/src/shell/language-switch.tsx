@@ -39,20 +39,20 @@ export function LanguageSwitch() {
       </fieldset>
       {saved !== undefined && saved !== current && (
         <p className="language-account" role="status">
-          {t('footer.accountLanguage', { language: t(`languages.${saved}`) })}{' '}
+          {t('footer.accountLanguage', { language: t(`footer.languageNames.${saved}`) })}{' '}
           <button
             type="button"
             className="button small"
             disabled={updateAccount.isPending}
             onClick={() => updateAccount.mutate({ lang: current })}
           >
-            {t('footer.saveToAccount', { language: t(`languages.${current}`) })}
+            {t('footer.saveToAccount', { language: t(`footer.languageNames.${current}`) })}
           </button>
         </p>
       )}
       {updateAccount.isSuccess && saved === current && (
         <p className="language-account" role="status">
-          {t('footer.savedToAccount', { language: t(`languages.${current}`) })}
+          {t('footer.savedToAccount', { language: t(`footer.languageNames.${current}`) })}
         </p>
       )}
       {updateAccount.isError && (
