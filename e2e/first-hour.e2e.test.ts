@@ -67,6 +67,15 @@ describe("a new user's first hour", () => {
     expect(await accountLanguage(api)).toBe('ja');
     await expectNoSeriousAxeViolations(page);
     await screenshot(page, 'first-hour-footer-language-offer-en');
+    await page.setViewportSize(NARROW);
+    // The narrow layout follows the window (the menu button stands for it).
+    await expect.poll(() => page.getByRole('button', { name: 'Menu' }).count()).toBe(1);
+    // The tour's ring is measured again a moment after the window changes.
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+      .toBeLessThanOrEqual(375);
+    await screenshot(page, 'first-hour-footer-language-offer-narrow-en');
+    await page.setViewportSize(WIDE);
 
     // Saving is the user's own choice, and then the account follows.
     await offer.click();

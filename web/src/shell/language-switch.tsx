@@ -39,7 +39,7 @@ export function LanguageSwitch() {
       </fieldset>
       {saved !== undefined && saved !== current && (
         <p className="language-account" role="status">
-          {t('footer.accountLanguage', { language: t(`footer.languageNames.${saved}`) })}{' '}
+          <span>{t('footer.accountLanguage', { language: t(`footer.languageNames.${saved}`) })}</span>
           <button
             type="button"
             className="button small"
