@@ -75,8 +75,8 @@ export async function expectNoSeriousAxeViolations(
 export type SignUpLabels = {
   email: string;
   password: string;
-  /** The plan's radio button. */
-  plan: string;
+  /** The plan's radio button; the plan sign-up offers by default when absent. */
+  plan?: string;
   agree: string;
   submit: string;
   /** The heading shown once the verify mail is on its way. */
@@ -124,7 +124,7 @@ export async function signUpAndVerify(
   await page.goto(new URL('/signup', productUrl).href);
   await page.getByLabel(labels.email).fill(email);
   await page.getByLabel(labels.password, { exact: true }).fill(password);
-  await page.getByRole('radio', { name: labels.plan }).check();
+  if (labels.plan) await page.getByRole('radio', { name: labels.plan }).check();
   await page.getByRole('checkbox', { name: labels.agree }).check();
   await page.getByRole('button', { name: labels.submit }).click();
   await expect.poll(() => page.getByRole('heading', { name: labels.mailSent }).count()).toBe(1);

@@ -166,12 +166,13 @@ describe('site registration wizard against the running product', () => {
     await expect
       .poll(() => page.getByRole('status').filter({ hasText: 'エリアを追加しました。' }).count())
       .toBe(1);
-    expect(await page.locator('.area-row-label').allTextContents()).toEqual(['エリア 1']);
+    // Named after the heading of the price's card, not after the price, which changes.
+    expect(await page.locator('.area-row-label').allTextContents()).toEqual(['Sencha 100g']);
     // Clicking inside the designated price again is refused.
     await page.getByRole('button', { name: '¥1,280', exact: true }).click();
     await expect
       .poll(() => page.getByRole('alert').textContent())
-      .toBe('すでに指定したエリア「エリア 1」の内側は選べません。別の場所を選んでください。');
+      .toBe('すでに指定したエリア「Sencha 100g」の内側は選べません。別の場所を選んでください。');
 
     // A drag around the stock line picks its card; deselecting takes it away again.
     const stock = await page.getByRole('button', { name: 'In stock: 12', exact: true }).last().boundingBox();
@@ -349,7 +350,7 @@ describe('site registration wizard against the running product', () => {
     await page.getByRole('button', { name: '更新する' }).click();
     await page.waitForURL((url) => url.pathname === '/target2');
     const redone = await apiGet<StoredTarget>(page, `/api/v2/target?id=${id}`);
-    expect(redone.settings.areas.map((area) => area.label)).toEqual(['煎茶の価格', 'エリア 2']);
+    expect(redone.settings.areas.map((area) => area.label)).toEqual(['煎茶の価格', 'Tea shop']);
     // The stored area's data at registration is what the page shows now.
     expect(redone.settings.areas[0]?.content).toBe('¥1,380');
     price = '¥1,280';
@@ -433,7 +434,7 @@ describe('site registration wizard against the running product', () => {
     // Keyboard users pick the area from the element list.
     await page.getByLabel('Choose an element by its text').selectOption({ label: '¥1,280' });
     await page.getByRole('button', { name: 'Add as an area' }).click();
-    await expect.poll(() => page.locator('.area-row-label').allTextContents()).toEqual(['Area 1']);
+    await expect.poll(() => page.locator('.area-row-label').allTextContents()).toEqual(['Sencha 100g']);
     await check(page, 'wizard-areas-375-en');
     await page.getByRole('button', { name: 'Next' }).click();
     await expect.poll(() => stepHeading(page)).toBe('Step 4 of 5: Confirm area contents');

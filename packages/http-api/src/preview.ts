@@ -115,6 +115,11 @@ export const areaReading = z
     text: z.string(),
     html: z.string(),
     http_suffices: z.boolean().describe('HTTP mode reads the same text.'),
+    name: z
+      .string()
+      .describe(
+        "A short name from the page (the element's label, the heading of its part); empty when none.",
+      ),
     normalised_text: z
       .string()
       .optional()

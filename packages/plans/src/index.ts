@@ -45,6 +45,7 @@ export {
 export { planQuota } from './plan-quota.ts';
 export { NO_QUOTA, QUOTA_KEYS, type Quota, type QuotaKey } from './quota.ts';
 export {
+  fastestSlotWithRoom,
   hasFreeSlot,
   INTERVAL_SLOTS,
   type IntervalSlot,

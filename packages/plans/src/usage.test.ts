@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { planQuota } from './plan-quota.ts';
 import { NO_QUOTA } from './quota.ts';
 import {
+  fastestSlotWithRoom,
   hasFreeSlot,
   INTERVAL_SLOTS,
   slotRoom,
@@ -98,5 +99,19 @@ describe('slowestSlotWithRoom', () => {
 
   it('is undefined when no slot is free', () => {
     expect(slowestSlotWithRoom(NO_QUOTA, NO_QUOTA)).toBeUndefined();
+  });
+});
+
+describe('fastestSlotWithRoom', () => {
+  it('picks the 1-minute slot only when one is free', () => {
+    expect(fastestSlotWithRoom(planQuota(4), NO_QUOTA)).toBe('_1min');
+    expect(fastestSlotWithRoom(planQuota(3), NO_QUOTA)).toBe('_10min');
+    expect(fastestSlotWithRoom({ ...NO_QUOTA, _60min: 5, _10min: 1 }, { ...NO_QUOTA, _10min: 1 })).toBe(
+      '_60min',
+    );
+  });
+
+  it('is undefined when no slot is free', () => {
+    expect(fastestSlotWithRoom(NO_QUOTA, NO_QUOTA)).toBeUndefined();
   });
 });

@@ -80,3 +80,9 @@ export function slowestSlotWithRoom(limits: Quota, demand: TargetDemand): Interv
   const room = slotRoom(limits, demand);
   return INTERVAL_SLOTS.find((slot) => room[slot] > 0);
 }
+
+/** The fastest interval with room for one more target, or none when every slot is taken. */
+export function fastestSlotWithRoom(limits: Quota, demand: TargetDemand): IntervalSlot | undefined {
+  const room = slotRoom(limits, demand);
+  return [...INTERVAL_SLOTS].reverse().find((slot) => room[slot] > 0);
+}

@@ -18,6 +18,26 @@ const pages: Record<string, Handler> = {
   '/static': (_request, response) =>
     send(response, html('<h1>Shop</h1><div id="price">¥1,200</div><p class="note">in stock</p>')),
 
+  // What a page says about its parts, for the names the wizard suggests for areas.
+  '/named-areas': (_request, response) =>
+    send(
+      response,
+      html(
+        [
+          '<h1>有機栽培のお茶のお店</h1>',
+          '<ul><li aria-labelledby="tea-name"><h2 id="tea-name">有機緑茶</h2><p style="display:flex;gap:4px"><span>価格</span><span id="tea-price">¥1,480</span></p></li></ul>',
+          '<section><h2>お知らせ</h2><p>営業時間の変更</p><div id="news">12月の休業日は28日からです</div></section>',
+          '<label for="stock">在庫数</label><input id="stock" value="12">',
+          '<div id="badge" aria-label="セール中の印">SALE</div>',
+          '<dl><dt>送料</dt><dd id="shipping">¥600</dd></dl>',
+          '<div><div id="unnamed">42</div></div>',
+          '<div class="card"><h3>別の商品</h3></div><div class="card"><p id="after-card">在庫 3</p></div>',
+          '<article><h3>Yame sencha green tea, 100 g</h3><p><b>Price</b> <span id="en-price">¥1,480</span></p></article>',
+          '<h2 id="long">とても長い見出しのついた部分にある、説明がとても長くなってしまった監視の対象です</h2><p id="under-long">中身</p>',
+        ].join(''),
+      ),
+    ),
+
   '/scripted': (_request, response) =>
     send(
       response,

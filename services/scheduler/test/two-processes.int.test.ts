@@ -76,7 +76,7 @@ describe('two scheduler processes on one PostgreSQL and JetStream', () => {
     await harness?.close();
   });
 
-  it('publish each due time of each site once between them, and exit cleanly on SIGTERM', async () => {
+  it('publish each start check and due time of each site once between them, and exit cleanly on SIGTERM', async () => {
     processes.push(startProcess(harness), startProcess(harness));
     await eventually(
       async () =>
@@ -97,19 +97,21 @@ describe('two scheduler processes on one PostgreSQL and JetStream', () => {
     await Promise.all(sites.map((site) => harness.publishState('registered', site)));
     await harness.untilProcessed('scheduler-target-registered', SITES);
 
+    // Each site is checked once at its start (ADR 0020) and once at its phase.
+    const expected = 2 * SITES;
     const checks: string[] = [];
     await eventually(async () => {
       checks.push(...(await harness.takeChecks()).map((check) => check.checkId));
-      return checks.length >= SITES && Date.now() > from + 5_000;
+      return checks.length >= expected && Date.now() > from + 5_000;
     }, 'every site dispatched');
     for (const scheduler of processes) scheduler.child.kill('SIGTERM');
     expect(await Promise.all(processes.map((scheduler) => scheduler.exited))).toEqual([0, 0]);
     checks.push(...(await harness.takeChecks()).map((check) => check.checkId));
 
-    expect(checks).toHaveLength(SITES);
+    expect(checks).toHaveLength(expected);
     expect(new Set(checks.map((id) => id.slice(0, 36)))).toEqual(new Set(sites.map((site) => site.targetId)));
     // Each process published every due check; the queue holds one of each.
-    expect(publishedBy(processes[0] as SchedulerProcess)).toBeGreaterThanOrEqual(SITES);
-    expect(publishedBy(processes[1] as SchedulerProcess)).toBeGreaterThanOrEqual(SITES);
+    expect(publishedBy(processes[0] as SchedulerProcess)).toBeGreaterThanOrEqual(expected);
+    expect(publishedBy(processes[1] as SchedulerProcess)).toBeGreaterThanOrEqual(expected);
   });
 });

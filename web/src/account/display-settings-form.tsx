@@ -6,7 +6,7 @@ import { useErrorText } from '../forms/use-error-text.ts';
 import { useFocusAfterSubmit } from '../forms/use-focus-after-submit.ts';
 import { useUpdateAccount } from '../hooks/use-account.ts';
 import { useTimezones } from '../hooks/use-timezones.ts';
-import { LANGUAGES, languageFromTag } from '../i18n/language.ts';
+import { LANGUAGES, languageFromTag, rememberLanguageChoice } from '../i18n/language.ts';
 
 const CURRENCIES = ['JPY', 'USD'] as const;
 
@@ -15,7 +15,7 @@ const CURRENCIES = ['JPY', 'USD'] as const;
  * it fails, its place shows the failure and a retry while the other two stay editable.
  */
 export function DisplaySettingsForm({ account }: { account: AccountSettings }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const errorText = useErrorText();
   const timezones = useTimezones();
   const update = useUpdateAccount();
@@ -30,7 +30,15 @@ export function DisplaySettingsForm({ account }: { account: AccountSettings }) {
     if (timezones.data && timezone !== account.timezone) changes.timezone = timezone;
     if (lang !== account.lang) changes.lang = lang;
     if (currency !== account.currency) changes.currency = currency;
-    update.mutate(changes, { onSettled: focusResult });
+    update.mutate(changes, {
+      onSuccess: () => {
+        // The saved language is the screen's too, over an earlier footer choice in this browser.
+        if (!changes.lang) return;
+        rememberLanguageChoice(lang);
+        void i18n.changeLanguage(lang);
+      },
+      onSettled: focusResult,
+    });
   };
 
   const zoneChoices = timezones.data ?? [];

@@ -12,7 +12,8 @@ type TargetButtonProps = { site: TargetRow; busy: boolean; onAction: RequestTarg
 
 /**
  * A site's small action button: a verb on it, the verb with the site's name for screen readers;
- * while another action runs it stays focusable but says it is unavailable (aria-disabled).
+ * while another action runs it stays focusable but says it is unavailable (aria-disabled). A
+ * button that cannot be used says why in words beside it, not only in a tooltip.
  */
 function TargetActionButton({
   action,
@@ -30,18 +31,26 @@ function TargetActionButton({
   danger?: boolean;
   unavailable?: string;
 }) {
+  const reasonId = `${action}-unavailable-${site.ver}-${site.id}`;
   return (
-    <button
-      type="button"
-      className={danger ? 'button small danger' : 'button small'}
-      aria-label={name}
-      aria-disabled={busy || undefined}
-      disabled={unavailable !== undefined}
-      title={unavailable}
-      onClick={() => onAction(action, site)}
-    >
-      {label}
-    </button>
+    <span className="target-action">
+      <button
+        type="button"
+        className={danger ? 'button small danger' : 'button small'}
+        aria-label={name}
+        aria-disabled={busy || undefined}
+        aria-describedby={unavailable === undefined ? undefined : reasonId}
+        disabled={unavailable !== undefined}
+        onClick={() => onAction(action, site)}
+      >
+        {label}
+      </button>
+      {unavailable !== undefined && (
+        <span id={reasonId} className="target-action-reason">
+          {unavailable}
+        </span>
+      )}
+    </span>
   );
 }
 

@@ -10,8 +10,21 @@ export function languageFromTag(tag: string | null | undefined): Language {
 
 /** A signed-out visitor's language: their earlier choice in the footer, else the browser's language. */
 export function visitorLanguage(): Language {
-  const choice = readChoice();
+  const choice = screenLanguageChoice();
   return choice ?? languageFromTag(navigator.language);
+}
+
+/**
+ * The screen language chosen in this browser (the footer's switch), if any. It changes the screens
+ * only: a signed-in user's account language, which their mails are written in, stays as saved.
+ */
+export function screenLanguageChoice(): Language | undefined {
+  try {
+    const stored = localStorage.getItem(CHOICE_STORAGE_KEY);
+    return LANGUAGES.find((language) => language === stored);
+  } catch {
+    return undefined;
+  }
 }
 
 export function rememberLanguageChoice(language: Language): void {
@@ -19,14 +32,5 @@ export function rememberLanguageChoice(language: Language): void {
     localStorage.setItem(CHOICE_STORAGE_KEY, language);
   } catch {
     // Storage can be disabled (private mode, policies); the choice then lasts for this page only.
-  }
-}
-
-function readChoice(): Language | undefined {
-  try {
-    const stored = localStorage.getItem(CHOICE_STORAGE_KEY);
-    return LANGUAGES.find((language) => language === stored);
-  } catch {
-    return undefined;
   }
 }

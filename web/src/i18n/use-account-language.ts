@@ -1,14 +1,16 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { languageFromTag } from './language.ts';
+import { languageFromTag, screenLanguageChoice } from './language.ts';
 
 /**
- * A signed-in user sees the language saved on their account. It is applied when it first
- * arrives or changes on the account, so a footer switch still holds for the rest of the visit.
+ * A signed-in user sees the language chosen for the screen in this browser (the footer's switch),
+ * else the one saved on their account. It is applied when the account's language first arrives or
+ * changes; saving a language to the account makes it this browser's choice too, so the screen
+ * follows it.
  */
 export function useAccountLanguage(accountLanguage: string | undefined): void {
   const { i18n } = useTranslation();
   useEffect(() => {
-    if (accountLanguage) void i18n.changeLanguage(languageFromTag(accountLanguage));
+    if (accountLanguage) void i18n.changeLanguage(screenLanguageChoice() ?? languageFromTag(accountLanguage));
   }, [accountLanguage, i18n]);
 }

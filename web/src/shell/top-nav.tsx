@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation } from 'react-router';
 import { contactLinks } from '../contact-links.ts';
@@ -18,6 +18,19 @@ export function TopNav({ signedIn }: { signedIn: boolean }) {
   // A followed link (or a resize to the wide layout) closes the menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: closing is the reaction to the path changing.
   useEffect(() => setMenuOpen(false), [location.pathname, narrow]);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  // Escape closes the open menu wherever the focus is (it is on the menu button right after
+  // opening), and the focus goes back to the button so the keyboard user is not lost.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener('keydown', closeOnEscape);
+    return () => document.removeEventListener('keydown', closeOnEscape);
+  }, [menuOpen]);
   const siteRegistration = narrow
     ? routePaths.targetRegistrationMobile
     : routePaths.targetRegistrationColumns;
@@ -29,6 +42,7 @@ export function TopNav({ signedIn }: { signedIn: boolean }) {
         </Link>
         {narrow && (
           <button
+            ref={menuButton}
             type="button"
             className="menu-button"
             aria-expanded={menuOpen}
@@ -39,14 +53,7 @@ export function TopNav({ signedIn }: { signedIn: boolean }) {
             {t(menuOpen ? 'nav.closeMenu' : 'nav.menu')}
           </button>
         )}
-        <nav
-          id="top-nav-menu"
-          aria-label={t('nav.label')}
-          hidden={narrow && !menuOpen}
-          onKeyDown={(event) => {
-            if (event.key === 'Escape') setMenuOpen(false);
-          }}
-        >
+        <nav id="top-nav-menu" aria-label={t('nav.label')} hidden={narrow && !menuOpen}>
           <ul className="nav-list">
             {/* Signed out, / is the landing page and the account has nothing to show. */}
             {signedIn && (

@@ -1,13 +1,23 @@
+import { fastestSlotWithRoom } from '@mimamori/plans';
 import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useNarrowWindow } from '../hooks/use-narrow-window.ts';
 import { useTargetList } from '../hooks/use-targets.ts';
+import { useUserInfo } from '../hooks/use-user-info.ts';
 import { routePaths } from '../route-paths.ts';
 import { fillDemoShopAddress } from './demo-shop-address.ts';
 import { readTourProgress, saveTourProgress } from './tour-progress.ts';
-import { stepNumber, stepToShow, type TourProgress, tourScreenOf, tourSteps } from './tour-steps.ts';
+import {
+  registeredState,
+  stepNumber,
+  stepTextKey,
+  stepToShow,
+  type TourProgress,
+  tourScreenOf,
+  tourSteps,
+} from './tour-steps.ts';
 import { usePresentSteps, useTargetBox } from './use-tour-targets.ts';
 import './guided-tour.css';
 
@@ -15,20 +25,31 @@ import './guided-tour.css';
  * The guided tour for a first-time user: registering the demo shop, from the dashboard through
  * the wizard to the new site's page. It speaks from a panel at the top of the screen, in the
  * page's reading and tab order and never over the screen's own controls, and rings the part
- * it talks about. Skipping or finishing it is remembered.
+ * it talks about. Skipping or finishing it is remembered. Its last step says whether the new site
+ * monitors, and when it was saved paused, why and what to do (docs/product.md#screens).
  */
 export function GuidedTour() {
   const { t } = useTranslation();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const narrow = useNarrowWindow();
   const screen = tourScreenOf(pathname);
   const [progress, setProgress] = useState<TourProgress>(readTourProgress);
   const active = screen !== undefined && progress !== 'dismissed' && progress !== 'done';
   const onScreen = useScreenSteps(active ? screen : undefined);
   const present = usePresentSteps(onScreen);
-  // The dashboard's own list query, so no second request.
-  const targetList = useTargetList({ enabled: active && screen === 'dashboard' });
-  const step = stepToShow({ progress, screen, siteCount: targetList.data?.targets.length, present });
+  // The dashboard's own list query, so no second request there; on the detail page it tells the
+  // new site's state.
+  const targetList = useTargetList({ enabled: active && (screen === 'dashboard' || screen === 'detail') });
+  const userInfo = useUserInfo().data;
+  const onHold = userInfo?.subscription?.status === 7;
+  const planFull =
+    userInfo !== undefined && fastestSlotWithRoom(userInfo.num, userInfo.used_num) === undefined;
+  const detailId = screen === 'detail' ? new URLSearchParams(search).get('id') : null;
+  const registered = targetList.data?.targets.find((row) => row.id === detailId);
+  const shown = stepToShow({ progress, screen, siteCount: targetList.data?.targets.length, present });
+  const textKey = shown && stepTextKey(shown, registered && registeredState(registered, onHold), planFull);
+  // Nothing is said of the new site until its state is known.
+  const step = textKey ? shown : undefined;
   const box = useTargetBox(step?.target);
   const filled = useRef(false);
 
@@ -54,7 +75,7 @@ export function GuidedTour() {
     fillDemoShopAddress(field);
   }, [step]);
 
-  if (!step) return null;
+  if (!step || !textKey) return null;
   const registerPath = narrow ? routePaths.targetRegistrationMobile : routePaths.targetRegistrationColumns;
   const titleId = 'guided-tour-title';
   return (
@@ -70,9 +91,9 @@ export function GuidedTour() {
           {t('tour.label')} · {t('tour.stepOf', { step: stepNumber(step), count: tourSteps.length })}
         </p>
         <h2 id={titleId} className="guided-tour-title">
-          {t(`tour.steps.${step.id}.title`)}
+          {t(`${textKey}.title`)}
         </h2>
-        <p className="guided-tour-body">{t(`tour.steps.${step.id}.body`)}</p>
+        <p className="guided-tour-body">{t(`${textKey}.body`)}</p>
       </div>
       <div className="guided-tour-actions">
         {step.id === 'register' && (

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { stepNumber, stepToShow, type TourSituation, type TourStepId, tourScreenOf } from './tour-steps.ts';
+import {
+  registeredState,
+  stepNumber,
+  stepTextKey,
+  stepToShow,
+  type TourSituation,
+  type TourStep,
+  type TourStepId,
+  tourScreenOf,
+  tourSteps,
+} from './tour-steps.ts';
 
 const situation = (overrides: Partial<TourSituation>): TourSituation => ({
   progress: 'unseen',
@@ -48,5 +58,21 @@ describe('guided tour steps', () => {
     ]);
     const first = stepToShow(situation({}));
     expect(first && stepNumber(first)).toBe(1);
+  });
+
+  it('says of the registered site whether it monitors, and why not', () => {
+    expect(registeredState({ valid: true, resumable: false }, false)).toBe('monitoring');
+    expect(registeredState({ valid: false, resumable: false }, false)).toBe('pausedNoSlot');
+    expect(registeredState({ valid: false, resumable: true }, false)).toBe('pausedResumable');
+    expect(registeredState({ valid: false, resumable: false }, true)).toBe('pausedHeld');
+  });
+
+  it('warns before registering on a full plan, and speaks of the new site only once its state is known', () => {
+    const step = (id: TourStepId) => tourSteps.find((entry) => entry.id === id) as TourStep;
+    expect(stepTextKey(step('notify'), undefined, false)).toBe('tour.steps.notify');
+    expect(stepTextKey(step('notify'), undefined, true)).toBe('tour.notifyNoRoom');
+    expect(stepTextKey(step('registered'), undefined, false)).toBeUndefined();
+    expect(stepTextKey(step('registered'), 'pausedNoSlot', true)).toBe('tour.registered.pausedNoSlot');
+    expect(stepTextKey(step('url'), undefined, true)).toBe('tour.steps.url');
   });
 });

@@ -63,3 +63,30 @@ export function stepToShow(situation: TourSituation): TourStep | undefined {
 export function stepNumber(step: TourStep): number {
   return tourSteps.indexOf(step) + 1;
 }
+
+/** What the last step says of the site just registered, by its state (docs/product.md#screens). */
+export type RegisteredState = 'monitoring' | 'pausedNoSlot' | 'pausedResumable' | 'pausedHeld';
+
+/**
+ * The state of the site the tour registered: monitoring, or paused with why. A site is saved
+ * paused when its interval has no free slot; while the account is on hold nothing monitors.
+ */
+export function registeredState(
+  site: { valid: boolean; resumable: boolean },
+  onHold: boolean,
+): RegisteredState {
+  if (site.valid) return 'monitoring';
+  if (onHold) return 'pausedHeld';
+  return site.resumable ? 'pausedResumable' : 'pausedNoSlot';
+}
+
+/**
+ * Where a step's title and body are in the catalogue. The notification step warns when the plan
+ * has no free slot left (the site will be saved paused); the last step's words follow the new
+ * site's state, and are none until it is known.
+ */
+export function stepTextKey(step: TourStep, registered: RegisteredState | undefined, planFull: boolean) {
+  if (step.id === 'notify' && planFull) return 'tour.notifyNoRoom' as const;
+  if (step.id !== 'registered') return `tour.steps.${step.id}` as const;
+  return registered && (`tour.registered.${registered}` as const);
+}

@@ -54,10 +54,15 @@ export function useTargetBox(target: string | undefined): TargetBox | undefined 
     };
     measure();
     const timer = setInterval(measure, LOOK_EVERY_MS);
+    // The page growing or shrinking (the tour's own panel appearing, a screen's content arriving)
+    // moves the part at once; waiting for the next look left the ring beside it for a moment.
+    const resized = new ResizeObserver(measure);
+    resized.observe(document.body);
     // Capture: a scroll inside a box (the wizard's preview) moves the part on the page.
     window.addEventListener('scroll', measure, { capture: true, passive: true });
     window.addEventListener('resize', measure);
     return () => {
+      resized.disconnect();
       clearInterval(timer);
       window.removeEventListener('scroll', measure, { capture: true });
       window.removeEventListener('resize', measure);

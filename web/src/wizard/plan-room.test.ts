@@ -42,7 +42,11 @@ describe('default interval of a new site', () => {
     expect(defaultIntervalMinutes(quota({ _1min: 5 }), quota({ _1min: 5 }), false)).toBe(60);
   });
 
-  it('registers the demo shop at 1 minute', () => {
+  it('registers the demo shop at the fastest interval the plan has room for', () => {
     expect(defaultIntervalMinutes(quota({ _1min: 5 }), NO_QUOTA, true)).toBe(1);
+    // Basic 5, the plan sign-up offers by default: 10-minute slots, no 1-minute one.
+    expect(defaultIntervalMinutes(quota({ _10min: 5 }), NO_QUOTA, true)).toBe(10);
+    expect(defaultIntervalMinutes(quota({ _60min: 5, _10min: 1 }), quota({ _10min: 1 }), true)).toBe(60);
+    expect(defaultIntervalMinutes(quota({ _10min: 5 }), quota({ _10min: 5 }), true)).toBe(60);
   });
 });

@@ -1,4 +1,10 @@
-import { hasFreeSlot, type IntervalSlot, type Quota, slowestSlotWithRoom } from '@mimamori/plans';
+import {
+  fastestSlotWithRoom,
+  hasFreeSlot,
+  type IntervalSlot,
+  type Quota,
+  slowestSlotWithRoom,
+} from '@mimamori/plans';
 
 /** What a new site asks of the plan. */
 export type TargetNeed = { intervalMinutes: number; screenshot: boolean; proxy: boolean; chat: boolean };
@@ -26,11 +32,12 @@ export function newTargetFits(limits: Quota, used: Quota, need: TargetNeed): boo
 const SLOT_MINUTES: Record<IntervalSlot, number> = { _60min: 60, _10min: 10, _1min: 1 };
 
 /**
- * The interval a new site starts with: the demo shop at 1 minute, so the tour's first update
- * arrives in the couple of minutes it promises; any other site at the slowest interval the plan
- * has room for (hourly when there is none, which saves it paused as any full plan would).
+ * The interval a new site starts with: the demo shop at the fastest interval the plan has room
+ * for, so the tour's first update comes as soon as the plan allows (docs/product.md#screens); any
+ * other site at the slowest interval with room. Hourly when there is none, which saves it paused
+ * as any full plan would.
  */
 export function defaultIntervalMinutes(limits: Quota, used: Quota, demoShop: boolean): number {
-  if (demoShop) return 1;
-  return SLOT_MINUTES[slowestSlotWithRoom(limits, used) ?? '_60min'];
+  const slot = demoShop ? fastestSlotWithRoom(limits, used) : slowestSlotWithRoom(limits, used);
+  return SLOT_MINUTES[slot ?? '_60min'];
 }

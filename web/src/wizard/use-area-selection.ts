@@ -7,7 +7,7 @@ import { useEvaluateArea } from '../hooks/use-preview.ts';
 import { usesArea } from '../rules/rule-groups.ts';
 import { enclosingArea } from './area-boxes.ts';
 import { callProblemMessage } from './preview-problem.ts';
-import { nextAreaId } from './wizard-draft.ts';
+import { newAreaLabel, nextAreaId } from './wizard-draft.ts';
 import { frameKeyOf, type StepProps } from './wizard-step.ts';
 
 export type SelectionMessage = { tone: 'error' | 'success'; text: string };
@@ -53,8 +53,11 @@ export function useAreaSelection({
           }
           change((current) => {
             const areaId = nextAreaId(current.areas);
-            // A name that stays true: the area's text (a price, say) changes, which is why it is watched.
-            const label = t('wizard.areas.defaultLabel', { number: current.areas.length + 1 });
+            // A name that stays true: what the page calls the element (the price's product), never
+            // the area's text (a price changes, which is why it is watched).
+            const label = newAreaLabel(reading.name, current.areas, (number) =>
+              t('wizard.areas.defaultLabel', { number }),
+            );
             return {
               ...current,
               areas: [

@@ -6,6 +6,7 @@ import {
   draftFromStored,
   intervalProblem,
   newAction,
+  newAreaLabel,
   newDraft,
   nextAreaId,
   settingsFromDraft,
@@ -135,6 +136,19 @@ describe('area ids', () => {
   it('are new for each added area, even after one was removed', () => {
     expect(nextAreaId([])).toBe('area-1');
     expect(nextAreaId([area('area-2', true)])).toBe('area-3');
+  });
+});
+
+describe('a new area label', () => {
+  const numbered = (number: number) => `エリア ${number}`;
+  it('is the name the page suggests, numbered on when an area already has it', () => {
+    expect(newAreaLabel('八女茶 価格', [], numbered)).toBe('八女茶 価格');
+    expect(newAreaLabel('Shop', [{ label: 'Shop' }], numbered)).toBe('Shop 2');
+    expect(newAreaLabel('Shop', [{ label: 'Shop' }, { label: 'Shop 2' }], numbered)).toBe('Shop 3');
+  });
+
+  it('is numbered when the page suggests none', () => {
+    expect(newAreaLabel('', [{ label: 'Shop' }], numbered)).toBe('エリア 2');
   });
 });
 

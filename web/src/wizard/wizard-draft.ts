@@ -132,6 +132,24 @@ export function nextAreaId(areas: readonly AreaDraft[]): string {
   return `area-${number}`;
 }
 
+/**
+ * The label of a new area (docs/product.md#wizard): the name the page suggests, numbered on when an
+ * area already has it, so each reads apart in the rules and the mails; the wizard's numbered name
+ * when the page suggests none.
+ */
+export function newAreaLabel(
+  suggested: string,
+  areas: readonly Pick<AreaDraft, 'label'>[],
+  numbered: (number: number) => string,
+): string {
+  if (suggested === '') return numbered(areas.length + 1);
+  const used = new Set(areas.map((area) => area.label));
+  if (!used.has(suggested)) return suggested;
+  let number = 2;
+  while (used.has(`${suggested} ${number}`)) number++;
+  return `${suggested} ${number}`;
+}
+
 /** docs/product.md#wizard: the interval is a whole number of minutes, 1 or more. */
 /** The failure alert's count: a whole number 1–100 (docs/product.md#failure-alerts). */
 export function failureAlertAfterProblem(value: string): 'failure_alert_after_invalid' | undefined {

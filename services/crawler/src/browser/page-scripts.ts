@@ -39,6 +39,75 @@ export const READ_AREAS = `function (areas) {
 }`;
 
 /**
+ * A short name for an area, from what the page says about the element rather than what it holds
+ * (a price changes; that is why it is watched): its own accessible name (aria-label, the elements its
+ * aria-labelledby names, a form field's label, title), else the nearest name of a part around it
+ * (an ancestor's aria-label or aria-labelledby, or the last heading before it inside that part),
+ * with the label just before it (a "Price" on the price's line, a <dt> before its <dd>). Empty when
+ * the page says nothing; the wizard then numbers the area. At most \`maxLength\` characters.
+ */
+export const AREA_NAME = `function (request) {
+  ${LOCATE}
+  const element = locate(request.locator);
+  if (!element) return '';
+  const squash = function (text) { return (text || '').replace(/\\s+/g, ' ').trim(); };
+  const textOf = function (node) { return squash(typeof node.innerText === 'string' ? node.innerText : node.textContent); };
+  const own = textOf(element);
+  const usable = function (text) { return text !== '' && text !== own && text.length <= request.maxLength * 2; };
+  const labelled = function (node) {
+    const label = squash(node.getAttribute('aria-label'));
+    if (label) return label;
+    const ids = squash(node.getAttribute('aria-labelledby'));
+    if (!ids) return '';
+    return squash(ids.split(' ').map(function (id) {
+      const named = document.getElementById(id);
+      return named && named !== node ? textOf(named) : '';
+    }).join(' '));
+  };
+  const shorten = function (text) {
+    return text.length <= request.maxLength ? text : text.slice(0, request.maxLength - 1).trim() + '…';
+  };
+
+  const fieldLabel = element.labels && element.labels[0] ? textOf(element.labels[0]) : '';
+  const ownName = [labelled(element), fieldLabel, squash(element.getAttribute('title'))].find(usable);
+  if (ownName) return shorten(ownName);
+
+  // A label, not just any text before it: a <dt>, <th> or <label>, or words on the same line (a
+  // flex row's items are blocks, so the boxes tell, not the display).
+  const before = element.previousElementSibling;
+  const onLine = function (left, right) {
+    const a = left.getBoundingClientRect();
+    const b = right.getBoundingClientRect();
+    return a.height > 0 && a.bottom > b.top && a.top < b.bottom && a.right <= b.left + 1;
+  };
+  const isLabel = before !== null && (/^(DT|TH|LABEL)$/.test(before.tagName) || onLine(before, element));
+  const beside = isLabel ? textOf(before) : '';
+  const besideLabel = usable(beside) && beside.length <= 20 ? beside : '';
+
+  const HEADINGS = 'h1, h2, h3, h4, h5, h6, [role="heading"]';
+  let partName = '';
+  let depth = 0;
+  for (let part = element.parentElement; part && part !== document.documentElement && depth < 8; part = part.parentElement, depth++) {
+    const named = labelled(part);
+    if (usable(named)) { partName = named; break; }
+    // A heading before it that heads a box the element is in, not one of a box closed before it
+    // (another card or section).
+    const headings = Array.prototype.filter.call(part.querySelectorAll(HEADINGS), function (heading) {
+      const heads = heading.parentElement !== null && heading.parentElement.contains(element);
+      return heads && !heading.contains(element) && !element.contains(heading) &&
+        (heading.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+    });
+    const last = headings.length > 0 ? textOf(headings[headings.length - 1]) : '';
+    if (usable(last)) { partName = last; break; }
+  }
+  const name = [partName, besideLabel].filter(function (text, index, all) {
+    return text !== '' && all.indexOf(text) === index;
+  }).join(' ');
+  // The part's name alone reads better than both cut off in the label.
+  return shorten(name.length > request.maxLength && partName ? partName : name);
+}`;
+
+/**
  * Resolves once no node was added, removed or changed its text for \`quietMs\`, or after \`maxMs\`.
  * Attribute changes are ignored: animations change styles forever without changing content.
  * A loaded document without scripts or frames cannot change any more, so it is quiet at once.

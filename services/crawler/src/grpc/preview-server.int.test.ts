@@ -166,6 +166,38 @@ describe('wizard preview over gRPC', () => {
     await unary(client, 'closePreview', { userId: 'user-a', sessionId: scripted.sessionId });
   });
 
+  it('suggests a short name for a chosen area from what the page says about it, never from its text', async () => {
+    const opened = await open('user-a', '/named-areas');
+    const nameOf = async (selector: string) =>
+      (
+        await unary(client, 'evaluateArea', {
+          userId: 'user-a',
+          sessionId: opened.sessionId,
+          area: css(selector),
+        })
+      ).name;
+    // The part's name (its aria-labelledby) with the label beside the price.
+    expect(await nameOf('#tea-price')).toBe('有機緑茶 価格');
+    // The last heading before it in its part, not the page's title above.
+    expect(await nameOf('#news')).toBe('お知らせ');
+    // A form field's label, an element's own aria-label, a <dd>'s <dt> under the page's heading.
+    expect(await nameOf('#stock')).toBe('在庫数');
+    expect(await nameOf('#badge')).toBe('セール中の印');
+    expect(await nameOf('#shipping')).toBe('有機栽培のお茶のお店 送料');
+    // Cut to 30 characters; nothing but the page's title when that is all it says.
+    const long = await nameOf('#under-long');
+    expect(long).toHaveLength(30);
+    expect(long.endsWith('…')).toBe(true);
+    expect(await nameOf('#unnamed')).toBe('有機栽培のお茶のお店');
+    // The heading of a card before it heads that card only.
+    expect(await nameOf('#after-card')).toBe('有機栽培のお茶のお店');
+    // A part's name and its label too long together: the part's name alone.
+    expect(await nameOf('#en-price')).toBe('Yame sencha green tea, 100 g');
+    // The whole page's heading, chosen as the area itself, names nothing but its own text.
+    expect(await nameOf('h1')).toBe('');
+    await unary(client, 'closePreview', { userId: 'user-a', sessionId: opened.sessionId });
+  });
+
   it('tests a login: a wrong password fails with login_failed, the right one shows the members page', async () => {
     const opened = await open('user-b', '/members');
     const actions = (password: string) => [

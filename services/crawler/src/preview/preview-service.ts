@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { suggestAreaName } from '../browser/area-name.ts';
 import { readAreas } from '../browser/area-reader.ts';
 import type { BrowserPool } from '../browser/browser-pool.ts';
 import { DEFAULT_ACTION_LIMITS } from '../browser/check-on-page.ts';
@@ -133,8 +134,9 @@ export function createPreviewService(options: PreviewServiceOptions) {
       return sessions.use(userId, sessionId, async ({ lease, settings }) => {
         const [reading] = await readAreas(lease.page, [area]);
         if (!reading?.found) {
-          return { found: false, text: '', html: '', httpSuffices: false };
+          return { found: false, text: '', html: '', httpSuffices: false, name: '' };
         }
+        const name = await suggestAreaName(lease.page, area);
         const served = await options.httpFetcher.fetch(
           {
             url: lease.page.url(),
@@ -150,7 +152,7 @@ export function createPreviewService(options: PreviewServiceOptions) {
         );
         const servedText = served.ok ? served.areas[0]?.text : undefined;
         const httpSuffices = servedText !== undefined && collapse(servedText) === collapse(reading.text);
-        return { found: true, text: reading.text, html: reading.html, httpSuffices };
+        return { found: true, text: reading.text, html: reading.html, httpSuffices, name };
       });
     },
 

@@ -157,6 +157,7 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
           text: area.text,
           html: area.html,
           http_suffices: area.httpSuffices,
+          name: area.name,
           ...(body.options ? normalisedJson(area, body.options) : {}),
           ...(area.problem ? { problem: area.problem } : {}),
         });

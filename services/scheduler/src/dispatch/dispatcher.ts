@@ -6,11 +6,14 @@ import type { Logger } from '@mimamori/runtime';
 import { checkIdFor } from '../domain/check-id.ts';
 import type { Clock } from '../domain/clock.ts';
 import { dueTimeIn, MINUTE_MS, phaseRanges } from '../domain/phase.ts';
+import { startChecksIn } from '../domain/start-checks.ts';
 import {
   activeIntervals,
   type DueSchedule,
+  type StartedSchedule,
   schedulesExist,
   schedulesInPhases,
+  schedulesStartedIn,
 } from '../store/schedule-store.ts';
 
 export interface DispatcherOptions {
@@ -64,6 +67,12 @@ interface DueCheck {
  * first, and go out in the following seconds under their own due time's id (so a duplicate from
  * a replica is still dropped). A site waits at most once: a newer due time replaces its waiting
  * one, so an overload delays checks but never piles them up.
+ *
+ * A site that started monitoring also gets its start checks (ADR 0020), at times that follow from
+ * its start as due times follow from its phase. Its start usually reaches the schedule after the
+ * window that held it, so each tick looks a minute further back for them and remembers which it
+ * already held; a restart or another replica sends them again under the same id, and JetStream
+ * drops the copy.
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { db, bus, clock, logger, tickMs, publishConcurrency, onDispatched, ceilingPerSecond } = options;
@@ -76,6 +85,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const waiting = new Map<string, DueCheck>();
   let second = Number.NaN;
   let sentThisSecond = 0;
+  /** Start checks already held, by check id, with their due time (kept while within the lookback). */
+  const startsHeld = new Map<string, number>();
 
   function hold(intervalMs: number, from: number, due: DueSchedule[]): void {
     for (const schedule of due) {
@@ -84,6 +95,28 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       const held = waiting.get(schedule.targetId);
       if (held && held.dueAt.getTime() >= dueAt.getTime()) continue;
       waiting.set(schedule.targetId, { checkId: checkIdFor(schedule.targetId, dueAt), dueAt, schedule });
+    }
+  }
+
+  function holdStarts(fromMs: number, toMs: number, started: StartedSchedule[]): void {
+    for (const [checkId, dueMs] of startsHeld) if (dueMs <= fromMs) startsHeld.delete(checkId);
+    for (const schedule of started) {
+      for (const dueMs of startChecksIn(
+        schedule.startedAt.getTime(),
+        schedule.intervalMs,
+        fromMs,
+        toMs,
+        minuteMs,
+      )) {
+        const dueAt = new Date(dueMs);
+        const checkId = checkIdFor(schedule.targetId, dueAt);
+        if (startsHeld.has(checkId)) continue;
+        startsHeld.set(checkId, dueMs);
+        // A start is the user's own doing, so a backoff from failures before it does not hold it.
+        const held = waiting.get(schedule.targetId);
+        if (held && held.dueAt.getTime() >= dueMs) continue;
+        waiting.set(schedule.targetId, { checkId, dueAt, schedule });
+      }
     }
   }
 
@@ -145,6 +178,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         hold(intervalMs, fromMs, await schedulesInPhases(db, intervalMs, range.low, range.high));
       }
     }
+    // A start reaches the schedule through the target service's outbox, usually after the window
+    // that held its time; a minute covers a slow relay, and a start check older than that is left
+    // to the phase. A start's last check comes a minute after it, so starts that long before count.
+    const startsFrom = fromMs - minuteMs;
+    const started = await schedulesStartedIn(db, new Date(startsFrom - minuteMs), to);
+    holdStarts(startsFrom, toMs, started);
     return publishWaiting();
   }
 

@@ -77,6 +77,17 @@ export const schedulerMigrations: Migration[] = [
   },
   {
     version: 4,
+    name: 'started_at',
+    sql: `
+      -- When the site last started monitoring (registered monitoring, resumed, or saved from paused
+      -- to monitoring): it is checked then and a minute later before its phase takes over
+      -- (ADR 0020). Sites already monitoring keep none; they are past their start.
+      ALTER TABLE schedules ADD COLUMN started_at timestamptz;
+      CREATE INDEX schedules_started ON schedules (started_at) WHERE active AND started_at IS NOT NULL;
+    `,
+  },
+  {
+    version: 5,
     name: 'scaled_minute',
     sql: `
       -- Test runs pass the product's minutes faster (MIMAMORI_TIME_SCALE), so there a 1-minute

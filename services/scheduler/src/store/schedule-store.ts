@@ -24,21 +24,30 @@ export interface ScheduleCounters {
   lastResultDueAt: Date | null;
 }
 
+/** A site that started monitoring lately, with what its start checks send (ADR 0020). */
+export interface StartedSchedule extends DueSchedule {
+  intervalMs: number;
+  startedAt: Date;
+}
+
 /**
  * Writes the state unless the row already holds the same or a newer revision, or the site was
  * deleted at that revision or later. A changed interval keeps the failure count (the site
- * is the same) but the backoff restarts from the next result.
+ * is the same) but the backoff restarts from the next result. A state that turns the site from
+ * paused (or absent) to monitoring marks its start, at the time of that state (ADR 0020).
  */
 export async function saveSchedule(sql: Sql, state: ScheduleState): Promise<boolean> {
   const { rowCount } = await sql.query(
     `INSERT INTO ${schedules}
-       (target_id, user_id, interval_ms, phase_ms, active, revision, changed_at, check_template)
-     SELECT $1, $2, $3, $4, $5, $6, $7, $8
+       (target_id, user_id, interval_ms, phase_ms, active, revision, changed_at, check_template, started_at)
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $5 THEN $7::timestamptz END
       WHERE NOT EXISTS (SELECT 1 FROM ${removed} WHERE target_id = $1 AND revision >= $6)
      ON CONFLICT (target_id) DO UPDATE SET
        user_id = EXCLUDED.user_id, interval_ms = EXCLUDED.interval_ms, phase_ms = EXCLUDED.phase_ms,
        active = EXCLUDED.active, revision = EXCLUDED.revision, changed_at = EXCLUDED.changed_at,
-       check_template = EXCLUDED.check_template
+       check_template = EXCLUDED.check_template,
+       started_at = CASE WHEN EXCLUDED.active AND NOT ${schedules}.active
+                         THEN EXCLUDED.started_at ELSE ${schedules}.started_at END
      WHERE ${schedules}.revision < EXCLUDED.revision`,
     [
       state.targetId,
@@ -155,6 +164,40 @@ export async function schedulesInPhases(
   return rows.map((row) => ({
     targetId: row.target_id,
     phaseMs: Number(row.phase_ms),
+    checkTemplate: row.check_template,
+    backoffUntil: row.backoff_until,
+    sealedSessionState: row.sealed_session_state,
+    areasDigest: row.areas_digest,
+  }));
+}
+
+/**
+ * The active sites that started monitoring in (after, until], each with what its last successful
+ * check left, as schedulesInPhases answers it: a tick's start checks (ADR 0020).
+ */
+export async function schedulesStartedIn(sql: Sql, after: Date, until: Date): Promise<StartedSchedule[]> {
+  const { rows } = await sql.query<{
+    target_id: string;
+    interval_ms: string;
+    phase_ms: string;
+    started_at: Date;
+    check_template: Uint8Array;
+    backoff_until: Date | null;
+    sealed_session_state: string | null;
+    areas_digest: string | null;
+  }>(
+    `SELECT s.target_id, s.interval_ms, s.phase_ms, s.started_at, s.check_template, s.backoff_until,
+            k.sealed_session_state, k.areas_digest
+       FROM ${schedules} s
+       LEFT JOIN ${keptState} k ON k.target_id = s.target_id AND k.check_due_at > s.changed_at
+      WHERE s.active AND s.started_at > $1 AND s.started_at <= $2`,
+    [after, until],
+  );
+  return rows.map((row) => ({
+    targetId: row.target_id,
+    intervalMs: Number(row.interval_ms),
+    phaseMs: Number(row.phase_ms),
+    startedAt: row.started_at,
     checkTemplate: row.check_template,
     backoffUntil: row.backoff_until,
     sealedSessionState: row.sealed_session_state,

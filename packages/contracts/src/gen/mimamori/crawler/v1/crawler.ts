@@ -157,7 +157,14 @@ export interface EvaluateAreaResponse {
   html: string;
   /** The served HTML (HTTP mode, no scripts) has the area with the same text. */
   httpSuffices: boolean;
-  problem?: PreviewProblem | undefined;
+  problem?:
+    | PreviewProblem
+    | undefined;
+  /**
+   * A short name for the area from what the page says about it (its label, the heading of the
+   * part it is in); empty when the page says nothing, and the wizard numbers the area.
+   */
+  name: string;
 }
 
 export interface TestLoginRequest {
@@ -1895,7 +1902,7 @@ export const EvaluateAreaRequest: MessageFns<EvaluateAreaRequest> = {
 };
 
 function createBaseEvaluateAreaResponse(): EvaluateAreaResponse {
-  return { found: false, text: "", html: "", httpSuffices: false, problem: undefined };
+  return { found: false, text: "", html: "", httpSuffices: false, problem: undefined, name: "" };
 }
 
 export const EvaluateAreaResponse: MessageFns<EvaluateAreaResponse> = {
@@ -1914,6 +1921,9 @@ export const EvaluateAreaResponse: MessageFns<EvaluateAreaResponse> = {
     }
     if (message.problem !== undefined) {
       PreviewProblem.encode(message.problem, writer.uint32(42).fork()).join();
+    }
+    if (message.name !== "") {
+      writer.uint32(50).string(message.name);
     }
     return writer;
   },
@@ -1971,6 +1981,14 @@ export const EvaluateAreaResponse: MessageFns<EvaluateAreaResponse> = {
             message.problem = PreviewProblem.decode(reader, reader.uint32());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1994,6 +2012,7 @@ export const EvaluateAreaResponse: MessageFns<EvaluateAreaResponse> = {
         ? globalThis.Boolean(object.http_suffices)
         : false,
       problem: isSet(object.problem) ? PreviewProblem.fromJSON(object.problem) : undefined,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
     };
   },
 
@@ -2014,6 +2033,9 @@ export const EvaluateAreaResponse: MessageFns<EvaluateAreaResponse> = {
     if (message.problem !== undefined) {
       obj.problem = PreviewProblem.toJSON(message.problem);
     }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
     return obj;
   },
 
@@ -2029,6 +2051,7 @@ export const EvaluateAreaResponse: MessageFns<EvaluateAreaResponse> = {
     message.problem = (object.problem !== undefined && object.problem !== null)
       ? PreviewProblem.fromPartial(object.problem)
       : undefined;
+    message.name = object.name ?? "";
     return message;
   },
 };
