@@ -1,6 +1,7 @@
 import { type HttpVisitor, TEST_TIME_SCALE } from '@mimamori/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type FilingsStandIn, startFilingsStandIn } from '../services/filings/test/filings-stand-in.ts';
+import { writtenTime } from '../services/notifier/src/domain/written-time.ts';
 import { linkDiscord, signUpVerified, WEBHOOK_ID } from './rig/account-steps.ts';
 import { searchUntilFound } from './rig/search-directory.ts';
 import { useSystemRig } from './rig/system-rig.ts';
@@ -73,18 +74,9 @@ describe('company filings in cluster mode', () => {
     const [message] = await rig().discord.waitForAccepted(WEBHOOK_ID, 1, 60_000);
 
     expect(JSON.stringify(mail?.to)).toContain(EMAIL);
-    // The time in the follower's zone, the company and the document link, in text and HTML.
-    const zoned = new Intl.DateTimeFormat('en-CA', {
-      timeZone: 'America/New_York',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    })
-      .format(acceptedAt)
-      .replace(', ', ' ');
+    // The time in the follower's zone as every mail writes it, the company and the document link,
+    // in text and HTML.
+    const zoned = writtenTime(acceptedAt, 'America/New_York', 'en');
     const documentUrl = `${sources.server.url}/Archives/edgar/data/320193/000032019326000002/0000320193-26-000002.htm`;
     expect(mail?.text).toContain(`Published: ${zoned}`);
     expect(mail?.text).toContain('Company: Apple Inc. (320193)');
