@@ -66,7 +66,8 @@ export async function openApiRoutes(app: FastifyInstance) {
     },
     transform: (input) => {
       const out = zodTransform(input);
-      return { ...out, schema: withBearer(out.schema, input.route.method) };
+      // Routes without a schema of their own (the local mailbox and Discord pages) have none.
+      return out.schema ? { ...out, schema: withBearer(out.schema, input.route.method) } : out;
     },
     transformObject: createJsonSchemaTransformObject({ zodToJsonConfig: { unrepresentable: 'any' } }),
   });
