@@ -58,7 +58,7 @@ type Words = {
   atom: string;
 };
 const JA_WORDS: Words = {
-  name: '名前',
+  name: 'トークン名',
   needName: '作成するには名前を入力してください。',
   change: '変更',
   expiry: '有効期間',
@@ -75,7 +75,7 @@ const JA_WORDS: Words = {
   atom: 'すべてのサイト（Atom）',
 };
 const EN_WORDS: Words = {
-  name: 'Name',
+  name: 'Token name',
   needName: 'Enter a name to create the token.',
   change: 'Change',
   expiry: 'Stops working after',
