@@ -362,6 +362,23 @@ describe('API tokens on every guarded route', () => {
     );
   }, 60_000);
 
+  it('declares in OpenAPI that every guarded route takes the session or a bearer token', async () => {
+    const document = (
+      await harness.gateway.app.inject({ method: 'GET', url: '/api/openapi.json' })
+    ).json() as {
+      paths: Record<string, Record<string, { security?: Record<string, string[]>[] }>>;
+    };
+    const undeclared = guarded().filter((route) => {
+      const security = document.paths[route.url]?.[route.method.toLowerCase()]?.security ?? [];
+      const scope = route.method === 'GET' ? 'read' : 'write';
+      return (
+        !security.some((scheme) => scheme.bearer?.includes(scope)) ||
+        !security.some((scheme) => 'session' in scheme)
+      );
+    });
+    expect(undeclared.map(key)).toEqual([]);
+  });
+
   it('lists every session-only route, and only token management', () => {
     const known = new Set(apiRoutes.map(key));
     for (const route of Object.keys(SESSION_ONLY))
