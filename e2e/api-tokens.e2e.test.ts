@@ -92,6 +92,14 @@ const EN_WORDS: Words = {
   atom: 'Every site (Atom)',
 };
 
+/** After a resize the screens lay themselves out again (the narrow-window hook re-renders them). */
+async function resizedTo(page: Page, size: { width: number; height: number }) {
+  await page.setViewportSize(size);
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth))
+    .toBe(true);
+}
+
 /** A request as a script makes it: the bearer token alone, no cookie, no CSRF header. */
 function withToken(path: string, token: string, init: RequestInit = {}) {
   return fetch(new URL(path, running.product.url), {
@@ -150,6 +158,7 @@ async function makeUseAndRevoke(page: Page, words: Words, shot: string) {
     }),
   });
   expect(registered.status, await registered.clone().text()).toBe(201);
+  const siteId = String(((await registered.json()) as { target_v2_id: string }).target_v2_id);
 
   await page.reload();
   await expect.poll(() => row.textContent()).toContain(words.lastUsed);
@@ -170,7 +179,19 @@ async function makeUseAndRevoke(page: Page, words: Words, shot: string) {
   const refused = await withToken('/api/v2/targets', token);
   expect(refused.status).toBe(401);
   expect(await refused.json()).toMatchObject({ error: { code: 'unauthenticated' } });
-  return token;
+
+  // The site the script registered shows its own feed on its page.
+  await page.goto(new URL(`/target2?id=${siteId}`, running.product.url).href);
+  const siteFeed = page.getByTestId('site-feed');
+  await expect.poll(() => siteFeed.getByTestId('site-feed-atom').locator('code').count()).toBe(1);
+  const siteAtom = String(await siteFeed.getByTestId('site-feed-atom').locator('code').textContent());
+  expect(siteAtom).toBe(atomUrl.replace('atom.xml', `sites/${siteId}/atom.xml`));
+  const siteRss = String(await siteFeed.getByTestId('site-feed-rss').locator('code').textContent());
+  for (const url of [siteAtom, siteRss]) expect((await fetch(url)).status, url).toBe(200);
+  await siteFeed.scrollIntoViewIfNeeded();
+  await expectNoSidewaysOverflow(page);
+  await expectNoSeriousAxeViolations(page);
+  await siteFeed.screenshot({ path: join(shots, `${shot}-site-feed-panel.png`) });
 }
 
 describe('API tokens against the running product', () => {
@@ -219,7 +240,14 @@ describe('API tokens against the running product', () => {
       labels: JA,
     });
     await makeUseAndRevoke(page, JA_WORDS, 'api-tokens-ja-1280');
-    await page.setViewportSize(NARROW);
+    await resizedTo(page, NARROW);
+    await expectNoSidewaysOverflow(page);
+    await expectNoSeriousAxeViolations(page);
+    await page
+      .getByTestId('site-feed')
+      .screenshot({ path: join(shots, 'api-tokens-ja-375-site-feed-panel.png') });
+    await page.goto(new URL('/account', running.product.url).href);
+    await expect.poll(() => page.getByTestId('api-tokens').textContent()).toContain(JA_WORDS.none);
     await expectNoSidewaysOverflow(page);
     await expectNoSeriousAxeViolations(page);
     await page.getByTestId('api-tokens').screenshot({ path: join(shots, 'api-tokens-ja-375-panel.png') });
@@ -235,12 +263,18 @@ describe('API tokens against the running product', () => {
       labels: EN,
     });
     await makeUseAndRevoke(page, EN_WORDS, 'api-tokens-en-375');
-    // The token is refused; the session that made it still works, and a cookie request needs the CSRF header.
+    // The token is refused; the session that made it still works.
     const api = apiOf(page.context(), running.product.url);
     expect((await api.get('/api/tokens')).status).toBe(200);
-    await page.setViewportSize(WIDE);
+    await resizedTo(page, WIDE);
     await expectNoSidewaysOverflow(page);
     await expectNoSeriousAxeViolations(page);
+    await page
+      .getByTestId('site-feed')
+      .screenshot({ path: join(shots, 'api-tokens-en-1280-site-feed-panel.png') });
+    await page.goto(new URL('/account', running.product.url).href);
+    await expect.poll(() => page.getByTestId('api-tokens').textContent()).toContain(EN_WORDS.none);
+    await expectNoSidewaysOverflow(page);
     await page.getByTestId('api-tokens').screenshot({ path: join(shots, 'api-tokens-en-1280-panel.png') });
     await page.context().close();
   }, 240_000);

@@ -21,7 +21,6 @@ export function FeedsPanel() {
     ? [
         { key: 'atom', label: t('apiAccess.atom'), url: feeds.data.atom_url },
         { key: 'rss', label: t('apiAccess.rss'), url: feeds.data.rss_url },
-        { key: 'site', label: t('apiAccess.siteFeed'), url: feeds.data.site_atom_url },
       ]
     : [];
   return (
@@ -38,13 +37,13 @@ export function FeedsPanel() {
               </dt>
               <dd>
                 <code className="api-access-value">{row.url}</code>
-                {row.key === 'site' && <p className="field-hint">{t('apiAccess.siteFeedHint')}</p>}
                 <CopyButton text={row.url} describedBy={`feed-${row.key}-label`} />
               </dd>
             </div>
           ))}
         </dl>
       )}
+      {feeds.isSuccess && <p className="field-hint">{t('apiAccess.siteFeedWhere')}</p>}
       {rotate.isSuccess && <FormMessage tone="success" message={t('apiAccess.rotated')} />}
       {rotate.isError && <FormMessage tone="error" message={errorText(rotate.error)} />}
       {feeds.isSuccess && (
