@@ -6,6 +6,7 @@ import {
   type ApiTokenRecord,
   authorizeApiToken,
   createApiToken,
+  isApiTokenShaped,
   MAX_API_TOKENS,
 } from './api-access.ts';
 import { hashToken } from './one-time-token.ts';
@@ -95,6 +96,12 @@ describe('API tokens', () => {
     expect(await problem(authorizeApiToken(d, 'mmr_unknown', 'read'))).toBe('unauthenticated');
     expect(await problem(authorizeApiToken(d, 'a-session-token', 'read'))).toBe('unauthenticated');
     expect(d.accounts.touched).toEqual([reader.token.id]);
+  });
+
+  it('tells a token from a session token that happens to begin like one', () => {
+    expect(isApiTokenShaped(`mmr_${'a'.repeat(43)}`)).toBe(true);
+    // Sessions are 43 base64url characters; some begin with mmr_.
+    expect(isApiTokenShaped(`mmr_${'a'.repeat(39)}`)).toBe(false);
   });
 
   it('refuses a token once its expiry has passed on the service’s clock', async () => {

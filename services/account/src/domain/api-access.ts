@@ -16,10 +16,12 @@ export const MAX_API_TOKENS = 20;
 const MAX_NAME_LENGTH = 60;
 
 /**
- * A token's secret starts with this, so it is told from a session token (43 characters, no
- * prefix) wherever one is accepted, and secret scanners can recognise a leaked one.
+ * A token's secret is this prefix and 43 characters (32 random bytes), so it is told from a
+ * session token (43 characters, any of which may spell the prefix) wherever one is accepted, and
+ * secret scanners can recognise a leaked one.
  */
 export const API_TOKEN_PREFIX = 'mmr_';
+const API_TOKEN_LENGTH = API_TOKEN_PREFIX.length + 43;
 
 export interface ApiTokenRecord {
   id: string;
@@ -56,7 +58,7 @@ export interface ApiAccessDeps {
 }
 
 export function isApiTokenShaped(token: string): boolean {
-  return token.startsWith(API_TOKEN_PREFIX);
+  return token.length === API_TOKEN_LENGTH && token.startsWith(API_TOKEN_PREFIX);
 }
 
 export async function createApiToken(

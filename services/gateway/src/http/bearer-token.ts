@@ -10,8 +10,8 @@ import { SESSION_COOKIE } from './session-cookie.ts';
 /** docs/api.md: what a token needs for a method. GET reads; every other method changes something. */
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
-/** The prefix of an API token's secret (the account service's API_TOKEN_PREFIX). */
-const API_TOKEN_PREFIX = 'mmr_';
+/** An API token's secret: its prefix and 43 characters (the account service's isApiTokenShaped). */
+const API_TOKEN = /^mmr_[\w-]{43}$/;
 
 const byBearer = new WeakSet<FastifyRequest>();
 
@@ -34,7 +34,7 @@ export function bearerAuthentication(
   deps: { account: accountV1.AccountServiceClient; allowance: Allowance },
 ) {
   app.addHook('onRequest', async (request, reply) => {
-    if (request.cookies[SESSION_COOKIE]?.startsWith(API_TOKEN_PREFIX)) delete request.cookies[SESSION_COOKIE];
+    if (API_TOKEN.test(request.cookies[SESSION_COOKIE] ?? '')) delete request.cookies[SESSION_COOKIE];
     const header = request.headers.authorization;
     // Decided on the matched route, whatever spelling of its path was sent.
     if (header === undefined || !request.routeOptions.url?.startsWith('/api/')) return;
