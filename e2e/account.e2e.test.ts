@@ -225,7 +225,7 @@ describe('account screens against the running product', () => {
     await page.waitForURL((url) => url.pathname === '/account');
     await expect.poll(() => page.getByTestId('account-email').textContent()).toBe(email);
 
-    await page.getByLabel('Name').fill('Sam');
+    await page.getByLabel('Name', { exact: true }).fill('Sam');
     await page.getByRole('button', { name: 'Save' }).first().click();
     await expect.poll(() => page.getByText('Saved.').count()).toBe(1);
     await page.getByLabel('Address to add').fill('sam.alerts@example.com');
@@ -285,7 +285,7 @@ describe('account screens against the running product', () => {
       .poll(() => page.getByText('Could not get time zone information.').count(), { timeout: 15_000 })
       .toBe(1);
     // The currency is fixed by billing from sign-up on; the name stands for the other fields.
-    await page.getByLabel('Name').fill('Kai');
+    await page.getByLabel('Name', { exact: true }).fill('Kai');
     await page.getByRole('button', { name: 'Save' }).first().click();
     await expect.poll(() => page.getByText('Saved.').count()).toBe(1);
 

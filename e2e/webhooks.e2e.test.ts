@@ -33,13 +33,22 @@ const running = productAndBrowser(() => ({ env: { WEBHOOK_EGRESS_ALLOW: receiver
 const JA = SIGN_UP_LABELS.ja;
 const EN = SIGN_UP_LABELS.en;
 
-type Words = { add: string; url: string; test: string; delivered: string; forbidden: string; secret: string };
+type Words = {
+  add: string;
+  url: string;
+  test: string;
+  delivered: string;
+  forbidden: string;
+  unreachable: string;
+  secret: string;
+};
 const JA_WORDS: Words = {
   add: '追加',
   url: '送信先 URL',
   test: 'テスト送信',
   delivered: '届きました（HTTP 200）。',
   forbidden: 'この URL には送れません。',
+  unreachable: 'この URL には接続できませんでした。サーバー名が見つかりません。',
   secret: '署名シークレット',
 };
 const EN_WORDS: Words = {
@@ -48,6 +57,7 @@ const EN_WORDS: Words = {
   test: 'Send a test',
   delivered: 'Delivered (HTTP 200).',
   forbidden: 'This URL cannot be used',
+  unreachable: 'This URL could not be reached: its server name was not found.',
   secret: 'Signing secret',
 };
 
@@ -60,6 +70,10 @@ async function addAndTest(page: Page, panel: string, path: string, words: Words,
   await section.getByLabel(words.url).fill('http://169.254.169.254/latest/meta-data');
   await section.getByRole('button', { name: words.add }).click();
   await expect.poll(() => section.locator('.field-error').textContent()).toContain(words.forbidden);
+  // A name that does not resolve (.invalid never does) is told as unreachable, not as not public.
+  await section.getByLabel(words.url).fill('https://hooks.example.invalid/in');
+  await section.getByRole('button', { name: words.add }).click();
+  await expect.poll(() => section.locator('.field-error').textContent()).toContain(words.unreachable);
 
   await section.getByLabel(words.url).fill(`${receiver.url}${path}`);
   await section.getByRole('button', { name: words.add }).click();
@@ -109,6 +123,7 @@ describe('webhooks against the running product', () => {
       }
     }
     expect(codes).toContain('webhook_address_forbidden');
+    expect(codes).toContain('webhook_address_unreachable');
     for (const language of ['ja', 'en']) {
       const read = async (file: string) =>
         JSON.parse(await readFile(join(repoRoot, 'web/src/i18n', file), 'utf8')) as Record<string, unknown>;

@@ -10,6 +10,9 @@ export const queryKeys = {
   xSignInAvailable: ['x-sign-in-available'] as const,
   /** The account's signed webhooks, account-wide and per site. */
   webhooks: ['webhooks'] as const,
+  /** The account's API tokens, and its secret feed URLs. */
+  apiTokens: ['api-tokens'] as const,
+  feedUrls: ['feed-urls'] as const,
   /** A verification link is used once; its outcome is kept under its token. */
   emailVerification: (token: string) => ['email-verification', token] as const,
   supportFollowUp: (token: string) => ['support-follow-up', token] as const,

@@ -52,6 +52,11 @@ export const webhookDeleted = z.object({ status: z.literal('deleted') }).describ
 export const webhookRefusals = {
   signedOut,
   csrf: csrfFailed,
-  create: refusal('Refused', ['invalid_webhook_url', 'webhook_address_forbidden', 'webhook_quota_exceeded']),
+  create: refusal('Refused (…_forbidden = not a public address, …_unreachable = its name does not resolve)', [
+    'invalid_webhook_url',
+    'webhook_address_forbidden',
+    'webhook_address_unreachable',
+    'webhook_quota_exceeded',
+  ]),
   notFound: refusal('Not this account’s', ['webhook_not_found', 'not_found']),
 };

@@ -3,6 +3,7 @@ export {
   type WebhookAnswer,
   type WebhookPoster,
   type WebhookPosterOptions,
+  type WebhookRefusal,
 } from './post-webhook.ts';
 export {
   DEFAULT_TOLERANCE_SECONDS,

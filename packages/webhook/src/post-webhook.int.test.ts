@@ -74,11 +74,19 @@ describe('posting a webhook through the SSRF guard', () => {
       'http://[::ffff:127.0.0.1]/',
       'file:///etc/passwd',
     ]) {
-      expect(await poster.refusal(url), url).not.toBeNull();
+      expect((await poster.refusal(url))?.kind, url).toBe('not_public');
       expect((await poster.post(url, '{}', newWebhookSecret())).kind, url).toBe('refused');
     }
     expect(seen.length).toBe(before);
     expect(await poster.refusal('https://93.184.215.14/hook')).toBeNull();
+    await poster.close();
+  });
+
+  it('tells a name that does not resolve apart from an address that is not public', async () => {
+    const poster = createWebhookPoster();
+    // .invalid never resolves (RFC 2606), so no packet leaves for it.
+    expect(await poster.refusal('https://hooks.example.invalid/in')).toMatchObject({ kind: 'unreachable' });
+    expect(await poster.refusal('not a url')).toMatchObject({ kind: 'not_a_url' });
     await poster.close();
   });
 });

@@ -5,9 +5,19 @@ import { SIGNATURE_HEADER, signatureHeader } from './signature.ts';
 export interface WebhookPoster {
   /** Signs `body` now and POSTs it to `url` through the SSRF guard; never throws. */
   post(url: string, body: string, secret: string): Promise<WebhookAnswer>;
-  /** Why the guard would refuse `url` (a scheme, an address that is not public), or null. */
-  refusal(url: string): Promise<string | null>;
+  /** Why `url` cannot take deliveries (not a URL, not a public address, a name that does not resolve), or null. */
+  refusal(url: string): Promise<WebhookRefusal | null>;
   close(): Promise<void>;
+}
+
+/**
+ * Why a URL is refused before anything is sent. `not_public`: the guard refuses its scheme or its
+ * address; `unreachable`: its name does not resolve now, which every delivery would hit too. The
+ * user fixes these differently (another address, or a typo), so they are told apart.
+ */
+export interface WebhookRefusal {
+  kind: 'not_a_url' | 'not_public' | 'unreachable';
+  reason: string;
 }
 
 export type WebhookAnswer =
@@ -44,10 +54,9 @@ export function createWebhookPoster(options: WebhookPosterOptions = {}): Webhook
         await guard.checkUrl(new URL(url));
         return null;
       } catch (error) {
-        if (error instanceof RefusedAddressError) return error.message;
-        if (error instanceof TypeError) return 'not a URL';
-        // A name that does not resolve now would fail every delivery too.
-        return error instanceof Error ? error.message : String(error);
+        if (error instanceof RefusedAddressError) return { kind: 'not_public', reason: error.message };
+        if (error instanceof TypeError) return { kind: 'not_a_url', reason: 'not a URL' };
+        return { kind: 'unreachable', reason: error instanceof Error ? error.message : String(error) };
       }
     },
     async post(url, body, secret) {

@@ -132,6 +132,14 @@ describe('signed webhooks in the account service', () => {
         details: 'webhook_address_forbidden',
       });
     }
+    // A name that does not resolve is not called "not public": the user has a typo to fix.
+    await expect(
+      unary(webhooks, 'createWebhook', {
+        sessionToken,
+        url: 'https://hooks.example.invalid/in',
+        targetId: '',
+      }),
+    ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'webhook_address_unreachable' });
     for (const url of ['ftp://example.com/x', 'not a url', 'https://user:pw@example.com/']) {
       await expect(
         unary(webhooks, 'createWebhook', { sessionToken, url, targetId: '' }),

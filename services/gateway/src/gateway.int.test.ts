@@ -176,6 +176,15 @@ describe('gateway', () => {
     }
   });
 
+  it('answers the places people look for a feed with 404, not the SPA: a feed needs the account’s token', async () => {
+    for (const url of ['/rss', '/feed', '/feeds', '/atom.xml', '/rss.xml', '/feeds/made-up-token/atom.xml']) {
+      const response = await gateway.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.body, url).not.toContain('<div id="root">');
+      expect(response.json(), url).toMatchObject({ error: { code: 'feed_not_found' } });
+    }
+  });
+
   it('gives a page load with a session cookie but no signed-in hint the hint, and no one else', async () => {
     const hint = (response: { cookies: { name: string; value: string; httpOnly?: boolean }[] }) =>
       response.cookies.find((cookie) => cookie.name === 'mimamori_signed_in');
@@ -211,5 +220,26 @@ describe('gateway', () => {
     expect(document.paths['/api/signin'].post.responses['401'].description).toBe(
       'E-mail or password do not match: credentials_mismatch',
     );
+  });
+
+  it('declares the session cookie with its CSRF header and the bearer token on every signed-in route', async () => {
+    const document = (await gateway.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['bearer', 'csrf', 'session']);
+    expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(document.components.securitySchemes.csrf).toMatchObject({ in: 'header', name: 'X-CSRF-Token' });
+    expect(document.paths['/api/account'].get.security).toEqual([{ session: [] }, { bearer: ['read'] }]);
+    expect(document.paths['/api/account/update'].post.security).toEqual([
+      { session: [], csrf: [] },
+      { bearer: ['write'] },
+    ]);
+    // Every route that takes the session takes a token too.
+    for (const [path, operations] of Object.entries(document.paths) as [
+      string,
+      Record<string, { security?: object[] }>,
+    ][])
+      for (const [method, operation] of Object.entries(operations)) {
+        const schemes = (operation.security ?? []).flatMap((scheme) => Object.keys(scheme));
+        if (schemes.includes('session')) expect(schemes, `${method} ${path}`).toContain('bearer');
+      }
   });
 });

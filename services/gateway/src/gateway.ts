@@ -7,11 +7,15 @@ import type { SecretBox } from '@mimamori/secret-box';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { PreviewCrawlers } from './clients/preview-crawlers.ts';
 import { accountRoutes } from './http/account-routes.ts';
+import { Allowance } from './http/allowance.ts';
+import { apiAccessRoutes } from './http/api-access-routes.ts';
 import { sendApiError } from './http/api-error.ts';
 import { authRoutes } from './http/auth-routes.ts';
+import { bearerAuthentication } from './http/bearer-token.ts';
 import { billingRoutes } from './http/billing-routes.ts';
 import { csrfProtection } from './http/csrf.ts';
 import { discordStandInRoutes } from './http/discord-stand-in-routes.ts';
+import { feedRoutes, feedsNeedToken } from './http/feed-routes.ts';
 import { filingsRoutes } from './http/filings-routes.ts';
 import { healthRoutes } from './http/health-routes.ts';
 import { historyRoutes } from './http/history-routes.ts';
@@ -19,7 +23,6 @@ import { mailboxRoutes } from './http/mailbox-routes.ts';
 import { openApiRoutes } from './http/openapi-routes.ts';
 import { previewRoutes } from './http/preview-routes.ts';
 import { type RouteEntry, recordRoutes } from './http/route-table.ts';
-import { SearchAllowance } from './http/search-allowance.ts';
 import { spaRoutes } from './http/spa-routes.ts';
 import { supportRoutes } from './http/support-routes.ts';
 import { targetRoutes } from './http/target-routes.ts';
@@ -93,6 +96,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   });
   const routes = recordRoutes(app);
   await app.register(fastifyCookie);
+  // 120 requests at once, then 5 a second, per token: a script's pace, never a scrape.
+  bearerAuthentication(app, { account: deps.account, allowance: new Allowance(120, 5) });
   csrfProtection(app);
   healthRoutes(app, deps);
   await openApiRoutes(app);
@@ -101,10 +106,11 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   filingsRoutes(app, {
     account: deps.account,
     filings: deps.filings,
-    searches: new SearchAllowance(20, 1 / 3),
+    searches: new Allowance(20, 1 / 3),
   });
   authRoutes(app, deps);
   accountRoutes(app, deps);
+  apiAccessRoutes(app, deps);
   if (deps.webhooks)
     webhookRoutes(app, { account: deps.account, webhooks: deps.webhooks, target: deps.target });
   supportRoutes(app, deps);
@@ -127,6 +133,18 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       target: deps.target,
       history: deps.history.client,
       blobs: deps.history.blobs,
+    });
+  }
+  feedsNeedToken(app);
+  if (deps.target && deps.history) {
+    // A reader polls every few minutes; 30 at once, then one every 2 s, per feed token.
+    feedRoutes(app, {
+      account: deps.account,
+      target: deps.target,
+      history: deps.history.client,
+      blobs: deps.history.blobs,
+      publicUrl: deps.publicUrl,
+      allowance: new Allowance(30, 0.5),
     });
   }
   if (deps.mailbox) mailboxRoutes(app, deps.mailbox);

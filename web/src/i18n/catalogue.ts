@@ -1,9 +1,13 @@
 import { PLAN_NAMES } from '@mimamori/plans';
 import coreEn from './en.json';
+import apiAccessEn from './features/apiAccess.en.json';
+import apiAccessJa from './features/apiAccess.ja.json';
 import billingEn from './features/billing.en.json';
 import billingJa from './features/billing.ja.json';
 import dashboardEn from './features/dashboard.en.json';
 import dashboardJa from './features/dashboard.ja.json';
+import apiAccessErrorsEn from './features/errors-api-access.en.json';
+import apiAccessErrorsJa from './features/errors-api-access.ja.json';
 import billingErrorsEn from './features/errors-billing.en.json';
 import billingErrorsJa from './features/errors-billing.ja.json';
 import checkErrorsEn from './features/errors-check.en.json';
@@ -37,13 +41,21 @@ import coreJa from './ja.json';
 export const ja = {
   ...coreJa,
   plans: { ...coreJa.plans, ...PLAN_NAMES.ja },
-  errors: { ...coreJa.errors, ...targetErrorsJa, ...checkErrorsJa, ...webhookErrorsJa, ...billingErrorsJa },
+  errors: {
+    ...coreJa.errors,
+    ...targetErrorsJa,
+    ...checkErrorsJa,
+    ...webhookErrorsJa,
+    ...billingErrorsJa,
+    ...apiAccessErrorsJa,
+  },
   dashboard: { ...dashboardJa, filings: filingsJa },
   wizard: wizardJa,
   siteDetail: siteDetailJa,
   mockShop: mockShopJa,
   tour: tourJa,
   webhooks: webhooksJa,
+  apiAccess: apiAccessJa,
   billing: billingJa,
   landing: landingJa,
 };
@@ -52,13 +64,21 @@ export const ja = {
 export const en: typeof ja = {
   ...coreEn,
   plans: { ...coreEn.plans, ...PLAN_NAMES.en },
-  errors: { ...coreEn.errors, ...targetErrorsEn, ...checkErrorsEn, ...webhookErrorsEn, ...billingErrorsEn },
+  errors: {
+    ...coreEn.errors,
+    ...targetErrorsEn,
+    ...checkErrorsEn,
+    ...webhookErrorsEn,
+    ...billingErrorsEn,
+    ...apiAccessErrorsEn,
+  },
   dashboard: { ...dashboardEn, filings: filingsEn },
   wizard: wizardEn,
   siteDetail: siteDetailEn,
   mockShop: mockShopEn,
   tour: tourEn,
   webhooks: webhooksEn,
+  apiAccess: apiAccessEn,
   billing: billingEn,
   landing: landingEn,
 };

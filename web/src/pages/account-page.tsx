@@ -8,6 +8,8 @@ import { ProfileSection } from '../account/profile-section.tsx';
 import { StorageSection } from '../account/storage-section.tsx';
 import { SubscriptionSection } from '../account/subscription-section.tsx';
 import { SupportSection } from '../account/support-section.tsx';
+import { ApiTokensPanel } from '../api-access/api-tokens-panel.tsx';
+import { FeedsPanel } from '../api-access/feeds-panel.tsx';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
 import { useAccount } from '../hooks/use-account.ts';
@@ -53,6 +55,12 @@ export default function AccountPage() {
         <DiscordSection state={data.discord_state} />
         <AccountSection id="webhooks" title={t('webhooks.title')}>
           <WebhooksPanel targetId="" />
+        </AccountSection>
+        <AccountSection id="api-tokens" title={t('apiAccess.tokensTitle')}>
+          <ApiTokensPanel timeZone={data.timezone} />
+        </AccountSection>
+        <AccountSection id="feeds" title={t('apiAccess.feedsTitle')}>
+          <FeedsPanel />
         </AccountSection>
         <StorageSection />
         <SupportSection />

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client.ts';
 import type { TargetVersion } from '../api/history.ts';
+import { SiteFeedPanel } from '../api-access/site-feed-panel.tsx';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
 import { useHistory } from '../hooks/use-history.ts';
@@ -106,6 +107,12 @@ function SiteDetail({ version, id }: { version: TargetVersion; id: string }) {
           {t('webhooks.title')}
         </h2>
         <WebhooksPanel targetId={id} />
+      </section>
+      <section className="detail-section" aria-labelledby="site-feed-title">
+        <h2 id="site-feed-title" className="section-title">
+          {t('apiAccess.siteFeedTitle')}
+        </h2>
+        <SiteFeedPanel targetId={id} />
       </section>
     </div>
   );

@@ -16,7 +16,11 @@ import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import './webhooks.css';
 
 // Refusals that are about the URL typed, shown under the field rather than above the form.
-const URL_PROBLEMS = new Set(['invalid_webhook_url', 'webhook_address_forbidden']);
+const URL_PROBLEMS = new Set([
+  'invalid_webhook_url',
+  'webhook_address_forbidden',
+  'webhook_address_unreachable',
+]);
 
 /**
  * Signed webhooks (docs/product.md#webhooks): the account-wide ones (targetId '') on the account

@@ -1,5 +1,6 @@
 import type { AccountMail } from './account-mail.ts';
 import type { AccountRecord, DiscordState, SubscriptionRecord } from './account-record.ts';
+import type { ApiAccessPort } from './api-access.ts';
 
 export interface NewAccount {
   id: string;
@@ -35,7 +36,7 @@ export interface ProfileChange {
 export type TokenUse = { userId: string; subject: string } | 'used' | null;
 
 /** What the account's use cases need from storage; each call is one transaction. */
-export interface AccountPort {
+export interface AccountPort extends ApiAccessPort {
   /** Stores the account, its trial, AccountCreated and (when given) its first mail together. */
   insertAccount(account: NewAccount, mail?: AccountMail): Promise<'created' | 'email_taken'>;
   findByEmail(email: string): Promise<SignInIdentity | null>;

@@ -1,5 +1,7 @@
 import type { AccountDeps } from './account-deps.ts';
 import { AccountProblem } from './account-problem.ts';
+import { isApiTokenShaped } from './api-access.ts';
+import { hashToken } from './one-time-token.ts';
 import { hashSessionToken, newSessionToken, SESSION_LIFETIME_MS } from './session-token.ts';
 
 export interface IssuedSession {
@@ -23,14 +25,27 @@ export async function openSession(
   return { token, expiresAt };
 }
 
+/**
+ * The user a session token names, or a live API token standing in for one: the gateway has
+ * checked the token's scope for the request (AuthorizeApiToken) before it passes the token on.
+ * `deleted` when the account ended but the session remains.
+ */
+export async function findSessionUser(
+  sessionToken: string,
+  deps: Pick<AccountDeps, 'accounts' | 'clock'>,
+): Promise<{ userId: string; deleted: boolean } | null> {
+  if (!sessionToken) return null;
+  const now = deps.clock.now();
+  if (isApiTokenShaped(sessionToken)) return deps.accounts.findApiToken(hashToken(sessionToken), now);
+  return deps.accounts.findSession(hashSessionToken(sessionToken), now);
+}
+
 /** The signed-in user of a live session of a live account; every per-user call starts here. */
 export async function requireUser(
   sessionToken: string,
   deps: Pick<AccountDeps, 'accounts' | 'clock'>,
 ): Promise<string> {
-  const session = sessionToken
-    ? await deps.accounts.findSession(hashSessionToken(sessionToken), deps.clock.now())
-    : null;
+  const session = await findSessionUser(sessionToken, deps);
   if (!session || session.deleted) throw new AccountProblem('unauthenticated', 'unauthenticated');
   return session.userId;
 }

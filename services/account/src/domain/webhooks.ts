@@ -24,8 +24,8 @@ export interface WebhookStore {
 
 /** What the webhook use cases reach outside: the SSRF guard, signing secrets and the receiver. */
 export interface WebhookOutside {
-  /** Why the SSRF guard refuses the URL, or null. */
-  refusal(url: string): Promise<string | null>;
+  /** Why the URL cannot take deliveries (the SSRF guard, or a name that does not resolve), or null. */
+  refusal(url: string): Promise<{ kind: 'not_a_url' | 'not_public' | 'unreachable' } | null>;
   newSecret(): string;
   seal(secret: string, userId: string, webhookId: string): string;
   open(sealed: string, userId: string, webhookId: string): string;
@@ -62,7 +62,11 @@ export async function acceptedUrl(raw: string, outside: Pick<WebhookOutside, 're
   }
   // Credentials in the URL would be shown on the account page to anyone at the screen.
   if (url.username || url.password) throw new AccountProblem('invalid', 'invalid_webhook_url');
-  if (await outside.refusal(url.toString())) throw new AccountProblem('invalid', 'webhook_address_forbidden');
+  // Told apart because the user fixes them differently: another address, or a typo in the name.
+  const refused = await outside.refusal(url.toString());
+  if (refused?.kind === 'unreachable') throw new AccountProblem('invalid', 'webhook_address_unreachable');
+  if (refused?.kind === 'not_a_url') throw new AccountProblem('invalid', 'invalid_webhook_url');
+  if (refused) throw new AccountProblem('invalid', 'webhook_address_forbidden');
   return url.toString();
 }
 

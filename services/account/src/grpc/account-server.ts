@@ -12,11 +12,12 @@ import {
   removeMail,
   updateProfile,
 } from '../domain/account-settings.ts';
+import { feedOwner } from '../domain/api-access.ts';
 import { createAccount } from '../domain/create-account.ts';
 import { type DiscordLinkDeps, linkDiscord, unlinkDiscord } from '../domain/discord-link.ts';
 import { changePassword, requestPasswordReset, resetPassword } from '../domain/passwords.ts';
 import { hashSessionToken } from '../domain/session-token.ts';
-import { requireUser } from '../domain/sessions.ts';
+import { findSessionUser, requireUser } from '../domain/sessions.ts';
 import { signIn } from '../domain/sign-in.ts';
 import { signUp } from '../domain/sign-up.ts';
 import {
@@ -29,6 +30,7 @@ import { verifyEmail } from '../domain/verify-email.ts';
 import type { WebhookStore } from '../domain/webhooks.ts';
 import { finishXSignIn, startXSignIn, type XOAuthConfig } from '../domain/x-sign-in.ts';
 import { toAccountSettings } from './account-settings-message.ts';
+import { apiAccessMethods } from './api-access-methods.ts';
 import { answering } from './problem-status.ts';
 import { deletedUserInfo, toUserInfo } from './user-info-message.ts';
 import type { WorkAfterAnswer } from './work-after-answer.ts';
@@ -59,12 +61,18 @@ export function accountServer(deps: AccountServerDeps): accountV1.AccountService
 
   return {
     getUserInfo: rpc(async (request: accountV1.GetUserInfoRequest) => {
-      const session = request.sessionToken
-        ? await deps.accounts.findSession(hashSessionToken(request.sessionToken), deps.clock.now())
-        : null;
+      const session = await findSessionUser(request.sessionToken, deps);
       if (!session) throw new AccountProblem('unauthenticated', 'unauthenticated');
       const account = session.deleted ? null : await deps.accounts.loadAccount(session.userId);
       if (!account || account.deleted) return { userInfo: deletedUserInfo(session.userId) };
+      return { userInfo: toUserInfo(toUserInfoView(account, deps.prices)) };
+    }),
+
+    ...apiAccessMethods(deps),
+
+    getFeedOwner: rpc(async (request: accountV1.GetFeedOwnerRequest) => {
+      const account = await deps.accounts.loadAccount(await feedOwner(deps, request.feedToken));
+      if (!account || account.deleted) throw new AccountProblem('not_found', 'feed_not_found');
       return { userInfo: toUserInfo(toUserInfoView(account, deps.prices)) };
     }),
 

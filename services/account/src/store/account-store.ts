@@ -8,6 +8,7 @@ import type { AccountRecord, DiscordState, MailAddress } from '../domain/account
 import type { TokenKind } from '../domain/one-time-token.ts';
 import { writeAccountMail } from './account-mail-writer.ts';
 import { ACCOUNT_COLUMNS, type AccountRow, toAccountRecord } from './account-row.ts';
+import { createApiAccessStore } from './api-access-store.ts';
 import { ACCOUNT_SCHEMA } from './migrations.ts';
 import { loadTargetDemand } from './target-usage-store.ts';
 
@@ -40,6 +41,7 @@ const isUniqueViolation = (error: unknown) => (error as { code?: string }).code 
 export function createAccountStore(db: Db, box: SecretBox): AccountPort {
   const identity = `id, password_hash, email_verified_at, deleted_at, lang, email`;
   return {
+    ...createApiAccessStore(db, box),
     async insertAccount(account: NewAccount, mail?: AccountMail) {
       try {
         await db.transaction(async (tx) => {

@@ -5,6 +5,8 @@ import { ACCOUNT_SCHEMA } from './migrations.ts';
 const S = ACCOUNT_SCHEMA;
 // A used or expired link is kept a week so "already used" can still be told apart from invalid.
 const LINK_MEMORY = "interval '7 days'";
+// An expired API token stays listed a month as expired, so its owner sees why a script stopped.
+const API_TOKEN_MEMORY = "interval '30 days'";
 
 export function createExpiredRowsStore(db: Db): ExpiredRowsPort {
   return {
@@ -17,7 +19,11 @@ export function createExpiredRowsStore(db: Db): ExpiredRowsPort {
         [now],
       );
       const sessions = await db.query(`DELETE FROM ${S}.sessions WHERE expires_at < $1`, [now]);
-      return failures.rowCount + tokens.rowCount + sessions.rowCount;
+      const apiTokens = await db.query(
+        `DELETE FROM ${S}.api_tokens WHERE expires_at < $1::timestamptz - ${API_TOKEN_MEMORY}`,
+        [now],
+      );
+      return failures.rowCount + tokens.rowCount + sessions.rowCount + apiTokens.rowCount;
     },
   };
 }

@@ -180,4 +180,30 @@ export const accountMigrations: Migration[] = [
       CREATE INDEX webhooks_user_idx ON webhooks (user_id, created_at);
     `,
   },
+  {
+    version: 6,
+    name: 'api_access',
+    sql: `
+      -- Personal access tokens (docs/api.md): only the SHA-256 of the secret is kept; a revoked
+      -- token's row goes.
+      CREATE TABLE api_tokens (
+        id uuid PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        name text NOT NULL,
+        token_hash text NOT NULL UNIQUE,
+        scopes text[] NOT NULL,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        last_used_at timestamptz
+      );
+      CREATE INDEX api_tokens_user_idx ON api_tokens (user_id, created_at);
+      -- One feed token per account: looked up by its hash, kept sealed to show on the account page.
+      CREATE TABLE feed_tokens (
+        user_id uuid PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        token_hash text NOT NULL UNIQUE,
+        sealed_token text NOT NULL,
+        rotated_at timestamptz NOT NULL
+      );
+    `,
+  },
 ];

@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sendApiError } from './api-error.ts';
+import { authorizedByBearer } from './bearer-token.ts';
 
 export const CSRF_COOKIE = 'csrf_token';
 export const CSRF_HEADER = 'x-csrf-token';
@@ -13,7 +14,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * Every state-changing request is checked, whatever its path: a test of the raw path (`/api/…`)
  * let `/%61pi/…` through, which the router decodes to the same route. The only routes exempt
  * are those that declare `config: { otherSiteMayPost: true }` because a program, not a browser,
- * posts to them (the local Discord stand-in), and which check their caller in their own way.
+ * posts to them (the local Discord stand-in), and which check their caller in their own way, and
+ * requests authorised by an API token (docs/api.md). Cookie clients send the csrf_token cookie's
+ * value in the X-CSRF-Token header.
  */
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -36,6 +39,9 @@ export function csrfProtection(app: FastifyInstance) {
     if (SAFE_METHODS.has(request.method)) return;
     // Decided on the matched route, whatever spelling of its path was sent.
     if (request.routeOptions.config.otherSiteMayPost === true) return;
+    // A request let through by its bearer token (bearer-token.ts): a browser never adds that
+    // header on another site's behalf, so there is no forgery to guard against.
+    if (authorizedByBearer(request)) return;
     const headerToken = request.headers[CSRF_HEADER];
     if (typeof headerToken !== 'string' || !cookieToken || !sameToken(headerToken, cookieToken)) {
       return sendApiError(reply, 403, 'csrf_failed');

@@ -20,9 +20,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { sendAccountFailure } from './account-failure.ts';
+import type { Allowance } from './allowance.ts';
 import { sendApiError } from './api-error.ts';
 import { requestShapeProblem, sendShapeProblem } from './request-shape.ts';
-import type { SearchAllowance } from './search-allowance.ts';
 import { answerAsCaller } from './session-caller.ts';
 import { cikIsinJson, tdedinetJson } from './user-info-json.ts';
 
@@ -31,7 +31,7 @@ export interface FilingsRouteDeps {
   /** The filings service; without it every path answers 503 filings_unavailable. */
   filings?: filingsV1.FilingsServiceClient | undefined;
   /** Each user's searches (all three kinds together). */
-  searches: SearchAllowance;
+  searches: Allowance;
 }
 
 const httpByGrpc: Partial<Record<number, number>> = {

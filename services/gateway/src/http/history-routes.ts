@@ -205,8 +205,8 @@ function shownRow(row: targetV1.TargetRow | undefined): TargetRow {
   return targetRowJson(row);
 }
 
-/** The picture's blob key as the caller's own history names it, or null when it does not. */
-async function pictureKey(
+/** The picture's blob key as the caller's own history names it, or null when it does not (feeds too). */
+export async function pictureKey(
   history: diffV1.HistoryServiceClient,
   userId: string,
   ref: ScreenshotQuery,

@@ -33,33 +33,38 @@ export async function sessionCaller(
       sendApiError(reply, 401, 'unauthenticated');
       return null;
     }
-    const num = userInfo.num;
-    const history = historyLimits(userInfo.subscription?.sInfo?.plan ?? 0);
-    return {
-      caller: {
-        userId: userInfo.userId,
-        limits: {
-          min60: num?.min60 ?? 0,
-          min10: num?.min10 ?? 0,
-          min1: num?.min1 ?? 0,
-          randomIp: num?.randomIp ?? 0,
-          ss: num?.ss ?? 0,
-          lineNotify: num?.lineNotify ?? 0,
-        },
-        held: HELD_STATUSES.has(userInfo.subscription?.status ?? 0),
-        // Checks of the sites this caller saves present these to the site.
-        lang: userInfo.locale?.lang ?? '',
-        timeZone: userInfo.locale?.timezone ?? '',
-        // What the plan keeps of each site's history; saving a site takes it along.
-        historyUpdates: history.updates,
-        historyDays: history.checkDays,
-      },
-      timeZone: knownTimeZone(userInfo.locale?.timezone ?? ''),
-    };
+    return callerOf(userInfo);
   } catch (error) {
     sendAccountFailure(reply, error);
     return null;
   }
+}
+
+/** The user as the target and diff services take it, from their user_info. */
+export function callerOf(userInfo: accountV1.UserInfo): SessionCaller {
+  const num = userInfo.num;
+  const history = historyLimits(userInfo.subscription?.sInfo?.plan ?? 0);
+  return {
+    caller: {
+      userId: userInfo.userId,
+      limits: {
+        min60: num?.min60 ?? 0,
+        min10: num?.min10 ?? 0,
+        min1: num?.min1 ?? 0,
+        randomIp: num?.randomIp ?? 0,
+        ss: num?.ss ?? 0,
+        lineNotify: num?.lineNotify ?? 0,
+      },
+      held: HELD_STATUSES.has(userInfo.subscription?.status ?? 0),
+      // Checks of the sites this caller saves present these to the site.
+      lang: userInfo.locale?.lang ?? '',
+      timeZone: userInfo.locale?.timezone ?? '',
+      // What the plan keeps of each site's history; saving a site takes it along.
+      historyUpdates: history.updates,
+      historyDays: history.checkDays,
+    },
+    timeZone: knownTimeZone(userInfo.locale?.timezone ?? ''),
+  };
 }
 
 /**

@@ -142,6 +142,40 @@ describe('logs of a full journey', () => {
       verify: { kind: 'cookie', cookie_name: 'member' },
     });
 
+    // An API token used, refused for its scope, and revoked; the feed URLs read and replaced.
+    const token = await browser.post('/api/tokens', {
+      name: 'journey',
+      scopes: ['read'],
+      expires_in_days: 7,
+    });
+    expect(token.status, token.text).toBe(201);
+    const bearer = { authorization: `Bearer ${keep('API token', String(token.body.secret))}` };
+    const app = harness.gateway.app;
+    expect((await app.inject({ method: 'GET', url: '/api/v2/targets', headers: bearer })).statusCode).toBe(
+      200,
+    );
+    expect((await app.inject({ method: 'POST', url: '/api/pause', headers: bearer })).statusCode).toBe(403);
+    const madeUp = keep('made-up API token', `mmr_${randomBytes(32).toString('base64url')}`);
+    const refused = await app.inject({
+      method: 'GET',
+      url: '/api/v2/targets',
+      headers: { authorization: `Bearer ${madeUp}` },
+    });
+    expect(refused.statusCode).toBe(401);
+    expect(
+      (await browser.post('/api/tokens/revoke', { id: (token.body.token as { id: string }).id })).status,
+    ).toBe(200);
+    const feedToken = (url: unknown) => /\/feeds\/([\w-]+)\//.exec(String(url))?.[1] ?? '';
+    const feeds = await browser.get('/api/feeds');
+    keep('feed token', feedToken(feeds.body.atom_url));
+    const atom = await app.inject({ method: 'GET', url: new URL(String(feeds.body.atom_url)).pathname });
+    expect(atom.statusCode).toBe(200);
+    const rotatedFeeds = await browser.post('/api/feeds/rotate');
+    keep('rotated feed token', feedToken(rotatedFeeds.body.atom_url));
+    expect(
+      (await app.inject({ method: 'GET', url: new URL(String(feeds.body.atom_url)).pathname })).statusCode,
+    ).toBe(404);
+
     const secondPassword = keep('new password', `Second-${randomBytes(9).toString('base64url')}`);
     const changed = await browser.post('/api/account/password', {
       current_password: firstPassword,

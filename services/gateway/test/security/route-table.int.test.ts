@@ -34,6 +34,17 @@ const PUBLIC_BY_DESIGN: Record<string, string> = {
 const OTHER_SITE_MAY_POST: Record<string, string> = {
   'POST /api/stripe/webhook': 'Stripe’s signature, verified by the account service',
 };
+/**
+ * Taken only with the browser's session: a token that could make, list or revoke tokens, or read
+ * the feed URLs, would outlive its own revocation. Every other guarded route takes a bearer token.
+ */
+const SESSION_ONLY: Record<string, string> = {
+  'GET /api/tokens': 'lists the tokens',
+  'POST /api/tokens': 'makes a token',
+  'POST /api/tokens/revoke': 'revokes a token',
+  'GET /api/feeds': 'the secret feed URLs',
+  'POST /api/feeds/rotate': 'replaces the feed URLs',
+};
 /** Answers a deleted account's session with the marker (the SPA then reloads), by design. */
 const ANSWERS_DELETED_MARKER = 'GET /api/user_info';
 
@@ -41,7 +52,15 @@ let harness: SecurityHarness;
 let alice: Member;
 let bob: Member;
 let apiRoutes: RouteEntry[];
-const aliceIds = { targetV2: '', targetV1: '', mail: '', previewSession: '', follow: '', webhook: '' };
+const aliceIds = {
+  targetV2: '',
+  targetV1: '',
+  mail: '',
+  previewSession: '',
+  follow: '',
+  webhook: '',
+  apiToken: '',
+};
 /** The Japanese company Alice follows (its EDINET code names the item, as the spec's item has no id). */
 const ALICE_EDINET = 'E02144';
 
@@ -82,6 +101,13 @@ beforeAll(async () => {
   aliceIds.follow = String((followed.body as unknown as { id: string }[])[0]?.id);
   const japanese = await alice.browser.post('/api/tdedi/register', { edinet: ALICE_EDINET });
   expect(japanese.status, japanese.text).toBe(200);
+  const token = await alice.browser.post('/api/tokens', {
+    name: 'ci',
+    scopes: ['read'],
+    expires_in_days: 30,
+  });
+  expect(token.status, token.text).toBe(201);
+  aliceIds.apiToken = String((token.body.token as { id: string }).id);
   for (const id of Object.values(aliceIds)) expect(id).toMatch(/^[\w-]{4,}$/);
 }, 180_000);
 
@@ -97,8 +123,12 @@ function aliceParams(route: RouteEntry): Record<string, string> {
   const v1 = !route.url.startsWith('/api/v2/') && !route.url.startsWith('/api/preview/');
   const targetId = v1 ? aliceIds.targetV1 : aliceIds.targetV2;
   return {
-    // The webhook routes take a webhook's id; every other route a site's.
-    id: route.url.startsWith('/api/webhooks') ? aliceIds.webhook : targetId,
+    // The webhook and token routes take a webhook's or a token's id; every other route a site's.
+    id: route.url.startsWith('/api/webhooks')
+      ? aliceIds.webhook
+      : route.url.startsWith('/api/tokens')
+        ? aliceIds.apiToken
+        : targetId,
     target_id: aliceIds.targetV1,
     target_v2_id: aliceIds.targetV2,
     session_id: aliceIds.previewSession,
@@ -129,11 +159,13 @@ async function stillSignedIn(member: Member) {
 }
 
 async function aliceState() {
-  const [sites, account, info, webhooks] = await Promise.all([
+  const [sites, account, info, webhooks, tokens, feeds] = await Promise.all([
     alice.browser.get('/api/v2/targets'),
     alice.browser.get('/api/account'),
     alice.browser.get('/api/user_info'),
     alice.browser.get('/api/webhooks'),
+    alice.browser.get('/api/tokens'),
+    alice.browser.get('/api/feeds'),
   ]);
   return {
     sites: sites.body.targets,
@@ -141,6 +173,8 @@ async function aliceState() {
     mails: info.body.mails,
     follows: [info.body.tdedinets, info.body.cik_isins],
     webhooks: webhooks.body.webhooks,
+    tokens: (tokens.body.tokens as { id: string; name: string }[]).map(({ id, name }) => ({ id, name })),
+    feeds: feeds.body,
   };
 }
 
@@ -280,6 +314,158 @@ describe('isolation: another account’s ids, for every guarded route', () => {
       publicByDesign: Object.keys(PUBLIC_BY_DESIGN).length,
     });
   }, 180_000);
+});
+
+/** A request as a program sends it: the bearer token, no CSRF header, cookies only when given. */
+async function withBearer(
+  route: RouteEntry,
+  token: string,
+  params: Record<string, string>,
+  cookies: Record<string, string> = {},
+) {
+  const { url, body } = requestFor(route, params);
+  const response = await harness.gateway.app.inject({
+    method: route.method as 'GET' | 'POST',
+    url,
+    cookies,
+    headers: { authorization: `Bearer ${token}` },
+    ...(route.method === 'GET' ? {} : { payload: body }),
+  });
+  return { status: response.statusCode, text: response.body };
+}
+
+describe('API tokens on every guarded route', () => {
+  const reads = (route: RouteEntry) => route.method === 'GET';
+  let carol: Member;
+  const tokens = { read: '', write: '', both: '', revoked: '', expired: '' };
+
+  beforeAll(async () => {
+    carol = await harness.member('carol@example.com');
+    const make = async (name: string, scopes: string[]) => {
+      const made = await carol.browser.post('/api/tokens', { name, scopes, expires_in_days: 7 });
+      expect(made.status, made.text).toBe(201);
+      return { id: String((made.body.token as { id: string }).id), secret: String(made.body.secret) };
+    };
+    tokens.read = (await make('reader', ['read'])).secret;
+    tokens.write = (await make('writer', ['write'])).secret;
+    tokens.both = (await make('walker', ['read', 'write'])).secret;
+    const revoked = await make('revoked', ['read', 'write']);
+    tokens.revoked = revoked.secret;
+    const revoke = await carol.browser.post('/api/tokens/revoke', { id: revoked.id });
+    expect(revoke.status, revoke.text).toBe(200);
+    // Expired as if the clock had passed its 7 days: the account service compares with its clock.
+    const expired = await make('expired', ['read', 'write']);
+    tokens.expired = expired.secret;
+    await harness.testHost.db.query(
+      `UPDATE account.api_tokens SET expires_at = now() - interval '1 second' WHERE id = $1`,
+      [expired.id],
+    );
+  }, 60_000);
+
+  it('declares in OpenAPI that every guarded route takes the session or a bearer token', async () => {
+    const document = (
+      await harness.gateway.app.inject({ method: 'GET', url: '/api/openapi.json' })
+    ).json() as {
+      paths: Record<string, Record<string, { security?: Record<string, string[]>[] }>>;
+    };
+    const undeclared = guarded().filter((route) => {
+      const security = document.paths[route.url]?.[route.method.toLowerCase()]?.security ?? [];
+      const scope = route.method === 'GET' ? 'read' : 'write';
+      return (
+        !security.some((scheme) => scheme.bearer?.includes(scope)) ||
+        !security.some((scheme) => 'session' in scheme)
+      );
+    });
+    expect(undeclared.map(key)).toEqual([]);
+  });
+
+  it('lists every session-only route, and only token management', () => {
+    const known = new Set(apiRoutes.map(key));
+    for (const route of Object.keys(SESSION_ONLY))
+      expect(known, `${route} is listed but gone`).toContain(route);
+  });
+
+  it('lets the token act for its account with no CSRF header; session-only routes answer 403 session_required', async () => {
+    const wrong: string[] = [];
+    for (const route of guarded()) {
+      const response = await withBearer(route, tokens.both, { user_id: carol.userId });
+      const answer = `${response.status} ${response.text.slice(0, 160)}`;
+      if (key(route) in SESSION_ONLY) {
+        if (!/^403 .*session_required/.test(answer)) wrong.push(`${key(route)} → ${answer}`);
+      } else if (response.status === 401 || response.status === 403 || response.status >= 500) {
+        wrong.push(`${key(route)} → ${answer}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    // Acting for Carol: her sites list answers hers, and a token she made reads her account.
+    const sites = await withBearer({ method: 'GET', url: '/api/user_info' }, tokens.read, {});
+    expect(JSON.parse(sites.text)).toMatchObject({ user_id: carol.userId });
+  }, 180_000);
+
+  it('refuses a token without the scope the method needs (403 insufficient_scope)', async () => {
+    const wrong: string[] = [];
+    for (const route of guarded()) {
+      if (key(route) in SESSION_ONLY) continue;
+      const response = await withBearer(route, reads(route) ? tokens.write : tokens.read, {});
+      if (!(response.status === 403 && response.text.includes('insufficient_scope')))
+        wrong.push(`${key(route)} → ${response.status} ${response.text.slice(0, 120)}`);
+    }
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
+  it('refuses a revoked, an expired or a made-up token on every guarded route (401), whatever cookie comes with it', async () => {
+    const cookies = Object.fromEntries(carol.browser.cookies);
+    const wrong: string[] = [];
+    for (const route of guarded()) {
+      for (const token of [tokens.revoked, tokens.expired, 'mmr_not-a-token', 'garbage']) {
+        const response = await withBearer(route, token, {}, cookies);
+        if (!(response.status === 401 && response.text.includes('unauthenticated')))
+          wrong.push(
+            `${key(route)} ${token.slice(0, 8)} → ${response.status} ${response.text.slice(0, 120)}`,
+          );
+      }
+    }
+    expect(wrong).toEqual([]);
+    // The cookie alone still works: the refusals above were the tokens'.
+    expect((await carol.browser.get('/api/user_info')).status).toBe(200);
+  }, 180_000);
+
+  it('takes a token only from the Authorization header: a session cookie holding one is ignored', async () => {
+    const response = await harness.gateway.app.inject({
+      method: 'GET',
+      url: '/api/user_info',
+      cookies: { mimamori_session: tokens.both },
+    });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('notes when a token was last used, and slows a token sent too fast (429 with Retry-After)', async () => {
+    const listed = await carol.browser.get('/api/tokens');
+    const used = (listed.body.tokens as { name: string; last_used_at: string | null }[]).find(
+      (token) => token.name === 'reader',
+    );
+    expect(used?.last_used_at).toEqual(expect.any(String));
+    const hasty = await carol.browser.post('/api/tokens', {
+      name: 'hasty',
+      scopes: ['read'],
+      expires_in_days: 1,
+    });
+    const secret = String(hasty.body.secret);
+    const statuses: number[] = [];
+    let retryAfter: unknown;
+    for (let sent = 0; sent < 200 && !statuses.includes(429); sent++) {
+      const response = await harness.gateway.app.inject({
+        method: 'GET',
+        url: '/api/user_info',
+        headers: { authorization: `Bearer ${secret}` },
+      });
+      statuses.push(response.statusCode);
+      retryAfter = response.headers['retry-after'];
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(100);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+  }, 60_000);
 });
 
 describe('arbitrary input on every route', () => {

@@ -364,6 +364,77 @@ export interface ProfileWebhook {
   sealedSecret: string;
 }
 
+export interface ApiToken {
+  id: string;
+  name: string;
+  /** "read" (GET requests), "write" (every other method). */
+  scopes: string[];
+  createdAt?: Date | undefined;
+  expiresAt?:
+    | Date
+    | undefined;
+  /** Unset when never used. */
+  lastUsedAt?: Date | undefined;
+}
+
+export interface ListApiTokensRequest {
+  sessionToken: string;
+}
+
+export interface ListApiTokensResponse {
+  tokens: ApiToken[];
+}
+
+export interface CreateApiTokenRequest {
+  sessionToken: string;
+  name: string;
+  scopes: string[];
+  expiresInDays: number;
+}
+
+export interface CreateApiTokenResponse {
+  token?:
+    | ApiToken
+    | undefined;
+  /** The bearer secret (mmr_…), answered this once. */
+  secret: string;
+}
+
+export interface RevokeApiTokenRequest {
+  sessionToken: string;
+  tokenId: string;
+}
+
+export interface RevokeApiTokenResponse {
+}
+
+export interface AuthorizeApiTokenRequest {
+  token: string;
+  /** "read" or "write". */
+  scope: string;
+}
+
+export interface AuthorizeApiTokenResponse {
+  userId: string;
+  tokenId: string;
+}
+
+export interface GetFeedTokenRequest {
+  sessionToken: string;
+}
+
+export interface GetFeedTokenResponse {
+  feedToken: string;
+}
+
+export interface RotateFeedTokenRequest {
+  sessionToken: string;
+}
+
+export interface GetFeedOwnerRequest {
+  feedToken: string;
+}
+
 function createBaseGetUserInfoRequest(): GetUserInfoRequest {
   return { sessionToken: "" };
 }
@@ -5751,6 +5822,1136 @@ export const ProfileWebhook: MessageFns<ProfileWebhook> = {
   },
 };
 
+function createBaseApiToken(): ApiToken {
+  return { id: "", name: "", scopes: [], createdAt: undefined, expiresAt: undefined, lastUsedAt: undefined };
+}
+
+export const ApiToken: MessageFns<ApiToken> = {
+  encode(message: ApiToken, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    for (const v of message.scopes) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(34).fork()).join();
+    }
+    if (message.expiresAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.expiresAt), writer.uint32(42).fork()).join();
+    }
+    if (message.lastUsedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.lastUsedAt), writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApiToken {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApiToken();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.expiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.lastUsedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApiToken {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+      expiresAt: isSet(object.expiresAt)
+        ? fromJsonTimestamp(object.expiresAt)
+        : isSet(object.expires_at)
+        ? fromJsonTimestamp(object.expires_at)
+        : undefined,
+      lastUsedAt: isSet(object.lastUsedAt)
+        ? fromJsonTimestamp(object.lastUsedAt)
+        : isSet(object.last_used_at)
+        ? fromJsonTimestamp(object.last_used_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ApiToken): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.scopes?.length) {
+      obj.scopes = message.scopes;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt.toISOString();
+    }
+    if (message.lastUsedAt !== undefined) {
+      obj.lastUsedAt = message.lastUsedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApiToken>, I>>(base?: I): ApiToken {
+    return ApiToken.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApiToken>, I>>(object: I): ApiToken {
+    const message = createBaseApiToken();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.scopes = object.scopes?.map((e) => e) || [];
+    message.createdAt = object.createdAt ?? undefined;
+    message.expiresAt = object.expiresAt ?? undefined;
+    message.lastUsedAt = object.lastUsedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListApiTokensRequest(): ListApiTokensRequest {
+  return { sessionToken: "" };
+}
+
+export const ListApiTokensRequest: MessageFns<ListApiTokensRequest> = {
+  encode(message: ListApiTokensRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListApiTokensRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListApiTokensRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListApiTokensRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ListApiTokensRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListApiTokensRequest>, I>>(base?: I): ListApiTokensRequest {
+    return ListApiTokensRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListApiTokensRequest>, I>>(object: I): ListApiTokensRequest {
+    const message = createBaseListApiTokensRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    return message;
+  },
+};
+
+function createBaseListApiTokensResponse(): ListApiTokensResponse {
+  return { tokens: [] };
+}
+
+export const ListApiTokensResponse: MessageFns<ListApiTokensResponse> = {
+  encode(message: ListApiTokensResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.tokens) {
+      ApiToken.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListApiTokensResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListApiTokensResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tokens.push(ApiToken.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListApiTokensResponse {
+    return {
+      tokens: globalThis.Array.isArray(object?.tokens) ? object.tokens.map((e: any) => ApiToken.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListApiTokensResponse): unknown {
+    const obj: any = {};
+    if (message.tokens?.length) {
+      obj.tokens = message.tokens.map((e) => ApiToken.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListApiTokensResponse>, I>>(base?: I): ListApiTokensResponse {
+    return ListApiTokensResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListApiTokensResponse>, I>>(object: I): ListApiTokensResponse {
+    const message = createBaseListApiTokensResponse();
+    message.tokens = object.tokens?.map((e) => ApiToken.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCreateApiTokenRequest(): CreateApiTokenRequest {
+  return { sessionToken: "", name: "", scopes: [], expiresInDays: 0 };
+}
+
+export const CreateApiTokenRequest: MessageFns<CreateApiTokenRequest> = {
+  encode(message: CreateApiTokenRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    for (const v of message.scopes) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.expiresInDays !== 0) {
+      writer.uint32(32).int32(message.expiresInDays);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateApiTokenRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateApiTokenRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.expiresInDays = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateApiTokenRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
+      expiresInDays: isSet(object.expiresInDays)
+        ? globalThis.Number(object.expiresInDays)
+        : isSet(object.expires_in_days)
+        ? globalThis.Number(object.expires_in_days)
+        : 0,
+    };
+  },
+
+  toJSON(message: CreateApiTokenRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.scopes?.length) {
+      obj.scopes = message.scopes;
+    }
+    if (message.expiresInDays !== 0) {
+      obj.expiresInDays = Math.round(message.expiresInDays);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateApiTokenRequest>, I>>(base?: I): CreateApiTokenRequest {
+    return CreateApiTokenRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateApiTokenRequest>, I>>(object: I): CreateApiTokenRequest {
+    const message = createBaseCreateApiTokenRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    message.name = object.name ?? "";
+    message.scopes = object.scopes?.map((e) => e) || [];
+    message.expiresInDays = object.expiresInDays ?? 0;
+    return message;
+  },
+};
+
+function createBaseCreateApiTokenResponse(): CreateApiTokenResponse {
+  return { token: undefined, secret: "" };
+}
+
+export const CreateApiTokenResponse: MessageFns<CreateApiTokenResponse> = {
+  encode(message: CreateApiTokenResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== undefined) {
+      ApiToken.encode(message.token, writer.uint32(10).fork()).join();
+    }
+    if (message.secret !== "") {
+      writer.uint32(18).string(message.secret);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateApiTokenResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateApiTokenResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = ApiToken.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateApiTokenResponse {
+    return {
+      token: isSet(object.token) ? ApiToken.fromJSON(object.token) : undefined,
+      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
+    };
+  },
+
+  toJSON(message: CreateApiTokenResponse): unknown {
+    const obj: any = {};
+    if (message.token !== undefined) {
+      obj.token = ApiToken.toJSON(message.token);
+    }
+    if (message.secret !== "") {
+      obj.secret = message.secret;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateApiTokenResponse>, I>>(base?: I): CreateApiTokenResponse {
+    return CreateApiTokenResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateApiTokenResponse>, I>>(object: I): CreateApiTokenResponse {
+    const message = createBaseCreateApiTokenResponse();
+    message.token = (object.token !== undefined && object.token !== null)
+      ? ApiToken.fromPartial(object.token)
+      : undefined;
+    message.secret = object.secret ?? "";
+    return message;
+  },
+};
+
+function createBaseRevokeApiTokenRequest(): RevokeApiTokenRequest {
+  return { sessionToken: "", tokenId: "" };
+}
+
+export const RevokeApiTokenRequest: MessageFns<RevokeApiTokenRequest> = {
+  encode(message: RevokeApiTokenRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    if (message.tokenId !== "") {
+      writer.uint32(18).string(message.tokenId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeApiTokenRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeApiTokenRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.tokenId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevokeApiTokenRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      tokenId: isSet(object.tokenId)
+        ? globalThis.String(object.tokenId)
+        : isSet(object.token_id)
+        ? globalThis.String(object.token_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RevokeApiTokenRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    if (message.tokenId !== "") {
+      obj.tokenId = message.tokenId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevokeApiTokenRequest>, I>>(base?: I): RevokeApiTokenRequest {
+    return RevokeApiTokenRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevokeApiTokenRequest>, I>>(object: I): RevokeApiTokenRequest {
+    const message = createBaseRevokeApiTokenRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    message.tokenId = object.tokenId ?? "";
+    return message;
+  },
+};
+
+function createBaseRevokeApiTokenResponse(): RevokeApiTokenResponse {
+  return {};
+}
+
+export const RevokeApiTokenResponse: MessageFns<RevokeApiTokenResponse> = {
+  encode(_: RevokeApiTokenResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeApiTokenResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeApiTokenResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): RevokeApiTokenResponse {
+    return {};
+  },
+
+  toJSON(_: RevokeApiTokenResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevokeApiTokenResponse>, I>>(base?: I): RevokeApiTokenResponse {
+    return RevokeApiTokenResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevokeApiTokenResponse>, I>>(_: I): RevokeApiTokenResponse {
+    const message = createBaseRevokeApiTokenResponse();
+    return message;
+  },
+};
+
+function createBaseAuthorizeApiTokenRequest(): AuthorizeApiTokenRequest {
+  return { token: "", scope: "" };
+}
+
+export const AuthorizeApiTokenRequest: MessageFns<AuthorizeApiTokenRequest> = {
+  encode(message: AuthorizeApiTokenRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    if (message.scope !== "") {
+      writer.uint32(18).string(message.scope);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuthorizeApiTokenRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuthorizeApiTokenRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.scope = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuthorizeApiTokenRequest {
+    return {
+      token: isSet(object.token) ? globalThis.String(object.token) : "",
+      scope: isSet(object.scope) ? globalThis.String(object.scope) : "",
+    };
+  },
+
+  toJSON(message: AuthorizeApiTokenRequest): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    if (message.scope !== "") {
+      obj.scope = message.scope;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AuthorizeApiTokenRequest>, I>>(base?: I): AuthorizeApiTokenRequest {
+    return AuthorizeApiTokenRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AuthorizeApiTokenRequest>, I>>(object: I): AuthorizeApiTokenRequest {
+    const message = createBaseAuthorizeApiTokenRequest();
+    message.token = object.token ?? "";
+    message.scope = object.scope ?? "";
+    return message;
+  },
+};
+
+function createBaseAuthorizeApiTokenResponse(): AuthorizeApiTokenResponse {
+  return { userId: "", tokenId: "" };
+}
+
+export const AuthorizeApiTokenResponse: MessageFns<AuthorizeApiTokenResponse> = {
+  encode(message: AuthorizeApiTokenResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.tokenId !== "") {
+      writer.uint32(18).string(message.tokenId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuthorizeApiTokenResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuthorizeApiTokenResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.tokenId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuthorizeApiTokenResponse {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      tokenId: isSet(object.tokenId)
+        ? globalThis.String(object.tokenId)
+        : isSet(object.token_id)
+        ? globalThis.String(object.token_id)
+        : "",
+    };
+  },
+
+  toJSON(message: AuthorizeApiTokenResponse): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.tokenId !== "") {
+      obj.tokenId = message.tokenId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AuthorizeApiTokenResponse>, I>>(base?: I): AuthorizeApiTokenResponse {
+    return AuthorizeApiTokenResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AuthorizeApiTokenResponse>, I>>(object: I): AuthorizeApiTokenResponse {
+    const message = createBaseAuthorizeApiTokenResponse();
+    message.userId = object.userId ?? "";
+    message.tokenId = object.tokenId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetFeedTokenRequest(): GetFeedTokenRequest {
+  return { sessionToken: "" };
+}
+
+export const GetFeedTokenRequest: MessageFns<GetFeedTokenRequest> = {
+  encode(message: GetFeedTokenRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetFeedTokenRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetFeedTokenRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetFeedTokenRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+    };
+  },
+
+  toJSON(message: GetFeedTokenRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetFeedTokenRequest>, I>>(base?: I): GetFeedTokenRequest {
+    return GetFeedTokenRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetFeedTokenRequest>, I>>(object: I): GetFeedTokenRequest {
+    const message = createBaseGetFeedTokenRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    return message;
+  },
+};
+
+function createBaseGetFeedTokenResponse(): GetFeedTokenResponse {
+  return { feedToken: "" };
+}
+
+export const GetFeedTokenResponse: MessageFns<GetFeedTokenResponse> = {
+  encode(message: GetFeedTokenResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.feedToken !== "") {
+      writer.uint32(10).string(message.feedToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetFeedTokenResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetFeedTokenResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.feedToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetFeedTokenResponse {
+    return {
+      feedToken: isSet(object.feedToken)
+        ? globalThis.String(object.feedToken)
+        : isSet(object.feed_token)
+        ? globalThis.String(object.feed_token)
+        : "",
+    };
+  },
+
+  toJSON(message: GetFeedTokenResponse): unknown {
+    const obj: any = {};
+    if (message.feedToken !== "") {
+      obj.feedToken = message.feedToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetFeedTokenResponse>, I>>(base?: I): GetFeedTokenResponse {
+    return GetFeedTokenResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetFeedTokenResponse>, I>>(object: I): GetFeedTokenResponse {
+    const message = createBaseGetFeedTokenResponse();
+    message.feedToken = object.feedToken ?? "";
+    return message;
+  },
+};
+
+function createBaseRotateFeedTokenRequest(): RotateFeedTokenRequest {
+  return { sessionToken: "" };
+}
+
+export const RotateFeedTokenRequest: MessageFns<RotateFeedTokenRequest> = {
+  encode(message: RotateFeedTokenRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RotateFeedTokenRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRotateFeedTokenRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RotateFeedTokenRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+    };
+  },
+
+  toJSON(message: RotateFeedTokenRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RotateFeedTokenRequest>, I>>(base?: I): RotateFeedTokenRequest {
+    return RotateFeedTokenRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RotateFeedTokenRequest>, I>>(object: I): RotateFeedTokenRequest {
+    const message = createBaseRotateFeedTokenRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    return message;
+  },
+};
+
+function createBaseGetFeedOwnerRequest(): GetFeedOwnerRequest {
+  return { feedToken: "" };
+}
+
+export const GetFeedOwnerRequest: MessageFns<GetFeedOwnerRequest> = {
+  encode(message: GetFeedOwnerRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.feedToken !== "") {
+      writer.uint32(10).string(message.feedToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetFeedOwnerRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetFeedOwnerRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.feedToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetFeedOwnerRequest {
+    return {
+      feedToken: isSet(object.feedToken)
+        ? globalThis.String(object.feedToken)
+        : isSet(object.feed_token)
+        ? globalThis.String(object.feed_token)
+        : "",
+    };
+  },
+
+  toJSON(message: GetFeedOwnerRequest): unknown {
+    const obj: any = {};
+    if (message.feedToken !== "") {
+      obj.feedToken = message.feedToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetFeedOwnerRequest>, I>>(base?: I): GetFeedOwnerRequest {
+    return GetFeedOwnerRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetFeedOwnerRequest>, I>>(object: I): GetFeedOwnerRequest {
+    const message = createBaseGetFeedOwnerRequest();
+    message.feedToken = object.feedToken ?? "";
+    return message;
+  },
+};
+
 /** Accounts, sessions, plans, quotas and billing. Called by the gateway. */
 export type AccountServiceService = typeof AccountServiceService;
 export const AccountServiceService = {
@@ -5979,6 +7180,96 @@ export const AccountServiceService = {
     responseDeserialize: (value: Buffer): FinishXSignInResponse => FinishXSignInResponse.decode(value),
   },
   /**
+   * Personal access tokens for the API (docs/api.md): listed without their secret, made with a
+   * name, scopes and an expiry (the secret answered once, only its hash kept), revoked for good.
+   * INVALID_ARGUMENT api_token_name_invalid, api_token_scopes_invalid, api_token_expiry_invalid,
+   * api_token_quota_exceeded; NOT_FOUND api_token_not_found.
+   */
+  listApiTokens: {
+    path: "/mimamori.account.v1.AccountService/ListApiTokens" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListApiTokensRequest): Buffer => Buffer.from(ListApiTokensRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListApiTokensRequest => ListApiTokensRequest.decode(value),
+    responseSerialize: (value: ListApiTokensResponse): Buffer =>
+      Buffer.from(ListApiTokensResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListApiTokensResponse => ListApiTokensResponse.decode(value),
+  },
+  createApiToken: {
+    path: "/mimamori.account.v1.AccountService/CreateApiToken" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateApiTokenRequest): Buffer =>
+      Buffer.from(CreateApiTokenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateApiTokenRequest => CreateApiTokenRequest.decode(value),
+    responseSerialize: (value: CreateApiTokenResponse): Buffer =>
+      Buffer.from(CreateApiTokenResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateApiTokenResponse => CreateApiTokenResponse.decode(value),
+  },
+  revokeApiToken: {
+    path: "/mimamori.account.v1.AccountService/RevokeApiToken" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RevokeApiTokenRequest): Buffer =>
+      Buffer.from(RevokeApiTokenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RevokeApiTokenRequest => RevokeApiTokenRequest.decode(value),
+    responseSerialize: (value: RevokeApiTokenResponse): Buffer =>
+      Buffer.from(RevokeApiTokenResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RevokeApiTokenResponse => RevokeApiTokenResponse.decode(value),
+  },
+  /**
+   * The gateway, for a request carrying `Authorization: Bearer`: whether the token is live and
+   * has the scope the request needs, and notes it as used. UNAUTHENTICATED unauthenticated
+   * (unknown, revoked or expired, or its account ended), PERMISSION_DENIED insufficient_scope.
+   * A live token then stands in for a session token in every other method.
+   */
+  authorizeApiToken: {
+    path: "/mimamori.account.v1.AccountService/AuthorizeApiToken" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AuthorizeApiTokenRequest): Buffer =>
+      Buffer.from(AuthorizeApiTokenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AuthorizeApiTokenRequest => AuthorizeApiTokenRequest.decode(value),
+    responseSerialize: (value: AuthorizeApiTokenResponse): Buffer =>
+      Buffer.from(AuthorizeApiTokenResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AuthorizeApiTokenResponse => AuthorizeApiTokenResponse.decode(value),
+  },
+  /** The account's secret feed token (made on first ask), and a new one in its place. */
+  getFeedToken: {
+    path: "/mimamori.account.v1.AccountService/GetFeedToken" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetFeedTokenRequest): Buffer => Buffer.from(GetFeedTokenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetFeedTokenRequest => GetFeedTokenRequest.decode(value),
+    responseSerialize: (value: GetFeedTokenResponse): Buffer =>
+      Buffer.from(GetFeedTokenResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetFeedTokenResponse => GetFeedTokenResponse.decode(value),
+  },
+  rotateFeedToken: {
+    path: "/mimamori.account.v1.AccountService/RotateFeedToken" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RotateFeedTokenRequest): Buffer =>
+      Buffer.from(RotateFeedTokenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RotateFeedTokenRequest => RotateFeedTokenRequest.decode(value),
+    responseSerialize: (value: GetFeedTokenResponse): Buffer =>
+      Buffer.from(GetFeedTokenResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetFeedTokenResponse => GetFeedTokenResponse.decode(value),
+  },
+  /**
+   * The gateway's feeds: whose updates a feed token opens, as user_info. NOT_FOUND
+   * feed_not_found for an unknown or replaced token, or an ended account.
+   */
+  getFeedOwner: {
+    path: "/mimamori.account.v1.AccountService/GetFeedOwner" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetFeedOwnerRequest): Buffer => Buffer.from(GetFeedOwnerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetFeedOwnerRequest => GetFeedOwnerRequest.decode(value),
+    responseSerialize: (value: GetUserInfoResponse): Buffer => Buffer.from(GetUserInfoResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetUserInfoResponse => GetUserInfoResponse.decode(value),
+  },
+  /**
    * Internal, for the notifier (no session, never routed by the gateway): where and how a user
    * is told about updates.
    */
@@ -6037,6 +7328,30 @@ export interface AccountServiceServer extends UntypedServiceImplementation {
   /** Sign-in with X: the authorization URL with a PKCE challenge, then the code exchange. */
   startXSignIn: handleUnaryCall<StartXSignInRequest, StartXSignInResponse>;
   finishXSignIn: handleUnaryCall<FinishXSignInRequest, FinishXSignInResponse>;
+  /**
+   * Personal access tokens for the API (docs/api.md): listed without their secret, made with a
+   * name, scopes and an expiry (the secret answered once, only its hash kept), revoked for good.
+   * INVALID_ARGUMENT api_token_name_invalid, api_token_scopes_invalid, api_token_expiry_invalid,
+   * api_token_quota_exceeded; NOT_FOUND api_token_not_found.
+   */
+  listApiTokens: handleUnaryCall<ListApiTokensRequest, ListApiTokensResponse>;
+  createApiToken: handleUnaryCall<CreateApiTokenRequest, CreateApiTokenResponse>;
+  revokeApiToken: handleUnaryCall<RevokeApiTokenRequest, RevokeApiTokenResponse>;
+  /**
+   * The gateway, for a request carrying `Authorization: Bearer`: whether the token is live and
+   * has the scope the request needs, and notes it as used. UNAUTHENTICATED unauthenticated
+   * (unknown, revoked or expired, or its account ended), PERMISSION_DENIED insufficient_scope.
+   * A live token then stands in for a session token in every other method.
+   */
+  authorizeApiToken: handleUnaryCall<AuthorizeApiTokenRequest, AuthorizeApiTokenResponse>;
+  /** The account's secret feed token (made on first ask), and a new one in its place. */
+  getFeedToken: handleUnaryCall<GetFeedTokenRequest, GetFeedTokenResponse>;
+  rotateFeedToken: handleUnaryCall<RotateFeedTokenRequest, GetFeedTokenResponse>;
+  /**
+   * The gateway's feeds: whose updates a feed token opens, as user_info. NOT_FOUND
+   * feed_not_found for an unknown or replaced token, or an ended account.
+   */
+  getFeedOwner: handleUnaryCall<GetFeedOwnerRequest, GetUserInfoResponse>;
   /**
    * Internal, for the notifier (no session, never routed by the gateway): where and how a user
    * is told about updates.
@@ -6378,6 +7693,128 @@ export interface AccountServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: FinishXSignInResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Personal access tokens for the API (docs/api.md): listed without their secret, made with a
+   * name, scopes and an expiry (the secret answered once, only its hash kept), revoked for good.
+   * INVALID_ARGUMENT api_token_name_invalid, api_token_scopes_invalid, api_token_expiry_invalid,
+   * api_token_quota_exceeded; NOT_FOUND api_token_not_found.
+   */
+  listApiTokens(
+    request: ListApiTokensRequest,
+    callback: (error: ServiceError | null, response: ListApiTokensResponse) => void,
+  ): ClientUnaryCall;
+  listApiTokens(
+    request: ListApiTokensRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListApiTokensResponse) => void,
+  ): ClientUnaryCall;
+  listApiTokens(
+    request: ListApiTokensRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListApiTokensResponse) => void,
+  ): ClientUnaryCall;
+  createApiToken(
+    request: CreateApiTokenRequest,
+    callback: (error: ServiceError | null, response: CreateApiTokenResponse) => void,
+  ): ClientUnaryCall;
+  createApiToken(
+    request: CreateApiTokenRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateApiTokenResponse) => void,
+  ): ClientUnaryCall;
+  createApiToken(
+    request: CreateApiTokenRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateApiTokenResponse) => void,
+  ): ClientUnaryCall;
+  revokeApiToken(
+    request: RevokeApiTokenRequest,
+    callback: (error: ServiceError | null, response: RevokeApiTokenResponse) => void,
+  ): ClientUnaryCall;
+  revokeApiToken(
+    request: RevokeApiTokenRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RevokeApiTokenResponse) => void,
+  ): ClientUnaryCall;
+  revokeApiToken(
+    request: RevokeApiTokenRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RevokeApiTokenResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The gateway, for a request carrying `Authorization: Bearer`: whether the token is live and
+   * has the scope the request needs, and notes it as used. UNAUTHENTICATED unauthenticated
+   * (unknown, revoked or expired, or its account ended), PERMISSION_DENIED insufficient_scope.
+   * A live token then stands in for a session token in every other method.
+   */
+  authorizeApiToken(
+    request: AuthorizeApiTokenRequest,
+    callback: (error: ServiceError | null, response: AuthorizeApiTokenResponse) => void,
+  ): ClientUnaryCall;
+  authorizeApiToken(
+    request: AuthorizeApiTokenRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AuthorizeApiTokenResponse) => void,
+  ): ClientUnaryCall;
+  authorizeApiToken(
+    request: AuthorizeApiTokenRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AuthorizeApiTokenResponse) => void,
+  ): ClientUnaryCall;
+  /** The account's secret feed token (made on first ask), and a new one in its place. */
+  getFeedToken(
+    request: GetFeedTokenRequest,
+    callback: (error: ServiceError | null, response: GetFeedTokenResponse) => void,
+  ): ClientUnaryCall;
+  getFeedToken(
+    request: GetFeedTokenRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetFeedTokenResponse) => void,
+  ): ClientUnaryCall;
+  getFeedToken(
+    request: GetFeedTokenRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetFeedTokenResponse) => void,
+  ): ClientUnaryCall;
+  rotateFeedToken(
+    request: RotateFeedTokenRequest,
+    callback: (error: ServiceError | null, response: GetFeedTokenResponse) => void,
+  ): ClientUnaryCall;
+  rotateFeedToken(
+    request: RotateFeedTokenRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetFeedTokenResponse) => void,
+  ): ClientUnaryCall;
+  rotateFeedToken(
+    request: RotateFeedTokenRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetFeedTokenResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The gateway's feeds: whose updates a feed token opens, as user_info. NOT_FOUND
+   * feed_not_found for an unknown or replaced token, or an ended account.
+   */
+  getFeedOwner(
+    request: GetFeedOwnerRequest,
+    callback: (error: ServiceError | null, response: GetUserInfoResponse) => void,
+  ): ClientUnaryCall;
+  getFeedOwner(
+    request: GetFeedOwnerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetUserInfoResponse) => void,
+  ): ClientUnaryCall;
+  getFeedOwner(
+    request: GetFeedOwnerRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetUserInfoResponse) => void,
   ): ClientUnaryCall;
   /**
    * Internal, for the notifier (no session, never routed by the gateway): where and how a user

@@ -1113,7 +1113,8 @@ export const TestWebhookResponse: MessageFns<TestWebhookResponse> = {
  * account service. Called by the gateway; every method resolves the caller from the session token
  * and touches only that account's webhooks (another account's id answers NOT_FOUND). Refusals are
  * INVALID_ARGUMENT with the reason as details: invalid_webhook_url (not an http(s) URL, or one
- * with credentials), webhook_address_forbidden (the SSRF guard refuses it), webhook_quota_exceeded;
+ * with credentials), webhook_address_forbidden (the SSRF guard refuses it: not a public address),
+ * webhook_address_unreachable (its host name does not resolve), webhook_quota_exceeded;
  * NOT_FOUND webhook_not_found.
  */
 export type WebhookServiceService = typeof WebhookServiceService;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { SearchAllowance } from './search-allowance.ts';
+import { Allowance } from './allowance.ts';
 
 describe('a user’s search allowance', () => {
   it('lets a burst through, then one search per refill, each user on their own', () => {
     let now = 0;
-    const allowance = new SearchAllowance(3, 1 / 3, () => now);
+    const allowance = new Allowance(3, 1 / 3, () => now);
     expect([1, 2, 3, 4].map(() => allowance.take('alice'))).toEqual([true, true, true, false]);
     expect(allowance.take('bob')).toBe(true);
     now += 2_999;
@@ -19,7 +19,7 @@ describe('a user’s search allowance', () => {
 
   it('forgets the longest-idle users past its size, who then start with a full bucket', () => {
     let now = 0;
-    const allowance = new SearchAllowance(1, 1 / 60, () => now, 2);
+    const allowance = new Allowance(1, 1 / 60, () => now, 2);
     expect(allowance.take('a')).toBe(true);
     now += 1;
     expect(allowance.take('b')).toBe(true);
