@@ -121,6 +121,33 @@ export const planChangeBody = body({
 });
 export type PlanChangeBody = NonNullable<z.input<typeof planChangeBody>>;
 
+/** The plan a change would move to, asked before it is confirmed. */
+export const planPreviewBody = body({
+  plan: z.number().int().nullish().describe('2..11'),
+  cycle: z.string().nullish().describe('month or year'),
+  options: z.array(z.string()).nullish().describe('Custom plan (2) only'),
+});
+export type PlanPreviewBody = NonNullable<z.input<typeof planPreviewBody>>;
+
+/** POST /api/billing/plan/preview: what changing now would charge, before the user confirms it. */
+export const planChangePreview = z
+  .object({
+    amount_now: z
+      .number()
+      .int()
+      .describe(
+        'Charged at once if changed now, whole yen or US cents; negative: a credit the next invoices use up; 0 during the trial',
+      ),
+    currency: z.string().describe('JPY or USD'),
+    trial: z.boolean().describe('During the trial: nothing is charged and the trial goes on'),
+    period_end: z.iso
+      .datetime()
+      .nullable()
+      .describe('When the period ends after a change now (a new cycle restarts it today)'),
+  })
+  .meta({ id: 'PlanChangePreview' });
+export type PlanChangePreview = z.infer<typeof planChangePreview>;
+
 export const CANCELLATION_REASONS = [
   'site_not_supported',
   'no_longer_needed',

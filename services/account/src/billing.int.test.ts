@@ -266,6 +266,10 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
 
   it('changes the plan at once during the trial, cancels at period end and undoes it', async () => {
     const userId = await signUp('plans@example.jp');
+    // During the trial a change costs nothing now, and the trial goes on to its end.
+    const free = await billing.previewPlanChange(userId, { plan: 5, cycle: 'month', options: [] });
+    expect(free).toMatchObject({ amountNow: 0, currency: 'JPY', trial: true });
+    expect(free.periodEnd?.getTime()).toBe((await billing.state(userId)).suspendAt?.getTime());
     const changed = await billing.changePlan(userId, { plan: 5, cycle: 'month', options: [] }, 'renewal');
     expect(changed.current.plan).toBe(5);
     expect((await productRow(userId))?.plan).toBe(5);
@@ -283,15 +287,30 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
     const active = await billing.state(userId);
     expect(active).toMatchObject({ status: 2, current: { plan: 3 } });
 
+    // Shown before it is made: a day of the 30-day period is used, so 29/30 of ¥2,980 − ¥980.
+    const preview = await billing.previewPlanChange(userId, { plan: 5, cycle: 'month', options: [] });
+    expect(preview).toEqual({
+      amountNow: Math.round((2980 - 980) * (29 / 30)),
+      currency: 'JPY',
+      trial: false,
+      periodEnd: active.periodEnd,
+    });
+    // Previewing changes nothing.
+    expect(await billing.state(userId)).toMatchObject({ current: { plan: 3 } });
+    // A yearly cycle restarts the period now: the year's price less the unused 29 days.
+    const yearly = await billing.previewPlanChange(userId, { plan: 3, cycle: 'year', options: [] });
+    expect(yearly.amountNow).toBe(9800 - Math.floor((980 * 29) / 30));
+    expect(yearly.periodEnd?.getTime()).toBe((standIn.now + 365 * DAY) * 1000);
+
     const upgraded = await billing.changePlan(userId, { plan: 5, cycle: 'month', options: [] }, 'now');
     expect(upgraded.current.plan).toBe(5);
     const paid = await stripe.invoices.list({ subscription: active.subscriptionId, status: 'paid' });
-    // The proration for the rest of the period was billed at once.
+    // The proration for the rest of the period was billed at once, as previewed.
     expect(
-      paid.data.some(
-        (invoice) => invoice.billing_reason === 'subscription_update' && invoice.amount_paid > 0,
-      ),
-    ).toBe(true);
+      paid.data
+        .filter((invoice) => invoice.billing_reason === 'subscription_update')
+        .map((invoice) => invoice.amount_paid),
+    ).toEqual([preview.amountNow]);
 
     const booked = await billing.changePlan(userId, { plan: 3, cycle: 'month', options: [] }, 'renewal');
     expect(booked).toMatchObject({ current: { plan: 5 }, booked: { plan: 3, cycle: 'month' } });

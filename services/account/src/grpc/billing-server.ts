@@ -47,6 +47,8 @@ export function billingServer(
     confirmCard: (userId: string, id: string) => on().confirmCard(userId, id),
     confirmTestCard: (userId: string, id: string, card: TestCard) => on().confirmTestCard(userId, id, card),
     changePlan: (...args: Parameters<BillingActions['changePlan']>) => on().changePlan(...args),
+    previewPlanChange: (...args: Parameters<BillingActions['previewPlanChange']>) =>
+      on().previewPlanChange(...args),
     cancelBookedChange: (userId: string) => on().cancelBookedChange(userId),
     cancel: (...args: Parameters<BillingActions['cancel']>) => on().cancel(...args),
     undoCancel: (userId: string) => on().undoCancel(userId),
@@ -87,6 +89,16 @@ export function billingServer(
       const timing = request.timing === 'renewal' ? 'renewal' : request.timing === 'now' ? 'now' : null;
       if (!timing) throw new AccountProblem('invalid', 'invalid_timing');
       return { billing: toBilling(await billing.changePlan(userId, planChoice(request.plan), timing)) };
+    }),
+    previewPlanChange: rpc(async (request: billingV1.PreviewPlanChangeRequest) => {
+      const userId = await user(request);
+      const preview = await billing.previewPlanChange(userId, planChoice(request.plan));
+      return {
+        amountNow: preview.amountNow,
+        currency: preview.currency,
+        trial: preview.trial,
+        periodEnd: preview.periodEnd ?? undefined,
+      };
     }),
     cancelBookedChange: rpc(async (request: billingV1.CancelBookedChangeRequest) => ({
       billing: toBilling(await billing.cancelBookedChange(await user(request))),

@@ -3,7 +3,7 @@ import { SubscriptionStatus } from '../account-record.ts';
 import type { CancellationFeedback } from '../cancellation-feedback.ts';
 import type { Clock } from '../clock.ts';
 import { TRIAL_DAYS, TRIAL_PLAN } from '../trial.ts';
-import type { BillingProvider, BillingStore, TestCard } from './billing-ports.ts';
+import type { BillingProvider, BillingStore, ChangePreview, TestCard } from './billing-ports.ts';
 import type { BillingRecord, PlanChoice } from './billing-record.ts';
 import {
   afterNewCard,
@@ -160,6 +160,24 @@ export function billingActions(deps: BillingDeps) {
       }
       await refresh(userId, 'plan-change');
       return required(userId);
+    },
+
+    /**
+     * What changing now would charge, shown before the user confirms (docs/product.md#subscription):
+     * nothing during the trial, which goes on; afterwards the provider's proration for the rest of
+     * the period, or the new cycle's price less the unused part when the cycle changes.
+     */
+    async previewPlanChange(
+      userId: string,
+      choice: PlanChoice,
+    ): Promise<ChangePreview & { currency: BillingRecord['currency']; trial: boolean }> {
+      const record = await required(userId);
+      assertInGoodStanding(record);
+      const { currency } = record;
+      if (record.status === SubscriptionStatus.trial)
+        return { amountNow: 0, periodEnd: record.suspendAt, currency, trial: true };
+      const lines = subscriptionLines(choice.plan, choice.options, choice.cycle, currency);
+      return { ...(await provider.previewChange(record.subscriptionId, lines)), currency, trial: false };
     },
 
     /** The booked change goes; the current plan renews as it is. */

@@ -132,6 +132,25 @@ export interface ChangePlanResponse {
   billing?: Billing | undefined;
 }
 
+export interface PreviewPlanChangeRequest {
+  sessionToken: string;
+  plan?: PlanChoice | undefined;
+}
+
+export interface PreviewPlanChangeResponse {
+  /**
+   * Charged at once when the change is made now, in the currency's smallest unit (whole yen, US
+   * cents); negative: a credit the next invoices use up. 0 during the trial.
+   */
+  amountNow: number;
+  /** JPY or USD. */
+  currency: string;
+  /** The change is free during the trial, which goes on. */
+  trial: boolean;
+  /** When the new plan's period ends if the change is made now (the period restarts on a new cycle). */
+  periodEnd?: Date | undefined;
+}
+
 export interface CancelResponse {
   billing?: Billing | undefined;
 }
@@ -1762,6 +1781,222 @@ export const ChangePlanResponse: MessageFns<ChangePlanResponse> = {
   },
 };
 
+function createBasePreviewPlanChangeRequest(): PreviewPlanChangeRequest {
+  return { sessionToken: "", plan: undefined };
+}
+
+export const PreviewPlanChangeRequest: MessageFns<PreviewPlanChangeRequest> = {
+  encode(message: PreviewPlanChangeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    if (message.plan !== undefined) {
+      PlanChoice.encode(message.plan, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewPlanChangeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewPlanChangeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.plan = PlanChoice.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewPlanChangeRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      plan: isSet(object.plan) ? PlanChoice.fromJSON(object.plan) : undefined,
+    };
+  },
+
+  toJSON(message: PreviewPlanChangeRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    if (message.plan !== undefined) {
+      obj.plan = PlanChoice.toJSON(message.plan);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewPlanChangeRequest>, I>>(base?: I): PreviewPlanChangeRequest {
+    return PreviewPlanChangeRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewPlanChangeRequest>, I>>(object: I): PreviewPlanChangeRequest {
+    const message = createBasePreviewPlanChangeRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    message.plan = (object.plan !== undefined && object.plan !== null)
+      ? PlanChoice.fromPartial(object.plan)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePreviewPlanChangeResponse(): PreviewPlanChangeResponse {
+  return { amountNow: 0, currency: "", trial: false, periodEnd: undefined };
+}
+
+export const PreviewPlanChangeResponse: MessageFns<PreviewPlanChangeResponse> = {
+  encode(message: PreviewPlanChangeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.amountNow !== 0) {
+      writer.uint32(8).int64(message.amountNow);
+    }
+    if (message.currency !== "") {
+      writer.uint32(18).string(message.currency);
+    }
+    if (message.trial !== false) {
+      writer.uint32(24).bool(message.trial);
+    }
+    if (message.periodEnd !== undefined) {
+      Timestamp.encode(toTimestamp(message.periodEnd), writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewPlanChangeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewPlanChangeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.amountNow = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.trial = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.periodEnd = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewPlanChangeResponse {
+    return {
+      amountNow: isSet(object.amountNow)
+        ? globalThis.Number(object.amountNow)
+        : isSet(object.amount_now)
+        ? globalThis.Number(object.amount_now)
+        : 0,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      trial: isSet(object.trial) ? globalThis.Boolean(object.trial) : false,
+      periodEnd: isSet(object.periodEnd)
+        ? fromJsonTimestamp(object.periodEnd)
+        : isSet(object.period_end)
+        ? fromJsonTimestamp(object.period_end)
+        : undefined,
+    };
+  },
+
+  toJSON(message: PreviewPlanChangeResponse): unknown {
+    const obj: any = {};
+    if (message.amountNow !== 0) {
+      obj.amountNow = Math.round(message.amountNow);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.trial !== false) {
+      obj.trial = message.trial;
+    }
+    if (message.periodEnd !== undefined) {
+      obj.periodEnd = message.periodEnd.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewPlanChangeResponse>, I>>(base?: I): PreviewPlanChangeResponse {
+    return PreviewPlanChangeResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewPlanChangeResponse>, I>>(object: I): PreviewPlanChangeResponse {
+    const message = createBasePreviewPlanChangeResponse();
+    message.amountNow = object.amountNow ?? 0;
+    message.currency = object.currency ?? "";
+    message.trial = object.trial ?? false;
+    message.periodEnd = object.periodEnd ?? undefined;
+    return message;
+  },
+};
+
 function createBaseCancelResponse(): CancelResponse {
   return { billing: undefined };
 }
@@ -2572,6 +2807,21 @@ export const BillingServiceService = {
     responseSerialize: (value: ChangePlanResponse): Buffer => Buffer.from(ChangePlanResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ChangePlanResponse => ChangePlanResponse.decode(value),
   },
+  /**
+   * What changing now would charge (or credit) before the user confirms it: the provider's
+   * proration preview. During the trial nothing is charged. FAILED_PRECONDITION renew_first in 6 or 7.
+   */
+  previewPlanChange: {
+    path: "/mimamori.account.v1.BillingService/PreviewPlanChange" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PreviewPlanChangeRequest): Buffer =>
+      Buffer.from(PreviewPlanChangeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PreviewPlanChangeRequest => PreviewPlanChangeRequest.decode(value),
+    responseSerialize: (value: PreviewPlanChangeResponse): Buffer =>
+      Buffer.from(PreviewPlanChangeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PreviewPlanChangeResponse => PreviewPlanChangeResponse.decode(value),
+  },
   /** Drops the change booked for the next renewal; the current plan goes on. */
   cancelBookedChange: {
     path: "/mimamori.account.v1.BillingService/CancelBookedChange" as const,
@@ -2661,6 +2911,11 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
   confirmTestCard: handleUnaryCall<ConfirmTestCardRequest, ConfirmTestCardResponse>;
   /** Now with proration (always now during the trial) or booked for the next renewal. */
   changePlan: handleUnaryCall<ChangePlanRequest, ChangePlanResponse>;
+  /**
+   * What changing now would charge (or credit) before the user confirms it: the provider's
+   * proration preview. During the trial nothing is charged. FAILED_PRECONDITION renew_first in 6 or 7.
+   */
+  previewPlanChange: handleUnaryCall<PreviewPlanChangeRequest, PreviewPlanChangeResponse>;
   /** Drops the change booked for the next renewal; the current plan goes on. */
   cancelBookedChange: handleUnaryCall<CancelBookedChangeRequest, CancelBookedChangeResponse>;
   /** Service continues to the period's end; undo is possible until then. The questionnaire is kept. */
@@ -2767,6 +3022,25 @@ export interface BillingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ChangePlanResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * What changing now would charge (or credit) before the user confirms it: the provider's
+   * proration preview. During the trial nothing is charged. FAILED_PRECONDITION renew_first in 6 or 7.
+   */
+  previewPlanChange(
+    request: PreviewPlanChangeRequest,
+    callback: (error: ServiceError | null, response: PreviewPlanChangeResponse) => void,
+  ): ClientUnaryCall;
+  previewPlanChange(
+    request: PreviewPlanChangeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PreviewPlanChangeResponse) => void,
+  ): ClientUnaryCall;
+  previewPlanChange(
+    request: PreviewPlanChangeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PreviewPlanChangeResponse) => void,
   ): ClientUnaryCall;
   /** Drops the change booked for the next renewal; the current plan goes on. */
   cancelBookedChange(
