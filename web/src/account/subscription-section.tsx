@@ -16,11 +16,13 @@ import {
 import { CardForm } from '../billing/card-form.tsx';
 import { choicePrice } from '../billing/plan-price.ts';
 import { ReprocessButton } from '../billing/reprocess-button.tsx';
+import { planLockReason, type SubscriptionState, subscriptionState } from '../billing/subscription-state.ts';
 import { usePlanText } from '../billing/use-plan-text.ts';
 import { useTargetTime } from '../dashboard/use-target-time.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { errorCode, useErrorText } from '../forms/use-error-text.ts';
 import { useBilling, useCancelBookedChange, usePlans } from '../hooks/use-billing.ts';
+import { useUserInfo } from '../hooks/use-user-info.ts';
 import { routePaths } from '../route-paths.ts';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { AccountSection } from './account-section.tsx';
@@ -34,6 +36,11 @@ import '../billing/billing.css';
 export function SubscriptionSection({ account }: { account: AccountSettings }) {
   const { t } = useTranslation();
   const billing = useBilling();
+  const info = useUserInfo().data;
+  const state =
+    info && billing.data
+      ? subscriptionState({ info, billing: billing.data, deleteAt: account.delete_at, now: new Date() })
+      : null;
   return (
     <AccountSection id="subscription" title={t('account.subscription')}>
       {errorCode(billing.error) === 'billing_off' ? (
@@ -46,12 +53,9 @@ export function SubscriptionSection({ account }: { account: AccountSettings }) {
           </button>
         </div>
       ) : billing.data ? (
-        <BillingSummary billing={billing.data} />
+        <BillingSummary billing={billing.data} state={state} />
       ) : (
         <LoadingIndicator />
-      )}
-      {account.delete_at && billing.data?.card === null && (
-        <p className="field-hint">{t('billing.deleteAtHint')}</p>
       )}
     </AccountSection>
   );
@@ -72,16 +76,19 @@ function PlanWithoutBilling({ account }: { account: AccountSettings }) {
   );
 }
 
-function BillingSummary({ billing }: { billing: Billing }) {
+function BillingSummary({ billing, state }: { billing: Billing; state: SubscriptionState | null }) {
   const { t } = useTranslation();
   const text = usePlanText();
   const time = useTargetTime();
   const plans = usePlans();
   const [cardFormOpen, setCardFormOpen] = useState(false);
-  const [cardSaved, setCardSaved] = useState(false);
+  // The status before the card was saved: a lifted hold leaves its sites paused, which is said.
+  const [cardSavedFrom, setCardSavedFrom] = useState<number | null>(null);
   const price = plans.data ? choicePrice(plans.data, billing.plan, billing.currency) : null;
   const priceText = text.price(price, billing.currency, billing.plan.cycle);
   const cancelling = billing.cancel_at_period_end;
+  const lock = planLockReason(state);
+  const deleteAt = state?.kind === 'trialEnded' || state?.kind === 'onHold' ? state.deleteAt : null;
   return (
     <>
       <dl className="summary billing-summary">
@@ -101,20 +108,32 @@ function BillingSummary({ billing }: { billing: Billing }) {
         {billing.status === BillingStatus.trial && billing.suspend_at && (
           <>
             <dt>{t('account.trialEnds')}</dt>
-            <dd>{time(billing.suspend_at)}</dd>
+            <dd data-testid="account-trial-end">{time(billing.suspend_at)}</dd>
           </>
         )}
         {billing.status === BillingStatus.renewalFailed && billing.suspend_at && (
           <>
             <dt>{t('billing.suspendAt')}</dt>
-            <dd>{time(billing.suspend_at)}</dd>
+            <dd data-testid="account-suspend-at">{time(billing.suspend_at)}</dd>
           </>
         )}
         {/* Only a subscription in good standing renews; a held or ended one has no next date to name. */}
-        {billing.status === BillingStatus.active && billing.period_end && (
+        {billing.status === BillingStatus.active && !cancelling && billing.period_end && (
           <>
-            <dt>{cancelling ? t('billing.serviceUntil') : t('billing.nextRenewal')}</dt>
-            <dd>{time(billing.period_end)}</dd>
+            <dt>{t('billing.nextRenewal')}</dt>
+            <dd data-testid="account-renewal">{time(billing.period_end)}</dd>
+          </>
+        )}
+        {state?.kind === 'cancelling' && state.serviceUntil && (
+          <>
+            <dt>{t('billing.serviceUntil')}</dt>
+            <dd data-testid="account-service-until">{time(state.serviceUntil)}</dd>
+          </>
+        )}
+        {deleteAt && (
+          <>
+            <dt>{t('billing.deleteAt')}</dt>
+            <dd data-testid="account-delete-at">{time(deleteAt)}</dd>
           </>
         )}
         {billing.booked && (
@@ -135,7 +154,10 @@ function BillingSummary({ billing }: { billing: Billing }) {
         </dd>
       </dl>
       {billing.booked && <CancelBookedButton />}
-      {cardSaved && <FormMessage tone="success" message={t('billing.card.saved')} />}
+      {cardSavedFrom !== null && <FormMessage tone="success" message={t('billing.card.saved')} />}
+      {cardSavedFrom === BillingStatus.onHold && billing.status !== BillingStatus.onHold && (
+        <p className="field-hint">{t('billing.card.heldHint')}</p>
+      )}
       {canReprocess(billing) && <ReprocessButton />}
       {cardFormOpen ? (
         <div className="card-form-panel">
@@ -146,7 +168,7 @@ function BillingSummary({ billing }: { billing: Billing }) {
             billing={billing}
             onDone={() => {
               setCardFormOpen(false);
-              setCardSaved(true);
+              setCardSavedFrom(billing.status);
             }}
           />
           <p className="button-row">
@@ -162,7 +184,7 @@ function BillingSummary({ billing }: { billing: Billing }) {
             className="button"
             onClick={() => {
               setCardFormOpen(true);
-              setCardSaved(false);
+              setCardSavedFrom(null);
             }}
           >
             {billing.card ? t('billing.card.update') : t('billing.card.register')}
@@ -179,8 +201,19 @@ function BillingSummary({ billing }: { billing: Billing }) {
           )}
         </p>
       )}
-      {!inGoodStanding(billing) && billing.status !== BillingStatus.ended && (
-        <p className="field-hint">{t('billing.renewFirst')}</p>
+      {state?.kind === 'trial' && !state.card && state.trialEnd && (
+        <p className="field-hint" data-testid="account-hint">
+          {t('billing.trialCardHint', { date: time(state.trialEnd) })}
+        </p>
+      )}
+      {/* Why the plan cannot be changed or cancelled here: said, not only left out. */}
+      {lock && (
+        <p className="field-hint" data-testid="account-lock">
+          {t(`billing.${lock}`)}
+        </p>
+      )}
+      {state?.kind === 'trialEnded' && state.deleteAt && (
+        <p className="field-hint">{t('billing.deleteAtHint', { date: time(state.deleteAt) })}</p>
       )}
     </>
   );

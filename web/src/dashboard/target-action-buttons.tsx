@@ -1,5 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { TargetAction, TargetRow } from '../api/targets.ts';
+import { monitoringStopped } from '../billing/subscription-state.ts';
+import { useSubscriptionState } from '../billing/use-subscription-state.ts';
 
 export type RequestTargetAction = (action: TargetAction, site: TargetRow) => void;
 
@@ -23,12 +25,14 @@ function TargetActionButton({
   name,
   danger = false,
   unavailable,
+  describedBy,
 }: TargetButtonProps & {
   action: TargetAction;
   label: string;
   name: string;
   danger?: boolean;
-  unavailable?: string;
+  unavailable?: string | undefined;
+  describedBy?: string | undefined;
 }) {
   return (
     <button
@@ -37,7 +41,7 @@ function TargetActionButton({
       aria-label={name}
       aria-disabled={busy || undefined}
       disabled={unavailable !== undefined}
-      title={unavailable}
+      aria-describedby={describedBy}
       onClick={() => onAction(action, site)}
     >
       {label}
@@ -45,9 +49,14 @@ function TargetActionButton({
   );
 }
 
-/** Pause a monitoring site, or resume a paused one when the plan has a free slot (docs/product.md#quotas). */
+/**
+ * Pause a monitoring site, or resume a paused one when the plan has a free slot (docs/product.md#quotas)
+ * and the account is not on hold. Why a site cannot resume is written under the button: the hold
+ * when the account is held, else the missing slot.
+ */
 export function PauseButton(props: TargetButtonProps) {
   const { t } = useTranslation();
+  const stopped = monitoringStopped(useSubscriptionState());
   const label = targetName(props.site);
   if (props.site.valid) {
     return (
@@ -59,14 +68,28 @@ export function PauseButton(props: TargetButtonProps) {
       />
     );
   }
+  const unavailable = props.site.resumable
+    ? undefined
+    : stopped
+      ? t('dashboard.actions.resumeOnHold')
+      : t('dashboard.actions.resumeUnavailable');
+  const reasonId = `resume-reason-${props.site.ver}-${props.site.id}`;
   return (
-    <TargetActionButton
-      {...props}
-      action="resume"
-      label={t('dashboard.actions.resume')}
-      name={t('dashboard.actions.resumeSite', { label })}
-      unavailable={props.site.resumable ? undefined : t('dashboard.actions.resumeUnavailable')}
-    />
+    <span className="resume-control">
+      <TargetActionButton
+        {...props}
+        action="resume"
+        label={t('dashboard.actions.resume')}
+        name={t('dashboard.actions.resumeSite', { label })}
+        unavailable={unavailable}
+        describedBy={unavailable ? reasonId : undefined}
+      />
+      {unavailable && (
+        <span id={reasonId} className="resume-reason">
+          {unavailable}
+        </span>
+      )}
+    </span>
   );
 }
 

@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import { monitoringStopped } from '../billing/subscription-state.ts';
+import { useSubscriptionState } from '../billing/use-subscription-state.ts';
 import { useNarrowWindow } from '../hooks/use-narrow-window.ts';
 import { useTargetList } from '../hooks/use-targets.ts';
 import { routePaths } from '../route-paths.ts';
@@ -28,7 +30,14 @@ export function GuidedTour() {
   const present = usePresentSteps(onScreen);
   // The dashboard's own list query, so no second request.
   const targetList = useTargetList({ enabled: active && screen === 'dashboard' });
-  const step = stepToShow({ progress, screen, siteCount: targetList.data?.targets.length, present });
+  const stopped = monitoringStopped(useSubscriptionState());
+  const step = stepToShow({
+    progress,
+    screen,
+    siteCount: targetList.data?.targets.length,
+    present,
+    monitoringStopped: stopped,
+  });
   const box = useTargetBox(step?.target);
   const filled = useRef(false);
 
