@@ -89,6 +89,9 @@ export const billingState = z
     has_pi: z.boolean().describe('A card is on file'),
     card: cardOnFile.nullable(),
     card_form: cardForm,
+    at: z.iso
+      .datetime()
+      .describe('Billing’s clock when this was read: days left are counted from it, not the browser’s clock'),
   })
   .meta({ id: 'BillingState' });
 export type BillingState = z.infer<typeof billingState>;

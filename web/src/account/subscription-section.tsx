@@ -8,7 +8,6 @@ import {
   BillingStatus,
   brandName,
   canReprocess,
-  canUndoCancel,
   cardExpiry,
   inGoodStanding,
   statusKey,
@@ -39,7 +38,12 @@ export function SubscriptionSection({ account }: { account: AccountSettings }) {
   const info = useUserInfo().data;
   const state =
     info && billing.data
-      ? subscriptionState({ info, billing: billing.data, deleteAt: account.delete_at, now: new Date() })
+      ? subscriptionState({
+          info,
+          billing: billing.data,
+          deleteAt: account.delete_at,
+          now: new Date(billing.data.at),
+        })
       : null;
   return (
     <AccountSection id="subscription" title={t('account.subscription')}>
@@ -87,6 +91,10 @@ function BillingSummary({ billing, state }: { billing: Billing; state: Subscript
   const price = plans.data ? choicePrice(plans.data, billing.plan, billing.currency) : null;
   const priceText = text.price(price, billing.currency, billing.plan.cycle);
   const cancelling = billing.cancel_at_period_end;
+  const needsCard =
+    state?.kind === 'trialEnded' ||
+    (state?.kind === 'renewalFailed' && !state.card) ||
+    (state?.kind === 'trial' && !state.card && state.lastDays);
   const lock = planLockReason(state);
   const deleteAt = state?.kind === 'trialEnded' || state?.kind === 'onHold' ? state.deleteAt : null;
   return (
@@ -103,7 +111,7 @@ function BillingSummary({ billing, state }: { billing: Billing; state: Subscript
         <dt>{t('billing.status')}</dt>
         <dd data-testid="account-status">
           {t(`billing.statuses.${statusKey(billing.status)}`)}
-          {cancelling && ` · ${t('billing.cancelBooked')}`}
+          {state?.kind === 'cancelling' && ` · ${t('billing.cancelBooked')}`}
         </dd>
         {billing.status === BillingStatus.trial && billing.suspend_at && (
           <>
@@ -181,7 +189,8 @@ function BillingSummary({ billing, state }: { billing: Billing; state: Subscript
         <p className="button-row subscription-links">
           <button
             type="button"
-            className="button"
+            // The one thing that restarts monitoring, or keeps it past the trial, comes first.
+            className={needsCard ? 'button primary' : 'button'}
             onClick={() => {
               setCardFormOpen(true);
               setCardSavedFrom(null);
@@ -194,27 +203,29 @@ function BillingSummary({ billing, state }: { billing: Billing; state: Subscript
               {t('pages.planChange')}
             </Link>
           )}
-          {(inGoodStanding(billing) || canUndoCancel(billing, new Date())) && (
+          {inGoodStanding(billing) && (
             <Link className="button" to={routePaths.cancel}>
               {cancelling ? t('billing.cancel.undo') : t('pages.cancel')}
             </Link>
           )}
         </p>
       )}
-      {state?.kind === 'trial' && !state.card && state.trialEnd && (
-        <p className="field-hint" data-testid="account-hint">
-          {t('billing.trialCardHint', { date: time(state.trialEnd) })}
-        </p>
-      )}
-      {/* Why the plan cannot be changed or cancelled here: said, not only left out. */}
-      {lock && (
-        <p className="field-hint" data-testid="account-lock">
-          {t(`billing.${lock}`)}
-        </p>
-      )}
-      {state?.kind === 'trialEnded' && state.deleteAt && (
-        <p className="field-hint">{t('billing.deleteAtHint', { date: time(state.deleteAt) })}</p>
-      )}
+      <div className="subscription-hints">
+        {state?.kind === 'trial' && !state.card && state.trialEnd && (
+          <p className="field-hint" data-testid="account-hint">
+            {t('billing.trialCardHint', { date: time(state.trialEnd) })}
+          </p>
+        )}
+        {/* Why the plan cannot be changed or cancelled here: said, not only left out. */}
+        {lock && (
+          <p className="field-hint" data-testid="account-lock">
+            {t(`billing.${lock}`)}
+          </p>
+        )}
+        {state?.kind === 'trialEnded' && state.deleteAt && (
+          <p className="field-hint">{t('billing.deleteAtHint', { date: time(state.deleteAt) })}</p>
+        )}
+      </div>
     </>
   );
 }

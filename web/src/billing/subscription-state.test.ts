@@ -28,10 +28,15 @@ describe('subscriptionState', () => {
       card: true,
       lastDays: false,
     });
+    // Billing's record, once loaded, names the provider's trial end, as the account page does.
+    const billing = { cancel_at_period_end: false, period_end: at(10.001), suspend_at: at(10.001) };
+    expect(subscriptionState({ info: info(1, at(10)), billing, now: NOW })).toMatchObject({
+      trialEnd: at(10.001),
+    });
   });
 
   it('reads a booked cancellation from billing, with the day the service ends', () => {
-    const billing = { cancel_at_period_end: true, period_end: at(20) };
+    const billing = { cancel_at_period_end: true, period_end: at(20), suspend_at: null };
     expect(subscriptionState({ info: info(2, null, true), billing, now: NOW })).toEqual({
       kind: 'cancelling',
       serviceUntil: at(20),
@@ -43,7 +48,7 @@ describe('subscriptionState', () => {
     expect(
       subscriptionState({
         info: info(2, null, true),
-        billing: { cancel_at_period_end: false, period_end: at(20) },
+        billing: { cancel_at_period_end: false, period_end: at(20), suspend_at: null },
         now: NOW,
       }),
     ).toEqual({ kind: 'active', renewsAt: at(20) });

@@ -27,7 +27,7 @@ export type SubscriptionState =
 /** What the state is read from: user_info always, billing's record when it has loaded. */
 export interface SubscriptionFacts {
   info: Pick<UserInfo, 'subscription' | 'has_pi'>;
-  billing?: Pick<Billing, 'cancel_at_period_end' | 'period_end'> | undefined;
+  billing?: Pick<Billing, 'cancel_at_period_end' | 'period_end' | 'suspend_at'> | undefined;
   /** On hold without a card: when the account is cancelled (account screen's delete_at). */
   deleteAt?: string | null | undefined;
   now: Date;
@@ -45,7 +45,8 @@ export function subscriptionState({
   switch (subscription.status) {
     case BillingStatus.trial: {
       if (billing?.cancel_at_period_end) return { kind: 'cancelling', serviceUntil: billing.period_end };
-      const trialEnd = subscription.suspend_at;
+      // The provider's trial end once billing has loaded: the account page shows that one too.
+      const trialEnd = billing?.suspend_at ?? subscription.suspend_at;
       const left = trialEnd ? new Date(trialEnd).getTime() - now.getTime() : null;
       const daysLeft = left === null ? null : Math.max(0, Math.ceil(left / DAY_MS));
       const lastDays = left !== null && left <= TRIAL_WARNING_DAYS * DAY_MS;

@@ -11,5 +11,6 @@ export function useSubscriptionState(): SubscriptionState | null {
   const info = useUserInfo().data;
   const billing = useBilling().data;
   if (!info) return null;
-  return subscriptionState({ info, billing, now: new Date() });
+  // Days left count on billing's clock; the browser's may be wrong.
+  return subscriptionState({ info, billing, now: billing ? new Date(billing.at) : new Date() });
 }

@@ -43,12 +43,15 @@ export default function CancelPage() {
   const data = billing.data;
   return (
     <Page title="cancel">
-      {data.cancel_at_period_end ? (
+      {/* An ended subscription keeps the provider's cancel flag: it is over, not booked. */}
+      {lock ? (
+        <PlanLocked reason={lock} />
+      ) : data.cancel_at_period_end ? (
         <CancelBooked billing={data} onUndone={() => setUndone(true)} />
       ) : canCancel(data) ? (
         <CancelForm billing={data} undone={undone} />
       ) : (
-        <PlanLocked reason={lock ?? 'renewFirst'} />
+        <PlanLocked reason="renewFirst" />
       )}
     </Page>
   );
@@ -67,7 +70,7 @@ function CancelBooked({ billing, onUndone }: { billing: Billing; onUndone: () =>
           : t('billing.cancel.booked')}
       </p>
       {undo.isError && <FormMessage tone="error" message={errorText(undo.error)} />}
-      {canUndoCancel(billing, new Date()) && (
+      {canUndoCancel(billing) && (
         <p className="button-row">
           <button
             type="button"

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { monitoringStopped } from '../billing/subscription-state.ts';
 import { useSubscriptionState } from '../billing/use-subscription-state.ts';
 import { FilingsSection } from '../dashboard/filings/filings-section.tsx';
 import { HoldLiftedBanner } from '../dashboard/hold-lifted-banner.tsx';
@@ -23,7 +24,7 @@ export default function DashboardPage() {
         <HoldLiftedBanner state={subscription} />
         <TargetListSection />
         <FilingsSection info={info} />
-        <UsageSection info={info} />
+        <UsageSection info={info} stopped={monitoringStopped(subscription)} />
       </div>
       {info.locale.Timezone === '' && !timezoneDismissed && (
         <TimezonePicker onDismiss={() => setTimezoneDismissed(true)} />

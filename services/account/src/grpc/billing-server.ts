@@ -41,6 +41,8 @@ export function billingServer(
     on();
     return userId;
   };
+  // Every answer carries billing's clock, which the screens count days left from.
+  const toBilling = (record: BillingRecord) => billingMessage(record, deps.clock.now());
   const billing = {
     state: (userId: string) => on().state(userId),
     createSetupIntent: (userId: string) => on().createSetupIntent(userId),
@@ -166,8 +168,9 @@ function priceEntry(
   ];
 }
 
-function toBilling(record: BillingRecord): billingV1.Billing {
+function billingMessage(record: BillingRecord, asOf: Date): billingV1.Billing {
   return {
+    asOf,
     status: record.status,
     suspendAt: record.suspendAt ?? undefined,
     plan: record.current,

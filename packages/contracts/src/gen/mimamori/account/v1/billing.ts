@@ -61,6 +61,11 @@ export interface Billing {
     | undefined;
   /** "JPY" or "USD", fixed at signup. */
   currency: string;
+  /**
+   * Billing's clock when this was read: the screens count the days left from it, not from the
+   * browser's clock (which may be wrong, and which a Stripe test clock does not move).
+   */
+  asOf?: Date | undefined;
 }
 
 export interface GetBillingRequest {
@@ -437,6 +442,7 @@ function createBaseBilling(): Billing {
     periodEnd: undefined,
     card: undefined,
     currency: "",
+    asOf: undefined,
   };
 }
 
@@ -465,6 +471,9 @@ export const Billing: MessageFns<Billing> = {
     }
     if (message.currency !== "") {
       writer.uint32(66).string(message.currency);
+    }
+    if (message.asOf !== undefined) {
+      Timestamp.encode(toTimestamp(message.asOf), writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -546,6 +555,14 @@ export const Billing: MessageFns<Billing> = {
             message.currency = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.asOf = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -580,6 +597,11 @@ export const Billing: MessageFns<Billing> = {
         : undefined,
       card: isSet(object.card) ? Card.fromJSON(object.card) : undefined,
       currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      asOf: isSet(object.asOf)
+        ? fromJsonTimestamp(object.asOf)
+        : isSet(object.as_of)
+        ? fromJsonTimestamp(object.as_of)
+        : undefined,
     };
   },
 
@@ -609,6 +631,9 @@ export const Billing: MessageFns<Billing> = {
     if (message.currency !== "") {
       obj.currency = message.currency;
     }
+    if (message.asOf !== undefined) {
+      obj.asOf = message.asOf.toISOString();
+    }
     return obj;
   },
 
@@ -629,6 +654,7 @@ export const Billing: MessageFns<Billing> = {
     message.periodEnd = object.periodEnd ?? undefined;
     message.card = (object.card !== undefined && object.card !== null) ? Card.fromPartial(object.card) : undefined;
     message.currency = object.currency ?? "";
+    message.asOf = object.asOf ?? undefined;
     return message;
   },
 };
