@@ -547,8 +547,12 @@ describe('every subscription state on every screen', () => {
       async planChange(page, words) {
         await expectLocked(page, words.lockCard, { name: words.registerCard, href: '/newcard' });
       },
-      async cancel(page, words) {
+      async cancel(page, words, lang) {
         await expectLocked(page, words.lockCard, { name: words.registerCard, href: '/newcard' });
+        // Leaving needs nothing: the delete date does it, and the screen says when.
+        expect(await page.getByTestId('plan-locked').textContent()).toContain(
+          await written(account, deleteAt, lang),
+        );
       },
       async site(page, words) {
         await expectResumeBlocked(page, words.resumeTrial);
@@ -784,6 +788,7 @@ describe('every subscription state on every screen', () => {
         // Stripe keeps the cancel flag on an ended subscription: nothing is booked or undoable now.
         expect(await page.getByTestId('account-status').textContent()).toBe(words.statuses.ended);
         expect(await page.getByRole('link', { name: /解約を取り消す|Undo cancellation/ }).count()).toBe(0);
+        expect(await page.getByRole('button', { name: words.updateCard }).count()).toBe(0);
       },
       async planChange(page, words) {
         await expectLocked(page, words.lockEnded);

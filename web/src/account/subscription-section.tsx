@@ -187,17 +187,20 @@ function BillingSummary({ billing, state }: { billing: Billing; state: Subscript
         </div>
       ) : (
         <p className="button-row subscription-links">
-          <button
-            type="button"
-            // The one thing that restarts monitoring, or keeps it past the trial, comes first.
-            className={needsCard ? 'button primary' : 'button'}
-            onClick={() => {
-              setCardFormOpen(true);
-              setCardSavedFrom(null);
-            }}
-          >
-            {billing.card ? t('billing.card.update') : t('billing.card.register')}
-          </button>
+          {/* After the end a card pays for nothing. */}
+          {state?.kind !== 'ended' && (
+            <button
+              type="button"
+              // The one thing that restarts monitoring, or keeps it past the trial, comes first.
+              className={needsCard ? 'button primary' : 'button'}
+              onClick={() => {
+                setCardFormOpen(true);
+                setCardSavedFrom(null);
+              }}
+            >
+              {billing.card ? t('billing.card.update') : t('billing.card.register')}
+            </button>
+          )}
           {inGoodStanding(billing) && (
             <Link className="button" to={routePaths.planChange}>
               {t('pages.planChange')}

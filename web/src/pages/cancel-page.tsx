@@ -25,7 +25,8 @@ export default function CancelPage() {
   const billing = useBilling();
   // Said on the questionnaire the page returns to, which the undo's own component no longer shows.
   const [undone, setUndone] = useState(false);
-  const lock = planLockReason(useSubscriptionState());
+  const subscription = useSubscriptionState();
+  const lock = planLockReason(subscription);
   if (billing.isError) {
     return (
       <Page title="cancel">
@@ -45,7 +46,10 @@ export default function CancelPage() {
     <Page title="cancel">
       {/* An ended subscription keeps the provider's cancel flag: it is over, not booked. */}
       {lock ? (
-        <PlanLocked reason={lock} />
+        <PlanLocked
+          reason={lock}
+          leaveBy={subscription?.kind === 'trialEnded' ? subscription.deleteAt : null}
+        />
       ) : data.cancel_at_period_end ? (
         <CancelBooked billing={data} onUndone={() => setUndone(true)} />
       ) : canCancel(data) ? (
