@@ -186,6 +186,17 @@ async function untilStatus(account: Account, status: number) {
   await poll(async () => (await billingOf(account)).status, { timeout: 30_000 }).toBe(status);
 }
 
+/** The hold reaches the sites by an event after the status changes: waits until they are paused. */
+async function untilSitesPaused(account: Account) {
+  await poll(
+    async () => {
+      const { body } = await apiOf(account.page.context(), running.product.url).get('/api/v2/targets');
+      return (body as { targets: { valid: boolean }[] }).targets.map((site) => site.valid);
+    },
+    { timeout: 30_000 },
+  ).toEqual([false]);
+}
+
 /** A date as the screens write it: the page's own Intl, the account's language and time zone. */
 async function written(account: Account, iso: string, lang: Lang): Promise<string> {
   const { body } = await apiOf(account.page.context(), running.product.url).get('/api/user_info');
@@ -521,6 +532,7 @@ describe('every subscription state on every screen', () => {
     await advanceDays(3.5);
     const account = accounts.fresh;
     await untilStatus(account, 7);
+    await untilSitesPaused(account);
     const { body } = await apiOf(account.page.context(), running.product.url).get('/api/account');
     const deleteAt = (body as { delete_at: string }).delete_at;
     expect(deleteAt).toBeTruthy();
@@ -535,6 +547,7 @@ describe('every subscription state on every screen', () => {
         // The hold, not the quota, is why the site cannot resume: beside its button and under usage.
         await poll(() => page.locator('.resume-reason').first().textContent()).toMatch(/保留中|On hold/);
         expect(await page.getByTestId('usage-stopped').count()).toBe(1);
+        expect(await page.getByTestId('register-stopped').count()).toBe(1);
       },
       async account(page, words, lang) {
         await expectStatus(page, words.statuses.onHold);
@@ -588,6 +601,7 @@ describe('every subscription state on every screen', () => {
       async dashboard(page) {
         await expectNoBanner(page);
         expect(await page.getByTestId('usage-stopped').count()).toBe(0);
+        expect(await page.getByTestId('register-stopped').count()).toBe(0);
       },
       async account(page, words, lang) {
         await expectStatus(page, words.statuses.active);
@@ -733,6 +747,7 @@ describe('every subscription state on every screen', () => {
     await advanceDays(8);
     const account = accounts.declined;
     await untilStatus(account, 7);
+    await untilSitesPaused(account);
     await checkState(account, 'on-hold', {
       async dashboard(page, words) {
         await expectBanner(page, {
@@ -744,6 +759,7 @@ describe('every subscription state on every screen', () => {
         expect(await banner(page).getByRole('button', { name: words.retry }).count()).toBe(1);
         await poll(() => page.locator('.resume-reason').first().textContent()).toMatch(/保留中|On hold/);
         expect(await page.getByTestId('usage-stopped').count()).toBe(1);
+        expect(await page.getByTestId('register-stopped').count()).toBe(1);
       },
       async account(page, words) {
         await expectStatus(page, words.statuses.onHold);
@@ -772,6 +788,7 @@ describe('every subscription state on every screen', () => {
       labels: LABELS.en,
     });
     await untilStatus(account, 9);
+    await untilSitesPaused(account);
     await checkState(account, 'ended', {
       async dashboard(page, words) {
         await expectBanner(page, {
@@ -781,6 +798,7 @@ describe('every subscription state on every screen', () => {
           link: { name: words.support, href: '/account#support-title' },
         });
         expect(await page.getByTestId('usage-stopped').count()).toBe(1);
+        expect(await page.getByTestId('register-stopped').count()).toBe(1);
       },
       async account(page, words) {
         await expectStatus(page, words.statuses.ended);
