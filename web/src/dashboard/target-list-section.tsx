@@ -118,7 +118,7 @@ export function TargetListSection() {
         </div>
       </div>
       {stopped && (
-        <p id="register-stopped" className="field-hint" data-testid="register-stopped">
+        <p id="register-stopped" className="field-hint stopped-hint" data-testid="register-stopped">
           {t('dashboard.sites.registerStopped')}
         </p>
       )}

@@ -52,7 +52,7 @@ export function UsageSection({ info, stopped }: { info: UserInfo; stopped: boole
       </table>
       {/* The room is the plan's; while monitoring is stopped none of it can be used. */}
       {stopped && (
-        <p className="field-hint" data-testid="usage-stopped">
+        <p className="field-hint stopped-hint" data-testid="usage-stopped">
           {t('dashboard.usage.stopped')}
         </p>
       )}
