@@ -121,6 +121,11 @@ export const planChangeBody = body({
     .string()
     .nullish()
     .describe('now (prorated) or renewal (booked for the next renewal); during the trial always now'),
+  proration_date: z
+    .number()
+    .int()
+    .nullish()
+    .describe('From POST /api/billing/plan/preview: a change now charges what the preview showed'),
 });
 export type PlanChangeBody = NonNullable<z.input<typeof planChangeBody>>;
 
@@ -147,6 +152,12 @@ export const planChangePreview = z
       .datetime()
       .nullable()
       .describe('When the period ends after a change now (a new cycle restarts it today)'),
+    proration_date: z
+      .number()
+      .int()
+      .describe(
+        'Unix seconds the amount is computed for; send it with the change to be charged exactly this',
+      ),
   })
   .meta({ id: 'PlanChangePreview' });
 export type PlanChangePreview = z.infer<typeof planChangePreview>;

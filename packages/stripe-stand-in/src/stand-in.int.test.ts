@@ -230,9 +230,20 @@ describe('the Stripe stand-in, through the real SDK', () => {
       [-1500, START + 15 * DAY, START + 30 * DAY],
       [30000, START + 15 * DAY, START + 380 * DAY],
     ]);
+    // A proration date outside the period is refused, as Stripe does.
+    await expect(
+      stripe.subscriptions.update(sub.id, {
+        items: [{ id: item.id, price: bigger.id }],
+        proration_behavior: 'always_invoice',
+        proration_date: START - DAY,
+      }),
+    ).rejects.toThrow(/proration_date/);
+    // Confirmed a day after the preview, with its date: charged what the preview showed.
+    standIn.advanceTo(START + 16 * DAY);
     const upgraded = await stripe.subscriptions.update(sub.id, {
       items: [{ id: item.id, price: bigger.id }],
       proration_behavior: 'always_invoice',
+      proration_date: START + 15 * DAY,
     });
     expect(upgraded.items.data[0]?.price.id).toBe(bigger.id);
     const proration = await stripe.invoices.retrieve(upgraded.latest_invoice as string);

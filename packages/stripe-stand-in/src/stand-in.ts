@@ -486,19 +486,21 @@ export class StripeStandIn {
         sub,
         asList(form.items).map((item) => obj(item)),
         str(form.proration_behavior) || 'create_prorations',
+        this.prorationDate(sub, form.proration_date),
       );
     this.emit('customer.subscription.updated', sub, changed(before, sub));
     return sub;
   }
 
   /** Replaces prices and quantities; a change of interval restarts the period now, as Stripe does. */
-  private changeItems(sub: Obj, changes: Record<string, FormValue>[], proration: string): void {
+  private changeItems(sub: Obj, changes: Record<string, FormValue>[], proration: string, at: number): void {
     const before = snapshot(sub);
     this.setItems(sub, this.itemsAfter(sub, changes));
     if (sub.status === 'trialing') return;
-    const change = this.proration(before, sub, this.now);
+    const change = this.proration(before, sub, at);
     if (change.restarts) {
-      this.setPeriod(sub, this.now, change.periodEnd);
+      // The new cycle starts now, whatever moment the amounts were prorated for.
+      this.setPeriod(sub, this.now, this.now + this.intervalOf(sub));
       this.invoice(sub, Math.max(0, change.amount), 'subscription_update', true);
       return;
     }
@@ -549,6 +551,16 @@ export class StripeStandIn {
     return { amount: Math.round((newTotal - oldTotal) * remaining), restarts: false, periodEnd: end };
   }
 
+  /** Stripe's `proration_date`: now unless given, and refused outside the current period. */
+  private prorationDate(sub: Obj, given: FormValue | undefined): number {
+    if (given === undefined || str(given) === '') return this.now;
+    const at = Number(str(given));
+    const { start, end } = this.period(sub);
+    if (!Number.isInteger(at) || at < start || at > end)
+      throw invalid('proration_date must be within the current billing period.', 'proration_date');
+    return at;
+  }
+
   /**
    * `invoices.createPreview` for a subscription update (`subscription_details.items`): the lines it
    * would invoice, prorations marked as Stripe marks them, nothing changed or recorded.
@@ -556,7 +568,7 @@ export class StripeStandIn {
   private previewInvoice(form: Form): Obj {
     const sub = this.get('subscription', str(form.subscription));
     const details = obj(form.subscription_details);
-    const at = Number(str(details.proration_date) || this.now);
+    const at = this.prorationDate(sub, details.proration_date);
     const after = snapshot(sub);
     this.setItems(
       after,

@@ -294,6 +294,7 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
       currency: 'JPY',
       trial: false,
       periodEnd: active.periodEnd,
+      prorationDate: standIn.now,
     });
     // Previewing changes nothing.
     expect(await billing.state(userId)).toMatchObject({ current: { plan: 3 } });
@@ -302,7 +303,15 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
     expect(yearly.amountNow).toBe(9800 - Math.floor((980 * 29) / 30));
     expect(yearly.periodEnd?.getTime()).toBe((standIn.now + 365 * DAY) * 1000);
 
-    const upgraded = await billing.changePlan(userId, { plan: 5, cycle: 'month', options: [] }, 'now');
+    // The user reads the price for a while: confirmed with the preview's moment, the charge is
+    // the one shown, not a smaller one for the shorter rest of the period.
+    await advanceDays(2);
+    const upgraded = await billing.changePlan(
+      userId,
+      { plan: 5, cycle: 'month', options: [] },
+      'now',
+      preview.prorationDate,
+    );
     expect(upgraded.current.plan).toBe(5);
     const paid = await stripe.invoices.list({ subscription: active.subscriptionId, status: 'paid' });
     // The proration for the rest of the period was billed at once, as previewed.
@@ -352,6 +361,7 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
         sessionToken,
         plan: { plan: 1, cycle: 'month', options: [] },
         timing: 'now',
+        prorationDate: 0,
       }),
     ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'invalid_plan' });
     await expect(
@@ -359,6 +369,7 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
         sessionToken,
         plan: { plan: 3, cycle: 'month', options: ['ss'] },
         timing: 'now',
+        prorationDate: 0,
       }),
     ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'invalid_options' });
 

@@ -21,7 +21,13 @@ import { useSubscriptionState } from '../billing/use-subscription-state.ts';
 import { useTargetTime } from '../dashboard/use-target-time.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
-import { useBilling, useCancelBookedChange, useChangePlan, usePlans } from '../hooks/use-billing.ts';
+import {
+  useBilling,
+  useCancelBookedChange,
+  useChangePlan,
+  usePlanChangePreview,
+  usePlans,
+} from '../hooks/use-billing.ts';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { Page } from '../shell/page.tsx';
 import '../billing/billing.css';
@@ -133,10 +139,14 @@ function PlanChangeForm({ billing }: { billing: Billing }) {
       ? text.price(choicePrice(plans.data, candidate, billing.currency), billing.currency, cycle)
       : null;
 
+  const when = timings.includes(timing) ? timing : 'now';
+  // The price shown (PlanChangePrice asks the same query): confirming with its moment charges it.
+  const preview = usePlanChangePreview(choice, !unchanged && when === 'now');
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (unchanged) return;
-    change.mutate({ ...choice, timing: timings.includes(timing) ? timing : 'now' });
+    const prorationDate = when === 'now' ? preview.data?.proration_date : undefined;
+    change.mutate({ ...choice, timing: when, ...(prorationDate ? { proration_date: prorationDate } : {}) });
   };
 
   const applied = change.data;
@@ -225,12 +235,7 @@ function PlanChangeForm({ billing }: { billing: Billing }) {
         </p>
       )}
       {!unchanged && (
-        <PlanChangePrice
-          billing={billing}
-          choice={choice}
-          timing={timings.includes(timing) ? timing : 'now'}
-          price={priced(choice)}
-        />
+        <PlanChangePrice billing={billing} choice={choice} timing={when} price={priced(choice)} />
       )}
       <p className="button-row">
         <button

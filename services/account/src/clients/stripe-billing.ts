@@ -159,7 +159,7 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
       return paid;
     },
 
-    async changeNow(subscriptionId, lines, trialing) {
+    async changeNow(subscriptionId, lines, trialing, prorationDate) {
       const sub = await stripe.subscriptions.retrieve(subscriptionId);
       const wanted = await items(lines);
       // Every item is re-priced in one call: currency and interval must match across items.
@@ -171,6 +171,8 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
         ],
         // During the trial nothing is billed and the trial continues.
         proration_behavior: trialing ? 'none' : 'always_invoice',
+        // As previewed: Stripe prorates as of the preview's moment, so it charges what was shown.
+        ...(prorationDate && !trialing ? { proration_date: prorationDate } : {}),
       });
     },
 
@@ -206,6 +208,7 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
       return {
         amountNow: now.reduce((sum, line) => sum + line.amount, 0),
         periodEnd: end ? new Date(end * 1000) : null,
+        prorationDate: at,
       };
     },
 

@@ -90,7 +90,10 @@ export function billingServer(
       const userId = await user(request);
       const timing = request.timing === 'renewal' ? 'renewal' : request.timing === 'now' ? 'now' : null;
       if (!timing) throw new AccountProblem('invalid', 'invalid_timing');
-      return { billing: toBilling(await billing.changePlan(userId, planChoice(request.plan), timing)) };
+      const prorationDate = Number(request.prorationDate) || null;
+      return {
+        billing: toBilling(await billing.changePlan(userId, planChoice(request.plan), timing, prorationDate)),
+      };
     }),
     previewPlanChange: rpc(async (request: billingV1.PreviewPlanChangeRequest) => {
       const userId = await user(request);
@@ -100,6 +103,7 @@ export function billingServer(
         currency: preview.currency,
         trial: preview.trial,
         periodEnd: preview.periodEnd ?? undefined,
+        prorationDate: preview.prorationDate,
       };
     }),
     cancelBookedChange: rpc(async (request: billingV1.CancelBookedChangeRequest) => ({

@@ -147,6 +147,7 @@ export function billingRoutes(app: FastifyInstance, deps: BillingRouteDeps) {
           sessionToken: session(request),
           plan: { plan: body?.plan ?? 0, cycle: body?.cycle ?? '', options: body?.options ?? [] },
           timing: body?.timing ?? '',
+          prorationDate: body?.proration_date ?? 0,
         });
         return reply.send(toBillingJson(response.billing, form));
       }),
@@ -176,6 +177,7 @@ export function billingRoutes(app: FastifyInstance, deps: BillingRouteDeps) {
           currency: preview.currency,
           trial: preview.trial,
           period_end: preview.periodEnd?.toISOString() ?? null,
+          proration_date: Number(preview.prorationDate),
         });
       }),
   );

@@ -145,13 +145,18 @@ export function billingActions(deps: BillingDeps) {
     },
 
     /** Now (prorated; during the trial always now) or booked for the next renewal. */
-    async changePlan(userId: string, choice: PlanChoice, asked: PlanChangeTiming): Promise<BillingRecord> {
+    async changePlan(
+      userId: string,
+      choice: PlanChoice,
+      asked: PlanChangeTiming,
+      prorationDate: number | null = null,
+    ): Promise<BillingRecord> {
       const record = await required(userId);
       const timing = planChangeTiming(record, asked);
       const lines = subscriptionLines(choice.plan, choice.options, choice.cycle, record.currency);
       if (timing === 'now') {
         const trialing = record.status === SubscriptionStatus.trial;
-        await provider.changeNow(record.subscriptionId, lines, trialing);
+        await provider.changeNow(record.subscriptionId, lines, trialing, prorationDate);
       } else {
         await provider.bookAtRenewal(record.subscriptionId, lines);
         await store.within(userId, (unit) =>
@@ -174,8 +179,10 @@ export function billingActions(deps: BillingDeps) {
       const record = await required(userId);
       assertInGoodStanding(record);
       const { currency } = record;
-      if (record.status === SubscriptionStatus.trial)
-        return { amountNow: 0, periodEnd: record.suspendAt, currency, trial: true };
+      if (record.status === SubscriptionStatus.trial) {
+        const prorationDate = Math.floor(clock.now().getTime() / 1000);
+        return { amountNow: 0, periodEnd: record.suspendAt, prorationDate, currency, trial: true };
+      }
       const lines = subscriptionLines(choice.plan, choice.options, choice.cycle, currency);
       return { ...(await provider.previewChange(record.subscriptionId, lines)), currency, trial: false };
     },

@@ -51,8 +51,17 @@ export interface BillingProvider {
   resume(subscriptionId: string, key: string): Promise<void>;
   /** Pays every open invoice of the subscription; false when a payment was declined. */
   payOpenInvoices(subscriptionId: string, key: string): Promise<boolean>;
-  /** Asking twice for the same plan changes nothing the second time (same prices, no proration). */
-  changeNow(subscriptionId: string, lines: SubscriptionLine[], trialing: boolean): Promise<void>;
+  /**
+   * Asking twice for the same plan changes nothing the second time (same prices, no proration).
+   * `prorationDate` (Unix seconds, from previewChange) prorates as of then, so the charge is the
+   * previewed one; null prorates as of now.
+   */
+  changeNow(
+    subscriptionId: string,
+    lines: SubscriptionLine[],
+    trialing: boolean,
+    prorationDate: number | null,
+  ): Promise<void>;
   /**
    * What `changeNow` to these lines would charge at once, before it is made: the provider's
    * proration preview (negative: a credit the next invoices use up), and when the period then ends.
@@ -72,6 +81,8 @@ export interface BillingProvider {
 export interface ChangePreview {
   amountNow: number;
   periodEnd: Date | null;
+  /** Unix seconds the proration was computed for; changeNow with it charges amountNow. */
+  prorationDate: number;
 }
 
 /** Where billing keeps its record; `within` runs one transaction with the record locked. */

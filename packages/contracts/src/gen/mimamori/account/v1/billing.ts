@@ -108,6 +108,11 @@ export interface ChangePlanRequest {
     | undefined;
   /** "now" or "renewal". */
   timing: string;
+  /**
+   * Unix seconds from PreviewPlanChange: a change now is prorated as of then, so it charges what
+   * the preview showed; 0 prorates as of now. Must lie in the current period.
+   */
+  prorationDate: number;
 }
 
 export interface CancelRequest {
@@ -153,7 +158,11 @@ export interface PreviewPlanChangeResponse {
   /** The change is free during the trial, which goes on. */
   trial: boolean;
   /** When the new plan's period ends if the change is made now (the period restarts on a new cycle). */
-  periodEnd?: Date | undefined;
+  periodEnd?:
+    | Date
+    | undefined;
+  /** The moment the proration is computed for; ChangePlan with it charges this amount. */
+  prorationDate: number;
 }
 
 export interface CancelResponse {
@@ -1243,7 +1252,7 @@ export const ConfirmTestCardResponse: MessageFns<ConfirmTestCardResponse> = {
 };
 
 function createBaseChangePlanRequest(): ChangePlanRequest {
-  return { sessionToken: "", plan: undefined, timing: "" };
+  return { sessionToken: "", plan: undefined, timing: "", prorationDate: 0 };
 }
 
 export const ChangePlanRequest: MessageFns<ChangePlanRequest> = {
@@ -1256,6 +1265,9 @@ export const ChangePlanRequest: MessageFns<ChangePlanRequest> = {
     }
     if (message.timing !== "") {
       writer.uint32(26).string(message.timing);
+    }
+    if (message.prorationDate !== 0) {
+      writer.uint32(32).int64(message.prorationDate);
     }
     return writer;
   },
@@ -1297,6 +1309,14 @@ export const ChangePlanRequest: MessageFns<ChangePlanRequest> = {
             message.timing = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.prorationDate = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1318,6 +1338,11 @@ export const ChangePlanRequest: MessageFns<ChangePlanRequest> = {
         : "",
       plan: isSet(object.plan) ? PlanChoice.fromJSON(object.plan) : undefined,
       timing: isSet(object.timing) ? globalThis.String(object.timing) : "",
+      prorationDate: isSet(object.prorationDate)
+        ? globalThis.Number(object.prorationDate)
+        : isSet(object.proration_date)
+        ? globalThis.Number(object.proration_date)
+        : 0,
     };
   },
 
@@ -1332,6 +1357,9 @@ export const ChangePlanRequest: MessageFns<ChangePlanRequest> = {
     if (message.timing !== "") {
       obj.timing = message.timing;
     }
+    if (message.prorationDate !== 0) {
+      obj.prorationDate = Math.round(message.prorationDate);
+    }
     return obj;
   },
 
@@ -1345,6 +1373,7 @@ export const ChangePlanRequest: MessageFns<ChangePlanRequest> = {
       ? PlanChoice.fromPartial(object.plan)
       : undefined;
     message.timing = object.timing ?? "";
+    message.prorationDate = object.prorationDate ?? 0;
     return message;
   },
 };
@@ -1899,7 +1928,7 @@ export const PreviewPlanChangeRequest: MessageFns<PreviewPlanChangeRequest> = {
 };
 
 function createBasePreviewPlanChangeResponse(): PreviewPlanChangeResponse {
-  return { amountNow: 0, currency: "", trial: false, periodEnd: undefined };
+  return { amountNow: 0, currency: "", trial: false, periodEnd: undefined, prorationDate: 0 };
 }
 
 export const PreviewPlanChangeResponse: MessageFns<PreviewPlanChangeResponse> = {
@@ -1915,6 +1944,9 @@ export const PreviewPlanChangeResponse: MessageFns<PreviewPlanChangeResponse> = 
     }
     if (message.periodEnd !== undefined) {
       Timestamp.encode(toTimestamp(message.periodEnd), writer.uint32(34).fork()).join();
+    }
+    if (message.prorationDate !== 0) {
+      writer.uint32(40).int64(message.prorationDate);
     }
     return writer;
   },
@@ -1964,6 +1996,14 @@ export const PreviewPlanChangeResponse: MessageFns<PreviewPlanChangeResponse> = 
             message.periodEnd = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.prorationDate = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1990,6 +2030,11 @@ export const PreviewPlanChangeResponse: MessageFns<PreviewPlanChangeResponse> = 
         : isSet(object.period_end)
         ? fromJsonTimestamp(object.period_end)
         : undefined,
+      prorationDate: isSet(object.prorationDate)
+        ? globalThis.Number(object.prorationDate)
+        : isSet(object.proration_date)
+        ? globalThis.Number(object.proration_date)
+        : 0,
     };
   },
 
@@ -2007,6 +2052,9 @@ export const PreviewPlanChangeResponse: MessageFns<PreviewPlanChangeResponse> = 
     if (message.periodEnd !== undefined) {
       obj.periodEnd = message.periodEnd.toISOString();
     }
+    if (message.prorationDate !== 0) {
+      obj.prorationDate = Math.round(message.prorationDate);
+    }
     return obj;
   },
 
@@ -2019,6 +2067,7 @@ export const PreviewPlanChangeResponse: MessageFns<PreviewPlanChangeResponse> = 
     message.currency = object.currency ?? "";
     message.trial = object.trial ?? false;
     message.periodEnd = object.periodEnd ?? undefined;
+    message.prorationDate = object.prorationDate ?? 0;
     return message;
   },
 };
