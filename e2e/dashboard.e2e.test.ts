@@ -383,7 +383,8 @@ describe('dashboard against the running product', () => {
     await expect.poll(() => refreshedUsage(page, '_10min', 'Refresh')).toBe('2 / 5');
     expect(await page.getByRole('rowheader', { name: 'Additional e-mail addresses' }).count()).toBe(1);
     expect(await page.getByRole('rowheader', { name: 'Chat notifications' }).count()).toBe(1);
-    expect(await page.getByTestId('subscription-banner').count()).toBe(0);
+    // A new account is in its trial, whose banner names its end (every state: billing-states.e2e).
+    expect(await page.getByTestId('subscription-banner').getAttribute('data-state')).toBe('trial');
 
     await page.getByRole('button', { name: `Pause ${siteUrl('two')}` }).click();
     await expect
@@ -429,7 +430,7 @@ describe('dashboard against the running product', () => {
 
     // The subscription banners. Trial accounts reach status 7 only two weeks after sign-up, and
     // status 6 needs a renewal the stand-in declines (e2e/billing.e2e.test.ts), so user_info's real answer is changed in
-    // flight for these states; the choice for every state is unit-tested (subscription-notice.test.ts).
+    // flight for these states; the choice for every state is unit-tested (billing/subscription-state.test.ts).
     let subscriptionState = { status: 7, has_pi: false, suspend_at: null as string | null };
     await page.route('**/api/user_info', async (route) => {
       const response = await route.fetch();
@@ -444,7 +445,7 @@ describe('dashboard against the running product', () => {
     const banner = page.getByTestId('subscription-banner');
     await expect
       .poll(() => banner.textContent())
-      .toContain('Your free trial has ended and monitoring has stopped.');
+      .toContain('Your free trial has ended and all monitoring has stopped.');
     expect(await banner.getByRole('link', { name: 'Register a card' }).getAttribute('href')).toBe('/newcard');
     await expectNoSeriousAxeViolations(page);
 

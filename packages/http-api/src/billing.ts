@@ -89,6 +89,9 @@ export const billingState = z
     has_pi: z.boolean().describe('A card is on file'),
     card: cardOnFile.nullable(),
     card_form: cardForm,
+    at: z.iso
+      .datetime()
+      .describe('Billing’s clock when this was read: days left are counted from it, not the browser’s clock'),
   })
   .meta({ id: 'BillingState' });
 export type BillingState = z.infer<typeof billingState>;
@@ -118,8 +121,46 @@ export const planChangeBody = body({
     .string()
     .nullish()
     .describe('now (prorated) or renewal (booked for the next renewal); during the trial always now'),
+  proration_date: z
+    .number()
+    .int()
+    .nullish()
+    .describe('From POST /api/billing/plan/preview: a change now charges what the preview showed'),
 });
 export type PlanChangeBody = NonNullable<z.input<typeof planChangeBody>>;
+
+/** The plan a change would move to, asked before it is confirmed. */
+export const planPreviewBody = body({
+  plan: z.number().int().nullish().describe('2..11'),
+  cycle: z.string().nullish().describe('month or year'),
+  options: z.array(z.string()).nullish().describe('Custom plan (2) only'),
+});
+export type PlanPreviewBody = NonNullable<z.input<typeof planPreviewBody>>;
+
+/** POST /api/billing/plan/preview: what changing now would charge, before the user confirms it. */
+export const planChangePreview = z
+  .object({
+    amount_now: z
+      .number()
+      .int()
+      .describe(
+        'Charged at once if changed now, whole yen or US cents; negative: a credit the next invoices use up; 0 during the trial',
+      ),
+    currency: z.string().describe('JPY or USD'),
+    trial: z.boolean().describe('During the trial: nothing is charged and the trial goes on'),
+    period_end: z.iso
+      .datetime()
+      .nullable()
+      .describe('When the period ends after a change now (a new cycle restarts it today)'),
+    proration_date: z
+      .number()
+      .int()
+      .describe(
+        'Unix seconds the amount is computed for; send it with the change to be charged exactly this',
+      ),
+  })
+  .meta({ id: 'PlanChangePreview' });
+export type PlanChangePreview = z.infer<typeof planChangePreview>;
 
 export const CANCELLATION_REASONS = [
   'site_not_supported',

@@ -24,6 +24,9 @@ export const siteRow = z
     updated: at,
     checked: at,
     resumable: z.boolean().describe('Paused, and a free slot of the plan exists to resume it.'),
+    paused_for_hold: z
+      .boolean()
+      .describe('Paused by the account’s hold; POST /api/v2/resume_held resumes these once it is lifted.'),
     interval_minutes: z.number().int(),
     failing: z
       .object({

@@ -184,6 +184,16 @@ export const sitePaused = z
 export const siteResumed = z
   .object({ status: z.literal('resumed'), changed, target: siteRow.nullable() })
   .describe('Resumed');
+/** POST /api/v2/resume_held: the sites a lifted hold left paused, monitoring again where a slot is free. */
+export const heldSitesResumed = z
+  .object({
+    status: z.literal('resumed'),
+    resumed: z.number().int().describe('Sites monitoring again'),
+    still_paused: z.number().int().describe('Sites the hold paused that found no free slot'),
+  })
+  .meta({ id: 'HeldSitesResumed' })
+  .describe('Resumed what fits');
+export type HeldSitesResumed = z.infer<typeof heldSitesResumed>;
 export const siteSeen = z
   .object({ status: z.literal('seen'), target: siteRow.nullable() })
   .describe('NEW cleared');
@@ -260,6 +270,7 @@ export const siteRefusals = {
   notFound: refusal('Not found (also another user’s site)', ['not_found']),
   busy: refusal('Another action on the site is running', ['action_in_progress']),
   resume: refusal('Not resumed', ['action_in_progress', 'no_free_slot', 'account_on_hold']),
+  resumeHeld: refusal('Not resumed', ['account_on_hold']),
   register: refusal('Not registered', ['too_many_sites']),
   import: refusal('Nothing to import', ['import_empty', 'import_format_invalid', 'bad_request']),
   badRequest: refusal('Bad request', ['bad_request']),

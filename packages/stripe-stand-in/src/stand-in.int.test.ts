@@ -203,9 +203,47 @@ describe('the Stripe stand-in, through the real SDK', () => {
     standIn.advanceTo(START + 15 * DAY);
     const [item] = sub.items.data;
     if (!item) throw new Error('subscription without items');
+    // Previewed first, as the plan-change screen shows it: half the period left, half the difference.
+    const preview = await stripe.invoices.createPreview({
+      subscription: sub.id,
+      subscription_details: {
+        items: [{ id: item.id, price: bigger.id }],
+        proration_behavior: 'always_invoice',
+        proration_date: START + 15 * DAY,
+      },
+    });
+    expect(
+      preview.lines.data.map((line) => [line.amount, line.parent?.subscription_item_details?.proration]),
+    ).toEqual([[1500, true]]);
+    expect((await stripe.subscriptions.retrieve(sub.id)).items.data[0]?.price.id).toBe(basic.id);
+    // A yearly price restarts the period now: the year's price less the unused half month.
+    const yearly = await monthlyPrice('plan3_year_jpy', 30000, 365);
+    const restart = await stripe.invoices.createPreview({
+      subscription: sub.id,
+      subscription_details: {
+        items: [{ id: item.id, price: yearly.id }],
+        proration_behavior: 'always_invoice',
+        proration_date: START + 15 * DAY,
+      },
+    });
+    expect(restart.lines.data.map((line) => [line.amount, line.period.start, line.period.end])).toEqual([
+      [-1500, START + 15 * DAY, START + 30 * DAY],
+      [30000, START + 15 * DAY, START + 380 * DAY],
+    ]);
+    // A proration date outside the period is refused, as Stripe does.
+    await expect(
+      stripe.subscriptions.update(sub.id, {
+        items: [{ id: item.id, price: bigger.id }],
+        proration_behavior: 'always_invoice',
+        proration_date: START - DAY,
+      }),
+    ).rejects.toThrow(/proration_date/);
+    // Confirmed a day after the preview, with its date: charged what the preview showed.
+    standIn.advanceTo(START + 16 * DAY);
     const upgraded = await stripe.subscriptions.update(sub.id, {
       items: [{ id: item.id, price: bigger.id }],
       proration_behavior: 'always_invoice',
+      proration_date: START + 15 * DAY,
     });
     expect(upgraded.items.data[0]?.price.id).toBe(bigger.id);
     const proration = await stripe.invoices.retrieve(upgraded.latest_invoice as string);

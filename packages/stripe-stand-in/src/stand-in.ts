@@ -197,6 +197,9 @@ export class StripeStandIn {
     const parts = path.replace(/^\/v1\//, '').split('/');
     const [resource, id, action] = parts;
     const expand = asList(form.expand).map(String);
+    // A verb in the place of an id.
+    if (method === 'POST' && resource === 'invoices' && id === 'create_preview' && !action)
+      return this.previewInvoice(form);
     switch (`${method} ${resource}${id ? '/:id' : ''}${action ? `/${action}` : ''}`) {
       case 'POST customers':
         return this.createCustomer(form);
@@ -483,22 +486,37 @@ export class StripeStandIn {
         sub,
         asList(form.items).map((item) => obj(item)),
         str(form.proration_behavior) || 'create_prorations',
+        this.prorationDate(sub, form.proration_date),
       );
     this.emit('customer.subscription.updated', sub, changed(before, sub));
     return sub;
   }
 
   /** Replaces prices and quantities; a change of interval restarts the period now, as Stripe does. */
-  private changeItems(sub: Obj, changes: Record<string, FormValue>[], proration: string): void {
-    const oldTotal = this.total(sub);
-    const oldInterval = this.intervalOf(sub);
-    const { start, end } = this.period(sub);
-    const current = (sub.items as { data: Obj[] }).data.map((item) => ({
+  private changeItems(sub: Obj, changes: Record<string, FormValue>[], proration: string, at: number): void {
+    const before = snapshot(sub);
+    this.setItems(sub, this.itemsAfter(sub, changes));
+    if (sub.status === 'trialing') return;
+    const change = this.proration(before, sub, at);
+    if (change.restarts) {
+      // The new cycle starts now, whatever moment the amounts were prorated for.
+      this.setPeriod(sub, this.now, this.now + this.intervalOf(sub));
+      this.invoice(sub, Math.max(0, change.amount), 'subscription_update', true);
+      return;
+    }
+    if (proration === 'none') return;
+    if (proration === 'always_invoice' && change.amount > 0)
+      this.invoice(sub, change.amount, 'subscription_update', true);
+    else if (change.amount !== 0) sub.pending_proration = Number(sub.pending_proration ?? 0) + change.amount;
+  }
+
+  /** The subscription's items once `changes` (Stripe's `items[]`: by id, new, or deleted) apply. */
+  private itemsAfter(sub: Obj, changes: Record<string, FormValue>[]): Record<string, FormValue>[] {
+    const next: Record<string, FormValue>[] = (sub.items as { data: Obj[] }).data.map((item) => ({
       id: item.id,
       price: (item.price as Obj).id,
       quantity: String(item.quantity),
     }));
-    const next: Record<string, FormValue>[] = current.map((item) => ({ ...item }));
     for (const change of changes) {
       const at = next.findIndex((item) => item.id === change.id);
       if (change.deleted === 'true') {
@@ -508,21 +526,91 @@ export class StripeStandIn {
       if (at >= 0) next[at] = { ...next[at], ...change };
       else next.push(change);
     }
-    this.setItems(sub, next);
-    if (sub.status === 'trialing') return;
-    const interval = this.intervalOf(sub);
-    const newTotal = this.total(sub);
-    if (interval !== oldInterval) {
-      const unused = Math.floor((oldTotal * Math.max(0, end - this.now)) / Math.max(1, end - start));
-      this.setPeriod(sub, this.now, this.now + interval);
-      this.invoice(sub, Math.max(0, newTotal - unused), 'subscription_update', true);
-      return;
+    return next;
+  }
+
+  /**
+   * What a change from `before` to `after` costs at `at`: the difference for the rest of the period
+   * (negative: a credit), or, when the interval changes, the new period from `at` less the unused
+   * part of the old one, as Stripe prorates.
+   */
+  private proration(
+    before: Obj,
+    after: Obj,
+    at: number,
+  ): { amount: number; restarts: boolean; periodEnd: number } {
+    const { start, end } = this.period(before);
+    const oldTotal = this.total(before);
+    const newTotal = this.total(after);
+    const interval = this.intervalOf(after);
+    if (interval !== this.intervalOf(before)) {
+      const unused = Math.floor((oldTotal * Math.max(0, end - at)) / Math.max(1, end - start));
+      return { amount: newTotal - unused, restarts: true, periodEnd: at + interval };
     }
-    if (proration === 'none') return;
-    const remaining = Math.max(0, end - this.now) / Math.max(1, end - start);
-    const amount = Math.round((newTotal - oldTotal) * remaining);
-    if (proration === 'always_invoice' && amount > 0) this.invoice(sub, amount, 'subscription_update', true);
-    else if (amount !== 0) sub.pending_proration = Number(sub.pending_proration ?? 0) + amount;
+    const remaining = Math.max(0, end - at) / Math.max(1, end - start);
+    return { amount: Math.round((newTotal - oldTotal) * remaining), restarts: false, periodEnd: end };
+  }
+
+  /** Stripe's `proration_date`: now unless given, and refused outside the current period. */
+  private prorationDate(sub: Obj, given: FormValue | undefined): number {
+    if (given === undefined || str(given) === '') return this.now;
+    const at = Number(str(given));
+    const { start, end } = this.period(sub);
+    if (!Number.isInteger(at) || at < start || at > end)
+      throw invalid('proration_date must be within the current billing period.', 'proration_date');
+    return at;
+  }
+
+  /**
+   * `invoices.createPreview` for a subscription update (`subscription_details.items`): the lines it
+   * would invoice, prorations marked as Stripe marks them, nothing changed or recorded.
+   */
+  private previewInvoice(form: Form): Obj {
+    const sub = this.get('subscription', str(form.subscription));
+    const details = obj(form.subscription_details);
+    const at = this.prorationDate(sub, details.proration_date);
+    const after = snapshot(sub);
+    this.setItems(
+      after,
+      this.itemsAfter(
+        sub,
+        asList(details.items).map((item) => obj(item)),
+      ),
+    );
+    const { end } = this.period(sub);
+    const line = (amount: number, start: number, stop: number, proration: boolean) => ({
+      object: 'line_item',
+      amount,
+      currency: after.currency,
+      period: { start, end: stop },
+      parent: {
+        type: 'subscription_item_details',
+        subscription_item_details: { proration, subscription: sub.id, invoice_item: null },
+        invoice_item_details: null,
+      },
+    });
+    const lines: unknown[] = [];
+    if (sub.status !== 'trialing' && str(details.proration_behavior) !== 'none') {
+      const change = this.proration(sub, after, at);
+      if (change.restarts) {
+        lines.push(line(change.amount - this.total(after), at, end, true));
+        lines.push(line(this.total(after), at, change.periodEnd, false));
+      } else if (change.amount !== 0) {
+        lines.push(line(change.amount, at, end, true));
+      }
+    }
+    const amount = lines.reduce<number>((sum, item) => sum + (item as { amount: number }).amount, 0);
+    return {
+      id: `upcoming_${sub.id}`,
+      object: 'invoice',
+      customer: sub.customer,
+      currency: after.currency,
+      subscription_proration_date: at,
+      amount_due: Math.max(0, amount),
+      total: amount,
+      lines: list(lines),
+      parent: { type: 'subscription_details', subscription_details: { subscription: sub.id } },
+    };
   }
 
   private resumeSubscription(id: string): Obj {

@@ -289,6 +289,10 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
 
   it('changes the plan at once during the trial, cancels at period end and undoes it', async () => {
     const userId = await signUp('plans@example.jp');
+    // During the trial a change costs nothing now, and the trial goes on to its end.
+    const free = await billing.previewPlanChange(userId, { plan: 5, cycle: 'month', options: [] });
+    expect(free).toMatchObject({ amountNow: 0, currency: 'JPY', trial: true });
+    expect(free.periodEnd?.getTime()).toBe((await billing.state(userId)).suspendAt?.getTime());
     const changed = await billing.changePlan(userId, { plan: 5, cycle: 'month', options: [] }, 'renewal');
     expect(changed.current.plan).toBe(5);
     expect((await productRow(userId))?.plan).toBe(5);
@@ -330,15 +334,39 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
     const active = await billing.state(userId);
     expect(active).toMatchObject({ status: 2, current: { plan: 3 } });
 
-    const upgraded = await billing.changePlan(userId, { plan: 5, cycle: 'month', options: [] }, 'now');
+    // Shown before it is made: a day of the 30-day period is used, so 29/30 of ¥2,980 − ¥980.
+    const preview = await billing.previewPlanChange(userId, { plan: 5, cycle: 'month', options: [] });
+    expect(preview).toEqual({
+      amountNow: Math.round((2980 - 980) * (29 / 30)),
+      currency: 'JPY',
+      trial: false,
+      periodEnd: active.periodEnd,
+      prorationDate: standIn.now,
+    });
+    // Previewing changes nothing.
+    expect(await billing.state(userId)).toMatchObject({ current: { plan: 3 } });
+    // A yearly cycle restarts the period now: the year's price less the unused 29 days.
+    const yearly = await billing.previewPlanChange(userId, { plan: 3, cycle: 'year', options: [] });
+    expect(yearly.amountNow).toBe(9800 - Math.floor((980 * 29) / 30));
+    expect(yearly.periodEnd?.getTime()).toBe((standIn.now + 365 * DAY) * 1000);
+
+    // The user reads the price for a while: confirmed with the preview's moment, the charge is
+    // the one shown, not a smaller one for the shorter rest of the period.
+    await advanceDays(2);
+    const upgraded = await billing.changePlan(
+      userId,
+      { plan: 5, cycle: 'month', options: [] },
+      'now',
+      preview.prorationDate,
+    );
     expect(upgraded.current.plan).toBe(5);
     const paid = await stripe.invoices.list({ subscription: active.subscriptionId, status: 'paid' });
-    // The proration for the rest of the period was billed at once.
+    // The proration for the rest of the period was billed at once, as previewed.
     expect(
-      paid.data.some(
-        (invoice) => invoice.billing_reason === 'subscription_update' && invoice.amount_paid > 0,
-      ),
-    ).toBe(true);
+      paid.data
+        .filter((invoice) => invoice.billing_reason === 'subscription_update')
+        .map((invoice) => invoice.amount_paid),
+    ).toEqual([preview.amountNow]);
 
     const dropped = await billing.changePlan(userId, { plan: 3, cycle: 'year', options: [] }, 'renewal');
     expect(dropped.booked).toMatchObject({ plan: 3, cycle: 'year' });
@@ -393,6 +421,7 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
         sessionToken,
         plan: { plan: 1, cycle: 'month', options: [] },
         timing: 'now',
+        prorationDate: 0,
       }),
     ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'invalid_plan' });
     await expect(
@@ -400,6 +429,7 @@ describe('billing on the Stripe stand-in, PostgreSQL and JetStream', () => {
         sessionToken,
         plan: { plan: 3, cycle: 'month', options: ['ss'] },
         timing: 'now',
+        prorationDate: 0,
       }),
     ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'invalid_options' });
 

@@ -115,6 +115,77 @@ describe('account hold', () => {
     expect(paused).toHaveLength(2);
   });
 
+  it('after a lifted hold, resume_held resumes only the sites the hold paused, in list order, as far as free slots go', async () => {
+    const { browser, userId } = await harness.signedIn('lifted@example.com');
+    const other = await harness.signedIn('lifted-neighbour@example.com');
+    // Basic 5: five hourly slots. Site a is paused by its owner before the hold; b..e are monitoring.
+    for (const label of ['a', 'b', 'c', 'd', 'e'])
+      await browser.post('/api/v2/target/register', targetBody({ label }));
+    await other.browser.post('/api/v2/target/register', targetBody({ label: 'neighbour' }));
+    const rows = async (who: TargetBrowser) =>
+      (await who.get('/api/v2/targets')).body.targets as {
+        id: string;
+        label: string;
+        valid: boolean;
+        paused_for_hold: boolean;
+      }[];
+    const [a] = await rows(browser);
+    await browser.post('/api/v2/pause', { target_v2_id: a?.id });
+    const held = accountConsumers(
+      harness.db,
+      createTargetStore(harness.db),
+      createLogger({ service: 'test', level: 'silent' }),
+    ).find((entry) => entry.subject === accountHeld.subject);
+    for (const [who, eventId] of [
+      [userId, 'held-lifted-1'],
+      [other.userId, 'held-lifted-2'],
+    ] as const) {
+      await held?.handler({
+        ...delivery({ eventId: '', userId: who, endedAt: undefined, deleteAt: undefined }, eventId),
+        subject: accountHeld.subject,
+        data: accountHeld.encode({ eventId, userId: who, heldAt: new Date(), reason: 'trial_ended' }),
+      });
+    }
+    expect((await rows(browser)).map((row) => [row.label, row.valid, row.paused_for_hold])).toEqual([
+      ['a', false, false],
+      ['b', false, true],
+      ['c', false, true],
+      ['d', false, true],
+      ['e', false, true],
+    ]);
+    // While the hold lasted nothing else was added; once lifted, two new sites take two slots.
+    for (const label of ['f', 'g']) await browser.post('/api/v2/target/register', targetBody({ label }));
+
+    // Without the CSRF header the request is refused and changes nothing.
+    const forged = await browser.postWithoutCsrf('/api/v2/resume_held');
+    expect(forged.status).toBe(403);
+    expect((await rows(browser)).filter((row) => row.valid)).toHaveLength(2);
+
+    const answer = await browser.post('/api/v2/resume_held');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ status: 'resumed', resumed: 3, still_paused: 1 });
+    expect((await rows(browser)).map((row) => [row.label, row.valid, row.paused_for_hold])).toEqual([
+      ['a', false, false],
+      ['b', true, false],
+      ['c', true, false],
+      ['d', true, false],
+      ['e', false, true],
+      ['f', true, false],
+      ['g', true, false],
+    ]);
+    // Another account's held site is none of this account's business.
+    expect((await rows(other.browser)).map((row) => [row.valid, row.paused_for_hold])).toEqual([
+      [false, true],
+    ]);
+
+    // While the account is on hold, nothing resumes and the refusal names the hold.
+    await harness.db.query('UPDATE account.subscriptions SET status = 7 WHERE user_id = $1', [other.userId]);
+    const refused = await other.browser.post('/api/v2/resume_held');
+    expect(refused.status).toBe(409);
+    expect((refused.body.error as { code: string }).code).toBe('account_on_hold');
+    expect((await rows(other.browser)).map((row) => row.valid)).toEqual([false]);
+  });
+
   it('delivered twice, accounts.plan_changed moves every site, paused ones too, to the plan’s history limits once', async () => {
     const { browser, userId } = await harness.signedIn('plan-changed@example.com');
     for (const label of ['a', 'b']) await browser.post('/api/v2/target/register', targetBody({ label }));

@@ -38,4 +38,5 @@ export const ROW_KEYS = [
   'updated',
   'checked',
   'resumable',
+  'paused_for_hold',
 ];

@@ -22,8 +22,18 @@ export class TargetBrowser {
     return this.request('POST', url, payload);
   }
 
-  private async request(method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) {
-    const csrf = this.cookies.get('csrf_token');
+  /** A post another site could make with this browser's cookies: the CSRF header is missing. */
+  postWithoutCsrf(url: string): Promise<TargetResponse> {
+    return this.request('POST', url, {}, false);
+  }
+
+  private async request(
+    method: 'GET' | 'POST',
+    url: string,
+    payload?: Record<string, unknown>,
+    withCsrf = true,
+  ) {
+    const csrf = withCsrf ? this.cookies.get('csrf_token') : undefined;
     const response = await this.app.inject({
       method,
       url,

@@ -8,7 +8,6 @@ import {
   BillingStatus,
   brandName,
   canReprocess,
-  canUndoCancel,
   cardExpiry,
   inGoodStanding,
   statusKey,
@@ -16,11 +15,13 @@ import {
 import { CardForm } from '../billing/card-form.tsx';
 import { choicePrice } from '../billing/plan-price.ts';
 import { ReprocessButton } from '../billing/reprocess-button.tsx';
+import { planLockReason, type SubscriptionState, subscriptionState } from '../billing/subscription-state.ts';
 import { usePlanText } from '../billing/use-plan-text.ts';
 import { useTargetTime } from '../dashboard/use-target-time.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { errorCode, useErrorText } from '../forms/use-error-text.ts';
 import { useBilling, useCancelBookedChange, usePlans } from '../hooks/use-billing.ts';
+import { useUserInfo } from '../hooks/use-user-info.ts';
 import { routePaths } from '../route-paths.ts';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { AccountSection } from './account-section.tsx';
@@ -34,6 +35,16 @@ import '../billing/billing.css';
 export function SubscriptionSection({ account }: { account: AccountSettings }) {
   const { t } = useTranslation();
   const billing = useBilling();
+  const info = useUserInfo().data;
+  const state =
+    info && billing.data
+      ? subscriptionState({
+          info,
+          billing: billing.data,
+          deleteAt: account.delete_at,
+          now: new Date(billing.data.at),
+        })
+      : null;
   return (
     <AccountSection id="subscription" title={t('account.subscription')}>
       {errorCode(billing.error) === 'billing_off' ? (
@@ -46,12 +57,9 @@ export function SubscriptionSection({ account }: { account: AccountSettings }) {
           </button>
         </div>
       ) : billing.data ? (
-        <BillingSummary billing={billing.data} />
+        <BillingSummary billing={billing.data} state={state} />
       ) : (
         <LoadingIndicator />
-      )}
-      {account.delete_at && billing.data?.card === null && (
-        <p className="field-hint">{t('billing.deleteAtHint')}</p>
       )}
     </AccountSection>
   );
@@ -72,16 +80,23 @@ function PlanWithoutBilling({ account }: { account: AccountSettings }) {
   );
 }
 
-function BillingSummary({ billing }: { billing: Billing }) {
+function BillingSummary({ billing, state }: { billing: Billing; state: SubscriptionState | null }) {
   const { t } = useTranslation();
   const text = usePlanText();
   const time = useTargetTime();
   const plans = usePlans();
   const [cardFormOpen, setCardFormOpen] = useState(false);
-  const [cardSaved, setCardSaved] = useState(false);
+  // The status before the card was saved: a lifted hold leaves its sites paused, which is said.
+  const [cardSavedFrom, setCardSavedFrom] = useState<number | null>(null);
   const price = plans.data ? choicePrice(plans.data, billing.plan, billing.currency) : null;
   const priceText = text.price(price, billing.currency, billing.plan.cycle);
   const cancelling = billing.cancel_at_period_end;
+  const needsCard =
+    state?.kind === 'trialEnded' ||
+    (state?.kind === 'renewalFailed' && !state.card) ||
+    (state?.kind === 'trial' && !state.card && state.lastDays);
+  const lock = planLockReason(state);
+  const deleteAt = state?.kind === 'trialEnded' || state?.kind === 'onHold' ? state.deleteAt : null;
   return (
     <>
       <dl className="summary billing-summary">
@@ -96,25 +111,37 @@ function BillingSummary({ billing }: { billing: Billing }) {
         <dt>{t('billing.status')}</dt>
         <dd data-testid="account-status">
           {t(`billing.statuses.${statusKey(billing.status)}`)}
-          {cancelling && ` · ${t('billing.cancelBooked')}`}
+          {state?.kind === 'cancelling' && ` · ${t('billing.cancelBooked')}`}
         </dd>
         {billing.status === BillingStatus.trial && billing.suspend_at && (
           <>
             <dt>{t('account.trialEnds')}</dt>
-            <dd>{time(billing.suspend_at)}</dd>
+            <dd data-testid="account-trial-end">{time(billing.suspend_at)}</dd>
           </>
         )}
         {billing.status === BillingStatus.renewalFailed && billing.suspend_at && (
           <>
             <dt>{t('billing.suspendAt')}</dt>
-            <dd>{time(billing.suspend_at)}</dd>
+            <dd data-testid="account-suspend-at">{time(billing.suspend_at)}</dd>
           </>
         )}
         {/* Only a subscription in good standing renews; a held or ended one has no next date to name. */}
-        {billing.status === BillingStatus.active && billing.period_end && (
+        {billing.status === BillingStatus.active && !cancelling && billing.period_end && (
           <>
-            <dt>{cancelling ? t('billing.serviceUntil') : t('billing.nextRenewal')}</dt>
-            <dd>{time(billing.period_end)}</dd>
+            <dt>{t('billing.nextRenewal')}</dt>
+            <dd data-testid="account-renewal">{time(billing.period_end)}</dd>
+          </>
+        )}
+        {state?.kind === 'cancelling' && state.serviceUntil && (
+          <>
+            <dt>{t('billing.serviceUntil')}</dt>
+            <dd data-testid="account-service-until">{time(state.serviceUntil)}</dd>
+          </>
+        )}
+        {deleteAt && (
+          <>
+            <dt>{t('billing.deleteAt')}</dt>
+            <dd data-testid="account-delete-at">{time(deleteAt)}</dd>
           </>
         )}
         {billing.booked && (
@@ -135,7 +162,10 @@ function BillingSummary({ billing }: { billing: Billing }) {
         </dd>
       </dl>
       {billing.booked && <CancelBookedButton />}
-      {cardSaved && <FormMessage tone="success" message={t('billing.card.saved')} />}
+      {cardSavedFrom !== null && <FormMessage tone="success" message={t('billing.card.saved')} />}
+      {cardSavedFrom === BillingStatus.onHold && billing.status !== BillingStatus.onHold && (
+        <p className="field-hint">{t('billing.card.heldHint')}</p>
+      )}
       {canReprocess(billing) && <ReprocessButton />}
       {cardFormOpen ? (
         <div className="card-form-panel">
@@ -146,7 +176,7 @@ function BillingSummary({ billing }: { billing: Billing }) {
             billing={billing}
             onDone={() => {
               setCardFormOpen(false);
-              setCardSaved(true);
+              setCardSavedFrom(billing.status);
             }}
           />
           <p className="button-row">
@@ -157,31 +187,48 @@ function BillingSummary({ billing }: { billing: Billing }) {
         </div>
       ) : (
         <p className="button-row subscription-links">
-          <button
-            type="button"
-            className="button"
-            onClick={() => {
-              setCardFormOpen(true);
-              setCardSaved(false);
-            }}
-          >
-            {billing.card ? t('billing.card.update') : t('billing.card.register')}
-          </button>
+          {/* After the end a card pays for nothing. */}
+          {state?.kind !== 'ended' && (
+            <button
+              type="button"
+              // The one thing that restarts monitoring, or keeps it past the trial, comes first.
+              className={needsCard ? 'button primary' : 'button'}
+              onClick={() => {
+                setCardFormOpen(true);
+                setCardSavedFrom(null);
+              }}
+            >
+              {billing.card ? t('billing.card.update') : t('billing.card.register')}
+            </button>
+          )}
           {inGoodStanding(billing) && (
             <Link className="button" to={routePaths.planChange}>
               {t('pages.planChange')}
             </Link>
           )}
-          {(inGoodStanding(billing) || canUndoCancel(billing, new Date())) && (
+          {inGoodStanding(billing) && (
             <Link className="button" to={routePaths.cancel}>
               {cancelling ? t('billing.cancel.undo') : t('pages.cancel')}
             </Link>
           )}
         </p>
       )}
-      {!inGoodStanding(billing) && billing.status !== BillingStatus.ended && (
-        <p className="field-hint">{t('billing.renewFirst')}</p>
-      )}
+      <div className="subscription-hints">
+        {state?.kind === 'trial' && !state.card && state.trialEnd && (
+          <p className="field-hint" data-testid="account-hint">
+            {t('billing.trialCardHint', { date: time(state.trialEnd) })}
+          </p>
+        )}
+        {/* Why the plan cannot be changed or cancelled here: said, not only left out. */}
+        {lock && (
+          <p className="field-hint" data-testid="account-lock">
+            {t(`billing.${lock}`)}
+          </p>
+        )}
+        {state?.kind === 'trialEnded' && state.deleteAt && (
+          <p className="field-hint">{t('billing.deleteAtHint', { date: time(state.deleteAt) })}</p>
+        )}
+      </div>
     </>
   );
 }

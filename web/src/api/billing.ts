@@ -4,6 +4,7 @@ import type {
   CardOnFile,
   PlanCatalogue,
   PlanChangeBody,
+  PlanChangePreview,
   ReprocessAnswer,
   SetupIntent,
 } from '@mimamori/http-api';
@@ -85,6 +86,15 @@ export function confirmCard(input: CardBody): Promise<Billing> {
 
 export function changePlan(input: PlanChangeBody): Promise<Billing> {
   return postForBilling('/api/billing/plan', input);
+}
+
+/** What changing to `choice` now would charge, asked before the change is confirmed; changes nothing. */
+export function previewPlanChange(choice: PlanChoice, signal?: AbortSignal): Promise<PlanChangePreview> {
+  return apiRequest<PlanChangePreview>('/api/billing/plan/preview', {
+    method: 'POST',
+    body: choice,
+    ...(signal ? { signal } : {}),
+  });
 }
 
 export function cancelBookedChange(): Promise<Billing> {

@@ -1,4 +1,10 @@
-import type { ImportFormat, ImportOutcome, TargetList, TargetRow } from '@mimamori/http-api';
+import type {
+  HeldSitesResumed,
+  ImportFormat,
+  ImportOutcome,
+  TargetList,
+  TargetRow,
+} from '@mimamori/http-api';
 import { apiRequest } from './client.ts';
 
 /** The site row and list as GET /api/v2/targets sends them; the shapes are the gateway's own. */
@@ -20,6 +26,14 @@ export function actOnTarget(action: TargetAction, site: Pick<TargetRow, 'id' | '
       ? [`/api/${action}`, { target_id: site.id }]
       : [`/api/v2/${action}`, { target_v2_id: site.id }];
   return apiRequest(path, { method: 'POST', body });
+}
+
+/**
+ * POST /api/v2/resume_held: once a hold is lifted, resumes the sites the hold paused, as far as the
+ * plan's free slots go; the answer says how many resumed and how many stay paused.
+ */
+export function resumeHeldSites(): Promise<HeldSitesResumed> {
+  return apiRequest<HeldSitesResumed>('/api/v2/resume_held', { method: 'POST' });
 }
 
 /** A line the import could not take carries the gateway's reason code. */

@@ -34,13 +34,15 @@ describe('billing rules', () => {
   });
 
   it('allows undoing a cancellation until the period ends', () => {
-    expect(canUndoCancel({ cancel_at_period_end: true, period_end: '2026-12-01T00:00:00Z' }, now)).toBe(true);
-    expect(canUndoCancel({ cancel_at_period_end: true, period_end: '2026-11-25T00:00:00Z' }, now)).toBe(
-      false,
-    );
-    expect(canUndoCancel({ cancel_at_period_end: false, period_end: '2026-12-01T00:00:00Z' }, now)).toBe(
-      false,
-    );
+    const at = now.toISOString();
+    const booked = { status: 2, cancel_at_period_end: true, at };
+    expect(canUndoCancel({ ...booked, period_end: '2026-12-01T00:00:00Z' })).toBe(true);
+    expect(canUndoCancel({ ...booked, period_end: '2026-11-25T00:00:00Z' })).toBe(false);
+    expect(
+      canUndoCancel({ ...booked, cancel_at_period_end: false, period_end: '2026-12-01T00:00:00Z' }),
+    ).toBe(false);
+    // Once the subscription has ended (Stripe keeps the flag), there is nothing left to undo.
+    expect(canUndoCancel({ ...booked, status: 9, period_end: '2026-12-01T00:00:00Z' })).toBe(false);
   });
 
   it('offers reprocess only with a card after a failed renewal or on hold', () => {

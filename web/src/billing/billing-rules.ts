@@ -20,13 +20,12 @@ export function canCancel(billing: Pick<Billing, 'status' | 'cancel_at_period_en
   return inGoodStanding(billing) && !billing.cancel_at_period_end;
 }
 
-/** Undo is possible until the paid period ends. */
+/** Undo is possible until the paid period ends, on billing's clock (`at`), while the subscription lasts. */
 export function canUndoCancel(
-  billing: Pick<Billing, 'cancel_at_period_end' | 'period_end'>,
-  now: Date,
+  billing: Pick<Billing, 'status' | 'cancel_at_period_end' | 'period_end' | 'at'>,
 ): boolean {
-  if (!billing.cancel_at_period_end) return false;
-  return billing.period_end === null || new Date(billing.period_end) > now;
+  if (!billing.cancel_at_period_end || !inGoodStanding(billing)) return false;
+  return billing.period_end === null || new Date(billing.period_end) > new Date(billing.at);
 }
 
 /** Reprocess pays what is open with the card on file: only after a failed renewal or a hold. */

@@ -1,5 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { TargetAction, TargetRow } from '../api/targets.ts';
+import { monitoringStopped } from '../billing/subscription-state.ts';
+import { useSubscriptionState } from '../billing/use-subscription-state.ts';
 
 export type RequestTargetAction = (action: TargetAction, site: TargetRow) => void;
 
@@ -29,7 +31,7 @@ function TargetActionButton({
   label: string;
   name: string;
   danger?: boolean;
-  unavailable?: string;
+  unavailable?: string | undefined;
 }) {
   const reasonId = `${action}-unavailable-${site.ver}-${site.id}`;
   return (
@@ -54,9 +56,14 @@ function TargetActionButton({
   );
 }
 
-/** Pause a monitoring site, or resume a paused one when the plan has a free slot (docs/product.md#quotas). */
+/**
+ * Pause a monitoring site, or resume a paused one when the plan has a free slot (docs/product.md#quotas)
+ * and the account is not on hold. Why a site cannot resume is written under the button: the hold
+ * when the account is held, else the missing slot.
+ */
 export function PauseButton(props: TargetButtonProps) {
   const { t } = useTranslation();
+  const stopped = monitoringStopped(useSubscriptionState());
   const label = targetName(props.site);
   if (props.site.valid) {
     return (
@@ -68,13 +75,18 @@ export function PauseButton(props: TargetButtonProps) {
       />
     );
   }
+  const unavailable = props.site.resumable
+    ? undefined
+    : stopped
+      ? t('dashboard.actions.resumeOnHold')
+      : t('dashboard.actions.resumeUnavailable');
   return (
     <TargetActionButton
       {...props}
       action="resume"
       label={t('dashboard.actions.resume')}
       name={t('dashboard.actions.resumeSite', { label })}
-      unavailable={props.site.resumable ? undefined : t('dashboard.actions.resumeUnavailable')}
+      unavailable={unavailable}
     />
   );
 }

@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { TargetAction, TargetRow } from '../api/targets.ts';
+import { monitoringStopped } from '../billing/subscription-state.ts';
+import { useSubscriptionState } from '../billing/use-subscription-state.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useNarrowWindow } from '../hooks/use-narrow-window.ts';
 import { useRefreshTargets, useTargetAction, useTargetList } from '../hooks/use-targets.ts';
@@ -92,6 +94,8 @@ export function TargetListSection() {
   const sites = targetList.data?.targets ?? [];
   const shown = visibleTargets(sites, { search, showPaused: preferences.showAll }, order);
   const busy = action.isPending;
+  // A site added while monitoring is stopped is saved paused: said before it is added.
+  const stopped = monitoringStopped(useSubscriptionState());
 
   return (
     <section className="dashboard-section site-list" aria-labelledby="site-list-title">
@@ -105,13 +109,19 @@ export function TargetListSection() {
           </button>
           <Link
             to={narrow ? routePaths.targetRegistrationMobile : routePaths.targetRegistrationColumns}
-            className="button primary"
+            className={stopped ? 'button' : 'button primary'}
             data-tour="register-site"
+            aria-describedby={stopped ? 'register-stopped' : undefined}
           >
             {t('dashboard.sites.register')}
           </Link>
         </div>
       </div>
+      {stopped && (
+        <p id="register-stopped" className="field-hint stopped-hint" data-testid="register-stopped">
+          {t('dashboard.sites.registerStopped')}
+        </p>
+      )}
       {importOpen && <ImportDialog onClose={() => setImportOpen(false)} />}
 
       <div className="site-toolbar">

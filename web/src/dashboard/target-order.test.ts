@@ -15,6 +15,7 @@ function site(no: number, fields: Partial<TargetRow> = {}): TargetRow {
     updated: null,
     checked: null,
     resumable: false,
+    paused_for_hold: false,
     interval_minutes: 60,
     failing: null,
     ...fields,

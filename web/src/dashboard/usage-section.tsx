@@ -7,9 +7,10 @@ import type { UserInfo } from '../api/user-info.ts';
  * docs/product.md#quotas applied (sites over the 1-hour quota count as 10-minute ones, then 1-minute);
  * usageTable words an over-quota row as 'limit / limit (actual)'. The slot rows also say how many more
  * sites fit at that interval, spill-over included, so a plan of only 1-minute slots does not read as
- * having no room for hourly sites.
+ * having no room for hourly sites. While the account's monitoring is stopped (a hold) the room
+ * cannot be used, which is said under the table.
  */
-export function UsageSection({ info }: { info: UserInfo }) {
+export function UsageSection({ info, stopped }: { info: UserInfo; stopped: boolean }) {
   const { t } = useTranslation();
   const rows = usageTable(info.num, info.used_num);
   const room = slotRoom(info.num, info.used_num);
@@ -49,6 +50,12 @@ export function UsageSection({ info }: { info: UserInfo }) {
           ))}
         </tbody>
       </table>
+      {/* The room is the plan's; while monitoring is stopped none of it can be used. */}
+      {stopped && (
+        <p className="field-hint stopped-hint" data-testid="usage-stopped">
+          {t('dashboard.usage.stopped')}
+        </p>
+      )}
     </section>
   );
 }

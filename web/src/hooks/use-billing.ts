@@ -8,6 +8,8 @@ import {
   createSetupIntent,
   fetchBilling,
   fetchPlans,
+  type PlanChoice,
+  previewPlanChange,
   reprocess,
   requestProjectPlan,
   undoCancel,
@@ -34,6 +36,16 @@ export function usePlans() {
     queryKey: queryKeys.plans,
     queryFn: ({ signal }) => fetchPlans(signal),
     staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** What changing to `choice` now would charge; asked only while the form shows a change made now. */
+export function usePlanChangePreview(choice: PlanChoice, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.planChangePreview(choice),
+    queryFn: ({ signal }) => previewPlanChange(choice, signal),
+    enabled,
+    retry: false,
   });
 }
 

@@ -3,6 +3,7 @@ import {
   actOnTarget,
   fetchTargetList,
   importSites,
+  resumeHeldSites,
   type TargetAction,
   type TargetRow,
 } from '../api/targets.ts';
@@ -57,6 +58,19 @@ export function useImportTargets() {
   return useMutation({
     mutationFn: importSites,
     onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.targetList }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.userInfo }),
+      ]),
+  });
+}
+
+/** After a lifted hold: the sites it paused resume in one call; the list and usage follow. */
+export function useResumeHeldSites() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: resumeHeldSites,
+    onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.targetList }),
         queryClient.invalidateQueries({ queryKey: queryKeys.userInfo }),

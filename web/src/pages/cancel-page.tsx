@@ -2,7 +2,10 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type Billing, CANCELLATION_REASONS, type CancellationReason } from '../api/billing.ts';
-import { BillingStatus, canCancel, canUndoCancel } from '../billing/billing-rules.ts';
+import { canCancel, canUndoCancel } from '../billing/billing-rules.ts';
+import { PlanLocked } from '../billing/plan-locked.tsx';
+import { planLockReason } from '../billing/subscription-state.ts';
+import { useSubscriptionState } from '../billing/use-subscription-state.ts';
 import { useTargetTime } from '../dashboard/use-target-time.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
@@ -19,10 +22,11 @@ import { BillingLoadFailure } from '../billing/billing-load-failure.tsx';
  * the period's end and the cancellation can be undone until then.
  */
 export default function CancelPage() {
-  const { t } = useTranslation();
   const billing = useBilling();
   // Said on the questionnaire the page returns to, which the undo's own component no longer shows.
   const [undone, setUndone] = useState(false);
+  const subscription = useSubscriptionState();
+  const lock = planLockReason(subscription);
   if (billing.isError) {
     return (
       <Page title="cancel">
@@ -40,17 +44,18 @@ export default function CancelPage() {
   const data = billing.data;
   return (
     <Page title="cancel">
-      {data.cancel_at_period_end ? (
+      {/* An ended subscription keeps the provider's cancel flag: it is over, not booked. */}
+      {lock ? (
+        <PlanLocked
+          reason={lock}
+          leaveBy={subscription?.kind === 'trialEnded' ? subscription.deleteAt : null}
+        />
+      ) : data.cancel_at_period_end ? (
         <CancelBooked billing={data} onUndone={() => setUndone(true)} />
       ) : canCancel(data) ? (
         <CancelForm billing={data} undone={undone} />
       ) : (
-        <div className="notice" role="status">
-          <p>{data.status === BillingStatus.ended ? t('billing.cancel.ended') : t('billing.renewFirst')}</p>
-          <Link className="button" to={routePaths.account}>
-            {t('billing.toAccount')}
-          </Link>
-        </div>
+        <PlanLocked reason="renewFirst" />
       )}
     </Page>
   );
@@ -69,7 +74,7 @@ function CancelBooked({ billing, onUndone }: { billing: Billing; onUndone: () =>
           : t('billing.cancel.booked')}
       </p>
       {undo.isError && <FormMessage tone="error" message={errorText(undo.error)} />}
-      {canUndoCancel(billing, new Date()) && (
+      {canUndoCancel(billing) && (
         <p className="button-row">
           <button
             type="button"

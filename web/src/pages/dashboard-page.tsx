@@ -1,5 +1,8 @@
 import { useState } from 'react';
+import { monitoringStopped } from '../billing/subscription-state.ts';
+import { useSubscriptionState } from '../billing/use-subscription-state.ts';
 import { FilingsSection } from '../dashboard/filings/filings-section.tsx';
+import { HoldLiftedBanner } from '../dashboard/hold-lifted-banner.tsx';
 import { SubscriptionBanner } from '../dashboard/subscription-banner.tsx';
 import { TargetListSection } from '../dashboard/target-list-section.tsx';
 import { TimezonePicker } from '../dashboard/timezone-picker.tsx';
@@ -11,15 +14,17 @@ import '../dashboard/dashboard.css';
 export default function DashboardPage() {
   // The route renders only once user_info has loaded (RequireSignIn), failures included.
   const info = useUserInfo().data;
+  const subscription = useSubscriptionState();
   const [timezoneDismissed, setTimezoneDismissed] = useState(false);
   if (!info) return null;
   return (
     <Page title="dashboard">
       <div className="dashboard">
-        <SubscriptionBanner info={info} />
+        <SubscriptionBanner state={subscription} />
+        <HoldLiftedBanner state={subscription} />
         <TargetListSection />
         <FilingsSection info={info} />
-        <UsageSection info={info} />
+        <UsageSection info={info} stopped={monitoringStopped(subscription)} />
       </div>
       {info.locale.Timezone === '' && !timezoneDismissed && (
         <TimezonePicker onDismiss={() => setTimezoneDismissed(true)} />

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { Billing } from '../api/billing.ts';
 import { BillingStatus, brandName, cardExpiry } from '../billing/billing-rules.ts';
 import { CardForm } from '../billing/card-form.tsx';
+import { useTargetTime } from '../dashboard/use-target-time.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useBilling } from '../hooks/use-billing.ts';
 import { routePaths } from '../route-paths.ts';
@@ -14,13 +15,15 @@ import { BillingLoadFailure } from '../billing/billing-load-failure.tsx';
 
 /**
  * Card registration (docs/product.md#subscription): after the trial monitoring waits for a card;
- * registering one resumes the subscription and pays anything open. Sites paused by a hold stay
- * paused until the user resumes them, which the success message says.
+ * registering one resumes the subscription and pays anything open. What the success says depends on
+ * where the account stood: during the trial, that nothing is charged until it ends; after a hold,
+ * that the sites it paused stay paused until the user resumes them.
  */
 export default function NewCardPage() {
   const { t } = useTranslation();
   const billing = useBilling();
-  const [saved, setSaved] = useState<Billing | null>(null);
+  const [saved, setSaved] = useState<{ billing: Billing; statusBefore: number } | null>(null);
+  const time = useTargetTime();
 
   if (billing.isError) {
     return (
@@ -36,19 +39,30 @@ export default function NewCardPage() {
       </Page>
     );
   }
-  if (saved?.card) {
+  if (saved?.billing.card) {
+    const { card, suspend_at: trialEnd } = saved.billing;
+    const hint =
+      saved.statusBefore === BillingStatus.trial && trialEnd
+        ? t('billing.card.trialHint', { date: time(trialEnd) })
+        : saved.statusBefore === BillingStatus.onHold
+          ? t('billing.card.resumeHint')
+          : null;
     return (
       <Page title="newCard">
         <div className="billing-done" data-form-message="">
           <FormMessage
             tone="success"
             message={t('billing.card.registered', {
-              brand: brandName(saved.card.brand),
-              last4: saved.card.last4,
-              expiry: cardExpiry(saved.card),
+              brand: brandName(card.brand),
+              last4: card.last4,
+              expiry: cardExpiry(card),
             })}
           />
-          <p className="field-hint">{t('billing.card.resumeHint')}</p>
+          {hint && (
+            <p className="field-hint" data-testid="card-saved-hint">
+              {hint}
+            </p>
+          )}
           <p className="button-row">
             <Link className="button primary" to={routePaths.dashboard}>
               {t('billing.toDashboard')}
@@ -77,7 +91,7 @@ export default function NewCardPage() {
             })}
           </p>
         )}
-        <CardForm billing={data} onDone={setSaved} />
+        <CardForm billing={data} onDone={(next) => setSaved({ billing: next, statusBefore: data.status })} />
       </div>
     </Page>
   );

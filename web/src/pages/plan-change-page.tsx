@@ -1,7 +1,6 @@
 import { BILLED_PLANS, type Cycle, PLANS } from '@mimamori/plans';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import type { Billing, PlanChangeTiming, PlanChoice } from '../api/billing.ts';
 import { BillingStatus, inGoodStanding, samePlanChoice, timingChoices } from '../billing/billing-rules.ts';
 import {
@@ -12,14 +11,23 @@ import {
   optionsOf,
 } from '../billing/custom-options.ts';
 import { CustomPlanFields } from '../billing/custom-plan-fields.tsx';
+import { PlanChangePrice } from '../billing/plan-change-price.tsx';
+import { PlanLocked } from '../billing/plan-locked.tsx';
 import { choicePrice } from '../billing/plan-price.ts';
 import { ProjectRequestForm } from '../billing/project-request-form.tsx';
+import { planLockReason } from '../billing/subscription-state.ts';
 import { usePlanText } from '../billing/use-plan-text.ts';
+import { useSubscriptionState } from '../billing/use-subscription-state.ts';
 import { useTargetTime } from '../dashboard/use-target-time.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
-import { useBilling, useCancelBookedChange, useChangePlan, usePlans } from '../hooks/use-billing.ts';
-import { routePaths } from '../route-paths.ts';
+import {
+  useBilling,
+  useCancelBookedChange,
+  useChangePlan,
+  usePlanChangePreview,
+  usePlans,
+} from '../hooks/use-billing.ts';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { Page } from '../shell/page.tsx';
 import '../billing/billing.css';
@@ -34,6 +42,7 @@ const CUSTOM = 2;
 export default function PlanChangePage() {
   const { t } = useTranslation();
   const billing = useBilling();
+  const lock = planLockReason(useSubscriptionState());
   if (billing.isError) {
     return (
       <Page title="planChange">
@@ -54,12 +63,7 @@ export default function PlanChangePage() {
       {inGoodStanding(billing.data) ? (
         <PlanChangeForm billing={billing.data} />
       ) : (
-        <div className="notice" role="status">
-          <p>{t('billing.renewFirst')}</p>
-          <Link className="button" to={routePaths.account}>
-            {t('billing.toAccount')}
-          </Link>
-        </div>
+        <PlanLocked reason={lock ?? 'renewFirst'} />
       )}
       <section className="billing-panel" aria-labelledby="project-title">
         <h2 id="project-title" className="section-title">
@@ -135,10 +139,14 @@ function PlanChangeForm({ billing }: { billing: Billing }) {
       ? text.price(choicePrice(plans.data, candidate, billing.currency), billing.currency, cycle)
       : null;
 
+  const when = timings.includes(timing) ? timing : 'now';
+  // The price shown (PlanChangePrice asks the same query): confirming with its moment charges it.
+  const preview = usePlanChangePreview(choice, !unchanged && when === 'now');
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (unchanged) return;
-    change.mutate({ ...choice, timing: timings.includes(timing) ? timing : 'now' });
+    const prorationDate = when === 'now' ? preview.data?.proration_date : undefined;
+    change.mutate({ ...choice, timing: when, ...(prorationDate ? { proration_date: prorationDate } : {}) });
   };
 
   const applied = change.data;
@@ -226,11 +234,24 @@ function PlanChangeForm({ billing }: { billing: Billing }) {
             : t('billing.planChange.nowHint')}
         </p>
       )}
+      {!unchanged && (
+        <PlanChangePrice billing={billing} choice={choice} timing={when} price={priced(choice)} />
+      )}
       <p className="button-row">
-        <button type="submit" className="button primary" disabled={unchanged || change.isPending}>
+        <button
+          type="submit"
+          className="button primary"
+          disabled={unchanged || change.isPending}
+          aria-describedby={unchanged ? 'plan-unchanged' : undefined}
+        >
           {change.isPending ? t('actions.saving') : t('billing.planChange.submit')}
         </button>
       </p>
+      {unchanged && (
+        <p id="plan-unchanged" className="field-hint" data-testid="plan-unchanged">
+          {t('billing.planChange.unchanged')}
+        </p>
+      )}
     </form>
   );
 }

@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { TargetVersion } from '../api/history.ts';
 import type { TargetAction, TargetRow } from '../api/targets.ts';
+import type { SubscriptionState } from '../billing/subscription-state.ts';
+import { useSubscriptionState } from '../billing/use-subscription-state.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useTargetAction } from '../hooks/use-history.ts';
 import { useNarrowWindow } from '../hooks/use-narrow-window.ts';
@@ -41,6 +43,8 @@ export function TargetActions({ version, site }: { version: TargetVersion; site:
   const settingsQuery = new URLSearchParams({ id: site.id, step: 'notify' });
   const redoQuery = new URLSearchParams({ id: site.id });
   const busy = action.isPending;
+  const subscription = useSubscriptionState();
+  const unavailable = site.valid || site.resumable ? null : resumeBlock(subscription);
 
   return (
     <div className="site-actions">
@@ -86,10 +90,14 @@ export function TargetActions({ version, site }: { version: TargetVersion; site:
           </>
         )}
       </div>
-      {!site.valid && !site.resumable && (
-        <p id="resume-unavailable" className="field-hint">
-          {t('siteDetail.resumeUnavailable')}
+      {unavailable && (
+        <p id="resume-unavailable" className="field-hint resume-unavailable">
+          {t(unavailable.reason)}{' '}
+          {unavailable.action && <Link to={unavailable.action.to}>{t(unavailable.action.label)}</Link>}
         </p>
+      )}
+      {!site.valid && site.resumable && site.paused_for_hold && (
+        <p className="field-hint">{t('siteDetail.pausedByHold')}</p>
       )}
       {confirming && (
         <AlertDialog
@@ -127,4 +135,34 @@ export function TargetActions({ version, site }: { version: TargetVersion; site:
       )}
     </div>
   );
+}
+
+/**
+ * Why a paused site cannot resume, and where that is put right: the account's hold (or a trial that
+ * ended without a card, or the end of the subscription) stops every site; otherwise no slot is free.
+ */
+function resumeBlock(state: SubscriptionState | null): {
+  reason:
+    | 'siteDetail.resumeOnHold'
+    | 'siteDetail.resumeAfterTrial'
+    | 'siteDetail.resumeEnded'
+    | 'siteDetail.resumeUnavailable';
+  action: { to: string; label: 'siteDetail.liftHold' | 'siteDetail.registerCard' } | null;
+} {
+  switch (state?.kind) {
+    case 'onHold':
+      return {
+        reason: 'siteDetail.resumeOnHold',
+        action: { to: routePaths.account, label: 'siteDetail.liftHold' },
+      };
+    case 'trialEnded':
+      return {
+        reason: 'siteDetail.resumeAfterTrial',
+        action: { to: routePaths.newCard, label: 'siteDetail.registerCard' },
+      };
+    case 'ended':
+      return { reason: 'siteDetail.resumeEnded', action: null };
+    default:
+      return { reason: 'siteDetail.resumeUnavailable', action: null };
+  }
 }

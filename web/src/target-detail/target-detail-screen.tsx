@@ -24,6 +24,8 @@ import {
 import { RegistrationDataSection } from './registration-data.tsx';
 import { TargetHeader } from './target-header.tsx';
 import './target-detail.css';
+import { useSubscriptionState } from '../billing/use-subscription-state.ts';
+import { SubscriptionBanner } from '../dashboard/subscription-banner.tsx';
 
 /**
  * The site detail (docs/product.md#history) of a v2 site (/target2) or the history of a v1 site (/history):
@@ -62,6 +64,8 @@ function SiteDetail({ version, id }: { version: TargetVersion; id: string }) {
   };
   const [layout, setLayout] = useState<DiffLayout>('inline');
   const history = useHistory(version, { id, ...view });
+  // What stops or will soon stop this site's monitoring is said here too (docs/product.md#subscription).
+  const subscription = useSubscriptionState();
 
   if (history.isPending) return <LoadingIndicator />;
   if (history.isError && !history.data) {
@@ -80,6 +84,7 @@ function SiteDetail({ version, id }: { version: TargetVersion; id: string }) {
   const page = history.data;
   return (
     <div className="site-detail">
+      <SubscriptionBanner state={subscription} compact />
       <TargetHeader version={version} site={page.target} timeZone={page.time_zone} />
       <section className="detail-section" aria-labelledby="history-title">
         <h2 id="history-title" className="section-title">

@@ -3,6 +3,8 @@ import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import { monitoringStopped } from '../billing/subscription-state.ts';
+import { useSubscriptionState } from '../billing/use-subscription-state.ts';
 import { useNarrowWindow } from '../hooks/use-narrow-window.ts';
 import { useTargetList } from '../hooks/use-targets.ts';
 import { useUserInfo } from '../hooks/use-user-info.ts';
@@ -41,12 +43,19 @@ export function GuidedTour() {
   // new site's state.
   const targetList = useTargetList({ enabled: active && (screen === 'dashboard' || screen === 'detail') });
   const userInfo = useUserInfo().data;
+  const stopped = monitoringStopped(useSubscriptionState());
   const onHold = userInfo?.subscription?.status === 7;
   const planFull =
     userInfo !== undefined && fastestSlotWithRoom(userInfo.num, userInfo.used_num) === undefined;
   const detailId = screen === 'detail' ? new URLSearchParams(search).get('id') : null;
   const registered = targetList.data?.targets.find((row) => row.id === detailId);
-  const shown = stepToShow({ progress, screen, siteCount: targetList.data?.targets.length, present });
+  const shown = stepToShow({
+    progress,
+    screen,
+    siteCount: targetList.data?.targets.length,
+    present,
+    monitoringStopped: stopped,
+  });
   const textKey = shown && stepTextKey(shown, registered && registeredState(registered, onHold), planFull);
   // Nothing is said of the new site until its state is known.
   const step = textKey ? shown : undefined;

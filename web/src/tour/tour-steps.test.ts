@@ -16,6 +16,7 @@ const situation = (overrides: Partial<TourSituation>): TourSituation => ({
   screen: 'dashboard',
   siteCount: 0,
   present: new Set<TourStepId>(),
+  monitoringStopped: false,
   ...overrides,
 });
 
@@ -27,6 +28,20 @@ describe('guided tour steps', () => {
     expect(stepToShow(situation({ siteCount: undefined }))).toBeUndefined();
     expect(stepToShow(situation({ progress: 'dismissed' }))).toBeUndefined();
     expect(stepToShow(situation({ progress: 'done' }))).toBeUndefined();
+  });
+
+  it('does not urge registering a site, nor go on, while the account’s monitoring is stopped', () => {
+    expect(stepToShow(situation({ monitoringStopped: true }))).toBeUndefined();
+    expect(
+      stepToShow(
+        situation({
+          screen: 'wizard',
+          progress: 'started',
+          present: new Set<TourStepId>(['url']),
+          monitoringStopped: true,
+        }),
+      ),
+    ).toBeUndefined();
   });
 
   it('follows the wizard once begun, at the furthest step whose part is on the page', () => {

@@ -43,16 +43,22 @@ export type TourSituation = {
   siteCount: number | undefined;
   /** Steps of this screen whose target is on the page now. */
   present: ReadonlySet<TourStepId>;
+  /**
+   * The account's monitoring has stopped (on hold, a trial ended without a card, the end): a new
+   * site would not be checked, so the tour does not urge registering one.
+   */
+  monitoringStopped: boolean;
 };
 
 /**
- * The step to show, if any. The tour offers itself on the dashboard of a user with no site; once
+ * The step to show, if any: none while the account's monitoring is stopped. The tour offers itself
+ * on the dashboard of a user with no site; once
  * begun it follows the wizard, showing the furthest step whose part is on the page (the wizard
  * moves on by itself), and ends on the new site's detail page.
  */
 export function stepToShow(situation: TourSituation): TourStep | undefined {
-  const { progress, screen, siteCount, present } = situation;
-  if (progress === 'dismissed' || progress === 'done' || !screen) return undefined;
+  const { progress, screen, siteCount, present, monitoringStopped } = situation;
+  if (progress === 'dismissed' || progress === 'done' || !screen || monitoringStopped) return undefined;
   const onScreen = tourSteps.filter((step) => step.screen === screen);
   if (screen === 'dashboard') return siteCount === 0 ? onScreen[0] : undefined;
   if (progress !== 'started') return undefined;

@@ -159,7 +159,7 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
       return paid;
     },
 
-    async changeNow(subscriptionId, lines, trialing) {
+    async changeNow(subscriptionId, lines, trialing, prorationDate) {
       const sub = await stripe.subscriptions.retrieve(subscriptionId);
       const wanted = await items(lines);
       // Every item is re-priced in one call: currency and interval must match across items.
@@ -171,7 +171,45 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
         ],
         // During the trial nothing is billed and the trial continues.
         proration_behavior: trialing ? 'none' : 'always_invoice',
+        // As previewed: Stripe prorates as of the preview's moment, so it charges what was shown.
+        ...(prorationDate && !trialing ? { proration_date: prorationDate } : {}),
       });
+    },
+
+    async previewChange(subscriptionId, lines) {
+      const sub = await stripe.subscriptions.retrieve(subscriptionId);
+      const wanted = await items(lines);
+      const keep = sub.items.data.slice(0, wanted.length);
+      const at = Math.floor(options.clock.now().getTime() / 1000);
+      // The same items changeNow sends, previewed as Stripe's upcoming invoice with the proration
+      // computed as of now (docs.stripe.com/api/invoices/create_preview).
+      const preview = await stripe.invoices.createPreview({
+        subscription: subscriptionId,
+        subscription_details: {
+          items: [
+            ...wanted.map((item, index) => ({ ...item, ...(keep[index] ? { id: keep[index].id } : {}) })),
+            ...sub.items.data.slice(wanted.length).map((item) => ({ id: item.id, deleted: true })),
+          ],
+          proration_behavior: 'always_invoice',
+          proration_date: at,
+        },
+      });
+      // What is charged now: the proration lines, and a new period that starts now (a change of
+      // cycle restarts it); the renewal lines of an ordinary upcoming invoice start later.
+      const now = preview.lines.data.filter((line) => {
+        const parent = line.parent;
+        const proration =
+          parent?.subscription_item_details?.proration ?? parent?.invoice_item_details?.proration ?? false;
+        return proration || line.period.start === at;
+      });
+      const first = sub.items.data[0];
+      const restarted = now.filter((line) => line.period.start === at).map((line) => line.period.end);
+      const end = restarted.length ? Math.max(...restarted) : first?.current_period_end;
+      return {
+        amountNow: now.reduce((sum, line) => sum + line.amount, 0),
+        periodEnd: end ? new Date(end * 1000) : null,
+        prorationDate: at,
+      };
     },
 
     async bookAtRenewal(subscriptionId, lines) {

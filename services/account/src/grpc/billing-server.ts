@@ -41,12 +41,16 @@ export function billingServer(
     on();
     return userId;
   };
+  // Every answer carries billing's clock, which the screens count days left from.
+  const toBilling = (record: BillingRecord) => billingMessage(record, deps.clock.now());
   const billing = {
     state: (userId: string) => on().state(userId),
     createSetupIntent: (userId: string) => on().createSetupIntent(userId),
     confirmCard: (userId: string, id: string) => on().confirmCard(userId, id),
     confirmTestCard: (userId: string, id: string, card: TestCard) => on().confirmTestCard(userId, id, card),
     changePlan: (...args: Parameters<BillingActions['changePlan']>) => on().changePlan(...args),
+    previewPlanChange: (...args: Parameters<BillingActions['previewPlanChange']>) =>
+      on().previewPlanChange(...args),
     cancelBookedChange: (userId: string) => on().cancelBookedChange(userId),
     cancel: (...args: Parameters<BillingActions['cancel']>) => on().cancel(...args),
     undoCancel: (userId: string) => on().undoCancel(userId),
@@ -86,7 +90,21 @@ export function billingServer(
       const userId = await user(request);
       const timing = request.timing === 'renewal' ? 'renewal' : request.timing === 'now' ? 'now' : null;
       if (!timing) throw new AccountProblem('invalid', 'invalid_timing');
-      return { billing: toBilling(await billing.changePlan(userId, planChoice(request.plan), timing)) };
+      const prorationDate = Number(request.prorationDate) || null;
+      return {
+        billing: toBilling(await billing.changePlan(userId, planChoice(request.plan), timing, prorationDate)),
+      };
+    }),
+    previewPlanChange: rpc(async (request: billingV1.PreviewPlanChangeRequest) => {
+      const userId = await user(request);
+      const preview = await billing.previewPlanChange(userId, planChoice(request.plan));
+      return {
+        amountNow: preview.amountNow,
+        currency: preview.currency,
+        trial: preview.trial,
+        periodEnd: preview.periodEnd ?? undefined,
+        prorationDate: preview.prorationDate,
+      };
     }),
     cancelBookedChange: rpc(async (request: billingV1.CancelBookedChangeRequest) => ({
       billing: toBilling(await billing.cancelBookedChange(await user(request))),
@@ -154,8 +172,9 @@ function priceEntry(
   ];
 }
 
-function toBilling(record: BillingRecord): billingV1.Billing {
+function billingMessage(record: BillingRecord, asOf: Date): billingV1.Billing {
   return {
+    asOf,
     status: record.status,
     suspendAt: record.suspendAt ?? undefined,
     plan: record.current,

@@ -42,6 +42,7 @@ export function toBillingJson(billing: billingV1.Billing | undefined, form: Card
         }
       : null,
     card_form: form,
+    at: (billing.asOf ?? new Date()).toISOString(),
   };
 }
 

@@ -7,6 +7,8 @@ import {
   cardBody,
   planCatalogue,
   planChangeBody,
+  planChangePreview,
+  planPreviewBody,
   projectRequestAnswer,
   projectRequestBody,
   reprocessAnswer,
@@ -145,8 +147,38 @@ export function billingRoutes(app: FastifyInstance, deps: BillingRouteDeps) {
           sessionToken: session(request),
           plan: { plan: body?.plan ?? 0, cycle: body?.cycle ?? '', options: body?.options ?? [] },
           timing: body?.timing ?? '',
+          prorationDate: body?.proration_date ?? 0,
         });
         return reply.send(toBillingJson(response.billing, form));
+      }),
+  );
+
+  api.post(
+    '/api/billing/plan/preview',
+    {
+      schema: {
+        summary:
+          'What changing to this plan now would charge (the provider’s proration), shown before the change is confirmed; changes nothing',
+        security,
+        body: planPreviewBody,
+        response: { 200: planChangePreview, 400: billingRefusals.plan, ...common },
+      },
+    },
+    (request, reply) =>
+      work(request, reply, async () => {
+        if (!signedIn(request, reply)) return;
+        const body = request.body;
+        const preview = await unary(client, 'previewPlanChange', {
+          sessionToken: session(request),
+          plan: { plan: body?.plan ?? 0, cycle: body?.cycle ?? '', options: body?.options ?? [] },
+        });
+        return reply.send({
+          amount_now: Number(preview.amountNow),
+          currency: preview.currency,
+          trial: preview.trial,
+          period_end: preview.periodEnd?.toISOString() ?? null,
+          proration_date: Number(preview.prorationDate),
+        });
       }),
   );
 

@@ -169,6 +169,7 @@ export function targetRowJson(row: targetV1.TargetRow | undefined): TargetRow | 
     updated: row.updated?.toISOString() ?? null,
     checked: row.checked?.toISOString() ?? null,
     resumable: row.resumable,
+    paused_for_hold: row.pausedForHold,
     interval_minutes: row.intervalMinutes,
     failing:
       row.failingSince && row.failingKind

@@ -1,6 +1,7 @@
 import { status as grpcStatus } from '@grpc/grpc-js';
 import type { accountV1, targetV1 } from '@mimamori/contracts';
 import {
+  heldSitesResumed,
   importBody,
   importOutcome,
   savedTarget,
@@ -143,6 +144,23 @@ export function targetRoutes(app: FastifyInstance, deps: TargetRouteDeps) {
         }),
     );
   }
+
+  api.post(
+    '/api/v2/resume_held',
+    {
+      schema: {
+        summary:
+          'After a hold is lifted: resume the sites the hold paused, in list order, as far as free slots go',
+        security,
+        response: { 200: heldSitesResumed, 401: signedOut, 409: siteRefusals.resumeHeld },
+      },
+    },
+    (request, reply) =>
+      asCaller(request, reply, async (caller) => {
+        const { resumed, stillPaused } = await unary(target, 'resumeHeldTargets', { caller });
+        return reply.send({ status: 'resumed', resumed, still_paused: stillPaused });
+      }),
+  );
 
   api.get(
     '/api/v2/target',

@@ -38,6 +38,7 @@ describe('billing without Stripe keys', () => {
       ['POST', '/api/billing/setup_intent'],
       ['POST', '/api/billing/card'],
       ['POST', '/api/billing/plan'],
+      ['POST', '/api/billing/plan/preview'],
       ['POST', '/api/billing/cancel'],
       ['POST', '/api/billing/reprocess'],
     ] as const) {

@@ -179,6 +179,10 @@ describe('billing through the gateway on the Stripe stand-in', () => {
     // Plan change and cancel need the subscription renewed first.
     const refused = await browser.post('/api/billing/plan', { plan: 3, cycle: 'month', timing: 'now' });
     expect(refused).toMatchObject({ status: 409, body: { error: { code: 'renew_first' } } });
+    expect(await browser.post('/api/billing/plan/preview', { plan: 5, cycle: 'month' })).toMatchObject({
+      status: 409,
+      body: { error: { code: 'renew_first' } },
+    });
     expect(await browser.post('/api/billing/reprocess')).toMatchObject({
       status: 409,
       body: { error: { code: 'no_card' } },
@@ -216,6 +220,16 @@ describe('billing through the gateway on the Stripe stand-in', () => {
     ).toMatchObject({ status: 409, body: { error: { code: 'plan_not_sold' } } });
     const noTiming = await browser.post('/api/billing/plan', { plan: 5, cycle: 'month' });
     expect(noTiming).toMatchObject({ status: 400, body: { error: { code: 'invalid_timing' } } });
+
+    // The price of changing now is shown before it is made, and asking changes nothing.
+    expect(await browser.post('/api/billing/plan/preview', { plan: 3, cycle: 'week' })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_plan' } },
+    });
+    const preview = await browser.post('/api/billing/plan/preview', { plan: 5, cycle: 'month' });
+    expect(preview).toMatchObject({ status: 200, body: { currency: 'JPY', trial: false } });
+    expect((preview.body as { amount_now: number }).amount_now).toBeGreaterThan(0);
+    expect(await state(browser)).toMatchObject({ plan: { plan: 3 } });
 
     const now = await browser.post('/api/billing/plan', { plan: 5, cycle: 'month', timing: 'now' });
     expect(now).toMatchObject({ status: 200, body: { status: 2, plan: { plan: 5 }, booked: null } });

@@ -1,6 +1,8 @@
 import { reportUsage } from './report-usage.ts';
-import type { TargetUnit } from './target-port.ts';
-import type { SiteHistoryLimits } from './target-quota.ts';
+import type { TargetPort, TargetUnit } from './target-port.ts';
+import { TargetProblem } from './target-problem.ts';
+import { type Caller, type SiteHistoryLimits, targetFits } from './target-quota.ts';
+import { needOf } from './target-row.ts';
 
 /**
  * An account put on hold stops all its monitoring (docs/product.md#subscription): every monitoring site is
@@ -15,6 +17,35 @@ export async function pauseAllForHold(unit: TargetUnit): Promise<number> {
   }
   if (active.length > 0) await reportUsage(unit);
   return active.length;
+}
+
+/**
+ * The hold was lifted and the user asks, in one click, for what the hold stopped to monitor again
+ * (docs/product.md#subscription): the sites paused with the reason `hold`, in list order, each
+ * only into a free slot. Sites the user paused, or that waited for a slot, stay as they are.
+ */
+export async function resumeHeldSites(
+  caller: Caller,
+  targets: TargetPort,
+): Promise<{ resumed: number; stillPaused: number }> {
+  if (caller.held) throw new TargetProblem('precondition', 'account_on_hold');
+  return targets.forUser(caller.userId, null, async (unit) => {
+    const held = (await unit.allTargets())
+      .filter((site) => site.paused && site.pausedReason === 'hold')
+      .sort((a, b) => a.no - b.no);
+    const active = (await unit.activeTargets()).map(needOf);
+    let resumed = 0;
+    for (const site of held) {
+      if (!targetFits(caller, active, needOf(site))) continue;
+      const monitoring = { ...site, paused: false, pausedReason: null, revision: site.revision + 1 };
+      await unit.save(monitoring);
+      await unit.publish('resumed', monitoring);
+      active.push(needOf(site));
+      resumed++;
+    }
+    if (resumed > 0) await reportUsage(unit);
+    return { resumed, stillPaused: held.length - resumed };
+  });
 }
 
 /** A cancelled account's sites are deleted, and with them (by the event) schedules and history. */

@@ -14,6 +14,8 @@ export interface TargetRowView {
   updated: Date | null;
   checked: Date | null;
   resumable: boolean;
+  /** Paused by the account's hold: a lifted hold offers to resume it (docs/product.md#subscription). */
+  pausedForHold: boolean;
   intervalMinutes: number;
   failing: { since: Date; kind: string } | null;
 }
@@ -49,6 +51,7 @@ export function toTargetRow(site: TargetRecord, resumable: boolean): TargetRowVi
     updated: site.lastUpdateAt,
     checked: site.lastCheckedAt,
     resumable,
+    pausedForHold: site.paused && site.pausedReason === 'hold',
     intervalMinutes: site.intervalMinutes,
     failing: site.failing,
   };

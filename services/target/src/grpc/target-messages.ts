@@ -148,6 +148,7 @@ export function rowMessage(row: TargetRowView): targetV1.TargetRow {
     updated: row.updated ?? undefined,
     checked: row.checked ?? undefined,
     resumable: row.resumable,
+    pausedForHold: row.pausedForHold,
     intervalMinutes: row.intervalMinutes,
     failingSince: row.failing?.since,
     failingKind: row.failing?.kind ?? '',

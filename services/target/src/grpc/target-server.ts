@@ -1,5 +1,6 @@
 import type { targetV1 } from '@mimamori/contracts';
 import { unaryHandler } from '@mimamori/service-host';
+import { resumeHeldSites } from '../domain/account-hold.ts';
 import { importTargets } from '../domain/import-targets.ts';
 import { registerTarget, type SaveDeps, type SavedTarget, updateTarget } from '../domain/save-target.ts';
 import {
@@ -88,6 +89,11 @@ export function targetServer(deps: SaveDeps & { targets: TargetStore }): targetV
     deleteTarget: rpc(async (request: targetV1.DeleteTargetRequest) => {
       const [caller, ref] = refOf(request.target);
       return { result: resultMessage(await deleteTarget(caller, ref, deps.targets)) };
+    }),
+
+    resumeHeldTargets: rpc(async (request: targetV1.ResumeHeldTargetsRequest) => {
+      const { resumed, stillPaused } = await resumeHeldSites(callerOf(request.caller), deps.targets);
+      return { resumed, stillPaused };
     }),
 
     markTargetSeen: rpc(async (request: targetV1.MarkTargetSeenRequest) => {

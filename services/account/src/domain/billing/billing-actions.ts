@@ -3,7 +3,7 @@ import { SubscriptionStatus } from '../account-record.ts';
 import type { CancellationFeedback } from '../cancellation-feedback.ts';
 import type { Clock } from '../clock.ts';
 import { TRIAL_DAYS, TRIAL_PLAN } from '../trial.ts';
-import type { BillingProvider, BillingStore, TestCard } from './billing-ports.ts';
+import type { BillingProvider, BillingStore, ChangePreview, TestCard } from './billing-ports.ts';
 import type { BillingRecord, PlanChoice } from './billing-record.ts';
 import {
   afterNewCard,
@@ -147,13 +147,18 @@ export function billingActions(deps: BillingDeps) {
     },
 
     /** Now (prorated; during the trial always now) or booked for the next renewal. */
-    async changePlan(userId: string, choice: PlanChoice, asked: PlanChangeTiming): Promise<BillingRecord> {
+    async changePlan(
+      userId: string,
+      choice: PlanChoice,
+      asked: PlanChangeTiming,
+      prorationDate: number | null = null,
+    ): Promise<BillingRecord> {
       const record = await required(userId);
       const timing = planChangeTiming(record, asked);
       const lines = subscriptionLines(choice.plan, choice.options, choice.cycle, record.currency);
       if (timing === 'now') {
         const trialing = record.status === SubscriptionStatus.trial;
-        await provider.changeNow(record.subscriptionId, lines, trialing);
+        await provider.changeNow(record.subscriptionId, lines, trialing, prorationDate);
       } else {
         await provider.bookAtRenewal(record.subscriptionId, lines);
         await store.within(userId, (unit) => {
@@ -163,6 +168,26 @@ export function billingActions(deps: BillingDeps) {
       }
       await refresh(userId, 'plan-change');
       return required(userId);
+    },
+
+    /**
+     * What changing now would charge, shown before the user confirms (docs/product.md#subscription):
+     * nothing during the trial, which goes on; afterwards the provider's proration for the rest of
+     * the period, or the new cycle's price less the unused part when the cycle changes.
+     */
+    async previewPlanChange(
+      userId: string,
+      choice: PlanChoice,
+    ): Promise<ChangePreview & { currency: BillingRecord['currency']; trial: boolean }> {
+      const record = await required(userId);
+      assertInGoodStanding(record);
+      const { currency } = record;
+      if (record.status === SubscriptionStatus.trial) {
+        const prorationDate = Math.floor(clock.now().getTime() / 1000);
+        return { amountNow: 0, periodEnd: record.suspendAt, prorationDate, currency, trial: true };
+      }
+      const lines = subscriptionLines(choice.plan, choice.options, choice.cycle, currency);
+      return { ...(await provider.previewChange(record.subscriptionId, lines)), currency, trial: false };
     },
 
     /** The booked change goes; the current plan renews as it is. */

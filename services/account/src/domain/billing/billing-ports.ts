@@ -51,8 +51,22 @@ export interface BillingProvider {
   resume(subscriptionId: string, key: string): Promise<void>;
   /** Pays every open invoice of the subscription; false when a payment was declined. */
   payOpenInvoices(subscriptionId: string, key: string): Promise<boolean>;
-  /** Asking twice for the same plan changes nothing the second time (same prices, no proration). */
-  changeNow(subscriptionId: string, lines: SubscriptionLine[], trialing: boolean): Promise<void>;
+  /**
+   * Asking twice for the same plan changes nothing the second time (same prices, no proration).
+   * `prorationDate` (Unix seconds, from previewChange) prorates as of then, so the charge is the
+   * previewed one; null prorates as of now.
+   */
+  changeNow(
+    subscriptionId: string,
+    lines: SubscriptionLine[],
+    trialing: boolean,
+    prorationDate: number | null,
+  ): Promise<void>;
+  /**
+   * What `changeNow` to these lines would charge at once, before it is made: the provider's
+   * proration preview (negative: a credit the next invoices use up), and when the period then ends.
+   */
+  previewChange(subscriptionId: string, lines: SubscriptionLine[]): Promise<ChangePreview>;
   bookAtRenewal(subscriptionId: string, lines: SubscriptionLine[]): Promise<void>;
   /** Drops a change booked for the next renewal; the subscription goes on as it is. */
   releaseBooking(subscriptionId: string): Promise<void>;
@@ -61,6 +75,14 @@ export interface BillingProvider {
   cancelNow(subscriptionId: string, key: string): Promise<void>;
   /** Verifies the raw body against the signature header; throws WebhookRefused. */
   verifyEvent(rawBody: string, signatureHeader: string): ProviderEvent;
+}
+
+/** A plan change's price before it is confirmed; amounts in the currency's smallest unit. */
+export interface ChangePreview {
+  amountNow: number;
+  periodEnd: Date | null;
+  /** Unix seconds the proration was computed for; changeNow with it charges amountNow. */
+  prorationDate: number;
 }
 
 /** Where billing keeps its record; `within` runs one transaction with the record locked. */

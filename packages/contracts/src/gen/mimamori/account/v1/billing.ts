@@ -61,6 +61,11 @@ export interface Billing {
     | undefined;
   /** "JPY" or "USD", fixed at signup. */
   currency: string;
+  /**
+   * Billing's clock when this was read: the screens count the days left from it, not from the
+   * browser's clock (which may be wrong, and which a Stripe test clock does not move).
+   */
+  asOf?: Date | undefined;
 }
 
 export interface GetBillingRequest {
@@ -103,6 +108,11 @@ export interface ChangePlanRequest {
     | undefined;
   /** "now" or "renewal". */
   timing: string;
+  /**
+   * Unix seconds from PreviewPlanChange: a change now is prorated as of then, so it charges what
+   * the preview showed; 0 prorates as of now. Must lie in the current period.
+   */
+  prorationDate: number;
 }
 
 export interface CancelRequest {
@@ -130,6 +140,29 @@ export interface ConfirmCardResponse {
 
 export interface ChangePlanResponse {
   billing?: Billing | undefined;
+}
+
+export interface PreviewPlanChangeRequest {
+  sessionToken: string;
+  plan?: PlanChoice | undefined;
+}
+
+export interface PreviewPlanChangeResponse {
+  /**
+   * Charged at once when the change is made now, in the currency's smallest unit (whole yen, US
+   * cents); negative: a credit the next invoices use up. 0 during the trial.
+   */
+  amountNow: number;
+  /** JPY or USD. */
+  currency: string;
+  /** The change is free during the trial, which goes on. */
+  trial: boolean;
+  /** When the new plan's period ends if the change is made now (the period restarts on a new cycle). */
+  periodEnd?:
+    | Date
+    | undefined;
+  /** The moment the proration is computed for; ChangePlan with it charges this amount. */
+  prorationDate: number;
 }
 
 export interface CancelResponse {
@@ -418,6 +451,7 @@ function createBaseBilling(): Billing {
     periodEnd: undefined,
     card: undefined,
     currency: "",
+    asOf: undefined,
   };
 }
 
@@ -446,6 +480,9 @@ export const Billing: MessageFns<Billing> = {
     }
     if (message.currency !== "") {
       writer.uint32(66).string(message.currency);
+    }
+    if (message.asOf !== undefined) {
+      Timestamp.encode(toTimestamp(message.asOf), writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -527,6 +564,14 @@ export const Billing: MessageFns<Billing> = {
             message.currency = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.asOf = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -561,6 +606,11 @@ export const Billing: MessageFns<Billing> = {
         : undefined,
       card: isSet(object.card) ? Card.fromJSON(object.card) : undefined,
       currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      asOf: isSet(object.asOf)
+        ? fromJsonTimestamp(object.asOf)
+        : isSet(object.as_of)
+        ? fromJsonTimestamp(object.as_of)
+        : undefined,
     };
   },
 
@@ -590,6 +640,9 @@ export const Billing: MessageFns<Billing> = {
     if (message.currency !== "") {
       obj.currency = message.currency;
     }
+    if (message.asOf !== undefined) {
+      obj.asOf = message.asOf.toISOString();
+    }
     return obj;
   },
 
@@ -610,6 +663,7 @@ export const Billing: MessageFns<Billing> = {
     message.periodEnd = object.periodEnd ?? undefined;
     message.card = (object.card !== undefined && object.card !== null) ? Card.fromPartial(object.card) : undefined;
     message.currency = object.currency ?? "";
+    message.asOf = object.asOf ?? undefined;
     return message;
   },
 };
@@ -1198,7 +1252,7 @@ export const ConfirmTestCardResponse: MessageFns<ConfirmTestCardResponse> = {
 };
 
 function createBaseChangePlanRequest(): ChangePlanRequest {
-  return { sessionToken: "", plan: undefined, timing: "" };
+  return { sessionToken: "", plan: undefined, timing: "", prorationDate: 0 };
 }
 
 export const ChangePlanRequest: MessageFns<ChangePlanRequest> = {
@@ -1211,6 +1265,9 @@ export const ChangePlanRequest: MessageFns<ChangePlanRequest> = {
     }
     if (message.timing !== "") {
       writer.uint32(26).string(message.timing);
+    }
+    if (message.prorationDate !== 0) {
+      writer.uint32(32).int64(message.prorationDate);
     }
     return writer;
   },
@@ -1252,6 +1309,14 @@ export const ChangePlanRequest: MessageFns<ChangePlanRequest> = {
             message.timing = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.prorationDate = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1273,6 +1338,11 @@ export const ChangePlanRequest: MessageFns<ChangePlanRequest> = {
         : "",
       plan: isSet(object.plan) ? PlanChoice.fromJSON(object.plan) : undefined,
       timing: isSet(object.timing) ? globalThis.String(object.timing) : "",
+      prorationDate: isSet(object.prorationDate)
+        ? globalThis.Number(object.prorationDate)
+        : isSet(object.proration_date)
+        ? globalThis.Number(object.proration_date)
+        : 0,
     };
   },
 
@@ -1287,6 +1357,9 @@ export const ChangePlanRequest: MessageFns<ChangePlanRequest> = {
     if (message.timing !== "") {
       obj.timing = message.timing;
     }
+    if (message.prorationDate !== 0) {
+      obj.prorationDate = Math.round(message.prorationDate);
+    }
     return obj;
   },
 
@@ -1300,6 +1373,7 @@ export const ChangePlanRequest: MessageFns<ChangePlanRequest> = {
       ? PlanChoice.fromPartial(object.plan)
       : undefined;
     message.timing = object.timing ?? "";
+    message.prorationDate = object.prorationDate ?? 0;
     return message;
   },
 };
@@ -1758,6 +1832,242 @@ export const ChangePlanResponse: MessageFns<ChangePlanResponse> = {
     message.billing = (object.billing !== undefined && object.billing !== null)
       ? Billing.fromPartial(object.billing)
       : undefined;
+    return message;
+  },
+};
+
+function createBasePreviewPlanChangeRequest(): PreviewPlanChangeRequest {
+  return { sessionToken: "", plan: undefined };
+}
+
+export const PreviewPlanChangeRequest: MessageFns<PreviewPlanChangeRequest> = {
+  encode(message: PreviewPlanChangeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    if (message.plan !== undefined) {
+      PlanChoice.encode(message.plan, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewPlanChangeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewPlanChangeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.plan = PlanChoice.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewPlanChangeRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      plan: isSet(object.plan) ? PlanChoice.fromJSON(object.plan) : undefined,
+    };
+  },
+
+  toJSON(message: PreviewPlanChangeRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    if (message.plan !== undefined) {
+      obj.plan = PlanChoice.toJSON(message.plan);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewPlanChangeRequest>, I>>(base?: I): PreviewPlanChangeRequest {
+    return PreviewPlanChangeRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewPlanChangeRequest>, I>>(object: I): PreviewPlanChangeRequest {
+    const message = createBasePreviewPlanChangeRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    message.plan = (object.plan !== undefined && object.plan !== null)
+      ? PlanChoice.fromPartial(object.plan)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePreviewPlanChangeResponse(): PreviewPlanChangeResponse {
+  return { amountNow: 0, currency: "", trial: false, periodEnd: undefined, prorationDate: 0 };
+}
+
+export const PreviewPlanChangeResponse: MessageFns<PreviewPlanChangeResponse> = {
+  encode(message: PreviewPlanChangeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.amountNow !== 0) {
+      writer.uint32(8).int64(message.amountNow);
+    }
+    if (message.currency !== "") {
+      writer.uint32(18).string(message.currency);
+    }
+    if (message.trial !== false) {
+      writer.uint32(24).bool(message.trial);
+    }
+    if (message.periodEnd !== undefined) {
+      Timestamp.encode(toTimestamp(message.periodEnd), writer.uint32(34).fork()).join();
+    }
+    if (message.prorationDate !== 0) {
+      writer.uint32(40).int64(message.prorationDate);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewPlanChangeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewPlanChangeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.amountNow = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.trial = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.periodEnd = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.prorationDate = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewPlanChangeResponse {
+    return {
+      amountNow: isSet(object.amountNow)
+        ? globalThis.Number(object.amountNow)
+        : isSet(object.amount_now)
+        ? globalThis.Number(object.amount_now)
+        : 0,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      trial: isSet(object.trial) ? globalThis.Boolean(object.trial) : false,
+      periodEnd: isSet(object.periodEnd)
+        ? fromJsonTimestamp(object.periodEnd)
+        : isSet(object.period_end)
+        ? fromJsonTimestamp(object.period_end)
+        : undefined,
+      prorationDate: isSet(object.prorationDate)
+        ? globalThis.Number(object.prorationDate)
+        : isSet(object.proration_date)
+        ? globalThis.Number(object.proration_date)
+        : 0,
+    };
+  },
+
+  toJSON(message: PreviewPlanChangeResponse): unknown {
+    const obj: any = {};
+    if (message.amountNow !== 0) {
+      obj.amountNow = Math.round(message.amountNow);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.trial !== false) {
+      obj.trial = message.trial;
+    }
+    if (message.periodEnd !== undefined) {
+      obj.periodEnd = message.periodEnd.toISOString();
+    }
+    if (message.prorationDate !== 0) {
+      obj.prorationDate = Math.round(message.prorationDate);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewPlanChangeResponse>, I>>(base?: I): PreviewPlanChangeResponse {
+    return PreviewPlanChangeResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewPlanChangeResponse>, I>>(object: I): PreviewPlanChangeResponse {
+    const message = createBasePreviewPlanChangeResponse();
+    message.amountNow = object.amountNow ?? 0;
+    message.currency = object.currency ?? "";
+    message.trial = object.trial ?? false;
+    message.periodEnd = object.periodEnd ?? undefined;
+    message.prorationDate = object.prorationDate ?? 0;
     return message;
   },
 };
@@ -2572,6 +2882,21 @@ export const BillingServiceService = {
     responseSerialize: (value: ChangePlanResponse): Buffer => Buffer.from(ChangePlanResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ChangePlanResponse => ChangePlanResponse.decode(value),
   },
+  /**
+   * What changing now would charge (or credit) before the user confirms it: the provider's
+   * proration preview. During the trial nothing is charged. FAILED_PRECONDITION renew_first in 6 or 7.
+   */
+  previewPlanChange: {
+    path: "/mimamori.account.v1.BillingService/PreviewPlanChange" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PreviewPlanChangeRequest): Buffer =>
+      Buffer.from(PreviewPlanChangeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PreviewPlanChangeRequest => PreviewPlanChangeRequest.decode(value),
+    responseSerialize: (value: PreviewPlanChangeResponse): Buffer =>
+      Buffer.from(PreviewPlanChangeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PreviewPlanChangeResponse => PreviewPlanChangeResponse.decode(value),
+  },
   /** Drops the change booked for the next renewal; the current plan goes on. */
   cancelBookedChange: {
     path: "/mimamori.account.v1.BillingService/CancelBookedChange" as const,
@@ -2661,6 +2986,11 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
   confirmTestCard: handleUnaryCall<ConfirmTestCardRequest, ConfirmTestCardResponse>;
   /** Now with proration (always now during the trial) or booked for the next renewal. */
   changePlan: handleUnaryCall<ChangePlanRequest, ChangePlanResponse>;
+  /**
+   * What changing now would charge (or credit) before the user confirms it: the provider's
+   * proration preview. During the trial nothing is charged. FAILED_PRECONDITION renew_first in 6 or 7.
+   */
+  previewPlanChange: handleUnaryCall<PreviewPlanChangeRequest, PreviewPlanChangeResponse>;
   /** Drops the change booked for the next renewal; the current plan goes on. */
   cancelBookedChange: handleUnaryCall<CancelBookedChangeRequest, CancelBookedChangeResponse>;
   /** Service continues to the period's end; undo is possible until then. The questionnaire is kept. */
@@ -2767,6 +3097,25 @@ export interface BillingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ChangePlanResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * What changing now would charge (or credit) before the user confirms it: the provider's
+   * proration preview. During the trial nothing is charged. FAILED_PRECONDITION renew_first in 6 or 7.
+   */
+  previewPlanChange(
+    request: PreviewPlanChangeRequest,
+    callback: (error: ServiceError | null, response: PreviewPlanChangeResponse) => void,
+  ): ClientUnaryCall;
+  previewPlanChange(
+    request: PreviewPlanChangeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PreviewPlanChangeResponse) => void,
+  ): ClientUnaryCall;
+  previewPlanChange(
+    request: PreviewPlanChangeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PreviewPlanChangeResponse) => void,
   ): ClientUnaryCall;
   /** Drops the change booked for the next renewal; the current plan goes on. */
   cancelBookedChange(

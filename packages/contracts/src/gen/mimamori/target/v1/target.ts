@@ -216,6 +216,11 @@ export interface TargetRow {
    */
   failingSince?: Date | undefined;
   failingKind: string;
+  /**
+   * Paused by the account's hold (not by the user or for want of a slot): a lifted hold offers
+   * to resume these.
+   */
+  pausedForHold: boolean;
 }
 
 export interface ListTargetsResponse {
@@ -263,6 +268,17 @@ export interface DeleteTargetRequest {
 
 export interface DeleteTargetResponse {
   result?: TargetActionResult | undefined;
+}
+
+export interface ResumeHeldTargetsRequest {
+  caller?: Caller | undefined;
+}
+
+export interface ResumeHeldTargetsResponse {
+  /** Sites monitoring again. */
+  resumed: number;
+  /** Sites the hold paused that stay paused: no free slot for them. */
+  stillPaused: number;
 }
 
 export interface ImportTargetsRequest {
@@ -2456,6 +2472,7 @@ function createBaseTargetRow(): TargetRow {
     intervalMinutes: 0,
     failingSince: undefined,
     failingKind: "",
+    pausedForHold: false,
   };
 }
 
@@ -2502,6 +2519,9 @@ export const TargetRow: MessageFns<TargetRow> = {
     }
     if (message.failingKind !== "") {
       writer.uint32(114).string(message.failingKind);
+    }
+    if (message.pausedForHold !== false) {
+      writer.uint32(120).bool(message.pausedForHold);
     }
     return writer;
   },
@@ -2631,6 +2651,14 @@ export const TargetRow: MessageFns<TargetRow> = {
             message.failingKind = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.pausedForHold = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2671,6 +2699,11 @@ export const TargetRow: MessageFns<TargetRow> = {
         : isSet(object.failing_kind)
         ? globalThis.String(object.failing_kind)
         : "",
+      pausedForHold: isSet(object.pausedForHold)
+        ? globalThis.Boolean(object.pausedForHold)
+        : isSet(object.paused_for_hold)
+        ? globalThis.Boolean(object.paused_for_hold)
+        : false,
     };
   },
 
@@ -2718,6 +2751,9 @@ export const TargetRow: MessageFns<TargetRow> = {
     if (message.failingKind !== "") {
       obj.failingKind = message.failingKind;
     }
+    if (message.pausedForHold !== false) {
+      obj.pausedForHold = message.pausedForHold;
+    }
     return obj;
   },
 
@@ -2740,6 +2776,7 @@ export const TargetRow: MessageFns<TargetRow> = {
     message.intervalMinutes = object.intervalMinutes ?? 0;
     message.failingSince = object.failingSince ?? undefined;
     message.failingKind = object.failingKind ?? "";
+    message.pausedForHold = object.pausedForHold ?? false;
     return message;
   },
 };
@@ -3413,6 +3450,164 @@ export const DeleteTargetResponse: MessageFns<DeleteTargetResponse> = {
     message.result = (object.result !== undefined && object.result !== null)
       ? TargetActionResult.fromPartial(object.result)
       : undefined;
+    return message;
+  },
+};
+
+function createBaseResumeHeldTargetsRequest(): ResumeHeldTargetsRequest {
+  return { caller: undefined };
+}
+
+export const ResumeHeldTargetsRequest: MessageFns<ResumeHeldTargetsRequest> = {
+  encode(message: ResumeHeldTargetsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResumeHeldTargetsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResumeHeldTargetsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResumeHeldTargetsRequest {
+    return { caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined };
+  },
+
+  toJSON(message: ResumeHeldTargetsRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResumeHeldTargetsRequest>, I>>(base?: I): ResumeHeldTargetsRequest {
+    return ResumeHeldTargetsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResumeHeldTargetsRequest>, I>>(object: I): ResumeHeldTargetsRequest {
+    const message = createBaseResumeHeldTargetsRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseResumeHeldTargetsResponse(): ResumeHeldTargetsResponse {
+  return { resumed: 0, stillPaused: 0 };
+}
+
+export const ResumeHeldTargetsResponse: MessageFns<ResumeHeldTargetsResponse> = {
+  encode(message: ResumeHeldTargetsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.resumed !== 0) {
+      writer.uint32(8).int32(message.resumed);
+    }
+    if (message.stillPaused !== 0) {
+      writer.uint32(16).int32(message.stillPaused);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResumeHeldTargetsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResumeHeldTargetsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.resumed = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.stillPaused = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResumeHeldTargetsResponse {
+    return {
+      resumed: isSet(object.resumed) ? globalThis.Number(object.resumed) : 0,
+      stillPaused: isSet(object.stillPaused)
+        ? globalThis.Number(object.stillPaused)
+        : isSet(object.still_paused)
+        ? globalThis.Number(object.still_paused)
+        : 0,
+    };
+  },
+
+  toJSON(message: ResumeHeldTargetsResponse): unknown {
+    const obj: any = {};
+    if (message.resumed !== 0) {
+      obj.resumed = Math.round(message.resumed);
+    }
+    if (message.stillPaused !== 0) {
+      obj.stillPaused = Math.round(message.stillPaused);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResumeHeldTargetsResponse>, I>>(base?: I): ResumeHeldTargetsResponse {
+    return ResumeHeldTargetsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResumeHeldTargetsResponse>, I>>(object: I): ResumeHeldTargetsResponse {
+    const message = createBaseResumeHeldTargetsResponse();
+    message.resumed = object.resumed ?? 0;
+    message.stillPaused = object.stillPaused ?? 0;
     return message;
   },
 };
@@ -4148,6 +4343,21 @@ export const TargetServiceService = {
     responseDeserialize: (value: Buffer): MarkTargetSeenResponse => MarkTargetSeenResponse.decode(value),
   },
   /**
+   * After a hold is lifted: resumes the sites the hold paused, in list order, as far as the plan's
+   * free slots go (docs/product.md#subscription). FAILED_PRECONDITION account_on_hold while held.
+   */
+  resumeHeldTargets: {
+    path: "/mimamori.target.v1.TargetService/ResumeHeldTargets" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResumeHeldTargetsRequest): Buffer =>
+      Buffer.from(ResumeHeldTargetsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResumeHeldTargetsRequest => ResumeHeldTargetsRequest.decode(value),
+    responseSerialize: (value: ResumeHeldTargetsResponse): Buffer =>
+      Buffer.from(ResumeHeldTargetsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResumeHeldTargetsResponse => ResumeHeldTargetsResponse.decode(value),
+  },
+  /**
    * Every site's current state in id order, a page at a time, as targets.* events describe it:
    * how the scheduler (re)builds its schedule without replaying the stream. Internal: no caller.
    */
@@ -4177,6 +4387,11 @@ export interface TargetServiceServer extends UntypedServiceImplementation {
   importTargets: handleUnaryCall<ImportTargetsRequest, ImportTargetsResponse>;
   /** Clears a site's NEW flag when its history is opened (docs/product.md#history). */
   markTargetSeen: handleUnaryCall<MarkTargetSeenRequest, MarkTargetSeenResponse>;
+  /**
+   * After a hold is lifted: resumes the sites the hold paused, in list order, as far as the plan's
+   * free slots go (docs/product.md#subscription). FAILED_PRECONDITION account_on_hold while held.
+   */
+  resumeHeldTargets: handleUnaryCall<ResumeHeldTargetsRequest, ResumeHeldTargetsResponse>;
   /**
    * Every site's current state in id order, a page at a time, as targets.* events describe it:
    * how the scheduler (re)builds its schedule without replaying the stream. Internal: no caller.
@@ -4322,6 +4537,25 @@ export interface TargetServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: MarkTargetSeenResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * After a hold is lifted: resumes the sites the hold paused, in list order, as far as the plan's
+   * free slots go (docs/product.md#subscription). FAILED_PRECONDITION account_on_hold while held.
+   */
+  resumeHeldTargets(
+    request: ResumeHeldTargetsRequest,
+    callback: (error: ServiceError | null, response: ResumeHeldTargetsResponse) => void,
+  ): ClientUnaryCall;
+  resumeHeldTargets(
+    request: ResumeHeldTargetsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResumeHeldTargetsResponse) => void,
+  ): ClientUnaryCall;
+  resumeHeldTargets(
+    request: ResumeHeldTargetsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResumeHeldTargetsResponse) => void,
   ): ClientUnaryCall;
   /**
    * Every site's current state in id order, a page at a time, as targets.* events describe it:
