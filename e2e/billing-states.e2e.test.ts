@@ -545,7 +545,9 @@ describe('every subscription state on every screen', () => {
           link: { name: words.registerCard, href: '/newcard' },
         });
         // The hold, not the quota, is why the site cannot resume: beside its button and under usage.
-        await poll(() => page.locator('.target-action-reason').first().textContent()).toMatch(/保留中|On hold/);
+        await poll(() => page.locator('.target-action-reason').first().textContent()).toMatch(
+          /保留中|On hold/,
+        );
         expect(await page.getByTestId('usage-stopped').count()).toBe(1);
         expect(await page.getByTestId('register-stopped').count()).toBe(1);
       },
@@ -757,7 +759,9 @@ describe('every subscription state on every screen', () => {
           link: { name: words.updateCard, href: '/account' },
         });
         expect(await banner(page).getByRole('button', { name: words.retry }).count()).toBe(1);
-        await poll(() => page.locator('.target-action-reason').first().textContent()).toMatch(/保留中|On hold/);
+        await poll(() => page.locator('.target-action-reason').first().textContent()).toMatch(
+          /保留中|On hold/,
+        );
         expect(await page.getByTestId('usage-stopped').count()).toBe(1);
         expect(await page.getByTestId('register-stopped').count()).toBe(1);
       },

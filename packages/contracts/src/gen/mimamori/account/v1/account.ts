@@ -431,8 +431,16 @@ export interface RotateFeedTokenRequest {
   sessionToken: string;
 }
 
+export interface RotateFeedTokenResponse {
+  feedToken: string;
+}
+
 export interface GetFeedOwnerRequest {
   feedToken: string;
+}
+
+export interface GetFeedOwnerResponse {
+  userInfo?: UserInfo | undefined;
 }
 
 function createBaseGetUserInfoRequest(): GetUserInfoRequest {
@@ -6879,6 +6887,79 @@ export const RotateFeedTokenRequest: MessageFns<RotateFeedTokenRequest> = {
   },
 };
 
+function createBaseRotateFeedTokenResponse(): RotateFeedTokenResponse {
+  return { feedToken: "" };
+}
+
+export const RotateFeedTokenResponse: MessageFns<RotateFeedTokenResponse> = {
+  encode(message: RotateFeedTokenResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.feedToken !== "") {
+      writer.uint32(10).string(message.feedToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RotateFeedTokenResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRotateFeedTokenResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.feedToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RotateFeedTokenResponse {
+    return {
+      feedToken: isSet(object.feedToken)
+        ? globalThis.String(object.feedToken)
+        : isSet(object.feed_token)
+        ? globalThis.String(object.feed_token)
+        : "",
+    };
+  },
+
+  toJSON(message: RotateFeedTokenResponse): unknown {
+    const obj: any = {};
+    if (message.feedToken !== "") {
+      obj.feedToken = message.feedToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RotateFeedTokenResponse>, I>>(base?: I): RotateFeedTokenResponse {
+    return RotateFeedTokenResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RotateFeedTokenResponse>, I>>(object: I): RotateFeedTokenResponse {
+    const message = createBaseRotateFeedTokenResponse();
+    message.feedToken = object.feedToken ?? "";
+    return message;
+  },
+};
+
 function createBaseGetFeedOwnerRequest(): GetFeedOwnerRequest {
   return { feedToken: "" };
 }
@@ -6948,6 +7029,81 @@ export const GetFeedOwnerRequest: MessageFns<GetFeedOwnerRequest> = {
   fromPartial<I extends Exact<DeepPartial<GetFeedOwnerRequest>, I>>(object: I): GetFeedOwnerRequest {
     const message = createBaseGetFeedOwnerRequest();
     message.feedToken = object.feedToken ?? "";
+    return message;
+  },
+};
+
+function createBaseGetFeedOwnerResponse(): GetFeedOwnerResponse {
+  return { userInfo: undefined };
+}
+
+export const GetFeedOwnerResponse: MessageFns<GetFeedOwnerResponse> = {
+  encode(message: GetFeedOwnerResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userInfo !== undefined) {
+      UserInfo.encode(message.userInfo, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetFeedOwnerResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetFeedOwnerResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userInfo = UserInfo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetFeedOwnerResponse {
+    return {
+      userInfo: isSet(object.userInfo)
+        ? UserInfo.fromJSON(object.userInfo)
+        : isSet(object.user_info)
+        ? UserInfo.fromJSON(object.user_info)
+        : undefined,
+    };
+  },
+
+  toJSON(message: GetFeedOwnerResponse): unknown {
+    const obj: any = {};
+    if (message.userInfo !== undefined) {
+      obj.userInfo = UserInfo.toJSON(message.userInfo);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetFeedOwnerResponse>, I>>(base?: I): GetFeedOwnerResponse {
+    return GetFeedOwnerResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetFeedOwnerResponse>, I>>(object: I): GetFeedOwnerResponse {
+    const message = createBaseGetFeedOwnerResponse();
+    message.userInfo = (object.userInfo !== undefined && object.userInfo !== null)
+      ? UserInfo.fromPartial(object.userInfo)
+      : undefined;
     return message;
   },
 };
@@ -7252,9 +7408,9 @@ export const AccountServiceService = {
     requestSerialize: (value: RotateFeedTokenRequest): Buffer =>
       Buffer.from(RotateFeedTokenRequest.encode(value).finish()),
     requestDeserialize: (value: Buffer): RotateFeedTokenRequest => RotateFeedTokenRequest.decode(value),
-    responseSerialize: (value: GetFeedTokenResponse): Buffer =>
-      Buffer.from(GetFeedTokenResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): GetFeedTokenResponse => GetFeedTokenResponse.decode(value),
+    responseSerialize: (value: RotateFeedTokenResponse): Buffer =>
+      Buffer.from(RotateFeedTokenResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RotateFeedTokenResponse => RotateFeedTokenResponse.decode(value),
   },
   /**
    * The gateway's feeds: whose updates a feed token opens, as user_info. NOT_FOUND
@@ -7266,8 +7422,9 @@ export const AccountServiceService = {
     responseStream: false as const,
     requestSerialize: (value: GetFeedOwnerRequest): Buffer => Buffer.from(GetFeedOwnerRequest.encode(value).finish()),
     requestDeserialize: (value: Buffer): GetFeedOwnerRequest => GetFeedOwnerRequest.decode(value),
-    responseSerialize: (value: GetUserInfoResponse): Buffer => Buffer.from(GetUserInfoResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): GetUserInfoResponse => GetUserInfoResponse.decode(value),
+    responseSerialize: (value: GetFeedOwnerResponse): Buffer =>
+      Buffer.from(GetFeedOwnerResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetFeedOwnerResponse => GetFeedOwnerResponse.decode(value),
   },
   /**
    * Internal, for the notifier (no session, never routed by the gateway): where and how a user
@@ -7346,12 +7503,12 @@ export interface AccountServiceServer extends UntypedServiceImplementation {
   authorizeApiToken: handleUnaryCall<AuthorizeApiTokenRequest, AuthorizeApiTokenResponse>;
   /** The account's secret feed token (made on first ask), and a new one in its place. */
   getFeedToken: handleUnaryCall<GetFeedTokenRequest, GetFeedTokenResponse>;
-  rotateFeedToken: handleUnaryCall<RotateFeedTokenRequest, GetFeedTokenResponse>;
+  rotateFeedToken: handleUnaryCall<RotateFeedTokenRequest, RotateFeedTokenResponse>;
   /**
    * The gateway's feeds: whose updates a feed token opens, as user_info. NOT_FOUND
    * feed_not_found for an unknown or replaced token, or an ended account.
    */
-  getFeedOwner: handleUnaryCall<GetFeedOwnerRequest, GetUserInfoResponse>;
+  getFeedOwner: handleUnaryCall<GetFeedOwnerRequest, GetFeedOwnerResponse>;
   /**
    * Internal, for the notifier (no session, never routed by the gateway): where and how a user
    * is told about updates.
@@ -7784,18 +7941,18 @@ export interface AccountServiceClient extends Client {
   ): ClientUnaryCall;
   rotateFeedToken(
     request: RotateFeedTokenRequest,
-    callback: (error: ServiceError | null, response: GetFeedTokenResponse) => void,
+    callback: (error: ServiceError | null, response: RotateFeedTokenResponse) => void,
   ): ClientUnaryCall;
   rotateFeedToken(
     request: RotateFeedTokenRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: GetFeedTokenResponse) => void,
+    callback: (error: ServiceError | null, response: RotateFeedTokenResponse) => void,
   ): ClientUnaryCall;
   rotateFeedToken(
     request: RotateFeedTokenRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: GetFeedTokenResponse) => void,
+    callback: (error: ServiceError | null, response: RotateFeedTokenResponse) => void,
   ): ClientUnaryCall;
   /**
    * The gateway's feeds: whose updates a feed token opens, as user_info. NOT_FOUND
@@ -7803,18 +7960,18 @@ export interface AccountServiceClient extends Client {
    */
   getFeedOwner(
     request: GetFeedOwnerRequest,
-    callback: (error: ServiceError | null, response: GetUserInfoResponse) => void,
+    callback: (error: ServiceError | null, response: GetFeedOwnerResponse) => void,
   ): ClientUnaryCall;
   getFeedOwner(
     request: GetFeedOwnerRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: GetUserInfoResponse) => void,
+    callback: (error: ServiceError | null, response: GetFeedOwnerResponse) => void,
   ): ClientUnaryCall;
   getFeedOwner(
     request: GetFeedOwnerRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: GetUserInfoResponse) => void,
+    callback: (error: ServiceError | null, response: GetFeedOwnerResponse) => void,
   ): ClientUnaryCall;
   /**
    * Internal, for the notifier (no session, never routed by the gateway): where and how a user
