@@ -35,10 +35,11 @@ export interface ServiceHostDeps {
 }
 
 /**
- * The shortest a scaled ack wait gets: a handler that sends no heartbeat (a check loading a page)
- * must finish inside it on a busy machine, or its message is handed out a second time.
+ * The shortest a scaled ack wait gets: a handler that sends no heartbeat must finish inside it on
+ * a busy machine, or its message is handed out a second time. A handler that does send them
+ * (a check loading a page) sends them well within it, whatever ack wait its catalog entry asks.
  */
-const ACK_WAIT_FLOOR_MS = 10_000;
+export const ACK_WAIT_FLOOR_MS = 10_000;
 
 export interface RunningService {
   name: string;

@@ -3,6 +3,7 @@ import type { CatalogEntry, EventBus } from '@mimamori/bus';
 import { runCheck, snapshotCaptured } from '@mimamori/events';
 import type { Logger, Metrics } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
+import { ACK_WAIT_FLOOR_MS } from '@mimamori/service-host';
 import { InvalidJobError, openCheckJob } from '../domain/open-check-job.ts';
 import type { FetchResult, PageFetcher } from '../domain/page-fetcher.ts';
 import { snapshotEvent } from '../domain/snapshot-event.ts';
@@ -66,7 +67,10 @@ export function checkConsumer(deps: CheckConsumerDeps): CatalogEntry {
         delivery: message.deliveryCount,
       });
       if (message.pending !== undefined) pending.set(message.pending);
-      const heartbeat = setInterval(() => message.working(), Math.max(500, Math.floor(deps.ackWaitMs / 3)));
+      // A third of the ack wait, or of the host's floor for it: under a time scale (tests) the host
+      // shortens this entry's ack wait down to that floor.
+      const heartbeatMs = Math.max(500, Math.floor(Math.min(deps.ackWaitMs, ACK_WAIT_FLOOR_MS) / 3));
+      const heartbeat = setInterval(() => message.working(), heartbeatMs);
       const abort = new AbortController();
       // The job's own word for its mode, so an unknown mode shows up as such rather than as http.
       const mode = job.fetchMode === 'browser' || job.fetchMode === 'http' ? job.fetchMode : 'unknown';
