@@ -10,30 +10,37 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // groups run one after another. A project with one worker (`fileParallelism: false`) is put in a
 // separate group that runs after everything else, so the e2e files used to start only once the
 // last integration file had finished, one at a time: the whole suite was the sum of both.
-// The long files spend most of their time waiting for one-minute checks, not on the CPU, so all
-// the projects now share one group of three workers: waits overlap, and on two cores three
-// files keep them busy without starving any one (more made the Chromium-heavy files slow).
+// The long files start whole products and browsers and wait on them (checks, mails, pages), so all
+// the projects share one group of three workers: waits overlap, and on two cores three files keep
+// them busy without starving any one (more made the Chromium-heavy files slow).
 // Each e2e file starts its own product on a free port with its own data folder and mailbox,
 // so e2e files may run beside each other and beside integration files.
 const WORKERS = 3;
 
 /**
- * Seconds the long files took in a full run on a 2-core machine: a fresh clone (CI) has no
- * timings cached yet, and without these the longest files would not start first there.
+ * Seconds the long files took in a fresh-clone CI run on a 2-core machine (the tests' time scaled,
+ * ADR 0019): a fresh clone has no timings cached yet, and without these the longest files would
+ * not start first there.
  */
 const KNOWN_LONG_FILES: [string, number][] = [
-  ['e2e/target-detail.e2e.test.ts', 400],
-  ['system-tests/failure-alerts.int.test.ts', 480],
-  ['system-tests/pipeline.int.test.ts', 200],
-  ['services/crawler/test/abuse.int.test.ts', 200],
-  ['system-tests/faults/nats-restarted.int.test.ts', 200],
-  ['e2e/dashboard.e2e.test.ts', 180],
-  ['e2e/journey.e2e.test.ts', 160],
-  ['system-tests/faults/notifier-killed.int.test.ts', 120],
-  ['system-tests/filings.int.test.ts', 115],
-  ['system-tests/filings-standalone.int.test.ts', 100],
-  ['system-tests/faults/postgres-restarted.int.test.ts', 110],
-  ['deploy/test/image.test.ts', 80],
+  ['e2e/billing-states.e2e.test.ts', 96],
+  ['system-tests/faults/nats-restarted.int.test.ts', 48],
+  ['e2e/journey.e2e.test.ts', 45],
+  ['services/crawler/src/browser/browser-page-fetcher.int.test.ts', 43],
+  ['e2e/dashboard.e2e.test.ts', 42],
+  ['e2e/wizard.e2e.test.ts', 38],
+  ['system-tests/faults/notifier-killed.int.test.ts', 35],
+  ['e2e/account.e2e.test.ts', 30],
+  ['system-tests/pipeline.int.test.ts', 27],
+  ['e2e/first-hour.e2e.test.ts', 26],
+  ['system-tests/failure-alerts.int.test.ts', 25],
+  ['e2e/target-detail.e2e.test.ts', 25],
+  ['e2e/api-tokens.e2e.test.ts', 24],
+  ['e2e/billing.e2e.test.ts', 23],
+  ['e2e/filings.e2e.test.ts', 21],
+  ['system-tests/faults/postgres-restarted.int.test.ts', 19],
+  ['e2e/shell.e2e.test.ts', 17],
+  ['packages/bus/src/outbox-pglite.test.ts', 17],
 ];
 
 /**

@@ -7,7 +7,8 @@ bash "$(dirname "${BASH_SOURCE[0]}")/prepare-test-machine.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 cd "$MIMAMORI_ROOT"
 
-step() { printf '\n== %s\n' "$*"; }
+# Each step says how far into the run it starts, so a slow step shows.
+step() { printf '\n== %s (at %d s)\n' "$*" "$SECONDS"; }
 # One command a line: under set -e a failure inside an && list does not stop the script, so a
 # type error once printed and CI went on.
 step lint
@@ -53,4 +54,5 @@ node -e '
 # a table, then one JSON line with the figures.
 step "security"
 pnpm --silent test:security || status=1
+echo "test command took $SECONDS s"
 exit "$status"
