@@ -18,10 +18,12 @@ import {
   WIDE,
 } from './steps.ts';
 
-// Four new users at once on one single-process product, each checked with screenshots every
-// product minute: at the tests' usual scale (a 2 s minute) the product answered some picture
-// requests 503 while busy; a 6 s minute still shows the demo shop's change within seconds.
-const running = productAndBrowser(() => ({ env: { MIMAMORI_TIME_SCALE: '10' } }));
+// A new site's first update is its second start check, a product minute after the first, seeing
+// the demo shop's next price (ADR 0020). That minute must outlast a check on a busy machine, or the
+// second check overtakes the first and the update waits for the site's phase, 10 minutes on the
+// default plan: 20 s here (at a 10 s minute one run in four waited 108 s; at the tests' usual 2 s
+// the product, busy with screenshots, also answered some picture requests 503).
+const running = productAndBrowser(() => ({ env: { MIMAMORI_TIME_SCALE: '3' } }));
 
 const pageUrl = (path: string) => new URL(path, running.product.url).href;
 
@@ -158,11 +160,12 @@ const runs = [
   { language: 'en', width: 'narrow', plan: 'basic5' },
 ] as const;
 
-// Four people at once on one product, each waiting for their own first update.
-describe.concurrent('a new user watches the demo shop', () => {
+// Four people one after another on one product, each waiting for their own first update: at once,
+// on a CI machine's two cores beside two other files, one took 93 s.
+describe('a new user watches the demo shop', () => {
   it.for(runs)(
     'signs up, registers a price with the wizard and sees its update arrive — $language, $width, $plan',
-    { timeout: 420_000 },
+    { timeout: 120_000 },
     async ({ language, width, plan }, { expect }) => {
       const t = await translator(language);
       const name = `${width}-${language}`;

@@ -76,8 +76,11 @@ afterAll(async () => {
 
 /** Opening a page in the crawler's browser may take up to about a minute (docs/product.md#checks). */
 const PAGE_LOAD = { timeout: 90_000 };
-/** Each change of an area's options reads the area again from the live page. */
-const READING = { timeout: 15_000 };
+/**
+ * Each area picked, and each change of its options, reads the area again from the live page in
+ * the crawler's browser: in CI, beside two other files' browsers, a drag's reading outlasted 10 s.
+ */
+const READING = { timeout: 30_000 };
 
 const pageUrl = (path: string) => new URL(path, product.url).href;
 
@@ -164,7 +167,7 @@ describe('site registration wizard against the running product', () => {
     // The price is picked by clicking it on the screenshot.
     await page.getByRole('button', { name: '¥1,280', exact: true }).click();
     await expect
-      .poll(() => page.getByRole('status').filter({ hasText: 'エリアを追加しました。' }).count())
+      .poll(() => page.getByRole('status').filter({ hasText: 'エリアを追加しました。' }).count(), READING)
       .toBe(1);
     // Named after the heading of the price's card, not after the price, which changes.
     expect(await page.locator('.area-row-label').allTextContents()).toEqual(['Sencha 100g']);
@@ -182,7 +185,7 @@ describe('site registration wizard against the running product', () => {
     await page.mouse.move(stock.x + stock.width / 2, stock.y + stock.height / 2, { steps: 4 });
     await page.mouse.move(stock.x + stock.width + 2, stock.y + stock.height + 2, { steps: 4 });
     await page.mouse.up();
-    await expect.poll(() => page.locator('.area-row').count()).toBe(2);
+    await expect.poll(() => page.locator('.area-row').count(), READING).toBe(2);
     await check(page, 'wizard-areas-1280-ja');
     const second = (await page.locator('.area-row-label').allTextContents())[1] ?? '';
     await page.getByRole('button', { name: `「${second}」の指定を解除` }).click();
