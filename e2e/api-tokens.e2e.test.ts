@@ -10,7 +10,7 @@ import {
   NARROW,
   openPage,
   productAndBrowser,
-  type SignUpLabels,
+  SIGN_UP_LABELS,
   screenshot,
   shots,
   signedUpAndIn,
@@ -19,26 +19,8 @@ import {
 
 const running = productAndBrowser();
 
-const JA: SignUpLabels = {
-  email: 'メールアドレス',
-  password: 'パスワード',
-  plan: 'ベーシック5 5サイト',
-  agree: '利用規約に同意する',
-  submit: '無料で登録する',
-  mailSent: 'メールを確認してください',
-  verified: 'メールアドレスを確認しました。',
-  signIn: 'ログイン',
-};
-const EN: SignUpLabels = {
-  email: 'E-mail address',
-  password: 'Password',
-  plan: 'Basic 5 5 sites',
-  agree: 'I agree to the terms of service',
-  submit: 'Sign up for free',
-  mailSent: 'Check your mail',
-  verified: 'Your e-mail address has been verified.',
-  signIn: 'Sign in',
-};
+const JA = SIGN_UP_LABELS.ja;
+const EN = SIGN_UP_LABELS.en;
 
 type Words = {
   name: string;

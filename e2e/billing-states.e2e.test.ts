@@ -7,7 +7,7 @@ import {
   NARROW,
   openPage,
   productAndBrowser,
-  type SignUpLabels,
+  SIGN_UP_LABELS,
   screenshot,
   signedUpAndIn,
   signIn,
@@ -71,28 +71,6 @@ async function advanceDays(days: number) {
 }
 
 type Lang = 'ja' | 'en';
-const LABELS: Record<Lang, SignUpLabels> = {
-  ja: {
-    email: 'メールアドレス',
-    password: 'パスワード',
-    plan: 'ベーシック5 5サイト',
-    agree: '利用規約に同意する',
-    submit: '無料で登録する',
-    mailSent: 'メールを確認してください',
-    verified: 'メールアドレスを確認しました。',
-    signIn: 'ログイン',
-  },
-  en: {
-    email: 'E-mail address',
-    password: 'Password',
-    plan: 'Basic 5 5 sites',
-    agree: 'I agree to the terms of service',
-    submit: 'Sign up for free',
-    mailSent: 'Check your mail',
-    verified: 'Your e-mail address has been verified.',
-    signIn: 'Sign in',
-  },
-};
 
 /** The words each check looks for, in each language (the catalogues' texts, in part). */
 const WORDS = {
@@ -261,7 +239,7 @@ async function signedUp(name: string, lang: Lang): Promise<Account> {
   await signedUpAndIn(page, running.product.url, {
     email: `${name}@example.com`,
     password: 'mimamori-pass-1',
-    labels: LABELS[lang],
+    labels: SIGN_UP_LABELS[lang],
   });
   return { name, page, siteId: null };
 }
@@ -789,7 +767,7 @@ describe('every subscription state on every screen', () => {
     await signIn(account.page, running.product.url, {
       email: `${account.name}@example.com`,
       password: 'mimamori-pass-1',
-      labels: LABELS.en,
+      labels: SIGN_UP_LABELS.en,
     });
     await untilStatus(account, 9);
     await untilSitesPaused(account);
