@@ -42,6 +42,7 @@ const KNOWN_LONG_FILES: [string, number][] = [
   ['e2e/billing.e2e.test.ts', 23],
   ['e2e/filings.e2e.test.ts', 21],
   ['system-tests/faults/postgres-restarted.int.test.ts', 19],
+  ['services/gateway/test/billing/invoice-routes.int.test.ts', 18],
   ['e2e/shell.e2e.test.ts', 17],
   ['packages/bus/src/outbox-pglite.test.ts', 17],
 ];

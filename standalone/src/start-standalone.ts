@@ -6,12 +6,13 @@ import {
   createAccountService,
   createStripe,
   stripeBilling,
+  stripeInvoices,
   syncStripePrices,
   systemClock,
 } from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
 import { createInProcessBus } from '@mimamori/bus';
-import { accountV1, billingV1, diffV1, filingsV1, targetV1, webhookV1 } from '@mimamori/contracts';
+import { accountV1, billingV1, diffV1, filingsV1, invoiceV1, targetV1, webhookV1 } from '@mimamori/contracts';
 import { type CrawlerDeps, createCrawlerService } from '@mimamori/crawler';
 import { openPglite } from '@mimamori/db';
 import { createDiffService } from '@mimamori/diff';
@@ -111,7 +112,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       webhookEgressAllow: options.webhookEgressAllow ?? [],
       prices: prices.plans,
       addonPrices: prices.addons,
-      billing: { provider: billing.provider, renewalGraceMs: 7 * 86_400_000 },
+      billing: { provider: billing.provider, renewalGraceMs: 7 * 86_400_000, invoices: billing.invoices },
       // The stand-in's time, so a hold deadline its test clock moved past is acted on.
       clock: billing.clock,
       ...(options.sweepIntervalMs ? { sweepIntervalMs: options.sweepIntervalMs } : {}),
@@ -156,6 +157,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   shutdown.register('crawler client', async () => preview.close());
   const billingClient = createGrpcClient(billingV1.BillingServiceClient, services.account?.grpcAddress ?? '');
   shutdown.register('billing client', async () => billingClient.close());
+  const invoices = createGrpcClient(invoiceV1.InvoiceServiceClient, services.account?.grpcAddress ?? '');
+  shutdown.register('invoice client', async () => invoices.close());
   const target = createGrpcClient(targetV1.TargetServiceClient, services.target?.grpcAddress ?? '');
   shutdown.register('target client', async () => target.close());
   const history = createGrpcClient(diffV1.HistoryServiceClient, services.diff?.grpcAddress ?? '');
@@ -169,6 +172,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     account,
     webhooks,
     billing: billingClient,
+    invoices,
     stripePublishableKey: options.stripe?.publishableKey,
     preview,
     secretBox,
@@ -198,6 +202,7 @@ async function startBilling(options: StandaloneOptions, prices: { plans: PlanPri
     const { secretKey, webhookSecret } = options.stripe;
     return {
       provider: stripeBilling({ secretKey, webhookSecret, clock: systemClock }),
+      invoices: stripeInvoices(createStripe(secretKey)),
       clock: systemClock,
       standIn: null,
       standInUrl: null,
@@ -214,6 +219,7 @@ async function startBilling(options: StandaloneOptions, prices: { plans: PlanPri
   return {
     // Webhooks are signed at the stand-in's time, which its test clock moves ahead of ours.
     provider: stripeBilling({ secretKey, webhookSecret, apiBase, clock }),
+    invoices: stripeInvoices(createStripe(secretKey, apiBase)),
     clock,
     standIn,
     standInUrl: apiBase,

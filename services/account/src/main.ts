@@ -1,7 +1,8 @@
 import { parseAddonPrices, parsePlanPrices } from '@mimamori/plans';
 import { createSecretBox } from '@mimamori/secret-box';
 import { runServiceProcess } from '@mimamori/service-host';
-import { stripeBilling } from './clients/stripe-billing.ts';
+import { createStripe, stripeBilling } from './clients/stripe-billing.ts';
+import { stripeInvoices } from './clients/stripe-invoices.ts';
 import { accountEnv } from './config.ts';
 import { systemClock } from './domain/clock.ts';
 import { createAccountService } from './service.ts';
@@ -16,6 +17,7 @@ await runServiceProcess('account', accountEnv, ({ config, db, logger }) =>
     trialGraceMs: config.TRIAL_GRACE_DAYS * 86_400_000,
     sweepIntervalMs: config.TRIAL_SWEEP_INTERVAL_MS,
     discordApiBase: config.DISCORD_API_BASE,
+    receiptFontPath: config.RECEIPT_FONT_PATH,
     webhookEgressAllow: config.WEBHOOK_EGRESS_ALLOW.split(',').filter(Boolean),
     billing: config.STRIPE_SECRET_KEY
       ? {
@@ -26,6 +28,9 @@ await runServiceProcess('account', accountEnv, ({ config, db, logger }) =>
             clock: systemClock,
           }),
           renewalGraceMs: config.RENEWAL_GRACE_DAYS * 86_400_000,
+          invoices: stripeInvoices(
+            createStripe(config.STRIPE_SECRET_KEY, config.STRIPE_API_BASE || undefined),
+          ),
         }
       : null,
     xOAuth: config.X_OAUTH_CLIENT_ID

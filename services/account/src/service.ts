@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { outboxMigration, processedEventsMigration } from '@mimamori/bus';
-import { accountV1, billingV1, webhookV1 } from '@mimamori/contracts';
+import { accountV1, billingV1, invoiceV1, webhookV1 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
 import type { AddonPrices, PlanPrices } from '@mimamori/plans';
@@ -15,17 +15,23 @@ import { billingActions } from './domain/billing/billing-actions.ts';
 import type { BillingProvider } from './domain/billing/billing-ports.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { testMessage } from './domain/discord-link.ts';
+import type { InvoiceIssuer } from './domain/invoices/invoice.ts';
+import { invoiceActions } from './domain/invoices/invoice-actions.ts';
+import type { InvoiceProvider } from './domain/invoices/invoice-ports.ts';
 import type { XOAuthConfig } from './domain/x-sign-in.ts';
 import { billingCancelConsumer, billingSignUpConsumer } from './events/billing-consumer.ts';
 import { targetUsageConsumer } from './events/site-usage-consumer.ts';
 import { targetDeletedConsumer } from './events/target-deleted-consumer.ts';
 import { accountServer } from './grpc/account-server.ts';
 import { billingServer } from './grpc/billing-server.ts';
+import { invoiceServer } from './grpc/invoice-server.ts';
 import { webhookServer } from './grpc/webhook-server.ts';
 import { workAfterAnswer } from './grpc/work-after-answer.ts';
+import { receiptPdfRenderer } from './receipts/receipt-pdf.ts';
 import { createAccountStore } from './store/account-store.ts';
 import { createBillingStore } from './store/billing-store.ts';
 import { createExpiredRowsStore } from './store/expired-rows-store.ts';
+import { createInvoiceStore } from './store/invoice-store.ts';
 import { ACCOUNT_SCHEMA, accountMigrations } from './store/migrations.ts';
 import { createTrialStore } from './store/trial-store.ts';
 import { createWebhookStore } from './store/webhook-store.ts';
@@ -45,7 +51,11 @@ export interface AccountServiceOptions {
   discordApiBase?: string | (() => string);
   xOAuth?: XOAuthConfig | null;
   /** Billing on Stripe (or its stand-in); without it signup starts only the product's own trial. */
-  billing?: { provider: BillingProvider; renewalGraceMs: number } | null;
+  billing?: { provider: BillingProvider; renewalGraceMs: number; invoices?: InvoiceProvider } | null;
+  /** Who issues the receipts (the operator's details); marked placeholders unless given. */
+  issuer?: InvoiceIssuer;
+  /** The CJK font receipts are drawn with (RECEIPT_FONT_PATH); Debian's Noto Sans CJK unless given. */
+  receiptFontPath?: string;
   /**
    * `host:port` webhook receivers reached without the SSRF guard's address check
    * (WEBHOOK_EGRESS_ALLOW): tests' local receivers only; empty in the product.
@@ -54,6 +64,12 @@ export interface AccountServiceOptions {
 }
 
 const DAY_MS = 86_400_000;
+
+/** What receipts say when no operator details are configured: never a real seller's. */
+export const SAMPLE_ISSUER: InvoiceIssuer = {
+  legalName: { ja: '（設定されていません：見本）', en: '(not configured: sample)' },
+  registrationNumber: '（見本 / sample）',
+};
 
 export function createAccountService(options: AccountServiceOptions): ServiceModule {
   const { db, logger, secretBox } = options;
@@ -76,6 +92,17 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     holds: billing ? () => billing.sweepHolds() : null,
     intervalMs: options.sweepIntervalMs ?? 60_000,
     logger,
+  });
+  const invoices = invoiceActions({
+    accounts,
+    clock,
+    provider: options.billing?.invoices ?? null,
+    store: createInvoiceStore(db),
+    issuer: options.issuer ?? SAMPLE_ISSUER,
+    // Checked at start where there are invoices to draw: a missing font fails the start, not a download.
+    render: options.billing?.invoices
+      ? receiptPdfRenderer(options.receiptFontPath)
+      : () => Promise.reject(new Error('no invoices without billing')),
   });
   const afterAnswer = workAfterAnswer(logger);
   const webhooks = createWebhookStore(db);
@@ -143,6 +170,10 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
           { accounts, clock },
           { plans: options.prices ?? {}, addons: options.addonPrices ?? {} },
         ),
+      },
+      {
+        definition: invoiceV1.InvoiceServiceService,
+        implementation: invoiceServer(invoices, { accounts, clock }),
       },
     ],
     stop: async () => {

@@ -1,6 +1,14 @@
 import fastifyCookie from '@fastify/cookie';
 import type { BlobStore } from '@mimamori/blob-store';
-import type { accountV1, billingV1, diffV1, filingsV1, targetV1, webhookV1 } from '@mimamori/contracts';
+import type {
+  accountV1,
+  billingV1,
+  diffV1,
+  filingsV1,
+  invoiceV1,
+  targetV1,
+  webhookV1,
+} from '@mimamori/contracts';
 import type { Mailbox } from '@mimamori/mail';
 import { type Logger, scaledMs } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
@@ -19,6 +27,7 @@ import { feedRoutes, feedsNeedToken } from './http/feed-routes.ts';
 import { filingsRoutes } from './http/filings-routes.ts';
 import { healthRoutes } from './http/health-routes.ts';
 import { historyRoutes } from './http/history-routes.ts';
+import { invoiceRoutes } from './http/invoice-routes.ts';
 import { mailboxRoutes } from './http/mailbox-routes.ts';
 import { openApiRoutes } from './http/openapi-routes.ts';
 import { previewRoutes } from './http/preview-routes.ts';
@@ -38,6 +47,8 @@ export interface GatewayDeps {
   webhooks?: webhookV1.WebhookServiceClient | undefined;
   /** The account service's billing (docs/billing.md); the billing routes exist only with it. */
   billing?: billingV1.BillingServiceClient | undefined;
+  /** The account service's receipts (docs/billing.md#receipts); the invoice routes exist only with it. */
+  invoices?: invoiceV1.InvoiceServiceClient | undefined;
   /** Stripe's publishable key for the browser's Payment Element; the test card form without it. */
   stripePublishableKey?: string | undefined;
   /** The crawler's wizard preview; the /api/preview routes exist only with it. */
@@ -116,6 +127,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   supportRoutes(app, deps);
   xSignInRoutes(app, deps);
   timezoneRoutes(app);
+  if (deps.invoices) invoiceRoutes(app, { invoices: deps.invoices });
   if (deps.billing) {
     billingRoutes(app, {
       account: deps.account,

@@ -20,6 +20,7 @@ await runStatelessProcess('gateway', gatewayEnv, async ({ config, logger, isShut
     account: clients.account,
     webhooks: clients.webhooks,
     billing: clients.billing,
+    invoices: clients.invoices,
     stripePublishableKey: config.STRIPE_PUBLISHABLE_KEY || undefined,
     preview: clients.preview,
     secretBox: config.SECRET_KEYS ? createSecretBox(config.SECRET_KEYS) : undefined,

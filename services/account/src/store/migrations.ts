@@ -206,4 +206,20 @@ export const accountMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    name: 'invoice recipients',
+    sql: `
+      -- The name or company receipts are made out to (適格請求書's 宛名), as the user entered it. Each
+      -- save raises the revision, and a save names the revision it was read at, so two pages open
+      -- at once cannot overwrite each other unseen. Stripe copies the name onto each invoice it
+      -- issues; an issued invoice keeps the name it had.
+      CREATE TABLE invoice_recipients (
+        user_id uuid PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        name text NOT NULL,
+        revision bigint NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+    `,
+  },
 ];

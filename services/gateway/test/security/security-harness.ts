@@ -2,9 +2,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAccountService, createStripe, stripeBilling, syncStripePrices } from '@mimamori/account';
+import {
+  createAccountService,
+  createStripe,
+  stripeBilling,
+  stripeInvoices,
+  syncStripePrices,
+} from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
-import { accountV1, billingV1, diffV1, filingsV1, targetV1, webhookV1 } from '@mimamori/contracts';
+import { accountV1, billingV1, diffV1, filingsV1, invoiceV1, targetV1, webhookV1 } from '@mimamori/contracts';
 import { createCrawlerService } from '@mimamori/crawler';
 import { createDiffService } from '@mimamori/diff';
 import { createFilingsService } from '@mimamori/filings';
@@ -112,6 +118,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
           clock: { now: () => new Date() },
         }),
         renewalGraceMs: 7 * 86_400_000,
+        invoices: stripeInvoices(createStripe(STRIPE_KEYS.secretKey, stripeApi)),
       },
       ...(options.discordApiBase ? { discordApiBase: options.discordApiBase } : {}),
     }),
@@ -153,6 +160,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
   const filings = createGrpcClient(filingsV1.FilingsServiceClient, filingsService.grpcAddress);
   const webhooks = createGrpcClient(webhookV1.WebhookServiceClient, accountService.grpcAddress);
   const billing = createGrpcClient(billingV1.BillingServiceClient, accountService.grpcAddress);
+  const invoices = createGrpcClient(invoiceV1.InvoiceServiceClient, accountService.grpcAddress);
   const target = createGrpcClient(targetV1.TargetServiceClient, targetService.grpcAddress);
   const history = createGrpcClient(diffV1.HistoryServiceClient, diffService.grpcAddress);
   const preview = previewCrawlers(crawlerService.grpcAddress, { deadlineMs: 60_000 });
@@ -161,6 +169,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     account,
     webhooks,
     billing,
+    invoices,
     target,
     preview,
     secretBox,
@@ -205,7 +214,8 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     },
     async close() {
       await gateway.close();
-      for (const client of [account, webhooks, billing, target, history, preview, filings]) client.close();
+      for (const client of [account, webhooks, billing, invoices, target, history, preview, filings])
+        client.close();
       await standIn.close();
       await testHost.close();
       await smtp.close();
