@@ -12,6 +12,8 @@ import billingErrorsEn from './features/errors-billing.en.json';
 import billingErrorsJa from './features/errors-billing.ja.json';
 import checkErrorsEn from './features/errors-check.en.json';
 import checkErrorsJa from './features/errors-check.ja.json';
+import receiptErrorsEn from './features/errors-receipts.en.json';
+import receiptErrorsJa from './features/errors-receipts.ja.json';
 import targetErrorsEn from './features/errors-target.en.json';
 import targetErrorsJa from './features/errors-target.ja.json';
 import webhookErrorsEn from './features/errors-webhook.en.json';
@@ -22,6 +24,8 @@ import landingEn from './features/landing.en.json';
 import landingJa from './features/landing.ja.json';
 import mockShopEn from './features/mockShop.en.json';
 import mockShopJa from './features/mockShop.ja.json';
+import receiptsEn from './features/receipts.en.json';
+import receiptsJa from './features/receipts.ja.json';
 import siteDetailEn from './features/siteDetail.en.json';
 import siteDetailJa from './features/siteDetail.ja.json';
 import tourEn from './features/tour.en.json';
@@ -48,6 +52,7 @@ export const ja = {
     ...webhookErrorsJa,
     ...billingErrorsJa,
     ...apiAccessErrorsJa,
+    ...receiptErrorsJa,
   },
   dashboard: { ...dashboardJa, filings: filingsJa },
   wizard: wizardJa,
@@ -58,6 +63,7 @@ export const ja = {
   apiAccess: apiAccessJa,
   billing: billingJa,
   landing: landingJa,
+  receipts: receiptsJa,
 };
 
 // English must carry every key the Japanese catalogue has; tsc fails on a missing one.
@@ -71,6 +77,7 @@ export const en: typeof ja = {
     ...webhookErrorsEn,
     ...billingErrorsEn,
     ...apiAccessErrorsEn,
+    ...receiptErrorsEn,
   },
   dashboard: { ...dashboardEn, filings: filingsEn },
   wizard: wizardEn,
@@ -81,6 +88,7 @@ export const en: typeof ja = {
   apiAccess: apiAccessEn,
   billing: billingEn,
   landing: landingEn,
+  receipts: receiptsEn,
 };
 
 export type Catalogue = typeof ja;

@@ -13,6 +13,7 @@ import { FeedsPanel } from '../api-access/feeds-panel.tsx';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
 import { useAccount } from '../hooks/use-account.ts';
+import { ReceiptsPanel } from '../receipts/receipts-panel.tsx';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { Page } from '../shell/page.tsx';
 import { WebhooksPanel } from '../webhooks/webhooks-panel.tsx';
@@ -48,6 +49,9 @@ export default function AccountPage() {
         <ProfileSection account={data} />
         <PasswordSection hasPassword={data.has_password} />
         <SubscriptionSection account={data} />
+        <AccountSection id="receipts" title={t('receipts.title')}>
+          <ReceiptsPanel timeZone={data.timezone} />
+        </AccountSection>
         <AccountSection id="settings" title={t('account.settings')}>
           <DisplaySettingsForm account={data} />
         </AccountSection>
