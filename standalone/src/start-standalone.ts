@@ -12,9 +12,18 @@ import {
 } from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
 import { createInProcessBus } from '@mimamori/bus';
-import { accountV1, billingV1, diffV1, filingsV1, invoiceV1, targetV1, webhookV1 } from '@mimamori/contracts';
+import {
+  accountV1,
+  billingV1,
+  closureV1,
+  diffV1,
+  filingsV1,
+  invoiceV1,
+  targetV1,
+  webhookV1,
+} from '@mimamori/contracts';
 import { type CrawlerDeps, createCrawlerService } from '@mimamori/crawler';
-import { openPglite } from '@mimamori/db';
+import { type Db, openPglite } from '@mimamori/db';
 import { createDiffService } from '@mimamori/diff';
 import { createFilingsService, type FilingsSettings } from '@mimamori/filings';
 import {
@@ -64,6 +73,10 @@ export interface Standalone {
   stripeStandInUrl: string | null;
   mailbox: Mailbox;
   services: Record<string, RunningService>;
+  /** The product's database (PGlite), for tests that read what the services store. */
+  db: Db;
+  /** Where the file-system blob store keeps screenshots and snapshots. */
+  blobDir: string;
 }
 
 const MAIL_FROM = 'Mimamori <no-reply@mimamori.local>';
@@ -82,7 +95,14 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
 
   const db = await openPglite(join(dataDir, 'pg'));
   shutdown.register('database', () => db.close());
-  const bus = createInProcessBus();
+  const bus = createInProcessBus({
+    // A failing handler is redelivered; without a line here the failure would go unseen.
+    onHandlerError: (error, message) =>
+      logger.warn(
+        { err: error, subject: message.subject, deliveryCount: message.deliveryCount },
+        'event handler failed',
+      ),
+  });
   shutdown.register('bus', () => bus.close());
   const mailbox = await createMailbox(join(dataDir, 'mailbox'), { from: MAIL_FROM });
 
@@ -102,7 +122,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 }, timeScale };
   const prices = options.prices ?? { plans: {}, addons: {} };
   const billing = await startBilling(options, prices);
-  const blobs = await createFileBlobStore(join(dataDir, 'blobs'));
+  const blobDir = join(dataDir, 'blobs');
+  const blobs = await createFileBlobStore(blobDir);
   const services: Record<string, RunningService> = {};
   const modules = [
     createAccountService({
@@ -159,6 +180,11 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   shutdown.register('billing client', async () => billingClient.close());
   const invoices = createGrpcClient(invoiceV1.InvoiceServiceClient, services.account?.grpcAddress ?? '');
   shutdown.register('invoice client', async () => invoices.close());
+  const closure = createGrpcClient(
+    closureV1.AccountClosureServiceClient,
+    services.account?.grpcAddress ?? '',
+  );
+  shutdown.register('closure client', async () => closure.close());
   const target = createGrpcClient(targetV1.TargetServiceClient, services.target?.grpcAddress ?? '');
   shutdown.register('target client', async () => target.close());
   const history = createGrpcClient(diffV1.HistoryServiceClient, services.diff?.grpcAddress ?? '');
@@ -173,6 +199,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     webhooks,
     billing: billingClient,
     invoices,
+    closure,
     stripePublishableKey: options.stripe?.publishableKey,
     preview,
     secretBox,
@@ -189,7 +216,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   services.gateway = await runService(gateway, host);
   url = services.gateway.url ?? '';
   billing.standIn?.setWebhookUrl(new URL('/api/stripe/webhook', url).toString());
-  return { url, mailbox, services, stripeStandInUrl: billing.standInUrl };
+  return { url, mailbox, services, stripeStandInUrl: billing.standInUrl, db, blobDir };
 }
 
 /**

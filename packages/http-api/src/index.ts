@@ -4,6 +4,7 @@
  * takes its types from them (type-only imports, so no schema code reaches the bundle).
  */
 export * from './account.ts';
+export * from './account-data.ts';
 export * from './api-access.ts';
 export * from './api-error.ts';
 export * from './billing.ts';

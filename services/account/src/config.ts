@@ -23,6 +23,9 @@ export const accountEnv = {
   RENEWAL_GRACE_DAYS: z.coerce.number().int().min(0).default(7),
   // How long an account stays on hold after its trial ends without a card before it is cancelled.
   TRIAL_GRACE_DAYS: z.coerce.number().int().min(0).default(30),
+  // How long a deleted account's data is kept before it is erased everywhere (the mail states the
+  // date). Decimals allowed, for tests.
+  ACCOUNT_PURGE_GRACE_DAYS: z.coerce.number().min(0).default(30),
   // How often the trial sweeper looks for ended trials and due cancellations.
   TRIAL_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(60_000),
   // Where Discord webhooks are posted; a local stand-in in tests. Stored URLs always name discord.com.

@@ -15,6 +15,7 @@ await runServiceProcess('account', accountEnv, ({ config, db, logger }) =>
     prices: parsePlanPrices(config.PLAN_PRICES),
     addonPrices: parseAddonPrices(config.ADDON_PRICES),
     trialGraceMs: config.TRIAL_GRACE_DAYS * 86_400_000,
+    purgeGraceMs: config.ACCOUNT_PURGE_GRACE_DAYS * 86_400_000,
     sweepIntervalMs: config.TRIAL_SWEEP_INTERVAL_MS,
     discordApiBase: config.DISCORD_API_BASE,
     receiptFontPath: config.RECEIPT_FONT_PATH,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { outboxMigration, processedEventsMigration } from '@mimamori/bus';
-import { accountV1, billingV1, invoiceV1, webhookV1 } from '@mimamori/contracts';
+import { accountV1, billingV1, closureV1, invoiceV1, webhookV1 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
 import type { AddonPrices, PlanPrices } from '@mimamori/plans';
@@ -14,6 +14,7 @@ import { postDiscordMessage } from './clients/discord-client.ts';
 import { billingActions } from './domain/billing/billing-actions.ts';
 import type { BillingProvider } from './domain/billing/billing-ports.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
+import { PURGE_GRACE_DAYS } from './domain/closure/account-closure.ts';
 import { testMessage } from './domain/discord-link.ts';
 import type { InvoiceIssuer } from './domain/invoices/invoice.ts';
 import { invoiceActions } from './domain/invoices/invoice-actions.ts';
@@ -24,12 +25,14 @@ import { targetUsageConsumer } from './events/site-usage-consumer.ts';
 import { targetDeletedConsumer } from './events/target-deleted-consumer.ts';
 import { accountServer } from './grpc/account-server.ts';
 import { billingServer } from './grpc/billing-server.ts';
+import { closureServer } from './grpc/closure-server.ts';
 import { invoiceServer } from './grpc/invoice-server.ts';
 import { webhookServer } from './grpc/webhook-server.ts';
 import { workAfterAnswer } from './grpc/work-after-answer.ts';
 import { receiptPdfRenderer } from './receipts/receipt-pdf.ts';
 import { createAccountStore } from './store/account-store.ts';
 import { createBillingStore } from './store/billing-store.ts';
+import { createClosureStore } from './store/closure-store.ts';
 import { createExpiredRowsStore } from './store/expired-rows-store.ts';
 import { createInvoiceStore } from './store/invoice-store.ts';
 import { ACCOUNT_SCHEMA, accountMigrations } from './store/migrations.ts';
@@ -46,6 +49,8 @@ export interface AccountServiceOptions {
   addonPrices?: AddonPrices;
   /** Hold after a trial ends before auto-cancel; 30 days unless set. */
   trialGraceMs?: number;
+  /** A deleted account's data is kept this long, then erased everywhere; 30 days unless set. */
+  purgeGraceMs?: number;
   sweepIntervalMs?: number;
   /** Discord unless a stand-in is given; a function where the stand-in's address comes later. */
   discordApiBase?: string | (() => string);
@@ -84,12 +89,20 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
         renewalGraceMs: options.billing.renewalGraceMs,
       })
     : null;
+  const closure = createClosureStore(db);
+  const purgeGraceMs = options.purgeGraceMs ?? PURGE_GRACE_DAYS * DAY_MS;
+  const passwords = {
+    // @node-rs/argon2 hashes with argon2id unless told otherwise.
+    hash: (password: string) => hash(password),
+    verify: (digest: string, password: string) => verify(digest, password),
+  };
   const sweeper = startAccountSweeper({
     trials: createTrialStore(db),
     expired: createExpiredRowsStore(db),
     clock,
     graceMs: trialGraceMs,
     holds: billing ? () => billing.sweepHolds() : null,
+    purges: () => closure.purgeDue(clock.now()),
     intervalMs: options.sweepIntervalMs ?? 60_000,
     logger,
   });
@@ -111,8 +124,7 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
   const implementation = accountServer({
     accounts,
     clock,
-    // @node-rs/argon2 hashes with argon2id unless told otherwise.
-    passwords: { hash: (password) => hash(password), verify: (digest, password) => verify(digest, password) },
+    passwords,
     newId: randomUUID,
     logger,
     prices: options.prices ?? {},
@@ -170,6 +182,10 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
           { accounts, clock },
           { plans: options.prices ?? {}, addons: options.addonPrices ?? {} },
         ),
+      },
+      {
+        definition: closureV1.AccountClosureServiceService,
+        implementation: closureServer({ accounts, clock, passwords, closure, purgeGraceMs }),
       },
       {
         definition: invoiceV1.InvoiceServiceService,

@@ -15,6 +15,7 @@ import { type FilingSource, SourceError, type SourceName } from './domain/filing
 import { FRESH_FOR_MS } from './domain/notices.ts';
 import { RequestPacer } from './domain/pacing.ts';
 import { accountConsumers } from './events/account-consumers.ts';
+import { accountPurgedConsumer } from './events/account-purged.ts';
 import { filingsServer } from './grpc/filings-server.ts';
 import { type CompanyDirectory, createCompanyDirectory } from './jobs/company-directory.ts';
 import { createSourcePoller, type SourcePoller } from './jobs/source-poller.ts';
@@ -127,7 +128,7 @@ export function createFilingsService(options: FilingsServiceOptions): FilingsSer
       processedEventsMigration(FILINGS_SCHEMA),
     ],
     streams: [streams.filings, streams.accounts],
-    consumers: accountConsumers(db, store, logger),
+    consumers: [...accountConsumers(db, store, logger), accountPurgedConsumer(db)],
     outbox: true,
     grpc: [
       {

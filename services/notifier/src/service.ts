@@ -9,6 +9,7 @@ import { createWebhookPoster } from '@mimamori/webhook';
 import { countedDeliveries } from './delivery-metrics.ts';
 import type { NotificationProfileSource } from './domain/notification-profile.ts';
 import { accountMailConsumer } from './events/account-mail-consumer.ts';
+import { accountPurgedConsumer } from './events/account-purged.ts';
 import { checkResultConsumer } from './events/check-result-consumer.ts';
 import { filingConsumer } from './events/filing-consumer.ts';
 import { targetNoticeConsumers } from './events/target-notice-consumers.ts';
@@ -110,7 +111,11 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
       streams.accounts,
       ...(updates ? [streams.targets, streams.updates, streams.checkResults, streams.filings] : []),
     ],
-    consumers: [accountMailConsumer({ deliveries, mail, secretBox, publicUrl, logger }), ...updateConsumers],
+    consumers: [
+      accountMailConsumer({ deliveries, mail, secretBox, publicUrl, logger }),
+      accountPurgedConsumer(db),
+      ...updateConsumers,
+    ],
     sweep: (keepMs) => sweepNotifier(db, keepMs),
     stop: async () => {
       updates?.profiles.close?.();
