@@ -18,4 +18,6 @@ export const routePaths = {
   chatLinkComplete: '/linecomplete',
   supportRequest: '/req_support',
   mockShop: '/mock/ec',
+  /** After the account was deleted; query `until` (when everything is erased). */
+  accountDeleted: '/goodbye',
 } as const;

@@ -3,6 +3,7 @@ import type { BlobStore } from '@mimamori/blob-store';
 import type {
   accountV1,
   billingV1,
+  closureV1,
   diffV1,
   filingsV1,
   invoiceV1,
@@ -14,6 +15,7 @@ import { type Logger, scaledMs } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { PreviewCrawlers } from './clients/preview-crawlers.ts';
+import { accountDataRoutes } from './http/account-data-routes.ts';
 import { accountRoutes } from './http/account-routes.ts';
 import { Allowance } from './http/allowance.ts';
 import { apiAccessRoutes } from './http/api-access-routes.ts';
@@ -49,6 +51,8 @@ export interface GatewayDeps {
   billing?: billingV1.BillingServiceClient | undefined;
   /** The account service's receipts (docs/billing.md#receipts); the invoice routes exist only with it. */
   invoices?: invoiceV1.InvoiceServiceClient | undefined;
+  /** The account service's closing of an account; the delete route exists only with it. */
+  closure?: closureV1.AccountClosureServiceClient | undefined;
   /** Stripe's publishable key for the browser's Payment Element; the test card form without it. */
   stripePublishableKey?: string | undefined;
   /** The crawler's wizard preview; the /api/preview routes exist only with it. */
@@ -128,6 +132,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   xSignInRoutes(app, deps);
   timezoneRoutes(app);
   if (deps.invoices) invoiceRoutes(app, { invoices: deps.invoices });
+  accountDataRoutes(app, deps);
   if (deps.billing) {
     billingRoutes(app, {
       account: deps.account,

@@ -21,6 +21,7 @@ await runStatelessProcess('gateway', gatewayEnv, async ({ config, logger, isShut
     webhooks: clients.webhooks,
     billing: clients.billing,
     invoices: clients.invoices,
+    closure: clients.closure,
     stripePublishableKey: config.STRIPE_PUBLISHABLE_KEY || undefined,
     preview: clients.preview,
     secretBox: config.SECRET_KEYS ? createSecretBox(config.SECRET_KEYS) : undefined,

@@ -56,7 +56,7 @@ export async function apiRequest<T>(path: string, request: ApiRequest = {}): Pro
   return (text === '' ? undefined : JSON.parse(text)) as T;
 }
 
-async function errorFrom(response: Response): Promise<ApiError> {
+export async function errorFrom(response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => undefined);
   const error = (body as { error?: { code?: unknown; message_key?: unknown } } | undefined)?.error;
   if (typeof error?.code === 'string' && typeof error.message_key === 'string') {

@@ -1,11 +1,15 @@
 import { PLAN_NAMES } from '@mimamori/plans';
 import coreEn from './en.json';
+import accountDataEn from './features/accountData.en.json';
+import accountDataJa from './features/accountData.ja.json';
 import apiAccessEn from './features/apiAccess.en.json';
 import apiAccessJa from './features/apiAccess.ja.json';
 import billingEn from './features/billing.en.json';
 import billingJa from './features/billing.ja.json';
 import dashboardEn from './features/dashboard.en.json';
 import dashboardJa from './features/dashboard.ja.json';
+import accountDataErrorsEn from './features/errors-account-data.en.json';
+import accountDataErrorsJa from './features/errors-account-data.ja.json';
 import apiAccessErrorsEn from './features/errors-api-access.en.json';
 import apiAccessErrorsJa from './features/errors-api-access.ja.json';
 import billingErrorsEn from './features/errors-billing.en.json';
@@ -53,6 +57,7 @@ export const ja = {
     ...billingErrorsJa,
     ...apiAccessErrorsJa,
     ...receiptErrorsJa,
+    ...accountDataErrorsJa,
   },
   dashboard: { ...dashboardJa, filings: filingsJa },
   wizard: wizardJa,
@@ -64,6 +69,7 @@ export const ja = {
   billing: billingJa,
   landing: landingJa,
   receipts: receiptsJa,
+  accountData: accountDataJa,
 };
 
 // English must carry every key the Japanese catalogue has; tsc fails on a missing one.
@@ -78,6 +84,7 @@ export const en: typeof ja = {
     ...billingErrorsEn,
     ...apiAccessErrorsEn,
     ...receiptErrorsEn,
+    ...accountDataErrorsEn,
   },
   dashboard: { ...dashboardEn, filings: filingsEn },
   wizard: wizardEn,
@@ -89,6 +96,7 @@ export const en: typeof ja = {
   billing: billingEn,
   landing: landingEn,
   receipts: receiptsEn,
+  accountData: accountDataEn,
 };
 
 export type Catalogue = typeof ja;

@@ -8,6 +8,8 @@ import { ProfileSection } from '../account/profile-section.tsx';
 import { StorageSection } from '../account/storage-section.tsx';
 import { SubscriptionSection } from '../account/subscription-section.tsx';
 import { SupportSection } from '../account/support-section.tsx';
+import { DeleteAccountForm } from '../account-data/delete-account-form.tsx';
+import { ExportButton } from '../account-data/export-button.tsx';
 import { ApiTokensPanel } from '../api-access/api-tokens-panel.tsx';
 import { FeedsPanel } from '../api-access/feeds-panel.tsx';
 import { FormMessage } from '../forms/form-message.tsx';
@@ -68,6 +70,11 @@ export default function AccountPage() {
         </AccountSection>
         <StorageSection />
         <SupportSection />
+        <AccountSection id="your-data" title={t('accountData.title')}>
+          <ExportButton />
+          <h3 className="account-data-subtitle">{t('accountData.deleteTitle')}</h3>
+          <DeleteAccountForm hasPassword={data.has_password} />
+        </AccountSection>
       </div>
     </Page>
   );

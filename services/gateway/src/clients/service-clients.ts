@@ -1,5 +1,14 @@
 import { openBlobStore } from '@mimamori/blob-store';
-import { accountV1, billingV1, diffV1, filingsV1, invoiceV1, targetV1, webhookV1 } from '@mimamori/contracts';
+import {
+  accountV1,
+  billingV1,
+  closureV1,
+  diffV1,
+  filingsV1,
+  invoiceV1,
+  targetV1,
+  webhookV1,
+} from '@mimamori/contracts';
 import { createGrpcClient } from '@mimamori/runtime';
 import type { GatewayDeps } from '../gateway.ts';
 import { previewCrawlers } from './preview-crawlers.ts';
@@ -16,7 +25,7 @@ export interface ServiceAddresses {
 
 export type ServiceClients = Pick<
   GatewayDeps,
-  'account' | 'webhooks' | 'billing' | 'invoices' | 'preview' | 'target' | 'history' | 'filings'
+  'account' | 'webhooks' | 'billing' | 'invoices' | 'closure' | 'preview' | 'target' | 'history' | 'filings'
 > & {
   /** Closes every client and the blob store. */
   close(): Promise<void>;
@@ -34,6 +43,8 @@ export async function connectServices(addresses: ServiceAddresses): Promise<Serv
   const billing = createGrpcClient(billingV1.BillingServiceClient, addresses.account);
   // Receipts too, from the provider's invoices.
   const invoices = createGrpcClient(invoiceV1.InvoiceServiceClient, addresses.account);
+  // And the closing of an account.
+  const closure = createGrpcClient(closureV1.AccountClosureServiceClient, addresses.account);
   // Each preview session is served by the crawler that opened it (ADR 0011).
   const preview = addresses.crawler ? previewCrawlers(addresses.crawler) : undefined;
   const target = addresses.target
@@ -53,12 +64,23 @@ export async function connectServices(addresses: ServiceAddresses): Promise<Serv
     webhooks,
     billing,
     invoices,
+    closure,
     preview,
     target,
     history,
     filings,
     async close() {
-      for (const client of [account, webhooks, preview, target, history?.client, filings, billing, invoices])
+      for (const client of [
+        account,
+        webhooks,
+        preview,
+        target,
+        history?.client,
+        filings,
+        billing,
+        invoices,
+        closure,
+      ])
         client?.close();
       await history?.blobs.close();
     },

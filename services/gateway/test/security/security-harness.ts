@@ -10,7 +10,16 @@ import {
   syncStripePrices,
 } from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
-import { accountV1, billingV1, diffV1, filingsV1, invoiceV1, targetV1, webhookV1 } from '@mimamori/contracts';
+import {
+  accountV1,
+  billingV1,
+  closureV1,
+  diffV1,
+  filingsV1,
+  invoiceV1,
+  targetV1,
+  webhookV1,
+} from '@mimamori/contracts';
 import { createCrawlerService } from '@mimamori/crawler';
 import { createDiffService } from '@mimamori/diff';
 import { createFilingsService } from '@mimamori/filings';
@@ -161,6 +170,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
   const webhooks = createGrpcClient(webhookV1.WebhookServiceClient, accountService.grpcAddress);
   const billing = createGrpcClient(billingV1.BillingServiceClient, accountService.grpcAddress);
   const invoices = createGrpcClient(invoiceV1.InvoiceServiceClient, accountService.grpcAddress);
+  const closure = createGrpcClient(closureV1.AccountClosureServiceClient, accountService.grpcAddress);
   const target = createGrpcClient(targetV1.TargetServiceClient, targetService.grpcAddress);
   const history = createGrpcClient(diffV1.HistoryServiceClient, diffService.grpcAddress);
   const preview = previewCrawlers(crawlerService.grpcAddress, { deadlineMs: 60_000 });
@@ -170,6 +180,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     webhooks,
     billing,
     invoices,
+    closure,
     target,
     preview,
     secretBox,
@@ -214,7 +225,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     },
     async close() {
       await gateway.close();
-      for (const client of [account, webhooks, billing, invoices, target, history, preview, filings])
+      for (const client of [account, webhooks, billing, invoices, closure, target, history, preview, filings])
         client.close();
       await standIn.close();
       await testHost.close();
