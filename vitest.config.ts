@@ -27,6 +27,7 @@ const WORKERS = 3;
  */
 const KNOWN_LONG_FILES: [string, number][] = [
   ['e2e/billing-states.e2e.test.ts', 96],
+  ['system-tests/account-deletion.int.test.ts', 51],
   ['system-tests/faults/nats-restarted.int.test.ts', 48],
   ['e2e/journey.e2e.test.ts', 45],
   ['services/crawler/src/browser/browser-page-fetcher.int.test.ts', 43],
@@ -43,6 +44,7 @@ const KNOWN_LONG_FILES: [string, number][] = [
   ['e2e/billing.e2e.test.ts', 23],
   ['e2e/filings.e2e.test.ts', 21],
   ['system-tests/faults/postgres-restarted.int.test.ts', 19],
+  ['system-tests/account-deletion-standalone.int.test.ts', 18],
   ['services/gateway/test/billing/invoice-routes.int.test.ts', 18],
   ['e2e/shell.e2e.test.ts', 17],
   ['packages/bus/src/outbox-pglite.test.ts', 17],
