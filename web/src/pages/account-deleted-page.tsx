@@ -12,7 +12,7 @@ export default function AccountDeletedPage() {
     : new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(until);
   return (
     <Page title="accountDeleted">
-      <div className="notice" data-testid="account-deleted">
+      <div data-testid="account-deleted">
         <p>{t('accountData.deletedLead')}</p>
         {date && <p>{t('accountData.deletedUntil', { date })}</p>}
         <p>{t('accountData.deletedMail')}</p>
