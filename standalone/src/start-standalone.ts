@@ -34,6 +34,7 @@ import {
 } from '@mimamori/gateway';
 import { createMailbox, type Mailbox } from '@mimamori/mail';
 import { accountProfileClient, createNotifierService } from '@mimamori/notifier';
+import { operatorFromEnv } from '@mimamori/operator';
 import { type AddonPrices, billingCatalogue, type PlanPrices } from '@mimamori/plans';
 import { createGrpcClient, type Logger, type Shutdown } from '@mimamori/runtime';
 import { createSchedulerService } from '@mimamori/scheduler';
@@ -134,6 +135,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       prices: prices.plans,
       addonPrices: prices.addons,
       billing: { provider: billing.provider, renewalGraceMs: 7 * 86_400_000, invoices: billing.invoices },
+      // The seller on every receipt: OPERATOR_* when set, else the marked samples.
+      issuer: operatorFromEnv(process.env, { required: false }),
       // The stand-in's time, so a hold deadline its test clock moved past is acted on.
       clock: billing.clock,
       ...(options.sweepIntervalMs ? { sweepIntervalMs: options.sweepIntervalMs } : {}),

@@ -1,3 +1,4 @@
+import { operatorFromEnv } from '@mimamori/operator';
 import { parseAddonPrices, parsePlanPrices } from '@mimamori/plans';
 import { createSecretBox } from '@mimamori/secret-box';
 import { runServiceProcess } from '@mimamori/service-host';
@@ -19,6 +20,8 @@ await runServiceProcess('account', accountEnv, ({ config, db, logger }) =>
     sweepIntervalMs: config.TRIAL_SWEEP_INTERVAL_MS,
     discordApiBase: config.DISCORD_API_BASE,
     receiptFontPath: config.RECEIPT_FONT_PATH,
+    // The seller on every receipt; validated at start (a production run needs every detail).
+    issuer: operatorFromEnv(process.env),
     webhookEgressAllow: config.WEBHOOK_EGRESS_ALLOW.split(',').filter(Boolean),
     billing: config.STRIPE_SECRET_KEY
       ? {

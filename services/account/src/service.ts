@@ -3,6 +3,7 @@ import { outboxMigration, processedEventsMigration } from '@mimamori/bus';
 import { accountV1, billingV1, closureV1, invoiceV1, webhookV1 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
+import { operatorFromEnv } from '@mimamori/operator';
 import type { AddonPrices, PlanPrices } from '@mimamori/plans';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
@@ -57,7 +58,7 @@ export interface AccountServiceOptions {
   xOAuth?: XOAuthConfig | null;
   /** Billing on Stripe (or its stand-in); without it signup starts only the product's own trial. */
   billing?: { provider: BillingProvider; renewalGraceMs: number; invoices?: InvoiceProvider } | null;
-  /** Who issues the receipts (the operator's details); marked placeholders unless given. */
+  /** Who issues the receipts (the operator's details, @mimamori/operator); its marked samples unless given. */
   issuer?: InvoiceIssuer;
   /** The CJK font receipts are drawn with (RECEIPT_FONT_PATH); Debian's Noto Sans CJK unless given. */
   receiptFontPath?: string;
@@ -69,12 +70,6 @@ export interface AccountServiceOptions {
 }
 
 const DAY_MS = 86_400_000;
-
-/** What receipts say when no operator details are configured: never a real seller's. */
-export const SAMPLE_ISSUER: InvoiceIssuer = {
-  legalName: { ja: '（設定されていません：見本）', en: '(not configured: sample)' },
-  registrationNumber: '（見本 / sample）',
-};
 
 export function createAccountService(options: AccountServiceOptions): ServiceModule {
   const { db, logger, secretBox } = options;
@@ -111,7 +106,7 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     clock,
     provider: options.billing?.invoices ?? null,
     store: createInvoiceStore(db),
-    issuer: options.issuer ?? SAMPLE_ISSUER,
+    issuer: options.issuer ?? operatorFromEnv({}),
     // Checked at start where there are invoices to draw: a missing font fails the start, not a download.
     render: options.billing?.invoices
       ? receiptPdfRenderer(options.receiptFontPath)
