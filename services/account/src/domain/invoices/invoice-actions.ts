@@ -13,6 +13,9 @@ import {
 import type { InvoiceProvider, InvoiceStore, ReceiptRenderer, Recipient } from './invoice-ports.ts';
 import { receiptOf } from './receipt.ts';
 
+/** Stripe's invoice ids; anything else is no invoice of anyone's and is never sent on. */
+const INVOICE_ID = /^in_[A-Za-z0-9]{1,64}$/;
+
 export interface InvoiceDeps extends Pick<AccountDeps, 'accounts' | 'clock'> {
   /** Null when billing is off: no invoices exist, the recipient can still be entered. */
   provider: InvoiceProvider | null;
@@ -50,7 +53,9 @@ export function invoiceActions(deps: InvoiceDeps) {
       const account = await loadOwnAccount(userId, deps);
       const customerId = await deps.store.customerOf(userId);
       const invoice =
-        customerId && deps.provider && invoiceId ? await deps.provider.get(customerId, invoiceId) : null;
+        customerId && deps.provider && INVOICE_ID.test(invoiceId)
+          ? await deps.provider.get(customerId, invoiceId)
+          : null;
       if (!invoice) throw new AccountProblem('not_found', 'invoice_not_found');
       const entered = await deps.store.recipient(userId);
       const receipt = receiptOf(invoice, {
