@@ -27,5 +27,5 @@ export const accountDataRefusals = {
     'csrf_failed',
   ]),
   delete: refusal('Refused', ['current_password_mismatch', 'confirmation_mismatch', 'bad_request']),
-  slow: refusal('Too many tries: wait a little', ['rate_limited']),
+  slow: refusal('Too many tries, wait a little', ['rate_limited']),
 };

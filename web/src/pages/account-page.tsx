@@ -51,11 +51,11 @@ export default function AccountPage() {
         <ProfileSection account={data} />
         <PasswordSection hasPassword={data.has_password} />
         <SubscriptionSection account={data} />
-        <AccountSection id="receipts" title={t('receipts.title')}>
-          <ReceiptsPanel timeZone={data.timezone} />
-        </AccountSection>
         <AccountSection id="settings" title={t('account.settings')}>
           <DisplaySettingsForm account={data} />
+        </AccountSection>
+        <AccountSection id="receipts" title={t('receipts.title')}>
+          <ReceiptsPanel timeZone={data.timezone} />
         </AccountSection>
         <MailsSection mails={data.mails} />
         <DiscordSection state={data.discord_state} />
