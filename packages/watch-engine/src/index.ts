@@ -40,6 +40,12 @@ export {
   type RegexRefusal,
   validatePythonRegex,
 } from './python-regex/user-regex.ts';
+export {
+  type SummaryArea,
+  type SummaryLang,
+  summariseArea,
+  summariseUpdate,
+} from './summary/summarise-update.ts';
 export { validateAreaOptions } from './validate-area-options.ts';
 export { validateRuleGroups } from './validate-notification-rules.ts';
 export type { Validated, ValidationCode, ValidationProblem } from './validation.ts';
