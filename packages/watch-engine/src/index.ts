@@ -45,6 +45,7 @@ export {
   type SummaryLang,
   summariseArea,
   summariseUpdate,
+  updateSummary,
 } from './summary/summarise-update.ts';
 export { validateAreaOptions } from './validate-area-options.ts';
 export { validateRuleGroups } from './validate-notification-rules.ts';

@@ -181,6 +181,8 @@ function updateEvent(targetId: string, userId: string) {
         diffText: '- 1,200円\n+ 980円 セール',
         added: ['980円 セール'],
         removed: ['1,200円'],
+        summaryJa: '1,200円 → 980円（−18%）',
+        summaryEn: '1,200円 → 980円 (−18 %)',
       },
     ],
     beforeScreenshotBlobKey: `updates/${targetId}/${updateId}/before.webp`,

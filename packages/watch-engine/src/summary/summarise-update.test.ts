@@ -25,6 +25,13 @@ const CORPUS: ReadonlyArray<{ name: string; before: string[]; after: string[]; j
     en: '3,980円(税込) → 4,380円(税込) (+10 %)',
   },
   {
+    name: 'a price that gained a word is still a price change',
+    before: ['¥1,200'],
+    after: ['¥980 sale'],
+    ja: '¥1,200 → ¥980（−18%）',
+    en: '¥1,200 → ¥980 (−18 %)',
+  },
+  {
     name: 'a dollar price with cents',
     before: ['Price: $19.99'],
     after: ['Price: $24.99'],

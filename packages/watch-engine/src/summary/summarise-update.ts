@@ -14,12 +14,23 @@ export interface SummaryArea {
   readonly diff: AreaDiff;
 }
 
-/** The update's line: the first changed area's summary, its name when several changed, and how many more. */
+/** The update's line from its areas' diffs. */
 export function summariseUpdate(areas: readonly SummaryArea[], lang: SummaryLang): string {
-  const summaries = areas
-    .map((area) => ({ name: area.name, line: summariseArea(area.diff, lang) }))
-    .filter((area): area is { name: string; line: string } => area.line !== null);
-  const [first, ...rest] = summaries;
+  return updateSummary(
+    areas.map((area) => ({ name: area.name, line: summariseArea(area.diff, lang) ?? '' })),
+    lang,
+  );
+}
+
+/**
+ * The update's line from its areas' lines (as events and history carry them): the first changed
+ * area's line, with its name and how many more when several changed.
+ */
+export function updateSummary(
+  areas: ReadonlyArray<{ name: string; line: string }>,
+  lang: SummaryLang,
+): string {
+  const [first, ...rest] = areas.filter((area) => area.line !== '');
   if (!first) return WORDS[lang].changed;
   if (rest.length === 0) return first.line;
   return `${first.name}: ${first.line}${WORDS[lang].moreAreas(rest.length)}`;
@@ -144,7 +155,7 @@ const BOUNDARY = /[\s:：、。,.・/()（）「」]/u;
 function piece(beforeRun: Run, afterRun: Run): Piece {
   const before = markInLead(beforeRun);
   const after = markInLead(afterRun);
-  const number = numberChange(before, after);
+  const number = numberChange(before, after) ?? numberChange(leadingNumber(before), leadingNumber(after));
   return { before: withUnit(before).trim(), after: withUnit(after).trim(), number };
 }
 
@@ -154,12 +165,23 @@ const UNIT_AFTER =
 const LEADING_MARK = /^(?:[¥￥$＄€£]|USD|JPY|US\$)[ \u3000]?/u;
 const DATE_UNIT = /^[ \u3000]?[年月日時分秒]/u;
 const NUMERIC = /^[-−－▲△+]?[\d０-９][\d０-９,，.．]*$/u;
+const LEADING_NUMBER = /^[-−－▲△+]?[\d０-９][\d０-９,，.．]*/u;
 
 /** "¥980" highlighted whole: the mark moves to the text before it, so the run is a number. */
 function markInLead(run: Run): Run {
   const mark = LEADING_MARK.exec(run.text);
-  if (!mark?.[0] || !NUMERIC.test(run.text.slice(mark[0].length).trim())) return run;
+  if (!mark?.[0] || !LEADING_NUMBER.test(run.text.slice(mark[0].length))) return run;
   return { lead: run.lead + mark[0], text: run.text.slice(mark[0].length), tail: run.tail };
+}
+
+/**
+ * "980 sale" where "1,200" was: the number the run starts with, the words after it moved to its
+ * tail, so a price that gained a word still reads as a price change.
+ */
+function leadingNumber(run: Run): Run {
+  const number = LEADING_NUMBER.exec(run.text)?.[0];
+  if (!number || !/^[\s\u3000]/u.test(run.text.slice(number.length))) return run;
+  return { lead: run.lead, text: number, tail: run.text.slice(number.length) + run.tail };
 }
 
 /** A run with the marks that belong to the number it starts or ends with: ¥ or ▲ before, 円 or 日 after. */

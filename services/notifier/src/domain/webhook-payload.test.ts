@@ -8,7 +8,15 @@ describe('webhook payload', () => {
     lang: 'ja' as const,
     timezone: 'Asia/Tokyo',
     detectedAt: new Date('2026-11-23T14:05:00Z'),
-    areas: [{ areaId: 'price', label: 'セール価格', diffText: '- 1,000円\n+ 800円' }],
+    summary: '1,000円 → 800円（−20%）',
+    areas: [
+      {
+        areaId: 'price',
+        label: 'セール価格',
+        diffText: '- 1,000円\n+ 800円',
+        summary: '1,000円 → 800円（−20%）',
+      },
+    ],
     areaLabels: { price: 'セール価格' },
     historyUrl: 'https://mimamori.example/target2?id=t1',
     matched: [
@@ -33,8 +41,11 @@ describe('webhook payload', () => {
     expect(body).toMatchObject({
       type: 'update',
       id: 'u1',
+      summary: '1,000円 → 800円（−20%）',
       site: { id: 't1', label: '価格ページ', url: 'https://shop.example.jp/price' },
-      areas: [{ id: 'price', name: 'セール価格', diff: '- 1,000円\n+ 800円' }],
+      areas: [
+        { id: 'price', name: 'セール価格', summary: '1,000円 → 800円（−20%）', diff: '- 1,000円\n+ 800円' },
+      ],
       matched_rules: [{ group: 1, condition: 2, area_id: 'price', area_name: 'セール価格', value: 'セール' }],
       pictures: { before: 'https://mimamori.example/api/v2/screenshot?image=before', after: null },
       detected_at: '2026-11-23T14:05:00.000Z',

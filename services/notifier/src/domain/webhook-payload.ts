@@ -39,6 +39,7 @@ export function webhookPayload(
   return JSON.stringify({
     type: 'update',
     id: update.updateId,
+    summary: notice.summary,
     site: {
       id: update.targetId,
       label: notice.label,
@@ -48,6 +49,7 @@ export function webhookPayload(
     areas: notice.areas.map((area) => ({
       id: area.areaId,
       name: areaName(area, notice.lang),
+      summary: area.summary,
       diff: area.diffText,
     })),
     matched_rules: notice.matched.map((rule, index) => ({
