@@ -126,6 +126,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       blobs,
       allow: options.crawlerAllow ?? [],
       allowPages: ownDemoShop,
+      timeScale,
       secrets: secretBox,
       proxies: options.proxies ?? [],
     }),

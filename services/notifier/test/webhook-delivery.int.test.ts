@@ -361,8 +361,9 @@ describe('signed webhook deliveries', () => {
         area_name: 'セール価格',
         message: expect.stringContaining('監視範囲「セール価格」が見つかりませんでした'),
         count: 3,
-        since: run,
-        since_local: '2026-11-23T23:00:00+09:00',
+        // When the first failed check finished, as the history shows it.
+        since: '2026-11-23T14:00:05.000Z',
+        since_local: '2026-11-23T23:00:05+09:00',
       },
       timezone: 'Asia/Tokyo',
       lang: 'ja',
@@ -371,10 +372,11 @@ describe('signed webhook deliveries', () => {
       type: 'recovery',
       id: `recovered:${user.targetId}:${run}`,
       recovered: {
-        since: run,
-        since_local: '2026-11-23T23:00:00+09:00',
-        at: '2026-11-23T14:05:00.000Z',
-        at_local: '2026-11-23T23:05:00+09:00',
+        since: '2026-11-23T14:00:05.000Z',
+        since_local: '2026-11-23T23:00:05+09:00',
+        // When the first good check finished: after every failure.
+        at: '2026-11-23T14:05:05.000Z',
+        at_local: '2026-11-23T23:05:05+09:00',
       },
     });
     for (const id of [`failure:${user.targetId}:${run}`, `recovered:${user.targetId}:${run}`]) {
