@@ -98,6 +98,7 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
             secretBox,
             profiles: updates.profiles,
             discordApiBase: updates.discordApiBase ?? DISCORD,
+            webhooks,
             logger,
           }),
         ]
