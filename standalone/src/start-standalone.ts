@@ -22,6 +22,7 @@ import {
   listensOnLoopbackOnly,
   previewCrawlers,
 } from '@mimamori/gateway';
+import { keptImageLinkKey } from '@mimamori/image-links';
 import { createMailbox, type Mailbox } from '@mimamori/mail';
 import { accountProfileClient, createNotifierService } from '@mimamori/notifier';
 import { type AddonPrices, billingCatalogue, type PlanPrices } from '@mimamori/plans';
@@ -86,6 +87,9 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const mailbox = await createMailbox(join(dataDir, 'mailbox'), { from: MAIL_FROM });
 
   const secretBox = createSecretBox(await keptSecretKeys(join(dataDir, 'secret-keys')));
+  // Signs the public picture links (/i/<token>) chat platforms fetch; kept so links sent before a
+  // restart still serve their pictures after it (docs/channels.md#images).
+  const imageLinkKey = await keptImageLinkKey(join(dataDir, 'image-link-key'));
   let url = '';
   // The crawler's browser may open this product's own demo shop and the script files it runs,
   // nothing else of its origin (ADR 0006). Empty until the gateway listens and the port is known.
@@ -174,6 +178,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     secretBox,
     target,
     history: { client: history, blobs },
+    imageLinkKey,
     filings,
     webDistDir: options.webDistDir,
     timeScale,

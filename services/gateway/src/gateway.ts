@@ -19,6 +19,7 @@ import { feedRoutes, feedsNeedToken } from './http/feed-routes.ts';
 import { filingsRoutes } from './http/filings-routes.ts';
 import { healthRoutes } from './http/health-routes.ts';
 import { historyRoutes } from './http/history-routes.ts';
+import { imageLinkRoutes } from './http/image-link-routes.ts';
 import { mailboxRoutes } from './http/mailbox-routes.ts';
 import { openApiRoutes } from './http/openapi-routes.ts';
 import { previewRoutes } from './http/preview-routes.ts';
@@ -56,6 +57,11 @@ export interface GatewayDeps {
    * filings paths, which answer 503 filings_unavailable without it.
    */
   filings?: filingsV1.FilingsServiceClient | undefined;
+  /**
+   * IMAGE_LINK_KEY: with the history's blob store, `/i/<token>` serves updates' pictures to the
+   * chat platforms that take images only as URLs (docs/channels.md#images).
+   */
+  imageLinkKey?: Buffer | undefined;
   /** The built SPA; served with a history-mode fallback when given. */
   webDistDir?: string | undefined;
   /** How many times faster the product's minutes pass (1 unless set; more only in test runs). */
@@ -93,6 +99,9 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     // Idle keep-alive sockets would otherwise hold close() open after in-flight requests end.
     forceCloseConnections: 'idle',
     trustProxy: deps.trustProxy ?? false,
+    // A picture link's token (/i/<token>) names a site and a blob key and is signed: ~200
+    // characters, past the router's default of 100 for one path segment.
+    maxParamLength: 1_024,
   });
   const routes = recordRoutes(app);
   await app.register(fastifyCookie);
@@ -144,6 +153,15 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       history: deps.history.client,
       blobs: deps.history.blobs,
       publicUrl: deps.publicUrl,
+      allowance: new Allowance(30, 0.5),
+    });
+  }
+  if (deps.imageLinkKey && deps.history) {
+    // A platform fetches a picture a few times (each server, each later opening): 30 at once,
+    // then one every 2 s, per link.
+    imageLinkRoutes(app, {
+      key: deps.imageLinkKey,
+      blobs: deps.history.blobs,
       allowance: new Allowance(30, 0.5),
     });
   }
