@@ -11,6 +11,7 @@ import {
 } from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
 import { createInProcessBus } from '@mimamori/bus';
+import { createFileStandInStore } from '@mimamori/chat-stand-ins';
 import { accountV1, billingV1, diffV1, filingsV1, targetV1, webhookV1 } from '@mimamori/contracts';
 import { type CrawlerDeps, createCrawlerService } from '@mimamori/crawler';
 import { openPglite } from '@mimamori/db';
@@ -100,6 +101,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   // they can be seen without a Discord webhook; reachable from elsewhere, they go to Discord.
   const discordStandIn = listensOnLoopbackOnly(options.host);
   const discordApiBase = discordStandIn ? () => new URL(DISCORD_STAND_IN_PATH, url).toString() : undefined;
+  // What the stand-ins received stays in the data folder, so their pages survive a restart.
+  const standInStore = createFileStandInStore(join(dataDir, 'stand-ins'));
 
   const timeScale = options.timeScale ?? 1;
   const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 }, timeScale };
@@ -184,6 +187,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     timeScale,
     mailbox,
     discordStandIn,
+    standInStore,
     isShuttingDown: shutdown.isShuttingDown,
     listen: { host: options.host, port: options.port },
   });

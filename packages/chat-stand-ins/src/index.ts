@@ -1,1 +1,2 @@
 export * from './stand-in.ts';
+export * from './stand-in-store.ts';

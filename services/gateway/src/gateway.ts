@@ -1,5 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import type { BlobStore } from '@mimamori/blob-store';
+import { createMemoryStandInStore, type StandInStore } from '@mimamori/chat-stand-ins';
 import type { accountV1, billingV1, diffV1, filingsV1, targetV1, webhookV1 } from '@mimamori/contracts';
 import type { Mailbox } from '@mimamori/mail';
 import { type Logger, scaledMs } from '@mimamori/runtime';
@@ -73,6 +74,11 @@ export interface GatewayDeps {
    * under /dev/discord instead of being posted to Discord.
    */
   discordStandIn?: boolean;
+  /**
+   * Where the loopback stand-ins keep what they received; the single-process product's is in its
+   * data folder, so /dev/<platform> survives a restart. In memory when unset.
+   */
+  standInStore?: StandInStore | undefined;
   /** The product's address in the browser (for OAuth redirect URIs); the request's host when unset. */
   publicUrl?: string | undefined;
   /**
@@ -101,7 +107,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     trustProxy: deps.trustProxy ?? false,
     // A picture link's token (/i/<token>) names a site and a blob key and is signed: ~200
     // characters, past the router's default of 100 for one path segment.
-    maxParamLength: 1_024,
+    routerOptions: { maxParamLength: 1_024 },
   });
   const routes = recordRoutes(app);
   await app.register(fastifyCookie);
@@ -166,7 +172,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     });
   }
   if (deps.mailbox) mailboxRoutes(app, deps.mailbox);
-  if (deps.discordStandIn) discordStandInRoutes(app);
+  const standInStore = deps.standInStore ?? createMemoryStandInStore();
+  if (deps.discordStandIn) discordStandInRoutes(app, standInStore);
   if (deps.webDistDir) {
     await spaRoutes(app, deps.webDistDir, { minuteMs: scaledMs(60_000, deps.timeScale ?? 1) });
   }
