@@ -22,6 +22,7 @@ import {
   DISCORD_STAND_IN_PATH,
   listensOnLoopbackOnly,
   previewCrawlers,
+  WEBHOOK_RECEIVER_PREFIX,
 } from '@mimamori/gateway';
 import { keptImageLinkKey } from '@mimamori/image-links';
 import { createMailbox, type Mailbox } from '@mimamori/mail';
@@ -103,6 +104,11 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const discordApiBase = discordStandIn ? () => new URL(DISCORD_STAND_IN_PATH, url).toString() : undefined;
   // What the stand-ins received stays in the data folder, so their pages survive a restart.
   const standInStore = createFileStandInStore(join(dataDir, 'stand-ins'));
+  // On loopback only, the product's own /dev/webhooks receivers are the one loopback address the
+  // SSRF guard lets webhooks reach, so a new user can try webhooks without a server of their own.
+  const webhookOwnReceiver = discordStandIn
+    ? () => (url ? new URL(WEBHOOK_RECEIVER_PREFIX, url).toString() : null)
+    : undefined;
 
   const timeScale = options.timeScale ?? 1;
   const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 }, timeScale };
@@ -116,6 +122,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       logger,
       secretBox,
       webhookEgressAllow: options.webhookEgressAllow ?? [],
+      ...(webhookOwnReceiver ? { webhookOwnReceiver } : {}),
       prices: prices.plans,
       addonPrices: prices.addons,
       billing: { provider: billing.provider, renewalGraceMs: 7 * 86_400_000 },
@@ -149,6 +156,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
         ),
         blobs,
         webhookEgressAllow: options.webhookEgressAllow ?? [],
+        ...(webhookOwnReceiver ? { webhookOwnReceiver } : {}),
         ...(discordApiBase ? { discordApiBase } : {}),
       },
     }),
@@ -188,6 +196,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     mailbox,
     discordStandIn,
     standInStore,
+    webhookReceiver: discordStandIn ? { productUrl: () => url } : undefined,
     isShuttingDown: shutdown.isShuttingDown,
     listen: { host: options.host, port: options.port },
   });

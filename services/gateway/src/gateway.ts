@@ -30,6 +30,7 @@ import { supportRoutes } from './http/support-routes.ts';
 import { targetRoutes } from './http/target-routes.ts';
 import { timezoneRoutes } from './http/timezone-routes.ts';
 import { userInfoRoutes } from './http/user-info-routes.ts';
+import { suggestedReceiverUrl, webhookReceiverRoutes } from './http/webhook-receiver-routes.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
 import { xSignInRoutes } from './http/x-sign-in-routes.ts';
 
@@ -79,6 +80,12 @@ export interface GatewayDeps {
    * data folder, so /dev/<platform> survives a restart. In memory when unset.
    */
   standInStore?: StandInStore | undefined;
+  /**
+   * The single-process mode listening on loopback only, with its own address once it listens:
+   * /dev/webhooks receives webhooks to try them with, and GET /api/webhooks suggests its receiver
+   * (the account and notifier let exactly those URLs through the SSRF guard).
+   */
+  webhookReceiver?: { productUrl: () => string } | undefined;
   /** The product's address in the browser (for OAuth redirect URIs); the request's host when unset. */
   publicUrl?: string | undefined;
   /**
@@ -126,8 +133,17 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   authRoutes(app, deps);
   accountRoutes(app, deps);
   apiAccessRoutes(app, deps);
-  if (deps.webhooks)
-    webhookRoutes(app, { account: deps.account, webhooks: deps.webhooks, target: deps.target });
+  if (deps.webhooks) {
+    const receiver = deps.webhookReceiver;
+    webhookRoutes(app, {
+      account: deps.account,
+      webhooks: deps.webhooks,
+      target: deps.target,
+      tryUrl: receiver
+        ? () => (receiver.productUrl() ? suggestedReceiverUrl(receiver.productUrl()) : null)
+        : undefined,
+    });
+  }
   supportRoutes(app, deps);
   xSignInRoutes(app, deps);
   timezoneRoutes(app);
@@ -174,6 +190,9 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   if (deps.mailbox) mailboxRoutes(app, deps.mailbox);
   const standInStore = deps.standInStore ?? createMemoryStandInStore();
   if (deps.discordStandIn) discordStandInRoutes(app, standInStore);
+  if (deps.webhookReceiver) {
+    webhookReceiverRoutes(app, { store: standInStore, productUrl: deps.webhookReceiver.productUrl });
+  }
   if (deps.webDistDir) {
     await spaRoutes(app, deps.webDistDir, { minuteMs: scaledMs(60_000, deps.timeScale ?? 1) });
   }

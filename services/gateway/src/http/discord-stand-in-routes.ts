@@ -91,7 +91,8 @@ export function listensOnLoopbackOnly(host: string): boolean {
   return host === '::1';
 }
 
-function fromLoopback(request: FastifyRequest): boolean {
+/** Whether the request comes from this machine (the stand-ins and the local receiver serve no one else). */
+export function fromLoopback(request: FastifyRequest): boolean {
   const address = (request.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
   return address === '::1' || (isIP(address) === 4 && address.startsWith('127.'));
 }
