@@ -44,6 +44,7 @@ const KNOWN_LONG_FILES: [string, number][] = [
   ['system-tests/faults/postgres-restarted.int.test.ts', 19],
   ['e2e/shell.e2e.test.ts', 17],
   ['packages/bus/src/outbox-pglite.test.ts', 17],
+  ['standalone/src/start-standalone.test.ts', 16],
 ];
 
 /**
