@@ -11,7 +11,7 @@ import {
 } from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
 import { createInProcessBus } from '@mimamori/bus';
-import { createFileStandInStore } from '@mimamori/chat-stand-ins';
+import { fileStandInStore } from '@mimamori/chat-stand-ins';
 import { accountV1, billingV1, diffV1, filingsV1, targetV1, webhookV1 } from '@mimamori/contracts';
 import { type CrawlerDeps, createCrawlerService } from '@mimamori/crawler';
 import { openPglite } from '@mimamori/db';
@@ -103,7 +103,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const discordStandIn = listensOnLoopbackOnly(options.host);
   const discordApiBase = discordStandIn ? () => new URL(DISCORD_STAND_IN_PATH, url).toString() : undefined;
   // What the stand-ins received stays in the data folder, so their pages survive a restart.
-  const standInStore = createFileStandInStore(join(dataDir, 'stand-ins'));
+  const standInStore = fileStandInStore(join(dataDir, 'stand-ins'));
   // On loopback only, the product's own /dev/webhooks receivers are the one loopback address the
   // SSRF guard lets webhooks reach, so a new user can try webhooks without a server of their own.
   const webhookOwnReceiver = discordStandIn

@@ -1,6 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import type { BlobStore } from '@mimamori/blob-store';
-import { createMemoryStandInStore, type StandInStore } from '@mimamori/chat-stand-ins';
+import { memoryStandInStore, type StandInStore } from '@mimamori/chat-stand-ins';
 import type { accountV1, billingV1, diffV1, filingsV1, targetV1, webhookV1 } from '@mimamori/contracts';
 import type { Mailbox } from '@mimamori/mail';
 import { type Logger, scaledMs } from '@mimamori/runtime';
@@ -188,7 +188,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     });
   }
   if (deps.mailbox) mailboxRoutes(app, deps.mailbox);
-  const standInStore = deps.standInStore ?? createMemoryStandInStore();
+  const standInStore = deps.standInStore ?? memoryStandInStore();
   if (deps.discordStandIn) discordStandInRoutes(app, standInStore);
   if (deps.webhookReceiver) {
     webhookReceiverRoutes(app, { store: standInStore, productUrl: deps.webhookReceiver.productUrl });

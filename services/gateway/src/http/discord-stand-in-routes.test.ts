@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createFileStandInStore, createMemoryStandInStore } from '@mimamori/chat-stand-ins';
+import { fileStandInStore, memoryStandInStore } from '@mimamori/chat-stand-ins';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { discordStandInRoutes, listensOnLoopbackOnly } from './discord-stand-in-routes.ts';
@@ -10,7 +10,7 @@ let app: FastifyInstance;
 
 beforeEach(async () => {
   app = Fastify();
-  discordStandInRoutes(app, createMemoryStandInStore());
+  discordStandInRoutes(app, memoryStandInStore());
   await app.ready();
 });
 
@@ -129,7 +129,7 @@ describe('the local Discord stand-in with the data folder', () => {
     const dir = await mkdtemp(join(tmpdir(), 'discord-stand-in-'));
     const start = async () => {
       const product = Fastify();
-      discordStandInRoutes(product, createFileStandInStore(dir));
+      discordStandInRoutes(product, fileStandInStore(dir));
       await product.ready();
       return product;
     };

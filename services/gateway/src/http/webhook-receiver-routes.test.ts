@@ -1,5 +1,5 @@
 import fastifyCookie from '@fastify/cookie';
-import { createMemoryStandInStore } from '@mimamori/chat-stand-ins';
+import { memoryStandInStore } from '@mimamori/chat-stand-ins';
 import { newWebhookSecret, SIGNATURE_HEADER, signatureHeader } from '@mimamori/webhook';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ beforeEach(async () => {
   await app.register(fastifyCookie);
   csrfProtection(app);
   webhookReceiverRoutes(app, {
-    store: createMemoryStandInStore(),
+    store: memoryStandInStore(),
     productUrl: () => 'http://127.0.0.1:8080/',
   });
   await app.ready();

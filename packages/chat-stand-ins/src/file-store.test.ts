@@ -2,8 +2,9 @@ import { appendFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fileStandInStore, STAND_IN_KEPT } from './file-store.ts';
+import { memoryStandInStore } from './memory-store.ts';
 import type { StandInStore } from './stand-in.ts';
-import { createFileStandInStore, createMemoryStandInStore, STAND_IN_KEPT } from './stand-in-store.ts';
 
 let dir: string;
 
@@ -27,8 +28,8 @@ const message = (text: string, files: { filename: string; data: string }[] = [])
 });
 
 describe.each([
-  ['in a folder', () => createFileStandInStore(dir)],
-  ['in memory', () => createMemoryStandInStore()],
+  ['in a folder', () => fileStandInStore(dir)],
+  ['in memory', () => memoryStandInStore()],
 ])('the stand-ins’ store %s', (_name, make: () => StandInStore) => {
   it('lists each platform’s records newest first, pictures included, and keeps state apart', async () => {
     const store = make();
@@ -46,23 +47,22 @@ describe.each([
     expect(await store.readState('slack', { codes: [] })).toEqual({ codes: ['abc'] });
     expect(await store.readState('line', null)).toBeNull();
   });
+});
 
+describe('the stand-ins’ store in a folder', () => {
   it('keeps the newest 100 per platform', async () => {
-    const store = make();
+    const store = fileStandInStore(dir);
     for (let index = 1; index <= STAND_IN_KEPT + 5; index++) await store.add('teams', message(`m${index}`));
     const kept = await store.list('teams');
     expect(kept).toHaveLength(STAND_IN_KEPT);
     expect(kept[0]?.id).toBe(STAND_IN_KEPT + 5);
     expect(kept.at(-1)?.id).toBe(6);
   });
-});
-
-describe('the stand-ins’ store in a folder', () => {
   it('finds the same records, pictures and state after a restart, and numbers on from them', async () => {
-    const before = createFileStandInStore(dir);
+    const before = fileStandInStore(dir);
     await before.add('discord', message('kept', [{ filename: 'before.png', data: 'before-bytes' }]));
     await before.writeState('discord', { blocked: ['U1'] });
-    const after = createFileStandInStore(dir);
+    const after = fileStandInStore(dir);
     const [record] = await after.list('discord');
     expect([(record?.body as { text: string }).text, record?.files[0]?.data.toString()]).toEqual([
       'kept',
@@ -73,13 +73,13 @@ describe('the stand-ins’ store in a folder', () => {
   });
 
   it('stays bounded on disk: old pictures go, and the record file is rewritten to the kept ones', async () => {
-    const store = createFileStandInStore(dir);
+    const store = fileStandInStore(dir);
     for (let index = 1; index <= 2 * STAND_IN_KEPT; index++)
       await store.add('line', message(`m${index}`, [{ filename: 'a.png', data: `p${index}` }]));
     expect(await readdir(join(dir, 'line', 'files'))).toHaveLength(STAND_IN_KEPT);
     const lines = (await readFile(join(dir, 'line', 'records.jsonl'), 'utf8')).trim().split('\n');
     expect(lines).toHaveLength(STAND_IN_KEPT);
-    const reopened = await createFileStandInStore(dir).list('line');
+    const reopened = await fileStandInStore(dir).list('line');
     expect(reopened.map((record) => record.id)).toEqual(
       (await store.list('line')).map((record) => record.id),
     );
@@ -87,10 +87,10 @@ describe('the stand-ins’ store in a folder', () => {
   });
 
   it('skips a record cut short by a crash and refuses a platform name that is a path', async () => {
-    const store = createFileStandInStore(dir);
+    const store = fileStandInStore(dir);
     await store.add('chatwork', message('whole'));
     await appendFile(join(dir, 'chatwork', 'records.jsonl'), '{"id":2,"at":"2026');
-    const reopened = createFileStandInStore(dir);
+    const reopened = fileStandInStore(dir);
     expect((await reopened.list('chatwork')).map((record) => record.id)).toEqual([1]);
     await expect(reopened.list('../etc')).rejects.toThrow(/not a stand-in platform name/);
   });

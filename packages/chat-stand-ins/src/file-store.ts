@@ -17,7 +17,7 @@ interface RecordLine extends Omit<StandInRecord, 'files'> {
  * as files under `files/`, and the platform's small state as `state.json`. Each platform's
  * writes go one after another; one process owns the folder.
  */
-export function createFileStandInStore(dir: string): StandInStore {
+export function fileStandInStore(dir: string): StandInStore {
   const platforms = new Map<string, Promise<PlatformFiles>>();
   const open = (platform: string) => {
     let opened = platforms.get(platform);
@@ -32,29 +32,6 @@ export function createFileStandInStore(dir: string): StandInStore {
     list: async (platform) => (await open(platform)).list(),
     readState: async (platform, fallback) => (await open(platform)).readState(fallback),
     writeState: async (platform, state) => (await open(platform)).writeState(state),
-  };
-}
-
-/** The same store in memory, for tests and for a gateway without a data folder. */
-export function createMemoryStandInStore(): StandInStore {
-  const records = new Map<string, StandInRecord[]>();
-  const states = new Map<string, unknown>();
-  const next = new Map<string, number>();
-  return {
-    async add(platform, record) {
-      const id = (next.get(platform) ?? 0) + 1;
-      next.set(platform, id);
-      const kept = { id, ...record };
-      const list = [kept, ...(records.get(platform) ?? [])].slice(0, STAND_IN_KEPT);
-      records.set(platform, list);
-      return kept;
-    },
-    list: async (platform) => [...(records.get(platform) ?? [])],
-    readState: async <T>(platform: string, fallback: T) =>
-      states.has(platform) ? structuredClone(states.get(platform) as T) : fallback,
-    async writeState(platform, state) {
-      states.set(platform, structuredClone(state));
-    },
   };
 }
 
