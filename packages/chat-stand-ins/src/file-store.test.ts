@@ -64,10 +64,9 @@ describe('the stand-ins’ store in a folder', () => {
     await before.writeState('discord', { blocked: ['U1'] });
     const after = fileStandInStore(dir);
     const [record] = await after.list('discord');
-    expect([(record?.body as { text: string }).text, record?.files[0]?.data.toString()]).toEqual([
-      'kept',
-      'before-bytes',
-    ]);
+    expect([(record?.body as { text: string } | undefined)?.text, record?.files[0]?.data.toString()]).toEqual(
+      ['kept', 'before-bytes'],
+    );
     expect(await after.readState('discord', {})).toEqual({ blocked: ['U1'] });
     expect((await after.add('discord', message('next'))).id).toBe(2);
   });
