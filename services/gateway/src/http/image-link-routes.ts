@@ -44,14 +44,15 @@ export function imageLinkRoutes(app: FastifyInstance, deps: ImageLinkRouteDeps):
       const claims = verifyImageLink(deps.key, token, now);
       const blob = claims ? await deps.blobs.get(claims.blobKey) : null;
       if (!claims || !blob) return sendApiError(reply, 404, 'not_found');
-      const picture = request.query.preview
-        ? await jpegWithin(blob.data, PREVIEW_BYTES, 1_024)
-        : request.query.jpeg
-          ? await jpegWithin(blob.data, JPEG_BYTES, null)
-          : {
-              data: Buffer.from(blob.data),
-              type: blob.contentType ?? contentTypeForKey(claims.blobKey) ?? 'application/octet-stream',
-            };
+      const picture =
+        request.query.preview === '1'
+          ? await jpegWithin(blob.data, PREVIEW_BYTES, 1_024)
+          : request.query.jpeg === '1'
+            ? await jpegWithin(blob.data, JPEG_BYTES, null)
+            : {
+                data: Buffer.from(blob.data),
+                type: blob.contentType ?? contentTypeForKey(claims.blobKey) ?? 'application/octet-stream',
+              };
       return reply
         .header(
           'cache-control',

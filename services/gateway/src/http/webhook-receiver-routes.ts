@@ -18,8 +18,8 @@ export function suggestedReceiverUrl(productUrl: string): string {
 }
 /** Its records' platform name in the stand-ins' store. */
 const PLATFORM = 'webhooks';
-/** A delivery is a few kilobytes of JSON; the receiver keeps at most this much of one. */
-const BODY_LIMIT = 256 * 1024;
+/** A delivery is JSON of a few kilobytes, more with long diffs; a real receiver would take this much. */
+const BODY_LIMIT = 5 * 1024 * 1024;
 /** The headers a delivery is shown with; the rest say nothing about Mimamori's request. */
 const SHOWN_HEADERS = ['content-type', 'user-agent', SIGNATURE_HEADER.toLowerCase()];
 
