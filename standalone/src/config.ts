@@ -71,6 +71,12 @@ export const standaloneEnv = z.object({
   // default, so the product on a laptop never reaches them. Their keys and addresses are the
   // filings service's own variables (FILINGS_USER_AGENT, EDINET_API_KEY, …; docs/filings.md).
   MIMAMORI_FILINGS_SOURCES: z.string().default(''),
+  // While no filings source is named, filings answer from the bundled demo source, marked as
+  // demo, so follow → notice can be tried offline (docs/filings.md); false turns it off.
+  MIMAMORI_FILINGS_DEMO: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((value) => value === 'true'),
   // Billing (docs/billing.md). Without STRIPE_SECRET_KEY the local Stripe stand-in starts on
   // loopback and the card screens show the test card form; with it, the product talks to Stripe.
   STRIPE_SECRET_KEY: z.string().default(''),

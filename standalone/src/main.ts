@@ -27,7 +27,12 @@ try {
     webhookEgressAllow: config.WEBHOOK_EGRESS_ALLOW,
     proxies: config.CRAWLER_PROXIES,
     filings: filingsSettingsFrom(
-      { ...process.env, FILINGS_SOURCES: config.MIMAMORI_FILINGS_SOURCES },
+      {
+        ...process.env,
+        FILINGS_SOURCES: config.MIMAMORI_FILINGS_SOURCES,
+        // The demo only while no real source is named: the two never mix.
+        FILINGS_DEMO: String(config.MIMAMORI_FILINGS_DEMO && config.MIMAMORI_FILINGS_SOURCES.trim() === ''),
+      },
       config.MIMAMORI_TIME_SCALE,
     ),
     prices: { plans: parsePlanPrices(config.PLAN_PRICES), addons: parseAddonPrices(config.ADDON_PRICES) },
