@@ -33,7 +33,7 @@ import { FILINGS_SCHEMA, filingsMigrations } from './store/migrations.ts';
 const DEFAULT_USER_AGENT = 'Mimamori filings watch';
 const SOURCE_TIMEOUT_MS = 30_000;
 /** The demo is polled this many times a period, so a new demo filing is told soon after it comes. */
-const DEMO_POLLS_PER_FILING = 6;
+const DEMO_POLLS_PER_FILING = 3;
 
 export interface FilingsServiceOptions {
   db: Db;
