@@ -94,3 +94,20 @@ export const standaloneEnv = z.object({
   // Export traces over OTLP/HTTP to this endpoint; off when unset.
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
 });
+
+/**
+ * The filings service's variables as the single-process product sets them: its sources from
+ * MIMAMORI_FILINGS_SOURCES, and the bundled demo while that names none (unless
+ * MIMAMORI_FILINGS_DEMO is false), so the demo never runs beside a real source.
+ */
+export function standaloneFilingsEnv(
+  config: Pick<z.infer<typeof standaloneEnv>, 'MIMAMORI_FILINGS_SOURCES' | 'MIMAMORI_FILINGS_DEMO'>,
+  env: Record<string, string | undefined>,
+): Record<string, string | undefined> {
+  const sources = config.MIMAMORI_FILINGS_SOURCES.trim();
+  return {
+    ...env,
+    FILINGS_SOURCES: sources,
+    FILINGS_DEMO: String(config.MIMAMORI_FILINGS_DEMO && sources === ''),
+  };
+}

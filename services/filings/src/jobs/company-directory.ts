@@ -28,8 +28,6 @@ export interface CompanyDirectory {
   /** The company a follow names, or undefined when the directory does not know it. */
   japaneseCompany(edinetCode: string): Promise<JapaneseCompanyRow | undefined>;
   secCompany(cik: string): Promise<SecCompanyRow | undefined>;
-  /** Whether its companies are the bundled demo set rather than a source's directory. */
-  readonly demo: boolean;
   start(refreshEveryMs: number): void;
   stop(): Promise<void>;
 }
@@ -139,7 +137,6 @@ export function createCompanyDirectory(
     },
     japaneseCompany: (edinetCode) => store.japaneseCompany(edinetCode),
     secCompany: (cik) => store.secCompany(cik),
-    demo: false,
     start(refreshEveryMs) {
       // A configured part still missing (the first read came before the schema existed, or its
       // download failed) is tried again soon, the wait doubling, rather than leaving search

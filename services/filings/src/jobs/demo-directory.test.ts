@@ -31,7 +31,6 @@ describe('demo directory search', () => {
     expect(await directory.japaneseCompany('E99999')).toBeUndefined();
     expect((await directory.secCompany('320193'))?.ticker).toBe('AAPL');
     expect(await directory.secCompany('1')).toBeUndefined();
-    expect(directory.demo).toBe(true);
   });
 
   it('names the issuer of a demo ISIN as GlobeNewswire would, and no other', async () => {

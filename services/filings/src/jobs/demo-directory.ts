@@ -46,7 +46,6 @@ export function createDemoDirectory(): CompanyDirectory {
     })),
   );
   return {
-    demo: true,
     async load() {},
     async refresh() {},
     searchJapanese: (query) => japaneseIndex.search(query, SEARCH_LIMIT),
