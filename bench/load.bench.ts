@@ -373,7 +373,7 @@ async function measure(sites: number, minutes: number) {
   const changeToMail: number[] = [];
   const dueToMail: number[] = [];
   for (const [index, mail] of smtp.messages.entries()) {
-    const n = Number(/^Mimamori: update on bench-(\d+)/.exec(mail.subject ?? '')?.[1]);
+    const n = Number(/ \| bench-(\d+)/.exec(mail.subject ?? '')?.[1]);
     const prices = [...(mail.text ?? '').matchAll(/bench-\d+ price (\d+) yen/g)].map((match) =>
       Number(match[1]),
     );

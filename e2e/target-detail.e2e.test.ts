@@ -337,6 +337,10 @@ describe('site detail and v1 history against the running product', () => {
       // The update: the old price struck out and the new one inserted, inline and side by side.
       const update = page.getByTestId('history-entry').filter({ hasText: '¥980' }).first();
       await expect.poll(() => update.locator('h3').textContent()).toContain(words.update);
+      // The update's one line, in the page's language, above its diff (docs/product.md#summary).
+      expect(await update.getByTestId('update-summary').textContent()).toBe(
+        language === 'ja' ? '¥1,200 → ¥980（−18%）' : '¥1,200 → ¥980 (−18 %)',
+      );
       await expect
         .poll(() => update.getByTestId('diff-inline').locator('del').allTextContents())
         .toContain('¥1,200');

@@ -58,7 +58,7 @@ async function scheduleRows(targetId: string): Promise<number> {
 }
 
 const updateMails = () =>
-  rig().smtp.messages.filter((mail) => mail.subject?.startsWith('Mimamori: update on'));
+  rig().smtp.messages.filter((mail) => / \| (Sale|Gone) page$/.test(mail.subject ?? ''));
 
 const register = (label: string, path: string) =>
   registerSite(visitor, priceSiteRegistration(label, rig().page.url(path)));
@@ -98,7 +98,8 @@ describe('the monitoring pipeline in cluster mode', () => {
     );
 
     expect(JSON.stringify(mail?.to)).toContain(EMAIL);
-    expect(mail?.subject).toBe('Mimamori: update on Sale page');
+    // The update's one line leads the subject (docs/product.md#summary).
+    expect(mail?.subject).toBe('Mimamori: ¥1,200 → ¥980 (−18 %) | Sale page');
     expect(mail?.text).toContain('- ¥1,200\n+ ¥980 sale');
     expect(mail?.attachments.map((a) => [a.cid, a.filename, a.contentType])).toEqual([
       ['before', 'before.jpeg', 'image/jpeg'],

@@ -3,7 +3,7 @@ import { filingsSettingsFrom } from '@mimamori/filings';
 import { listensOnLoopbackOnly } from '@mimamori/gateway';
 import { parseAddonPrices, parsePlanPrices } from '@mimamori/plans';
 import { createLogger, createShutdown, loadConfig, startTelemetry } from '@mimamori/runtime';
-import { standaloneEnv } from './config.ts';
+import { standaloneEnv, standaloneFilingsEnv } from './config.ts';
 import { startStandalone } from './start-standalone.ts';
 
 const config = loadConfig(standaloneEnv);
@@ -26,10 +26,7 @@ try {
     crawlerAllow: config.CRAWLER_ALLOW,
     webhookEgressAllow: config.WEBHOOK_EGRESS_ALLOW,
     proxies: config.CRAWLER_PROXIES,
-    filings: filingsSettingsFrom(
-      { ...process.env, FILINGS_SOURCES: config.MIMAMORI_FILINGS_SOURCES },
-      config.MIMAMORI_TIME_SCALE,
-    ),
+    filings: filingsSettingsFrom(standaloneFilingsEnv(config, process.env), config.MIMAMORI_TIME_SCALE),
     prices: { plans: parsePlanPrices(config.PLAN_PRICES), addons: parseAddonPrices(config.ADDON_PRICES) },
     sweepIntervalMs: config.TRIAL_SWEEP_INTERVAL_MS,
     timeScale: config.MIMAMORI_TIME_SCALE,
@@ -48,7 +45,10 @@ try {
   // Printed plainly (not only logged) so a person, or a test, can find the address.
   console.log(`Mimamori is running at ${url}`);
   console.log(`Outgoing mail: ${url}dev/mailbox`);
-  if (listensOnLoopbackOnly(config.MIMAMORI_HOST)) console.log(`Discord messages: ${url}dev/discord`);
+  if (listensOnLoopbackOnly(config.MIMAMORI_HOST)) {
+    console.log(`Discord messages: ${url}dev/discord`);
+    console.log(`Webhook receiver to try webhooks with: ${url}dev/webhooks`);
+  }
   // Its test clock moves billing's time (docs/billing.md): trials end, renewals fail on demand.
   if (stripeStandInUrl) console.log(`Stripe stand-in (billing without Stripe): ${stripeStandInUrl}`);
 } catch (error) {

@@ -43,7 +43,7 @@ export async function watchSalePage(rig: FaultRig): Promise<{ siteId: string; vi
 }
 
 export const updateMails = (rig: FaultRig) =>
-  rig.smtp.messages.filter((mail) => mail.subject === 'Mimamori: update on Sale page');
+  rig.smtp.messages.filter((mail) => mail.subject === 'Mimamori: ¥1,200 → ¥980 (−18 %) | Sale page');
 
 export const discordMessages = (rig: FaultRig) =>
   rig.discord.accepted.filter((message) => message.webhookId === WEBHOOK_ID);

@@ -64,6 +64,9 @@ export const diffRow = z.object({
 });
 export type DiffRow = z.infer<typeof diffRow>;
 
+/** An update's or area's one line in each language (docs/product.md#summary). */
+export const summaryLine = z.object({ ja: z.string(), en: z.string() });
+
 export const areaChange = z.object({
   area_id: z.string(),
   label: z.string(),
@@ -71,6 +74,7 @@ export const areaChange = z.object({
   added: z.array(z.string()),
   removed: z.array(z.string()),
   rows: z.array(diffRow).describe('Rows of the inline and side-by-side views.'),
+  summary: summaryLine.describe("The area's change in one line."),
 });
 export type AreaUpdate = z.infer<typeof areaChange>;
 
@@ -123,6 +127,9 @@ const imageUrl = z
 
 export const siteUpdate = z.object({
   update_id: z.string(),
+  summary: summaryLine.describe(
+    'What the update changed, in one line: the first changed area, and how many more.',
+  ),
   detected_at: at,
   notify: z.boolean().describe('Whether the rule groups said to notify.'),
   matched: z.array(matchedCondition),

@@ -40,6 +40,14 @@ export {
   type RegexRefusal,
   validatePythonRegex,
 } from './python-regex/user-regex.ts';
+export { SILENCE_DAYS_RANGE, type SilenceWatch, silenceDue } from './silence.ts';
+export {
+  type SummaryArea,
+  type SummaryLang,
+  summariseArea,
+  summariseUpdate,
+  updateSummary,
+} from './summary/summarise-update.ts';
 export { validateAreaOptions } from './validate-area-options.ts';
 export { validateRuleGroups } from './validate-notification-rules.ts';
 export type { Validated, ValidationCode, ValidationProblem } from './validation.ts';

@@ -93,6 +93,8 @@ describe('judging snapshots', () => {
         diffText: '- Price 1000 yen\n+ Price 900 yen',
         added: ['Price 900 yen'],
         removed: ['Price 1000 yen'],
+        summaryJa: '1000 yen → 900 yen（−10%）',
+        summaryEn: '1000 yen → 900 yen (−10 %)',
       },
     ]);
     expect(first?.updateId).toBe(quiet.update_id);
@@ -101,6 +103,7 @@ describe('judging snapshots', () => {
     expect(second?.areas[0]).toMatchObject({
       diffText: '+ Price 900 yen sale',
       added: ['Price 900 yen sale'],
+      summaryEn: 'Now shows “sale”',
     });
     expect(second?.matched).toEqual([
       {

@@ -159,6 +159,7 @@ function siteEvent(
       sealedDiscordWebhook: '',
       areas: [{ areaId: 'price', label: 'セール価格' }],
       failureAlertAfter: 3,
+      silenceAlertDays: 0,
       ...notice,
     },
   };
@@ -208,6 +209,8 @@ async function updateEvent(targetId: string, userId: string, notify = true) {
         diffText: '- 1,200円\n+ 980円 セール',
         added: ['980円 セール'],
         removed: ['1,200円'],
+        summaryJa: '1,200円 → 980円（−18%）',
+        summaryEn: '1,200円 → 980円 (−18 %)',
       },
     ],
     beforeScreenshotBlobKey: before,
@@ -284,7 +287,7 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
     const mail = mailsTo(user.email)[0] as ParsedMail;
     expect(JSON.stringify(mail.to)).toContain(user.extra);
     expect(JSON.stringify(mail.to)).not.toContain('unverified-');
-    expect(mail.subject).toBe('【Mimamori】更新がありました: 価格ページ');
+    expect(mail.subject).toBe('【Mimamori】1,200円 → 980円（−18%）｜価格ページ');
     expect(mail.text).toContain('- 1,200円\n+ 980円 セール');
     // The area by the name the person gave it, the time in their zone by its name, the history.
     expect(mail.text).toContain('[セール価格]\n- 1,200円');
@@ -382,7 +385,7 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
     expect(message?.payload.embeds[0]?.fields[1]?.value).toBe('Nov 23, 2026, 09:05 (Eastern Time)');
     const mails = mailsTo(user.email);
     expect(mails).toHaveLength(1);
-    expect(mails[0]?.subject).toBe('Mimamori: update on 価格ページ');
+    expect(mails[0]?.subject).toBe('Mimamori: 1,200円 → 980円 (−18 %) | 価格ページ');
     expect(mails[0]?.text).toContain('group 1 condition 1: セール価格 — added text contains セール');
     expect(mails[0]?.text).toContain('Nov 23, 2026, 09:05 (Eastern Time)');
     expect(mails[0]?.text).toContain(`Open the history: https://mimamori.example/target2?id=${targetId}`);

@@ -7,7 +7,7 @@ import { type BlobStore, createFileBlobStore } from '@mimamori/blob-store';
 import { type BusMessage, createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
 import { accountV1, webhookV1 } from '@mimamori/contracts';
 import { type Db, openPostgres } from '@mimamori/db';
-import { checkCompleted, targetRegistered, updateDetected } from '@mimamori/events';
+import { checkCompleted, filingPublished, targetRegistered, updateDetected } from '@mimamori/events';
 import { openMailTransport } from '@mimamori/mail';
 import { createGrpcClient, createLogger, createShutdown, type Shutdown, unary } from '@mimamori/runtime';
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
@@ -98,7 +98,7 @@ afterAll(async () => {
 });
 
 /** A signed-in account in Tokyo with a site that mails nobody (webhooks only). */
-async function newUser() {
+async function newUser(silenceAlertDays = 0) {
   const { userId } = await unary(accounts, 'createAccount', {
     email: `w${randomBytes(4).toString('hex')}@example.jp`,
     password: 'abcd1234',
@@ -128,6 +128,7 @@ async function newUser() {
       chatNotify: 'none',
       sealedDiscordWebhook: '',
       failureAlertAfter: 3,
+      silenceAlertDays,
       areas: [{ areaId: 'price', label: 'セール価格' }],
     },
   };
@@ -181,6 +182,8 @@ function updateEvent(targetId: string, userId: string) {
         diffText: '- 1,200円\n+ 980円 セール',
         added: ['980円 セール'],
         removed: ['1,200円'],
+        summaryJa: '1,200円 → 980円（−18%）',
+        summaryEn: '1,200円 → 980円 (−18 %)',
       },
     ],
     beforeScreenshotBlobKey: `updates/${targetId}/${updateId}/before.webp`,
@@ -359,8 +362,9 @@ describe('signed webhook deliveries', () => {
         area_name: 'セール価格',
         message: expect.stringContaining('監視範囲「セール価格」が見つかりませんでした'),
         count: 3,
-        since: run,
-        since_local: '2026-11-23T23:00:00+09:00',
+        // When the first failed check finished, as the history shows it.
+        since: '2026-11-23T14:00:05.000Z',
+        since_local: '2026-11-23T23:00:05+09:00',
       },
       timezone: 'Asia/Tokyo',
       lang: 'ja',
@@ -369,10 +373,11 @@ describe('signed webhook deliveries', () => {
       type: 'recovery',
       id: `recovered:${user.targetId}:${run}`,
       recovered: {
-        since: run,
-        since_local: '2026-11-23T23:00:00+09:00',
-        at: '2026-11-23T14:05:00.000Z',
-        at_local: '2026-11-23T23:05:00+09:00',
+        since: '2026-11-23T14:00:05.000Z',
+        since_local: '2026-11-23T23:00:05+09:00',
+        // When the first good check finished: after every failure.
+        at: '2026-11-23T14:05:05.000Z',
+        at_local: '2026-11-23T23:05:05+09:00',
       },
     });
     for (const id of [`failure:${user.targetId}:${run}`, `recovered:${user.targetId}:${run}`]) {
@@ -382,6 +387,117 @@ describe('signed webhook deliveries', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.received.filter((got) => got.path === path)).toHaveLength(2);
     expect(receiver.received.filter((got) => got.path === `/alerts-other-${user.userId}`)).toHaveLength(0);
+  });
+
+  it('tells each webhook once that a site has not changed for its days, and again after a change and another spell', async () => {
+    const user = await newUser(3);
+    const path = `/silence-${user.userId}`;
+    await addWebhook(user, receiver, path);
+    const day = (n: number, hour = 0) => new Date(Date.UTC(2026, 11, 1 + n, hour));
+    // Daily checks (the check's own time decides, not a clock): the first on day 0, an update on
+    // day 4, a failed check on day 7 that says nothing of the page, the rest unchanged.
+    const checks: [Date, string][] = [
+      [day(0), 'no_change'],
+      [day(1), 'no_change'],
+      [day(2), 'no_change'],
+      [day(3), 'no_change'],
+      [day(3, 12), 'no_change'],
+      [day(4), 'update'],
+      [day(5), 'no_change'],
+      [day(7), 'error'],
+      [day(8), 'no_change'],
+      [day(9), 'no_change'],
+    ];
+    for (const [completedAt, outcome] of checks) {
+      const checkId = randomUUID();
+      const event = {
+        eventId: `checks.completed:${checkId}`,
+        checkId,
+        targetId: user.targetId,
+        userId: user.userId,
+        dueAt: completedAt,
+        completedAt,
+        outcome,
+        errorCode: outcome === 'error' ? 'timeout' : '',
+        errorDetail: '',
+        updateId: outcome === 'update' ? randomUUID() : '',
+        errorAreaId: '',
+      };
+      await bus.publish(checkCompleted.subject, checkCompleted.encode(event), { msgId: event.eventId });
+      await waitUntil(async () => {
+        const { rows } = await db.query<{ last_due_at: Date }>(
+          'SELECT last_due_at FROM notifier.error_streaks WHERE target_id = $1',
+          [user.targetId],
+        );
+        return rows[0]?.last_due_at.getTime() === completedAt.getTime();
+      }, `the check of ${completedAt.toISOString()} counted`);
+    }
+    // Day 3: three days without a change since day 0 (told once, not again at day 3 12:00); the
+    // update of day 4 starts a new spell, told at day 8 (day 7's failure counts for nothing).
+    const told = await receiver.waitFor(path, 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.received.filter((got) => got.path === path)).toHaveLength(2);
+    expect(told.map((got) => got.verified)).toEqual([true, true]);
+    expect(told.map((got) => JSON.parse(got.body))).toMatchObject([
+      {
+        type: 'silence',
+        id: `silence:${user.targetId}:${day(0).toISOString()}`,
+        silence: { days: 3, since: day(0).toISOString(), since_local: '2026-12-01T09:00:00+09:00' },
+      },
+      { type: 'silence', silence: { days: 3, since: day(4).toISOString() } },
+    ]);
+  });
+
+  it('posts each filing notice once to the account-wide webhooks, signed, and not to a site’s own', async () => {
+    const user = await newUser();
+    const path = `/filings-${user.userId}`;
+    const webhookId = await addWebhook(user, receiver, path);
+    await addWebhook(user, receiver, `/filings-site-${user.userId}`, user.targetId);
+    const eventId = `filing:tdnet:140120261123482613:${user.userId}`;
+    const event = {
+      eventId,
+      userId: user.userId,
+      followId: 'follow-1',
+      followLabel: 'トヨタ自動車',
+      source: 'tdnet',
+      filingKey: '140120261123482613',
+      companyName: 'トヨタ自動車株式会社',
+      companyCode: '7203',
+      title: '業績予想の修正に関するお知らせ',
+      documentUrl: 'https://www.release.tdnet.info/inbs/140120261123482613.pdf',
+      publishedAt: new Date('2026-11-23T06:00:00Z'),
+      seenAt: new Date('2026-11-23T06:01:00Z'),
+    };
+    await bus.publish(filingPublished.subject, filingPublished.encode(event), { msgId: eventId });
+    const [got] = await receiver.waitFor(path, 1);
+    expect(got?.verified).toBe(true);
+    expect(JSON.parse(got?.body ?? '{}')).toEqual({
+      type: 'filing',
+      id: eventId,
+      follow: { id: 'follow-1', label: 'トヨタ自動車' },
+      filing: {
+        source: 'tdnet',
+        key: '140120261123482613',
+        company_name: 'トヨタ自動車株式会社',
+        company_code: '7203',
+        title: '業績予想の修正に関するお知らせ',
+        document_url: 'https://www.release.tdnet.info/inbs/140120261123482613.pdf',
+        published_at: '2026-11-23T06:00:00.000Z',
+        published_at_local: '2026-11-23T15:00:00+09:00',
+      },
+      timezone: 'Asia/Tokyo',
+      lang: 'ja',
+    });
+    const id = `${eventId}:webhook:${webhookId}`;
+    await waitUntil(async () => (await delivery(id))?.status === 'sent', 'the filing delivery');
+
+    // Republished past the duplicate window: the delivery is done and nothing is posted twice.
+    await bus.publish(filingPublished.subject, filingPublished.encode(event), { msgId: `${eventId}:again` });
+    await waitUntil(async () => (await delivery(id))?.attempts === 2, 'the second copy');
+    expect(receiver.received.filter((delivered) => delivered.path === path)).toHaveLength(1);
+    expect(
+      receiver.received.filter((delivered) => delivered.path === `/filings-site-${user.userId}`),
+    ).toHaveLength(0);
   });
 
   it('refuses at send time a URL that now leads to a forbidden address, for good', async () => {

@@ -54,10 +54,13 @@ function CheckErrorMessage({ error }: { error: CheckError }) {
 }
 
 function UpdateDetail({ update, time, layout }: { update: TargetUpdate; time: string; layout: DiffLayout }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const labels = new Map(update.areas.map((area) => [area.area_id, area.label]));
   return (
     <div className="update-detail">
+      <p className="update-summary" data-testid="update-summary">
+        {i18n.language === 'en' ? update.summary.en : update.summary.ja}
+      </p>
       <p className="muted">{update.notify ? t('siteDetail.notified') : t('siteDetail.notNotified')}</p>
       {update.matched.length > 0 && (
         <div className="matched">

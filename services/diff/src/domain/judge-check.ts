@@ -5,6 +5,7 @@ import {
   DEFAULT_AREA_OPTIONS,
   evaluateCheck,
   formatDiffText,
+  summariseArea,
 } from '@mimamori/watch-engine';
 import type { WatchSettings } from './watch-settings.ts';
 
@@ -32,6 +33,9 @@ export interface AreaUpdate {
   added: string[];
   removed: string[];
   rows: AreaDiff['rows'];
+  /** The area's one-line summary in each language (docs/product.md#summary). */
+  summaryJa: string;
+  summaryEn: string;
 }
 
 export interface MatchedRule {
@@ -132,6 +136,8 @@ export function judgeCheck(
               added: [...area.diff.added],
               removed: [...area.diff.removed],
               rows: area.diff.rows,
+              summaryJa: summariseArea(area.diff, 'ja') ?? '',
+              summaryEn: summariseArea(area.diff, 'en') ?? '',
             },
           ]
         : [],

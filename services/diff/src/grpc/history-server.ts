@@ -4,6 +4,7 @@ import type { diffV1 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
 import { GrpcError } from '@mimamori/runtime';
 import { unaryHandler } from '@mimamori/service-host';
+import { summariseArea } from '@mimamori/watch-engine';
 import { userHistoryFootprint } from '../store/history-retention.ts';
 import {
   type HistoryFilter,
@@ -156,6 +157,9 @@ function entryMessage(row: HistoryRow): diffV1.HistoryEntry {
               added: area.added,
               removed: area.removed,
               rowsJson: JSON.stringify(area.rows),
+              // Updates recorded before summaries were kept get theirs from the stored diff.
+              summaryJa: area.summaryJa ?? summariseArea(area, 'ja') ?? '',
+              summaryEn: area.summaryEn ?? summariseArea(area, 'en') ?? '',
             })),
             beforeScreenshotBlobKey: row.before_screenshot_blob_key ?? '',
             afterScreenshotBlobKey: row.after_screenshot_blob_key ?? '',

@@ -17,6 +17,10 @@ export interface HistoryQuery {
   timeZone: string;
 }
 
+/** An area of a recorded update; those recorded before summaries were kept have none. */
+export type StoredAreaUpdate = Omit<AreaUpdate, 'summaryJa' | 'summaryEn'> &
+  Partial<Pick<AreaUpdate, 'summaryJa' | 'summaryEn'>>;
+
 export interface HistoryRow {
   check_id: string;
   due_at: Date | null;
@@ -27,7 +31,7 @@ export interface HistoryRow {
   update_id: string | null;
   notify: boolean | null;
   matched: MatchedRule[] | null;
-  areas: AreaUpdate[] | null;
+  areas: StoredAreaUpdate[] | null;
   before_screenshot_blob_key: string | null;
   after_screenshot_blob_key: string | null;
   created_at: Date | null;

@@ -17,7 +17,7 @@ const feed: Feed = {
       title: `${awkward} was updated`,
       historyUrl: 'https://mimamori.example/target2?id=s1&a=b',
       imageUrl: 'https://mimamori.example/feeds/t/sites/s1/updates/u2/after.webp?day=2026-12-06',
-      summary: `- old\n+ ${awkward}`,
+      diff: `- old\n+ ${awkward}`,
       detectedAt: new Date('2026-12-06T12:00:00Z'),
     },
     {
@@ -25,7 +25,7 @@ const feed: Feed = {
       title: 'plain',
       historyUrl: 'https://mimamori.example/target2?id=s1',
       imageUrl: null,
-      summary: '',
+      diff: '',
       detectedAt: new Date('2026-12-05T12:00:00Z'),
     },
   ],

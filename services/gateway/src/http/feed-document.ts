@@ -9,7 +9,7 @@ export interface FeedEntry {
   /** The after picture at its unguessable feed URL; null when the update has none. */
   imageUrl: string | null;
   /** The update's diff, cut short. */
-  summary: string;
+  diff: string;
   detectedAt: Date;
 }
 
@@ -42,7 +42,7 @@ export function xmlText(text: string): string {
 /** What a feed reader shows as the entry's body: the diff and the after picture. */
 function entryHtml(entry: FeedEntry): string {
   const picture = entry.imageUrl ? `<p><img src="${xmlText(entry.imageUrl)}" alt=""></p>` : '';
-  return `<pre>${xmlText(entry.summary)}</pre>${picture}`;
+  return `<pre>${xmlText(entry.diff)}</pre>${picture}`;
 }
 
 /** The newest entry's time, or the epoch for a feed with none (a reader then sees nothing new). */
@@ -57,7 +57,7 @@ export function atomFeed(feed: Feed): string {
     <title>${xmlText(entry.title)}</title>
     <updated>${entry.detectedAt.toISOString()}</updated>
     <link rel="alternate" type="text/html" href="${xmlText(entry.historyUrl)}"/>
-${entry.imageUrl ? `    <link rel="enclosure" type="image/webp" href="${xmlText(entry.imageUrl)}"/>\n` : ''}    <summary type="text">${xmlText(entry.summary)}</summary>
+${entry.imageUrl ? `    <link rel="enclosure" type="image/webp" href="${xmlText(entry.imageUrl)}"/>\n` : ''}    <summary type="text">${xmlText(entry.diff)}</summary>
     <content type="html">${xmlText(entryHtml(entry))}</content>
   </entry>
 `,

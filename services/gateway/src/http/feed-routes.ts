@@ -8,6 +8,7 @@ import type { Allowance } from './allowance.ts';
 import { answer } from './answer.ts';
 import { sendApiError, sendGrpcFailure } from './api-error.ts';
 import { atomFeed, type Feed, type FeedEntry, rssFeed } from './feed-document.ts';
+import { updateSummaryJson } from './history-json.ts';
 import { pictureKey } from './history-routes.ts';
 import { callerOf, type SessionCaller } from './session-caller.ts';
 
@@ -171,7 +172,9 @@ async function siteEntries(
     return [
       {
         updateId: update.updateId,
-        title: owner.lang === 'ja' ? `${label} が更新されました` : `${label} was updated`,
+        // The update's one line leads, as in the mail's subject (docs/product.md#summary); areas
+        // are named by id here, the list of sites carrying no area labels.
+        title: `${updateSummaryJson(update.areas, new Map())[owner.lang]}${owner.lang === 'ja' ? '｜' : ' | '}${label}`,
         historyUrl: historyLink(request, deps.publicUrl, version, targetId),
         imageUrl: update.afterScreenshotBlobKey
           ? publicLink(
@@ -180,7 +183,7 @@ async function siteEntries(
               `${base}/updates/${encodeURIComponent(update.updateId)}/after.webp?day=${day}`,
             )
           : null,
-        summary: shortDiff(update.areas.map((area) => area.diffText)),
+        diff: shortDiff(update.areas.map((area) => area.diffText)),
         detectedAt,
       },
     ];

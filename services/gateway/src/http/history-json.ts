@@ -7,6 +7,7 @@ import {
   type RegistrationData,
   ruleOperand,
 } from '@mimamori/http-api';
+import { updateSummary } from '@mimamori/watch-engine';
 import { checkErrorJson } from './check-error-json.ts';
 
 export type UpdateImage = 'before' | 'after';
@@ -44,6 +45,22 @@ export function areaLabels(settings: targetV1.TargetSettings | undefined): Map<s
   return new Map((settings?.areas ?? []).map((area) => [area.areaId, area.label]));
 }
 
+/** An update's one line in each language, its areas named as the user named them. */
+export function updateSummaryJson(
+  areas: readonly diffV1.AreaDiff[],
+  labels: Map<string, string>,
+): { ja: string; en: string } {
+  const lines = (lang: 'ja' | 'en') =>
+    updateSummary(
+      areas.map((area) => ({
+        name: labels.get(area.areaId) || area.areaId,
+        line: lang === 'ja' ? area.summaryJa : area.summaryEn,
+      })),
+      lang,
+    );
+  return { ja: lines('ja'), en: lines('en') };
+}
+
 /** One check of the site-detail history. */
 export function historyEntryJson(
   targetId: string,
@@ -60,6 +77,7 @@ export function historyEntryJson(
     update: update
       ? {
           update_id: update.updateId,
+          summary: updateSummaryJson(update.areas, labels),
           detected_at: update.detectedAt?.toISOString() ?? null,
           notify: update.notify,
           matched: update.matched.map((condition) => ({
@@ -77,6 +95,7 @@ export function historyEntryJson(
             added: area.added,
             removed: area.removed,
             rows: diffRows(area.rowsJson),
+            summary: { ja: area.summaryJa, en: area.summaryEn },
           })),
           screenshots: {
             before: update.beforeScreenshotBlobKey ? updateImageUrl(targetId, entry, 'before') : null,

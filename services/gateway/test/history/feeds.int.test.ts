@@ -119,7 +119,7 @@ describe('feeds', () => {
       [...updateIds].reverse().map((id) => `urn:mimamori:update:${id}`),
     );
     const [newest] = feed.entries ?? [];
-    expect(newest?.title?.value).toBe('Shop <news> & more was updated');
+    expect(newest?.title?.value).toBe('“v2” → “v3 <b>bold</b>” | Shop <news> & more');
     expect(newest?.updated).toBe(at(2).toISOString());
     expect(newest?.summary?.value).toContain('Headline v3 <b>bold</b>');
     expect(newest?.summary?.value).toContain('Headline v2');
@@ -149,7 +149,7 @@ describe('feeds', () => {
     );
     const [newest] = feed.items ?? [];
     expect(newest).toMatchObject({
-      title: 'Shop <news> & more was updated',
+      title: '“v2” → “v3 <b>bold</b>” | Shop <news> & more',
       link: `http://localhost/target2?id=${site}`,
     });
     expect(new Date(String(newest?.pubDate)).toISOString()).toBe(at(2).toISOString());

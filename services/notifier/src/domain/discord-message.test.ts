@@ -8,7 +8,8 @@ const notice = (overrides: Partial<UpdateNotice> = {}): UpdateNotice => ({
   lang: 'en',
   timezone: 'Asia/Tokyo',
   detectedAt: new Date('2026-11-23T14:05:00Z'),
-  areas: [{ areaId: 'price', label: '', diffText: '- 1,200円\n+ 980円' }],
+  summary: '1,200円 → 980円 (−18 %)',
+  areas: [{ areaId: 'price', label: '', diffText: '- 1,200円\n+ 980円', summary: '1,200円 → 980円 (−18 %)' }],
   areaLabels: {},
   historyUrl: '',
   matched: [],
@@ -29,6 +30,7 @@ function embedLength(message: ReturnType<typeof discordMessage>): number {
 describe('Discord message of an update', () => {
   it('keeps a short diff whole and says there were no rules', () => {
     const message = discordMessage(notice());
+    expect(message.payload.content).toBe('1,200円 → 980円 (−18 %)');
     expect(message.payload.embeds[0]?.description).toContain('- 1,200円\n+ 980円');
     expect(message.payload.embeds[0]?.fields[2]?.value).toBe('(no rules: every update is announced)');
     expect(message.files).toEqual([]);
@@ -40,8 +42,8 @@ describe('Discord message of an update', () => {
       notice({
         label: 'L'.repeat(400),
         areas: [
-          { areaId: 'a', label: '', diffText: `+ ${'x'.repeat(5_000)}` },
-          { areaId: 'b', label: '', diffText: `- ${'y'.repeat(5_000)}` },
+          { areaId: 'a', label: '', diffText: `+ ${'x'.repeat(5_000)}`, summary: '' },
+          { areaId: 'b', label: '', diffText: `- ${'y'.repeat(5_000)}`, summary: '' },
         ],
         matched: Array.from({ length: 40 }, (_, index) => ({
           groupIndex: 0,

@@ -5,6 +5,9 @@ import { writtenTime } from './written-time.ts';
 /** Discord's embed limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits). */
 export const EMBED_LIMITS = { title: 256, description: 4096, fieldName: 256, fieldValue: 1024, total: 6000 };
 
+/** A message's own text, above its embeds. */
+const CONTENT_LIMIT = 2000;
+
 export interface DiscordEmbed {
   title: string;
   url?: string;
@@ -19,6 +22,8 @@ export interface DiscordEmbed {
 /** The `payload_json` of an execute-webhook call and the files sent beside it, in order. */
 export interface DiscordMessage {
   payload: {
+    /** An update's one line, above the embed. */
+    content?: string;
     username: string;
     allowed_mentions: { parse: string[] };
     embeds: DiscordEmbed[];
@@ -114,6 +119,7 @@ export function discordMessage(notice: UpdateNotice): DiscordMessage {
   };
   return {
     payload: {
+      content: cut(notice.summary, CONTENT_LIMIT),
       username: 'Mimamori',
       allowed_mentions: { parse: [] },
       embeds: [embed],

@@ -8,7 +8,15 @@ const notice = (overrides: Partial<UpdateNotice> = {}): UpdateNotice => ({
   lang: 'en',
   timezone: 'UTC',
   detectedAt: new Date('2026-11-23T14:05:00Z'),
-  areas: [{ areaId: 'area-1', label: 'Sale price', diffText: '- <old> & 1,200\n+ 980' }],
+  summary: '1,200 → 980 (−18 %)',
+  areas: [
+    {
+      areaId: 'area-1',
+      label: 'Sale price',
+      diffText: '- <old> & 1,200\n+ 980',
+      summary: '1,200 → 980 (−18 %)',
+    },
+  ],
   areaLabels: { 'area-1': 'Sale price' },
   historyUrl: 'https://mimamori.example/target2?id=t-1&x=<y>',
   matched: [],
@@ -19,7 +27,9 @@ const notice = (overrides: Partial<UpdateNotice> = {}): UpdateNotice => ({
 describe('update mail content', () => {
   it('carries the diff exactly in the text and escaped in the HTML, with the pictures inline and attached', () => {
     const content = updateMailContent(notice());
-    expect(content.subject).toBe('Mimamori: update on <b>Shop</b>');
+    expect(content.subject).toBe('Mimamori: 1,200 → 980 (−18 %) | <b>Shop</b>');
+    expect(content.text.split('\n')[0]).toBe('1,200 → 980 (−18 %)');
+    expect(content.html).toContain('font-weight:bold">1,200 → 980 (−18 %)</p>');
     expect(content.text).toContain('- <old> & 1,200\n+ 980');
     expect(content.html).toContain('- &lt;old&gt; &amp; 1,200</div>');
     expect(content.html).toContain('>+ 980</div>');

@@ -20,7 +20,10 @@ export function updateMailContent(notice: UpdateNotice): {
   const when = writtenTime(notice.detectedAt, notice.timezone, notice.lang);
   const rules = matchedRuleLines(notice);
   const ruleLines = rules.length > 0 ? rules : [words.noRules];
+  const subject = words.subject(notice.label, notice.summary);
   const text = [
+    notice.summary,
+    '',
     words.intro,
     '',
     `${words.site}: ${notice.label}`,
@@ -51,7 +54,8 @@ export function updateMailContent(notice: UpdateNotice): {
     )
     .join('');
   const body = [
-    `<p style="margin:0 0 16px;font-size:18px;font-weight:bold">${escapeHtml(words.intro)}</p>`,
+    `<p style="margin:0 0 4px;font-size:18px;font-weight:bold">${escapeHtml(notice.summary)}</p>`,
+    `<p style="margin:0 0 16px;color:${BRAND.muted}">${escapeHtml(words.intro)}</p>`,
     `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="font-size:14px">${facts}</table>`,
     notice.historyUrl ? mailButton(notice.historyUrl, words.history) : '',
     mailHeading(words.changes),
@@ -67,11 +71,11 @@ export function updateMailContent(notice: UpdateNotice): {
     ),
   ].join('\n');
   return {
-    subject: words.subject(notice.label),
+    subject,
     text,
     html: brandedMail({
       lang: notice.lang,
-      title: words.subject(notice.label),
+      title: subject,
       preheader: `${notice.label} — ${when}`,
       body,
       footer: words.footer,

@@ -6,8 +6,10 @@ export interface UpdateNotice {
   /** The reader's time zone; empty or unknown falls back to the language's usual one. */
   timezone: string;
   detectedAt: Date;
-  /** Each changed area, named as the person named it ('' when they did not). */
-  areas: { areaId: string; label: string; diffText: string }[];
+  /** The update in one line, in the reader's language (docs/product.md#summary). */
+  summary: string;
+  /** Each changed area, named as the person named it ('' when they did not), with its own line. */
+  areas: { areaId: string; label: string; diffText: string; summary: string }[];
   /** Every area's name by id, for the matched rules (which name areas that may not have changed). */
   areaLabels: Record<string, string>;
   /** The site's history page in the web app; empty when the product's address is not known. */

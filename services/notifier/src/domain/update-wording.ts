@@ -1,3 +1,4 @@
+import { updateSummary } from '@mimamori/watch-engine';
 import type { UpdateNotice } from './update-notice.ts';
 
 const OPERANDS = {
@@ -35,7 +36,7 @@ const OPERATORS = {
 /** The words every channel uses for an update, in the reader's language. */
 export const UPDATE_WORDS = {
   ja: {
-    subject: (label: string) => `【Mimamori】更新がありました: ${label}`,
+    subject: (label: string, summary: string) => `【Mimamori】${summary}｜${label}`,
     intro: '監視中のサイトに更新がありました。',
     site: 'サイト',
     detectedAt: '検知日時',
@@ -55,7 +56,7 @@ export const UPDATE_WORDS = {
       `…（${total} 文字中 ${shown} 文字を表示。全文は履歴で確認できます）`,
   },
   en: {
-    subject: (label: string) => `Mimamori: update on ${label}`,
+    subject: (label: string, summary: string) => `Mimamori: ${summary} | ${label}`,
     intro: 'A site you monitor has been updated.',
     site: 'Site',
     detectedAt: 'Detected at',
@@ -93,4 +94,21 @@ export function matchedRuleLines(notice: Pick<UpdateNotice, 'lang' | 'matched' |
     const area = areaName({ areaId: rule.areaId, label: notice.areaLabels[rule.areaId] ?? '' }, lang);
     return `${where}: ${area} — ${operand} ${operator} ${rule.value}`.trim();
   });
+}
+
+/**
+ * The update's line from its areas' lines as the event carries them in both languages: the
+ * first changed area's, with its name and a count when several changed (docs/product.md#summary).
+ */
+export function noticeSummary(
+  areas: ReadonlyArray<{ areaId: string; label: string; summaryJa: string; summaryEn: string }>,
+  lang: 'ja' | 'en',
+): string {
+  return updateSummary(
+    areas.map((area) => ({
+      name: areaName(area, lang),
+      line: lang === 'ja' ? area.summaryJa : area.summaryEn,
+    })),
+    lang,
+  );
 }

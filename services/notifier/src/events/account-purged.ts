@@ -6,7 +6,7 @@ import { NOTIFIER_SCHEMA } from '../store/migrations.ts';
 const S = NOTIFIER_SCHEMA;
 
 /**
- * A deleted account's grace period is over (accounts.purged): its sites' notices and failure runs,
+ * A deleted account's grace period is over (accounts.purged): its sites' notices, failure runs and quiet spells,
  * and the delivery records whose ids name the user or a site (an update's id carries its site's),
  * go. Deleting is its own idempotence: a second copy finds nothing.
  */
@@ -26,6 +26,7 @@ export function accountPurgedConsumer(db: Db): CatalogEntry {
         );
         const ids = [userId, ...new Set([...targetIds, ...rows.map((row) => row.target_id)])];
         await tx.query(`DELETE FROM ${S}.error_streaks WHERE target_id = ANY($1::text[])`, [ids]);
+        await tx.query(`DELETE FROM ${S}.silences WHERE target_id = ANY($1::text[])`, [ids]);
         await tx.query(
           `DELETE FROM ${S}.deliveries d
             WHERE EXISTS (SELECT 1 FROM unnest($1::text[]) AS n(id) WHERE position(n.id in d.id) > 0)`,

@@ -15,6 +15,7 @@ import type { TargetNotice } from '../domain/target-notice.ts';
 import { loadUpdateImages } from '../domain/update-images.ts';
 import { updateMailContent } from '../domain/update-mail-content.ts';
 import type { UpdateImage, UpdateNotice } from '../domain/update-notice.ts';
+import { noticeSummary } from '../domain/update-wording.ts';
 import { webhookPayload, webhooksFor } from '../domain/webhook-payload.ts';
 import { loadNotice } from '../store/notice-store.ts';
 import { type ClaimedSend, sendClaimed } from './claimed-send.ts';
@@ -91,10 +92,15 @@ export function updateConsumer(deps: UpdateConsumerDeps): CatalogEntry {
         lang: profile.lang,
         timezone: profile.timezone,
         detectedAt: event.detectedAt ?? new Date(),
+        summary: noticeSummary(
+          event.areas.map((area) => ({ ...area, label: notice.areaLabels[area.areaId] ?? '' })),
+          profile.lang,
+        ),
         areas: event.areas.map((area) => ({
           areaId: area.areaId,
           label: notice.areaLabels[area.areaId] ?? '',
           diffText: area.diffText,
+          summary: profile.lang === 'ja' ? area.summaryJa : area.summaryEn,
         })),
         areaLabels: notice.areaLabels,
         historyUrl: historyUrl(deps.publicUrl(), notice),

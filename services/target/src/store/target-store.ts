@@ -58,6 +58,7 @@ const COLUMNS = [
   'reader_lang',
   'reader_time_zone',
   'failure_alert_after',
+  'silence_alert_days',
   'history_updates',
   'history_days',
 ] as const;
@@ -93,6 +94,7 @@ function values(site: TargetRecord): unknown[] {
     site.reader.lang,
     site.reader.timeZone,
     site.failureAlertAfter,
+    site.silenceAlertDays,
     site.history.updates,
     site.history.checkDays,
   ];
@@ -228,6 +230,8 @@ export function createTargetStore(db: Db, now: () => Date = () => new Date()): T
 interface StoredRun {
   lastDueAt: string | null;
   startedAt: string | null;
+  /** Absent in runs stored before the alert named the history's times. */
+  failedSince?: string | null;
   counts: FailureStreak['counts'];
   lastKind: FailureKind | null;
   lastAreaId: string;
@@ -250,6 +254,7 @@ async function recordFailureRun(tx: Sql, check: CheckOutcome): Promise<void> {
         ...NO_STREAK,
         lastDueAt: stored.lastDueAt ? new Date(stored.lastDueAt) : null,
         startedAt: stored.startedAt ? new Date(stored.startedAt) : null,
+        failedSince: stored.failedSince ? new Date(stored.failedSince) : null,
         counts: stored.counts,
         lastKind: stored.lastKind,
         lastAreaId: stored.lastAreaId,
@@ -259,7 +264,7 @@ async function recordFailureRun(tx: Sql, check: CheckOutcome): Promise<void> {
     check.outcome === 'error'
       ? { kind: failureKindOf(check.errorCode, check.errorDetail), areaId: check.errorAreaId }
       : null;
-  const run = countCheck(held, { dueAt: check.dueAt, failure });
+  const run = countCheck(held, { dueAt: check.dueAt, completedAt: check.completedAt, failure });
   if (!run) return;
   const failing = isFailing(run, row.failure_alert_after);
   await tx.query(
@@ -273,12 +278,14 @@ async function recordFailureRun(tx: Sql, check: CheckOutcome): Promise<void> {
       JSON.stringify({
         lastDueAt: run.lastDueAt,
         startedAt: run.startedAt,
+        failedSince: run.failedSince,
         counts: run.counts,
         lastKind: run.lastKind,
         lastAreaId: run.lastAreaId,
       }),
       failing,
-      run.startedAt,
+      // The time the history shows for the run's first failed check, as the alert names it.
+      run.failedSince ?? run.startedAt,
       run.lastKind,
     ],
   );

@@ -62,6 +62,9 @@ export interface AreaDiff {
    * for the inline and side-by-side views.
    */
   rowsJson: string;
+  /** The area's one-line summary in each language (docs/product.md#summary). */
+  summaryJa: string;
+  summaryEn: string;
 }
 
 export interface MatchedCondition {
@@ -501,7 +504,7 @@ export const ListHistoryRequest: MessageFns<ListHistoryRequest> = {
 };
 
 function createBaseAreaDiff(): AreaDiff {
-  return { areaId: "", diffText: "", added: [], removed: [], rowsJson: "" };
+  return { areaId: "", diffText: "", added: [], removed: [], rowsJson: "", summaryJa: "", summaryEn: "" };
 }
 
 export const AreaDiff: MessageFns<AreaDiff> = {
@@ -520,6 +523,12 @@ export const AreaDiff: MessageFns<AreaDiff> = {
     }
     if (message.rowsJson !== "") {
       writer.uint32(42).string(message.rowsJson);
+    }
+    if (message.summaryJa !== "") {
+      writer.uint32(50).string(message.summaryJa);
+    }
+    if (message.summaryEn !== "") {
+      writer.uint32(58).string(message.summaryEn);
     }
     return writer;
   },
@@ -577,6 +586,22 @@ export const AreaDiff: MessageFns<AreaDiff> = {
             message.rowsJson = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.summaryJa = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.summaryEn = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -608,6 +633,16 @@ export const AreaDiff: MessageFns<AreaDiff> = {
         : isSet(object.rows_json)
         ? globalThis.String(object.rows_json)
         : "",
+      summaryJa: isSet(object.summaryJa)
+        ? globalThis.String(object.summaryJa)
+        : isSet(object.summary_ja)
+        ? globalThis.String(object.summary_ja)
+        : "",
+      summaryEn: isSet(object.summaryEn)
+        ? globalThis.String(object.summaryEn)
+        : isSet(object.summary_en)
+        ? globalThis.String(object.summary_en)
+        : "",
     };
   },
 
@@ -628,6 +663,12 @@ export const AreaDiff: MessageFns<AreaDiff> = {
     if (message.rowsJson !== "") {
       obj.rowsJson = message.rowsJson;
     }
+    if (message.summaryJa !== "") {
+      obj.summaryJa = message.summaryJa;
+    }
+    if (message.summaryEn !== "") {
+      obj.summaryEn = message.summaryEn;
+    }
     return obj;
   },
 
@@ -641,6 +682,8 @@ export const AreaDiff: MessageFns<AreaDiff> = {
     message.added = object.added?.map((e) => e) || [];
     message.removed = object.removed?.map((e) => e) || [];
     message.rowsJson = object.rowsJson ?? "";
+    message.summaryJa = object.summaryJa ?? "";
+    message.summaryEn = object.summaryEn ?? "";
     return message;
   },
 };

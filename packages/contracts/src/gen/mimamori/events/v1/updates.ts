@@ -44,6 +44,9 @@ export interface AreaUpdate {
   diffText: string;
   added: string[];
   removed: string[];
+  /** The area's one-line summary in each language (docs/product.md#summary); empty when it has none. */
+  summaryJa: string;
+  summaryEn: string;
 }
 
 /** A notification condition that matched. */
@@ -357,7 +360,7 @@ export const CheckCompleted: MessageFns<CheckCompleted> = {
 };
 
 function createBaseAreaUpdate(): AreaUpdate {
-  return { areaId: "", diffText: "", added: [], removed: [] };
+  return { areaId: "", diffText: "", added: [], removed: [], summaryJa: "", summaryEn: "" };
 }
 
 export const AreaUpdate: MessageFns<AreaUpdate> = {
@@ -373,6 +376,12 @@ export const AreaUpdate: MessageFns<AreaUpdate> = {
     }
     for (const v of message.removed) {
       writer.uint32(34).string(v!);
+    }
+    if (message.summaryJa !== "") {
+      writer.uint32(42).string(message.summaryJa);
+    }
+    if (message.summaryEn !== "") {
+      writer.uint32(50).string(message.summaryEn);
     }
     return writer;
   },
@@ -422,6 +431,22 @@ export const AreaUpdate: MessageFns<AreaUpdate> = {
             message.removed.push(reader.string());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.summaryJa = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.summaryEn = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -448,6 +473,16 @@ export const AreaUpdate: MessageFns<AreaUpdate> = {
         : "",
       added: globalThis.Array.isArray(object?.added) ? object.added.map((e: any) => globalThis.String(e)) : [],
       removed: globalThis.Array.isArray(object?.removed) ? object.removed.map((e: any) => globalThis.String(e)) : [],
+      summaryJa: isSet(object.summaryJa)
+        ? globalThis.String(object.summaryJa)
+        : isSet(object.summary_ja)
+        ? globalThis.String(object.summary_ja)
+        : "",
+      summaryEn: isSet(object.summaryEn)
+        ? globalThis.String(object.summaryEn)
+        : isSet(object.summary_en)
+        ? globalThis.String(object.summary_en)
+        : "",
     };
   },
 
@@ -465,6 +500,12 @@ export const AreaUpdate: MessageFns<AreaUpdate> = {
     if (message.removed?.length) {
       obj.removed = message.removed;
     }
+    if (message.summaryJa !== "") {
+      obj.summaryJa = message.summaryJa;
+    }
+    if (message.summaryEn !== "") {
+      obj.summaryEn = message.summaryEn;
+    }
     return obj;
   },
 
@@ -477,6 +518,8 @@ export const AreaUpdate: MessageFns<AreaUpdate> = {
     message.diffText = object.diffText ?? "";
     message.added = object.added?.map((e) => e) || [];
     message.removed = object.removed?.map((e) => e) || [];
+    message.summaryJa = object.summaryJa ?? "";
+    message.summaryEn = object.summaryEn ?? "";
     return message;
   },
 };
