@@ -266,7 +266,9 @@ export class StripeStandIn {
         return this.createTaxRate(form);
       case 'GET tax_rates':
         return list(
-          this.all('tax_rate').filter((rate) => form.active === undefined || String(rate.active) === form.active),
+          this.all('tax_rate').filter(
+            (rate) => form.active === undefined || String(rate.active) === form.active,
+          ),
         );
       case 'GET tax_rates/:id':
         return this.get('tax_rate', id as string);
@@ -878,7 +880,9 @@ export class StripeStandIn {
     const rest = amount - lines.reduce((sum, each) => sum + each.amount, 0);
     if (rest !== 0 && items[0])
       lines.push(line(items[0], rest, `Prorated change of ${this.productName(items[0])}`, true));
-    const rates = (sub.default_tax_rates as string[] | undefined ?? []).map((id) => this.get('tax_rate', id));
+    const rates = ((sub.default_tax_rates as string[] | undefined) ?? []).map((id) =>
+      this.get('tax_rate', id),
+    );
     const totalTaxes = rates.map((rate) => {
       const taxable = lines.reduce((sum, each) => sum + each.amount, 0);
       for (const each of lines) each.taxes.push(taxShare(rate, each.amount));
