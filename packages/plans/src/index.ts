@@ -50,7 +50,6 @@ export {
   INTERVAL_SLOTS,
   type IntervalSlot,
   slotRoom,
-  slowestSlotWithRoom,
   type TargetDemand,
   type UsageCell,
   usageTable,
