@@ -1,3 +1,4 @@
+import { operatorFromEnv } from '@mimamori/operator';
 import { createSecretBox } from '@mimamori/secret-box';
 import { runStatelessProcess } from '@mimamori/service-host';
 import { connectServices } from './clients/service-clients.ts';
@@ -5,6 +6,8 @@ import { gatewayEnv } from './config.ts';
 import { createGatewayService } from './service.ts';
 
 await runStatelessProcess('gateway', gatewayEnv, async ({ config, logger, isShuttingDown }) => {
+  // The legal pages name the seller: a production run refuses to start without every detail.
+  const operator = operatorFromEnv(process.env);
   const clients = await connectServices({
     account: config.ACCOUNT_GRPC_ADDR,
     crawler: config.CRAWLER_GRPC_ADDR,
@@ -31,6 +34,7 @@ await runStatelessProcess('gateway', gatewayEnv, async ({ config, logger, isShut
     publicUrl: config.PUBLIC_URL,
     imageLinkKey: config.IMAGE_LINK_KEY,
     trustProxy: config.TRUST_PROXY === 'true' ? true : config.TRUST_PROXY || false,
+    operator,
     isShuttingDown,
     listen: { host: config.HTTP_HOST, port: config.HTTP_PORT },
     release: clients.close,
