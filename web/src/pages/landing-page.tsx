@@ -5,6 +5,7 @@ import { planOnlyPrice, visitorCurrency } from '../billing/plan-price.ts';
 import { usePlanText } from '../billing/use-plan-text.ts';
 import { usePlans } from '../hooks/use-billing.ts';
 import { ProductScreenshot } from '../landing/product-screenshot.tsx';
+import { LegalLinks } from '../legal/legal-links.tsx';
 import { routePaths } from '../route-paths.ts';
 import { TRIAL_PLANS } from '../signup/plan-table.tsx';
 import '../landing/landing.css';
@@ -123,6 +124,7 @@ export default function LandingPage() {
             </tbody>
           </table>
         </div>
+        <LegalLinks />
       </section>
 
       <section className="landing-section landing-closing" aria-labelledby="landing-closing">
