@@ -22,6 +22,7 @@ import { FormMessage } from '../forms/form-message.tsx';
 import { errorCode, useErrorText } from '../forms/use-error-text.ts';
 import { useBilling, useCancelBookedChange, usePlans } from '../hooks/use-billing.ts';
 import { useUserInfo } from '../hooks/use-user-info.ts';
+import { LegalLinks } from '../legal/legal-links.tsx';
 import { routePaths } from '../route-paths.ts';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { AccountSection } from './account-section.tsx';
@@ -245,6 +246,7 @@ function BillingSummary({ billing, state }: { billing: Billing; state: Subscript
           <p className="field-hint">{t('billing.deleteAtHint', { date: time(state.deleteAt) })}</p>
         )}
       </div>
+      <LegalLinks />
     </>
   );
 }

@@ -11,14 +11,16 @@ export function useOperatorText() {
   const { t, i18n } = useTranslation();
   const lang = i18n.resolvedLanguage === 'en' ? 'en' : 'ja';
   return (operator: OperatorDetails) => {
-    const onRequest = t('legal.onRequest', { email: operator.email });
+    // A sample's one-language placeholders read in the screen's language.
+    const plain = (value: string) => (operator.sample ? t('legal.sampleValue') : value);
+    const onRequest = t('legal.onRequest', { email: plain(operator.email) });
     return {
       name: operator.legal_name[lang],
       representative: operator.representative[lang],
       address: operator.address ? operator.address[lang] : onRequest,
-      phone: operator.phone ?? onRequest,
-      email: operator.email,
-      registrationNumber: operator.registration_number,
+      phone: operator.phone === null ? onRequest : plain(operator.phone),
+      email: plain(operator.email),
+      registrationNumber: plain(operator.registration_number),
     };
   };
 }

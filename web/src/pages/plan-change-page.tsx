@@ -1,5 +1,5 @@
 import { BILLED_PLANS, type Cycle, PLANS } from '@mimamori/plans';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Billing, PlanChangeTiming, PlanChoice } from '../api/billing.ts';
@@ -47,7 +47,7 @@ const CUSTOM = 2;
 function OrderAgain({ billing }: { billing: Billing }) {
   const { t } = useTranslation();
   return (
-    <section className="billing-panel" aria-labelledby="again-title" data-testid="order-again">
+    <section className="order-again" aria-labelledby="again-title" data-testid="order-again">
       <h2 id="again-title" className="section-title">
         {t('billing.again.title')}
       </h2>
@@ -74,6 +74,11 @@ export default function PlanChangePage() {
   const { t } = useTranslation();
   const billing = useBilling();
   const lock = planLockReason(useSubscriptionState());
+  // Ordering again makes the subscription active, which swaps its form for the plan change's: the
+  // page says it went through once the ended subscription it opened on is in good standing again.
+  const wasEnded = useRef(false);
+  if (billing.data?.status === BillingStatus.ended) wasEnded.current = true;
+  const text = usePlanText();
   if (billing.isError) {
     return (
       <Page title="planChange">
@@ -90,6 +95,12 @@ export default function PlanChangePage() {
   }
   return (
     <Page title="planChange">
+      {wasEnded.current && inGoodStanding(billing.data) && (
+        <FormMessage
+          tone="success"
+          message={t('billing.again.done', { plan: text.choice(billing.data.plan) })}
+        />
+      )}
       <CurrentPlan billing={billing.data} />
       {inGoodStanding(billing.data) ? (
         <PlanChangeForm billing={billing.data} />
@@ -206,9 +217,7 @@ function PlanChangeForm({ billing, again = false }: { billing: Billing; again?: 
           message={
             applied.booked
               ? t('billing.planChange.bookedDone', { plan: text.choice(applied.booked) })
-              : again
-                ? t('billing.again.done', { plan: text.choice(applied.plan) })
-                : t('billing.planChange.changedDone', { plan: text.choice(applied.plan) })
+              : t('billing.planChange.changedDone', { plan: text.choice(applied.plan) })
           }
         />
       )}
