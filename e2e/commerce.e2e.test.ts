@@ -40,7 +40,7 @@ const WORDS = {
     privacy: 'プライバシーポリシー',
     terms: '利用規約',
     sample: '（設定されていません：見本）',
-    price3: '¥980（税込・うち消費税¥89） / $7.00（日本の消費税の対象外）',
+    price3: ['¥980（税込・うち消費税¥89）', '$7.00（日本の消費税の対象外）'],
     abroad: ['Stripe, Inc.（アメリカ合衆国）', 'アメリカ合衆国には連邦レベルの包括的な個人情報保護法はなく'],
     termsTrial: 'トライアル中にカードを登録すると、トライアルの終了日に選んだプランの有料契約に移り',
     order: {
@@ -62,7 +62,7 @@ const WORDS = {
     privacy: 'Privacy policy',
     terms: 'Terms of service',
     sample: '(not configured: sample)',
-    price3: '$7.00 (no Japanese consumption tax)',
+    price3: ['¥980 (tax incl.: ¥89 consumption tax)', '$7.00 (no Japanese consumption tax)'],
     abroad: [
       'Stripe, Inc. (United States of America)',
       'the United States has no comprehensive federal privacy law',
@@ -157,7 +157,11 @@ describe('lawful to sell in Japan', () => {
       await poll(() => page.getByTestId('commerce-seller').textContent()).toContain(words.sample);
       expect(await page.getByTestId('legal-sample').count()).toBe(1);
       expect(await page.getByTestId('commerce-registration').textContent()).toContain(words.sample);
-      await poll(() => page.getByTestId('commerce-price-3-month').textContent()).toContain(words.price3);
+      const price3 = page.getByTestId('commerce-price-3-month');
+      await poll(() => price3.textContent()).toContain(words.price3[0]);
+      expect(await price3.textContent()).toContain(words.price3[1]);
+      // Only the plans configuration prices are listed as sold.
+      expect(await page.getByTestId('commerce-price-11-month').count()).toBe(0);
       for (const row of [
         'paymentTiming',
         'renewal',

@@ -91,14 +91,23 @@ function PriceTable() {
   const plans = usePlans();
   if (!plans.data) return <p>{t('legal.commerce.pricesLoading')}</p>;
   const catalogue = plans.data;
-  const cell = (plan: number, cycle: Cycle) =>
-    (['JPY', 'USD'] as Currency[])
-      .map((currency) => {
-        const amount = planOnlyPrice(catalogue, plan, cycle, currency);
-        return amount === null ? null : text.money(amount, currency);
-      })
-      .filter(Boolean)
-      .join(' / ') || '—';
+  const prices = (plan: number, cycle: Cycle) =>
+    (['JPY', 'USD'] as Currency[]).flatMap((currency) => {
+      const amount = planOnlyPrice(catalogue, plan, cycle, currency);
+      return amount === null ? [] : [text.money(amount, currency)];
+    });
+  // Plans configuration does not price are not sold: the list names only those that are.
+  const sold = LISTED_PLANS.filter((plan) => prices(plan, 'month').length + prices(plan, 'year').length > 0);
+  const cell = (plan: number, cycle: Cycle) => {
+    const lines = prices(plan, cycle);
+    return lines.length === 0
+      ? '—'
+      : lines.map((line) => (
+          <span key={line} className="legal-price-line">
+            {line}
+          </span>
+        ));
+  };
   return (
     <table className="legal-prices">
       <thead>
@@ -109,7 +118,7 @@ function PriceTable() {
         </tr>
       </thead>
       <tbody>
-        {LISTED_PLANS.map((plan) => (
+        {sold.map((plan) => (
           <tr key={plan}>
             <th scope="row">{text.planName(plan)}</th>
             <td data-label={t('legal.commerce.pricesMonth')} data-testid={`commerce-price-${plan}-month`}>

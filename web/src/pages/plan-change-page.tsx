@@ -246,7 +246,7 @@ function PlanChangeForm({ billing, again = false }: { billing: Billing; again?: 
               <input type="radio" name="plan" value={id} checked={plan === id} onChange={() => setPlan(id)} />
               <span className="plan-name">
                 {text.planName(id)}
-                {id === billing.plan.plan && (
+                {id === billing.plan.plan && !again && (
                   <span className="badge">{t('billing.planChange.currentBadge')}</span>
                 )}
               </span>
@@ -284,7 +284,7 @@ function PlanChangeForm({ billing, again = false }: { billing: Billing; again?: 
           </label>
           <p className="field-hint">{t('billing.planChange.nowHint')}</p>
         </fieldset>
-      ) : (
+      ) : again ? null : (
         <p className="field-hint">
           {billing.status === BillingStatus.trial
             ? t('billing.planChange.trialHint')
