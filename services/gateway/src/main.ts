@@ -5,9 +5,11 @@ import { connectServices } from './clients/service-clients.ts';
 import { gatewayEnv } from './config.ts';
 import { createGatewayService } from './service.ts';
 
+// The legal pages name the seller: a production run refuses to start without every detail, with a
+// message naming each missing or invalid variable (OperatorConfigError), before anything else.
+const operator = operatorFromEnv(process.env);
+
 await runStatelessProcess('gateway', gatewayEnv, async ({ config, logger, isShuttingDown }) => {
-  // The legal pages name the seller: a production run refuses to start without every detail.
-  const operator = operatorFromEnv(process.env);
   const clients = await connectServices({
     account: config.ACCOUNT_GRPC_ADDR,
     crawler: config.CRAWLER_GRPC_ADDR,
