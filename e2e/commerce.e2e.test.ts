@@ -152,7 +152,7 @@ describe('lawful to sell in Japan', () => {
       await page.goto(pageUrl('/'));
       // The landing page links them beside its plans too.
       await poll(() => page.locator('main').getByRole('link', { name: words.commerce }).count()).toBe(1);
-      const footer = page.getByRole('navigation', { name: words.legal });
+      const footer = page.locator('footer').getByRole('list', { name: words.legal });
       await footer.getByRole('link', { name: words.commerce }).click();
       await poll(() => page.getByTestId('commerce-seller').textContent()).toContain(words.sample);
       expect(await page.getByTestId('legal-sample').count()).toBe(1);

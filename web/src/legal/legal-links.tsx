@@ -5,13 +5,14 @@ import './legal.css';
 
 /**
  * The three legal pages (特定商取引法に基づく表記, privacy policy, terms), linked from the footer,
- * the landing page, sign-up, the plan tables and every payment screen (docs/legal.md). In the
- * footer they are a navigation landmark; elsewhere a plain list beside what they concern.
+ * the landing page, sign-up, the plan tables and every payment screen (docs/legal.md): a named
+ * list beside what they concern. Not a navigation landmark: the top navigation stays the one
+ * the screens have.
  */
-export function LegalLinks({ landmark = false }: { landmark?: boolean }) {
+export function LegalLinks() {
   const { t } = useTranslation();
-  const list = (
-    <ul className="legal-links" aria-label={landmark ? undefined : t('legal.nav')}>
+  return (
+    <ul className="legal-links" aria-label={t('legal.nav')}>
       <li>
         <Link to={routePaths.legalCommerce}>{t('legal.links.commerce')}</Link>
       </li>
@@ -23,5 +24,4 @@ export function LegalLinks({ landmark = false }: { landmark?: boolean }) {
       </li>
     </ul>
   );
-  return landmark ? <nav aria-label={t('legal.nav')}>{list}</nav> : list;
 }

@@ -7,7 +7,7 @@ export function SiteFooter() {
   return (
     <footer className="site-footer">
       <LanguageSwitch />
-      <LegalLinks landmark />
+      <LegalLinks />
       <small>{t('footer.copyright')}</small>
     </footer>
   );
