@@ -95,20 +95,21 @@ describe('billing through the screens', () => {
   it('shows each plan’s monthly price on sign-up, in yen in Japanese and dollars in English', async () => {
     const page = await openPage(running.browser, 'ja-JP', NARROW);
     await page.goto(pageUrl('/signup'));
-    await expect
-      .poll(() => page.getByTestId('plan-price-3').textContent())
-      .toBe('¥980 / 月（税込・うち消費税¥89）');
-    expect(await page.getByTestId('plan-price-5').textContent()).toBe('¥2,980 / 月（税込・うち消費税¥270）');
+    await expect.poll(() => page.getByTestId('plan-price-3').textContent()).toBe('¥980 / 月（税込）');
+    expect(await page.getByTestId('plan-price-5').textContent()).toBe('¥2,980 / 月（税込）');
     // Configuration sells no more than these: the others say so rather than showing a price.
     expect(await page.getByTestId('plan-price-11').textContent()).toBe('—');
+    // 総額表示: the table's prices include the consumption tax, and the note under it says so.
+    expect(await page.locator('.plan-table').textContent()).toContain('表示価格は消費税10%込みの総額です。');
     await finished(page, 'billing-signup-375-ja');
     await page.context().close();
 
     const english = await openPage(running.browser, 'en-US', WIDE);
     await english.goto(pageUrl('/signup'));
-    await expect
-      .poll(() => english.getByTestId('plan-price-3').textContent())
-      .toBe('$7.00 / month (no Japanese consumption tax)');
+    await expect.poll(() => english.getByTestId('plan-price-3').textContent()).toBe('$7.00 / month');
+    expect(await english.locator('.plan-table').textContent()).toContain(
+      'Dollar prices are for customers outside Japan and carry no Japanese consumption tax.',
+    );
     await finished(english, 'billing-signup-1280-en');
     await english.context().close();
   }, 120_000);

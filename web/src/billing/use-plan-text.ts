@@ -40,6 +40,19 @@ export function usePlanText() {
           : planName(choice.plan);
       return `${name} (${t(`account.cycles.${choice.cycle}`)})`;
     },
+    /**
+     * "¥980 / 月（税込）" for a table of plans, whose note (`taxNote`) says what the prices include;
+     * nothing when the plan has no price to show.
+     */
+    tablePrice(amount: number | null, currency: Currency, cycle: Cycle): string | null {
+      if (amount === null) return null;
+      // A dollar price carries no Japanese tax to mention; the table's note says so.
+      const short = currency === 'JPY' ? t('billing.tax.includedShort') : '';
+      return `${t(`billing.perCycle.${cycle}`, { price: formatPrice(amount, currency) })}${short}`;
+    },
+    /** What a table's prices include: the consumption tax in yen, none in dollars. */
+    tableNote: (currency: Currency): string =>
+      currency === 'JPY' ? t('billing.tax.noteJPY') : t('billing.tax.noteUSD'),
     /** "¥980 / 月（税込・うち消費税¥89）", or nothing when the plan has no price to show. */
     price(amount: number | null, currency: Currency, cycle: Cycle): string | null {
       return amount === null

@@ -188,7 +188,7 @@ function PlanChangeForm({ billing, again = false }: { billing: Billing; again?: 
   const unchanged = !again && samePlanChoice(choice, billing.plan);
   const priced = (candidate: PlanChoice) =>
     plans.data
-      ? text.price(choicePrice(plans.data, candidate, billing.currency), billing.currency, cycle)
+      ? text.tablePrice(choicePrice(plans.data, candidate, billing.currency), billing.currency, cycle)
       : null;
 
   const when = timings.includes(timing) ? timing : 'now';
@@ -256,6 +256,7 @@ function PlanChangeForm({ billing, again = false }: { billing: Billing; again?: 
           );
         })}
       </fieldset>
+      <p className="field-hint">{text.tableNote(billing.currency)}</p>
       {plan === CUSTOM && <CustomPlanFields value={addOns} onChange={setAddOns} />}
       {timings.length > 1 ? (
         <fieldset className="choice-list">
