@@ -27,6 +27,7 @@ import {
 import { keptImageLinkKey } from '@mimamori/image-links';
 import { createMailbox, type Mailbox } from '@mimamori/mail';
 import { accountProfileClient, createNotifierService } from '@mimamori/notifier';
+import type { OperatorDetails } from '@mimamori/operator';
 import { type AddonPrices, billingCatalogue, type PlanPrices } from '@mimamori/plans';
 import { createGrpcClient, type Logger, type Shutdown } from '@mimamori/runtime';
 import { createSchedulerService } from '@mimamori/scheduler';
@@ -52,6 +53,8 @@ export interface StandaloneOptions {
   prices?: { plans: PlanPrices; addons: AddonPrices };
   /** A real Stripe account; without one the local stand-in plays Stripe's API on loopback. */
   stripe?: { secretKey: string; webhookSecret: string; publishableKey?: string | undefined };
+  /** The seller's legal details (OPERATOR_*); the legal pages show marked samples without them. */
+  operator?: OperatorDetails;
   /** How often ended trials and passed hold deadlines are looked for (the account service's sweep). */
   sweepIntervalMs?: number;
   /** Tests only: how many times faster the product's minutes pass (MIMAMORI_TIME_SCALE). */
@@ -198,6 +201,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     discordStandIn,
     standInStore,
     webhookReceiver: discordStandIn ? { productUrl: () => url } : undefined,
+    operator: options.operator,
     isShuttingDown: shutdown.isShuttingDown,
     listen: { host: options.host, port: options.port },
   });

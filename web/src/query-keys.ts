@@ -6,6 +6,8 @@ export const queryKeys = {
   timezones: ['timezones'] as const,
   billing: ['billing'] as const,
   plans: ['plans'] as const,
+  /** The seller's legal details (the legal pages). */
+  operator: ['operator'] as const,
   /** What changing to a plan choice now would charge; under billing, so a billing change drops it. */
   planChangePreview: (choice: object) => ['billing', 'plan-preview', choice] as const,
   targetList: ['site-list'] as const,

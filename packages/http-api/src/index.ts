@@ -9,6 +9,7 @@ export * from './api-error.ts';
 export * from './billing.ts';
 export * from './filings.ts';
 export * from './history.ts';
+export * from './operator.ts';
 export * from './page-steps.ts';
 export * from './preview.ts';
 export * from './service.ts';

@@ -3,7 +3,15 @@ import { outboxMigration, processedEventsMigration } from '@mimamori/bus';
 import { accountV1, billingV1, webhookV1 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
-import type { AddonPrices, PlanPrices } from '@mimamori/plans';
+import {
+  type AddonPrices,
+  billingCatalogue,
+  type CatalogueProduct,
+  type Currency,
+  linesAmount,
+  type PlanPrices,
+  subscriptionLines,
+} from '@mimamori/plans';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { ServiceModule } from '@mimamori/service-host';
@@ -13,6 +21,7 @@ import { startAccountSweeper } from './account-sweeper.ts';
 import { postDiscordMessage } from './clients/discord-client.ts';
 import { billingActions } from './domain/billing/billing-actions.ts';
 import type { BillingProvider } from './domain/billing/billing-ports.ts';
+import type { PlanChoice } from './domain/billing/billing-record.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { testMessage } from './domain/discord-link.ts';
 import type { XOAuthConfig } from './domain/x-sign-in.ts';
@@ -68,7 +77,11 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
   const billing = options.billing
     ? billingActions({
         provider: options.billing.provider,
-        store: createBillingStore(db, { trialGraceMs, now: () => clock.now() }),
+        store: createBillingStore(db, {
+          trialGraceMs,
+          now: () => clock.now(),
+          priceOf: choicePriceOf(billingCatalogue(options.prices ?? {}, options.addonPrices ?? {})),
+        }),
         clock,
         renewalGraceMs: options.billing.renewalGraceMs,
       })
@@ -158,5 +171,17 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
       await afterAnswer.settled();
       await webhookPoster.close();
     },
+  };
+}
+
+/** A plan choice's price per cycle at the configured prices; null when it is not sold. */
+function choicePriceOf(catalogue: CatalogueProduct[]) {
+  return (choice: PlanChoice, currency: Currency): number | null => {
+    try {
+      return linesAmount(catalogue, subscriptionLines(choice.plan, choice.options, choice.cycle, currency));
+    } catch {
+      // Options the catalogue does not know (a record older than the catalogue): no price to state.
+      return null;
+    }
   };
 }

@@ -3,6 +3,7 @@ import type { BlobStore } from '@mimamori/blob-store';
 import { memoryStandInStore, type StandInStore } from '@mimamori/chat-stand-ins';
 import type { accountV1, billingV1, diffV1, filingsV1, targetV1, webhookV1 } from '@mimamori/contracts';
 import type { Mailbox } from '@mimamori/mail';
+import { type OperatorDetails, operatorFromEnv } from '@mimamori/operator';
 import { type Logger, scaledMs } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
@@ -23,6 +24,7 @@ import { historyRoutes } from './http/history-routes.ts';
 import { imageLinkRoutes } from './http/image-link-routes.ts';
 import { mailboxRoutes } from './http/mailbox-routes.ts';
 import { openApiRoutes } from './http/openapi-routes.ts';
+import { operatorRoutes } from './http/operator-routes.ts';
 import { previewRoutes } from './http/preview-routes.ts';
 import { type RouteEntry, recordRoutes } from './http/route-table.ts';
 import { spaRoutes } from './http/spa-routes.ts';
@@ -93,6 +95,11 @@ export interface GatewayDeps {
    * unset, as in single-process mode, which nothing stands in front of.
    */
   trustProxy?: boolean | string | undefined;
+  /**
+   * The seller's legal details (OPERATOR_* validated at start, @mimamori/operator); the marked
+   * sample details when not given (tests, a gateway built without configuration).
+   */
+  operator?: OperatorDetails | undefined;
   isShuttingDown(): boolean;
 }
 
@@ -147,6 +154,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   supportRoutes(app, deps);
   xSignInRoutes(app, deps);
   timezoneRoutes(app);
+  operatorRoutes(app, deps.operator ?? operatorFromEnv({}, { required: false }));
   if (deps.billing) {
     billingRoutes(app, {
       account: deps.account,

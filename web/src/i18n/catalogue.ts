@@ -20,6 +20,8 @@ import filingsEn from './features/filings.en.json';
 import filingsJa from './features/filings.ja.json';
 import landingEn from './features/landing.en.json';
 import landingJa from './features/landing.ja.json';
+import legalEn from './features/legal.en.json';
+import legalJa from './features/legal.ja.json';
 import mockShopEn from './features/mockShop.en.json';
 import mockShopJa from './features/mockShop.ja.json';
 import siteDetailEn from './features/siteDetail.en.json';
@@ -58,6 +60,7 @@ export const ja = {
   apiAccess: apiAccessJa,
   billing: billingJa,
   landing: landingJa,
+  legal: legalJa,
 };
 
 // English must carry every key the Japanese catalogue has; tsc fails on a missing one.
@@ -81,6 +84,7 @@ export const en: typeof ja = {
   apiAccess: apiAccessEn,
   billing: billingEn,
   landing: landingEn,
+  legal: legalEn,
 };
 
 export type Catalogue = typeof ja;
