@@ -44,6 +44,7 @@ const KNOWN_LONG_FILES: [string, number][] = [
   ['e2e/target-detail.e2e.test.ts', 25],
   ['e2e/api-tokens.e2e.test.ts', 24],
   ['e2e/billing.e2e.test.ts', 23],
+  ['e2e/commerce.e2e.test.ts', 23],
   ['e2e/filings.e2e.test.ts', 21],
   ['e2e/webhooks.e2e.test.ts', 20],
   ['system-tests/faults/postgres-restarted.int.test.ts', 19],

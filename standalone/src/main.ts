@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { filingsSettingsFrom } from '@mimamori/filings';
 import { listensOnLoopbackOnly } from '@mimamori/gateway';
+import { operatorFromEnv } from '@mimamori/operator';
 import { parseAddonPrices, parsePlanPrices } from '@mimamori/plans';
 import { createLogger, createShutdown, loadConfig, startTelemetry } from '@mimamori/runtime';
 import { standaloneEnv, standaloneFilingsEnv } from './config.ts';
@@ -30,6 +31,11 @@ try {
     prices: { plans: parsePlanPrices(config.PLAN_PRICES), addons: parseAddonPrices(config.ADDON_PRICES) },
     sweepIntervalMs: config.TRIAL_SWEEP_INTERVAL_MS,
     timeScale: config.MIMAMORI_TIME_SCALE,
+    // Selling for real (production, or a live Stripe key) needs the seller's every legal detail;
+    // otherwise the legal pages show marked samples.
+    operator: operatorFromEnv(process.env, {
+      required: process.env.NODE_ENV === 'production' || config.STRIPE_SECRET_KEY.startsWith('sk_live_'),
+    }),
     ...(config.STRIPE_SECRET_KEY
       ? {
           stripe: {

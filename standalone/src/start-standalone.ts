@@ -37,7 +37,7 @@ import {
 import { keptImageLinkKey } from '@mimamori/image-links';
 import { createMailbox, type Mailbox } from '@mimamori/mail';
 import { accountProfileClient, createNotifierService } from '@mimamori/notifier';
-import { operatorFromEnv } from '@mimamori/operator';
+import { type OperatorDetails, operatorFromEnv } from '@mimamori/operator';
 import { type AddonPrices, billingCatalogue, type PlanPrices } from '@mimamori/plans';
 import { createGrpcClient, type Logger, type Shutdown } from '@mimamori/runtime';
 import { createSchedulerService } from '@mimamori/scheduler';
@@ -63,6 +63,8 @@ export interface StandaloneOptions {
   prices?: { plans: PlanPrices; addons: AddonPrices };
   /** A real Stripe account; without one the local stand-in plays Stripe's API on loopback. */
   stripe?: { secretKey: string; webhookSecret: string; publishableKey?: string | undefined };
+  /** The seller's legal details (OPERATOR_*); the legal pages show marked samples without them. */
+  operator?: OperatorDetails;
   /** How often ended trials and passed hold deadlines are looked for (the account service's sweep). */
   sweepIntervalMs?: number;
   /** Tests only: how many times faster the product's minutes pass (MIMAMORI_TIME_SCALE). */
@@ -149,8 +151,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       prices: prices.plans,
       addonPrices: prices.addons,
       billing: { provider: billing.provider, renewalGraceMs: 7 * 86_400_000, invoices: billing.invoices },
-      // The seller on every receipt: OPERATOR_* when set, else the marked samples.
-      issuer: operatorFromEnv(process.env, { required: false }),
+      // The seller on every receipt, as the legal pages show it: the marked samples without details.
+      issuer: options.operator ?? operatorFromEnv({}, { required: false }),
       // The stand-in's time, so a hold deadline its test clock moved past is acted on.
       clock: billing.clock,
       ...(options.sweepIntervalMs ? { sweepIntervalMs: options.sweepIntervalMs } : {}),
@@ -232,6 +234,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     discordStandIn,
     standInStore,
     webhookReceiver: discordStandIn ? { productUrl: () => url } : undefined,
+    operator: options.operator,
     isShuttingDown: shutdown.isShuttingDown,
     listen: { host: options.host, port: options.port },
   });

@@ -8,6 +8,8 @@ export const queryKeys = {
   plans: ['plans'] as const,
   /** The account's invoices (receipts) and the recipient name they are made out to. */
   invoices: ['billing', 'invoices'] as const,
+  /** The seller's legal details (the legal pages). */
+  operator: ['operator'] as const,
   /** What changing to a plan choice now would charge; under billing, so a billing change drops it. */
   planChangePreview: (choice: object) => ['billing', 'plan-preview', choice] as const,
   targetList: ['site-list'] as const,

@@ -11,6 +11,7 @@ export * from './billing.ts';
 export * from './filings.ts';
 export * from './history.ts';
 export * from './invoice.ts';
+export * from './operator.ts';
 export * from './page-steps.ts';
 export * from './preview.ts';
 export * from './service.ts';

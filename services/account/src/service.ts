@@ -4,7 +4,15 @@ import { accountV1, billingV1, closureV1, invoiceV1, webhookV1 } from '@mimamori
 import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
 import { operatorFromEnv } from '@mimamori/operator';
-import type { AddonPrices, PlanPrices } from '@mimamori/plans';
+import {
+  type AddonPrices,
+  billingCatalogue,
+  type CatalogueProduct,
+  type Currency,
+  linesAmount,
+  type PlanPrices,
+  subscriptionLines,
+} from '@mimamori/plans';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { ServiceModule } from '@mimamori/service-host';
@@ -14,6 +22,7 @@ import { startAccountSweeper } from './account-sweeper.ts';
 import { postDiscordMessage } from './clients/discord-client.ts';
 import { billingActions } from './domain/billing/billing-actions.ts';
 import type { BillingProvider } from './domain/billing/billing-ports.ts';
+import type { PlanChoice } from './domain/billing/billing-record.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { PURGE_GRACE_DAYS } from './domain/closure/account-closure.ts';
 import { testMessage } from './domain/discord-link.ts';
@@ -84,7 +93,11 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
   const billing = options.billing
     ? billingActions({
         provider: options.billing.provider,
-        store: createBillingStore(db, { trialGraceMs, now: () => clock.now() }),
+        store: createBillingStore(db, {
+          trialGraceMs,
+          now: () => clock.now(),
+          priceOf: choicePriceOf(billingCatalogue(options.prices ?? {}, options.addonPrices ?? {})),
+        }),
         clock,
         renewalGraceMs: options.billing.renewalGraceMs,
       })
@@ -200,5 +213,17 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
       await afterAnswer.settled();
       await webhookPoster.close();
     },
+  };
+}
+
+/** A plan choice's price per cycle at the configured prices; null when it is not sold. */
+function choicePriceOf(catalogue: CatalogueProduct[]) {
+  return (choice: PlanChoice, currency: Currency): number | null => {
+    try {
+      return linesAmount(catalogue, subscriptionLines(choice.plan, choice.options, choice.cycle, currency));
+    } catch {
+      // Options the catalogue does not know (a record older than the catalogue): no price to state.
+      return null;
+    }
   };
 }

@@ -12,6 +12,7 @@ import type {
   webhookV1,
 } from '@mimamori/contracts';
 import type { Mailbox } from '@mimamori/mail';
+import { type OperatorDetails, operatorFromEnv } from '@mimamori/operator';
 import { type Logger, scaledMs } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
@@ -34,6 +35,7 @@ import { imageLinkRoutes } from './http/image-link-routes.ts';
 import { invoiceRoutes } from './http/invoice-routes.ts';
 import { mailboxRoutes } from './http/mailbox-routes.ts';
 import { openApiRoutes } from './http/openapi-routes.ts';
+import { operatorRoutes } from './http/operator-routes.ts';
 import { previewRoutes } from './http/preview-routes.ts';
 import { type RouteEntry, recordRoutes } from './http/route-table.ts';
 import { spaRoutes } from './http/spa-routes.ts';
@@ -108,6 +110,11 @@ export interface GatewayDeps {
    * unset, as in single-process mode, which nothing stands in front of.
    */
   trustProxy?: boolean | string | undefined;
+  /**
+   * The seller's legal details (OPERATOR_* validated at start, @mimamori/operator); the marked
+   * sample details when not given (tests, a gateway built without configuration).
+   */
+  operator?: OperatorDetails | undefined;
   isShuttingDown(): boolean;
 }
 
@@ -164,6 +171,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   timezoneRoutes(app);
   if (deps.invoices) invoiceRoutes(app, { invoices: deps.invoices });
   accountDataRoutes(app, deps);
+  operatorRoutes(app, deps.operator ?? operatorFromEnv({}, { required: false }));
   if (deps.billing) {
     billingRoutes(app, {
       account: deps.account,

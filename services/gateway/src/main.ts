@@ -1,8 +1,13 @@
+import { operatorFromEnv } from '@mimamori/operator';
 import { createSecretBox } from '@mimamori/secret-box';
 import { runStatelessProcess } from '@mimamori/service-host';
 import { connectServices } from './clients/service-clients.ts';
 import { gatewayEnv } from './config.ts';
 import { createGatewayService } from './service.ts';
+
+// The legal pages name the seller: a production run refuses to start without every detail, with a
+// message naming each missing or invalid variable (OperatorConfigError), before anything else.
+const operator = operatorFromEnv(process.env);
 
 await runStatelessProcess('gateway', gatewayEnv, async ({ config, logger, isShuttingDown }) => {
   const clients = await connectServices({
@@ -33,6 +38,7 @@ await runStatelessProcess('gateway', gatewayEnv, async ({ config, logger, isShut
     publicUrl: config.PUBLIC_URL,
     imageLinkKey: config.IMAGE_LINK_KEY,
     trustProxy: config.TRUST_PROXY === 'true' ? true : config.TRUST_PROXY || false,
+    operator,
     isShuttingDown,
     listen: { host: config.HTTP_HOST, port: config.HTTP_PORT },
     release: clients.close,

@@ -26,6 +26,8 @@ import filingsEn from './features/filings.en.json';
 import filingsJa from './features/filings.ja.json';
 import landingEn from './features/landing.en.json';
 import landingJa from './features/landing.ja.json';
+import legalEn from './features/legal.en.json';
+import legalJa from './features/legal.ja.json';
 import mockShopEn from './features/mockShop.en.json';
 import mockShopJa from './features/mockShop.ja.json';
 import receiptsEn from './features/receipts.en.json';
@@ -68,6 +70,7 @@ export const ja = {
   apiAccess: apiAccessJa,
   billing: billingJa,
   landing: landingJa,
+  legal: legalJa,
   receipts: receiptsJa,
   accountData: accountDataJa,
 };
@@ -95,6 +98,7 @@ export const en: typeof ja = {
   apiAccess: apiAccessEn,
   billing: billingEn,
   landing: landingEn,
+  legal: legalEn,
   receipts: receiptsEn,
   accountData: accountDataEn,
 };

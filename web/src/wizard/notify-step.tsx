@@ -1,5 +1,5 @@
 import { slotRoom } from '@mimamori/plans';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client.ts';
 import type { ChatNotify, SavedTarget } from '../api/target-settings.ts';
@@ -11,13 +11,11 @@ import { useSaveTarget } from '../hooks/use-target-settings.ts';
 import { useUserInfo } from '../hooks/use-user-info.ts';
 import { RuleGroupEditor } from '../rules/rule-group-editor.tsx';
 import { rulesHaveProblems } from '../rules/rule-groups.ts';
-import { demoShopAddress } from '../tour/demo-shop-address.ts';
 import { defaultIntervalMinutes, newTargetFits } from './plan-room.ts';
 import { StepButtons } from './step-buttons.tsx';
 import {
   failureAlertAfterProblem,
   intervalProblem,
-  newDraft,
   settingsFromDraft,
   silenceAlertDaysProblem,
 } from './wizard-draft.ts';
@@ -59,20 +57,21 @@ export function NotifyStep({
     change((current) => ({ ...current, [key]: value }));
   const quota = userInfo.data;
   const room = quota && slotRoom(quota.num, quota.used_num);
-  // A new site's untouched interval becomes the plan's default once user_info is known; a value the
-  // user typed, or an edited site's own interval, stays.
-  const defaulted = useRef(editId !== null);
+  // A new site takes the account's defaults once user_info is known (docs/product.md#wizard); what
+  // the person sets after, and an edited site's own settings, stay.
   useEffect(() => {
-    if (defaulted.current || quota === undefined) return;
-    defaulted.current = true;
-    if (draft.interval !== newDraft().interval) return;
-    const demoShop = draft.url.trim() === demoShopAddress();
-    const minutes = defaultIntervalMinutes(quota.num, quota.used_num, demoShop);
-    // The tour's demo shop shows what an update mail with before/after pictures looks like, when
-    // the plan has room for one more site with screenshots.
-    const pictures = demoShop && quota.num.ss > quota.used_num.ss;
-    change((current) => ({ ...current, interval: String(minutes), ...(pictures && { screenshot: true }) }));
-  }, [quota, draft.interval, draft.url, change]);
+    if (draft.defaultsApplied || quota === undefined) return;
+    const minutes = defaultIntervalMinutes(quota.num, quota.used_num);
+    // Before/after pictures are what a plan with screenshot room is for (and what the tour's demo
+    // shop shows off), docs/product.md#wizard.
+    const pictures = quota.num.ss > quota.used_num.ss;
+    change((current) => ({
+      ...current,
+      defaultsApplied: true,
+      interval: String(minutes),
+      ...(pictures && { screenshot: true }),
+    }));
+  }, [quota, draft.defaultsApplied, change]);
   // Editing counts the site itself in the usage already, so only a new site is judged here.
   const noRoom =
     editId === null &&

@@ -32,21 +32,17 @@ describe('room for a new site', () => {
   });
 });
 
-describe('default interval of a new site', () => {
-  it('is the slowest interval with room, counting the spill into faster slots', () => {
-    expect(defaultIntervalMinutes(quota({ _1min: 5 }), NO_QUOTA, false)).toBe(60);
-    expect(defaultIntervalMinutes(quota({ _60min: 1, _10min: 2 }), quota({ _60min: 1 }), false)).toBe(60);
+describe('default interval of a new site (docs/product.md#wizard)', () => {
+  it('is the fastest interval the plan has room for', () => {
+    // Advanced's 1-minute slots: 1 minute, not the hourly the wizard once offered.
+    expect(defaultIntervalMinutes(quota({ _1min: 5 }), NO_QUOTA)).toBe(1);
+    // Basic 5, the plan sign-up offers by default: 10-minute slots, no 1-minute one.
+    expect(defaultIntervalMinutes(quota({ _10min: 5 }), NO_QUOTA)).toBe(10);
+    expect(defaultIntervalMinutes(quota({ _60min: 5, _10min: 1 }), quota({ _10min: 1 }))).toBe(60);
   });
 
   it('stays hourly when the plan is full, as the save will be paused anyway', () => {
-    expect(defaultIntervalMinutes(quota({ _1min: 5 }), quota({ _1min: 5 }), false)).toBe(60);
-  });
-
-  it('registers the demo shop at the fastest interval the plan has room for', () => {
-    expect(defaultIntervalMinutes(quota({ _1min: 5 }), NO_QUOTA, true)).toBe(1);
-    // Basic 5, the plan sign-up offers by default: 10-minute slots, no 1-minute one.
-    expect(defaultIntervalMinutes(quota({ _10min: 5 }), NO_QUOTA, true)).toBe(10);
-    expect(defaultIntervalMinutes(quota({ _60min: 5, _10min: 1 }), quota({ _10min: 1 }), true)).toBe(60);
-    expect(defaultIntervalMinutes(quota({ _10min: 5 }), quota({ _10min: 5 }), true)).toBe(60);
+    expect(defaultIntervalMinutes(quota({ _1min: 5 }), quota({ _1min: 5 }))).toBe(60);
+    expect(defaultIntervalMinutes(quota({ _10min: 5 }), quota({ _10min: 5 }))).toBe(60);
   });
 });

@@ -33,6 +33,9 @@ export async function writeAccountMail(tx: Sql, box: SecretBox, mail: AccountMai
       supportType: mail.supportType ?? '',
       plan: 0,
       timezone: '',
+      price: 0,
+      currency: '',
+      cycle: '',
     }),
   });
 }

@@ -45,6 +45,9 @@ export function createClosureStore(db: Db): ClosurePort {
             billingDate: purgeAt,
             plan: 0,
             timezone: user.timezone ?? '',
+            price: 0,
+            currency: '',
+            cycle: '',
           }),
         });
       });

@@ -31,6 +31,7 @@ const PUBLIC_BY_DESIGN: Record<string, string> = {
   'GET /api/signout': 'ends the session the cookie names, if any; nothing to refuse',
   'GET /api/openapi.json': 'the API description, the same for everyone',
   'GET /api/plans': 'the plan catalogue and prices, the same for everyone (the signup page shows them)',
+  'GET /api/operator': 'the seller’s legal details, the same for everyone (the law wants them public)',
   'POST /api/stripe/webhook': 'Stripe posts it: the signature over the raw body authorises it',
   'GET /i/:token':
     'a chat platform’s servers fetch an update’s picture: the signed, expiring link authorises it',

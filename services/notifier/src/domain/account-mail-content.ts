@@ -1,5 +1,5 @@
 import { escapeHtml } from '@mimamori/mail/html-escape';
-import { planName } from '@mimamori/plans';
+import { type Currency, type Cycle, formatPrice, includedConsumptionTax, planName } from '@mimamori/plans';
 import { brandedMail, mailButton } from './mail-layout.ts';
 import { writtenTime } from './written-time.ts';
 
@@ -24,7 +24,8 @@ export type BillingMailKind =
   | 'booked_change_cancelled'
   | 'cancellation_confirmed'
   | 'cancellation_undone'
-  | 'account_deleted';
+  | 'account_deleted'
+  | 'subscribed_again';
 
 export const BILLING_LINK_PATHS: Record<BillingMailKind, string> = {
   trial_ending: '/newcard',
@@ -41,6 +42,8 @@ export const BILLING_LINK_PATHS: Record<BillingMailKind, string> = {
   cancellation_undone: '/account',
   // The account can no longer sign in: the link leads to the product's front page.
   account_deleted: '/',
+  // Sites the end paused stay paused; the dashboard resumes them in one click.
+  subscribed_again: '/',
 };
 
 /**
@@ -52,6 +55,28 @@ export interface BillingFacts {
   date: Date | null;
   plan: number;
   timezone?: string;
+  /** The plan's price per cycle as charged (tax-inclusive), when configured. */
+  price?: { amount: number; currency: Currency; cycle: Cycle };
+}
+
+/**
+ * "月額¥980（税込、うち消費税¥89）" / "$7.00 a month (no Japanese consumption tax)": the price as
+ * every screen shows it (総額表示, docs/product.md#prices).
+ */
+function writtenPrice(price: BillingFacts['price'], lang: 'ja' | 'en'): string {
+  if (!price) return '';
+  const money = formatPrice(price.amount, price.currency);
+  const tax = includedConsumptionTax(price.amount, price.currency);
+  if (lang === 'ja') {
+    const cycle = price.cycle === 'year' ? '年額' : '月額';
+    return tax === null
+      ? `${cycle}${money}（日本の消費税の対象外）`
+      : `${cycle}${money}（税込、うち消費税${formatPrice(tax, 'JPY')}）`;
+  }
+  const cycle = price.cycle === 'year' ? 'a year' : 'a month';
+  return tax === null
+    ? `${money} ${cycle} (no Japanese consumption tax)`
+    : `${money} ${cycle} (tax included: ${formatPrice(tax, 'JPY')} consumption tax)`;
 }
 
 /** The page each kind's link opens; the token goes in its query. */
@@ -86,6 +111,7 @@ function copy(
   const type = SUPPORT_TYPES[supportType]?.[lang] ?? supportType;
   const date = facts.date ? writtenTime(facts.date, facts.timezone ?? '', lang) : '';
   const plan = planName(facts.plan, lang);
+  const price = writtenPrice(facts.price, lang);
   const ja: Record<AccountMailKind, Copy> = {
     verify_email: {
       subject: '【Mimamori】メールアドレスの確認',
@@ -135,7 +161,11 @@ function copy(
       subject: '【Mimamori】無料トライアルは3日後に終了します',
       lines: [
         `無料トライアルは${date}に終了します。`,
-        'カードが登録されていないと、終了後はすべての監視が停止します。続けてご利用いただくにはカードを登録してください。',
+        'カードが登録されていないと、終了後はすべての監視が停止します。料金が自動で請求されることはありません。',
+        price
+          ? `続けてご利用いただくにはカードを登録してください。登録すると${date}から「${plan}」の有料契約（${price}）に移り、解約するまで自動更新されます。`
+          : `続けてご利用いただくにはカードを登録してください。登録すると${date}から「${plan}」の有料契約に移り、解約するまで自動更新されます。`,
+        'アカウント画面からいつでも解約でき、解約後も支払い済みの期間の終わりまでご利用いただけます。',
       ],
       action: 'カードを登録する',
     },
@@ -217,6 +247,17 @@ function copy(
         '発行済みの領収書（適格請求書）の控えは、法令で定められた期間、決済事業者（Stripe）に保管されます。',
       ],
     },
+    subscribed_again: {
+      subject: '【Mimamori】ご契約を再開しました',
+      lines: [
+        `「${plan}」${price ? `（${price}）` : ''}のご契約を再開し、最初の期間の料金をお支払いいただきました。`,
+        ...(date
+          ? [`${date}に自動更新されます。止めるにはそれまでにアカウント画面から解約してください。`]
+          : []),
+        '契約終了で止まっていたサイトは一時停止のままです。ダッシュボードから監視を再開してください。',
+      ],
+      action: 'ダッシュボードを開く',
+    },
   };
   const en: Record<AccountMailKind, Copy> = {
     verify_email: {
@@ -267,7 +308,11 @@ function copy(
       subject: 'Mimamori: your free trial ends in 3 days',
       lines: [
         `Your free trial ends on ${date}.`,
-        'Without a card, all monitoring stops when it ends. Register a card to keep watching your pages.',
+        'Without a card, all monitoring stops when it ends. Nothing is charged automatically.',
+        price
+          ? `Register a card to keep watching your pages: from ${date} you are then on the paid ${plan} plan (${price}), renewed automatically until you cancel.`
+          : `Register a card to keep watching your pages: from ${date} you are then on the paid ${plan} plan, renewed automatically until you cancel.`,
+        'You can cancel at any time on the account page; the service then lasts to the end of the period paid for.',
       ],
       action: 'Register a card',
     },
@@ -346,6 +391,17 @@ function copy(
         'If you did not ask for this, or want to stop it before then, reply to this mail.',
         'Copies of the receipts (qualified invoices) already issued stay with our payment processor (Stripe) for the period the law requires.',
       ],
+    },
+    subscribed_again: {
+      subject: 'Mimamori: your subscription has started again',
+      lines: [
+        `Welcome back. You are on ${plan}${price ? ` (${price})` : ''}; the first period is paid.`,
+        ...(date
+          ? [`It renews automatically on ${date} unless you cancel before then on the account page.`]
+          : []),
+        'Sites stopped when the subscription ended stay paused; resume them from the dashboard.',
+      ],
+      action: 'Open the dashboard',
     },
   };
   return (lang === 'en' ? en : ja)[kind];

@@ -54,6 +54,15 @@ export function accountMailConsumer(deps: {
             date: event.billingDate ?? null,
             plan: event.plan,
             timezone: event.timezone,
+            ...(event.currency === 'JPY' || event.currency === 'USD'
+              ? {
+                  price: {
+                    amount: event.price,
+                    currency: event.currency,
+                    cycle: event.cycle === 'year' ? 'year' : 'month',
+                  },
+                }
+              : {}),
           }),
         });
         deps.logger.info({ deliveryId, kind }, 'account mail sent');
