@@ -3,7 +3,8 @@ import type { ChatPlatformSettings } from './port.ts';
 /** Thrown at start when a platform is half-configured: some of its variables set, not all. */
 export class ChatSettingsError extends Error {}
 
-type Env = Readonly<Record<string, string | undefined>>;
+/** The environment, or a service's parsed config holding these variables beside its own. */
+type Env = Readonly<Record<string, unknown>>;
 
 /**
  * Each platform's settings from the environment (docs/channels.md). A platform with a product-wide
@@ -65,7 +66,8 @@ export const CHAT_ENV_NAMES = [
 ] as const;
 
 function value(env: Env, name: string): string {
-  return (env[name] ?? '').trim();
+  const raw = env[name];
+  return typeof raw === 'string' ? raw.trim() : '';
 }
 
 /**
@@ -90,4 +92,15 @@ function group<K extends string>(
   return Object.fromEntries(
     entries.map(([key, [name, fallback]]) => [key, value(env, name) || (fallback ?? '')]),
   ) as Record<K, string>;
+}
+
+/**
+ * The settings as a service is given them: fixed, or read at each use where the stand-ins'
+ * address is known only once the single-process product listens.
+ */
+export type ChatSettingsSource = ChatPlatformSettings | (() => ChatPlatformSettings);
+
+export function readChatSettings(source: ChatSettingsSource | undefined): ChatPlatformSettings {
+  if (!source) return {};
+  return typeof source === 'function' ? source() : source;
 }
