@@ -192,7 +192,7 @@ describe('chat links: the platforms’ side', () => {
     expect(refused.body).toEqual({
       error: {
         code: 'chat_field_invalid',
-        message_key: 'errors.chat_field_invalid',
+        message_key: 'errors.chatwork_token_invalid',
         field: 'apiToken',
         reason: 'chatwork_token_invalid',
       },
