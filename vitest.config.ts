@@ -35,6 +35,7 @@ const KNOWN_LONG_FILES: [string, number][] = [
   ['e2e/wizard.e2e.test.ts', 38],
   ['system-tests/failure-alerts.int.test.ts', 36],
   ['system-tests/faults/notifier-killed.int.test.ts', 35],
+  ['e2e/chat-channels.e2e.test.ts', 31],
   ['e2e/account.e2e.test.ts', 30],
   ['system-tests/pipeline.int.test.ts', 27],
   ['e2e/first-hour.e2e.test.ts', 26],
