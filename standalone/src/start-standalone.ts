@@ -114,17 +114,18 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   // they can be seen without a Discord webhook; reachable from elsewhere, they go to Discord.
   const discordStandIn = listensOnLoopbackOnly(options.host);
   const discordApiBase = discordStandIn ? () => new URL(DISCORD_STAND_IN_PATH, url).toString() : undefined;
-import type { ChatPlatformSettings } from '@mimamori/chat';
-import { chatStandIns, fileStandInStore } from '@mimamori/chat-stand-ins';
-import {
-  accountV1,
-  billingV1,
-  chatLinkV1,
-  diffV1,
-  filingsV1,
-  targetV1,
-  webhookV1,
-} from '@mimamori/contracts';
+  // What the stand-ins received stays in the data folder, so their pages survive a restart.
+  const standInStore = fileStandInStore(join(dataDir, 'stand-ins'));
+  // On loopback only, the product's own /dev/webhooks receivers are the one loopback address the
+  // SSRF guard lets webhooks reach, so a new user can try webhooks without a server of their own.
+  const webhookOwnReceiver = discordStandIn
+    ? () => (url ? new URL(WEBHOOK_RECEIVER_PREFIX, url).toString() : null)
+    : undefined;
+  // So do the chat platforms' messages, to /dev/<platform>; from elsewhere only Chatwork and Teams,
+  // which need no product-wide secret, are on (the others need their apps' secrets in the cluster).
+  const chatSettings = discordStandIn
+    ? standInChatSettings(() => url, await keptStandInSecrets(dataDir))
+    : () => ({ chatwork: { apiBase: 'https://api.chatwork.com' }, teams: { apiBase: '' } });
 
   const timeScale = options.timeScale ?? 1;
   const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 }, timeScale };

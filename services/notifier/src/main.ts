@@ -1,6 +1,7 @@
 import { openBlobStore } from '@mimamori/blob-store';
 import { chatSettingsFromEnv } from '@mimamori/chat';
 import { accountV1, chatLinkV1 } from '@mimamori/contracts';
+import { parseImageLinkKey } from '@mimamori/image-links';
 import { openMailTransport } from '@mimamori/mail';
 import { createGrpcClient } from '@mimamori/runtime';
 import { createSecretBox } from '@mimamori/secret-box';
@@ -32,7 +33,8 @@ await runServiceProcess('notifier', notifierEnv, async ({ config, db, logger, me
         links: chatLinkBreaker(() =>
           createGrpcClient(chatLinkV1.ChatLinkServiceClient, config.ACCOUNT_GRPC_ADDR),
         ),
-        imageLinkKey: config.IMAGE_LINK_KEY ? Buffer.from(config.IMAGE_LINK_KEY, 'base64') : null,
+        // Stops the start naming the variable when it is set but not 32 bytes.
+        imageLinkKey: config.IMAGE_LINK_KEY ? parseImageLinkKey(config.IMAGE_LINK_KEY) : null,
       },
     },
     deliveryClaimMs: config.DELIVERY_CLAIM_SECONDS * 1000,

@@ -210,6 +210,8 @@ async function updateEvent(targetId: string, userId: string) {
         diffText: '- 1,200円\n+ 980円 セール',
         added: ['980円 セール'],
         removed: ['1,200円'],
+        summaryJa: '1,200円 → 980円（-18%）',
+        summaryEn: '1,200円 → 980円 (-18%)',
       },
     ],
     beforeScreenshotBlobKey: before,
@@ -240,7 +242,7 @@ describe('chat link deliveries', () => {
     await waitUntil(async () => (await delivery(id))?.status === 'sent', 'the chat delivery');
     const posted = await inRoom('501');
     expect(posted).toHaveLength(3);
-    expect(text(posted[0])).toContain('[info][title]更新がありました: 価格ページ[/title]');
+    expect(text(posted[0])).toContain('[info][title]1,200円 → 980円（-18%）｜価格ページ[/title]');
     expect(text(posted[0])).toContain('+ 980円 セール');
     expect(text(posted[0])).toContain(`履歴を見る: https://mimamori.example/target2?id=${user.targetId}`);
     // WebP as stored becomes JPEG, which every platform shows.
@@ -295,13 +297,12 @@ describe('chat link deliveries', () => {
     const seen: string[] = [];
     await consumer.handler(copy(updateDetected.encode(event), 1).message);
     expect(seen).toHaveLength(2);
-    const claims = seen.map((url) => {
-      expect(url.startsWith('https://mimamori.example/i/')).toBe(true);
-      return verifyImageLink(
-        imageLinkKey,
-        url.slice('https://mimamori.example/i/'.length),
-        Date.now() / 1000,
-      );
+    const claims = seen.map((address) => {
+      const url = new URL(address);
+      expect(`${url.origin}${url.pathname.slice(0, 3)}`).toBe('https://mimamori.example/i/');
+      // The JPEG the gateway makes of the stored picture: every URL-only platform takes JPEG.
+      expect(url.searchParams.get('jpeg')).toBe('1');
+      return verifyImageLink(imageLinkKey, url.pathname.slice(3), Date.now() / 1000);
     });
     expect(claims.map((claim) => claim?.blobKey)).toEqual([
       event.beforeScreenshotBlobKey,

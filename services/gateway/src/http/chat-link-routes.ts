@@ -351,7 +351,7 @@ function chatWork(request: FastifyRequest, reply: FastifyReply, work: () => Prom
         error: {
           code: 'chat_field_invalid',
           // The platform's reason has its own message where the SPA knows it (errors.chatwork_token_invalid).
-        message_key: /^[a-z_]{3,60}$/.test(reason ?? '') ? `errors.${reason}` : 'errors.chat_field_invalid',
+          message_key: /^[a-z_]{3,60}$/.test(reason ?? '') ? `errors.${reason}` : 'errors.chat_field_invalid',
           ...(field ? { field } : {}),
           ...(reason ? { reason } : {}),
         },

@@ -13,25 +13,30 @@ import { writtenTime } from './written-time.ts';
 
 const CHAT_WORDS = {
   ja: {
-    update: (label: string) => `更新がありました: ${label}`,
+    /** The update's one line and the site, as the mail's subject has them; a plain line without a summary. */
+    update: (label: string, summary: string) =>
+      summary ? `${summary}｜${label}` : `更新がありました: ${label}`,
     areas: '変更した監視範囲',
     openSite: 'サイトを開く',
   },
   en: {
-    update: (label: string) => `Update on ${label}`,
+    update: (label: string, summary: string) => (summary ? `${summary} | ${label}` : `Update on ${label}`),
     areas: 'Changed areas',
     openSite: 'Open the site',
   },
 } as const;
 
-/** An update: the site, the changed areas, the time and the matched rules; each area's diff; the history. */
+/**
+ * An update: its one line with the site as the title; the site, the changed areas, the time and
+ * the matched rules; each area's line and diff; the history.
+ */
 export function updateChatMessage(notice: UpdateNotice, images: readonly ChatImage[]): ChatMessage {
   const words = UPDATE_WORDS[notice.lang];
   const rules = matchedRuleLines(notice);
   return {
     kind: 'update',
     lang: notice.lang,
-    title: CHAT_WORDS[notice.lang].update(notice.label || notice.url),
+    title: CHAT_WORDS[notice.lang].update(notice.label || notice.url, notice.summary),
     fields: [
       { label: words.site, value: notice.url },
       {
@@ -41,7 +46,9 @@ export function updateChatMessage(notice: UpdateNotice, images: readonly ChatIma
       { label: words.detectedAt, value: writtenTime(notice.detectedAt, notice.timezone, notice.lang) },
       { label: words.rules, value: (rules.length > 0 ? rules : [words.noRules]).join(' / ') },
     ],
-    body: notice.areas.map((area) => `${areaName(area, notice.lang)}\n${area.diffText}`).join('\n\n'),
+    body: notice.areas
+      .map((area) => [areaName(area, notice.lang), area.summary, area.diffText].filter(Boolean).join('\n'))
+      .join('\n\n'),
     link: notice.historyUrl ? { label: words.history, url: notice.historyUrl } : null,
     images,
   };

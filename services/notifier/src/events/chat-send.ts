@@ -9,7 +9,7 @@ import {
   isChatPlatform,
   readChatSettings,
 } from '@mimamori/chat';
-import { IMAGE_LINK_TTL_SECONDS, imageLinkUrl, signImageLink } from '@mimamori/image-links';
+import { updateImageLinks } from '@mimamori/image-links';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { ChatLinkBreaker } from '../clients/chat-link-client.ts';
@@ -117,25 +117,24 @@ export async function chatImages(
   options: { publicUrl: string; key: Buffer | null; nowSeconds: number },
 ): Promise<ChatImage[]> {
   const pictures = await mailPictures(images);
-  return pictures.map((image) => {
-    const blobKey = source.blobKeys[image.name];
-    const publicUrl =
-      options.key && options.publicUrl && blobKey
-        ? imageLinkUrl(
-            options.publicUrl,
-            signImageLink(options.key, {
-              targetId: source.targetId,
-              blobKey,
-              expiresAt: options.nowSeconds + IMAGE_LINK_TTL_SECONDS,
-            }),
-          )
-        : null;
-    return {
-      role: image.name,
-      data: Buffer.from(image.data),
-      contentType: image.contentType === 'image/png' ? 'image/png' : 'image/jpeg',
-      filename: imageFileName(image),
-      publicUrl,
-    };
-  });
+  const links =
+    options.key && options.publicUrl
+      ? updateImageLinks(
+          options.key,
+          options.publicUrl,
+          {
+            targetId: source.targetId,
+            beforeBlobKey: source.blobKeys.before,
+            afterBlobKey: source.blobKeys.after,
+          },
+          options.nowSeconds,
+        )
+      : { before: null, after: null };
+  return pictures.map((image) => ({
+    role: image.name,
+    data: Buffer.from(image.data),
+    contentType: image.contentType === 'image/png' ? 'image/png' : 'image/jpeg',
+    filename: imageFileName(image),
+    publicUrl: links[image.name],
+  }));
 }
