@@ -11,16 +11,18 @@ export interface ProfileChatLink {
 }
 
 /**
- * The chat links a site's messages go to, following the site's chat setting as Discord does
- * (docs/product.md#chat-links): "account" → the account-wide links, "site" → the site's own
- * links, "none" → none (chat is a plan feature each site takes a slot of).
+ * The chat links a site's messages go to, following the site's chat notice (docs/product.md#chat-links):
+ * off ("none") → none, as chat is a plan feature each site takes a slot of; "account" → the
+ * account-wide links and the site's own; "site" → the site's own links only, as its own Discord
+ * webhook replaces the account's.
  */
 export function chatLinksForSite(
   links: readonly ProfileChatLink[],
   notice: Pick<TargetNotice, 'targetId' | 'chatNotify'>,
 ): ProfileChatLink[] {
-  if (notice.chatNotify === 'account') return links.filter((link) => link.targetId === '');
-  if (notice.chatNotify === 'site') return links.filter((link) => link.targetId === notice.targetId);
+  const own = (link: ProfileChatLink) => link.targetId === notice.targetId;
+  if (notice.chatNotify === 'account') return links.filter((link) => link.targetId === '' || own(link));
+  if (notice.chatNotify === 'site') return links.filter(own);
   return [];
 }
 
