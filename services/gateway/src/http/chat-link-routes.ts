@@ -69,7 +69,7 @@ export function chatLinkRoutes(app: FastifyInstance, deps: ChatLinkRouteDeps) {
       chatWork(request, reply, async () => {
         const listed = await unary(chatLinks, 'listChatLinks', { sessionToken: session(request) });
         return reply.send({
-          links: listed.links.map(toChatLinkJson),
+          links: listed.links.filter(knownPlatform).map(toChatLinkJson),
           platforms: listed.platforms.flatMap((offer) =>
             isChatPlatform(offer.platform) && isLinking(offer.linking)
               ? [{ platform: offer.platform, linking: offer.linking, fields: offer.fields }]
@@ -108,7 +108,7 @@ export function chatLinkRoutes(app: FastifyInstance, deps: ChatLinkRouteDeps) {
           fields: request.body?.fields ?? {},
           relinkId: request.body?.relink_id ?? '',
         });
-        if (!made.link) throw new Error('the account service answered no link');
+        if (!made.link || !knownPlatform(made.link)) throw new Error('the account service answered no link');
         return reply.code(201).send({ link: toChatLinkJson(made.link) });
       }),
   );
@@ -322,6 +322,10 @@ async function applyInbound(
   }
 }
 
+const knownPlatform = <Link extends { platform: string }>(
+  link: Link,
+): link is Link & { platform: ChatPlatform } => isChatPlatform(link.platform);
+
 const isLinking = (kind: string): kind is 'fields' | 'code' | 'oauth' =>
   kind === 'fields' || kind === 'code' || kind === 'oauth';
 
@@ -359,10 +363,11 @@ function chatWork(request: FastifyRequest, reply: FastifyReply, work: () => Prom
   });
 }
 
-function toChatLinkJson(link: chatLinkV1.ChatLink) {
+/** A link as the API answers it; the account service stores only the platforms it knows. */
+function toChatLinkJson(link: chatLinkV1.ChatLink & { platform: ChatPlatform }) {
   return {
     id: link.id,
-    platform: (isChatPlatform(link.platform) ? link.platform : 'chatwork') as ChatPlatform,
+    platform: link.platform,
     target_id: link.targetId,
     label: link.label,
     status: link.status === 'broken' ? ('broken' as const) : ('linked' as const),
