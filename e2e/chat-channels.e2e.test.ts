@@ -1,9 +1,11 @@
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { priceSiteRegistration } from '../system-tests/rig/price-site.ts';
+import { repoRoot } from './product.ts';
 import {
   apiOf,
   expectNoSeriousAxeViolations,
@@ -145,6 +147,42 @@ async function linkOnAccountPage(page: Page, lang: Lang, platform: PlatformCase,
   await expect.poll(() => linkedRow.getByTestId('chat-link-test').textContent()).toBe(WORDS[lang].sent);
   return linkedRow;
 }
+
+describe('chat link routes', () => {
+  it('documents every chat link route and has a Japanese and an English message for each refusal code', async () => {
+    type Operation = { responses: Record<string, { description: string }> };
+    const document = (await (await fetch(new URL('/api/openapi.json', running.product.url))).json()) as {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    const paths = Object.keys(document.paths).filter((path) => path.startsWith('/api/v2/chat-links'));
+    expect(paths.sort()).toEqual([
+      '/api/v2/chat-links',
+      '/api/v2/chat-links/delete',
+      '/api/v2/chat-links/start',
+      '/api/v2/chat-links/test',
+    ]);
+    const codes = new Set<string>();
+    for (const path of paths) {
+      for (const operation of Object.values(document.paths[path] ?? {})) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          if (status.startsWith('2')) continue;
+          for (const code of (response.description.split(': ')[1] ?? '').split(', ')) codes.add(code);
+        }
+      }
+    }
+    expect(codes).toContain('chat_link_quota_exceeded');
+    for (const language of ['ja', 'en']) {
+      const read = async (file: string) =>
+        JSON.parse(await readFile(join(repoRoot, 'web/src/i18n', file), 'utf8')) as Record<string, unknown>;
+      const core = (await read(`${language}.json`)).errors as Record<string, string>;
+      const known = { ...core, ...(await read(`features/errors-chat-link.${language}.json`)) };
+      expect(
+        [...codes].filter((code) => !(code in known)),
+        language,
+      ).toEqual([]);
+    }
+  });
+});
 
 describe.each(PLATFORMS)('chat channels: $platform', (platform) => {
   it('links from the account page, sends the test message and an update with its pictures; a dead link shows on the dashboard — Japanese, 1280 and 375 px', async () => {
