@@ -178,6 +178,7 @@ async function newUser(roomId: string, chatNotify: 'account' | 'site' = 'account
       chatNotify,
       sealedDiscordWebhook: '',
       failureAlertAfter: 3,
+      silenceAlertDays: 0,
       areas: [{ areaId: 'price', label: 'セール価格' }],
     },
   };
