@@ -216,7 +216,6 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     chatStandIns: discordStandIn
       ? {
           standIns: chatStandIns(),
-          store: standInStore,
           settings: chatSettings,
           productUrl: () => url,
         }

@@ -59,7 +59,7 @@ export interface GatewayDeps {
     | { settings: ChatSettingsSource; adapters?: Record<ChatPlatform, ChatAdapter | undefined> }
     | undefined;
   /** The single-process mode on loopback only: the chat platforms' stand-ins under /dev/<platform>. */
-  chatStandIns?: ChatStandInSetup | undefined;
+  chatStandIns?: Omit<ChatStandInSetup, 'store'> | undefined;
   /** The account service's billing (docs/billing.md); the billing routes exist only with it. */
   billing?: billingV1.BillingServiceClient | undefined;
   /** Stripe's publishable key for the browser's Payment Element; the test card form without it. */
@@ -230,7 +230,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   if (deps.webhookReceiver) {
     webhookReceiverRoutes(app, { store: standInStore, productUrl: deps.webhookReceiver.productUrl });
   }
-  if (deps.chatStandIns) chatStandInRoutes(app, deps.chatStandIns);
+  if (deps.chatStandIns) chatStandInRoutes(app, { ...deps.chatStandIns, store: standInStore });
   if (deps.webDistDir) {
     await spaRoutes(app, deps.webDistDir, { minuteMs: scaledMs(60_000, deps.timeScale ?? 1) });
   }

@@ -6,6 +6,7 @@ import { sendApiError } from './api-error.ts';
 
 export interface ChatStandInSetup {
   standIns: Partial<Record<ChatPlatform, StandIn>>;
+  /** The gateway's stand-in store: in the data folder in the single-process product, so a restart keeps it. */
   store: StandInStore;
   /** The product's settings, read at each use (the stand-ins' address comes with listening). */
   settings: () => ChatPlatformSettings;
