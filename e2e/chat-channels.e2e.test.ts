@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { priceSiteRegistration } from '../system-tests/rig/price-site.ts';
+import { mailFromMailbox } from './mailbox.ts';
 import { repoRoot } from './product.ts';
 import {
   apiOf,
@@ -68,6 +69,7 @@ const WORDS = {
     update: '｜Autumn sale',
     warning: 'チャット連携 1 件への送信が止まっています。',
     revoked: '連携の許可（トークン）が取り消されました',
+    mailed: 'への通知を送れなくなりました: 連携の許可（トークン）が取り消されました。',
   },
   en: {
     platform: 'Chat service',
@@ -187,8 +189,9 @@ describe('chat link routes', () => {
 describe.each(PLATFORMS)('chat channels: $platform', (platform) => {
   it('links from the account page, sends the test message and an update with its pictures; a dead link shows on the dashboard — Japanese, 1280 and 375 px', async () => {
     const page = await openPage(running.browser, 'ja-JP', WIDE);
+    const email = `chat-${platform.platform}-ja@example.com`;
     await signedUpAndIn(page, running.product.url, {
-      email: `chat-${platform.platform}-ja@example.com`,
+      email,
       password: 'chat-pass-1',
       // A plan with 1-minute slots: the site below is checked every minute (2 s on the tests' time).
       labels: { ...SIGN_UP_LABELS.ja, plan: 'ベーシック5 (1分間隔) 5サイト' },
@@ -240,6 +243,9 @@ describe.each(PLATFORMS)('chat channels: $platform', (platform) => {
     await row.getByRole('button', { name: WORDS.ja.test }).click();
     await expect.poll(() => row.getByTestId('chat-link-status').textContent()).toBe(WORDS.ja.broken);
     expect(await row.getByTestId('chat-link-broken-reason').textContent()).toContain(WORDS.ja.revoked);
+    // Its owner is told by mail too, in their language, with the way back to the account page.
+    const told = await mailFromMailbox(running.product.url, email, WORDS.ja.mailed, 30_000);
+    expect(told.text).toContain(new URL('/account', running.product.url).href);
     await page.goto(running.product.url.href);
     const warning = page.getByTestId('broken-chat-links');
     await expect.poll(() => warning.textContent()).toContain(WORDS.ja.warning);
