@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatPlatformSettings } from '../port.ts';
+import { createSlackAdapter } from './adapter.ts';
+import { slackErrorOutcome } from './outcome.ts';
+import { slackSignature } from './signature.ts';
+
+const SECRET = 'slack-signing-secret';
+const settings: ChatPlatformSettings = {
+  slack: {
+    apiBase: 'http://127.0.0.1:9/api',
+    oauthBase: 'http://127.0.0.1:9',
+    clientId: 'client',
+    clientSecret: 'secret',
+    signingSecret: SECRET,
+  },
+};
+const NOW = 1_800_000_000;
+
+function signed(body: unknown, timestamp = NOW, secret = SECRET) {
+  const rawBody = Buffer.from(JSON.stringify(body));
+  return {
+    headers: {
+      'X-Slack-Request-Timestamp': String(timestamp),
+      'X-Slack-Signature': slackSignature(secret, timestamp, rawBody),
+    },
+    rawBody,
+  };
+}
+
+const uninstalled = {
+  type: 'event_callback',
+  team_id: 'T1',
+  event: { type: 'app_uninstalled' },
+  event_id: 'Ev1',
+};
+
+describe("Slack's inbound events", () => {
+  it('answers the url_verification challenge and turns an uninstall or a revoked bot token into a dead workspace', async () => {
+    const adapter = createSlackAdapter();
+    const inbound = adapter.inbound;
+    if (!inbound) throw new Error('Slack has inbound events');
+    expect(
+      await inbound(
+        { ...signed({ type: 'url_verification', challenge: 'c-123' }), nowSeconds: NOW },
+        settings,
+      ),
+    ).toEqual({ kind: 'accepted', events: [], response: { contentType: 'text/plain', body: 'c-123' } });
+    expect(await inbound({ ...signed(uninstalled), nowSeconds: NOW }, settings)).toEqual({
+      kind: 'accepted',
+      events: [{ kind: 'dead', match: { teamId: 'T1' }, reason: 'app_uninstalled' }],
+    });
+    const revoked = { ...uninstalled, event: { type: 'tokens_revoked', tokens: { oauth: [], bot: ['UB'] } } };
+    expect(await inbound({ ...signed(revoked), nowSeconds: NOW + 1 }, settings)).toEqual({
+      kind: 'accepted',
+      events: [{ kind: 'dead', match: { teamId: 'T1' }, reason: 'tokens_revoked' }],
+    });
+    // A person's own token revoked: the product holds none, the link lives on.
+    const userOnly = {
+      ...uninstalled,
+      event: { type: 'tokens_revoked', tokens: { oauth: ['U1'], bot: [] } },
+    };
+    expect(await inbound({ ...signed(userOnly), nowSeconds: NOW + 2 }, settings)).toEqual({
+      kind: 'accepted',
+      events: [],
+    });
+  });
+
+  it('refuses forged, stale and replayed requests', async () => {
+    const inbound = createSlackAdapter().inbound;
+    if (!inbound) throw new Error('Slack has inbound events');
+    const forged = signed(uninstalled, NOW, 'another-secret');
+    expect(await inbound({ ...forged, nowSeconds: NOW }, settings)).toEqual({
+      kind: 'rejected',
+      reason: 'bad Slack signature',
+    });
+    const tampered = signed(uninstalled);
+    expect(
+      await inbound(
+        {
+          headers: tampered.headers,
+          rawBody: Buffer.from(JSON.stringify({ ...uninstalled, team_id: 'T2' })),
+          nowSeconds: NOW,
+        },
+        settings,
+      ),
+    ).toMatchObject({ kind: 'rejected', reason: 'bad Slack signature' });
+    expect(
+      await inbound({ headers: {}, rawBody: tampered.rawBody, nowSeconds: NOW }, settings),
+    ).toMatchObject({
+      kind: 'rejected',
+    });
+    expect(await inbound({ ...signed(uninstalled, NOW - 301), nowSeconds: NOW }, settings)).toEqual({
+      kind: 'rejected',
+      reason: 'stale Slack request timestamp',
+    });
+    expect(await inbound({ ...signed(uninstalled, NOW + 301), nowSeconds: NOW }, settings)).toMatchObject({
+      kind: 'rejected',
+    });
+    const once = signed(uninstalled, NOW - 10);
+    expect(await inbound({ ...once, nowSeconds: NOW }, settings)).toMatchObject({ kind: 'accepted' });
+    expect(await inbound({ ...once, nowSeconds: NOW + 5 }, settings)).toEqual({
+      kind: 'rejected',
+      reason: 'replayed Slack request',
+    });
+    // Once the window has closed on it, the same request is stale.
+    expect(await inbound({ ...once, nowSeconds: NOW + 300 }, settings)).toEqual({
+      kind: 'rejected',
+      reason: 'stale Slack request timestamp',
+    });
+    // Without Slack's settings nothing is accepted.
+    expect(await inbound({ ...signed(uninstalled), nowSeconds: NOW }, {})).toMatchObject({
+      kind: 'rejected',
+    });
+  });
+});
+
+describe("Slack's errors", () => {
+  it.each([
+    'token_revoked',
+    'invalid_auth',
+    'account_inactive',
+    'channel_not_found',
+    'is_archived',
+    'not_in_channel',
+    'missing_scope',
+  ])('%s ends the link with a reason the user can act on', (error) => {
+    const outcome = slackErrorOutcome(error, 'en');
+    expect(outcome.kind).toBe('dead');
+    expect(outcome.kind === 'dead' && outcome.reason.endsWith(`(${error})`)).toBe(true);
+  });
+
+  it('tells what to do in the reader language, passing trouble from a refused message', () => {
+    expect(slackErrorOutcome('not_in_channel', 'ja')).toEqual({
+      kind: 'dead',
+      reason:
+        'アプリがチャンネルにいません。チャンネルで /invite @Mimamori としてアプリを招待してください。 (not_in_channel)',
+    });
+    expect(slackErrorOutcome('not_in_channel', 'en')).toMatchObject({
+      reason: expect.stringContaining('/invite'),
+    });
+    expect(slackErrorOutcome('internal_error', 'en')).toMatchObject({ kind: 'retry', afterMs: null });
+    expect(slackErrorOutcome('invalid_blocks', 'en')).toEqual({
+      kind: 'refused',
+      reason: 'Slack: invalid_blocks',
+    });
+  });
+});
