@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChatDestination, ChatMessage, ChatPlatformSettings, InboundResult } from '@mimamori/chat';
-import { createSlackAdapter } from '@mimamori/chat/slack';
+import { slackAdapter } from '@mimamori/chat/slack';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryStandInStore } from './memory-store.ts';
@@ -26,7 +26,7 @@ let product: Server;
 let store: StandInStore;
 let settings: ChatPlatformSettings;
 let base: string;
-const adapter = createSlackAdapter();
+const adapter = slackAdapter();
 /** What the product's /hooks/slack made of each event the stand-in sent. */
 const hooks: InboundResult[] = [];
 
@@ -56,7 +56,7 @@ beforeAll(async () => {
       signingSecret: 'signing-secret',
     },
   };
-  slackStandIn(standIn, '/dev/slack', {
+  slackStandIn()(standIn, '/dev/slack', {
     store,
     settings,
     productUrl: () => `http://127.0.0.1:${(product.address() as AddressInfo).port}`,

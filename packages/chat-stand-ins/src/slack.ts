@@ -53,15 +53,17 @@ const EMPTY: SlackState = { codes: {}, tokens: {}, members: [], archived: [] };
 
 type SlackAnswer = Record<string, unknown>;
 
-export const slackStandIn: StandIn = (app, prefix, options) => {
-  app.register(
-    (scoped, _opts, done) => {
-      routes(scoped, prefix, options);
-      done();
-    },
-    { prefix },
-  );
-};
+export function slackStandIn(): StandIn {
+  return (app, prefix, options) => {
+    app.register(
+      (scoped, _opts, done) => {
+        routes(scoped, prefix, options);
+        done();
+      },
+      { prefix },
+    );
+  };
+}
 
 function routes(app: FastifyInstance, prefix: string, options: StandInOptions): void {
   const now = options.now ?? Date.now;

@@ -1,5 +1,5 @@
 import type { ChatDestination, ChatMessage, ChatPlatformSettings } from '@mimamori/chat';
-import { createTeamsAdapter } from '@mimamori/chat/teams';
+import { teamsAdapter } from '@mimamori/chat/teams';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryStandInStore } from './memory-store.ts';
@@ -14,12 +14,12 @@ let standIn: FastifyInstance;
 let store: StandInStore;
 let base: string;
 let settings: ChatPlatformSettings;
-const adapter = createTeamsAdapter();
+const adapter = teamsAdapter();
 
 beforeAll(async () => {
   standIn = Fastify();
   store = memoryStandInStore();
-  teamsStandIn(standIn, '/dev/teams', {
+  teamsStandIn()(standIn, '/dev/teams', {
     store,
     settings: {},
     productUrl: () => 'http://127.0.0.1:9',

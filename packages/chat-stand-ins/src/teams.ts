@@ -36,15 +36,17 @@ interface TeamsState {
 
 const TRIGGER = '/powerautomate/automations/direct/workflows/:flow/triggers/manual/paths/invoke';
 
-export const teamsStandIn: StandIn = (app, prefix, options) => {
-  app.register(
-    (scoped, _opts, done) => {
-      routes(scoped, prefix, options);
-      done();
-    },
-    { prefix },
-  );
-};
+export function teamsStandIn(): StandIn {
+  return (app, prefix, options) => {
+    app.register(
+      (scoped, _opts, done) => {
+        routes(scoped, prefix, options);
+        done();
+      },
+      { prefix },
+    );
+  };
+}
 
 function routes(app: FastifyInstance, prefix: string, options: StandInOptions): void {
   const now = options.now ?? Date.now;

@@ -34,8 +34,9 @@ type SlackAnswer =
  * Slack through its Web API with plain fetch (ADR 0022): the three calls the product makes
  * (`oauth.v2.access`, `chat.postMessage`, the external file upload) do not need the SDK, whose
  * own retry queue would hold a delivery for minutes where the notifier schedules retries itself.
+ * Each adapter remembers the event signatures it has seen (replays): a process makes one.
  */
-export function createSlackAdapter(): ChatAdapter {
+export function slackAdapter(): ChatAdapter {
   const verifier = new SlackRequestVerifier();
   return {
     platform: 'slack',
@@ -122,9 +123,6 @@ export function createSlackAdapter(): ChatAdapter {
     },
   };
 }
-
-/** The adapter the product registers. */
-export const slackAdapter: ChatAdapter = createSlackAdapter();
 
 /**
  * A message with its pictures is one message: each picture is uploaded (`files.getUploadURLExternal`,

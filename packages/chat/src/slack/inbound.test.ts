@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatPlatformSettings } from '../port.ts';
-import { createSlackAdapter } from './adapter.ts';
+import { slackAdapter } from './adapter.ts';
 import { slackErrorOutcome } from './outcome.ts';
 import { slackSignature } from './signature.ts';
 
@@ -36,7 +36,7 @@ const uninstalled = {
 
 describe("Slack's inbound events", () => {
   it('answers the url_verification challenge and turns an uninstall or a revoked bot token into a dead workspace', async () => {
-    const adapter = createSlackAdapter();
+    const adapter = slackAdapter();
     const inbound = adapter.inbound;
     if (!inbound) throw new Error('Slack has inbound events');
     expect(
@@ -66,7 +66,7 @@ describe("Slack's inbound events", () => {
   });
 
   it('refuses forged, stale and replayed requests', async () => {
-    const inbound = createSlackAdapter().inbound;
+    const inbound = slackAdapter().inbound;
     if (!inbound) throw new Error('Slack has inbound events');
     const forged = signed(uninstalled, NOW, 'another-secret');
     expect(await inbound({ ...forged, nowSeconds: NOW }, settings)).toEqual({

@@ -12,11 +12,11 @@ const TIMEOUT_MS = 10_000;
  * itself refusing: turned off (`WorkflowTriggerIsNotEnabled`), deleted (404/410), or any other
  * 4xx but 429, which ends the link until the user pastes a working URL.
  */
-export function createTeamsAdapter(): ChatAdapter {
+export function teamsAdapter(): ChatAdapter {
   return {
     platform: 'teams',
-    // No product-wide secret: each link carries its own signed URL.
-    enabled: () => true,
+    // No product-wide secret: each link carries its own signed URL; on wherever settings name Teams.
+    enabled: (settings) => Boolean(settings.teams),
     linking: {
       kind: 'fields',
       fields: [{ name: 'url', secret: true }],
@@ -56,9 +56,6 @@ export function createTeamsAdapter(): ChatAdapter {
     },
   };
 }
-
-/** The adapter the product registers. */
-export const teamsAdapter: ChatAdapter = createTeamsAdapter();
 
 /** What the trigger's answer means for the link. */
 export function teamsOutcome(

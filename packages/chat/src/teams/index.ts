@@ -1,3 +1,3 @@
-export { createTeamsAdapter, teamsAdapter, teamsOutcome } from './adapter.ts';
+export { teamsAdapter, teamsOutcome } from './adapter.ts';
 export { TEAMS_PAYLOAD_BYTES, teamsPayload } from './card.ts';
 export { checkWorkflowUrl, postingUrl } from './workflow-url.ts';

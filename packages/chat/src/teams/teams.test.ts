@@ -29,9 +29,10 @@ function message(overrides: Partial<ChatMessage> = {}): ChatMessage {
 
 describe('the Teams Workflows URL', () => {
   it('takes a Workflows trigger URL, its default port left out', async () => {
-    if (teamsAdapter.linking.kind !== 'fields') throw new Error('Teams is linked by fields');
-    expect(teamsAdapter.linking.fields).toEqual([{ name: 'url', secret: true }]);
-    expect(await teamsAdapter.linking.validate({ url: ` ${WORKFLOW_URL} ` }, {})).toEqual({
+    const adapter = teamsAdapter();
+    if (adapter.linking.kind !== 'fields') throw new Error('Teams is linked by fields');
+    expect(adapter.linking.fields).toEqual([{ name: 'url', secret: true }]);
+    expect(await adapter.linking.validate({ url: ` ${WORKFLOW_URL} ` }, {})).toEqual({
       ok: true,
       credentials: { url: WORKFLOW_URL.replace(':443', '') },
       label: 'Teams Workflows …3d4e5f',
