@@ -145,3 +145,26 @@ describe("Slack's errors", () => {
     });
   });
 });
+
+describe('Slack without its settings', () => {
+  it('keeps deliveries waiting and refuses a link, rather than throwing', async () => {
+    const adapter = slackAdapter();
+    const destination = { platform: 'slack' as const, credentials: { botToken: 'xoxb-1', channelId: 'C1' } };
+    const message = {
+      kind: 'test' as const,
+      lang: 'en' as const,
+      title: 'Test',
+      fields: [],
+      body: '',
+      link: null,
+      images: [],
+    };
+    expect(await adapter.send(destination, message, {}, { deliveryId: 'd' })).toMatchObject({
+      kind: 'retry',
+    });
+    if (adapter.linking.kind !== 'oauth') throw new Error('Slack is linked by OAuth');
+    expect(await adapter.linking.exchange('code', 'https://x/cb', {})).toMatchObject({ ok: false });
+    expect(adapter.enabled({})).toBe(false);
+    expect(adapter.enabled(settings)).toBe(true);
+  });
+});
