@@ -320,11 +320,23 @@ describe('the Slack adapter against the Slack stand-in', () => {
     expect(hooks).toEqual([
       {
         kind: 'accepted',
-        events: [{ kind: 'dead', match: { teamId: SLACK_STAND_IN_TEAM.id }, reason: 'app_uninstalled' }],
+        events: [
+          {
+            kind: 'dead',
+            match: { teamId: SLACK_STAND_IN_TEAM.id },
+            reason: expect.stringContaining('(app_uninstalled)'),
+          },
+        ],
       },
       {
         kind: 'accepted',
-        events: [{ kind: 'dead', match: { teamId: SLACK_STAND_IN_TEAM.id }, reason: 'tokens_revoked' }],
+        events: [
+          {
+            kind: 'dead',
+            match: { teamId: SLACK_STAND_IN_TEAM.id },
+            reason: expect.stringContaining('(tokens_revoked)'),
+          },
+        ],
       },
     ]);
     nextSecond();

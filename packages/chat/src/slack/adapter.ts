@@ -271,17 +271,23 @@ function readEvent(rawBody: Buffer): InboundResult {
   const event = (payload.event ?? {}) as { type?: unknown; tokens?: { bot?: unknown } };
   const match: ChatCredentials = { teamId: payload.team_id };
   const events: InboundEvent[] = [];
+  // An event names no reader, so its reason is in English, with Slack's word for it.
   if (event.type === 'app_uninstalled') {
-    events.push({ kind: 'dead', match, reason: 'app_uninstalled' });
+    events.push({ kind: 'dead', match, reason: UNINSTALLED });
   } else if (
     event.type === 'tokens_revoked' &&
     Array.isArray(event.tokens?.bot) &&
     event.tokens.bot.length > 0
   ) {
-    events.push({ kind: 'dead', match, reason: 'tokens_revoked' });
+    events.push({ kind: 'dead', match, reason: REVOKED });
   }
   return { kind: 'accepted', events };
 }
+
+const UNINSTALLED =
+  'The Mimamori app was removed from the Slack workspace. Connect Slack again. (app_uninstalled)';
+const REVOKED =
+  "The Mimamori app's access to the Slack workspace was revoked. Connect Slack again. (tokens_revoked)";
 
 function required(settings: ChatPlatformSettings): SlackSettings {
   if (!settings.slack) throw new Error('Slack is not set up (no SLACK_* settings)');
