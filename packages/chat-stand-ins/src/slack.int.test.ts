@@ -95,15 +95,23 @@ function message(overrides: Partial<ChatMessage> = {}): ChatMessage {
 }
 
 /** Goes through the consent page as the person would: picks a channel and allows. */
-async function link(channel: string, state: string): Promise<ChatDestination> {
+async function link(channel: string, state: string, scope?: string): Promise<ChatDestination> {
   if (adapter.linking.kind !== 'oauth') throw new Error('Slack is linked by OAuth');
   const authorize = adapter.linking.authorizeUrl(state, REDIRECT_URI, settings);
   const consent = await fetch(authorize);
-  expect(await consent.text()).toContain('chat:write,files:write,channels:read,incoming-webhook');
+  const page = await consent.text();
+  expect(page).toContain('chat:write,files:write,channels:read,incoming-webhook');
+  const granted = scope ?? /name="scope" value="([^"]*)"/.exec(page)?.[1] ?? '';
   const approved = await fetch(new URL('/dev/slack/oauth/v2/authorize', base), {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ redirect_uri: REDIRECT_URI, state, channel, decision: 'allow' }),
+    body: new URLSearchParams({
+      redirect_uri: REDIRECT_URI,
+      state,
+      channel,
+      decision: 'allow',
+      scope: granted,
+    }),
     redirect: 'manual',
   });
   expect(approved.status).toBe(302);
@@ -307,6 +315,28 @@ describe('the Slack adapter against the Slack stand-in', () => {
     expect(await send(destination.credentials)).toMatchObject({
       kind: 'dead',
       reason: expect.stringContaining('/invite @Mimamori'),
+    });
+  });
+
+  it('tells a token without the upload scope as dead (missing_scope)', async () => {
+    const destination = await link('C0ALERTS', 'state-scope', 'chat:write,channels:read,incoming-webhook');
+    nextSecond();
+    expect(await adapter.send(destination, message({ images: [] }), settings, { deliveryId: 's1' })).toEqual({
+      kind: 'sent',
+    });
+    nextSecond();
+    const picture = {
+      role: 'after' as const,
+      data: PNG,
+      contentType: 'image/png' as const,
+      filename: 'a.png',
+      publicUrl: null,
+    };
+    expect(
+      await adapter.send(destination, message({ images: [picture] }), settings, { deliveryId: 's2' }),
+    ).toMatchObject({
+      kind: 'dead',
+      reason: expect.stringContaining('(missing_scope)'),
     });
   });
 

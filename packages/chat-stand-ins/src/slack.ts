@@ -42,8 +42,9 @@ const MESSAGE_INTERVAL_MS = 1_000;
 
 interface SlackState {
   /** Issued OAuth codes: one use each. */
-  codes: Record<string, { channelId: string; redirectUri: string }>;
-  tokens: Record<string, { revoked: boolean }>;
+  codes: Record<string, { channelId: string; redirectUri: string; scopes: string[] }>;
+  /** Each bot token with the scopes its consent granted. */
+  tokens: Record<string, { revoked: boolean; scopes: string[] }>;
   /** Channels the app's bot is in: the one picked at each consent. */
   members: string[];
   archived: string[];
@@ -93,8 +94,8 @@ function routes(app: FastifyInstance, prefix: string, options: StandInOptions): 
   const state = () => store.readState<SlackState>(PLATFORM, EMPTY);
   const save = (next: SlackState) => store.writeState(PLATFORM, next);
 
-  /** The token of a Web API call, checked: its state, or Slack's error. */
-  async function authorize(request: FastifyRequest, params: Record<string, unknown>) {
+  /** The token of a Web API call, checked against the scope the method needs: its state, or Slack's error. */
+  async function authorize(request: FastifyRequest, params: Record<string, unknown>, scope: string) {
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7) : String(params.token ?? '');
     if (!token) return { error: 'not_authed' } as const;
@@ -102,6 +103,7 @@ function routes(app: FastifyInstance, prefix: string, options: StandInOptions): 
     const known = current.tokens[token];
     if (!known) return { error: 'invalid_auth' } as const;
     if (known.revoked) return { error: 'token_revoked' } as const;
+    if (!known.scopes.includes(scope)) return { error: 'missing_scope' } as const;
     return { token, state: current } as const;
   }
 
@@ -124,7 +126,7 @@ function routes(app: FastifyInstance, prefix: string, options: StandInOptions): 
 
   app.post('/api/chat.postMessage', async (request, reply) => {
     const params = bodyOf(request);
-    const auth = await authorize(request, params);
+    const auth = await authorize(request, params, 'chat:write');
     if ('error' in auth) return { ok: false, error: auth.error };
     const channel = String(params.channel ?? '');
     const text = typeof params.text === 'string' ? params.text : '';
@@ -146,7 +148,7 @@ function routes(app: FastifyInstance, prefix: string, options: StandInOptions): 
 
   app.post('/api/files.getUploadURLExternal', async (request) => {
     const params = bodyOf(request);
-    const auth = await authorize(request, params);
+    const auth = await authorize(request, params, 'files:write');
     if ('error' in auth) return { ok: false, error: auth.error };
     const filename = String(params.filename ?? '');
     const length = Number(params.length);
@@ -173,7 +175,7 @@ function routes(app: FastifyInstance, prefix: string, options: StandInOptions): 
 
   app.post('/api/files.completeUploadExternal', async (request, reply) => {
     const params = bodyOf(request);
-    const auth = await authorize(request, params);
+    const auth = await authorize(request, params, 'files:write');
     if ('error' in auth) return { ok: false, error: auth.error };
     let files: { id?: unknown; title?: unknown }[];
     try {
@@ -244,7 +246,11 @@ function routes(app: FastifyInstance, prefix: string, options: StandInOptions): 
     }
     const code = `standin-code-${randomBytes(12).toString('hex')}`;
     const current = await state();
-    await save({ ...current, codes: { ...current.codes, [code]: { channelId: channel.id, redirectUri } } });
+    const scopes = String(form.scope ?? '').split(',');
+    await save({
+      ...current,
+      codes: { ...current.codes, [code]: { channelId: channel.id, redirectUri, scopes } },
+    });
     target.searchParams.set('code', code);
     return reply.redirect(target.toString());
   });
@@ -268,14 +274,14 @@ function routes(app: FastifyInstance, prefix: string, options: StandInOptions): 
     await save({
       ...current,
       codes,
-      tokens: { ...current.tokens, [token]: { revoked: false } },
+      tokens: { ...current.tokens, [token]: { revoked: false, scopes: issued.scopes } },
       members: [...new Set([...current.members, issued.channelId])],
     });
     return {
       ok: true,
       app_id: 'A0MIMAMORI',
       authed_user: { id: 'U0PERSON' },
-      scope: 'chat:write,files:write,channels:read,incoming-webhook',
+      scope: issued.scopes.join(','),
       token_type: 'bot',
       access_token: token,
       bot_user_id: BOT_USER,
@@ -308,7 +314,9 @@ function routes(app: FastifyInstance, prefix: string, options: StandInOptions): 
 
   app.post('/uninstall', async (_request, reply) => {
     const current = await state();
-    const tokens = Object.fromEntries(Object.keys(current.tokens).map((token) => [token, { revoked: true }]));
+    const tokens = Object.fromEntries(
+      Object.entries(current.tokens).map(([token, known]) => [token, { ...known, revoked: true }]),
+    );
     await save({ ...current, tokens, members: [] });
     // Slack sends both, in either order (docs.slack.dev app_uninstalled, tokens_revoked).
     for (const event of [
@@ -496,7 +504,7 @@ function consentPage(
   query: Record<string, string | undefined>,
   problem: string | null,
 ): string {
-  const hidden = ['redirect_uri', 'state']
+  const hidden = ['redirect_uri', 'state', 'scope']
     .map((name) => `<input type="hidden" name="${name}" value="${escapeHtml(query[name] ?? '')}">`)
     .join('');
   const channels = SLACK_STAND_IN_CHANNELS.map(
