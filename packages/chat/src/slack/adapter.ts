@@ -16,9 +16,10 @@ import { SlackRequestVerifier } from './signature.ts';
 type SlackSettings = NonNullable<ChatPlatformSettings['slack']>;
 
 /**
- * The bot scopes asked for: post (`chat:write`), upload the pictures (`files:write`), read the
- * channel's name (`channels:read`), and `incoming-webhook`, only so that Slack's consent page
- * shows a channel picker and `oauth.v2.access` says which channel the person picked.
+ * The bot scopes asked for: post (`chat:write`), upload the pictures (`files:write`), read public
+ * channels' names and ids (`channels:read`: not called yet, asked now so that checking a linked
+ * channel later needs no second consent), and `incoming-webhook`, only so that Slack's consent
+ * page shows a channel picker and `oauth.v2.access` says which channel the person picked.
  */
 export const SLACK_SCOPES = ['chat:write', 'files:write', 'channels:read', 'incoming-webhook'] as const;
 
