@@ -158,7 +158,7 @@ describe('the Slack adapter against the Slack stand-in', () => {
     expect(new URL(denied.headers.get('location') ?? '').searchParams.get('error')).toBe('access_denied');
     expect(await adapter.linking.exchange('standin-code-made-up', REDIRECT_URI, settings)).toEqual({
       ok: false,
-      reason: 'Slack refused the connection: invalid_code',
+      reason: 'slack_invalid_code',
     });
     const wrongSecret = {
       slack: { ...(settings.slack as NonNullable<ChatPlatformSettings['slack']>), clientSecret: 'x' },

@@ -55,7 +55,7 @@ export function slackAdapter(): ChatAdapter {
       },
       async exchange(code, redirectUri, settings) {
         const slack = settings.slack;
-        if (!slack) return { ok: false, reason: 'Slack is not set up in this run' };
+        if (!slack) return { ok: false, reason: 'chat_platform_off' };
         const answer = await call(
           slack,
           'oauth.v2.access',
@@ -65,9 +65,9 @@ export function slackAdapter(): ChatAdapter {
             authorization: `Basic ${Buffer.from(`${slack.clientId}:${slack.clientSecret}`).toString('base64')}`,
           },
         );
-        if (answer.kind === 'retry') return { ok: false, reason: `Slack did not answer: ${answer.reason}` };
-        if (answer.kind === 'error')
-          return { ok: false, reason: `Slack refused the connection: ${answer.error}` };
+        // Codes, as the link's error page names them (slack_invalid_code, …).
+        if (answer.kind === 'retry') return { ok: false, reason: 'platform_unreachable' };
+        if (answer.kind === 'error') return { ok: false, reason: `slack_${answer.error}` };
         const body = answer.body;
         const team = (body.team ?? {}) as { id?: unknown; name?: unknown };
         const hook = (body.incoming_webhook ?? {}) as { channel?: unknown; channel_id?: unknown };
@@ -76,7 +76,7 @@ export function slackAdapter(): ChatAdapter {
           typeof hook.channel_id !== 'string' ||
           typeof team.id !== 'string'
         ) {
-          return { ok: false, reason: 'Slack answered without a bot token, a channel or a workspace' };
+          return { ok: false, reason: 'slack_answer_incomplete' };
         }
         const channelName =
           typeof hook.channel === 'string' ? hook.channel.replace(/^#/, '') : hook.channel_id;

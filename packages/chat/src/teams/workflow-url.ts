@@ -9,54 +9,50 @@ const WORKFLOWS_HOST =
   /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.environment\.api\.powerplatform\.com$/;
 const WORKFLOWS_PATH = /^\/powerautomate\/automations\/direct\/workflows\/([A-Za-z0-9_-]+)\//;
 
-export type WorkflowUrlCheck = { ok: true; url: URL; workflowId: string } | { ok: false; reason: string };
+/**
+ * Why a pasted URL is refused, as the codes the link form shows in the reader's language
+ * (`errors.<code>` in web/src/i18n): a retired connector or Logic Apps URL says so and what to
+ * paste instead.
+ */
+export type WorkflowUrlRefusal =
+  | 'teams_url_invalid'
+  | 'teams_url_connector_retired'
+  | 'teams_url_logic_apps_retired'
+  | 'teams_url_not_https'
+  | 'teams_url_not_workflows'
+  | 'teams_url_has_user'
+  | 'teams_url_no_signature';
+
+export type WorkflowUrlCheck =
+  | { ok: true; url: URL; workflowId: string }
+  | { ok: false; reason: WorkflowUrlRefusal };
 
 export function checkWorkflowUrl(input: string): WorkflowUrlCheck {
   let url: URL;
   try {
     url = new URL(input.trim());
   } catch {
-    return { ok: false, reason: 'This is not a URL. Paste the URL the Teams Workflows flow shows.' };
+    return { ok: false, reason: 'teams_url_invalid' };
   }
   const host = url.hostname.toLowerCase();
+  // Office 365 connectors ("Incoming Webhook"): retired by Microsoft.
   if (
     host.endsWith('.webhook.office.com') ||
     host === 'outlook.office.com' ||
     host === 'outlook.office365.com'
   ) {
-    return {
-      ok: false,
-      reason:
-        'This is an Office 365 connector (Incoming Webhook) URL; Microsoft retired those connectors. ' +
-        'In the channel, open Workflows, use "Send webhook alerts to a channel" and paste its URL.',
-    };
+    return { ok: false, reason: 'teams_url_connector_retired' };
   }
-  if (host.endsWith('.logic.azure.com')) {
-    return {
-      ok: false,
-      reason:
-        'This is an old Workflows URL on logic.azure.com; those stopped working on 2025-11-30. ' +
-        'Open the flow in Teams Workflows and copy its current URL (on environment.api.powerplatform.com).',
-    };
-  }
-  if (url.protocol !== 'https:') return { ok: false, reason: 'The Workflows URL must start with https://.' };
+  // Workflows' first URLs: they stopped working on 2025-11-30.
+  if (host.endsWith('.logic.azure.com')) return { ok: false, reason: 'teams_url_logic_apps_retired' };
+  if (url.protocol !== 'https:') return { ok: false, reason: 'teams_url_not_https' };
   const path = WORKFLOWS_PATH.exec(url.pathname);
   if (!WORKFLOWS_HOST.test(host) || (url.port !== '' && url.port !== '443') || !path?.[1]) {
-    return {
-      ok: false,
-      reason:
-        'This is not a Teams Workflows URL (https://….environment.api.powerplatform.com/powerautomate/automations/direct/workflows/…).',
-    };
+    return { ok: false, reason: 'teams_url_not_workflows' };
   }
-  if (url.username || url.password)
-    return { ok: false, reason: 'The Workflows URL must not carry a user name.' };
-  if (!url.searchParams.get('sig')) {
-    return {
-      ok: false,
-      reason:
-        'The URL has no sig= signature: set the flow\'s trigger "Who can trigger the flow?" to "Anyone" and copy the URL again.',
-    };
-  }
+  if (url.username || url.password) return { ok: false, reason: 'teams_url_has_user' };
+  // Without `sig` the trigger is not open to "Anyone" and wants Entra sign-in, which the product has not.
+  if (!url.searchParams.get('sig')) return { ok: false, reason: 'teams_url_no_signature' };
   return { ok: true, url, workflowId: path[1] };
 }
 
