@@ -259,7 +259,7 @@ describe('the Slack adapter against the Slack stand-in', () => {
       await adapter.send(destination, message({ images: [notAPicture] }), settings, { deliveryId: 'd3' }),
     ).toEqual({
       kind: 'refused',
-      reason: 'Slack: upload_failed_415',
+      reason: 'slack upload_failed_415',
     });
   });
 
@@ -287,11 +287,11 @@ describe('the Slack adapter against the Slack stand-in', () => {
     };
     expect(await send({ ...destination.credentials, channelId: 'C0NOWHERE' })).toMatchObject({
       kind: 'dead',
-      reason: expect.stringContaining('(channel_not_found)'),
+      reason: 'slack_channel_not_found',
     });
     expect(await send({ ...destination.credentials, botToken: 'xoxb-forged' })).toMatchObject({
       kind: 'dead',
-      reason: expect.stringContaining('(invalid_auth)'),
+      reason: 'slack_invalid_auth',
     });
 
     await fetch(new URL('/dev/slack/channels/C0RANDOM/archive', base), {
@@ -300,7 +300,7 @@ describe('the Slack adapter against the Slack stand-in', () => {
     });
     expect(await send(destination.credentials)).toMatchObject({
       kind: 'dead',
-      reason: expect.stringContaining('(is_archived)'),
+      reason: 'slack_is_archived',
     });
     await fetch(new URL('/dev/slack/channels/C0RANDOM/archive', base), {
       method: 'POST',
@@ -314,7 +314,7 @@ describe('the Slack adapter against the Slack stand-in', () => {
     });
     expect(await send(destination.credentials)).toMatchObject({
       kind: 'dead',
-      reason: expect.stringContaining('/invite @Mimamori'),
+      reason: 'slack_not_in_channel',
     });
   });
 
@@ -336,7 +336,7 @@ describe('the Slack adapter against the Slack stand-in', () => {
       await adapter.send(destination, message({ images: [picture] }), settings, { deliveryId: 's2' }),
     ).toMatchObject({
       kind: 'dead',
-      reason: expect.stringContaining('(missing_scope)'),
+      reason: 'slack_missing_scope',
     });
   });
 
@@ -354,7 +354,7 @@ describe('the Slack adapter against the Slack stand-in', () => {
           {
             kind: 'dead',
             match: { teamId: SLACK_STAND_IN_TEAM.id },
-            reason: expect.stringContaining('(app_uninstalled)'),
+            reason: 'slack_app_uninstalled',
           },
         ],
       },
@@ -364,7 +364,7 @@ describe('the Slack adapter against the Slack stand-in', () => {
           {
             kind: 'dead',
             match: { teamId: SLACK_STAND_IN_TEAM.id },
-            reason: expect.stringContaining('(tokens_revoked)'),
+            reason: 'slack_tokens_revoked',
           },
         ],
       },
@@ -372,7 +372,7 @@ describe('the Slack adapter against the Slack stand-in', () => {
     nextSecond();
     expect(await adapter.send(destination, message(), settings, { deliveryId: 'd6' })).toMatchObject({
       kind: 'dead',
-      reason: expect.stringContaining('(token_revoked)'),
+      reason: 'slack_token_revoked',
     });
     expect(await (await fetch(new URL('/dev/slack', base))).text()).toContain(
       'app_uninstalled: the product answered 200',

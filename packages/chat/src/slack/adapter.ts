@@ -99,7 +99,7 @@ export function slackAdapter(): ChatAdapter {
       // Slack's settings were taken away with links still there: they wait for them to come back.
       if (!slack) return { kind: 'retry', afterMs: null, reason: 'Slack is not set up in this run' };
       const { botToken, channelId } = destination.credentials;
-      if (!botToken || !channelId) return { kind: 'dead', reason: 'Slack link without a token or channel' };
+      if (!botToken || !channelId) return { kind: 'dead', reason: 'slack_credentials_incomplete' };
       const layout = slackLayout(message);
       const answer =
         message.images.length === 0
@@ -111,7 +111,7 @@ export function slackAdapter(): ChatAdapter {
               unfurl_media: 'false',
             })
           : await postWithPictures(slack, botToken, channelId, layout, message);
-      return outcome(answer, message.lang);
+      return outcome(answer);
     },
     async inbound(request, settings) {
       const slack = settings.slack;
@@ -240,10 +240,10 @@ function passingTrouble(response: Response): SlackAnswer | null {
   return null;
 }
 
-function outcome(answer: SlackAnswer, lang: ChatMessage['lang']): ChatOutcome {
+function outcome(answer: SlackAnswer): ChatOutcome {
   if (answer.kind === 'ok') return { kind: 'sent' };
   if (answer.kind === 'retry') return { kind: 'retry', afterMs: answer.afterMs, reason: answer.reason };
-  return slackErrorOutcome(answer.error, lang);
+  return slackErrorOutcome(answer.error);
 }
 
 /**
@@ -272,23 +272,17 @@ function readEvent(rawBody: Buffer): InboundResult {
   const event = (payload.event ?? {}) as { type?: unknown; tokens?: { bot?: unknown } };
   const match: ChatCredentials = { teamId: payload.team_id };
   const events: InboundEvent[] = [];
-  // An event names no reader, so its reason is in English, with Slack's word for it.
   if (event.type === 'app_uninstalled') {
-    events.push({ kind: 'dead', match, reason: UNINSTALLED });
+    events.push({ kind: 'dead', match, reason: 'slack_app_uninstalled' });
   } else if (
     event.type === 'tokens_revoked' &&
     Array.isArray(event.tokens?.bot) &&
     event.tokens.bot.length > 0
   ) {
-    events.push({ kind: 'dead', match, reason: REVOKED });
+    events.push({ kind: 'dead', match, reason: 'slack_tokens_revoked' });
   }
   return { kind: 'accepted', events };
 }
-
-const UNINSTALLED =
-  'The Mimamori app was removed from the Slack workspace. Connect Slack again. (app_uninstalled)';
-const REVOKED =
-  "The Mimamori app's access to the Slack workspace was revoked. Connect Slack again. (tokens_revoked)";
 
 function required(settings: ChatPlatformSettings): SlackSettings {
   if (!settings.slack) throw new Error('Slack is not set up (no SLACK_* settings)');

@@ -1,4 +1,4 @@
-import type { ChatAdapter, ChatMessage, ChatOutcome } from '../port.ts';
+import type { ChatAdapter, ChatOutcome } from '../port.ts';
 import { retryAfterMs } from '../retry-after.ts';
 import { teamsPayload } from './card.ts';
 import { checkWorkflowUrl, postingUrl } from './workflow-url.ts';
@@ -52,45 +52,25 @@ export function teamsAdapter(): ChatAdapter {
         };
       }
       const text = await response.text().catch(() => '');
-      return teamsOutcome(response.status, response.headers.get('retry-after'), text, message.lang);
+      return teamsOutcome(response.status, response.headers.get('retry-after'), text);
     },
   };
 }
 
-/** What the trigger's answer means for the link. */
-export function teamsOutcome(
-  status: number,
-  retryAfter: string | null,
-  body: string,
-  lang: ChatMessage['lang'],
-): ChatOutcome {
-  const ja = lang === 'ja';
+/**
+ * What the trigger's answer means for the link. A broken link's reason is a code the account page
+ * and the owner's mail put in words: the flow turned off (turn it on), gone (make a new one), or
+ * refusing for another reason (check it and link again).
+ */
+export function teamsOutcome(status: number, retryAfter: string | null, body: string): ChatOutcome {
   if (status >= 200 && status < 300) return { kind: 'sent' };
-  if (status === 429) return { kind: 'retry', afterMs: retryAfterMs(retryAfter), reason: 'Teams rate limit' };
-  if (status >= 500) return { kind: 'retry', afterMs: null, reason: `Teams answered ${status}` };
-  if (body.includes('WorkflowTriggerIsNotEnabled')) {
-    return {
-      kind: 'dead',
-      reason: ja
-        ? 'Teams のワークフローがオフになっています。Workflows でフローをオンにしてから、テスト送信してください。(WorkflowTriggerIsNotEnabled)'
-        : 'The Teams workflow is turned off. Turn the flow on in Workflows, then send a test. (WorkflowTriggerIsNotEnabled)',
-    };
-  }
-  if (status === 404 || status === 410) {
-    return {
-      kind: 'dead',
-      reason: ja
-        ? `Teams のワークフローが見つかりません（削除された可能性があります）。新しいフローの URL で連携し直してください。(${status})`
-        : `The Teams workflow is gone (deleted?). Link again with a new flow's URL. (${status})`,
-    };
-  }
+  if (status === 429) return { kind: 'retry', afterMs: retryAfterMs(retryAfter), reason: 'teams 429' };
+  if (status >= 500) return { kind: 'retry', afterMs: null, reason: `teams ${status}` };
+  if (body.includes('WorkflowTriggerIsNotEnabled'))
+    return { kind: 'dead', reason: 'teams_workflow_turned_off' };
+  if (status === 404 || status === 410) return { kind: 'dead', reason: 'teams_workflow_gone' };
   // Too large is this message's fault, not the channel's: the card is sized below the limit, so
-  // this would be a change of Teams' limit, told to us, not to the user as a broken link.
-  if (status === 413) return { kind: 'refused', reason: 'Teams: Request Entity Too Large (413)' };
-  return {
-    kind: 'dead',
-    reason: ja
-      ? `Teams のワークフローが投稿を受け付けません。フローの URL と設定を確かめて、連携し直してください。(${status})`
-      : `The Teams workflow refuses posts. Check the flow's URL and settings, and link again. (${status})`,
-  };
+  // a 413 says Teams' limit changed, which relinking would not fix.
+  if (status === 413) return { kind: 'refused', reason: 'teams 413 Request Entity Too Large' };
+  return { kind: 'dead', reason: `teams_workflow_refused_${status}` };
 }

@@ -131,18 +131,16 @@ describe("the Teams trigger's answers", () => {
     [302, '', 'dead'],
     [413, '', 'refused'],
   ])('%i %s is %s', (status, body, kind) => {
-    expect(teamsOutcome(status, null, body, 'en').kind).toBe(kind);
+    expect(teamsOutcome(status, null, body).kind).toBe(kind);
   });
 
-  it("waits Teams' Retry-After and says what to do with a flow turned off", () => {
-    expect(teamsOutcome(429, '7', '', 'en')).toEqual({
-      kind: 'retry',
-      afterMs: 7_000,
-      reason: 'Teams rate limit',
-    });
-    expect(teamsOutcome(400, null, 'WorkflowTriggerIsNotEnabled', 'ja')).toMatchObject({
+  it("waits Teams' Retry-After and names why a link broke", () => {
+    expect(teamsOutcome(429, '7', '')).toEqual({ kind: 'retry', afterMs: 7_000, reason: 'teams 429' });
+    expect(teamsOutcome(400, null, '{"error":{"code":"WorkflowTriggerIsNotEnabled"}}')).toEqual({
       kind: 'dead',
-      reason: expect.stringContaining('フローをオン'),
+      reason: 'teams_workflow_turned_off',
     });
+    expect(teamsOutcome(404, null, '')).toEqual({ kind: 'dead', reason: 'teams_workflow_gone' });
+    expect(teamsOutcome(403, null, '')).toEqual({ kind: 'dead', reason: 'teams_workflow_refused_403' });
   });
 });
