@@ -117,6 +117,13 @@ describe('the Teams adapter against the Teams stand-in', () => {
       status: 400,
       text: expect.stringContaining('no data URI'),
     });
+    expect(await post(card([{ type: 'Image', url: 'http://example.com/a.png' }]))).toMatchObject({
+      status: 400,
+    });
+    // The single-process product's own picture links on loopback (no https there) are shown.
+    expect(await post(card([{ type: 'Image', url: 'http://127.0.0.1:8080/i/token?jpeg=1' }]))).toMatchObject({
+      status: 202,
+    });
     expect(await post(card([text('x')], 'Card'))).toMatchObject({
       status: 400,
       text: expect.stringContaining("'AdaptiveCard'"),
