@@ -7,7 +7,7 @@ const TIMEOUT_MS = 10_000;
 
 /**
  * Microsoft Teams through a Workflows flow's webhook trigger, which the user creates in the
- * channel and pastes (../shared/references/channels.md §2). The trigger answers 202 and runs the
+ * channel and pastes (docs/channels.md#microsoft-teams). The trigger answers 202 and runs the
  * flow later, so a card that fails inside the flow is not seen here; what is seen is the trigger
  * itself refusing: turned off (`WorkflowTriggerIsNotEnabled`), deleted (404/410), or any other
  * 4xx but 429, which ends the link until the user pastes a working URL.

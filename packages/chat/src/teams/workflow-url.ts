@@ -3,7 +3,7 @@
  * template): https on `<env>.environment.api.powerplatform.com`, path
  * `/powerautomate/automations/direct/workflows/<id>/…`, signed by its `sig` parameter. Nothing else
  * is posted to: the URL is user input, and this exact host suffix is the SSRF allowlist
- * (../shared/references/channels.md §2, §6).
+ * (docs/channels.md#microsoft-teams).
  */
 const WORKFLOWS_HOST =
   /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.environment\.api\.powerplatform\.com$/;
