@@ -1,1 +1,4 @@
+export * from './adapters.ts';
+export * from './chatwork/index.ts';
 export * from './port.ts';
+export * from './settings.ts';

@@ -60,7 +60,8 @@ export interface ChatPlatformSettings {
   };
 }
 
-export type ChatMessageKind = 'update' | 'failure' | 'recovery' | 'filing' | 'test' | 'broken';
+/** `silence`: a site's page has not changed for the days its owner asked about (docs/product.md#silence-alerts). */
+export type ChatMessageKind = 'update' | 'failure' | 'recovery' | 'silence' | 'filing' | 'test' | 'broken';
 
 /** A picture of an update: its bytes for platforms that take uploads, its public URL for those that take only URLs. */
 export interface ChatImage {

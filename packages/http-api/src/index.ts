@@ -7,6 +7,7 @@ export * from './account.ts';
 export * from './api-access.ts';
 export * from './api-error.ts';
 export * from './billing.ts';
+export * from './chat-link.ts';
 export * from './filings.ts';
 export * from './history.ts';
 export * from './operator.ts';

@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client.ts';
 import type { ChatNotify, SavedTarget } from '../api/target-settings.ts';
+import { ChatLinksPanel } from '../chat-links/chat-links-panel.tsx';
 import { FormMessage } from '../forms/form-message.tsx';
 import { TextField } from '../forms/text-field.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
@@ -204,17 +205,29 @@ export function NotifyStep({
             ))}
           </select>
         </div>
+        {draft.chatNotify === 'account' && <p className="muted">{t('wizard.notify.accountChats')}</p>}
         {draft.chatNotify === 'site' && (
-          <TextField
-            id="wizard-webhook"
-            label={t('wizard.notify.webhook')}
-            type="url"
-            autoComplete="off"
-            value={draft.discordWebhookUrl}
-            onChange={(url) => set('discordWebhookUrl', url)}
-            hint={editId ? t('wizard.notify.webhookKept') : undefined}
-            error={webhookError}
-          />
+          <>
+            <TextField
+              id="wizard-webhook"
+              label={t('wizard.notify.webhook')}
+              type="url"
+              autoComplete="off"
+              value={draft.discordWebhookUrl}
+              onChange={(url) => set('discordWebhookUrl', url)}
+              hint={editId ? t('wizard.notify.webhookKept') : t('wizard.notify.webhookOptional')}
+              error={webhookError}
+            />
+            {/* A site's own chat links belong to a saved site: a new one gets them on its page. */}
+            {editId ? (
+              <div className="wizard-site-chats">
+                <p className="field-label">{t('wizard.notify.siteChats')}</p>
+                <ChatLinksPanel targetId={editId} />
+              </div>
+            ) : (
+              <p className="muted">{t('wizard.notify.siteChatsLater')}</p>
+            )}
+          </>
         )}
         <label className="checkbox">
           <input
