@@ -1,6 +1,8 @@
 import type { ChatPlatform } from '@mimamori/chat';
 import { chatworkStandIn } from './chatwork.ts';
+import { slackStandIn } from './slack.ts';
 import type { StandIn } from './stand-in.ts';
+import { teamsStandIn } from './teams.ts';
 
 export { chatworkStandIn } from './chatwork.ts';
 export { fileStandInStore, STAND_IN_KEPT } from './file-store.ts';
@@ -15,6 +17,8 @@ export { teamsStandIn } from './teams.ts';
  */
 export function chatStandIns(): Partial<Record<ChatPlatform, StandIn>> {
   return {
+    slack: slackStandIn(),
+    teams: teamsStandIn(),
     chatwork: chatworkStandIn(),
   };
 }
