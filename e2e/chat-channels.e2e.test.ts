@@ -96,10 +96,19 @@ interface PlatformCase {
   received(page: Page, run: string): Promise<{ text: string; pictures: number }>;
   /** Plays the platform's side ending the link (a revoked token, a blocked bot). */
   kill(page: Page, run: string): Promise<void>;
+  /** How the account page words the broken link's reason, when not as a revoked token. */
+  brokenReason?: Record<Lang, string>;
 }
 
 const chatworkToken = (run: string) => `e2e${run}`.padEnd(32, '0');
 const chatworkRoom = (run: string) => String(7_000 + run.length * 7 + run.charCodeAt(0));
+
+/** Each run links its own channel of the Slack stand-in's workspace. */
+const slackChannel = (run: string) =>
+  run === 'ja' ? { id: 'C0GENERAL', name: 'general' } : { id: 'C0ALERTS', name: 'alerts' };
+const teamsFlow = (run: string) => `e2e-flow-${run}`;
+const teamsFlowUrl = (run: string) =>
+  `https://default0000.environment.api.powerplatform.com:443/powerautomate/automations/direct/workflows/${teamsFlow(run)}/triggers/manual/paths/invoke?api-version=1&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=e2e-${run}`;
 
 const PLATFORMS: PlatformCase[] = [
   {
@@ -126,6 +135,54 @@ const PLATFORMS: PlatformCase[] = [
         .click();
       await expect.poll(() => page.getByText(`API token …${hint} (revoked)`).count()).toBeGreaterThan(0);
     },
+  },
+  {
+    platform: 'slack',
+    async link(panel, page, lang, run) {
+      await panel.getByRole('button', { name: lang === 'ja' ? 'Slack に追加' : 'Add to Slack' }).click();
+      // Slack's consent page (the stand-in's): this run's channel, then allow; Slack sends the
+      // browser back to the product's OAuth return, which lands on the account page.
+      await page.getByLabel(`#${slackChannel(run).name}`).check();
+      await page.getByRole('button', { name: 'Allow' }).click();
+    },
+    async received(page, run) {
+      const messages = page.locator(
+        `section.channel[data-channel="${slackChannel(run).id}"] article.message`,
+      );
+      return {
+        text: (await messages.allTextContents()).join('\n'),
+        pictures: await messages.locator('img').count(),
+      };
+    },
+    async kill(page) {
+      // Signed app_uninstalled and tokens_revoked go to the product's /hooks/slack.
+      await page.getByRole('button', { name: 'Uninstall the app' }).click();
+      await expect
+        .poll(() => page.getByText('app_uninstalled: the product answered 200').count())
+        .toBeGreaterThan(0);
+    },
+  },
+  {
+    platform: 'teams',
+    async link(panel, _page, lang, run) {
+      await panel
+        .getByLabel(lang === 'ja' ? 'Workflows の Webhook URL' : 'Workflows webhook URL')
+        .fill(teamsFlowUrl(run));
+      await panel.getByRole('button', { name: WORDS[lang].link, exact: true }).click();
+    },
+    async received(page, run) {
+      const cards = page.locator(`section.flow[data-flow="${teamsFlow(run)}"] article.card`);
+      return {
+        text: (await cards.allTextContents()).join('\n'),
+        pictures: await cards.locator('img').count(),
+      };
+    },
+    async kill(page, run) {
+      const flow = page.locator(`section.flow[data-flow="${teamsFlow(run)}"]`);
+      await flow.getByRole('button', { name: 'Turn the flow off' }).click();
+      await expect.poll(() => flow.getByRole('button', { name: 'Turn the flow on' }).count()).toBe(1);
+    },
+    brokenReason: { ja: 'Teams のワークフローがオフにされました', en: 'the Teams workflow was turned off' },
   },
 ];
 
@@ -209,6 +266,8 @@ describe.each(PLATFORMS)('chat channels: $platform', (platform) => {
       .screenshot({ path: join(shots, `chat-${platform.platform}-ja-1280-panel.png`) });
 
     // A site whose messages go to the account's links; a changed price is an update with pictures.
+    // Each platform's row starts from the first price: the row before left the shop on sale.
+    shop.setPrice('¥1,200');
     const api = apiOf(page.context(), running.product.url);
     const registered = await api.post('/api/v2/target/register', {
       ...priceSiteRegistration('Autumn sale', shop.url),
@@ -242,9 +301,14 @@ describe.each(PLATFORMS)('chat channels: $platform', (platform) => {
     await platform.kill(stand, 'ja');
     await row.getByRole('button', { name: WORDS.ja.test }).click();
     await expect.poll(() => row.getByTestId('chat-link-status').textContent()).toBe(WORDS.ja.broken);
-    expect(await row.getByTestId('chat-link-broken-reason').textContent()).toContain(WORDS.ja.revoked);
+    expect(await row.getByTestId('chat-link-broken-reason').textContent()).toContain(
+      platform.brokenReason?.ja ?? WORDS.ja.revoked,
+    );
     // Its owner is told by mail too, in their language, with the way back to the account page.
-    const told = await mailFromMailbox(running.product.url, email, WORDS.ja.mailed, 30_000);
+    const mailed = platform.brokenReason
+      ? `への通知を送れなくなりました: ${platform.brokenReason.ja}。`
+      : WORDS.ja.mailed;
+    const told = await mailFromMailbox(running.product.url, email, mailed, 30_000);
     expect(told.text).toContain(new URL('/account', running.product.url).href);
     await page.goto(running.product.url.href);
     const warning = page.getByTestId('broken-chat-links');

@@ -1,5 +1,7 @@
 import { chatworkAdapter } from './chatwork/index.ts';
 import type { ChatAdapter, ChatPlatform } from './port.ts';
+import { slackAdapter } from './slack/index.ts';
+import { teamsAdapter } from './teams/index.ts';
 
 /**
  * Every platform's adapter, by platform; undefined for a platform not built yet. One line per
@@ -7,8 +9,8 @@ import type { ChatAdapter, ChatPlatform } from './port.ts';
  */
 export function chatAdapters(): Record<ChatPlatform, ChatAdapter | undefined> {
   return {
-    slack: undefined,
-    teams: undefined,
+    slack: slackAdapter(),
+    teams: teamsAdapter(),
     line: undefined,
     chatwork: chatworkAdapter(),
     telegram: undefined,

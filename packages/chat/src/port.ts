@@ -170,6 +170,11 @@ export type InboundResult =
       kind: 'accepted';
       events: InboundEvent[] /** What to answer the platform (some want a reply to /start). */;
       reply?: (event: InboundEvent, linked: boolean) => Promise<void>;
+      /**
+       * The body the platform expects in the HTTP answer itself (Slack's `url_verification`
+       * challenge, which Slack sends when the events URL is saved); absent: an empty 200.
+       */
+      response?: { contentType: string; body: string };
     };
 
 /** One chat platform. */

@@ -59,6 +59,13 @@ const oauthPlatform: ChatAdapter = {
         : { ok: false, reason: 'invalid_code' },
   },
   send: async () => ({ kind: 'sent' }),
+  // As Slack checks its events URL when it is saved: the challenge comes back as the body.
+  async inbound(request) {
+    if ((request.headers['x-test-signature'] ?? '') !== sign(request.rawBody.toString('utf8')))
+      return { kind: 'rejected', reason: 'signature' };
+    const { challenge } = JSON.parse(request.rawBody.toString('utf8')) as { challenge: string };
+    return { kind: 'accepted', events: [], response: { contentType: 'text/plain', body: challenge } };
+  },
 };
 
 let testHost: TestServiceHost;
@@ -127,6 +134,15 @@ const hook = (platform: string, body: string, signature: string) =>
   });
 
 describe('chat links: the platforms’ side', () => {
+  it("answers with the body the platform's adapter asks for (Slack's url_verification challenge)", async () => {
+    const body = JSON.stringify({ type: 'url_verification', challenge: 'challenge-3f9a' });
+    const answered = await hook('slack', body, sign(body));
+    expect(answered.statusCode).toBe(200);
+    expect(answered.headers['content-type']).toMatch(/^text\/plain/);
+    expect(answered.body).toBe('challenge-3f9a');
+    expect((await hook('slack', body, 'forged')).statusCode).toBe(401);
+  });
+
   it('links the chat a verified callback brings the code from; refuses a forged one, and the code twice', async () => {
     const browser = await signedIn();
     const started = await browser.post('/api/v2/chat-links/start', { platform: 'telegram' });

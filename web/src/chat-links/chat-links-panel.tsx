@@ -20,6 +20,7 @@ import {
   useTestChatLink,
 } from '../hooks/use-chat-links.ts';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
+import { brokenReasonKey } from './broken-reason.ts';
 import './chat-links.css';
 
 /** How often the list is read while a code link waits for the chat to send the code. */
@@ -369,14 +370,6 @@ function ChatLinkRow({ link, onRelink }: { link: ChatLink; onRelink: () => void 
       {test.data && <TestAnswer result={test.data} />}
     </li>
   );
-}
-
-/** Why a link broke, in words: the adapters' reasons end in what happened on the platform's side. */
-export function brokenReasonKey(reason: string) {
-  if (/token_revoked|token_invalid|revoked|uninstalled/.test(reason))
-    return 'chatLinks.reasons.revoked' as const;
-  if (/blocked|unfollow|left|removed|gone|not_found/.test(reason)) return 'chatLinks.reasons.gone' as const;
-  return 'chatLinks.reasons.other' as const;
 }
 
 function TestAnswer({ result }: { result: ChatLinkTestResult }) {

@@ -210,7 +210,11 @@ export function chatLinkRoutes(app: FastifyInstance, deps: ChatLinkRouteDeps) {
           state: z.string().optional(),
           error: z.string().optional(),
         }),
-        response: { 302: redirect('To /account?chat_linked=<platform>, or /account?chat_link_error=<code>') },
+        response: {
+          302: redirect(
+            "To /account?chat_linked=<platform> (a site's own link: /target2?id=<site>&chat_linked=<platform>), or /account?chat_link_error=<code>",
+          ),
+        },
       },
     },
     async (request, reply) => {
@@ -222,13 +226,21 @@ export function chatLinkRoutes(app: FastifyInstance, deps: ChatLinkRouteDeps) {
       }
       if (!session(request)) return back('chat_link_error=unauthenticated');
       try {
-        await unary(chatLinks, 'completeChatLinkByOauth', {
+        const completed = await unary(chatLinks, 'completeChatLinkByOauth', {
           sessionToken: session(request),
           platform,
           state,
           code,
           redirectUri: callbackUrl(request, platform, deps.publicUrl),
         });
+        // A site's own link was started on the site's page: the person goes back there.
+        const targetId = completed.link?.targetId ?? '';
+        if (targetId) {
+          return reply.redirect(
+            `/target2?${new URLSearchParams({ id: targetId, chat_linked: platform })}`,
+            302,
+          );
+        }
         return back(`chat_linked=${platform}`);
       } catch (error) {
         const details = (error as { details?: string }).details ?? '';
@@ -281,6 +293,8 @@ export function chatLinkRoutes(app: FastifyInstance, deps: ChatLinkRouteDeps) {
             request.log.warn({ err: error, platform }, 'reply to the chat not sent');
           });
         }
+        // Some platforms want an answer in the body (Slack's url_verification challenge).
+        if (received.response) return reply.type(received.response.contentType).send(received.response.body);
         return reply.send({ ok: true });
       },
     );

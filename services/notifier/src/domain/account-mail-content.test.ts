@@ -187,4 +187,31 @@ describe('account mail content', () => {
     expect(en.text).toContain('the chat was removed or the bot was taken out of it');
     expect(en.html).toContain('Team &lt;b&gt;');
   });
+
+  it.each([
+    [
+      'slack_not_in_channel',
+      'Slack のチャンネルからアプリが外されました',
+      'the app was removed from the Slack channel',
+    ],
+    ['slack_is_archived', 'Slack のチャンネルがアーカイブされました', 'the Slack channel was archived'],
+    [
+      'teams_workflow_turned_off',
+      'Teams のワークフローがオフにされました',
+      'the Teams workflow was turned off',
+    ],
+  ])('says what happened on the platform for %s', (reason, ja, en) => {
+    const facts = (platform: string) => ({
+      date: null,
+      plan: 0,
+      chat: { platform, label: '#general', reason },
+    });
+    const platform = reason.split('_')[0] ?? '';
+    expect(
+      accountMailContent('chat_link_broken', 'ja', 'https://x.example/account', '', facts(platform)).text,
+    ).toContain(`への通知を送れなくなりました: ${ja}。`);
+    expect(
+      accountMailContent('chat_link_broken', 'en', 'https://x.example/account', '', facts(platform)).text,
+    ).toContain(en);
+  });
 });

@@ -89,6 +89,18 @@ const CHAT_PLATFORM_NAMES: Record<string, string> = {
 
 /** Why a link broke, in words; the adapters' reasons end in what happened to the platform's side. */
 function chatBreakage(reason: string, lang: 'ja' | 'en'): string {
+  // What the user can undo on the platform's side before linking again (as the account page says).
+  if (reason === 'slack_not_in_channel') {
+    return lang === 'ja'
+      ? 'Slack のチャンネルからアプリが外されました'
+      : 'the app was removed from the Slack channel';
+  }
+  if (reason === 'slack_is_archived') {
+    return lang === 'ja' ? 'Slack のチャンネルがアーカイブされました' : 'the Slack channel was archived';
+  }
+  if (reason === 'teams_workflow_turned_off') {
+    return lang === 'ja' ? 'Teams のワークフローがオフにされました' : 'the Teams workflow was turned off';
+  }
   if (/token_revoked|token_invalid|revoked|uninstalled/.test(reason)) {
     return lang === 'ja' ? '連携の許可（トークン）が取り消されました' : 'its access (token) was revoked';
   }
