@@ -296,13 +296,17 @@ describe('site registration wizard against the running product', () => {
     await steps.getByRole('button', { name: '5. 通知設定' }).click();
     await expect.poll(() => stepHeading(page)).toBe('ステップ 5/5: 通知設定');
     // A webhook URL the target service refuses is shown on its field.
-    await page.getByLabel('チャット通知 (Discord)').selectOption('site');
+    await page
+      .getByLabel('チャット通知 (Discord・Slack・Teams・LINE・Chatwork・Telegram)')
+      .selectOption('site');
     await page.getByLabel('Discord Webhook URL').fill('https://example.com/hook');
     await page.getByRole('button', { name: '登録する' }).click();
     await expect
       .poll(() => page.locator('#wizard-webhook-error').textContent())
       .toBe('Discord Webhook URLが正しくありません。');
-    await page.getByLabel('チャット通知 (Discord)').selectOption('none');
+    await page
+      .getByLabel('チャット通知 (Discord・Slack・Teams・LINE・Chatwork・Telegram)')
+      .selectOption('none');
     await check(page, 'wizard-notify-1280-ja');
     await page.getByRole('button', { name: '登録する' }).click();
 

@@ -54,6 +54,9 @@ try {
   if (listensOnLoopbackOnly(config.MIMAMORI_HOST)) {
     console.log(`Discord messages: ${url}dev/discord`);
     console.log(`Webhook receiver to try webhooks with: ${url}dev/webhooks`);
+    console.log(
+      `Chat platforms (docs/channels.md#trying-it-locally): ${url}dev/<platform>, e.g. ${url}dev/chatwork`,
+    );
   }
   // Its test clock moves billing's time (docs/billing.md): trials end, renewals fail on demand.
   if (stripeStandInUrl) console.log(`Stripe stand-in (billing without Stripe): ${stripeStandInUrl}`);

@@ -16,6 +16,8 @@ export const queryKeys = {
   xSignInAvailable: ['x-sign-in-available'] as const,
   /** The account's signed webhooks, account-wide and per site. */
   webhooks: ['webhooks'] as const,
+  /** The account's chat links (Slack, Teams, LINE, Chatwork, Telegram), account-wide and per site. */
+  chatLinks: ['chat-links'] as const,
   /** The account's API tokens, and its secret feed URLs. */
   apiTokens: ['api-tokens'] as const,
   feedUrls: ['feed-urls'] as const,

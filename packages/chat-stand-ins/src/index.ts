@@ -1,3 +1,24 @@
+import type { ChatPlatform } from '@mimamori/chat';
+import { chatworkStandIn } from './chatwork.ts';
+import { slackStandIn } from './slack.ts';
+import type { StandIn } from './stand-in.ts';
+import { teamsStandIn } from './teams.ts';
+
+export { chatworkStandIn } from './chatwork.ts';
 export { fileStandInStore, STAND_IN_KEPT } from './file-store.ts';
 export { memoryStandInStore } from './memory-store.ts';
+export { SLACK_STAND_IN_CHANNELS, SLACK_STAND_IN_TEAM, slackStandIn } from './slack.ts';
 export * from './stand-in.ts';
+export { teamsStandIn } from './teams.ts';
+
+/**
+ * Every platform's stand-in, by platform, with the platform's own limits. One line per platform,
+ * so stand-ins built side by side merge without touching each other's lines.
+ */
+export function chatStandIns(): Partial<Record<ChatPlatform, StandIn>> {
+  return {
+    slack: slackStandIn(),
+    teams: teamsStandIn(),
+    chatwork: chatworkStandIn(),
+  };
+}

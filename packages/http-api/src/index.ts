@@ -8,6 +8,7 @@ export * from './account-data.ts';
 export * from './api-access.ts';
 export * from './api-error.ts';
 export * from './billing.ts';
+export * from './chat-link.ts';
 export * from './filings.ts';
 export * from './history.ts';
 export * from './invoice.ts';

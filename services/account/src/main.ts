@@ -1,3 +1,4 @@
+import { chatSettingsFromEnv } from '@mimamori/chat';
 import { operatorFromEnv } from '@mimamori/operator';
 import { parseAddonPrices, parsePlanPrices } from '@mimamori/plans';
 import { createSecretBox } from '@mimamori/secret-box';
@@ -23,6 +24,7 @@ await runServiceProcess('account', accountEnv, ({ config, db, logger }) =>
     // The seller on every receipt; validated at start (a production run needs every detail).
     issuer: operatorFromEnv(process.env),
     webhookEgressAllow: config.WEBHOOK_EGRESS_ALLOW.split(',').filter(Boolean),
+    chatSettings: chatSettingsFromEnv(config),
     billing: config.STRIPE_SECRET_KEY
       ? {
           provider: stripeBilling({

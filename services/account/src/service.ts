@@ -1,6 +1,13 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomInt, randomUUID } from 'node:crypto';
 import { outboxMigration, processedEventsMigration } from '@mimamori/bus';
-import { accountV1, billingV1, closureV1, invoiceV1, webhookV1 } from '@mimamori/contracts';
+import {
+  type ChatAdapter,
+  type ChatPlatform,
+  type ChatSettingsSource,
+  chatAdapters,
+  readChatSettings,
+} from '@mimamori/chat';
+import { accountV1, billingV1, chatLinkV1, closureV1, invoiceV1, webhookV1 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
 import { operatorFromEnv } from '@mimamori/operator';
@@ -35,6 +42,7 @@ import { targetUsageConsumer } from './events/site-usage-consumer.ts';
 import { targetDeletedConsumer } from './events/target-deleted-consumer.ts';
 import { accountServer } from './grpc/account-server.ts';
 import { billingServer } from './grpc/billing-server.ts';
+import { chatLinkServer } from './grpc/chat-link-server.ts';
 import { closureServer } from './grpc/closure-server.ts';
 import { invoiceServer } from './grpc/invoice-server.ts';
 import { webhookServer } from './grpc/webhook-server.ts';
@@ -42,6 +50,7 @@ import { workAfterAnswer } from './grpc/work-after-answer.ts';
 import { receiptPdfRenderer } from './receipts/receipt-pdf.ts';
 import { createAccountStore } from './store/account-store.ts';
 import { createBillingStore } from './store/billing-store.ts';
+import { createChatLinkStore } from './store/chat-link-store.ts';
 import { createClosureStore } from './store/closure-store.ts';
 import { createExpiredRowsStore } from './store/expired-rows-store.ts';
 import { createInvoiceStore } from './store/invoice-store.ts';
@@ -81,7 +90,17 @@ export interface AccountServiceOptions {
    * on loopback only: URLs of one receiver under it may be added and tested (docs/channels.md).
    */
   webhookOwnReceiver?: () => string | null;
+  /** The chat platforms' settings (chatSettingsFromEnv); a function where the stand-ins' address comes later. */
+  chatSettings?: ChatSettingsSource;
+  /** Tests only: adapters in place of the registry's. */
+  chatAdapters?: Record<ChatPlatform, ChatAdapter | undefined>;
 }
+
+/** Letters and digits no one misreads (no 0/O, 1/I/L): a LINE user may type the code. */
+const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+/** 12 characters of 31: about 59 bits, against guesses sent within a code's 15 minutes. */
+const CODE_LENGTH = 12;
+const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 
 const DAY_MS = 86_400_000;
 
@@ -137,6 +156,9 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     ownReceiver: options.webhookOwnReceiver,
   });
   const webhookContext = (userId: string, id: string) => `account:${userId}:webhook:${id}`;
+  const chatLinks = createChatLinkStore(db, secretBox);
+  const chatLinkContext = (userId: string, id: string) => `account:${userId}:chat_link:${id}`;
+  const adapters = options.chatAdapters ?? chatAdapters();
   const implementation = accountServer({
     accounts,
     clock,
@@ -156,6 +178,7 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     xOAuth: options.xOAuth ?? null,
     afterAnswer,
     webhooks,
+    chatLinks,
   });
   return {
     name: 'account',
@@ -188,6 +211,30 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
             seal: (secret, userId, id) => secretBox.seal(secret, webhookContext(userId, id)),
             open: (sealed, userId, id) => secretBox.open(sealed, webhookContext(userId, id)),
             post: (url, body, secret) => webhookPoster.post(url, body, secret),
+          },
+        }),
+      },
+      {
+        definition: chatLinkV1.ChatLinkServiceService,
+        implementation: chatLinkServer({
+          chatLinks,
+          accounts,
+          clock,
+          newId: randomUUID,
+          chat: {
+            adapters,
+            // Read at each use, for the single-process mode's stand-ins (their port comes with listening).
+            get settings() {
+              return readChatSettings(options.chatSettings);
+            },
+            seal: (credentials, userId, id) => secretBox.seal(credentials, chatLinkContext(userId, id)),
+            open: (sealed, userId, id) => secretBox.open(sealed, chatLinkContext(userId, id)),
+            digest: (platform, key, value) => sha256(`${platform}:${key}=${value}`),
+            newCode: () =>
+              Array.from({ length: CODE_LENGTH }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join(
+                '',
+              ),
+            hashCode: sha256,
           },
         }),
       },

@@ -1,9 +1,11 @@
 import fastifyCookie from '@fastify/cookie';
 import type { BlobStore } from '@mimamori/blob-store';
+import { type ChatAdapter, type ChatPlatform, type ChatSettingsSource, chatAdapters } from '@mimamori/chat';
 import { memoryStandInStore, type StandInStore } from '@mimamori/chat-stand-ins';
 import type {
   accountV1,
   billingV1,
+  chatLinkV1,
   closureV1,
   diffV1,
   filingsV1,
@@ -25,6 +27,8 @@ import { sendApiError } from './http/api-error.ts';
 import { authRoutes } from './http/auth-routes.ts';
 import { bearerAuthentication } from './http/bearer-token.ts';
 import { billingRoutes } from './http/billing-routes.ts';
+import { chatLinkRoutes } from './http/chat-link-routes.ts';
+import { type ChatStandInSetup, chatStandInRoutes } from './http/chat-stand-in-routes.ts';
 import { csrfProtection } from './http/csrf.ts';
 import { discordStandInRoutes } from './http/discord-stand-in-routes.ts';
 import { feedRoutes, feedsNeedToken } from './http/feed-routes.ts';
@@ -52,6 +56,14 @@ export interface GatewayDeps {
   account: accountV1.AccountServiceClient;
   /** The account service's signed webhooks; the /api/webhooks routes exist only with it. */
   webhooks?: webhookV1.WebhookServiceClient | undefined;
+  /** The account service's chat links; the chat link routes and /hooks/<platform> exist only with it. */
+  chatLinks?: chatLinkV1.ChatLinkServiceClient | undefined;
+  /** The chat platforms' settings (chatSettingsFromEnv), for their inbound callbacks and OAuth. */
+  chat?:
+    | { settings: ChatSettingsSource; adapters?: Record<ChatPlatform, ChatAdapter | undefined> }
+    | undefined;
+  /** The single-process mode on loopback only: the chat platforms' stand-ins under /dev/<platform>. */
+  chatStandIns?: Omit<ChatStandInSetup, 'store'> | undefined;
   /** The account service's billing (docs/billing.md); the billing routes exist only with it. */
   billing?: billingV1.BillingServiceClient | undefined;
   /** The account service's receipts (docs/billing.md#receipts); the invoice routes exist only with it. */
@@ -166,6 +178,16 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
         : undefined,
     });
   }
+  if (deps.chatLinks) {
+    chatLinkRoutes(app, {
+      account: deps.account,
+      chatLinks: deps.chatLinks,
+      target: deps.target,
+      adapters: deps.chat?.adapters ?? chatAdapters(),
+      settings: deps.chat?.settings ?? {},
+      publicUrl: deps.publicUrl,
+    });
+  }
   supportRoutes(app, deps);
   xSignInRoutes(app, deps);
   timezoneRoutes(app);
@@ -218,6 +240,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   if (deps.webhookReceiver) {
     webhookReceiverRoutes(app, { store: standInStore, productUrl: deps.webhookReceiver.productUrl });
   }
+  if (deps.chatStandIns) chatStandInRoutes(app, { ...deps.chatStandIns, store: standInStore });
   if (deps.webDistDir) {
     await spaRoutes(app, deps.webDistDir, { minuteMs: scaledMs(60_000, deps.timeScale ?? 1) });
   }

@@ -1,3 +1,4 @@
+import { chatSettingsFromEnv } from '@mimamori/chat';
 import { operatorFromEnv } from '@mimamori/operator';
 import { createSecretBox } from '@mimamori/secret-box';
 import { runStatelessProcess } from '@mimamori/service-host';
@@ -24,6 +25,8 @@ await runStatelessProcess('gateway', gatewayEnv, async ({ config, logger, isShut
     logger,
     account: clients.account,
     webhooks: clients.webhooks,
+    chatLinks: clients.chatLinks,
+    chat: { settings: chatSettingsFromEnv(config) },
     billing: clients.billing,
     invoices: clients.invoices,
     closure: clients.closure,

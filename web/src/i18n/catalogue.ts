@@ -6,6 +6,8 @@ import apiAccessEn from './features/apiAccess.en.json';
 import apiAccessJa from './features/apiAccess.ja.json';
 import billingEn from './features/billing.en.json';
 import billingJa from './features/billing.ja.json';
+import chatLinksEn from './features/chatLinks.en.json';
+import chatLinksJa from './features/chatLinks.ja.json';
 import dashboardEn from './features/dashboard.en.json';
 import dashboardJa from './features/dashboard.ja.json';
 import accountDataErrorsEn from './features/errors-account-data.en.json';
@@ -14,6 +16,8 @@ import apiAccessErrorsEn from './features/errors-api-access.en.json';
 import apiAccessErrorsJa from './features/errors-api-access.ja.json';
 import billingErrorsEn from './features/errors-billing.en.json';
 import billingErrorsJa from './features/errors-billing.ja.json';
+import chatLinkErrorsEn from './features/errors-chat-link.en.json';
+import chatLinkErrorsJa from './features/errors-chat-link.ja.json';
 import checkErrorsEn from './features/errors-check.en.json';
 import checkErrorsJa from './features/errors-check.ja.json';
 import receiptErrorsEn from './features/errors-receipts.en.json';
@@ -58,6 +62,7 @@ export const ja = {
     ...webhookErrorsJa,
     ...billingErrorsJa,
     ...apiAccessErrorsJa,
+    ...chatLinkErrorsJa,
     ...receiptErrorsJa,
     ...accountDataErrorsJa,
   },
@@ -67,6 +72,7 @@ export const ja = {
   mockShop: mockShopJa,
   tour: tourJa,
   webhooks: webhooksJa,
+  chatLinks: chatLinksJa,
   apiAccess: apiAccessJa,
   billing: billingJa,
   landing: landingJa,
@@ -86,6 +92,7 @@ export const en: typeof ja = {
     ...webhookErrorsEn,
     ...billingErrorsEn,
     ...apiAccessErrorsEn,
+    ...chatLinkErrorsEn,
     ...receiptErrorsEn,
     ...accountDataErrorsEn,
   },
@@ -95,6 +102,7 @@ export const en: typeof ja = {
   mockShop: mockShopEn,
   tour: tourEn,
   webhooks: webhooksEn,
+  chatLinks: chatLinksEn,
   apiAccess: apiAccessEn,
   billing: billingEn,
   landing: landingEn,

@@ -12,6 +12,7 @@ import { DeleteAccountForm } from '../account-data/delete-account-form.tsx';
 import { ExportButton } from '../account-data/export-button.tsx';
 import { ApiTokensPanel } from '../api-access/api-tokens-panel.tsx';
 import { FeedsPanel } from '../api-access/feeds-panel.tsx';
+import { ChatLinksSection } from '../chat-links/chat-links-section.tsx';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
 import { useAccount } from '../hooks/use-account.ts';
@@ -59,6 +60,7 @@ export default function AccountPage() {
         </AccountSection>
         <MailsSection mails={data.mails} />
         <DiscordSection state={data.discord_state} />
+        <ChatLinksSection />
         <AccountSection id="webhooks" title={t('webhooks.title')}>
           <WebhooksPanel targetId="" />
         </AccountSection>

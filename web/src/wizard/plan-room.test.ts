@@ -1,6 +1,6 @@
 import { NO_QUOTA, type Quota } from '@mimamori/plans';
 import { describe, expect, it } from 'vitest';
-import { defaultIntervalMinutes, intervalBucket, newTargetFits } from './plan-room.ts';
+import { accountDefaults, defaultIntervalMinutes, intervalBucket, newTargetFits } from './plan-room.ts';
 
 const quota = (values: Partial<Quota>): Quota => ({ ...NO_QUOTA, ...values });
 const site = { intervalMinutes: 60, screenshot: false, proxy: false, chat: false };
@@ -29,6 +29,29 @@ describe('room for a new site', () => {
     expect(newTargetFits(limits, quota({ ss: 1 }), { ...site, screenshot: true })).toBe(false);
     expect(newTargetFits(limits, NO_QUOTA, { ...site, screenshot: true, chat: true })).toBe(true);
     expect(newTargetFits(limits, NO_QUOTA, { ...site, proxy: true })).toBe(false);
+  });
+});
+
+describe('what a new site takes from the account (docs/product.md#wizard)', () => {
+  const basic5 = { num: quota({ _10min: 5, ss: 5 }), used_num: NO_QUOTA };
+
+  it('the fastest free interval and screenshots while the plan has room', () => {
+    expect(accountDefaults({ chatNotify: 'none' }, basic5, false)).toEqual({
+      defaultsApplied: true,
+      interval: '10',
+      screenshot: true,
+    });
+    const noPictures = { num: quota({ _10min: 5, ss: 1 }), used_num: quota({ ss: 1 }) };
+    expect(accountDefaults({ chatNotify: 'none' }, noPictures, false)).toEqual({
+      defaultsApplied: true,
+      interval: '10',
+    });
+  });
+
+  it('chat on when a chat is linked for every site, and never turned off', () => {
+    expect(accountDefaults({ chatNotify: 'none' }, basic5, true).chatNotify).toBe('account');
+    expect(accountDefaults({ chatNotify: 'site' }, basic5, true).chatNotify).toBeUndefined();
+    expect(accountDefaults({ chatNotify: 'none' }, basic5, false).chatNotify).toBeUndefined();
   });
 });
 

@@ -1,4 +1,5 @@
 import { fastestSlotWithRoom, hasFreeSlot, type IntervalSlot, type Quota } from '@mimamori/plans';
+import type { WizardDraft } from './wizard-draft.ts';
 
 /** What a new site asks of the plan. */
 export type TargetNeed = { intervalMinutes: number; screenshot: boolean; proxy: boolean; chat: boolean };
@@ -32,4 +33,24 @@ const SLOT_MINUTES: Record<IntervalSlot, number> = { _60min: 60, _10min: 10, _1m
  */
 export function defaultIntervalMinutes(limits: Quota, used: Quota): number {
   return SLOT_MINUTES[fastestSlotWithRoom(limits, used) ?? '_60min'];
+}
+
+/**
+ * What a new site takes from the account, once (docs/product.md#wizard): the fastest free
+ * interval; screenshots while the plan has room for one more, which is what a plan with
+ * screenshots is for (and what the tour's demo shop shows off); chat on when the account has a
+ * chat linked for every site.
+ */
+export function accountDefaults(
+  draft: Pick<WizardDraft, 'chatNotify'>,
+  quota: { num: Quota; used_num: Quota },
+  chatLinked: boolean,
+): Pick<WizardDraft, 'defaultsApplied' | 'interval'> &
+  Partial<Pick<WizardDraft, 'screenshot' | 'chatNotify'>> {
+  return {
+    defaultsApplied: true,
+    interval: String(defaultIntervalMinutes(quota.num, quota.used_num)),
+    ...(quota.num.ss > quota.used_num.ss && { screenshot: true }),
+    ...(chatLinked && draft.chatNotify === 'none' && { chatNotify: 'account' as const }),
+  };
 }

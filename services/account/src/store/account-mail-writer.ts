@@ -36,6 +36,9 @@ export async function writeAccountMail(tx: Sql, box: SecretBox, mail: AccountMai
       price: 0,
       currency: '',
       cycle: '',
+      chatPlatform: mail.chat?.platform ?? '',
+      chatLabel: mail.chat?.label ?? '',
+      chatReason: mail.chat?.reason ?? '',
     }),
   });
 }

@@ -321,6 +321,9 @@ async function writeBillingMails(
         price: price ?? 0,
         currency: price === null ? '' : record.currency,
         cycle: price === null ? '' : choice.cycle,
+        chatPlatform: '',
+        chatLabel: '',
+        chatReason: '',
       }),
     });
   }

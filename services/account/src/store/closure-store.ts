@@ -48,6 +48,9 @@ export function createClosureStore(db: Db): ClosurePort {
             price: 0,
             currency: '',
             cycle: '',
+            chatPlatform: '',
+            chatLabel: '',
+            chatReason: '',
           }),
         });
       });

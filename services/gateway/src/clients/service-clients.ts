@@ -2,6 +2,7 @@ import { openBlobStore } from '@mimamori/blob-store';
 import {
   accountV1,
   billingV1,
+  chatLinkV1,
   closureV1,
   diffV1,
   filingsV1,
@@ -25,7 +26,16 @@ export interface ServiceAddresses {
 
 export type ServiceClients = Pick<
   GatewayDeps,
-  'account' | 'webhooks' | 'billing' | 'invoices' | 'closure' | 'preview' | 'target' | 'history' | 'filings'
+  | 'account'
+  | 'webhooks'
+  | 'chatLinks'
+  | 'billing'
+  | 'invoices'
+  | 'closure'
+  | 'preview'
+  | 'target'
+  | 'history'
+  | 'filings'
 > & {
   /** Closes every client and the blob store. */
   close(): Promise<void>;
@@ -39,6 +49,8 @@ export async function connectServices(addresses: ServiceAddresses): Promise<Serv
   const account = createGrpcClient(accountV1.AccountServiceClient, addresses.account);
   // Signed webhooks are served by the account service too.
   const webhooks = createGrpcClient(webhookV1.WebhookServiceClient, addresses.account);
+  // And the chat links (ADR 0021).
+  const chatLinks = createGrpcClient(chatLinkV1.ChatLinkServiceClient, addresses.account);
   // Billing is a part of the account service (ADR 0012); it answers billing_off without Stripe keys.
   const billing = createGrpcClient(billingV1.BillingServiceClient, addresses.account);
   // Receipts too, from the provider's invoices.
@@ -62,6 +74,7 @@ export async function connectServices(addresses: ServiceAddresses): Promise<Serv
   return {
     account,
     webhooks,
+    chatLinks,
     billing,
     invoices,
     closure,
@@ -73,6 +86,7 @@ export async function connectServices(addresses: ServiceAddresses): Promise<Serv
       for (const client of [
         account,
         webhooks,
+        chatLinks,
         preview,
         target,
         history?.client,

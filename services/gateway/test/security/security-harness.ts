@@ -11,9 +11,11 @@ import {
   syncStripePrices,
 } from '@mimamori/account';
 import { type BlobStore, createFileBlobStore } from '@mimamori/blob-store';
+import { chatworkStandIn, memoryStandInStore } from '@mimamori/chat-stand-ins';
 import {
   accountV1,
   billingV1,
+  chatLinkV1,
   closureV1,
   diffV1,
   filingsV1,
@@ -38,6 +40,7 @@ import {
   startTestServiceHost,
   type TestServiceHost,
 } from '@mimamori/test-fixtures';
+import Fastify from 'fastify';
 import { startFilingsStandIn } from '../../../filings/test/filings-stand-in.ts';
 import { previewCrawlers } from '../../src/clients/preview-crawlers.ts';
 import { createGateway, type Gateway } from '../../src/gateway.ts';
@@ -117,8 +120,19 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
   const stripeApi = `http://127.0.0.1:${(await standIn.listen()).port}`;
   const prices = { 3: { month: { JPY: 980, USD: 700 }, year: { JPY: 9800, USD: 7000 } } };
   await syncStripePrices(createStripe(STRIPE_KEYS.secretKey, stripeApi), billingCatalogue(prices, {}));
+  // Chatwork on its stand-in, so the chat link routes are walked with a link of Alice's.
+  const chatStandIn = Fastify();
+  chatworkStandIn()(chatStandIn, '/dev/chatwork', {
+    store: memoryStandInStore(),
+    productUrl: () => '',
+    settings: {},
+  });
+  const chatSettings = {
+    chatwork: { apiBase: `${await chatStandIn.listen({ host: '127.0.0.1', port: 0 })}/dev/chatwork` },
+  };
   const accountService = await runService(
     createAccountService({
+      chatSettings,
       db,
       logger,
       secretBox,
@@ -173,6 +187,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
   const account = createGrpcClient(accountV1.AccountServiceClient, accountService.grpcAddress);
   const filings = createGrpcClient(filingsV1.FilingsServiceClient, filingsService.grpcAddress);
   const webhooks = createGrpcClient(webhookV1.WebhookServiceClient, accountService.grpcAddress);
+  const chatLinks = createGrpcClient(chatLinkV1.ChatLinkServiceClient, accountService.grpcAddress);
   const billing = createGrpcClient(billingV1.BillingServiceClient, accountService.grpcAddress);
   const invoices = createGrpcClient(invoiceV1.InvoiceServiceClient, accountService.grpcAddress);
   const closure = createGrpcClient(closureV1.AccountClosureServiceClient, accountService.grpcAddress);
@@ -183,6 +198,8 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     logger,
     account,
     webhooks,
+    chatLinks,
+    chat: { settings: chatSettings },
     billing,
     invoices,
     closure,
@@ -233,8 +250,20 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     },
     async close() {
       await gateway.close();
-      for (const client of [account, webhooks, billing, invoices, closure, target, history, preview, filings])
+      for (const client of [
+        account,
+        webhooks,
+        chatLinks,
+        billing,
+        invoices,
+        closure,
+        target,
+        history,
+        preview,
+        filings,
+      ])
         client.close();
+      await chatStandIn.close();
       await standIn.close();
       await testHost.close();
       await smtp.close();

@@ -10,6 +10,7 @@ export type AccountMailKind =
   | 'email_taken'
   | 'reset_password'
   | 'support_received'
+  | 'chat_link_broken'
   | BillingMailKind;
 
 /** Billing's mails (docs/billing.md): no token; the link opens the screen where the user acts. */
@@ -57,6 +58,8 @@ export interface BillingFacts {
   timezone?: string;
   /** The plan's price per cycle as charged (tax-inclusive), when configured. */
   price?: { amount: number; currency: Currency; cycle: Cycle };
+  /** chat_link_broken: the link's platform, the chat's name and why it broke (docs/product.md#chat-links). */
+  chat?: { platform: string; label: string; reason: string };
 }
 
 /**
@@ -79,6 +82,41 @@ function writtenPrice(price: BillingFacts['price'], lang: 'ja' | 'en'): string {
     : `${money} ${cycle} (tax included: ${formatPrice(tax, 'JPY')} consumption tax)`;
 }
 
+const CHAT_PLATFORM_NAMES: Record<string, string> = {
+  slack: 'Slack',
+  teams: 'Microsoft Teams',
+  line: 'LINE',
+  chatwork: 'Chatwork',
+  telegram: 'Telegram',
+};
+
+/** Why a link broke, in words; the adapters' reasons end in what happened to the platform's side. */
+function chatBreakage(reason: string, lang: 'ja' | 'en'): string {
+  // What the user can undo on the platform's side before linking again (as the account page says).
+  if (reason === 'slack_not_in_channel') {
+    return lang === 'ja'
+      ? 'Slack のチャンネルからアプリが外されました'
+      : 'the app was removed from the Slack channel';
+  }
+  if (reason === 'slack_is_archived') {
+    return lang === 'ja' ? 'Slack のチャンネルがアーカイブされました' : 'the Slack channel was archived';
+  }
+  if (reason === 'teams_workflow_turned_off') {
+    return lang === 'ja' ? 'Teams のワークフローがオフにされました' : 'the Teams workflow was turned off';
+  }
+  if (/token_revoked|token_invalid|revoked|uninstalled/.test(reason)) {
+    return lang === 'ja' ? '連携の許可（トークン）が取り消されました' : 'its access (token) was revoked';
+  }
+  if (/blocked|unfollow|left|removed|gone|not_found/.test(reason)) {
+    return lang === 'ja'
+      ? '送信先のチャットが削除されたか、ボットが外されました'
+      : 'the chat was removed or the bot was taken out of it';
+  }
+  return lang === 'ja'
+    ? 'サービスがこの送信先への投稿を受け付けなくなりました'
+    : 'the service no longer takes messages for it';
+}
+
 /** The page each kind's link opens; the token goes in its query. */
 export const LINK_PATHS: Partial<Record<AccountMailKind, string>> = {
   verify_email: '/verify',
@@ -86,6 +124,11 @@ export const LINK_PATHS: Partial<Record<AccountMailKind, string>> = {
   change_email: '/verify',
   reset_password: '/reset_pass',
   support_received: '/req_support',
+};
+
+/** Mails without a token whose link opens a screen where the user acts. */
+export const SCREEN_LINK_PATHS: Partial<Record<AccountMailKind, string>> = {
+  chat_link_broken: '/account',
 };
 
 interface Copy {
@@ -109,6 +152,9 @@ function copy(
   facts: BillingFacts = { date: null, plan: 0 },
 ): Copy {
   const type = SUPPORT_TYPES[supportType]?.[lang] ?? supportType;
+  const chatPlatform = CHAT_PLATFORM_NAMES[facts.chat?.platform ?? ''] ?? facts.chat?.platform ?? '';
+  const chatLabel = facts.chat?.label ?? '';
+  const chatReason = chatBreakage(facts.chat?.reason ?? '', lang);
   const date = facts.date ? writtenTime(facts.date, facts.timezone ?? '', lang) : '';
   const plan = planName(facts.plan, lang);
   const price = writtenPrice(facts.price, lang);
@@ -258,6 +304,14 @@ function copy(
       ],
       action: 'ダッシュボードを開く',
     },
+    chat_link_broken: {
+      subject: `【Mimamori】${chatPlatform} への通知が止まっています`,
+      lines: [
+        `${chatPlatform}「${chatLabel}」への通知を送れなくなりました: ${chatReason}。`,
+        'この送信先にはこれ以上送りません。アカウント画面から連携し直すと再開します。このお知らせは一度だけお送りします。',
+      ],
+      action: '連携し直す',
+    },
   };
   const en: Record<AccountMailKind, Copy> = {
     verify_email: {
@@ -403,6 +457,14 @@ function copy(
       ],
       action: 'Open the dashboard',
     },
+    chat_link_broken: {
+      subject: `Mimamori: notifications to ${chatPlatform} have stopped`,
+      lines: [
+        `Notifications can no longer be sent to ${chatPlatform} “${chatLabel}”: ${chatReason}.`,
+        'Nothing more is sent there. Link it again on the account page to resume. This is the only mail about it.',
+      ],
+      action: 'Link it again',
+    },
   };
   return (lang === 'en' ? en : ja)[kind];
 }
@@ -415,6 +477,7 @@ export function isAccountMailKind(kind: string): kind is AccountMailKind {
     'email_taken',
     'reset_password',
     'support_received',
+    'chat_link_broken',
     ...Object.keys(BILLING_LINK_PATHS),
   ].includes(kind);
 }

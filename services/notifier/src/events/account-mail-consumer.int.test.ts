@@ -67,6 +67,9 @@ describe('account mail consumer', () => {
       price: 0,
       currency: '',
       cycle: '',
+      chatPlatform: '',
+      chatLabel: '',
+      chatReason: '',
     });
     await consumer.handler(event);
     await consumer.handler(event);
@@ -101,6 +104,9 @@ describe('account mail consumer', () => {
       price: 0,
       currency: '',
       cycle: '',
+      chatPlatform: '',
+      chatLabel: '',
+      chatReason: '',
     });
     await expect(consumer.handler(event)).rejects.toThrow();
     expect(smtp.messages.filter((m) => JSON.stringify(m.to).includes('moved@example.jp'))).toHaveLength(0);
@@ -181,6 +187,9 @@ describe('account mail consumer', () => {
       price: 1980,
       currency: 'JPY',
       cycle: 'month',
+      chatPlatform: '',
+      chatLabel: '',
+      chatReason: '',
     });
     await consumer.handler(event);
     await consumer.handler(event);

@@ -9,6 +9,7 @@ import {
   type BillingMailKind,
   isAccountMailKind,
   LINK_PATHS,
+  SCREEN_LINK_PATHS,
 } from '../domain/account-mail-content.ts';
 import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
 import { sendClaimed } from './claimed-send.ts';
@@ -48,6 +49,8 @@ export function accountMailConsumer(deps: {
         }
         const billingPath = BILLING_LINK_PATHS[kind as BillingMailKind];
         if (billingPath) link = new URL(billingPath, deps.publicUrl()).toString();
+        const screenPath = SCREEN_LINK_PATHS[kind];
+        if (screenPath) link = new URL(screenPath, deps.publicUrl()).toString();
         await deps.mail.send({
           to: [event.to],
           ...accountMailContent(kind, event.lang, link, event.supportType, {
@@ -63,6 +66,7 @@ export function accountMailConsumer(deps: {
                   },
                 }
               : {}),
+            chat: { platform: event.chatPlatform, label: event.chatLabel, reason: event.chatReason },
           }),
         });
         deps.logger.info({ deliveryId, kind }, 'account mail sent');

@@ -32,7 +32,7 @@ export interface AccountMailRequested {
    * "verify_email", "verify_mail", "change_email", "email_taken", "reset_password",
    * "support_received"; billing: "trial_ending", "trial_ended_no_card", "payment_failed",
    * "account_held", "hold_lifted", "plan_changed", "plan_change_booked", "booked_change_cancelled",
-   * "cancellation_confirmed", "cancellation_undone", "subscribed_again".
+   * "cancellation_confirmed", "cancellation_undone", "subscribed_again"; "chat_link_broken".
    */
   kind: string;
   /**
@@ -62,6 +62,10 @@ export interface AccountMailRequested {
   price: number;
   currency: string;
   cycle: string;
+  /** "chat_link_broken": the link's platform and the chat's name, and why it broke. */
+  chatPlatform: string;
+  chatLabel: string;
+  chatReason: string;
 }
 
 /** Published on accounts.trial_ended: the trial ran out without a card; monitoring stops. */
@@ -299,6 +303,9 @@ function createBaseAccountMailRequested(): AccountMailRequested {
     price: 0,
     currency: "",
     cycle: "",
+    chatPlatform: "",
+    chatLabel: "",
+    chatReason: "",
   };
 }
 
@@ -342,6 +349,15 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
     }
     if (message.cycle !== "") {
       writer.uint32(106).string(message.cycle);
+    }
+    if (message.chatPlatform !== "") {
+      writer.uint32(114).string(message.chatPlatform);
+    }
+    if (message.chatLabel !== "") {
+      writer.uint32(122).string(message.chatLabel);
+    }
+    if (message.chatReason !== "") {
+      writer.uint32(130).string(message.chatReason);
     }
     return writer;
   },
@@ -463,6 +479,30 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
             message.cycle = reader.string();
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.chatPlatform = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.chatLabel = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.chatReason = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -510,6 +550,21 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
       price: isSet(object.price) ? globalThis.Number(object.price) : 0,
       currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
       cycle: isSet(object.cycle) ? globalThis.String(object.cycle) : "",
+      chatPlatform: isSet(object.chatPlatform)
+        ? globalThis.String(object.chatPlatform)
+        : isSet(object.chat_platform)
+        ? globalThis.String(object.chat_platform)
+        : "",
+      chatLabel: isSet(object.chatLabel)
+        ? globalThis.String(object.chatLabel)
+        : isSet(object.chat_label)
+        ? globalThis.String(object.chat_label)
+        : "",
+      chatReason: isSet(object.chatReason)
+        ? globalThis.String(object.chatReason)
+        : isSet(object.chat_reason)
+        ? globalThis.String(object.chat_reason)
+        : "",
     };
   },
 
@@ -554,6 +609,15 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
     if (message.cycle !== "") {
       obj.cycle = message.cycle;
     }
+    if (message.chatPlatform !== "") {
+      obj.chatPlatform = message.chatPlatform;
+    }
+    if (message.chatLabel !== "") {
+      obj.chatLabel = message.chatLabel;
+    }
+    if (message.chatReason !== "") {
+      obj.chatReason = message.chatReason;
+    }
     return obj;
   },
 
@@ -575,6 +639,9 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
     message.price = object.price ?? 0;
     message.currency = object.currency ?? "";
     message.cycle = object.cycle ?? "";
+    message.chatPlatform = object.chatPlatform ?? "";
+    message.chatLabel = object.chatLabel ?? "";
+    message.chatReason = object.chatReason ?? "";
     return message;
   },
 };
