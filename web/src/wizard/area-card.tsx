@@ -37,7 +37,17 @@ export function AreaCard({
   const { t } = useTranslation();
   const errorText = useErrorText();
   const options = useMemo(() => areaOptions(area), [area]);
-  const reading = useNormalisedArea(sessionId, area.locator, options);
+  // A document's area is not read in the page preview (its selector is no CSS or XPath of a page).
+  const { selector_type: selectorType } = area.locator;
+  const pageArea =
+    selectorType === 'css' || selectorType === 'xpath'
+      ? { ...area.locator, selector_type: selectorType }
+      : null;
+  const reading = useNormalisedArea(
+    pageArea ? sessionId : null,
+    pageArea ?? { ...area.locator, selector_type: 'css' },
+    options,
+  );
   const id = `wizard-area-${area.areaId}`;
   const setOptions = (changes: Partial<AreaOptions>) =>
     onChange((current) => ({ ...current, options: { ...current.options, ...changes } }));

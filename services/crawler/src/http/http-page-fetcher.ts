@@ -2,10 +2,22 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createGuardedDispatcher } from '@mimamori/egress';
 import type { Dispatcher } from 'undici';
 import { deviceProfile } from '../browser/user-agent-presets.ts';
-import type { AreaContent, FetchRequest, FetchResult, PageFetcher } from '../domain/page-fetcher.ts';
+import {
+  type AreaContent,
+  type FetchRequest,
+  type FetchResult,
+  type PageFetcher,
+  pageLocator,
+} from '../domain/page-fetcher.ts';
 import { presentedLocale } from '../domain/reader-locale.ts';
 import { botProtectionMarker } from './bot-protection.ts';
 import { CrawlFailure, shownUrl } from './crawl-failure.ts';
+import {
+  areaContent,
+  InvalidDocumentAreaError,
+  readDocument,
+  UnreadableDocumentError,
+} from './document-areas.ts';
 import { InvalidSelectorError, ParsedPage } from './parsed-page.ts';
 import { type DocumentLimits, fetchServedDocument, type ServedDocument } from './served-document.ts';
 
@@ -26,6 +38,14 @@ export interface HttpPageFetcherOptions {
   /** First pause between attempts; doubles each time. */
   retryDelayMs?: number;
 }
+
+/** What each kind of target asks the server for: some APIs and feeds answer by it. */
+const ACCEPT = {
+  page: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+  pdf: 'application/pdf,*/*;q=0.8',
+  json: 'application/json,*/*;q=0.8',
+  xml: 'application/rss+xml,application/atom+xml,application/xml,text/xml;q=0.9,*/*;q=0.8',
+} as const;
 
 /** Sent when the site asked for no particular user agent: honest about being a robot. */
 const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; Mimamori/1.0; +https://mimamori.jp/bot)';
@@ -93,6 +113,7 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): Pag
     };
     const load = async (url: string) => checkServed(await fetchServedDocument({ ...context, url }));
     const top = await load(job.url);
+    if (job.contentKind && job.contentKind !== 'page') return readDocumentAreas(job, top);
     const page = new ParsedPage(top.text);
     const frames = new Map<string, Promise<ParsedPage>>();
     const areas: AreaContent[] = [];
@@ -114,9 +135,9 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): Pag
         }
         document = await loaded;
       }
-      const element = document.locate(area);
+      const element = document.locate(pageLocator(area));
       if (!element) {
-        missing.push(describe(area));
+        missing.push(describe(pageLocator(area)));
         firstMissing ||= area.areaId;
       } else areas.push({ areaId: area.areaId, found: true, html: element.html, text: element.text });
     }
@@ -145,7 +166,7 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): Pag
         try {
           return await attempt(job, signal);
         } catch (error) {
-          if (error instanceof InvalidSelectorError) {
+          if (error instanceof InvalidSelectorError || error instanceof InvalidDocumentAreaError) {
             return new CrawlFailure('element_not_found', error.message, false).toResult();
           }
           if (!(error instanceof CrawlFailure)) throw error;
@@ -161,11 +182,53 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): Pag
   };
 }
 
+/**
+ * A PDF, JSON or XML target's areas, read from the document as served: each area's lines, or
+ * element_not_found naming every area nothing matched (docs/product.md#documents-and-data).
+ */
+async function readDocumentAreas(job: FetchRequest, top: ServedDocument): Promise<FetchResult> {
+  const kind = job.contentKind === 'pdf' || job.contentKind === 'json' ? job.contentKind : 'xml';
+  let document: Awaited<ReturnType<typeof readDocument>>;
+  try {
+    document = await readDocument(kind, top.body, top.text);
+  } catch (error) {
+    if (!(error instanceof UnreadableDocumentError)) throw error;
+    // The URL no longer serves what the target watches (an error page, a moved file): as for a page
+    // whose element is gone, the user is told to check the target.
+    return new CrawlFailure(
+      'element_not_found',
+      `${shownUrl(top.finalUrl)} is ${error.message}`,
+      false,
+      job.areas[0]?.areaId,
+    ).toResult();
+  }
+  const areas: AreaContent[] = [];
+  const missing: string[] = [];
+  let firstMissing = '';
+  for (const area of job.areas) {
+    const lines = document.area(area);
+    if (lines) areas.push(areaContent(area.areaId, lines));
+    else {
+      missing.push(`${area.selectorType} ${JSON.stringify(area.selector)}`);
+      firstMissing ||= area.areaId;
+    }
+  }
+  if (missing.length > 0) {
+    return new CrawlFailure(
+      'element_not_found',
+      `nothing in the ${kind.toUpperCase()} matches ${missing.join(', ')}`,
+      false,
+      firstMissing,
+    ).toResult();
+  }
+  return { ok: true, finalUrl: top.finalUrl, status: top.status, areas };
+}
+
 function requestHeaders(job: FetchRequest): Record<string, string> {
   const profile = deviceProfile(job.userAgent, job.viewport);
   return {
     'user-agent': profile.userAgent ?? DEFAULT_USER_AGENT,
-    accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+    accept: ACCEPT[job.contentKind ?? 'page'],
     // Sites choose the language by this; without a reader, Japanese first as before.
     'accept-language': presentedLocale(job.reader)?.acceptLanguage ?? 'ja,en;q=0.8',
     'accept-encoding': 'gzip, deflate, br',

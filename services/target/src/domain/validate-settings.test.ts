@@ -36,6 +36,7 @@ function input(overrides: Partial<SettingsInput> = {}): SettingsInput {
     ],
     rulesJson: '',
     fetchMode: 'http',
+    contentKind: '',
     paused: false,
     failureAlertAfter: 0,
     silenceAlertDays: 0,
