@@ -157,14 +157,19 @@ function jsonLines(value: unknown): string[] {
 
 function xmlDocument(text: string): ReadDocument {
   let fatal = '';
-  // xmldom resolves no entity it is not given (no DTD is read, nothing is fetched): an external
-  // entity stays unresolved, so a feed cannot make the crawler read a file or a URL (XXE).
-  const document = new DOMParser({
-    onError: (level, message) => {
-      if (level === 'fatalError') fatal ||= message;
-    },
-  }).parseFromString(text.replace(/^\uFEFF/, ''), 'text/xml');
-  if (fatal || !document.documentElement)
+  let document: ReturnType<DOMParser['parseFromString']> | undefined;
+  try {
+    // xmldom resolves no entity it is not given (no DTD is read, nothing is fetched): an external
+    // entity stays unresolved, so a feed cannot make the crawler read a file or a URL (XXE).
+    document = new DOMParser({
+      onError: (level, message) => {
+        if (level === 'fatalError') fatal ||= message;
+      },
+    }).parseFromString(text.replace(/^\uFEFF/, ''), 'text/xml');
+  } catch (error) {
+    fatal ||= error instanceof Error ? error.message : String(error);
+  }
+  if (fatal || !document?.documentElement)
     throw new UnreadableDocumentError(`not well-formed XML: ${fatal || 'no root element'}`);
   const namespaces = declaredPrefixes(document.documentElement);
   return {

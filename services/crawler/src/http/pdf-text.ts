@@ -26,6 +26,8 @@ export async function pdfPages(bytes: Uint8Array): Promise<PdfPage[]> {
       disableFontFace: true,
       useSystemFonts: false,
       stopAtErrors: false,
+      // Errors only: pdf.js warns on every oddity of a real-world PDF, to the console.
+      verbosity: 0,
     });
   } catch (error) {
     throw new UnreadablePdfError(error instanceof Error ? error.message : String(error));
