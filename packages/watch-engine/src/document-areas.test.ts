@@ -18,9 +18,9 @@ describe('parsePageRange', () => {
   });
 
   it('writes a range back as people type it', () => {
-    expect(['3', '2-3', '2-'].map((written) => pageRangeText(parsePageRange(written) ?? { first: 0, last: 0 }))).toEqual(
-      ['3', '2-3', '2-'],
-    );
+    expect(
+      ['3', '2-3', '2-'].map((written) => pageRangeText(parsePageRange(written) ?? { first: 0, last: 0 })),
+    ).toEqual(['3', '2-3', '2-']);
   });
 });
 

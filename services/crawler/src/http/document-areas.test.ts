@@ -52,14 +52,18 @@ describe('a PDF', () => {
       '第1四半期の売上高は前年同期比12%増となりました。',
     ]);
     // Width and spaces do not matter when looking for the text.
-    expect(pdf.area({ selector: '配当 予想：１株', selectorType: 'text' })).toEqual(['配当予想：1株当たり1,200円']);
+    expect(pdf.area({ selector: '配当 予想：１株', selectorType: 'text' })).toEqual([
+      '配当予想：1株当たり1,200円',
+    ]);
     expect(pdf.area({ selector: '3', selectorType: 'pages' })).toBeNull();
     expect(pdf.area({ selector: '自己株式', selectorType: 'text' })).toBeNull();
     expect(pdf.lines()).toHaveLength(6);
   });
 
   it('is unreadable when the bytes are no PDF', async () => {
-    await expect(readDocument('pdf', bytes('<html>moved</html>'), '')).rejects.toThrow(UnreadableDocumentError);
+    await expect(readDocument('pdf', bytes('<html>moved</html>'), '')).rejects.toThrow(
+      UnreadableDocumentError,
+    );
   });
 });
 
@@ -74,7 +78,10 @@ describe('JSON', () => {
 
   it('reads the values a JSONPath matches: strings as written, the rest pretty-printed', async () => {
     const json = await readDocument('json', new Uint8Array(), api);
-    expect(json.area({ selector: '$.products[*].price', selectorType: 'jsonpath' })).toEqual(['1200', '2400']);
+    expect(json.area({ selector: '$.products[*].price', selectorType: 'jsonpath' })).toEqual([
+      '1200',
+      '2400',
+    ]);
     expect(json.area({ selector: '$..stock', selectorType: 'jsonpath' })).toEqual(['在庫あり', '売り切れ']);
     expect(json.area({ selector: "$.products[1]['name']", selectorType: 'jsonpath' })).toEqual(['玉露 50g']);
     expect(json.area({ selector: '$.products[0]', selectorType: 'jsonpath' })).toEqual([
@@ -95,7 +102,9 @@ describe('JSON', () => {
   });
 
   it('is unreadable when the body is not JSON', async () => {
-    await expect(readDocument('json', new Uint8Array(), '<html>error</html>')).rejects.toThrow(/not valid JSON/);
+    await expect(readDocument('json', new Uint8Array(), '<html>error</html>')).rejects.toThrow(
+      /not valid JSON/,
+    );
   });
 });
 
@@ -116,7 +125,7 @@ describe('XML, RSS and Atom', () => {
     expect(rss.area({ selector: '//item/author', selectorType: 'xpath' })).toBeNull();
   });
 
-  it("reads an Atom feed by unprefixed names, whatever its default namespace", async () => {
+  it('reads an Atom feed by unprefixed names, whatever its default namespace', async () => {
     const atom = await readDocument('xml', new Uint8Array(), ATOM);
     expect(atom.area({ selector: '/feed/entry/title', selectorType: 'xpath' })).toEqual(['新商品のお知らせ']);
   });
