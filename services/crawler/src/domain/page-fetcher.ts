@@ -135,6 +135,38 @@ export type FetchResult =
       areaId?: string;
     };
 
+/** The wizard's question about a URL: what it serves, and what candidate areas of a document read. */
+export interface DocumentReadRequest {
+  url: string;
+  userAgent: { kind: UserAgentKind; value?: string };
+  cookies?: string;
+  proxyUrl?: string;
+  reader?: Reader;
+  /** Read as this kind; absent: as detected (a page is then only detected, not read). */
+  contentKind?: Exclude<ContentKind, 'page'>;
+  areas: AreaRequest[];
+}
+
+export type DocumentReadResult =
+  | {
+      ok: true;
+      finalUrl: string;
+      detectedKind: ContentKind;
+      /** The kind it was read as; 'page' when it was not read as a document. */
+      contentKind: ContentKind;
+      /** The start of the document's text. */
+      lines: string[];
+      moreLines: boolean;
+      /** One per requested area; `problem` names why an area's selector cannot be read. */
+      areas: { areaId: string; found: boolean; text: string; problem?: string }[];
+    }
+  | { ok: false; code: CrawlErrorCode; detail: string };
+
+/** HTTP mode reads documents too; the wizard asks it before opening a page in the browser. */
+export interface DocumentReader {
+  readDocument(request: DocumentReadRequest, signal: AbortSignal): Promise<DocumentReadResult>;
+}
+
 export interface PageFetcher {
   fetch(request: FetchRequest, signal: AbortSignal): Promise<FetchResult>;
   close(): Promise<void>;

@@ -4,6 +4,8 @@ import type { Dispatcher } from 'undici';
 import { deviceProfile } from '../browser/user-agent-presets.ts';
 import {
   type AreaContent,
+  type DocumentReader,
+  type DocumentReadResult,
   type FetchRequest,
   type FetchResult,
   type PageFetcher,
@@ -14,6 +16,7 @@ import { botProtectionMarker } from './bot-protection.ts';
 import { CrawlFailure, shownUrl } from './crawl-failure.ts';
 import {
   areaContent,
+  detectContentKind,
   InvalidDocumentAreaError,
   readDocument,
   UnreadableDocumentError,
@@ -54,7 +57,7 @@ const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; Mimamori/1.0; +https://mima
  * The fast path: undici through the egress guard, the served HTML parsed once, each area
  * located by CSS selector or XPath (inside its iframe's own document when it has one).
  */
-export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): PageFetcher {
+export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): PageFetcher & DocumentReader {
   const limits: DocumentLimits = {
     maxBytes: options.maxBytes ?? 5 * 1_048_576,
     maxRedirects: options.maxRedirects ?? 10,
@@ -76,10 +79,15 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): Pag
     return dispatcher;
   };
 
-  const attempt = async (job: FetchRequest, signal: AbortSignal): Promise<FetchResult> => {
-    // One controller aborted by the deadline or the caller, its timer cleared when the attempt ends:
-    // AbortSignal.timeout with AbortSignal.any cost some 20 µs a check (a twentieth of it) and left a
-    // timer pending for the whole deadline after each one.
+  /**
+   * Runs `work` under one attempt's deadline, aborted too when the caller aborts: one controller,
+   * its timer cleared when the attempt ends (AbortSignal.timeout with AbortSignal.any cost some
+   * 20 µs a check, a twentieth of it, and left a timer pending for the whole deadline after each).
+   */
+  const withDeadline = async <T>(
+    signal: AbortSignal,
+    work: (signal: AbortSignal, timedOut: () => boolean) => Promise<T>,
+  ): Promise<T> => {
     const aborter = new AbortController();
     let timedOut = false;
     const deadline = setTimeout(() => {
@@ -90,12 +98,15 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): Pag
     if (signal.aborted) forward();
     else signal.addEventListener('abort', forward, { once: true });
     try {
-      return await attemptWithin(job, aborter.signal, () => timedOut);
+      return await work(aborter.signal, () => timedOut);
     } finally {
       clearTimeout(deadline);
       signal.removeEventListener('abort', forward);
     }
   };
+
+  const attempt = (job: FetchRequest, signal: AbortSignal): Promise<FetchResult> =>
+    withDeadline(signal, (deadlineSignal, timedOut) => attemptWithin(job, deadlineSignal, timedOut));
 
   const attemptWithin = async (
     job: FetchRequest,
@@ -176,6 +187,55 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): Pag
         await sleep(retryDelayMs * 2 ** (tried - 1), undefined, { signal }).catch(() => undefined);
       }
     },
+    readDocument(request, signal): Promise<DocumentReadResult> {
+      return withDeadline(signal, async (deadlineSignal, timedOut) => {
+        try {
+          const top = checkServed(
+            await fetchServedDocument({
+              url: request.url,
+              dispatcher: dispatcherFor(request.proxyUrl),
+              headers: requestHeaders({ ...request, contentKind: request.contentKind ?? 'page' }),
+              cookieJar: new Map(),
+              signal: deadlineSignal,
+              timedOut,
+              limits,
+              budget: { bytesLeft: limits.maxBytes, maxPageBytes: limits.maxBytes },
+            }),
+          );
+          const detectedKind = detectContentKind(top.headers['content-type'], top.body);
+          const kind = request.contentKind ?? detectedKind;
+          const base = { ok: true as const, finalUrl: top.finalUrl, detectedKind };
+          if (kind === 'page')
+            return { ...base, contentKind: 'page', lines: [], moreLines: false, areas: [] };
+          const document = await readDocument(kind, top.body, top.text);
+          const lines = document.lines();
+          return {
+            ...base,
+            contentKind: kind,
+            lines: lines.slice(0, PREVIEW_LINES).map((line) => line.slice(0, PREVIEW_LINE_LENGTH)),
+            moreLines: lines.length > PREVIEW_LINES,
+            areas: request.areas.map((area) => {
+              try {
+                const found = document.area(area);
+                return { areaId: area.areaId, found: found !== null, text: found?.join('\n') ?? '' };
+              } catch (error) {
+                if (!(error instanceof InvalidDocumentAreaError)) throw error;
+                return { areaId: area.areaId, found: false, text: '', problem: 'selector_invalid' };
+              }
+            }),
+          };
+        } catch (error) {
+          if (error instanceof UnreadableDocumentError)
+            return {
+              ok: false,
+              code: 'element_not_found',
+              detail: `${shownUrl(request.url)} is ${error.message}`,
+            };
+          if (error instanceof CrawlFailure) return { ok: false, code: error.code, detail: error.detail };
+          throw error;
+        }
+      });
+    },
     async close() {
       await Promise.all([direct, ...proxied.values()].map((dispatcher) => dispatcher.close()));
     },
@@ -224,7 +284,13 @@ async function readDocumentAreas(job: FetchRequest, top: ServedDocument): Promis
   return { ok: true, finalUrl: top.finalUrl, status: top.status, areas };
 }
 
-function requestHeaders(job: FetchRequest): Record<string, string> {
+/** What the wizard shows of a document: enough to write its areas by, never the whole of a large one. */
+const PREVIEW_LINES = 300;
+const PREVIEW_LINE_LENGTH = 500;
+
+function requestHeaders(
+  job: Pick<FetchRequest, 'userAgent' | 'viewport' | 'reader' | 'cookies' | 'contentKind'>,
+): Record<string, string> {
   const profile = deviceProfile(job.userAgent, job.viewport);
   return {
     'user-agent': profile.userAgent ?? DEFAULT_USER_AGENT,
