@@ -92,6 +92,8 @@ export type WizardDraft = {
   storedFetchMode: FetchMode | null;
   /** What the URL serves: a web page, or a PDF, JSON or XML document (read over plain HTTP). */
   contentKind: ContentKind;
+  /** What the user asked the URL to be read as; 'auto' takes what it serves. */
+  kindChoice: 'auto' | ContentKind;
   /** A paused site stays paused when its settings are edited; a new one starts monitoring. */
   paused: boolean;
   /**
@@ -126,6 +128,7 @@ export const newDraft = (): WizardDraft => ({
   rules: emptyRules(),
   storedFetchMode: null,
   contentKind: 'page',
+  kindChoice: 'auto',
   paused: false,
   defaultsApplied: false,
 });
@@ -365,6 +368,7 @@ export function draftFromStored(settings: StoredTargetSettings): WizardDraft {
     rules: settings.rules ?? emptyRules(),
     storedFetchMode: settings.fetch_mode,
     contentKind: settings.content_kind,
+    kindChoice: settings.content_kind,
     paused: settings.paused,
     defaultsApplied: true,
   };
