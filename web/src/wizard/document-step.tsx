@@ -194,7 +194,7 @@ export function DocumentAreasStep({
               <button
                 type="button"
                 className="button small"
-                aria-label={t('wizard.areas.deselectNamed', { label })}
+                aria-label={t('wizard.document.removeNamed', { label })}
                 onClick={() => remove(area)}
               >
                 {t('wizard.document.remove')}
