@@ -46,6 +46,7 @@ const KNOWN_LONG_FILES: [string, number][] = [
   ['e2e/filings.e2e.test.ts', 21],
   ['e2e/webhooks.e2e.test.ts', 20],
   ['system-tests/faults/postgres-restarted.int.test.ts', 19],
+  ['e2e/documents.e2e.test.ts', 32],
   ['system-tests/documents-standalone.int.test.ts', 20],
   ['e2e/shell.e2e.test.ts', 17],
   ['packages/bus/src/outbox-pglite.test.ts', 17],
