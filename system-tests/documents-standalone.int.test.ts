@@ -29,7 +29,6 @@ const feed = (titles: string[]) => `<?xml version="1.0" encoding="UTF-8"?>
 ${titles.map((title) => `<item><title>${title}</title></item>`).join('\n')}
 </channel></rss>`;
 
-const served = { pdf: 1 as 1 | 2, price: 1200, titles: ['決算短信を公開しました'] };
 let documents: Buffer[];
 let site: FixtureSite;
 let dataDir: string;
@@ -40,16 +39,23 @@ let visitor: HttpVisitor;
 beforeAll(async () => {
   documents = [await pdf(1), await pdf(2)];
   site = await serveFixtureSite((path, _incoming, response) => {
+    // The registration check reads each document as it was; every later read finds it changed,
+    // however soon after the registration the next check comes.
+    const changed = site.hits(path) > 1;
     if (path === '/ir.pdf') {
       // Served as many IR pages serve them: a download, known by its magic bytes.
       response.writeHead(200, { 'content-type': 'application/octet-stream' });
-      response.end(documents[served.pdf - 1]);
+      response.end(documents[changed ? 1 : 0]);
     } else if (path === '/api/products') {
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(api(served.price));
+      response.end(api(changed ? 980 : 1200));
     } else if (path === '/feed.xml') {
       response.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' });
-      response.end(feed(served.titles));
+      response.end(
+        feed(
+          changed ? ['配当予想の修正に関するお知らせ', '決算短信を公開しました'] : ['決算短信を公開しました'],
+        ),
+      );
     } else {
       response.writeHead(404).end();
     }
@@ -115,7 +121,10 @@ async function updateMailText(label: string): Promise<string> {
     `the update mail of ${label}`,
     async () => (await product.mailbox.list()).find((listed) => listed.subject?.includes(label)),
     TEST_MINUTE_MS * 2 + 60_000,
-  );
+  ).catch(async (error: Error) => {
+    const subjects = (await product.mailbox.list()).map((listed) => listed.subject);
+    throw new Error(`${error.message}; the mailbox holds ${JSON.stringify(subjects)}`);
+  });
   return (await product.mailbox.read(mail.id))?.text ?? '';
 }
 
@@ -153,9 +162,6 @@ describe('documents and data as targets in the single-process mode', () => {
     ];
     // The registration checks record the documents as they are; the next, a minute later, finds the change.
     await untilChecked(visitor, sites);
-    served.pdf = 2;
-    served.price = 980;
-    served.titles = ['配当予想の修正に関するお知らせ', '決算短信を公開しました'];
 
     expect(await updateMailText('決算短信 PDF')).toContain(
       '- 配当予想：1株当たり1,200円\n+ 配当予想：1株当たり980円',
