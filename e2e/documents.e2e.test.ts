@@ -125,6 +125,12 @@ describe('documents and data in the wizard', () => {
     await checked(page, 'wizard-document-json-1280-ja');
     await page.getByRole('button', { name: '次へ' }).click();
     await expect.poll(() => stepHeading(page)).toBe('ステップ 4/5: エリア内容の確認');
+    // The same exclusions as a page's area, read from the document as checks will compare it.
+    const compared = page.getByLabel('比較される内容 (オプション適用後)');
+    await expect.poll(() => compared.inputValue(), READING).toBe('1200\n2400');
+    await page.getByLabel('除外する語句').fill('2400');
+    await expect.poll(() => compared.inputValue(), READING).toBe('1200');
+    await page.getByLabel('除外する語句').fill('');
     await page.getByRole('button', { name: '次へ' }).click();
     await expect.poll(() => stepHeading(page)).toBe('ステップ 5/5: 通知設定');
     await page.getByLabel('ラベル', { exact: true }).fill('商品 API');

@@ -80,6 +80,10 @@ export const previewBodies = {
         z.object({
           selector: z.string().min(1).max(2_000),
           selector_type: z.enum(['pages', 'text', 'jsonpath', 'xpath']),
+          options: z
+            .record(z.string(), z.unknown())
+            .optional()
+            .describe('The area options as the wizard edits them; the answer then has normalised_text.'),
         }),
       )
       .max(20)
@@ -183,6 +187,14 @@ export const documentReading = z
           found: z.boolean(),
           text: z.string().describe('The lines the area reads, joined by newlines.'),
           problem: z.string().describe('selector_invalid when the expression cannot be read; else empty.'),
+          normalised_text: z
+            .string()
+            .optional()
+            .describe('With options: the content as checks will compare it (lines joined by newlines).'),
+          options_problem: z
+            .object({ path: z.string(), code: z.string() })
+            .optional()
+            .describe('With options the watch engine refuses: the first one.'),
         }),
       ),
     }),

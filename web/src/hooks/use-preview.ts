@@ -72,6 +72,8 @@ export function useDocumentAreas(input: ReadDocumentInput | null) {
   }, [input]);
   return useQuery({
     queryKey: queryKeys.documentAreas(settled ?? {}),
+    // The document does not change under the wizard; the same question has the same answer.
+    staleTime: Number.POSITIVE_INFINITY,
     queryFn: ({ signal }) => readDocument(settled as ReadDocumentInput, signal),
     enabled: settled !== null,
     placeholderData: keepPreviousData,

@@ -158,7 +158,7 @@ export type DocumentReadResult =
       lines: string[];
       moreLines: boolean;
       /** One per requested area; `problem` names why an area's selector cannot be read. */
-      areas: { areaId: string; found: boolean; text: string; problem?: string }[];
+      areas: { areaId: string; found: boolean; text: string; html: string; problem?: string }[];
     }
   | { ok: false; code: CrawlErrorCode; detail: string };
 

@@ -142,6 +142,7 @@ export function previewServer(preview: PreviewService, secrets?: SecretBox): cra
         areas: read.areas.map((area) => ({
           found: area.found,
           text: area.text,
+          html: area.html,
           problem: area.problem ?? '',
         })),
         finalUrl: read.finalUrl,

@@ -217,10 +217,12 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): Pag
             areas: request.areas.map((area) => {
               try {
                 const found = document.area(area);
-                return { areaId: area.areaId, found: found !== null, text: found?.join('\n') ?? '' };
+                return found
+                  ? { ...areaContent(area.areaId, found), found: true }
+                  : { areaId: area.areaId, found: false, text: '', html: '' };
               } catch (error) {
                 if (!(error instanceof InvalidDocumentAreaError)) throw error;
-                return { areaId: area.areaId, found: false, text: '', problem: 'selector_invalid' };
+                return { areaId: area.areaId, found: false, text: '', html: '', problem: 'selector_invalid' };
               }
             }),
           };

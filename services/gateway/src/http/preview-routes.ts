@@ -156,7 +156,15 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
           final_url: read.finalUrl,
           lines: read.lines,
           more_lines: read.moreLines,
-          areas: read.areas.map((area) => ({ found: area.found, text: area.text, problem: area.problem })),
+          areas: read.areas.map((area, index) => {
+            const options = body.areas[index]?.options;
+            return {
+              found: area.found,
+              text: area.text,
+              problem: area.problem,
+              ...(options ? normalisedJson(area, options) : {}),
+            };
+          }),
         });
       }),
   );

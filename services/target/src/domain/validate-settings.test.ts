@@ -255,6 +255,12 @@ describe('validateSettings', () => {
           validateSettings({ ...documentInput('json', '$.a', 'jsonpath'), fetchMode: 'browser' }, context),
         ),
       ).toEqual({ code: 'content_kind_needs_http', field: 'fetch_mode', reason: '' });
+      // Pictures need the browser too: said as the document's own refusal, on the field that asks for them.
+      expect(
+        refusal(() =>
+          validateSettings({ ...documentInput('json', '$.a', 'jsonpath'), screenshot: true }, context),
+        ),
+      ).toEqual({ code: 'content_kind_needs_http', field: 'screenshot', reason: '' });
     });
   });
 });

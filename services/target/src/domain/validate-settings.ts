@@ -133,6 +133,9 @@ export function validateSettings(input: SettingsInput, context: ValidationContex
   const fetchMode = oneOf(input.fetchMode || 'browser', FETCH_MODES, 'fetch_mode_invalid', 'fetch_mode');
   // A PDF, JSON or XML document is read over plain HTTP: no browser, sign-in, actions or pictures.
   if (contentKind !== 'page' && fetchMode !== 'http') throw invalid('content_kind_needs_http', 'fetch_mode');
+  if (contentKind !== 'page' && input.screenshot) throw invalid('content_kind_needs_http', 'screenshot');
+  if (contentKind !== 'page' && (login || actions.length > 0))
+    throw invalid('content_kind_needs_http', login ? 'login' : 'actions');
   // Only the browser can replay a login or actions and take screenshots.
   if (fetchMode === 'http' && (login || actions.length > 0 || input.screenshot))
     throw invalid('fetch_mode_needs_browser', 'fetch_mode');

@@ -223,8 +223,10 @@ export interface DocumentAreaReading {
   found: boolean;
   /** The area's lines joined by newlines. */
   text: string;
-  /** Why the area cannot be read: "page_range_invalid", "jsonpath_invalid", … (empty when it can). */
+  /** "selector_invalid" when the area's expression cannot be read; empty when it can. */
   problem: string;
+  /** The lines as a check records the area's markup: one <p> a line. */
+  html: string;
 }
 
 export interface ReadDocumentResponse {
@@ -2969,7 +2971,7 @@ export const ReadDocumentRequest: MessageFns<ReadDocumentRequest> = {
 };
 
 function createBaseDocumentAreaReading(): DocumentAreaReading {
-  return { found: false, text: "", problem: "" };
+  return { found: false, text: "", problem: "", html: "" };
 }
 
 export const DocumentAreaReading: MessageFns<DocumentAreaReading> = {
@@ -2982,6 +2984,9 @@ export const DocumentAreaReading: MessageFns<DocumentAreaReading> = {
     }
     if (message.problem !== "") {
       writer.uint32(26).string(message.problem);
+    }
+    if (message.html !== "") {
+      writer.uint32(34).string(message.html);
     }
     return writer;
   },
@@ -3023,6 +3028,14 @@ export const DocumentAreaReading: MessageFns<DocumentAreaReading> = {
             message.problem = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.html = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3040,6 +3053,7 @@ export const DocumentAreaReading: MessageFns<DocumentAreaReading> = {
       found: isSet(object.found) ? globalThis.Boolean(object.found) : false,
       text: isSet(object.text) ? globalThis.String(object.text) : "",
       problem: isSet(object.problem) ? globalThis.String(object.problem) : "",
+      html: isSet(object.html) ? globalThis.String(object.html) : "",
     };
   },
 
@@ -3054,6 +3068,9 @@ export const DocumentAreaReading: MessageFns<DocumentAreaReading> = {
     if (message.problem !== "") {
       obj.problem = message.problem;
     }
+    if (message.html !== "") {
+      obj.html = message.html;
+    }
     return obj;
   },
 
@@ -3065,6 +3082,7 @@ export const DocumentAreaReading: MessageFns<DocumentAreaReading> = {
     message.found = object.found ?? false;
     message.text = object.text ?? "";
     message.problem = object.problem ?? "";
+    message.html = object.html ?? "";
     return message;
   },
 };
