@@ -36,7 +36,7 @@ export type DocumentAreaProblem =
   | 'xpath_invalid';
 
 /** Longest text a PDF area may search for: a phrase, not a page. */
-export const AREA_TEXT_MAX_LENGTH = 200;
+const AREA_TEXT_MAX_LENGTH = 200;
 
 /**
  * Why a document area's selector cannot be used, or null when it can. Run where the selector is
@@ -79,12 +79,6 @@ export function parsePageRange(written: string): PageRange | null {
   const last = match[2] ? (match[3] === undefined ? null : Number(match[3])) : first;
   if (first < 1 || (last !== null && last < first)) return null;
   return { first, last };
-}
-
-/** The range as written back to people: "2", "2-3" or "2-". */
-export function pageRangeText(range: PageRange): string {
-  if (range.last === range.first) return String(range.first);
-  return `${range.first}-${range.last ?? ''}`;
 }
 
 const NAME = String.raw`[A-Za-z_$\u00C0-\uFFFF][\w$\u00C0-\uFFFF-]*`;

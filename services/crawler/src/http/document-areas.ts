@@ -11,7 +11,7 @@ import xpath from 'xpath';
 import type { AreaContent, AreaRequest } from '../domain/page-fetcher.ts';
 import { type PdfPage, pdfPages, UnreadablePdfError } from './pdf-text.ts';
 
-export type DocumentKind = Exclude<ContentKind, 'page'>;
+type DocumentKind = Exclude<ContentKind, 'page'>;
 
 /** The served document could not be read as the kind the target watches (broken JSON, not a PDF). */
 export class UnreadableDocumentError extends Error {
@@ -53,7 +53,6 @@ function startsWithPdfMagic(body: Uint8Array): boolean {
 
 /** A served document parsed once, its areas read from it. */
 export interface ReadDocument {
-  kind: DocumentKind;
   /** The whole document's text as lines, for the wizard's preview. */
   lines(): string[];
   /** The area's lines, or null when nothing in the document matches it. */
@@ -91,7 +90,6 @@ async function pdfDocument(body: Uint8Array): Promise<ReadDocument> {
     throw error;
   }
   return {
-    kind: 'pdf',
     lines: () => pages.flatMap((page) => page.lines),
     area({ selector, selectorType }) {
       if (selectorType === 'pages') {
@@ -131,7 +129,6 @@ function jsonDocument(text: string): ReadDocument {
     throw new UnreadableDocumentError(`not valid JSON: ${error instanceof Error ? error.message : error}`);
   }
   return {
-    kind: 'json',
     lines: () => jsonLines(json),
     area({ selector, selectorType }) {
       if (selectorType !== 'jsonpath' || jsonPathProblem(selector))
@@ -173,7 +170,6 @@ function xmlDocument(text: string): ReadDocument {
     throw new UnreadableDocumentError(`not well-formed XML: ${fatal || 'no root element'}`);
   const namespaces = declaredPrefixes(document.documentElement);
   return {
-    kind: 'xml',
     lines: () => nodeLines(document.documentElement as unknown as XmlNode),
     area({ selector, selectorType }) {
       if (selectorType !== 'xpath' || !xpathParses(selector))
