@@ -1,8 +1,8 @@
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { AreaReading, ReadDocumentInput } from '../api/preview.ts';
 import type { AreaOptions } from '../api/target-settings.ts';
 import { useErrorText } from '../forms/use-error-text.ts';
-import type { AreaReading, ReadDocumentInput } from '../api/preview.ts';
 import { useDocumentAreas, useNormalisedArea } from '../hooks/use-preview.ts';
 import { type AreaDraft, areaOptions } from './wizard-draft.ts';
 

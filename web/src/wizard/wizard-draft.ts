@@ -286,7 +286,8 @@ export function settingsFromDraft(draft: WizardDraft) {
     label: draft.label.trim(),
     url: draft.url.trim(),
     interval_minutes: Number(draft.interval.trim()),
-    screenshot: draft.screenshot,
+    // A PDF, JSON or XML document has no picture to take (read over plain HTTP, docs/product.md#documents-and-data).
+    screenshot: draft.contentKind === 'page' && draft.screenshot,
     proxy: draft.proxy,
     mail_notify: draft.mailNotify,
     chat_notify: draft.chatNotify,
