@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { refusal, signedOut } from './api-error.ts';
 import {
   areaLocatorAnswer,
-  locatorAnswer,
   loginVerifyAnswer,
   pageActionAnswer,
   userAgentAnswer,
