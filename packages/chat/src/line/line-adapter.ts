@@ -4,7 +4,6 @@ import type {
   ChatPlatformSettings,
   InboundEvent,
   InboundRequest,
-  InboundResult,
 } from '../port.ts';
 import { SeenSet } from '../seen-set.ts';
 import { type LineMessage, lineMessages } from './line-message.ts';
