@@ -1,4 +1,15 @@
-export * from './line.ts';
-export * from './memory-store.ts';
+export {
+  LINE_LIMIT_MODES,
+  type LineLimitMode,
+  type LineStandInState,
+  lineStandIn,
+  lineUserId,
+} from './line.ts';
+export { memoryStandInStore } from './memory-store.ts';
 export * from './stand-in.ts';
-export * from './telegram.ts';
+export {
+  TELEGRAM_STAND_IN_USER,
+  type TelegramStandInChat,
+  type TelegramStandInState,
+  telegramStandIn,
+} from './telegram.ts';

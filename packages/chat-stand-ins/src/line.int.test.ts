@@ -1,16 +1,16 @@
-import { type ChatMessage, createLineAdapter, LINE_LIMITS } from '@mimamori/chat';
+import { type ChatMessage, LINE_LIMITS, lineAdapter } from '@mimamori/chat';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lineStandIn, lineUserId } from './line.ts';
 import { startTestProduct, type TestProduct } from './test-product.ts';
 
-const adapter = createLineAdapter();
+const adapter = lineAdapter();
 let product: TestProduct;
 
 beforeAll(async () => {
   product = await startTestProduct({
     platform: 'line',
     adapter,
-    standIn: lineStandIn,
+    standIn: lineStandIn(),
     settings: (base) => ({
       line: {
         apiBase: `${base}/dev/line`,
@@ -77,8 +77,8 @@ describe('LINE through its stand-in', () => {
       you,
       'delivery-long',
       update([
-        image('before', 'https://mimamori.example/i/before-token'),
-        image('after', 'https://mimamori.example/i/after-token'),
+        image('before', 'https://mimamori.example/i/before-token?jpeg=1'),
+        image('after', 'https://mimamori.example/i/after-token?jpeg=1'),
         image('after', null),
       ]),
     );
@@ -92,12 +92,12 @@ describe('LINE through its stand-in', () => {
     expect(text.endsWith('…\n\n履歴を見る\nhttps://mimamori.example/targets/t1/history')).toBe(true);
     expect(messages[2]).toEqual({
       type: 'image',
-      originalContentUrl: 'https://mimamori.example/i/after-token',
-      previewImageUrl: 'https://mimamori.example/i/after-token',
+      originalContentUrl: 'https://mimamori.example/i/after-token?jpeg=1',
+      previewImageUrl: 'https://mimamori.example/i/after-token?preview=1',
     });
     const page = await fetch(`${product.base}/dev/line`);
     expect(page.headers.get('content-security-policy')).toContain("img-src 'self' https://mimamori.example");
-    expect(await page.text()).toContain('<img src="https://mimamori.example/i/before-token"');
+    expect(await page.text()).toContain('<img src="https://mimamori.example/i/before-token?jpeg=1"');
   });
 
   it('sends a retried delivery once: the same retry key is answered 409, which is a success', async () => {

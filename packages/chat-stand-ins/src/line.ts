@@ -41,135 +41,139 @@ const ANSWERS = {
  * it. Each of those reaches the product's `/hooks/line` as LINE sends it, signed with the
  * channel secret. Pushed messages are shown with their pictures fetched by URL, as LINE would.
  */
-export const lineStandIn: StandIn = (app, prefix, options) => {
-  const nonce = pageNonce();
-  const now = options.now ?? Date.now;
-  let queue: Promise<unknown> = Promise.resolve();
-  /** One change at a time: state is read, changed and written back whole. */
-  const change = <T>(apply: (state: LineStandInState) => T | Promise<T>): Promise<T> => {
-    const run = queue.then(async () => {
-      const state = await readLineState(options);
-      const result = await apply(state);
-      await options.store.writeState(PLATFORM, state);
-      return result;
-    });
-    queue = run.catch(() => undefined);
-    return run;
-  };
+export function lineStandIn(): StandIn {
+  return (app, prefix, options) => {
+    const nonce = pageNonce();
+    const now = options.now ?? Date.now;
+    let queue: Promise<unknown> = Promise.resolve();
+    /** One change at a time: state is read, changed and written back whole. */
+    const change = <T>(apply: (state: LineStandInState) => T | Promise<T>): Promise<T> => {
+      const run = queue.then(async () => {
+        const state = await readLineState(options);
+        const result = await apply(state);
+        await options.store.writeState(PLATFORM, state);
+        return result;
+      });
+      queue = run.catch(() => undefined);
+      return run;
+    };
 
-  app.register(async (scope) => {
-    acceptForms(scope);
+    app.register(async (scope) => {
+      acceptForms(scope);
 
-    scope.post(
-      `${prefix}/v2/bot/message/push`,
-      { config: { otherSiteMayPost: true } },
-      async (request, reply) => {
-        const refused = authorise(request, reply, options);
-        if (refused) return refused;
-        return change(async (state) => {
-          if (state.limit === 'rate' || state.limit === 'quota')
-            return answer(reply, 429, ANSWERS[state.limit]);
-          if (state.limit === 'forbidden') return answer(reply, 403, ANSWERS.forbidden);
-          const retryKey = request.headers['x-line-retry-key'];
-          if (retryKey !== undefined && (typeof retryKey !== 'string' || !UUID.test(retryKey))) {
-            return answer(reply, 400, 'The value of the X-Line-Retry-Key header is invalid');
-          }
-          const body = request.body as { to?: unknown; messages?: unknown };
-          const invalid = invalidPush(body);
-          if (invalid) return answer(reply, 400, invalid.message, invalid.details);
-          if (retryKey && state.retryKeys.includes(retryKey)) {
-            reply.header('x-line-accepted-request-id', retryKey);
-            return answer(reply, 409, ANSWERS.retryKey);
-          }
-          const to = String(body.to);
-          const user = state.users[to];
-          // LINE's answer for a user it does not know; a user who blocked the account is sent nothing, silently.
-          if (to.startsWith('U') && !user) return answer(reply, 400, ANSWERS.unknownUser);
-          if (retryKey) state.retryKeys = [...state.retryKeys, retryKey].slice(-KEPT_KEYS);
-          if (!user || user.friend) {
+      scope.post(
+        `${prefix}/v2/bot/message/push`,
+        { config: { otherSiteMayPost: true } },
+        async (request, reply) => {
+          const refused = authorise(request, reply, options);
+          if (refused) return refused;
+          return change(async (state) => {
+            if (state.limit === 'rate' || state.limit === 'quota')
+              return answer(reply, 429, ANSWERS[state.limit]);
+            if (state.limit === 'forbidden') return answer(reply, 403, ANSWERS.forbidden);
+            const retryKey = request.headers['x-line-retry-key'];
+            if (retryKey !== undefined && (typeof retryKey !== 'string' || !UUID.test(retryKey))) {
+              return answer(reply, 400, 'The value of the X-Line-Retry-Key header is invalid');
+            }
+            const body = request.body as { to?: unknown; messages?: unknown };
+            const invalid = invalidPush(body);
+            if (invalid) return answer(reply, 400, invalid.message, invalid.details);
+            if (retryKey && state.retryKeys.includes(retryKey)) {
+              reply.header('x-line-accepted-request-id', retryKey);
+              return answer(reply, 409, ANSWERS.retryKey);
+            }
+            const to = String(body.to);
+            const user = state.users[to];
+            // LINE's answer for a user it does not know; a user who blocked the account is sent nothing, silently.
+            if (to.startsWith('U') && !user) return answer(reply, 400, ANSWERS.unknownUser);
+            if (retryKey) state.retryKeys = [...state.retryKeys, retryKey].slice(-KEPT_KEYS);
+            if (!user || user.friend) {
+              await options.store.add(PLATFORM, {
+                at: new Date(now()).toISOString(),
+                chat: to,
+                body,
+                files: [],
+              });
+            }
+            reply.header('x-line-request-id', randomUUID());
+            return reply.send({
+              sentMessages: (body.messages as unknown[]).map(() => ({ id: messageId() })),
+            });
+          });
+        },
+      );
+
+      scope.post(
+        `${prefix}/v2/bot/message/reply`,
+        { config: { otherSiteMayPost: true } },
+        async (request, reply) => {
+          const refused = authorise(request, reply, options);
+          if (refused) return refused;
+          return change(async (state) => {
+            const body = request.body as { replyToken?: unknown; messages?: unknown };
+            const user = typeof body.replyToken === 'string' ? state.replyTokens[body.replyToken] : undefined;
+            if (!user) return answer(reply, 400, 'Invalid reply token');
+            const invalid = invalidPush({ to: user, messages: body.messages });
+            if (invalid) return answer(reply, 400, invalid.message, invalid.details);
+            delete state.replyTokens[String(body.replyToken)];
             await options.store.add(PLATFORM, {
               at: new Date(now()).toISOString(),
-              chat: to,
+              chat: user,
               body,
               files: [],
             });
-          }
-          reply.header('x-line-request-id', randomUUID());
-          return reply.send({ sentMessages: (body.messages as unknown[]).map(() => ({ id: messageId() })) });
-        });
-      },
-    );
-
-    scope.post(
-      `${prefix}/v2/bot/message/reply`,
-      { config: { otherSiteMayPost: true } },
-      async (request, reply) => {
-        const refused = authorise(request, reply, options);
-        if (refused) return refused;
-        return change(async (state) => {
-          const body = request.body as { replyToken?: unknown; messages?: unknown };
-          const user = typeof body.replyToken === 'string' ? state.replyTokens[body.replyToken] : undefined;
-          if (!user) return answer(reply, 400, 'Invalid reply token');
-          const invalid = invalidPush({ to: user, messages: body.messages });
-          if (invalid) return answer(reply, 400, invalid.message, invalid.details);
-          delete state.replyTokens[String(body.replyToken)];
-          await options.store.add(PLATFORM, {
-            at: new Date(now()).toISOString(),
-            chat: user,
-            body,
-            files: [],
+            return reply.send({ sentMessages: [] });
           });
-          return reply.send({ sentMessages: [] });
+        },
+      );
+
+      scope.get<{ Querystring: { as?: string } }>(prefix, async (request, reply) => {
+        const state = await readLineState(options);
+        const as = TO.test(request.query.as ?? '') ? String(request.query.as) : state.me;
+        const records = await options.store.list(PLATFORM);
+        const page = devPage({
+          title: 'LINE (local stand-in)',
+          body: linePageBody({ prefix, nonce, as, state, records, options }),
+          imageOrigins: imageOrigins(records),
         });
-      },
-    );
-
-    scope.get<{ Querystring: { as?: string } }>(prefix, async (request, reply) => {
-      const state = await readLineState(options);
-      const as = TO.test(request.query.as ?? '') ? String(request.query.as) : state.me;
-      const records = await options.store.list(PLATFORM);
-      const page = devPage({
-        title: 'LINE (local stand-in)',
-        body: linePageBody({ prefix, nonce, as, state, records, options }),
-        imageOrigins: imageOrigins(records),
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('content-security-policy', page.csp)
+          .send(page.html);
       });
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('content-security-policy', page.csp)
-        .send(page.html);
-    });
 
-    scope.post(`${prefix}/act`, { config: { otherSiteMayPost: true } }, async (request, reply) => {
-      const body = request.body;
-      if (field(body, 'nonce') !== nonce)
-        return reply.code(403).send('This form is not from the stand-in page.');
-      const action = field(body, 'action');
-      const as = TO.test(field(body, 'as')) ? field(body, 'as') : (await readLineState(options)).me;
-      if (action === 'limit') {
-        const mode = field(body, 'mode');
+      scope.post(`${prefix}/act`, { config: { otherSiteMayPost: true } }, async (request, reply) => {
+        const body = request.body;
+        if (field(body, 'nonce') !== nonce)
+          return reply.code(403).send('This form is not from the stand-in page.');
+        const action = field(body, 'action');
+        const as = TO.test(field(body, 'as')) ? field(body, 'as') : (await readLineState(options)).me;
+        if (action === 'limit') {
+          const mode = field(body, 'mode');
+          await change((state) => {
+            state.limit = (LINE_LIMIT_MODES as readonly string[]).includes(mode)
+              ? (mode as LineLimitMode)
+              : 'none';
+          });
+          return reply.redirect(`${prefix}?as=${as}`, 303);
+        }
+        if (action !== 'follow' && action !== 'message' && action !== 'unfollow') {
+          return reply.code(400).send('Unknown action.');
+        }
+        const event = await change((state) => lineEvent(state, as, action, field(body, 'text'), now()));
+        const said = event
+          ? await deliverLineEvent(options, event)
+          : 'Add the official account as a friend first: only a friend can send it messages.';
         await change((state) => {
-          state.limit = (LINE_LIMIT_MODES as readonly string[]).includes(mode)
-            ? (mode as LineLimitMode)
-            : 'none';
+          state.lastHook = said;
         });
         return reply.redirect(`${prefix}?as=${as}`, 303);
-      }
-      if (action !== 'follow' && action !== 'message' && action !== 'unfollow') {
-        return reply.code(400).send('Unknown action.');
-      }
-      const event = await change((state) => lineEvent(state, as, action, field(body, 'text'), now()));
-      const said = event
-        ? await deliverLineEvent(options, event)
-        : 'Add the official account as a friend first: only a friend can send it messages.';
-      await change((state) => {
-        state.lastHook = said;
       });
-      return reply.redirect(`${prefix}?as=${as}`, 303);
     });
-  });
-};
+  };
+}
 
-export async function readLineState(options: StandInOptions): Promise<LineStandInState> {
+async function readLineState(options: StandInOptions): Promise<LineStandInState> {
   const state = await options.store.readState<LineStandInState | null>(PLATFORM, null);
   return (
     state ?? {
@@ -261,7 +265,7 @@ function answer(
 }
 
 /** What LINE would refuse in a push body, in LINE's words; null when it is fine. */
-export function invalidPush(body: {
+function invalidPush(body: {
   to?: unknown;
   messages?: unknown;
 }): { message: string; details?: { message: string; property: string }[] } | null {

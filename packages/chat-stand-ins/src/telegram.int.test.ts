@@ -1,5 +1,5 @@
 import { crc32, deflateSync } from 'node:zlib';
-import { type ChatMessage, createTelegramAdapter, TELEGRAM_LIMITS } from '@mimamori/chat';
+import { type ChatMessage, TELEGRAM_LIMITS, telegramAdapter } from '@mimamori/chat';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TELEGRAM_STAND_IN_USER, type TelegramStandInState, telegramStandIn } from './telegram.ts';
 import { parseTelegramHtml, visibleText } from './telegram-html.ts';
@@ -8,7 +8,7 @@ import { startTestProduct, type TestProduct } from './test-product.ts';
 /** The stand-in's clock and the adapter's waits: a wait moves the clock, no wall-clock time passes. */
 let clock = 1_800_000_000_000;
 const waits: number[] = [];
-const adapter = createTelegramAdapter({
+const adapter = telegramAdapter({
   sleep: async (ms) => {
     waits.push(ms);
     clock += ms;
@@ -21,7 +21,7 @@ beforeAll(async () => {
   product = await startTestProduct({
     platform: 'telegram',
     adapter,
-    standIn: telegramStandIn,
+    standIn: telegramStandIn(),
     now: () => clock,
     formPage: '/dev/telegram/t.me/mimamori_bot',
     settings: (base) => ({

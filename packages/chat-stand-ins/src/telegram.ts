@@ -47,155 +47,157 @@ type Files = Record<string, { filename: string; contentType: string; data: Buffe
  * when the deep-link base points here), press Start, block the bot. Each of those reaches the
  * product's `/hooks/telegram` as an update with the webhook's secret token.
  */
-export const telegramStandIn: StandIn = (app, prefix, options) => {
-  const nonce = pageNonce();
-  const now = options.now ?? Date.now;
-  /** When each chat last took a message (kept in memory: a restart forgets the flood window). */
-  const lastSent = new Map<string, number>();
-  let queue: Promise<unknown> = Promise.resolve();
-  const change = <T>(apply: (state: TelegramStandInState) => T | Promise<T>): Promise<T> => {
-    const run = queue.then(async () => {
-      const state = await readTelegramState(options);
-      const result = await apply(state);
-      await options.store.writeState(PLATFORM, state);
-      return result;
-    });
-    queue = run.catch(() => undefined);
-    return run;
-  };
+export function telegramStandIn(): StandIn {
+  return (app, prefix, options) => {
+    const nonce = pageNonce();
+    const now = options.now ?? Date.now;
+    /** When each chat last took a message (kept in memory: a restart forgets the flood window). */
+    const lastSent = new Map<string, number>();
+    let queue: Promise<unknown> = Promise.resolve();
+    const change = <T>(apply: (state: TelegramStandInState) => T | Promise<T>): Promise<T> => {
+      const run = queue.then(async () => {
+        const state = await readTelegramState(options);
+        const result = await apply(state);
+        await options.store.writeState(PLATFORM, state);
+        return result;
+      });
+      queue = run.catch(() => undefined);
+      return run;
+    };
 
-  app.register(async (scope) => {
-    acceptForms(scope);
-    if (!scope.hasContentTypeParser('multipart/form-data')) {
-      scope.addContentTypeParser(
-        'multipart/form-data',
-        { parseAs: 'buffer', bodyLimit: MULTIPART_LIMIT },
-        (_request, body, done) => done(null, body),
-      );
-    }
+    app.register(async (scope) => {
+      acceptForms(scope);
+      if (!scope.hasContentTypeParser('multipart/form-data')) {
+        scope.addContentTypeParser(
+          'multipart/form-data',
+          { parseAs: 'buffer', bodyLimit: MULTIPART_LIMIT },
+          (_request, body, done) => done(null, body),
+        );
+      }
 
-    scope.post<{ Params: { bot: string; method: string } }>(
-      `${prefix}/:bot/:method`,
-      { bodyLimit: MULTIPART_LIMIT, config: { otherSiteMayPost: true } },
-      async (request, reply) => {
-        const token = options.settings.telegram?.botToken;
-        if (!token || request.params.bot !== `bot${token}`) return fail(reply, 401, 'Unauthorized');
-        const method = request.params.method;
-        if (!['sendMessage', 'sendPhoto', 'sendMediaGroup'].includes(method)) {
-          return fail(reply, 404, 'Not Found: method not found');
-        }
-        const read = await readRequest(request);
-        if (!read) return fail(reply, 400, 'Bad Request: invalid request body');
-        return change(async (state) => {
-          const chatId = read.fields.chat_id ?? '';
-          const chat = state.chats[chatId];
-          if (!chat) return fail(reply, 400, 'Bad Request: chat not found');
-          if (chat.migratedTo) {
-            return fail(reply, 400, 'Bad Request: group chat was upgraded to a supergroup chat', {
-              migrate_to_chat_id: Number(chat.migratedTo),
+      scope.post<{ Params: { bot: string; method: string } }>(
+        `${prefix}/:bot/:method`,
+        { bodyLimit: MULTIPART_LIMIT, config: { otherSiteMayPost: true } },
+        async (request, reply) => {
+          const token = options.settings.telegram?.botToken;
+          if (!token || request.params.bot !== `bot${token}`) return fail(reply, 401, 'Unauthorized');
+          const method = request.params.method;
+          if (!['sendMessage', 'sendPhoto', 'sendMediaGroup'].includes(method)) {
+            return fail(reply, 404, 'Not Found: method not found');
+          }
+          const read = await readRequest(request);
+          if (!read) return fail(reply, 400, 'Bad Request: invalid request body');
+          return change(async (state) => {
+            const chatId = read.fields.chat_id ?? '';
+            const chat = state.chats[chatId];
+            if (!chat) return fail(reply, 400, 'Bad Request: chat not found');
+            if (chat.migratedTo) {
+              return fail(reply, 400, 'Bad Request: group chat was upgraded to a supergroup chat', {
+                migrate_to_chat_id: Number(chat.migratedTo),
+              });
+            }
+            if (chat.blocked) {
+              return fail(
+                reply,
+                403,
+                chat.type === 'private'
+                  ? 'Forbidden: bot was blocked by the user'
+                  : `Forbidden: bot was kicked from the ${chat.type === 'group' ? 'group' : 'supergroup'} chat`,
+              );
+            }
+            const checked = checkMessage(method, read.fields, read.files);
+            if ('error' in checked) return fail(reply, 400, checked.error);
+            const last = lastSent.get(chatId);
+            if (last !== undefined && now() - last < CHAT_INTERVAL_MS) {
+              const seconds = Math.ceil((last + CHAT_INTERVAL_MS - now()) / 1000);
+              return fail(reply, 429, `Too Many Requests: retry after ${seconds}`, { retry_after: seconds });
+            }
+            lastSent.set(chatId, now());
+            await options.store.add(PLATFORM, {
+              at: new Date(now()).toISOString(),
+              chat: chatId,
+              body: { method, ...checked.shown },
+              files: checked.files,
             });
-          }
-          if (chat.blocked) {
-            return fail(
-              reply,
-              403,
-              chat.type === 'private'
-                ? 'Forbidden: bot was blocked by the user'
-                : `Forbidden: bot was kicked from the ${chat.type === 'group' ? 'group' : 'supergroup'} chat`,
-            );
-          }
-          const checked = checkMessage(method, read.fields, read.files);
-          if ('error' in checked) return fail(reply, 400, checked.error);
-          const last = lastSent.get(chatId);
-          if (last !== undefined && now() - last < CHAT_INTERVAL_MS) {
-            const seconds = Math.ceil((last + CHAT_INTERVAL_MS - now()) / 1000);
-            return fail(reply, 429, `Too Many Requests: retry after ${seconds}`, { retry_after: seconds });
-          }
-          lastSent.set(chatId, now());
-          await options.store.add(PLATFORM, {
-            at: new Date(now()).toISOString(),
-            chat: chatId,
-            body: { method, ...checked.shown },
-            files: checked.files,
+            const date = Math.floor(now() / 1000);
+            const message = () => ({
+              message_id: state.nextMessageId++,
+              date,
+              chat: { id: Number(chatId), type: chat.type },
+            });
+            return reply.send({
+              ok: true,
+              result: method === 'sendMediaGroup' ? checked.files.map(message) : message(),
+            });
           });
-          const date = Math.floor(now() / 1000);
-          const message = () => ({
-            message_id: state.nextMessageId++,
-            date,
-            chat: { id: Number(chatId), type: chat.type },
-          });
-          return reply.send({
-            ok: true,
-            result: method === 'sendMediaGroup' ? checked.files.map(message) : message(),
-          });
-        });
-      },
-    );
-
-    scope.get(prefix, async (_request, reply) => {
-      const state = await readTelegramState(options);
-      const records = await options.store.list(PLATFORM);
-      return sendPage(reply, telegramPageBody({ prefix, nonce, state, records }));
-    });
-
-    // The address bar: a pasted t.me link opens the bot's page here.
-    scope.get<{ Querystring: { url?: string } }>(`${prefix}/open`, async (request, reply) => {
-      const link = deepLink(request.query.url ?? '');
-      if (!link) return reply.code(400).send('Not a Telegram deep link (https://t.me/<bot>?start=<code>).');
-      return reply.redirect(
-        `${prefix}/t.me/${encodeURIComponent(link.bot)}?start=${encodeURIComponent(link.code)}`,
-        303,
+        },
       );
-    });
 
-    scope.get<{ Params: { bot: string }; Querystring: { start?: string } }>(
-      `${prefix}/t.me/:bot`,
-      async (request, reply) => {
-        const bot = options.settings.telegram?.botUsername ?? '';
-        if (request.params.bot.toLowerCase() !== bot.toLowerCase()) {
-          return sendPage(reply, `<p>There is no bot called @${escapeHtml(request.params.bot)}.</p>`);
-        }
-        const code = request.query.start ?? '';
-        return sendPage(
-          reply,
-          `<p>Chat with <strong>@${escapeHtml(bot)}</strong>, as ${escapeHtml(TELEGRAM_STAND_IN_USER.first_name)} ${escapeHtml(TELEGRAM_STAND_IN_USER.last_name)}.</p>
+      scope.get(prefix, async (_request, reply) => {
+        const state = await readTelegramState(options);
+        const records = await options.store.list(PLATFORM);
+        return sendPage(reply, telegramPageBody({ prefix, nonce, state, records }));
+      });
+
+      // The address bar: a pasted t.me link opens the bot's page here.
+      scope.get<{ Querystring: { url?: string } }>(`${prefix}/open`, async (request, reply) => {
+        const link = deepLink(request.query.url ?? '');
+        if (!link) return reply.code(400).send('Not a Telegram deep link (https://t.me/<bot>?start=<code>).');
+        return reply.redirect(
+          `${prefix}/t.me/${encodeURIComponent(link.bot)}?start=${encodeURIComponent(link.code)}`,
+          303,
+        );
+      });
+
+      scope.get<{ Params: { bot: string }; Querystring: { start?: string } }>(
+        `${prefix}/t.me/:bot`,
+        async (request, reply) => {
+          const bot = options.settings.telegram?.botUsername ?? '';
+          if (request.params.bot.toLowerCase() !== bot.toLowerCase()) {
+            return sendPage(reply, `<p>There is no bot called @${escapeHtml(request.params.bot)}.</p>`);
+          }
+          const code = request.query.start ?? '';
+          return sendPage(
+            reply,
+            `<p>Chat with <strong>@${escapeHtml(bot)}</strong>, as ${escapeHtml(TELEGRAM_STAND_IN_USER.first_name)} ${escapeHtml(TELEGRAM_STAND_IN_USER.last_name)}.</p>
 <form method="post" action="${prefix}/act"><input type="hidden" name="nonce" value="${nonce}">
 <input type="hidden" name="action" value="start"><input type="hidden" name="code" value="${escapeHtml(code)}">
 <button type="submit">Start</button></form>
 <p><a href="${prefix}">Back to the chats</a></p>`,
-        );
-      },
-    );
+          );
+        },
+      );
 
-    scope.post(`${prefix}/act`, { config: { otherSiteMayPost: true } }, async (request, reply) => {
-      const body = request.body;
-      if (field(body, 'nonce') !== nonce)
-        return reply.code(403).send('This form is not from the stand-in page.');
-      const action = field(body, 'action');
-      if (action !== 'start' && action !== 'block') return reply.code(400).send('Unknown action.');
-      const update = await change((state) => telegramUpdate(state, action, field(body, 'code'), now()));
-      const said = await deliverUpdate(options, update);
-      await change((state) => {
-        state.lastHook = said;
+      scope.post(`${prefix}/act`, { config: { otherSiteMayPost: true } }, async (request, reply) => {
+        const body = request.body;
+        if (field(body, 'nonce') !== nonce)
+          return reply.code(403).send('This form is not from the stand-in page.');
+        const action = field(body, 'action');
+        if (action !== 'start' && action !== 'block') return reply.code(400).send('Unknown action.');
+        const update = await change((state) => telegramUpdate(state, action, field(body, 'code'), now()));
+        const said = await deliverUpdate(options, update);
+        await change((state) => {
+          state.lastHook = said;
+        });
+        return reply.redirect(prefix, 303);
       });
-      return reply.redirect(prefix, 303);
+
+      scope.get<{ Params: { id: string; index: string } }>(
+        `${prefix}/files/:id/:index`,
+        async (request, reply) => {
+          const record = (await options.store.list(PLATFORM)).find(
+            (candidate) => String(candidate.id) === request.params.id,
+          );
+          const file = record?.files[Number(request.params.index)];
+          if (!file) return reply.code(404).send('No such file.');
+          return reply.type(file.contentType).header('x-content-type-options', 'nosniff').send(file.data);
+        },
+      );
     });
+  };
+}
 
-    scope.get<{ Params: { id: string; index: string } }>(
-      `${prefix}/files/:id/:index`,
-      async (request, reply) => {
-        const record = (await options.store.list(PLATFORM)).find(
-          (candidate) => String(candidate.id) === request.params.id,
-        );
-        const file = record?.files[Number(request.params.index)];
-        if (!file) return reply.code(404).send('No such file.');
-        return reply.type(file.contentType).header('x-content-type-options', 'nosniff').send(file.data);
-      },
-    );
-  });
-};
-
-export async function readTelegramState(options: StandInOptions): Promise<TelegramStandInState> {
+async function readTelegramState(options: StandInOptions): Promise<TelegramStandInState> {
   return options.store.readState<TelegramStandInState>(PLATFORM, {
     chats: {},
     nextUpdateId: 100_000_001,

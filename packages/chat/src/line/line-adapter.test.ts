@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ChatPlatformSettings, InboundRequest } from '../port.ts';
-import { createLineAdapter, LINE_EVENT_MAX_AGE_SECONDS } from './line-adapter.ts';
+import { LINE_EVENT_MAX_AGE_SECONDS, lineAdapter } from './line-adapter.ts';
 import { LINE_LIMITS, lineMessages } from './line-message.ts';
 import { lineRetryKey } from './line-signature.ts';
 
@@ -43,7 +43,7 @@ function event(
 
 describe('LINE inbound', () => {
   it('links the user who sent a code, full-width digits folded, and reads unfollow and leave as dead', async () => {
-    const adapter = createLineAdapter();
+    const adapter = lineAdapter();
     const result = await adapter.inbound?.(
       webhook([
         event('follow'),
@@ -67,7 +67,7 @@ describe('LINE inbound', () => {
   });
 
   it("answers the console's verify request (no events) and refuses a forged, stale or replayed one", async () => {
-    const adapter = createLineAdapter();
+    const adapter = lineAdapter();
     expect(await adapter.inbound?.(webhook([]), settings)).toEqual({ kind: 'accepted', events: [] });
 
     const forged = await adapter.inbound?.(webhook([event('unfollow')], 'another-secret'), settings);
@@ -96,7 +96,7 @@ describe('LINE inbound', () => {
   });
 
   it('gives the add-friend URL to start from', () => {
-    const linking = createLineAdapter().linking;
+    const linking = lineAdapter().linking;
     expect(linking.kind === 'code' && linking.startUrl('ABC123', settings)).toBe(
       'https://line.me/R/ti/p/@mimamori',
     );
@@ -136,26 +136,34 @@ describe('LINE messages', () => {
     expect(said).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
   });
 
-  it('sends pictures by their public HTTPS URL, and leaves out those LINE could not fetch or preview', () => {
+  it('sends pictures by their public HTTPS URL with a preview within 1 MB, and leaves out those LINE could not fetch', () => {
     const messages = lineMessages(
       message('変更', [
-        image(500_000, 'https://mimamori.example/i/abc'),
+        // The product's image link: its preview is served apart, whatever the picture's size.
+        image(LINE_LIMITS.previewBytes + 1, 'https://mimamori.example/i/abc.def?jpeg=1'),
         image(500_000, null),
         image(500_000, 'http://mimamori.example/i/plain'),
-        image(LINE_LIMITS.previewBytes + 1, 'https://mimamori.example/i/big'),
+        // Elsewhere, a picture is its own preview only within 1 MB.
+        image(LINE_LIMITS.previewBytes + 1, 'https://cdn.example/big.png'),
+        image(500_000, 'https://cdn.example/small.png'),
         image(500_000, 'http://127.0.0.1:8080/i/local'),
       ]),
     );
     expect(messages.slice(1)).toEqual([
       {
         type: 'image',
-        originalContentUrl: 'https://mimamori.example/i/abc',
-        previewImageUrl: 'https://mimamori.example/i/abc',
+        originalContentUrl: 'https://mimamori.example/i/abc.def?jpeg=1',
+        previewImageUrl: 'https://mimamori.example/i/abc.def?preview=1',
+      },
+      {
+        type: 'image',
+        originalContentUrl: 'https://cdn.example/small.png',
+        previewImageUrl: 'https://cdn.example/small.png',
       },
       {
         type: 'image',
         originalContentUrl: 'http://127.0.0.1:8080/i/local',
-        previewImageUrl: 'http://127.0.0.1:8080/i/local',
+        previewImageUrl: 'http://127.0.0.1:8080/i/local?preview=1',
       },
     ]);
   });

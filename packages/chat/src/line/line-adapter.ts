@@ -37,7 +37,7 @@ interface LineEvent {
  * befriend (or invite to a group) and send the one-time code to; updates go out by the push API
  * to the user, group or room the code came from, as `{ to }`.
  */
-export function createLineAdapter(): ChatAdapter {
+export function lineAdapter(): ChatAdapter {
   const seen = new SeenSet();
 
   return {
@@ -99,8 +99,6 @@ export function createLineAdapter(): ChatAdapter {
     },
   };
 }
-
-export const lineAdapter: ChatAdapter = createLineAdapter();
 
 /** The reply to a code; LINE tells the bot no language, so both. */
 const LINKED_TEXT =

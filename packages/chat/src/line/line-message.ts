@@ -1,3 +1,4 @@
+import { IMAGE_LINK_PATH } from '@mimamori/image-links';
 import { cutText, fitBody, LINE_LIMIT } from '../fit-text.ts';
 import type { ChatImage, ChatMessage } from '../port.ts';
 
@@ -7,7 +8,7 @@ export const LINE_LIMITS = {
   /** A text message's characters, counted in UTF-16 units. */
   textLength: 5_000,
   imageUrlLength: 2_000,
-  /** The preview image's bytes; the original may be 10 MB, but the product has one picture for both. */
+  /** The preview image's bytes (the original may be 10 MB). */
   previewBytes: 1_000_000,
 } as const;
 
@@ -19,8 +20,7 @@ export type LineMessage =
  * One message laid out for LINE: a plain-text message (LINE has no markup in text messages)
  * with the title, the facts, the change cut to fit and the link, then the pictures as image
  * messages by their public URLs. A picture is left out when it has no public URL LINE could
- * fetch, or when it is over the preview's 1 MB (the product keeps no smaller copy): the link
- * still leads to it.
+ * fetch, or no preview of at most 1 MB: the link still leads to it.
  */
 export function lineMessages(message: ChatMessage): LineMessage[] {
   const head = [
@@ -31,27 +31,44 @@ export function lineMessages(message: ChatMessage): LineMessage[] {
   const separators = (tail ? 2 : 0) + 2;
   const body = fitBody(message.body.trim(), head.length + tail.length + separators, LINE_LIMITS.textLength);
   const text = cutText([head, body, tail].filter((part) => part !== '').join('\n\n'), LINE_LIMITS.textLength);
-  const images = message.images
-    .filter(fetchableByLine)
-    .slice(0, LINE_LIMITS.messagesPerPush - 1)
-    .map((image): LineMessage => {
-      const url = image.publicUrl ?? '';
-      return { type: 'image', originalContentUrl: url, previewImageUrl: url };
-    });
+  const images: LineMessage[] = [];
+  for (const image of message.images) {
+    const urls = lineImageUrls(image);
+    if (urls && images.length < LINE_LIMITS.messagesPerPush - 1) images.push({ type: 'image', ...urls });
+  }
   return [{ type: 'text', text }, ...images];
 }
 
-function fetchableByLine(image: ChatImage): boolean {
-  if (image.publicUrl === null || image.publicUrl.length > LINE_LIMITS.imageUrlLength) return false;
-  if (image.data.length > LINE_LIMITS.previewBytes) return false;
+/**
+ * The picture's URL and its preview's. The product's image links serve a preview of at most 1 MB
+ * at `?preview=1` (the gateway's /i/ routes); any other URL is its own preview when the picture
+ * is within 1 MB.
+ */
+function lineImageUrls(image: ChatImage): { originalContentUrl: string; previewImageUrl: string } | null {
+  const original = fetchableByLine(image.publicUrl);
+  if (!original) return null;
+  if (original.pathname.startsWith(IMAGE_LINK_PATH)) {
+    const preview = new URL(original);
+    preview.search = '';
+    preview.searchParams.set('preview', '1');
+    if (preview.toString().length > LINE_LIMITS.imageUrlLength) return null;
+    return { originalContentUrl: original.toString(), previewImageUrl: preview.toString() };
+  }
+  if (image.data.length > LINE_LIMITS.previewBytes) return null;
+  return { originalContentUrl: original.toString(), previewImageUrl: original.toString() };
+}
+
+function fetchableByLine(publicUrl: string | null): URL | null {
+  if (publicUrl === null || publicUrl.length > LINE_LIMITS.imageUrlLength) return null;
   let url: URL;
   try {
-    url = new URL(image.publicUrl);
+    url = new URL(publicUrl);
   } catch {
-    return false;
+    return null;
   }
   // LINE fetches over HTTPS only; a loopback http address is the local product with its stand-in.
-  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+  const fetchable = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+  return fetchable ? url : null;
 }
 
 export function isLoopbackHost(hostname: string): boolean {

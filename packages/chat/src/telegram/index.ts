@@ -1,5 +1,4 @@
 export {
-  createTelegramAdapter,
   TELEGRAM_START_CODE,
   type TelegramAdapterOptions,
   telegramAdapter,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ChatPlatformSettings, InboundRequest } from '../port.ts';
-import { createTelegramAdapter } from './telegram-adapter.ts';
+import { telegramAdapter } from './telegram-adapter.ts';
 import { TELEGRAM_LIMITS, telegramPhotos, telegramText } from './telegram-message.ts';
 
 const settings: ChatPlatformSettings = {
@@ -25,7 +25,7 @@ const privateChat = { id: 42, type: 'private', username: 'hanako', first_name: '
 
 describe('Telegram inbound', () => {
   it('links the chat a /start code came from, named by the group title or the @username', async () => {
-    const adapter = createTelegramAdapter();
+    const adapter = telegramAdapter();
     const direct = await adapter.inbound?.(
       update({ update_id: 1, message: { chat: privateChat, text: '/start abc_DEF-1' } }),
       settings,
@@ -58,7 +58,7 @@ describe('Telegram inbound', () => {
   });
 
   it('reads a blocked or removed bot as dead and a group upgraded to a supergroup as moved', async () => {
-    const adapter = createTelegramAdapter();
+    const adapter = telegramAdapter();
     const blocked = await adapter.inbound?.(
       update({ update_id: 10, my_chat_member: { chat: privateChat, new_chat_member: { status: 'kicked' } } }),
       settings,
@@ -85,7 +85,7 @@ describe('Telegram inbound', () => {
   });
 
   it('refuses an update without the secret token, with another one, or sent again', async () => {
-    const adapter = createTelegramAdapter();
+    const adapter = telegramAdapter();
     const body = {
       update_id: 20,
       my_chat_member: { chat: privateChat, new_chat_member: { status: 'kicked' } },
@@ -110,7 +110,7 @@ describe('Telegram inbound', () => {
   });
 
   it('starts from the deep link with the code, and gives no link for a code Telegram would not carry', () => {
-    const linking = createTelegramAdapter().linking;
+    const linking = telegramAdapter().linking;
     if (linking.kind !== 'code') throw new Error('Telegram links by code');
     expect(linking.startUrl('abc_DEF-1', settings)).toBe('https://t.me/mimamori_bot?start=abc_DEF-1');
     expect(linking.startUrl('has space', settings)).toBe('');

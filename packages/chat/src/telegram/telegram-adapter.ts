@@ -16,7 +16,8 @@ export const TELEGRAM_START_CODE = /^[A-Za-z0-9_-]{1,64}$/;
 const TOKEN_RETRY_MS = 15 * 60 * 1000;
 /**
  * Once the text is out, a 429 on the pictures is waited out here (Telegram says how long) rather
- * than handed back: a retry of the whole send would post the text twice. Longer waits are handed back.
+ * than handed back: a retry of the whole send would post the text twice. Pictures that would
+ * wait longer are left out.
  */
 const LONGEST_WAIT_IN_SEND_MS = 30_000;
 const TRIES_PER_PART = 3;
@@ -62,7 +63,7 @@ export interface TelegramAdapterOptions {
  * stored as `{ chatId }`. Updates go out as an HTML text message, then the pictures uploaded
  * (one photo, or an album of 2–10).
  */
-export function createTelegramAdapter(options: TelegramAdapterOptions = {}): ChatAdapter {
+export function telegramAdapter(options: TelegramAdapterOptions = {}): ChatAdapter {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const seen = new SeenSet();
 
@@ -123,8 +124,6 @@ export function createTelegramAdapter(options: TelegramAdapterOptions = {}): Cha
     },
   };
 }
-
-export const telegramAdapter: ChatAdapter = createTelegramAdapter();
 
 const LINKED = {
   ja: 'Mimamori と連携しました。更新のお知らせはこのチャットに届きます。',
@@ -206,37 +205,50 @@ async function sendAll(
         (error: Error): BotApiAnswer => ({ ok: false, error_code: 0, description: error.name }),
       );
       if (answer.ok) break;
-      const code = answer.error_code ?? 0;
-      const said = (answer.description ?? '').slice(0, 200);
       const migrated = answer.parameters?.migrate_to_chat_id;
-      if (code === 400 && typeof migrated === 'number' && attempt < TRIES_PER_PART) {
+      if (answer.error_code === 400 && typeof migrated === 'number' && attempt < TRIES_PER_PART) {
         chatId = String(migrated);
         continue;
       }
-      if (code === 429) {
-        const waitMs = Math.max(1, answer.parameters?.retry_after ?? 1) * 1000;
-        if (index > 0 && waitMs <= LONGEST_WAIT_IN_SEND_MS && attempt < TRIES_PER_PART) {
+      const outcome = outcomeOf(method, answer);
+      if (index === 0 || outcome.kind === 'dead') return outcome;
+      // The text is in the chat: a 429 on the pictures is waited out as Telegram asks, and
+      // pictures that still do not go are left out rather than the whole message sent again.
+      if (outcome.kind === 'retry' && answer.error_code === 429 && attempt < TRIES_PER_PART) {
+        const waitMs = outcome.afterMs ?? 1_000;
+        if (waitMs <= LONGEST_WAIT_IN_SEND_MS) {
           await sleep(waitMs);
           continue;
         }
-        return { kind: 'retry', afterMs: waitMs, reason: `Telegram 429 on ${method}` };
       }
-      if (code === 403) return { kind: 'dead', reason: `Telegram 403: ${said}` };
-      if (code === 400 && /chat not found/i.test(said))
-        return { kind: 'dead', reason: 'Telegram: chat not found' };
-      if (code === 401 || code === 404) {
-        return {
-          kind: 'retry',
-          afterMs: TOKEN_RETRY_MS,
-          reason: `Telegram refused the bot token (${code}): check TELEGRAM_BOT_TOKEN`,
-        };
-      }
-      if (code === 0 || code >= 500)
-        return { kind: 'retry', afterMs: null, reason: `Telegram ${method}: ${said || code}` };
-      return { kind: 'refused', reason: `Telegram ${code} on ${method}: ${said}` };
+      break;
     }
   }
   return { kind: 'sent' };
+}
+
+/** What a refusal of the Bot API means for the link (docs/channels.md#telegram). */
+function outcomeOf(method: string, answer: BotApiAnswer): ChatOutcome {
+  const code = answer.error_code ?? 0;
+  const said = (answer.description ?? '').slice(0, 200);
+  if (code === 429) {
+    const waitMs = Math.max(1, answer.parameters?.retry_after ?? 1) * 1000;
+    return { kind: 'retry', afterMs: waitMs, reason: `Telegram 429 on ${method}` };
+  }
+  // Blocked by the user, kicked from the group, user deactivated, not a member of the channel.
+  if (code === 403) return { kind: 'dead', reason: `Telegram 403: ${said}` };
+  if (code === 400 && /chat not found/i.test(said))
+    return { kind: 'dead', reason: 'Telegram: chat not found' };
+  if (code === 401 || code === 404) {
+    return {
+      kind: 'retry',
+      afterMs: TOKEN_RETRY_MS,
+      reason: `Telegram refused the bot token (${code}): check TELEGRAM_BOT_TOKEN`,
+    };
+  }
+  if (code === 0 || code >= 500)
+    return { kind: 'retry', afterMs: null, reason: `Telegram ${method}: ${said || code}` };
+  return { kind: 'refused', reason: `Telegram ${code} on ${method}: ${said}` };
 }
 
 function photoForm(chatId: string, photos: TelegramPhoto[]): FormData {
