@@ -355,9 +355,7 @@ function linePageBody(page: {
   ).join('');
   const messages = records.filter((record) => record.chat === as);
   return `<p>You play the LINE user <code>${escapeHtml(as)}</code>, ${friend ? 'a friend of the official account' : 'not a friend of the official account'}${
-    page.options.settings.line
-      ? ` <strong>@${escapeHtml(page.options.settings.line.botBasicId)}</strong>`
-      : ''
+    page.options.settings.line ? ` <strong>${escapeHtml(page.options.settings.line.botBasicId)}</strong>` : ''
   }.</p>
 <p>${friend ? button('unfollow', 'Block the official account') : button('follow', 'Add the official account as a friend')}</p>
 <form method="post" action="${prefix}/act">${hidden}<input type="hidden" name="action" value="message">
