@@ -49,6 +49,10 @@ describe('LINE inbound', () => {
         event('follow'),
         event('message', { message: { type: 'text', id: '1', text: ' ＡＢＣ１２３ ' } }),
         event('message', { message: { type: 'text', id: '2', text: 'こんにちは、よろしく' } }),
+        event('message', {
+          source: { type: 'group', groupId: `C${'d'.repeat(28)}9f0e`, userId: USER },
+          message: { type: 'text', id: '3', text: 'GRP-CODE_1' },
+        }),
         event('unfollow'),
         event('leave', { source: { type: 'group', groupId: `C${'b'.repeat(32)}` } }),
       ]),
@@ -57,6 +61,13 @@ describe('LINE inbound', () => {
     expect(result?.kind).toBe('accepted');
     expect(result?.kind === 'accepted' && result.events).toEqual([
       { kind: 'link', code: 'ABC123', credentials: { to: USER }, label: 'LINE user …aaa1' },
+      // A code sent in a group links the group, whoever sent it.
+      {
+        kind: 'link',
+        code: 'GRP-CODE_1',
+        credentials: { to: `C${'d'.repeat(28)}9f0e` },
+        label: 'LINE group …9f0e',
+      },
       { kind: 'dead', match: { to: USER }, reason: 'the LINE user blocked the official account' },
       {
         kind: 'dead',
