@@ -17,7 +17,7 @@ beforeAll(async () => {
         channelAccessToken: 'line-channel-token',
         channelSecret: 'line-channel-secret',
         botBasicId: '@mimamori',
-        addFriendUrl: `${base}/dev/line`,
+        addFriendUrl: `${base}/dev/line/friend`,
       },
     }),
   });
@@ -54,6 +54,10 @@ const setLimit = (mode: string) => product.act({ action: 'limit', mode });
 describe('LINE through its stand-in', () => {
   it('links the user who befriends the account and sends the code, and tells them so', async () => {
     product.linkedCodes.add('K7Q2M9');
+    const linking = adapter.linking;
+    if (linking.kind !== 'code') throw new Error('LINE links by code');
+    const friendPage = await (await fetch(linking.startUrl('K7Q2M9', product.settings))).text();
+    expect(friendPage).toContain('<button type="submit">Add friend</button>');
     const follow = await product.act({ action: 'follow' });
     expect(follow.status).toBe(303);
     expect(product.inbound.at(-1)).toMatchObject({ kind: 'accepted', events: [] });

@@ -142,6 +142,23 @@ export function lineStandIn(): StandIn {
           .send(page.html);
       });
 
+      // The add-friend link of the official account (LINE's `line.me/R/ti/p/@…`).
+      scope.get(`${prefix}/friend`, async (_request, reply) => {
+        const state = await readLineState(options);
+        const friend = state.users[state.me]?.friend === true;
+        const name = escapeHtml(options.settings.line?.botBasicId ?? '');
+        const page = devPage({
+          title: 'LINE (local stand-in)',
+          body: `<p>The official account <strong>${name}</strong>${friend ? ' is already your friend.' : '.'}</p>
+${friend ? '' : `<form method="post" action="${prefix}/act"><input type="hidden" name="nonce" value="${nonce}"><input type="hidden" name="action" value="follow"><button type="submit">Add friend</button></form>`}
+<p><a href="${prefix}">Open the talk</a></p>`,
+        });
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('content-security-policy', page.csp)
+          .send(page.html);
+      });
+
       scope.post(`${prefix}/act`, { config: { otherSiteMayPost: true } }, async (request, reply) => {
         const body = request.body;
         if (field(body, 'nonce') !== nonce)

@@ -101,6 +101,9 @@ describe('Telegram through its stand-in', () => {
     const botPage = await (await fetch(deepLink)).text();
     expect(botPage).toContain('<button type="submit">Start</button>');
     expect(botPage).toContain('name="code" value="code_1-A"');
+    // A deep-link base at the stand-in itself opens the same page.
+    const atBase = await (await fetch(`${product.base}/dev/telegram/mimamori_bot?start=code_1-A`)).text();
+    expect(atBase).toContain('name="code" value="code_1-A"');
 
     expect((await product.act({ action: 'start', code: 'code_1-A' })).status).toBe(303);
     expect(product.inbound.at(-1)).toMatchObject({

@@ -149,24 +149,28 @@ export function telegramStandIn(): StandIn {
         );
       });
 
-      scope.get<{ Params: { bot: string }; Querystring: { start?: string } }>(
-        `${prefix}/t.me/:bot`,
-        async (request, reply) => {
-          const bot = options.settings.telegram?.botUsername ?? '';
-          if (request.params.bot.toLowerCase() !== bot.toLowerCase()) {
-            return sendPage(reply, `<p>There is no bot called @${escapeHtml(request.params.bot)}.</p>`);
-          }
-          const code = request.query.start ?? '';
-          return sendPage(
-            reply,
-            `<p>Chat with <strong>@${escapeHtml(bot)}</strong>, as ${escapeHtml(TELEGRAM_STAND_IN_USER.first_name)} ${escapeHtml(TELEGRAM_STAND_IN_USER.last_name)}.</p>
+      // The bot's chat opened by a deep link: `<deepLinkBase>/<bot>?start=<code>`, with the
+      // deep-link base at the stand-in's `t.me` or at the stand-in itself.
+      const botPage = async (
+        request: FastifyRequest<{ Params: { bot: string }; Querystring: { start?: string } }>,
+        reply: FastifyReply,
+      ) => {
+        const bot = options.settings.telegram?.botUsername ?? '';
+        if (request.params.bot.toLowerCase() !== bot.toLowerCase()) {
+          return sendPage(reply, `<p>There is no bot called @${escapeHtml(request.params.bot)}.</p>`);
+        }
+        const code = request.query.start ?? '';
+        return sendPage(
+          reply,
+          `<p>Chat with <strong>@${escapeHtml(bot)}</strong>, as ${escapeHtml(TELEGRAM_STAND_IN_USER.first_name)} ${escapeHtml(TELEGRAM_STAND_IN_USER.last_name)}.</p>
 <form method="post" action="${prefix}/act"><input type="hidden" name="nonce" value="${nonce}">
 <input type="hidden" name="action" value="start"><input type="hidden" name="code" value="${escapeHtml(code)}">
 <button type="submit">Start</button></form>
 <p><a href="${prefix}">Back to the chats</a></p>`,
-          );
-        },
-      );
+        );
+      };
+      scope.get(`${prefix}/t.me/:bot`, botPage);
+      scope.get(`${prefix}/:bot`, botPage);
 
       scope.post(`${prefix}/act`, { config: { otherSiteMayPost: true } }, async (request, reply) => {
         const body = request.body;
