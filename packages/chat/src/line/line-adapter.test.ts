@@ -150,7 +150,7 @@ describe('LINE messages', () => {
   it('sends pictures by their public HTTPS URL with a preview within 1 MB, and leaves out those LINE could not fetch', () => {
     const messages = lineMessages(
       message('変更', [
-        // The product's image link: its preview is served apart, whatever the picture's size.
+        // The product's image link: its JPEG and its preview are served apart, whatever the picture's size.
         image(LINE_LIMITS.previewBytes + 1, 'https://mimamori.example/i/abc.def?jpeg=1'),
         image(500_000, null),
         image(500_000, 'http://mimamori.example/i/plain'),
@@ -173,7 +173,7 @@ describe('LINE messages', () => {
       },
       {
         type: 'image',
-        originalContentUrl: 'http://127.0.0.1:8080/i/local',
+        originalContentUrl: 'http://127.0.0.1:8080/i/local?jpeg=1',
         previewImageUrl: 'http://127.0.0.1:8080/i/local?preview=1',
       },
     ]);

@@ -40,19 +40,26 @@ export function lineMessages(message: ChatMessage): LineMessage[] {
 }
 
 /**
- * The picture's URL and its preview's. The product's image links serve a preview of at most 1 MB
- * at `?preview=1` (the gateway's /i/ routes); any other URL is its own preview when the picture
- * is within 1 MB.
+ * The picture's URL and its preview's. The product's image links serve the picture as a JPEG of
+ * at most 10 MB at `?jpeg=1` and a preview of at most 1 MB at `?preview=1` (the gateway's /i/
+ * routes): LINE takes only JPEG and PNG, and the stored picture may be WebP. Any other URL is its
+ * own preview when the picture is within 1 MB.
  */
 function lineImageUrls(image: ChatImage): { originalContentUrl: string; previewImageUrl: string } | null {
   const original = fetchableByLine(image.publicUrl);
   if (!original) return null;
   if (original.pathname.startsWith(IMAGE_LINK_PATH)) {
-    const preview = new URL(original);
-    preview.search = '';
-    preview.searchParams.set('preview', '1');
-    if (preview.toString().length > LINE_LIMITS.imageUrlLength) return null;
-    return { originalContentUrl: original.toString(), previewImageUrl: preview.toString() };
+    const variant = (name: 'jpeg' | 'preview') => {
+      const url = new URL(original);
+      url.search = '';
+      url.searchParams.set(name, '1');
+      return url.toString();
+    };
+    const urls = { originalContentUrl: variant('jpeg'), previewImageUrl: variant('preview') };
+    return urls.previewImageUrl.length <= LINE_LIMITS.imageUrlLength &&
+      urls.originalContentUrl.length <= LINE_LIMITS.imageUrlLength
+      ? urls
+      : null;
   }
   if (image.data.length > LINE_LIMITS.previewBytes) return null;
   return { originalContentUrl: original.toString(), previewImageUrl: original.toString() };
