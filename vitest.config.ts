@@ -32,18 +32,20 @@ const KNOWN_LONG_FILES: [string, number][] = [
   ['services/crawler/src/browser/browser-page-fetcher.int.test.ts', 43],
   ['e2e/dashboard.e2e.test.ts', 42],
   ['e2e/wizard.e2e.test.ts', 38],
+  ['system-tests/failure-alerts.int.test.ts', 36],
   ['system-tests/faults/notifier-killed.int.test.ts', 35],
   ['e2e/account.e2e.test.ts', 30],
   ['system-tests/pipeline.int.test.ts', 27],
   ['e2e/first-hour.e2e.test.ts', 26],
-  ['system-tests/failure-alerts.int.test.ts', 25],
   ['e2e/target-detail.e2e.test.ts', 25],
   ['e2e/api-tokens.e2e.test.ts', 24],
   ['e2e/billing.e2e.test.ts', 23],
   ['e2e/filings.e2e.test.ts', 21],
+  ['e2e/webhooks.e2e.test.ts', 20],
   ['system-tests/faults/postgres-restarted.int.test.ts', 19],
   ['e2e/shell.e2e.test.ts', 17],
   ['packages/bus/src/outbox-pglite.test.ts', 17],
+  ['standalone/src/start-standalone.test.ts', 16],
 ];
 
 /**

@@ -204,10 +204,12 @@ describe('dashboard against the running product', () => {
     expect(await page.getByRole('button', { name: 'Shop Zeta を再開' }).isDisabled()).toBe(true);
 
     // Usage: hourly sites spill into the 10-minute slots a Basic plan has (docs/product.md#quotas).
-    expect(await usage(page, '_60min')).toBe('0 / 0');
+    // A row the plan has none of says so instead of "0 / 0" beside its room.
+    expect(await usage(page, '_60min')).toBe('枠なし');
     await expect.poll(() => refreshedUsage(page, '_10min', '最新の状態に更新')).toBe('5 / 5');
-    expect(await usage(page, '_1min')).toBe('0 / 0');
-    expect(await usage(page, 'random_ip')).toBe('0 / 0');
+    expect(await usage(page, '_1min')).toBe('枠なし');
+    expect(await usage(page, 'random_ip')).toBe('プラン対象外');
+    expect(await page.getByTestId('usage-spill').textContent()).toContain('より短い間隔の空き枠を使います');
     expect(await usage(page, 'ss')).toBe('0 / 5');
     expect(await usage(page, 'mail')).toBe('0 / 3');
     expect(await usage(page, 'line_notify')).toBe('0 / 5');

@@ -185,4 +185,49 @@ describe('webhooks against the running product', () => {
       .screenshot({ path: join(shots, 'webhooks-site-en-1280-panel.png') });
     await page.context().close();
   }, 240_000);
+
+  it('tries webhooks without a server: the suggested local receiver, its page checking each signature — Japanese, 1280 px', async () => {
+    const page = await openPage(running.browser, 'ja-JP', WIDE);
+    await signedUpAndIn(page, running.product.url, {
+      email: 'webhook-try@example.com',
+      password: 'webhook-pass-1',
+      labels: JA,
+    });
+    await page.goto(new URL('/account', running.product.url).href);
+    const section = page.getByTestId('account-webhooks');
+    const suggestion = section.getByTestId('webhook-try');
+    const receiverUrl = String(await suggestion.locator('code').textContent());
+    expect(receiverUrl).toBe(new URL('/dev/webhooks/in/demo', running.product.url).href);
+    await suggestion.getByRole('button', { name: 'この URL を使う' }).click();
+    expect(await section.getByLabel(JA_WORDS.url).inputValue()).toBe(receiverUrl);
+    await section.getByRole('button', { name: JA_WORDS.add }).click();
+    const secret = String(await section.getByTestId('webhook-secret').locator('code').textContent());
+    expect(secret).toMatch(/^whsec_/);
+    const row = section.getByTestId('webhook-row').filter({ hasText: '/dev/webhooks/in/demo' });
+    await row.getByRole('button', { name: JA_WORDS.test }).click();
+    await expect
+      .poll(() => row.getByTestId('webhook-test').textContent(), { timeout: 30_000 })
+      .toContain(JA_WORDS.delivered);
+    await expectNoSeriousAxeViolations(page);
+    await screenshot(page, 'webhooks-try-ja-1280');
+
+    // The receiver's page: the delivery as received, its signature checked once the secret is pasted.
+    const receiverPage = await page.context().newPage();
+    await receiverPage.goto(new URL('/dev/webhooks', running.product.url).href);
+    const delivery = receiverPage.locator('article.delivery').first();
+    expect(await delivery.getAttribute('data-verdict')).toBe('none');
+    expect(await delivery.textContent()).toContain('"type": "test"');
+    const demoForm = receiverPage.locator('form').filter({ hasText: receiverUrl });
+    await demoForm.getByLabel(/Signing secret/).fill(secret);
+    await demoForm.getByRole('button', { name: 'Keep' }).click();
+    await expect.poll(() => delivery.getAttribute('data-verdict')).toBe('ok');
+    expect(await delivery.textContent()).toContain('Signature checked: valid');
+    // Another loopback URL stays refused: only the product's own receivers are let through.
+    await section.getByLabel(JA_WORDS.url).fill(new URL('/api/user_info', running.product.url).href);
+    await section.getByRole('button', { name: JA_WORDS.add }).click();
+    await expect.poll(() => section.locator('.field-error').textContent()).toContain(JA_WORDS.forbidden);
+    // The receiver's page is a tool page with a script-free CSP, where axe cannot be injected.
+    await screenshot(receiverPage, 'webhooks-receiver-page-1280');
+    await page.context().close();
+  }, 240_000);
 });

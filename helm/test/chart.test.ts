@@ -210,6 +210,37 @@ describe('the chart', () => {
     expect(new Set(refs)).toEqual(new Set(['mimamori-connections']));
   });
 
+  it('gives the image-link key to the gateway and the notifier only, from the Secret when set', async () => {
+    const key = Buffer.alloc(32, 3).toString('base64');
+    const manifests = await render([
+      '--set',
+      `secret.secretKeys=${SECRET_KEYS}`,
+      '--set',
+      `secret.imageLinkKey=${key}`,
+    ]);
+    const secret = manifests.find((manifest) => manifest.kind === 'Secret') as {
+      stringData?: Record<string, string>;
+    };
+    expect(secret.stringData?.IMAGE_LINK_KEY).toBe(key);
+    const given = manifests
+      .filter((manifest) => manifest.kind === 'Deployment')
+      .filter((workload) =>
+        workload.spec.template.spec.containers[0].env.some(
+          (variable: { name: string; valueFrom?: { secretKeyRef?: { key: string; optional?: boolean } } }) =>
+            variable.name === 'IMAGE_LINK_KEY' &&
+            variable.valueFrom?.secretKeyRef?.key === 'IMAGE_LINK_KEY' &&
+            variable.valueFrom.secretKeyRef.optional === true,
+        ),
+      )
+      .map((workload) => workload.metadata.name);
+    expect(given.sort()).toEqual(['mimamori-gateway', 'mimamori-notifier']);
+    const without = await render(['--set', `secret.secretKeys=${SECRET_KEYS}`]);
+    const plain = without.find((manifest) => manifest.kind === 'Secret') as {
+      stringData?: Record<string, string>;
+    };
+    expect(plain.stringData).not.toHaveProperty('IMAGE_LINK_KEY');
+  });
+
   it('with KEDA on leaves the crawler replica count to the ScaledObject', async () => {
     const manifests = await render(['-f', join(chart, 'values-production.yaml')]);
     const crawler = manifests.find(

@@ -48,7 +48,10 @@ try {
   // Printed plainly (not only logged) so a person, or a test, can find the address.
   console.log(`Mimamori is running at ${url}`);
   console.log(`Outgoing mail: ${url}dev/mailbox`);
-  if (listensOnLoopbackOnly(config.MIMAMORI_HOST)) console.log(`Discord messages: ${url}dev/discord`);
+  if (listensOnLoopbackOnly(config.MIMAMORI_HOST)) {
+    console.log(`Discord messages: ${url}dev/discord`);
+    console.log(`Webhook receiver to try webhooks with: ${url}dev/webhooks`);
+  }
   // Its test clock moves billing's time (docs/billing.md): trials end, renewals fail on demand.
   if (stripeStandInUrl) console.log(`Stripe stand-in (billing without Stripe): ${stripeStandInUrl}`);
 } catch (error) {

@@ -76,6 +76,21 @@ describe('single-process mode', () => {
       expect(discord.status).toBe(200);
       expect(String(discord.body)).toContain('Mimamori との連携が完了しました。');
 
+      // On loopback the product suggests its own webhook receiver, the one loopback URL the SSRF
+      // guard lets through; a test delivery lands on /dev/webhooks.
+      const listed = await visitor.get('/api/webhooks');
+      const tryUrl = (listed.body as { try_url: string | null }).try_url ?? '';
+      expect(tryUrl).toBe(new URL('/dev/webhooks/in/demo', product.url).href);
+      const made = await visitor.post('/api/webhooks', { url: tryUrl });
+      expect(made.status).toBe(201);
+      const tested = await visitor.post('/api/webhooks/test', {
+        id: (made.body as { webhook: { id: string } }).webhook.id,
+      });
+      expect(tested.body).toMatchObject({ outcome: 'answered', status: 200 });
+      expect(String((await visitor.get('/dev/webhooks')).body)).toContain(
+        '&quot;type&quot;: &quot;test&quot;',
+      );
+
       // Without a Stripe key billing runs on the local stand-in: the trial is at "Stripe", and the
       // card screens offer the test card form, which registers a card end to end.
       expect(product.stripeStandInUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -97,6 +112,25 @@ describe('single-process mode', () => {
         status: 200,
         body: { status: 1, has_pi: true, card: { last4: '4242' } },
       });
+      // Stopped and started again on the same data folder, the stand-in pages show what they had.
+      await shutdown.run('restart');
+      const again = createShutdown({ logger, timeoutMs: 5_000 });
+      try {
+        const restarted = await startStandalone({
+          host: '127.0.0.1',
+          port: 0,
+          dataDir,
+          logger,
+          shutdown: again,
+        });
+        const after = createHttpVisitor(restarted.url);
+        expect(String((await after.get('/dev/discord')).body)).toContain('Mimamori との連携が完了しました。');
+        expect(String((await after.get('/dev/webhooks')).body)).toContain(
+          '&quot;type&quot;: &quot;test&quot;',
+        );
+      } finally {
+        await again.run('test finished');
+      }
     } finally {
       await shutdown.run('test finished');
       await rm(dataDir, { recursive: true, force: true });

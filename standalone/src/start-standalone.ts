@@ -11,6 +11,7 @@ import {
 } from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
 import { createInProcessBus } from '@mimamori/bus';
+import { fileStandInStore } from '@mimamori/chat-stand-ins';
 import { accountV1, billingV1, diffV1, filingsV1, targetV1, webhookV1 } from '@mimamori/contracts';
 import { type CrawlerDeps, createCrawlerService } from '@mimamori/crawler';
 import { openPglite } from '@mimamori/db';
@@ -21,7 +22,9 @@ import {
   DISCORD_STAND_IN_PATH,
   listensOnLoopbackOnly,
   previewCrawlers,
+  WEBHOOK_RECEIVER_PREFIX,
 } from '@mimamori/gateway';
+import { keptImageLinkKey } from '@mimamori/image-links';
 import { createMailbox, type Mailbox } from '@mimamori/mail';
 import { accountProfileClient, createNotifierService } from '@mimamori/notifier';
 import { type AddonPrices, billingCatalogue, type PlanPrices } from '@mimamori/plans';
@@ -86,6 +89,9 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const mailbox = await createMailbox(join(dataDir, 'mailbox'), { from: MAIL_FROM });
 
   const secretBox = createSecretBox(await keptSecretKeys(join(dataDir, 'secret-keys')));
+  // Signs the public picture links (/i/<token>) chat platforms fetch; kept so links sent before a
+  // restart still serve their pictures after it (docs/channels.md#images).
+  const imageLinkKey = await keptImageLinkKey(join(dataDir, 'image-link-key'));
   let url = '';
   // The crawler's browser may open this product's own demo shop and the script files it runs,
   // nothing else of its origin (ADR 0006). Empty until the gateway listens and the port is known.
@@ -96,6 +102,13 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   // they can be seen without a Discord webhook; reachable from elsewhere, they go to Discord.
   const discordStandIn = listensOnLoopbackOnly(options.host);
   const discordApiBase = discordStandIn ? () => new URL(DISCORD_STAND_IN_PATH, url).toString() : undefined;
+  // What the stand-ins received stays in the data folder, so their pages survive a restart.
+  const standInStore = fileStandInStore(join(dataDir, 'stand-ins'));
+  // On loopback only, the product's own /dev/webhooks receivers are the one loopback address the
+  // SSRF guard lets webhooks reach, so a new user can try webhooks without a server of their own.
+  const webhookOwnReceiver = discordStandIn
+    ? () => (url ? new URL(WEBHOOK_RECEIVER_PREFIX, url).toString() : null)
+    : undefined;
 
   const timeScale = options.timeScale ?? 1;
   const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 }, timeScale };
@@ -109,6 +122,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       logger,
       secretBox,
       webhookEgressAllow: options.webhookEgressAllow ?? [],
+      ...(webhookOwnReceiver ? { webhookOwnReceiver } : {}),
       prices: prices.plans,
       addonPrices: prices.addons,
       billing: { provider: billing.provider, renewalGraceMs: 7 * 86_400_000 },
@@ -126,6 +140,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       blobs,
       allow: options.crawlerAllow ?? [],
       allowPages: ownDemoShop,
+      timeScale,
       secrets: secretBox,
       proxies: options.proxies ?? [],
     }),
@@ -142,6 +157,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
         ),
         blobs,
         webhookEgressAllow: options.webhookEgressAllow ?? [],
+        ...(webhookOwnReceiver ? { webhookOwnReceiver } : {}),
         ...(discordApiBase ? { discordApiBase } : {}),
       },
     }),
@@ -174,11 +190,14 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     secretBox,
     target,
     history: { client: history, blobs },
+    imageLinkKey,
     filings,
     webDistDir: options.webDistDir,
     timeScale,
     mailbox,
     discordStandIn,
+    standInStore,
+    webhookReceiver: discordStandIn ? { productUrl: () => url } : undefined,
     isShuttingDown: shutdown.isShuttingDown,
     listen: { host: options.host, port: options.port },
   });

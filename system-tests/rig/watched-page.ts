@@ -9,6 +9,8 @@ export interface WatchedPage {
   setPrice(path: string, price: string): void;
   /** Serves one page without its price element (a check of it fails: element not found), or with it again. */
   setBroken(path: string, broken: boolean): void;
+  /** Answers one page with 500 (a check of it fails: unreachable, which a fetch tries again), or serves it again. */
+  setDown(path: string, down: boolean): void;
   /** How many times each path was loaded. */
   loads(path: string): number;
   close(): Promise<void>;
@@ -19,6 +21,7 @@ export async function startWatchedPage(): Promise<WatchedPage> {
   const prices = new Map<string, string>();
   const counts = new Map<string, number>();
   const broken = new Set<string>();
+  const down = new Set<string>();
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://page').pathname;
     if (path === '/favicon.ico') {
@@ -26,6 +29,10 @@ export async function startWatchedPage(): Promise<WatchedPage> {
       return;
     }
     counts.set(path, (counts.get(path) ?? 0) + 1);
+    if (down.has(path)) {
+      response.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error');
+      return;
+    }
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
     response.end(
       `<!doctype html><html><head><title>Sale</title></head><body style="background:#fff">` +
@@ -47,6 +54,10 @@ export async function startWatchedPage(): Promise<WatchedPage> {
     setBroken(path, isBroken) {
       if (isBroken) broken.add(path);
       else broken.delete(path);
+    },
+    setDown(path, isDown) {
+      if (isDown) down.add(path);
+      else down.delete(path);
     },
     loads: (path) => counts.get(path) ?? 0,
     close: () =>

@@ -1,3 +1,4 @@
+export { fileStandInStore, STAND_IN_KEPT } from './file-store.ts';
 export {
   LINE_LIMIT_MODES,
   type LineLimitMode,

@@ -30,7 +30,11 @@ export const siteRow = z
     interval_minutes: z.number().int(),
     failing: z
       .object({
-        since: z.iso.datetime().describe('Due time of the first failed check of the run.'),
+        since: z.iso
+          .datetime()
+          .describe(
+            "When the run's first failed check finished: its time in the history, as the alert names it.",
+          ),
         kind: failureKind,
       })
       .nullable()

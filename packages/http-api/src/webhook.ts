@@ -25,7 +25,15 @@ export const webhook = z
 export type Webhook = z.infer<typeof webhook>;
 
 export const webhookList = z
-  .object({ webhooks: z.array(webhook) })
+  .object({
+    webhooks: z.array(webhook),
+    try_url: z
+      .string()
+      .nullable()
+      .describe(
+        'The single-process product’s own test receiver (its /dev/webhooks page shows each delivery with its signature checked), when it listens on this machine only; null elsewhere.',
+      ),
+  })
   .describe('The account’s webhooks, oldest first');
 export type WebhookList = z.infer<typeof webhookList>;
 

@@ -1,4 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 
 /**
  * Public, unguessable, expiring addresses for an update's pictures, for the chat platforms that
@@ -49,6 +51,71 @@ export function verifyImageLink(key: Buffer, token: string, nowSeconds: number):
 /** The public URL of a signed token under the product's PUBLIC_URL. */
 export function imageLinkUrl(publicUrl: string, token: string): string {
   return new URL(`${IMAGE_LINK_PATH}${token}`, publicUrl).toString();
+}
+
+/**
+ * What the gateway serves under one link besides the picture as stored: `jpeg`, the picture as a
+ * JPEG (every URL-only platform takes JPEG, none is sure to take the WebP the diff service
+ * stores; at most 10 MB, LINE's limit for an original), and `preview`, a JPEG of at most 1 MB
+ * and 1024 px a side (LINE's preview).
+ */
+export type ImageLinkVariant = 'jpeg' | 'preview';
+
+/** The URL of a link's JPEG or preview (`/i/<token>?jpeg=1`, `?preview=1`). */
+export function imageLinkVariant(url: string, variant: ImageLinkVariant): string {
+  const parsed = new URL(url);
+  parsed.search = '';
+  parsed.searchParams.set(variant, '1');
+  return parsed.toString();
+}
+
+/**
+ * The public URLs of an update's before and after pictures (the blob keys its updates.detected
+ * event names), each the JPEG variant, valid for `ttlSeconds` from `nowSeconds`: what the
+ * notifier puts in `ChatImage.publicUrl`. Null for a picture the update has not (no key), and
+ * both null without a public URL (nothing outside could fetch them).
+ */
+export function updateImageLinks(
+  key: Buffer,
+  publicUrl: string,
+  update: { targetId: string; beforeBlobKey: string; afterBlobKey: string },
+  nowSeconds: number,
+  ttlSeconds: number = IMAGE_LINK_TTL_SECONDS,
+): { before: string | null; after: string | null } {
+  const link = (blobKey: string) =>
+    publicUrl && blobKey
+      ? imageLinkVariant(
+          imageLinkUrl(
+            publicUrl,
+            signImageLink(key, { targetId: update.targetId, blobKey, expiresAt: nowSeconds + ttlSeconds }),
+          ),
+          'jpeg',
+        )
+      : null;
+  return { before: link(update.beforeBlobKey), after: link(update.afterBlobKey) };
+}
+
+/** The bytes of IMAGE_LINK_KEY (base64 of 32 bytes); throws, naming the variable, when it is not that. */
+export function parseImageLinkKey(value: string): Buffer {
+  const trimmed = value.trim();
+  const key = Buffer.from(trimmed, 'base64');
+  if (key.length !== 32 || !/^[A-Za-z0-9+/]{43}=?$/.test(trimmed)) {
+    throw new Error('IMAGE_LINK_KEY must be the base64 of 32 random bytes (openssl rand -base64 32)');
+  }
+  return key;
+}
+
+/**
+ * The single-process product's image-link key: made on first start and kept (owner-only) in the
+ * data folder, so links sent before a restart still serve their pictures after it.
+ */
+export async function keptImageLinkKey(file: string): Promise<Buffer> {
+  const kept = (await readFile(file, 'utf8').catch(() => '')).trim();
+  if (kept) return parseImageLinkKey(kept);
+  const key = randomBytes(32);
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, `${key.toString('base64')}\n`, { mode: 0o600 });
+  return key;
 }
 
 function mac(key: Buffer, payload: string): string {

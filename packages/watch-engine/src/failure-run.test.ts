@@ -9,12 +9,14 @@ import {
 } from './failure-run.ts';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 23, 0, minute));
+// A check finishes 40 seconds after it was due (a slow page): the history shows that time.
+const done = (minute: number) => new Date(at(minute).getTime() + 40_000);
 const fail = (kind: 'timeout' | 'unreachable' | 'element_not_found', areaId = '') => ({ kind, areaId });
 
 function run(checks: [number, ReturnType<typeof fail> | null][]): FailureStreak {
   let streak = NO_STREAK;
   for (const [minute, failure] of checks)
-    streak = countCheck(streak, { dueAt: at(minute), failure }) ?? streak;
+    streak = countCheck(streak, { dueAt: at(minute), completedAt: done(minute), failure }) ?? streak;
   return streak;
 }
 
@@ -27,6 +29,8 @@ describe('failure runs (docs/product.md#failure-alerts)', () => {
     ]);
     expect(streak.counts).toEqual({ timeout: 2, unreachable: 1 });
     expect(streak.startedAt).toEqual(at(1));
+    // The alert names when the first failed check finished, as the history does.
+    expect(streak.failedSince).toEqual(done(1));
     expect(isFailing(streak, 3)).toBe(false);
     expect(isFailing(streak, 2)).toBe(true);
   });
@@ -40,16 +44,26 @@ describe('failure runs (docs/product.md#failure-alerts)', () => {
     const alerted = { ...failing, alertedRun: failing.startedAt };
     expect(alertDue(alerted, 2)).toBe(false);
     expect(alerted.lastAreaId).toBe('price');
-    const recovered = countCheck(alerted, { dueAt: at(3), failure: null });
-    expect(recovered).toMatchObject({ startedAt: null, counts: {}, recoveredRun: at(1) });
+    const recovered = countCheck(alerted, { dueAt: at(3), completedAt: done(3), failure: null });
+    // "Working again" names the first successful check's own time, after the failures.
+    expect(recovered).toMatchObject({
+      startedAt: null,
+      failedSince: done(1),
+      counts: {},
+      recoveredRun: at(1),
+      recoveredAt: done(3),
+    });
     // A run that never alerted ends without one.
-    expect(countCheck(failing, { dueAt: at(3), failure: null })?.recoveredRun).toBeNull();
+    expect(countCheck(failing, { dueAt: at(3), completedAt: done(3), failure: null })).toMatchObject({
+      recoveredRun: null,
+      failedSince: null,
+    });
   });
 
   it('ignores a check already counted or older than the newest', () => {
     const streak = run([[5, fail('timeout')]]);
-    expect(countCheck(streak, { dueAt: at(5), failure: fail('timeout') })).toBeNull();
-    expect(countCheck(streak, { dueAt: at(4), failure: null })).toBeNull();
+    expect(countCheck(streak, { dueAt: at(5), completedAt: done(5), failure: fail('timeout') })).toBeNull();
+    expect(countCheck(streak, { dueAt: at(4), completedAt: done(4), failure: null })).toBeNull();
   });
 
   it('tells the kinds in the user words', () => {

@@ -36,8 +36,14 @@ export function failureKindOf(errorCode: string, errorDetail: string): FailureKi
 export interface FailureStreak {
   /** Due time of the newest check counted. */
   lastDueAt: Date | null;
-  /** Due time of the run's first failure; null while the site works. */
+  /** Due time of the run's first failure, which names the run; null while the site works. */
   startedAt: Date | null;
+  /**
+   * When the run's first failed check finished: the time the history shows for it, which the
+   * alert names as the start of the failures. Kept after an alerted run ends, for its "working
+   * again" message; null otherwise while the site works.
+   */
+  failedSince: Date | null;
   /** Failures in the run, by kind. */
   counts: Partial<Record<FailureKind, number>>;
   /** The newest failure's kind and, for element not found, its area id. */
@@ -47,21 +53,27 @@ export interface FailureStreak {
   alertedRun: Date | null;
   /** An alerted run a success ended: its "working again" message is still to go. */
   recoveredRun: Date | null;
+  /** When the check that ended that run finished: the time "working again" names. */
+  recoveredAt: Date | null;
 }
 
 export const NO_STREAK: FailureStreak = {
   lastDueAt: null,
   startedAt: null,
+  failedSince: null,
   counts: {},
   lastKind: null,
   lastAreaId: '',
   alertedRun: null,
   recoveredRun: null,
+  recoveredAt: null,
 };
 
 /** The result of one check, failed (with its kind) or not. */
 export interface CheckOutcome {
   dueAt: Date;
+  /** When the check finished (the history's time for it). */
+  completedAt: Date;
   failure: { kind: FailureKind; areaId: string } | null;
 }
 
@@ -78,6 +90,9 @@ export function countCheck(streak: FailureStreak, check: CheckOutcome): FailureS
       lastDueAt: check.dueAt,
       alertedRun: null,
       recoveredRun: alerted ? streak.startedAt : streak.recoveredRun,
+      recoveredAt: alerted ? check.completedAt : streak.recoveredAt,
+      // A run that never alerted owes nothing; one already ended keeps what its message needs.
+      failedSince: alerted || streak.startedAt === null ? streak.failedSince : null,
     };
   }
   const { kind, areaId } = check.failure;
@@ -87,6 +102,7 @@ export function countCheck(streak: FailureStreak, check: CheckOutcome): FailureS
     ...streak,
     lastDueAt: check.dueAt,
     startedAt: streak.startedAt ?? check.dueAt,
+    failedSince: streak.startedAt ? streak.failedSince : check.completedAt,
     counts,
     lastKind: kind,
     lastAreaId: areaId,

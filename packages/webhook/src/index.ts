@@ -1,5 +1,6 @@
 export {
   createWebhookPoster,
+  ownReceiverUrl,
   type WebhookAnswer,
   type WebhookPoster,
   type WebhookPosterOptions,

@@ -89,4 +89,44 @@ describe('posting a webhook through the SSRF guard', () => {
     expect(await poster.refusal('not a url')).toMatchObject({ kind: 'not_a_url' });
     await poster.close();
   });
+
+  it('lets through the single-process product’s own /dev/webhooks receivers, and nothing else of loopback', async () => {
+    let prefix: string | null = null;
+    const poster = createWebhookPoster({ ownReceiver: () => prefix });
+    const own = `http://${hostPort}/dev/webhooks/in/demo`;
+    // Before the product listens (no prefix yet), its own receiver is loopback like any other.
+    expect((await poster.refusal(own))?.kind).toBe('not_public');
+    prefix = `http://${hostPort}/dev/webhooks/in/`;
+    expect(await poster.refusal(own)).toBeNull();
+    const secret = newWebhookSecret();
+    expect(await poster.post(own, '{"type":"test"}', secret)).toMatchObject({
+      kind: 'answered',
+      status: 200,
+    });
+    const got = seen.find((request) => request.path === '/dev/webhooks/in/demo');
+    expect(verifySignature(secret, got?.signature ?? '', got?.body ?? '')).toEqual({ ok: true });
+
+    const [, port] = hostPort.split(':');
+    const before = seen.length;
+    for (const url of [
+      `http://${hostPort}/dev/webhooks/in/`,
+      `http://${hostPort}/dev/webhooks/in/a/b`,
+      `http://${hostPort}/dev/webhooks/in/../../api/signout`,
+      `http://${hostPort}/dev/webhooks/in/%2e%2e/%2e%2e/api/signout`,
+      `http://${hostPort}/dev/webhooks/in/demo?then=/api/signout`,
+      `http://${hostPort}/dev/webhooks/in/demo#x`,
+      `http://${hostPort}/dev/discord/api/webhooks/1/x`,
+      `http://${hostPort}/api/account`,
+      `http://user:pass@${hostPort}/dev/webhooks/in/demo`,
+      `http://localhost:${port}/dev/webhooks/in/demo`,
+      `http://127.0.0.2:${port}/dev/webhooks/in/demo`,
+      `http://127.0.0.1:${Number(port) + 1}/dev/webhooks/in/demo`,
+      `https://${hostPort}/dev/webhooks/in/demo`,
+    ]) {
+      expect((await poster.refusal(url))?.kind, url).toBe('not_public');
+      expect((await poster.post(url, '{}', secret)).kind, url).toBe('refused');
+    }
+    expect(seen.length).toBe(before);
+    await poster.close();
+  });
 });

@@ -1,5 +1,5 @@
 import { createEgressGuard, createGuardedDispatcher, RefusedAddressError } from '@mimamori/egress';
-import { type Dispatcher, request } from 'undici';
+import { Agent, type Dispatcher, request } from 'undici';
 import { SIGNATURE_HEADER, signatureHeader } from './signature.ts';
 
 export interface WebhookPoster {
@@ -31,7 +31,36 @@ export type WebhookAnswer =
 export interface WebhookPosterOptions {
   /** `host:port` reached without the address check: tests' local receivers only (WEBHOOK_EGRESS_ALLOW). */
   allow?: readonly string[];
+  /**
+   * The single-process product's own webhook receiver on loopback (`<origin>/dev/webhooks/in/`),
+   * so a new user can try webhooks at all: a URL naming one receiver directly under it passes
+   * the guard, nothing else of that origin or of loopback does (ownReceiverUrl). Read at each
+   * use, as the product learns its port only once it listens; null or absent elsewhere.
+   */
+  ownReceiver?: (() => string | null) | undefined;
   timeoutMs?: number;
+}
+
+/** A receiver's name in the product's own /dev/webhooks: one plain path segment. */
+const RECEIVER_NAME = /^[A-Za-z0-9_-]{1,40}$/;
+
+/**
+ * Whether `url` names one receiver of the product's own /dev/webhooks (`prefix` is
+ * `<origin>/dev/webhooks/in/`): the same scheme, host and port, the path the prefix and one
+ * plain name, no query, fragment or credentials. The URL is read as WHATWG parses it, so
+ * `..`, `%2e%2e` and backslashes are already resolved into the path that would be requested.
+ */
+export function ownReceiverUrl(url: URL, prefix: string | null | undefined): boolean {
+  if (!prefix) return false;
+  let own: URL;
+  try {
+    own = new URL(prefix);
+  } catch {
+    return false;
+  }
+  if (url.origin !== own.origin || url.username || url.password || url.search || url.hash) return false;
+  if (!url.pathname.startsWith(own.pathname)) return false;
+  return RECEIVER_NAME.test(url.pathname.slice(own.pathname.length));
 }
 
 /** The receiver's answer is kept to this many characters: enough to show, never a whole page. */
@@ -48,10 +77,16 @@ export function createWebhookPoster(options: WebhookPosterOptions = {}): Webhook
     connectTimeoutMs: timeoutMs,
   });
   const guard = createEgressGuard({ allow: options.allow ?? [] });
+  // Only for the product's own receiver, which is on loopback by definition: no address check,
+  // and (as for every post) no redirect followed.
+  const ownReceiver = options.ownReceiver ? new Agent({ connect: { timeout: timeoutMs } }) : null;
+  const isOwnReceiver = (url: URL) => ownReceiverUrl(url, options.ownReceiver?.());
   return {
     async refusal(url) {
       try {
-        await guard.checkUrl(new URL(url));
+        const parsed = new URL(url);
+        if (isOwnReceiver(parsed)) return null;
+        await guard.checkUrl(parsed);
         return null;
       } catch (error) {
         if (error instanceof RefusedAddressError) return { kind: 'not_public', reason: error.message };
@@ -72,7 +107,7 @@ export function createWebhookPoster(options: WebhookPosterOptions = {}): Webhook
       try {
         const answer = await request(parsed, {
           method: 'POST',
-          dispatcher,
+          dispatcher: ownReceiver && isOwnReceiver(parsed) ? ownReceiver : dispatcher,
           headers: {
             'content-type': 'application/json',
             'user-agent': 'Mimamori-Webhook/1',
@@ -90,7 +125,10 @@ export function createWebhookPoster(options: WebhookPosterOptions = {}): Webhook
         return { kind: 'unreachable', reason: error instanceof Error ? error.message : String(error) };
       }
     },
-    close: () => dispatcher.close(),
+    close: async () => {
+      await dispatcher.close();
+      await ownReceiver?.close();
+    },
   };
 }
 

@@ -51,6 +51,11 @@ export interface AccountServiceOptions {
    * (WEBHOOK_EGRESS_ALLOW): tests' local receivers only; empty in the product.
    */
   webhookEgressAllow?: readonly string[];
+  /**
+   * The single-process product's own receiver prefix (`<origin>/dev/webhooks/in/`) when it listens
+   * on loopback only: URLs of one receiver under it may be added and tested (docs/channels.md).
+   */
+  webhookOwnReceiver?: () => string | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -79,7 +84,10 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
   });
   const afterAnswer = workAfterAnswer(logger);
   const webhooks = createWebhookStore(db);
-  const webhookPoster = createWebhookPoster({ allow: options.webhookEgressAllow ?? [] });
+  const webhookPoster = createWebhookPoster({
+    allow: options.webhookEgressAllow ?? [],
+    ownReceiver: options.webhookOwnReceiver,
+  });
   const webhookContext = (userId: string, id: string) => `account:${userId}:webhook:${id}`;
   const implementation = accountServer({
     accounts,

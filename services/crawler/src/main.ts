@@ -31,6 +31,7 @@ await runServiceProcess('crawler', crawlerEnv, async ({ config, bus, logger, met
     proxies: config.CRAWLER_PROXIES,
     allow: config.CRAWLER_ALLOW,
     metrics,
+    timeScale: config.MIMAMORI_TIME_SCALE,
     ...(previewHost ? { previewHome: hostPort(previewHost, config.GRPC_PORT) } : {}),
   });
 });

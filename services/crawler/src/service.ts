@@ -3,7 +3,7 @@ import type { EventBus } from '@mimamori/bus';
 import { crawlerV1 } from '@mimamori/contracts';
 import type { AllowedPages } from '@mimamori/egress';
 import { streams } from '@mimamori/events';
-import { createMetrics, type Logger, type Metrics } from '@mimamori/runtime';
+import { createMetrics, type Logger, type Metrics, scaledMs } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { ServiceModule } from '@mimamori/service-host';
 import { browserMemoryBytes } from './browser/browser-memory.ts';
@@ -12,7 +12,7 @@ import { createBrowserPool } from './browser/browser-pool.ts';
 import type { PageFetcher } from './domain/page-fetcher.ts';
 import { checkConsumer } from './events/check-consumer.ts';
 import { previewServer } from './grpc/preview-server.ts';
-import { createHttpPageFetcher } from './http/index.ts';
+import { createHttpPageFetcher, RETRY_DELAY_MS } from './http/index.ts';
 import { createPreviewService } from './preview/preview-service.ts';
 
 export interface CrawlerDeps {
@@ -38,6 +38,8 @@ export interface CrawlerDeps {
   allowPages?: () => readonly AllowedPages[];
   /** The registry /metrics serves; a private one when the process serves none (single-process mode). */
   metrics?: Metrics;
+  /** Tests only: how many times faster the product's time passes (the pause between a check's tries). */
+  timeScale?: number;
 }
 
 /**
@@ -47,6 +49,7 @@ export interface CrawlerDeps {
 export function createCrawlerService(deps: CrawlerDeps): ServiceModule {
   const http = createHttpPageFetcher({
     allow: deps.allow ?? [],
+    retryDelayMs: scaledMs(RETRY_DELAY_MS, deps.timeScale ?? 1),
     ...(deps.pageTimeoutMs ? { timeoutMs: deps.pageTimeoutMs } : {}),
   });
   // Browser-mode checks and the wizard preview share one pool; Chromium starts on first use.

@@ -1,3 +1,4 @@
+import { parseImageLinkKey } from '@mimamori/image-links';
 import { runtimeEnv } from '@mimamori/runtime';
 import { z } from 'zod';
 
@@ -34,6 +35,21 @@ export const gatewayEnv = {
   // The product's address in the browser (https://mimamori.example); OAuth redirect URIs start
   // with it. The request's own host when unset.
   PUBLIC_URL: z.string().url().optional(),
+  // The key the notifier signs public picture links with (base64 of 32 bytes, the notifier's
+  // IMAGE_LINK_KEY too); without it /i/<token> is absent and LINE and Teams get no pictures
+  // (docs/channels.md#images).
+  IMAGE_LINK_KEY: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      if (!value) return undefined;
+      try {
+        return parseImageLinkKey(value);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
   // The proxies in front (the ingress) whose X-Forwarded-For is believed, e.g. for per-address
   // sign-in throttling: 'true' for any, or comma-separated addresses/CIDRs. Empty (the default):
   // none, so a client cannot pick the address it is throttled by.

@@ -1,5 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import type { BlobStore } from '@mimamori/blob-store';
+import { memoryStandInStore, type StandInStore } from '@mimamori/chat-stand-ins';
 import type { accountV1, billingV1, diffV1, filingsV1, targetV1, webhookV1 } from '@mimamori/contracts';
 import type { Mailbox } from '@mimamori/mail';
 import { type Logger, scaledMs } from '@mimamori/runtime';
@@ -19,6 +20,7 @@ import { feedRoutes, feedsNeedToken } from './http/feed-routes.ts';
 import { filingsRoutes } from './http/filings-routes.ts';
 import { healthRoutes } from './http/health-routes.ts';
 import { historyRoutes } from './http/history-routes.ts';
+import { imageLinkRoutes } from './http/image-link-routes.ts';
 import { mailboxRoutes } from './http/mailbox-routes.ts';
 import { openApiRoutes } from './http/openapi-routes.ts';
 import { previewRoutes } from './http/preview-routes.ts';
@@ -28,6 +30,7 @@ import { supportRoutes } from './http/support-routes.ts';
 import { targetRoutes } from './http/target-routes.ts';
 import { timezoneRoutes } from './http/timezone-routes.ts';
 import { userInfoRoutes } from './http/user-info-routes.ts';
+import { suggestedReceiverUrl, webhookReceiverRoutes } from './http/webhook-receiver-routes.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
 import { xSignInRoutes } from './http/x-sign-in-routes.ts';
 
@@ -56,6 +59,11 @@ export interface GatewayDeps {
    * filings paths, which answer 503 filings_unavailable without it.
    */
   filings?: filingsV1.FilingsServiceClient | undefined;
+  /**
+   * IMAGE_LINK_KEY: with the history's blob store, `/i/<token>` serves updates' pictures to the
+   * chat platforms that take images only as URLs (docs/channels.md#images).
+   */
+  imageLinkKey?: Buffer | undefined;
   /** The built SPA; served with a history-mode fallback when given. */
   webDistDir?: string | undefined;
   /** How many times faster the product's minutes pass (1 unless set; more only in test runs). */
@@ -67,6 +75,17 @@ export interface GatewayDeps {
    * under /dev/discord instead of being posted to Discord.
    */
   discordStandIn?: boolean;
+  /**
+   * Where the loopback stand-ins keep what they received; the single-process product's is in its
+   * data folder, so /dev/<platform> survives a restart. In memory when unset.
+   */
+  standInStore?: StandInStore | undefined;
+  /**
+   * The single-process mode listening on loopback only, with its own address once it listens:
+   * /dev/webhooks receives webhooks to try them with, and GET /api/webhooks suggests its receiver
+   * (the account and notifier let exactly those URLs through the SSRF guard).
+   */
+  webhookReceiver?: { productUrl: () => string } | undefined;
   /** The product's address in the browser (for OAuth redirect URIs); the request's host when unset. */
   publicUrl?: string | undefined;
   /**
@@ -93,6 +112,9 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     // Idle keep-alive sockets would otherwise hold close() open after in-flight requests end.
     forceCloseConnections: 'idle',
     trustProxy: deps.trustProxy ?? false,
+    // A picture link's token (/i/<token>) names a site and a blob key and is signed: ~200
+    // characters, past the router's default of 100 for one path segment.
+    routerOptions: { maxParamLength: 1_024 },
   });
   const routes = recordRoutes(app);
   await app.register(fastifyCookie);
@@ -111,8 +133,17 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   authRoutes(app, deps);
   accountRoutes(app, deps);
   apiAccessRoutes(app, deps);
-  if (deps.webhooks)
-    webhookRoutes(app, { account: deps.account, webhooks: deps.webhooks, target: deps.target });
+  if (deps.webhooks) {
+    const receiver = deps.webhookReceiver;
+    webhookRoutes(app, {
+      account: deps.account,
+      webhooks: deps.webhooks,
+      target: deps.target,
+      tryUrl: receiver
+        ? () => (receiver.productUrl() ? suggestedReceiverUrl(receiver.productUrl()) : null)
+        : undefined,
+    });
+  }
   supportRoutes(app, deps);
   xSignInRoutes(app, deps);
   timezoneRoutes(app);
@@ -147,8 +178,21 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       allowance: new Allowance(30, 0.5),
     });
   }
+  if (deps.imageLinkKey && deps.history) {
+    // A platform fetches a picture a few times (each server, each later opening): 30 at once,
+    // then one every 2 s, per link.
+    imageLinkRoutes(app, {
+      key: deps.imageLinkKey,
+      blobs: deps.history.blobs,
+      allowance: new Allowance(30, 0.5),
+    });
+  }
   if (deps.mailbox) mailboxRoutes(app, deps.mailbox);
-  if (deps.discordStandIn) discordStandInRoutes(app);
+  const standInStore = deps.standInStore ?? memoryStandInStore();
+  if (deps.discordStandIn) discordStandInRoutes(app, standInStore);
+  if (deps.webhookReceiver) {
+    webhookReceiverRoutes(app, { store: standInStore, productUrl: deps.webhookReceiver.productUrl });
+  }
   if (deps.webDistDir) {
     await spaRoutes(app, deps.webDistDir, { minuteMs: scaledMs(60_000, deps.timeScale ?? 1) });
   }

@@ -29,6 +29,7 @@ await runStatelessProcess('gateway', gatewayEnv, async ({ config, logger, isShut
     webDistDir: config.WEB_DIST_DIR,
     timeScale: config.MIMAMORI_TIME_SCALE,
     publicUrl: config.PUBLIC_URL,
+    imageLinkKey: config.IMAGE_LINK_KEY,
     trustProxy: config.TRUST_PROXY === 'true' ? true : config.TRUST_PROXY || false,
     isShuttingDown,
     listen: { host: config.HTTP_HOST, port: config.HTTP_PORT },

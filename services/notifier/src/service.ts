@@ -32,6 +32,8 @@ export interface UpdateDeliverySetup {
    * (WEBHOOK_EGRESS_ALLOW): tests' local receivers only; empty in the product.
    */
   webhookEgressAllow?: readonly string[];
+  /** The single-process product's own /dev/webhooks receiver prefix, on loopback only (docs/channels.md). */
+  webhookOwnReceiver?: () => string | null;
 }
 
 export interface NotifierDeps {
@@ -64,7 +66,12 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
     createDeliveryStore(db, { claimMs: deps.deliveryClaimMs ?? 120_000 }),
     deps.metrics ?? createMetrics({ service: 'notifier' }),
   );
-  const webhooks = updates ? createWebhookPoster({ allow: updates.webhookEgressAllow ?? [] }) : null;
+  const webhooks = updates
+    ? createWebhookPoster({
+        allow: updates.webhookEgressAllow ?? [],
+        ownReceiver: updates.webhookOwnReceiver,
+      })
+    : null;
   const updateConsumers =
     updates && webhooks
       ? [
@@ -98,6 +105,7 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
             secretBox,
             profiles: updates.profiles,
             discordApiBase: updates.discordApiBase ?? DISCORD,
+            webhooks,
             logger,
           }),
         ]

@@ -7,7 +7,7 @@ import { type BlobStore, createFileBlobStore } from '@mimamori/blob-store';
 import { type BusMessage, createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
 import { accountV1, webhookV1 } from '@mimamori/contracts';
 import { type Db, openPostgres } from '@mimamori/db';
-import { checkCompleted, targetRegistered, updateDetected } from '@mimamori/events';
+import { checkCompleted, filingPublished, targetRegistered, updateDetected } from '@mimamori/events';
 import { openMailTransport } from '@mimamori/mail';
 import { createGrpcClient, createLogger, createShutdown, type Shutdown, unary } from '@mimamori/runtime';
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
@@ -361,8 +361,9 @@ describe('signed webhook deliveries', () => {
         area_name: 'セール価格',
         message: expect.stringContaining('監視範囲「セール価格」が見つかりませんでした'),
         count: 3,
-        since: run,
-        since_local: '2026-11-23T23:00:00+09:00',
+        // When the first failed check finished, as the history shows it.
+        since: '2026-11-23T14:00:05.000Z',
+        since_local: '2026-11-23T23:00:05+09:00',
       },
       timezone: 'Asia/Tokyo',
       lang: 'ja',
@@ -371,10 +372,11 @@ describe('signed webhook deliveries', () => {
       type: 'recovery',
       id: `recovered:${user.targetId}:${run}`,
       recovered: {
-        since: run,
-        since_local: '2026-11-23T23:00:00+09:00',
-        at: '2026-11-23T14:05:00.000Z',
-        at_local: '2026-11-23T23:05:00+09:00',
+        since: '2026-11-23T14:00:05.000Z',
+        since_local: '2026-11-23T23:00:05+09:00',
+        // When the first good check finished: after every failure.
+        at: '2026-11-23T14:05:05.000Z',
+        at_local: '2026-11-23T23:05:05+09:00',
       },
     });
     for (const id of [`failure:${user.targetId}:${run}`, `recovered:${user.targetId}:${run}`]) {
@@ -384,6 +386,58 @@ describe('signed webhook deliveries', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.received.filter((got) => got.path === path)).toHaveLength(2);
     expect(receiver.received.filter((got) => got.path === `/alerts-other-${user.userId}`)).toHaveLength(0);
+  });
+
+  it('posts each filing notice once to the account-wide webhooks, signed, and not to a site’s own', async () => {
+    const user = await newUser();
+    const path = `/filings-${user.userId}`;
+    const webhookId = await addWebhook(user, receiver, path);
+    await addWebhook(user, receiver, `/filings-site-${user.userId}`, user.targetId);
+    const eventId = `filing:tdnet:140120261123482613:${user.userId}`;
+    const event = {
+      eventId,
+      userId: user.userId,
+      followId: 'follow-1',
+      followLabel: 'トヨタ自動車',
+      source: 'tdnet',
+      filingKey: '140120261123482613',
+      companyName: 'トヨタ自動車株式会社',
+      companyCode: '7203',
+      title: '業績予想の修正に関するお知らせ',
+      documentUrl: 'https://www.release.tdnet.info/inbs/140120261123482613.pdf',
+      publishedAt: new Date('2026-11-23T06:00:00Z'),
+      seenAt: new Date('2026-11-23T06:01:00Z'),
+    };
+    await bus.publish(filingPublished.subject, filingPublished.encode(event), { msgId: eventId });
+    const [got] = await receiver.waitFor(path, 1);
+    expect(got?.verified).toBe(true);
+    expect(JSON.parse(got?.body ?? '{}')).toEqual({
+      type: 'filing',
+      id: eventId,
+      follow: { id: 'follow-1', label: 'トヨタ自動車' },
+      filing: {
+        source: 'tdnet',
+        key: '140120261123482613',
+        company_name: 'トヨタ自動車株式会社',
+        company_code: '7203',
+        title: '業績予想の修正に関するお知らせ',
+        document_url: 'https://www.release.tdnet.info/inbs/140120261123482613.pdf',
+        published_at: '2026-11-23T06:00:00.000Z',
+        published_at_local: '2026-11-23T15:00:00+09:00',
+      },
+      timezone: 'Asia/Tokyo',
+      lang: 'ja',
+    });
+    const id = `${eventId}:webhook:${webhookId}`;
+    await waitUntil(async () => (await delivery(id))?.status === 'sent', 'the filing delivery');
+
+    // Republished past the duplicate window: the delivery is done and nothing is posted twice.
+    await bus.publish(filingPublished.subject, filingPublished.encode(event), { msgId: `${eventId}:again` });
+    await waitUntil(async () => (await delivery(id))?.attempts === 2, 'the second copy');
+    expect(receiver.received.filter((delivered) => delivered.path === path)).toHaveLength(1);
+    expect(
+      receiver.received.filter((delivered) => delivered.path === `/filings-site-${user.userId}`),
+    ).toHaveLength(0);
   });
 
   it('refuses at send time a URL that now leads to a forbidden address, for good', async () => {

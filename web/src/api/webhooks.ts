@@ -1,11 +1,14 @@
-import type { Webhook, WebhookList, WebhookTestResult, WebhookWithSecret } from '@mimamori/http-api';
+import type { WebhookList, WebhookTestResult, WebhookWithSecret } from '@mimamori/http-api';
 import { apiRequest } from './client.ts';
 
-export type { Webhook, WebhookTestResult, WebhookWithSecret } from '@mimamori/http-api';
+export type { Webhook, WebhookList, WebhookTestResult, WebhookWithSecret } from '@mimamori/http-api';
 
-/** GET /api/webhooks: the account's webhooks, account-wide and per site; never their secrets. */
-export function fetchWebhooks(signal?: AbortSignal): Promise<Webhook[]> {
-  return apiRequest<WebhookList>('/api/webhooks', signal ? { signal } : {}).then((list) => list.webhooks);
+/**
+ * GET /api/webhooks: the account's webhooks, account-wide and per site, never their secrets; and
+ * in the single-process product on this machine, its own test receiver's URL (`try_url`).
+ */
+export function fetchWebhooks(signal?: AbortSignal): Promise<WebhookList> {
+  return apiRequest<WebhookList>('/api/webhooks', signal ? { signal } : {});
 }
 
 /** Adds one for every site (targetId '') or one site; the answer carries its secret this once. */

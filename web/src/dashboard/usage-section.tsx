@@ -15,6 +15,10 @@ export function UsageSection({ info, stopped }: { info: UserInfo; stopped: boole
   const rows = usageTable(info.num, info.used_num);
   const room = slotRoom(info.num, info.used_num);
   const isSlot = (key: string): key is IntervalSlot => (INTERVAL_SLOTS as readonly string[]).includes(key);
+  // "0 / 0" beside "Room 5" read as a contradiction: a row the plan has none of says so, and the
+  // slot rows say where such sites go.
+  const empty = (row: (typeof rows)[number]) => row.limit === 0 && row.used === 0;
+  const spills = rows.some((row) => isSlot(row.key) && empty(row));
   return (
     <section className="dashboard-section usage" aria-labelledby="usage-title">
       <h2 id="usage-title" className="section-title">
@@ -43,13 +47,22 @@ export function UsageSection({ info, stopped }: { info: UserInfo; stopped: boole
               <th scope="row">{t(`dashboard.usage.rows.${row.key}`)}</th>
               <td className="usage-figure">
                 {row.over && <span className="badge usage-over-badge">{t('dashboard.usage.over')}</span>}
-                <span className="usage-text">{row.text}</span>
+                <span className="usage-text">
+                  {empty(row)
+                    ? t(isSlot(row.key) ? 'dashboard.usage.noSlots' : 'dashboard.usage.notInPlan')
+                    : row.text}
+                </span>
               </td>
               <td className="usage-figure">{isSlot(row.key) ? room[row.key] : ''}</td>
             </tr>
           ))}
         </tbody>
       </table>
+      {spills && (
+        <p className="field-hint" data-testid="usage-spill">
+          {t('dashboard.usage.spill')}
+        </p>
+      )}
       {/* The room is the plan's; while monitoring is stopped none of it can be used. */}
       {stopped && (
         <p className="field-hint stopped-hint" data-testid="usage-stopped">

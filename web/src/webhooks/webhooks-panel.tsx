@@ -51,7 +51,8 @@ export function WebhooksPanel({ targetId }: { targetId: string }) {
   };
   const code = errorCode(create.error);
   const urlError = code && URL_PROBLEMS.has(code) ? errorText(create.error) : undefined;
-  const mine = (webhooks.data ?? []).filter((webhook) => webhook.target_id === targetId);
+  const mine = (webhooks.data?.webhooks ?? []).filter((webhook) => webhook.target_id === targetId);
+  const tryUrl = webhooks.data?.try_url ?? null;
 
   return (
     <div className="webhooks-panel" data-testid={`${idPrefix}s`}>
@@ -80,6 +81,21 @@ export function WebhooksPanel({ targetId }: { targetId: string }) {
           onChange={setUrl}
           error={urlError}
         />
+        {tryUrl && (
+          <div className="webhook-try muted" data-testid="webhook-try">
+            <p>
+              {t('webhooks.tryLocal')} <code>{tryUrl}</code>
+            </p>
+            <p>
+              <button type="button" className="button small" onClick={() => setUrl(tryUrl)}>
+                {t('webhooks.tryUse')}
+              </button>{' '}
+              <a href={new URL('/dev/webhooks', tryUrl).pathname} target="_blank" rel="noreferrer">
+                {t('webhooks.tryPage')}
+              </a>
+            </p>
+          </div>
+        )}
         <div className="button-row">
           <button type="submit" className="button" disabled={create.isPending || url.trim() === ''}>
             {t('webhooks.add')}

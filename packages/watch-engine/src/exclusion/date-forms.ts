@@ -1,5 +1,6 @@
 import { DIGIT, NOT_AFTER_DIGIT, NOT_BEFORE_DIGIT, SPACE } from './digit-forms.ts';
 import { type ExclusionForm, form } from './exclusion-form.ts';
+import { KANJI_NUMERAL } from './kanji-numerals.ts';
 
 const D = DIGIT;
 const ERA = '(?:令和|平成|昭和|大正|明治)';
@@ -31,6 +32,9 @@ const HAS_YEAR_MONTH = /[0-9\uFF10-\uFF19]{4}[/／\-－]/;
 const HAS_SLASH = /[0-9\uFF10-\uFF19][/／][0-9\uFF10-\uFF19]/;
 const HAS_MONTH_NAME = /(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
 const HAS_RELATIVE = /[前後]|ago/i;
+const K = KANJI_NUMERAL;
+const HAS_KANJI_YEAR = /[〇一二三四五六七八九十百千元][ \u3000]?年/u;
+const HAS_KANJI_MONTH = /[一二三四五六七八九十][ \u3000]?月/u;
 
 /** Dates in Japanese and English forms; the README lists each with an example. */
 export const DATE_FORMS: readonly ExclusionForm[] = [
@@ -87,6 +91,18 @@ export const DATE_FORMS: readonly ExclusionForm[] = [
     triggers: MONTH_INITIALS,
     hint: HAS_MONTH_NAME,
   }),
+  // Kanji numerals: 二〇二六年十一月二十一日, 令和八年, 十一月二十一日（土）. The groups ky km kd are
+  // read as kanji and range-checked like y m d.
+  form(
+    'kanji year-month-day',
+    `(?:${ERA}${SPACE}(?:元|(?<ke>${K}{1,3}))|(?<![〇零一二三四五六七八九十百千万億])(?<ky>${K}{2,6}))${SPACE}年(?:${SPACE}(?<km>${K}{1,3})${SPACE}月(?:${SPACE}(?<kd>${K}{1,4})${SPACE}日)?)?${WEEKDAY_AFTER}`,
+    { triggers: '年', hint: HAS_KANJI_YEAR },
+  ),
+  form(
+    'kanji month-day or month',
+    `(?<![〇零一二三四五六七八九十百千万億])(?<km>${K}{1,3})${SPACE}月(?:${SPACE}(?<kd>${K}{1,4})${SPACE}日${WEEKDAY_AFTER})?`,
+    { triggers: '月', hint: HAS_KANJI_MONTH },
+  ),
   form(
     'relative date',
     `${NOT_AFTER_DIGIT}${D}+(?:${SPACE}(?:日|週間|週|か月|ヶ月|カ月|ヵ月|ケ月|年)${SPACE}[前後]|\\s?(?i:days?|weeks?|months?|years?)\\s+(?i:ago)(?![A-Za-z]))`,

@@ -1,4 +1,5 @@
 import { digitValue } from './digit-forms.ts';
+import { kanjiValue } from './kanji-numerals.ts';
 
 /**
  * One written form of a date, time or number, as regex source. Groups named y (year), m (month), d (day),
@@ -33,7 +34,8 @@ function triggerNumber(character: string): number {
   return TRIGGER_NUMBER[code] as number;
 }
 
-const HAS_DIGIT = /[0-9\uFF10-\uFF19]/;
+// Digits, or the kanji numerals that the kanji forms read.
+const HAS_DIGIT = /[0-9\uFF10-\uFF19〇零一二三四五六七八九十百千万億]/;
 const NAMED_GROUP = /\(\?<[A-Za-z]/;
 
 /**
@@ -108,7 +110,24 @@ function inRange(groups: Record<string, string | undefined>): boolean {
   }
   if (h !== undefined && !between(h, 0, 24)) return false;
   if (n !== undefined && !between(n, 0, 59)) return false;
-  return true;
+  return kanjiInRange(groups);
+}
+
+/** The kanji forms' groups (ky ke km kd kh kn), read as kanji numerals and checked like the others. */
+function kanjiInRange(groups: Record<string, string | undefined>): boolean {
+  const within = (numeral: string | undefined, low: number, high: number) => {
+    if (numeral === undefined) return true;
+    const value = kanjiValue(numeral);
+    return value >= low && value <= high;
+  };
+  return (
+    within(groups.ky, 1900, 2199) &&
+    within(groups.ke, 1, 99) &&
+    within(groups.km, 1, 12) &&
+    within(groups.kd, 1, 31) &&
+    within(groups.kh, 0, 24) &&
+    within(groups.kn, 0, 59)
+  );
 }
 
 function between(digits: string, low: number, high: number): boolean {

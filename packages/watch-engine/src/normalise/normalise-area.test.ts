@@ -14,6 +14,12 @@ const DATE_FORMS: readonly [form: string, text: string, expected: string][] = [
   ['year', '2026年 の予定', 'の予定'],
   ['era year', '令和8年11月22日 公開', '公開'],
   ['first year of an era', '令和元年5月1日 公開', '公開'],
+  ['kanji numerals, digit by digit', '公開 二〇二六年十一月二十一日（土） から', '公開 から'],
+  ['kanji numerals with multipliers', '公開 二千二十六年十一月 から', '公開 から'],
+  ['an era year in kanji', '令和八年十一月二十一日 公開', '公開'],
+  ['a month and day in kanji', '締切 十一月二十一日 必着', '締切 必着'],
+  ['a month in kanji', '十二月のお知らせ', 'のお知らせ'],
+  ['an era abbreviation with dots', '更新 R8.11.21 / H31.4.30', '更新 /'],
   ['older era', '平成31年4月30日 公開', '公開'],
   ['month-day', '受付 11月22日 まで', '受付 まで'],
   ['month-day with weekday', '受付 11月22日（日） まで', '受付 まで'],
@@ -49,6 +55,8 @@ const NOT_DATES: readonly [what: string, text: string][] = [
   ['the verb may', 'you may 5 times'],
   ['a year outside 1900-2199', '1234-05 part'],
   ['a duration', '3か月 保証'],
+  ['ten years in kanji', '創業 十年'],
+  ['a month number out of range in kanji', '十三月'],
   ['a time', '14:05'],
 ];
 
@@ -62,6 +70,8 @@ const TIME_FORMS: readonly [form: string, text: string, expected: string][] = [
   ['with offset', 'at 14:05 UTC+9 ok', 'at ok'],
   ['hour with am/pm', 'opens 11am daily', 'opens daily'],
   ['Japanese hours and minutes', '開始 14時05分 から', '開始 から'],
+  ['kanji hours and minutes', '開始 十三時五分 から', '開始 から'],
+  ['kanji half past after 午後', '開始 午後二時半 から', '開始 から'],
   ['Japanese with seconds', '開始 14時5分30秒 から', '開始 から'],
   ['Japanese hour', '開始 14時 から', '開始 から'],
   ['Japanese half past', '開始 2時半 から', '開始 から'],
@@ -76,11 +86,15 @@ const TIME_FORMS: readonly [form: string, text: string, expected: string][] = [
 const NOT_TIMES: readonly [what: string, text: string][] = [
   ['an aspect ratio', 'screen 16:9'],
   ['a duration in hours', '所要 3時間'],
+  ['a kanji word with 時', '一時的に 一時停止 一時間'],
   ['a date', '2026/11/22'],
 ];
 
 const NUMBER_FORMS: readonly [form: string, text: string, expected: string][] = [
   ['integer', '在庫 12 個', '在庫 個'],
+  ['a count in kanji numerals', '応募 三百二十件', '応募 件'],
+  ['yen in kanji numerals', '会費 二千円', '会費 円'],
+  ['a count in circled digits (folded to digits first)', '手順 ③ まで', '手順 まで'],
   ['thousands separators and decimals', '価格 1,234.50 円', '価格 円'],
   ['full-width digits', '価格 １２３４ 円', '価格 円'],
   ['full-width separators', '価格 １，２３４．５ 円', '価格 円'],
@@ -127,8 +141,8 @@ describe('exclude numbers', () => {
     expect(normalised(text, { excludeNumbers: true })).toBe(expected);
   });
 
-  test('kanji numerals without digits stay: they are also ordinary words', () => {
-    expect(normalised('一覧 三十 件', { excludeNumbers: true })).toBe('一覧 三十 件');
+  test('kanji numerals without a counter stay: they are also ordinary words', () => {
+    expect(normalised('一覧 三十 件 一緒に', { excludeNumbers: true })).toBe('一覧 三十 件 一緒に');
   });
 });
 

@@ -3,7 +3,7 @@ import type { AreaOptions } from '../area-options.ts';
 import { DATE_FORMS } from '../exclusion/date-forms.ts';
 import { excludedWordsPattern } from '../exclusion/excluded-words.ts';
 import { formRemover } from '../exclusion/exclusion-form.ts';
-import { NUMBER_FORM } from '../exclusion/number-forms.ts';
+import { KANJI_COUNT_FORM, NUMBER_FORM } from '../exclusion/number-forms.ts';
 import { TIME_FORMS } from '../exclusion/time-forms.ts';
 import { compileUserRegex, removeUserRegexMatches } from '../python-regex/user-regex.ts';
 import { foldWidth } from './fold-width.ts';
@@ -168,7 +168,7 @@ function lineNormaliser(options: AreaOptions): (line: string) => string {
   const removeForms = formRemover([
     ...(options.excludeDates ? DATE_FORMS : []),
     ...(options.excludeTimes ? TIME_FORMS : []),
-    ...(options.excludeNumbers ? [NUMBER_FORM] : []),
+    ...(options.excludeNumbers ? [NUMBER_FORM, KANJI_COUNT_FORM] : []),
   ]);
   const excludes =
     userRegexes.length > 0 ||

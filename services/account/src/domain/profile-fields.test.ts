@@ -12,6 +12,10 @@ describe('profile fields', () => {
     ["Robert'); DROP TABLE users;--", 'invalid_name'],
     ['Taro\u0007', 'invalid_name'],
     ['Taro\u202E', 'invalid_name'],
+    ['🍣 寿司チーム', null],
+    ['👩🏽‍💻 Dev 🇯🇵', null],
+    ['Ta\u200Dro', 'invalid_name'],
+    ['🍣\u200D', 'invalid_name'],
   ])('name %j → %s', (name, problem) => {
     expect(checkName(name)).toBe(problem);
   });

@@ -12,15 +12,21 @@ export type FieldProblem =
 export const MAX_NAME_LENGTH = 100;
 export const MAX_NOTES_LENGTH = 2000;
 
-// Letters and digits of any script plus the punctuation names use; markup (<>), statement
-// separators (;), quotes other than the apostrophe and control characters are refused, so a
-// name can be shown and mailed anywhere without surprises.
-const NAME = /^[\p{L}\p{M}\p{N} .,'\-・ー()&]*$/u;
+// Letters and digits of any script plus the punctuation names use, and emoji (a team's name is
+// often "🍣 Sushi team"): pictographs, their skin tones, flags, keycaps and the joiner that builds
+// 👩‍💻. Markup (<>), statement separators (;), quotes other than the apostrophe and control
+// characters are refused, so a name can be shown and mailed anywhere without surprises
+// (docs/product.md#account).
+const NAME =
+  /^[\p{L}\p{M}\p{N} .,'\-・ー()&\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}\u200D\u20E3]*$/u;
+// The joiner only inside an emoji sequence: alone it hides between letters.
+const STRAY_JOINER =
+  /(?<!\p{Extended_Pictographic}[\p{Emoji_Modifier}\uFE0F]?)\u200D|\u200D(?!\p{Extended_Pictographic})/u;
 const NOTES_FORBIDDEN = /[\p{Cc}\p{Cf}]/u;
 
 export function checkName(name: string): FieldProblem | null {
   if (name.length > MAX_NAME_LENGTH) return 'name_too_long';
-  if (!NAME.test(name) || name !== name.normalize('NFC')) return 'invalid_name';
+  if (!NAME.test(name) || STRAY_JOINER.test(name) || name !== name.normalize('NFC')) return 'invalid_name';
   return null;
 }
 

@@ -23,9 +23,12 @@ export interface CheckConsumerDeps {
   metrics: Metrics;
 }
 
-/** Deliveries a check gets before a failure that might pass is recorded as the check's outcome. */
-const RETRIED_DELIVERIES = 3;
-const MAX_DELIVER = 6;
+/**
+ * Deliveries of one check: a crawler that stops answering (its ack wait runs out) hands the check
+ * to another. A failure is never handed back: the fetcher's own tries (three at most, a second
+ * and two apart) are all a failing check asks of the site (docs/product.md#failure-alerts).
+ */
+const MAX_DELIVER = 3;
 
 /**
  * Runs checks from the work queue: open the job, fetch with the mode's fetcher while telling
@@ -37,7 +40,7 @@ const MAX_DELIVER = 6;
 export function checkConsumer(deps: CheckConsumerDeps): CatalogEntry {
   const checks = deps.metrics.counter({
     name: 'mimamori_checks_total',
-    help: 'Checks run, by fetch mode and result (ok, retry: handed back to run again, failed).',
+    help: 'Checks run, by fetch mode and result (ok, failed).',
     labelNames: ['mode', 'result'],
   });
   const duration = deps.metrics.histogram({
@@ -78,13 +81,7 @@ export function checkConsumer(deps: CheckConsumerDeps): CatalogEntry {
       try {
         const result = await performCheck(job, abort.signal);
         endTimer();
-        const retry = !result.ok && result.retryable && message.deliveryCount < RETRIED_DELIVERIES;
-        checks.inc({ mode, result: result.ok ? 'ok' : retry ? 'retry' : 'failed' });
-        if (retry && !result.ok) {
-          log.info({ code: result.code, detail: result.detail }, 'check failed, will retry');
-          message.nak(30_000 * message.deliveryCount);
-          return;
-        }
+        checks.inc({ mode, result: result.ok ? 'ok' : 'failed' });
         const event = await snapshotEvent(job, result, {
           blobs: deps.blobs,
           secrets: deps.secrets,
@@ -97,7 +94,7 @@ export function checkConsumer(deps: CheckConsumerDeps): CatalogEntry {
           log.info({ areas: result.areas.length, mode: job.fetchMode }, 'snapshot captured');
           message.ack();
         } else if (result.retryable) {
-          log.warn({ code: result.code, detail: result.detail }, 'check failed after retries');
+          log.warn({ code: result.code, detail: result.detail }, 'check failed after its tries');
           message.ack();
         } else {
           log.warn({ code: result.code, detail: result.detail }, 'check failed');

@@ -9,6 +9,9 @@ import { CrawlFailure, shownUrl } from './crawl-failure.ts';
 import { InvalidSelectorError, ParsedPage } from './parsed-page.ts';
 import { type DocumentLimits, fetchServedDocument, type ServedDocument } from './served-document.ts';
 
+/** The first pause between a check's tries of a page; it doubles after each. */
+export const RETRY_DELAY_MS = 1_000;
+
 export interface HttpPageFetcherOptions {
   /** `host:port` destinations the egress guard lets through: tests' loopback fixtures only. */
   allow?: readonly string[];
@@ -39,7 +42,7 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): Pag
   const maxPageBytes = options.maxPageBytes ?? 2 * limits.maxBytes;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const attempts = options.attempts ?? 3;
-  const retryDelayMs = options.retryDelayMs ?? 1_000;
+  const retryDelayMs = options.retryDelayMs ?? RETRY_DELAY_MS;
   const allow = options.allow ?? [];
   const direct = createGuardedDispatcher({ allow });
   const proxied = new Map<string, Dispatcher>();

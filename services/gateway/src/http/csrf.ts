@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendApiError } from './api-error.ts';
 import { authorizedByBearer } from './bearer-token.ts';
 
@@ -28,14 +28,7 @@ declare module 'fastify' {
 export function csrfProtection(app: FastifyInstance) {
   app.addHook('onRequest', async (request, reply) => {
     const cookieToken = request.cookies[CSRF_COOKIE];
-    if (!cookieToken) {
-      reply.setCookie(CSRF_COOKIE, randomBytes(24).toString('base64url'), {
-        path: '/',
-        sameSite: 'strict',
-        secure: true,
-        httpOnly: false,
-      });
-    }
+    csrfTokenOf(request, reply);
     if (SAFE_METHODS.has(request.method)) return;
     // Decided on the matched route, whatever spelling of its path was sent.
     if (request.routeOptions.config.otherSiteMayPost === true) return;
@@ -47,6 +40,26 @@ export function csrfProtection(app: FastifyInstance) {
       return sendApiError(reply, 403, 'csrf_failed');
     }
   });
+}
+
+/**
+ * The visitor's CSRF token: the cookie's, or a new one set on the reply (once per request). A
+ * server-rendered page (/dev/webhooks) puts it in its form, whose route then checks it with
+ * `formTokenMatches` instead of the header.
+ */
+export function csrfTokenOf(request: FastifyRequest, reply: FastifyReply): string {
+  const kept = request.cookies[CSRF_COOKIE];
+  if (kept) return kept;
+  const fresh = randomBytes(24).toString('base64url');
+  reply.setCookie(CSRF_COOKIE, fresh, { path: '/', sameSite: 'strict', secure: true, httpOnly: false });
+  request.cookies[CSRF_COOKIE] = fresh;
+  return fresh;
+}
+
+/** Whether a form's token is the visitor's cookie token (double submit through a form field). */
+export function formTokenMatches(request: FastifyRequest, formToken: unknown): boolean {
+  const cookieToken = request.cookies[CSRF_COOKIE];
+  return typeof formToken === 'string' && !!cookieToken && sameToken(formToken, cookieToken);
 }
 
 function sameToken(a: string, b: string): boolean {

@@ -1,3 +1,7 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileStandInStore, memoryStandInStore } from '@mimamori/chat-stand-ins';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { discordStandInRoutes, listensOnLoopbackOnly } from './discord-stand-in-routes.ts';
@@ -6,7 +10,7 @@ let app: FastifyInstance;
 
 beforeEach(async () => {
   app = Fastify();
-  discordStandInRoutes(app);
+  discordStandInRoutes(app, memoryStandInStore());
   await app.ready();
 });
 
@@ -117,6 +121,50 @@ describe('the local Discord stand-in', () => {
     const page = await app.inject({ method: 'GET', url: '/dev/discord', remoteAddress: '::1' });
     expect(page.statusCode).toBe(200);
     expect(page.body).not.toContain('from elsewhere');
+  });
+});
+
+describe('the local Discord stand-in with the data folder', () => {
+  it('shows the same messages and pictures after the product restarts', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'discord-stand-in-'));
+    const start = async () => {
+      const product = Fastify();
+      discordStandInRoutes(product, fileStandInStore(dir));
+      await product.ready();
+      return product;
+    };
+    try {
+      const first = await start();
+      const body = await executeWebhookBody(update, [{ name: 'after.webp', data: PNG, type: 'image/png' }]);
+      const posted = await first.inject({
+        method: 'POST',
+        url: '/dev/discord/api/webhooks/77/tok?wait=true',
+        ...body,
+      });
+      expect(posted.statusCode).toBe(200);
+      await first.close();
+
+      const second = await start();
+      try {
+        const page = await second.inject({ method: 'GET', url: '/dev/discord' });
+        expect(page.body).toContain('価格ページ &lt;script&gt;');
+        expect(page.body).toContain('webhook 77');
+        const image = /<img src="([^"]+)" alt="image"/.exec(page.body)?.[1] ?? '';
+        const picture = await second.inject({ method: 'GET', url: image });
+        expect([picture.statusCode, picture.rawPayload.equals(PNG)]).toEqual([200, true]);
+        // Numbering goes on from the kept messages, so a link to an old picture still names it.
+        const next = await second.inject({
+          method: 'POST',
+          url: '/dev/discord/api/webhooks/77/tok?wait=true',
+          payload: { content: 'after the restart' },
+        });
+        expect(next.json()).toMatchObject({ id: '2' });
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

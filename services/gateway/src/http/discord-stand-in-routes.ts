@@ -1,11 +1,12 @@
 import { isIP } from 'node:net';
+import type { StandInRecord, StandInStore } from '@mimamori/chat-stand-ins';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendApiError } from './api-error.ts';
 import { type PostedDiscordMessage, renderDiscordStandInPage } from './discord-stand-in-page.ts';
 
 export const DISCORD_STAND_IN_PATH = '/dev/discord';
-/** Messages kept; the oldest go first. They live in memory: a restart starts an empty page. */
-const KEPT = 100;
+/** Its records' platform name in the stand-ins' store. */
+const PLATFORM = 'discord';
 /** Discord's own upload limit for a webhook message. */
 const BODY_LIMIT = 25 * 1024 * 1024;
 
@@ -15,11 +16,10 @@ const BODY_LIMIT = 25 * 1024 * 1024;
  * /dev/discord instead of going to Discord. The account and notifier services post to
  * `<product>/dev/discord/api/webhooks/<id>/<token>` when their Discord API base points here.
  * Served only to loopback peers, and only registered when the product listens on loopback only.
+ * What it received is kept in the stand-ins' store (the newest 100), which in the single-process
+ * product is a folder in its data folder, so the page shows the same messages after a restart.
  */
-export function discordStandInRoutes(app: FastifyInstance): void {
-  const posted: PostedDiscordMessage[] = [];
-  let next = 1;
-
+export function discordStandInRoutes(app: FastifyInstance, store: StandInStore): void {
   app.register(async (scope) => {
     scope.addHook('onRequest', async (request, reply) => {
       if (!fromLoopback(request)) return sendApiError(reply, 404, 'not_found');
@@ -39,10 +39,14 @@ export function discordStandInRoutes(app: FastifyInstance): void {
       async (request, reply) => {
         const message = await readExecuteWebhook(request);
         if (!message) return reply.code(400).send({ message: 'Cannot send an empty message', code: 50006 });
-        posted.unshift({ id: next++, at: new Date(), webhookId: request.params.id, ...message });
-        posted.splice(KEPT);
+        const kept = await store.add(PLATFORM, {
+          at: new Date().toISOString(),
+          chat: request.params.id,
+          body: message.payload,
+          files: message.files,
+        });
         // What Discord answers with ?wait=true: the message it created.
-        return reply.send({ id: String(posted[0]?.id), webhook_id: request.params.id });
+        return reply.send({ id: String(kept.id), webhook_id: request.params.id });
       },
     );
 
@@ -50,19 +54,34 @@ export function discordStandInRoutes(app: FastifyInstance): void {
       reply
         .type('text/html; charset=utf-8')
         .header('content-security-policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'")
-        .send(renderDiscordStandInPage(posted, DISCORD_STAND_IN_PATH)),
+        .send(
+          renderDiscordStandInPage((await store.list(PLATFORM)).map(postedMessage), DISCORD_STAND_IN_PATH),
+        ),
     );
 
     scope.get<{ Params: { id: string; index: string } }>(
       `${DISCORD_STAND_IN_PATH}/:id/files/:index`,
       async (request, reply) => {
-        const message = posted.find((candidate) => String(candidate.id) === request.params.id);
+        const message = (await store.list(PLATFORM)).find(
+          (candidate) => String(candidate.id) === request.params.id,
+        );
         const file = message?.files[Number(request.params.index)];
         if (!file) return sendApiError(reply, 404, 'not_found');
         return reply.type(file.contentType).header('x-content-type-options', 'nosniff').send(file.data);
       },
     );
   });
+}
+
+/** A kept record as the page shows it: the body is the execute-webhook payload as received. */
+function postedMessage(record: StandInRecord): PostedDiscordMessage {
+  return {
+    id: record.id,
+    at: new Date(record.at),
+    webhookId: record.chat,
+    payload: record.body as PostedDiscordMessage['payload'],
+    files: [...record.files],
+  };
 }
 
 /** The product listens only where no one else can reach it (so the stand-in may be served). */
@@ -72,7 +91,8 @@ export function listensOnLoopbackOnly(host: string): boolean {
   return host === '::1';
 }
 
-function fromLoopback(request: FastifyRequest): boolean {
+/** Whether the request comes from this machine (the stand-ins and the local receiver serve no one else). */
+export function fromLoopback(request: FastifyRequest): boolean {
   const address = (request.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
   return address === '::1' || (isIP(address) === 4 && address.startsWith('127.'));
 }

@@ -31,6 +31,8 @@ export function webhookRoutes(
     account: accountV1.AccountServiceClient;
     webhooks: webhookV1.WebhookServiceClient;
     target?: targetV1.TargetServiceClient | undefined;
+    /** The single-process product's own receiver to suggest (its /dev/webhooks); none elsewhere. */
+    tryUrl?: (() => string | null) | undefined;
   },
 ) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -50,7 +52,7 @@ export function webhookRoutes(
         const answer = await unary(webhooks, 'listWebhooks', {
           sessionToken: request.cookies[SESSION_COOKIE] ?? '',
         });
-        return reply.send({ webhooks: answer.webhooks.map(toWebhookJson) });
+        return reply.send({ webhooks: answer.webhooks.map(toWebhookJson), try_url: deps.tryUrl?.() ?? null });
       }),
   );
 

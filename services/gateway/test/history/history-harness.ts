@@ -55,7 +55,7 @@ export interface HistoryHarness {
  * database), JetStream (a namespace of its own), a file blob store, the account, target and diff
  * modules on the service host talking gRPC, and the gateway answering fastify inject requests.
  */
-export async function startHistoryHarness(): Promise<HistoryHarness> {
+export async function startHistoryHarness(options: { imageLinkKey?: Buffer } = {}): Promise<HistoryHarness> {
   const logger = createLogger({ service: 'history-test', level: 'silent' });
   const database: FreshDatabase = await createFreshDatabase();
   const db: Db = openPostgres(database.url);
@@ -83,6 +83,7 @@ export async function startHistoryHarness(): Promise<HistoryHarness> {
     account,
     target,
     history: { client: history, blobs },
+    imageLinkKey: options.imageLinkKey,
     isShuttingDown: shutdown.isShuttingDown,
   });
 

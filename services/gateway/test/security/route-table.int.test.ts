@@ -1,3 +1,4 @@
+import { IMAGE_LINK_PATH, signImageLink } from '@mimamori/image-links';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { priceSiteRegistration } from '../../../../system-tests/rig/price-site.ts';
@@ -15,6 +16,8 @@ import {
 // Walks the gateway's own route table, so a route added later is checked without a test of its own:
 // CSRF under every spelling of its path, another account's ids, a signed-out caller, a deleted
 // account, and arbitrary input. Routes open without a session are listed here with the reason.
+// The public picture links (/i/…) are walked with the /api routes: the one other route that
+// answers anyone with an account's data.
 const PUBLIC_BY_DESIGN: Record<string, string> = {
   'POST /api/signup': 'creates an account: there is no session yet',
   'POST /api/signin': 'starts a session',
@@ -29,6 +32,8 @@ const PUBLIC_BY_DESIGN: Record<string, string> = {
   'GET /api/openapi.json': 'the API description, the same for everyone',
   'GET /api/plans': 'the plan catalogue and prices, the same for everyone (the signup page shows them)',
   'POST /api/stripe/webhook': 'Stripe posts it: the signature over the raw body authorises it',
+  'GET /i/:token':
+    'a chat platform’s servers fetch an update’s picture: the signed, expiring link authorises it',
 };
 /** Posted by programs, not browsers: no CSRF token; each checks its caller itself (see csrf.ts). */
 const OTHER_SITE_MAY_POST: Record<string, string> = {
@@ -70,7 +75,8 @@ const guarded = () => apiRoutes.filter((route) => !(key(route) in PUBLIC_BY_DESI
 beforeAll(async () => {
   harness = await startSecurityHarness();
   apiRoutes = harness.gateway.routes.filter(
-    (route) => route.url.startsWith('/api/') && route.method !== 'HEAD',
+    (route) =>
+      (route.url.startsWith('/api/') || route.url.startsWith(IMAGE_LINK_PATH)) && route.method !== 'HEAD',
   );
   alice = await harness.member('alice@example.com');
   bob = await harness.member('bob@example.com');
@@ -185,6 +191,30 @@ describe('the route table', () => {
       expect(known, `${route} is listed but gone`).toContain(route);
     // The walk below covers the rest; a handful would mean the table was not collected.
     expect(guarded().length).toBeGreaterThan(25);
+  });
+});
+
+describe('the public picture links', () => {
+  it('serve a live link to a caller with no session or cookie, and the same 404 to anything else', async () => {
+    const blobKey = `updates/${aliceIds.targetV2}/route-table/after.png`;
+    await harness.blobs.put(blobKey, Buffer.from('picture-bytes'), { contentType: 'image/png' });
+    const claims = { targetId: aliceIds.targetV2, blobKey, expiresAt: Math.floor(Date.now() / 1000) + 60 };
+    const fetched = (token: string) => harness.gateway.app.inject({ method: 'GET', url: `/i/${token}` });
+    const live = await fetched(signImageLink(harness.imageLinkKey, claims));
+    expect([live.statusCode, live.headers['content-type'], live.body]).toEqual([
+      200,
+      'image/png',
+      'picture-bytes',
+    ]);
+    const refused = [
+      await fetched(signImageLink(Buffer.alloc(32, 9), claims)),
+      await fetched(signImageLink(harness.imageLinkKey, { ...claims, expiresAt: claims.expiresAt - 120 })),
+    ];
+    await harness.blobs.delete(blobKey);
+    refused.push(await fetched(signImageLink(harness.imageLinkKey, claims)));
+    expect(refused.map((answer) => [answer.statusCode, answer.body])).toEqual(
+      refused.map(() => [404, refused[0]?.body]),
+    );
   });
 });
 

@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccountService, createStripe, stripeBilling, syncStripePrices } from '@mimamori/account';
-import { createFileBlobStore } from '@mimamori/blob-store';
+import { type BlobStore, createFileBlobStore } from '@mimamori/blob-store';
 import { accountV1, billingV1, diffV1, filingsV1, targetV1, webhookV1 } from '@mimamori/contracts';
 import { createCrawlerService } from '@mimamori/crawler';
 import { createDiffService } from '@mimamori/diff';
@@ -52,6 +53,9 @@ export interface SecurityHarness {
   /** The target service, for the check templates the scheduler would send. */
   target: targetV1.TargetServiceClient;
   gateway: Gateway;
+  /** Where the pictures are kept, and the key the public picture links (/i/…) are signed with. */
+  blobs: BlobStore;
+  imageLinkKey: Buffer;
   /** The gateway listening on loopback, for requests whose raw path must reach the router as sent. */
   url: string;
   /** A page the crawler may open (the only address its egress guard lets through). */
@@ -92,6 +96,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
   const smtp = await startSmtpServer();
   const blobDir = await mkdtemp(join(tmpdir(), 'security-blobs-'));
   const blobs = await createFileBlobStore(blobDir);
+  const imageLinkKey = randomBytes(32);
   // Billing on the Stripe stand-in, so the billing routes are walked with billing on.
   const standIn = new StripeStandIn({ webhookSecret: STRIPE_KEYS.webhookSecret });
   const stripeApi = `http://127.0.0.1:${(await standIn.listen()).port}`;
@@ -165,6 +170,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     preview,
     secretBox,
     history: { client: history, blobs },
+    imageLinkKey,
     filings,
     isShuttingDown: testHost.shutdown.isShuttingDown,
   });
@@ -176,6 +182,8 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     secretKeys,
     target,
     gateway,
+    blobs,
+    imageLinkKey,
     url,
     siteUrl: `http://127.0.0.1:${sitePort}/`,
     async memberBrowser() {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { webhookPayload, webhooksFor, zonedIso } from './webhook-payload.ts';
+import {
+  accountWideWebhooks,
+  filingWebhookPayload,
+  webhookPayload,
+  webhooksFor,
+  zonedIso,
+} from './webhook-payload.ts';
 
 describe('webhook payload', () => {
   const notice = {
@@ -67,5 +73,51 @@ describe('webhook payload', () => {
       { id: 'c', url: 'https://c.example/', targetId: 't2', sealedSecret: 's' },
     ];
     expect(webhooksFor(hooks, 't1').map((hook) => hook.id)).toEqual(['a', 'b']);
+  });
+
+  it('sends a filing notice to the account-wide webhooks only', () => {
+    const hooks = [
+      { id: 'a', url: 'https://a.example/', targetId: '', sealedSecret: 's' },
+      { id: 'b', url: 'https://b.example/', targetId: 't1', sealedSecret: 's' },
+    ];
+    expect(accountWideWebhooks(hooks).map((hook) => hook.id)).toEqual(['a']);
+  });
+
+  it('tells a filing in the user’s zone and gives no link that is not http(s)', () => {
+    const body = JSON.parse(
+      filingWebhookPayload(
+        'filing:sec:0000320193-26-000001:u1',
+        { id: 'f1', label: 'Apple' },
+        { key: '0000320193-26-000001' },
+        {
+          lang: 'en',
+          timezone: 'America/New_York',
+          followLabel: 'Apple',
+          companyName: 'Apple Inc.',
+          companyCode: '0000320193',
+          source: 'sec',
+          title: '8-K',
+          documentUrl: 'javascript:alert(1)',
+          publishedAt: new Date('2026-12-01T21:30:00Z'),
+        },
+      ),
+    );
+    expect(body).toEqual({
+      type: 'filing',
+      id: 'filing:sec:0000320193-26-000001:u1',
+      follow: { id: 'f1', label: 'Apple' },
+      filing: {
+        source: 'sec',
+        key: '0000320193-26-000001',
+        company_name: 'Apple Inc.',
+        company_code: '0000320193',
+        title: '8-K',
+        document_url: null,
+        published_at: '2026-12-01T21:30:00.000Z',
+        published_at_local: '2026-12-01T16:30:00-05:00',
+      },
+      timezone: 'America/New_York',
+      lang: 'en',
+    });
   });
 });

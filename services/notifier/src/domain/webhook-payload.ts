@@ -1,4 +1,5 @@
 import { type FailureNotice, failureWords } from './failure-alert-content.ts';
+import type { FilingNotice } from './filing-notice.ts';
 import type { UpdateNotice } from './update-notice.ts';
 import { areaName, matchedRuleLines } from './update-wording.ts';
 import { readerZone } from './written-time.ts';
@@ -99,6 +100,42 @@ export function failureWebhookPayload(id: string, targetId: string, notice: Fail
         }
       : {}),
     ...(recovered ? { recovered: { ...times('since', recovered.since), ...times('at', recovered.at) } } : {}),
+    timezone: zone,
+    lang: notice.lang,
+  });
+}
+
+/** The webhooks a filing notice goes to: the account-wide ones (a filing belongs to no site). */
+export function accountWideWebhooks(webhooks: readonly ProfileWebhook[]): ProfileWebhook[] {
+  return webhooks.filter((webhook) => webhook.targetId === '');
+}
+
+/**
+ * The JSON body of a filing notice (`type: "filing"`, docs/webhooks.md): the follow it matched,
+ * the filing as its source names it, and when it was published, in UTC and in the user's zone.
+ * `id` is the notice's own (`filing:<source>:<source's key>:<user id>`), as the other channels' deliveries name it.
+ */
+export function filingWebhookPayload(
+  id: string,
+  follow: { id: string; label: string },
+  filing: { key: string },
+  notice: FilingNotice,
+): string {
+  const zone = readerZone(notice.timezone, notice.lang);
+  return JSON.stringify({
+    type: 'filing',
+    id,
+    follow: { id: follow.id, label: follow.label },
+    filing: {
+      source: notice.source,
+      key: filing.key,
+      company_name: notice.companyName,
+      company_code: notice.companyCode,
+      title: notice.title,
+      document_url: /^https?:\/\//i.test(notice.documentUrl) ? notice.documentUrl : null,
+      published_at: notice.publishedAt.toISOString(),
+      published_at_local: zonedIso(notice.publishedAt, zone),
+    },
     timezone: zone,
     lang: notice.lang,
   });

@@ -59,12 +59,13 @@ export function checkResultConsumer(deps: CheckResultConsumerDeps): CatalogEntry
     concurrency: 8,
     async handler(message) {
       const result = checkCompleted.decode(message.data);
-      const dueAt = result.dueAt ?? result.completedAt ?? new Date();
+      const completedAt = result.completedAt ?? new Date();
+      const dueAt = result.dueAt ?? completedAt;
       const failure =
         result.outcome === 'error'
           ? { kind: failureKindOf(result.errorCode, result.errorDetail), areaId: result.errorAreaId }
           : null;
-      const streak = await countOutcome(deps.db, result.targetId, { dueAt, failure });
+      const streak = await countOutcome(deps.db, result.targetId, { dueAt, completedAt, failure });
       const notice = await loadNotice(deps.db, result.targetId);
       if (notice === 'deleted') return;
       // Before the site's notice arrives its count is not known yet: the default decides, and the
@@ -94,7 +95,7 @@ export function checkResultConsumer(deps: CheckResultConsumerDeps): CatalogEntry
             areaId: alert.lastAreaId,
             areaName: notice.areaLabels[alert.lastAreaId] || alert.lastAreaId,
             count: alert.counts[alert.lastKind] ?? 0,
-            since: run,
+            since: alert.failedSince ?? run,
           },
         };
         const sent = await onChannels(`failure:${result.targetId}:${run.toISOString()}`, content);
@@ -103,7 +104,13 @@ export function checkResultConsumer(deps: CheckResultConsumerDeps): CatalogEntry
       }
       if (streak.recoveredRun) {
         const run = streak.recoveredRun;
-        const content: FailureNotice = { ...base, recovered: { since: run, at: streak.lastDueAt ?? dueAt } };
+        const content: FailureNotice = {
+          ...base,
+          recovered: {
+            since: streak.failedSince ?? run,
+            at: streak.recoveredAt ?? streak.lastDueAt ?? dueAt,
+          },
+        };
         const sent = await onChannels(`recovered:${result.targetId}:${run.toISOString()}`, content);
         if (sent.every((attempt) => !attempt.retry)) await markRecoveryTold(deps.db, result.targetId, run);
         pending.push(...sent);

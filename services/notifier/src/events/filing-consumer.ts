@@ -3,12 +3,15 @@ import { filingPublished } from '@mimamori/events';
 import type { MailTransport } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
+import type { WebhookPoster } from '@mimamori/webhook';
 import { postDiscordMessage } from '../clients/discord-webhook-client.ts';
 import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
 import { type FilingNotice, filingDiscordMessage, filingMailContent } from '../domain/filing-notice.ts';
 import type { NotificationProfile, NotificationProfileSource } from '../domain/notification-profile.ts';
+import { accountWideWebhooks, filingWebhookPayload } from '../domain/webhook-payload.ts';
 import { type ClaimedSend, sendClaimed } from './claimed-send.ts';
 import { accountDiscordUrl, accountRecipients } from './site-channels.ts';
+import { sendWebhook } from './webhook-send.ts';
 
 export interface FilingConsumerDeps {
   deliveries: DeliveryLedger;
@@ -18,18 +21,24 @@ export interface FilingConsumerDeps {
   profiles: NotificationProfileSource;
   /** Discord itself, or a stand-in; stored webhook URLs always name discord.com. */
   discordApiBase: string | (() => string);
+  /** Posts the notice to the account-wide signed webhooks through the SSRF guard. */
+  webhooks: Pick<WebhookPoster, 'post'>;
   logger: Logger;
   retryDelay?: RetryDelay;
 }
 
 const DONE: ClaimedSend = { retry: false };
+/** How many times JetStream hands a notice over; the last failed try ends a delivery as failed. */
+const MAX_DELIVER = 20;
 
 /**
  * Tells a follower of a new filing (filings.published, one event per follower): one e-mail to
  * the account address and its verified additional ones, and one Discord message to the
- * account's webhook when linked. Each channel is its own delivery (`<event id>:email` /
- * `:discord`, the event id naming the filing and the user), so a redelivered or republished
- * event sends only what is missing, as for updates (update-consumer.ts).
+ * account's webhook when linked, and one signed POST to each account-wide webhook
+ * (docs/webhooks.md; a filing belongs to no site, so a site's own webhooks hear nothing). Each
+ * channel is its own delivery (`<event id>:email` / `:discord` / `:webhook:<webhook id>`, the
+ * event id naming the filing and the user), so a redelivered or republished event sends only
+ * what is missing, as for updates (update-consumer.ts).
  */
 export function filingConsumer(deps: FilingConsumerDeps): CatalogEntry {
   const retryDelay = deps.retryDelay ?? exponentialRetryDelay;
@@ -37,7 +46,7 @@ export function filingConsumer(deps: FilingConsumerDeps): CatalogEntry {
     stream: filingPublished.stream,
     durable: 'notifier-filings-published',
     subject: filingPublished.subject,
-    maxDeliver: 20,
+    maxDeliver: MAX_DELIVER,
     ackWaitMs: deps.deliveries.claimMs,
     concurrency: 4,
     async handler(message) {
@@ -56,9 +65,28 @@ export function filingConsumer(deps: FilingConsumerDeps): CatalogEntry {
         publishedAt: event.publishedAt ?? event.seenAt ?? new Date(),
       };
       const log = deps.logger.child({ eventId: event.eventId });
+      // The same bytes for every URL of this copy; only the signature's time changes on a retry.
+      let body: string | undefined;
       const attempts = await Promise.all([
         byMail(`${event.eventId}:email`, message, profile, notice, deps, log),
         byDiscord(`${event.eventId}:discord`, message, event.userId, profile, notice, deps, log),
+        ...accountWideWebhooks(profile.webhooks).map((webhook) =>
+          sendWebhook(
+            `${event.eventId}:webhook:${webhook.id}`,
+            message,
+            { ...webhook, userId: event.userId },
+            () =>
+              (body ??= filingWebhookPayload(
+                event.eventId,
+                { id: event.followId, label: event.followLabel },
+                { key: event.filingKey },
+                notice,
+              )),
+            deps,
+            log,
+            message.deliveryCount >= MAX_DELIVER,
+          ),
+        ),
       ]);
       const pending = attempts.filter((attempt) => attempt.retry);
       if (pending.length === 0) return;

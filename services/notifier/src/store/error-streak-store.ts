@@ -13,11 +13,13 @@ const S = NOTIFIER_SCHEMA;
 interface StreakRow {
   last_due_at: Date;
   started_at: Date | null;
+  failed_since: Date | null;
   kind_counts: Partial<Record<FailureKind, number>>;
   last_kind: FailureKind | null;
   last_area_id: string;
   alerted_run: Date | null;
   recovered_run: Date | null;
+  recovered_at: Date | null;
 }
 
 function streakOf(row: StreakRow | undefined): FailureStreak {
@@ -25,11 +27,13 @@ function streakOf(row: StreakRow | undefined): FailureStreak {
   return {
     lastDueAt: row.last_due_at,
     startedAt: row.started_at,
+    failedSince: row.failed_since,
     counts: row.kind_counts,
     lastKind: row.last_kind,
     lastAreaId: row.last_area_id,
     alertedRun: row.alerted_run,
     recoveredRun: row.recovered_run,
+    recoveredAt: row.recovered_at,
   };
 }
 
@@ -40,7 +44,8 @@ function streakOf(row: StreakRow | undefined): FailureStreak {
 export async function countOutcome(db: Db, targetId: string, check: CheckOutcome): Promise<FailureStreak> {
   return db.transaction(async (tx) => {
     const { rows } = await tx.query<StreakRow>(
-      `SELECT last_due_at, started_at, kind_counts, last_kind, last_area_id, alerted_run, recovered_run
+      `SELECT last_due_at, started_at, failed_since, kind_counts, last_kind, last_area_id, alerted_run,
+              recovered_run, recovered_at
          FROM ${S}.error_streaks WHERE target_id = $1 FOR UPDATE`,
       [targetId],
     );
@@ -50,13 +55,14 @@ export async function countOutcome(db: Db, targetId: string, check: CheckOutcome
     await tx.query(
       `INSERT INTO ${S}.error_streaks
          (target_id, last_due_at, started_at, errors, kind_counts, last_kind, last_area_id, alerted_run,
-          recovered_run)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+          recovered_run, failed_since, recovered_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
        ON CONFLICT (target_id) DO UPDATE SET
          last_due_at = EXCLUDED.last_due_at, started_at = EXCLUDED.started_at, errors = EXCLUDED.errors,
          kind_counts = EXCLUDED.kind_counts, last_kind = EXCLUDED.last_kind,
          last_area_id = EXCLUDED.last_area_id, alerted_run = EXCLUDED.alerted_run,
-         recovered_run = EXCLUDED.recovered_run`,
+         recovered_run = EXCLUDED.recovered_run, failed_since = EXCLUDED.failed_since,
+         recovered_at = EXCLUDED.recovered_at`,
       [
         targetId,
         counted.lastDueAt,
@@ -67,6 +73,8 @@ export async function countOutcome(db: Db, targetId: string, check: CheckOutcome
         counted.lastAreaId,
         counted.alertedRun,
         counted.recoveredRun,
+        counted.failedSince,
+        counted.recoveredAt,
       ],
     );
     return counted;

@@ -88,4 +88,16 @@ export const notifierMigrations: Migration[] = [
         ADD COLUMN recovered_run timestamptz;
     `,
   },
+  {
+    version: 6,
+    name: 'failure times as the history shows them',
+    sql: `
+      -- The alert names when the run's first failed check finished and "working again" when the
+      -- first good one did, the times the history shows (docs/product.md#failure-alerts). Runs
+      -- counted before this have none and fall back to their due times.
+      ALTER TABLE error_streaks
+        ADD COLUMN failed_since timestamptz,
+        ADD COLUMN recovered_at timestamptz;
+    `,
+  },
 ];

@@ -228,6 +228,8 @@ export function createTargetStore(db: Db, now: () => Date = () => new Date()): T
 interface StoredRun {
   lastDueAt: string | null;
   startedAt: string | null;
+  /** Absent in runs stored before the alert named the history's times. */
+  failedSince?: string | null;
   counts: FailureStreak['counts'];
   lastKind: FailureKind | null;
   lastAreaId: string;
@@ -250,6 +252,7 @@ async function recordFailureRun(tx: Sql, check: CheckOutcome): Promise<void> {
         ...NO_STREAK,
         lastDueAt: stored.lastDueAt ? new Date(stored.lastDueAt) : null,
         startedAt: stored.startedAt ? new Date(stored.startedAt) : null,
+        failedSince: stored.failedSince ? new Date(stored.failedSince) : null,
         counts: stored.counts,
         lastKind: stored.lastKind,
         lastAreaId: stored.lastAreaId,
@@ -259,7 +262,7 @@ async function recordFailureRun(tx: Sql, check: CheckOutcome): Promise<void> {
     check.outcome === 'error'
       ? { kind: failureKindOf(check.errorCode, check.errorDetail), areaId: check.errorAreaId }
       : null;
-  const run = countCheck(held, { dueAt: check.dueAt, failure });
+  const run = countCheck(held, { dueAt: check.dueAt, completedAt: check.completedAt, failure });
   if (!run) return;
   const failing = isFailing(run, row.failure_alert_after);
   await tx.query(
@@ -273,12 +276,14 @@ async function recordFailureRun(tx: Sql, check: CheckOutcome): Promise<void> {
       JSON.stringify({
         lastDueAt: run.lastDueAt,
         startedAt: run.startedAt,
+        failedSince: run.failedSince,
         counts: run.counts,
         lastKind: run.lastKind,
         lastAreaId: run.lastAreaId,
       }),
       failing,
-      run.startedAt,
+      // The time the history shows for the run's first failed check, as the alert names it.
+      run.failedSince ?? run.startedAt,
       run.lastKind,
     ],
   );
