@@ -12,5 +12,7 @@ export {
   TELEGRAM_STAND_IN_USER,
   type TelegramStandInChat,
   type TelegramStandInState,
+  type TelegramStandInUser,
   telegramStandIn,
+  telegramStandInUser,
 } from './telegram.ts';

@@ -138,6 +138,15 @@ describe('LINE through its stand-in', () => {
     expect(await send(you, 'delivery-after-limits')).toEqual({ kind: 'sent' });
   });
 
+  it('plays another LINE user with ?as=, from the add-friend page on', async () => {
+    const other = lineUserId('someone else');
+    const friendPage = await (await fetch(`${product.base}/dev/line/friend?as=${other}`)).text();
+    expect(friendPage).toContain(`name="as" value="${other}"`);
+    await product.act({ action: 'follow', as: other });
+    await product.act({ action: 'message', text: 'K7Q2M9', as: other });
+    expect(product.inbound.at(-1)).toMatchObject({ events: [{ kind: 'link', credentials: { to: other } }] });
+  });
+
   it('reads an unknown user as dead, and a block on the page as the dead event', async () => {
     expect(await send(lineUserId('never-befriended'), 'delivery-unknown')).toEqual({
       kind: 'dead',

@@ -143,15 +143,16 @@ export function lineStandIn(): StandIn {
       });
 
       // The add-friend link of the official account (LINE's `line.me/R/ti/p/@…`).
-      scope.get(`${prefix}/friend`, async (_request, reply) => {
+      scope.get<{ Querystring: { as?: string } }>(`${prefix}/friend`, async (request, reply) => {
         const state = await readLineState(options);
-        const friend = state.users[state.me]?.friend === true;
+        const as = TO.test(request.query.as ?? '') ? String(request.query.as) : state.me;
+        const friend = state.users[as]?.friend === true;
         const name = escapeHtml(options.settings.line?.botBasicId ?? '');
         const page = devPage({
           title: 'LINE (local stand-in)',
           body: `<p>The official account <strong>${name}</strong>${friend ? ' is already your friend.' : '.'}</p>
-${friend ? '' : `<form method="post" action="${prefix}/act"><input type="hidden" name="nonce" value="${nonce}"><input type="hidden" name="action" value="follow"><button type="submit">Add friend</button></form>`}
-<p><a href="${prefix}">Open the talk</a></p>`,
+${friend ? '' : `<form method="post" action="${prefix}/act"><input type="hidden" name="nonce" value="${nonce}"><input type="hidden" name="as" value="${as}"><input type="hidden" name="action" value="follow"><button type="submit">Add friend</button></form>`}
+<p><a href="${prefix}?as=${as}">Open the talk</a></p>`,
         });
         return reply
           .type('text/html; charset=utf-8')

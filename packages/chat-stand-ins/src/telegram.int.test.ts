@@ -110,6 +110,11 @@ describe('Telegram through its stand-in', () => {
       kind: 'accepted',
       events: [{ kind: 'link', code: 'code_1-A', credentials: { chatId: me }, label: '@mimamori_tester' }],
     });
+    // Another person (`?as=`) links their own chat.
+    await product.act({ action: 'start', code: 'code_1-A', as: '700000002' });
+    expect(product.inbound.at(-1)).toMatchObject({
+      events: [{ kind: 'link', credentials: { chatId: '700000002' }, label: '@tester_700000002' }],
+    });
     const [reply] = await received(me);
     expect(reply?.body).toMatchObject({
       method: 'sendMessage',

@@ -24,15 +24,36 @@ export interface TelegramStandInState {
 }
 
 const PLATFORM = 'telegram';
-/** The Telegram user the page plays; their private chat with the bot has their id. */
-export const TELEGRAM_STAND_IN_USER = {
+/** A Telegram user as updates carry them. */
+export interface TelegramStandInUser {
+  id: number;
+  is_bot: boolean;
+  first_name: string;
+  last_name: string;
+  username: string;
+  language_code: string;
+}
+
+/** The Telegram user the page plays unless told another; their private chat with the bot has their id. */
+export const TELEGRAM_STAND_IN_USER: Readonly<TelegramStandInUser> = {
   id: 700000001,
   is_bot: false,
   first_name: 'Mimamori',
   last_name: 'Tester',
   username: 'mimamori_tester',
   language_code: 'ja',
-} as const;
+};
+
+/**
+ * The user the page plays: `?as=<id>` plays another (a test's own chat, or a second person);
+ * each has the id as their chat with the bot.
+ */
+export function telegramStandInUser(as: string | undefined): TelegramStandInUser {
+  if (!as || !/^[1-9][0-9]{0,11}$/.test(as) || Number(as) === TELEGRAM_STAND_IN_USER.id) {
+    return { ...TELEGRAM_STAND_IN_USER };
+  }
+  return { ...TELEGRAM_STAND_IN_USER, id: Number(as), last_name: as, username: `tester_${as}` };
+}
 /** Telegram's flood limit per chat: about one message a second (bursts are not tolerated here). */
 const CHAT_INTERVAL_MS = 1_000;
 const MULTIPART_LIMIT = 60 * 1024 * 1024;
@@ -133,10 +154,11 @@ export function telegramStandIn(): StandIn {
         },
       );
 
-      scope.get(prefix, async (_request, reply) => {
+      scope.get<{ Querystring: { as?: string } }>(prefix, async (request, reply) => {
         const state = await readTelegramState(options);
         const records = await options.store.list(PLATFORM);
-        return sendPage(reply, telegramPageBody({ prefix, nonce, state, records }));
+        const user = telegramStandInUser(request.query.as);
+        return sendPage(reply, telegramPageBody({ prefix, nonce, state, records, user }));
       });
 
       // The address bar: a pasted t.me link opens the bot's page here.
@@ -152,7 +174,7 @@ export function telegramStandIn(): StandIn {
       // The bot's chat opened by a deep link: `<deepLinkBase>/<bot>?start=<code>`, with the
       // deep-link base at the stand-in's `t.me` or at the stand-in itself.
       const botPage = async (
-        request: FastifyRequest<{ Params: { bot: string }; Querystring: { start?: string } }>,
+        request: FastifyRequest<{ Params: { bot: string }; Querystring: { start?: string; as?: string } }>,
         reply: FastifyReply,
       ) => {
         const bot = options.settings.telegram?.botUsername ?? '';
@@ -160,13 +182,15 @@ export function telegramStandIn(): StandIn {
           return sendPage(reply, `<p>There is no bot called @${escapeHtml(request.params.bot)}.</p>`);
         }
         const code = request.query.start ?? '';
+        const user = telegramStandInUser(request.query.as);
         return sendPage(
           reply,
-          `<p>Chat with <strong>@${escapeHtml(bot)}</strong>, as ${escapeHtml(TELEGRAM_STAND_IN_USER.first_name)} ${escapeHtml(TELEGRAM_STAND_IN_USER.last_name)}.</p>
+          `<p>Chat with <strong>@${escapeHtml(bot)}</strong>, as ${escapeHtml(user.first_name)} ${escapeHtml(user.last_name)}.</p>
 <form method="post" action="${prefix}/act"><input type="hidden" name="nonce" value="${nonce}">
+<input type="hidden" name="as" value="${user.id}">
 <input type="hidden" name="action" value="start"><input type="hidden" name="code" value="${escapeHtml(code)}">
 <button type="submit">Start</button></form>
-<p><a href="${prefix}">Back to the chats</a></p>`,
+<p><a href="${prefix}?as=${user.id}">Back to the chats</a></p>`,
         );
       };
       scope.get(`${prefix}/t.me/:bot`, botPage);
@@ -178,12 +202,15 @@ export function telegramStandIn(): StandIn {
           return reply.code(403).send('This form is not from the stand-in page.');
         const action = field(body, 'action');
         if (action !== 'start' && action !== 'block') return reply.code(400).send('Unknown action.');
-        const update = await change((state) => telegramUpdate(state, action, field(body, 'code'), now()));
+        const user = telegramStandInUser(field(body, 'as'));
+        const update = await change((state) =>
+          telegramUpdate(state, user, action, field(body, 'code'), now()),
+        );
         const said = await deliverUpdate(options, update);
         await change((state) => {
           state.lastHook = said;
         });
-        return reply.redirect(prefix, 303);
+        return reply.redirect(`${prefix}?as=${user.id}`, 303);
       });
 
       scope.get<{ Params: { id: string; index: string } }>(
@@ -224,8 +251,13 @@ function deepLink(url: string): { bot: string; code: string } | null {
 }
 
 /** The update Telegram sends for what the person did, with the chat's state changed. */
-function telegramUpdate(state: TelegramStandInState, action: 'start' | 'block', code: string, nowMs: number) {
-  const user = TELEGRAM_STAND_IN_USER;
+function telegramUpdate(
+  state: TelegramStandInState,
+  user: TelegramStandInUser,
+  action: 'start' | 'block',
+  code: string,
+  nowMs: number,
+) {
   const chat = {
     id: user.id,
     type: 'private',
@@ -433,15 +465,16 @@ function telegramPageBody(page: {
   nonce: string;
   state: TelegramStandInState;
   records: StandInRecord[];
+  user: TelegramStandInUser;
 }): string {
-  const { prefix, nonce, state, records } = page;
-  const me = state.chats[String(TELEGRAM_STAND_IN_USER.id)];
-  const messages = records.filter((record) => record.chat === String(TELEGRAM_STAND_IN_USER.id));
+  const { prefix, nonce, state, records, user } = page;
+  const me = state.chats[String(user.id)];
+  const messages = records.filter((record) => record.chat === String(user.id));
   const block =
     me && !me.blocked
-      ? `<form method="post" action="${prefix}/act"><input type="hidden" name="nonce" value="${nonce}"><input type="hidden" name="action" value="block"><button type="submit">Block the bot</button></form>`
+      ? `<form method="post" action="${prefix}/act"><input type="hidden" name="nonce" value="${nonce}"><input type="hidden" name="as" value="${user.id}"><input type="hidden" name="action" value="block"><button type="submit">Block the bot</button></form>`
       : '';
-  return `<p>You play the Telegram user <strong>@${TELEGRAM_STAND_IN_USER.username}</strong> (chat ${TELEGRAM_STAND_IN_USER.id})${
+  return `<p>You play the Telegram user <strong>@${escapeHtml(user.username)}</strong> (chat ${user.id})${
     me ? (me.blocked ? ', who blocked the bot' : ', who started the bot') : ''
   }.</p>
 <form method="get" action="${prefix}/open"><label>Open a link <input name="url" type="url" required placeholder="https://t.me/…?start=…" autocomplete="off"></label> <button type="submit">Open</button></form>
