@@ -150,7 +150,7 @@ describe('LINE through its stand-in', () => {
   it('reads an unknown user as dead, and a block on the page as the dead event', async () => {
     expect(await send(lineUserId('never-befriended'), 'delivery-unknown')).toEqual({
       kind: 'dead',
-      reason: 'LINE knows no such user or group any more',
+      reason: 'line_user_not_found',
     });
     await product.act({ action: 'unfollow' });
     expect(product.inbound.at(-1)).toMatchObject({

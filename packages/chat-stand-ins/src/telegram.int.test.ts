@@ -180,7 +180,7 @@ describe('Telegram through its stand-in', () => {
     });
     expect(await send('-4001')).toEqual({ kind: 'sent' });
     expect(await received('-1004001')).toHaveLength(1);
-    expect(await send('-999')).toEqual({ kind: 'dead', reason: 'Telegram: chat not found' });
+    expect(await send('-999')).toEqual({ kind: 'dead', reason: 'telegram_chat_not_found' });
   });
 
   it('reads a wrong bot token as the product’s problem, not a dead chat', async () => {
@@ -254,7 +254,7 @@ describe('Telegram through its stand-in', () => {
     later();
     expect(await send(me)).toEqual({
       kind: 'dead',
-      reason: 'Telegram 403: Forbidden: bot was blocked by the user',
+      reason: 'telegram_blocked',
     });
   });
 

@@ -68,11 +68,11 @@ describe('LINE inbound', () => {
         credentials: { to: `C${'d'.repeat(28)}9f0e` },
         label: 'LINE group …9f0e',
       },
-      { kind: 'dead', match: { to: USER }, reason: 'the LINE user blocked the official account' },
+      { kind: 'dead', match: { to: USER }, reason: 'line_blocked' },
       {
         kind: 'dead',
         match: { to: `C${'b'.repeat(32)}` },
-        reason: 'the official account was removed from the LINE group',
+        reason: 'line_removed_from_group',
       },
     ]);
   });

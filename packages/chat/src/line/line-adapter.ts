@@ -121,14 +121,10 @@ function readEvent(event: LineEvent): InboundEvent | null {
     return { kind: 'link', code, credentials: { to: chat.to }, label: chat.label };
   }
   if (event.type === 'unfollow' && source.type === 'user') {
-    return { kind: 'dead', match: { to: chat.to }, reason: 'the LINE user blocked the official account' };
+    return { kind: 'dead', match: { to: chat.to }, reason: 'line_blocked' };
   }
   if (event.type === 'leave') {
-    return {
-      kind: 'dead',
-      match: { to: chat.to },
-      reason: 'the official account was removed from the LINE group',
-    };
+    return { kind: 'dead', match: { to: chat.to }, reason: 'line_removed_from_group' };
   }
   // `follow` (befriended or unblocked) links nothing: the code that follows does.
   return null;
@@ -193,9 +189,9 @@ async function push(
         'LINE refused the channel access token (401): every LINE link waits until LINE_CHANNEL_ACCESS_TOKEN is fixed',
     };
   }
-  if (response.status === 403) return { kind: 'dead', reason: `LINE 403: ${said}` };
+  if (response.status === 403) return { kind: 'dead', reason: 'line_forbidden' };
   if (response.status === 400 && /failed to send messages/i.test(said)) {
-    return { kind: 'dead', reason: 'LINE knows no such user or group any more' };
+    return { kind: 'dead', reason: 'line_user_not_found' };
   }
   if (response.status >= 500) return { kind: 'retry', afterMs: null, reason: `LINE ${response.status}` };
   return { kind: 'refused', reason: `LINE ${response.status}: ${said}` };

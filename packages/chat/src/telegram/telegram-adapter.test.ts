@@ -63,7 +63,9 @@ describe('Telegram inbound', () => {
       update({ update_id: 10, my_chat_member: { chat: privateChat, new_chat_member: { status: 'kicked' } } }),
       settings,
     );
-    expect(blocked).toMatchObject({ events: [{ kind: 'dead', match: { chatId: '42' } }] });
+    expect(blocked).toMatchObject({
+      events: [{ kind: 'dead', match: { chatId: '42' }, reason: 'telegram_blocked' }],
+    });
     const left = await adapter.inbound?.(
       update({
         update_id: 11,
@@ -71,7 +73,9 @@ describe('Telegram inbound', () => {
       }),
       settings,
     );
-    expect(left).toMatchObject({ events: [{ kind: 'dead', match: { chatId: '-5' } }] });
+    expect(left).toMatchObject({
+      events: [{ kind: 'dead', match: { chatId: '-5' }, reason: 'telegram_removed_from_chat' }],
+    });
     const moved = await adapter.inbound?.(
       update({
         update_id: 12,

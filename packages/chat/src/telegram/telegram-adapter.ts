@@ -150,11 +150,10 @@ function readUpdate(update: TelegramUpdate, telegram: TelegramSettings): Inbound
   }
   const status = update.my_chat_member?.new_chat_member?.status;
   if (status === 'kicked' || status === 'left') {
-    return {
-      kind: 'dead',
-      match: { chatId },
-      reason: `the bot was ${status === 'kicked' ? 'blocked or removed' : 'removed'}`,
-    };
+    // In a private chat the bot is "kicked" when the user blocks it.
+    const reason =
+      update.my_chat_member?.chat?.type === 'private' ? 'telegram_blocked' : 'telegram_removed_from_chat';
+    return { kind: 'dead', match: { chatId }, reason };
   }
   return null;
 }
@@ -235,10 +234,9 @@ function outcomeOf(method: string, answer: BotApiAnswer): ChatOutcome {
     const waitMs = Math.max(1, answer.parameters?.retry_after ?? 1) * 1000;
     return { kind: 'retry', afterMs: waitMs, reason: `Telegram 429 on ${method}` };
   }
-  // Blocked by the user, kicked from the group, user deactivated, not a member of the channel.
-  if (code === 403) return { kind: 'dead', reason: `Telegram 403: ${said}` };
+  if (code === 403) return { kind: 'dead', reason: deadReason(said) };
   if (code === 400 && /chat not found/i.test(said))
-    return { kind: 'dead', reason: 'Telegram: chat not found' };
+    return { kind: 'dead', reason: 'telegram_chat_not_found' };
   if (code === 401 || code === 404) {
     return {
       kind: 'retry',
@@ -249,6 +247,17 @@ function outcomeOf(method: string, answer: BotApiAnswer): ChatOutcome {
   if (code === 0 || code >= 500)
     return { kind: 'retry', afterMs: null, reason: `Telegram ${method}: ${said || code}` };
   return { kind: 'refused', reason: `Telegram ${code} on ${method}: ${said}` };
+}
+
+/**
+ * A dead chat named by a code, as the account page and the broken-link mail put it in words
+ * (blocked or removed: "gone"); Telegram's 403 says which in its description.
+ */
+function deadReason(description: string): string {
+  if (/blocked by the user/i.test(description)) return 'telegram_blocked';
+  if (/kicked|not a member/i.test(description)) return 'telegram_removed_from_chat';
+  if (/deactivated/i.test(description)) return 'telegram_user_gone';
+  return 'telegram_forbidden';
 }
 
 function photoForm(chatId: string, photos: TelegramPhoto[]): FormData {
