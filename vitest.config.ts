@@ -29,6 +29,7 @@ const KNOWN_LONG_FILES: [string, number][] = [
   ['e2e/billing-states.e2e.test.ts', 96],
   ['system-tests/faults/nats-restarted.int.test.ts', 48],
   ['e2e/journey.e2e.test.ts', 45],
+  ['e2e/filings-demo.e2e.test.ts', 26],
   ['services/crawler/src/browser/browser-page-fetcher.int.test.ts', 43],
   ['e2e/dashboard.e2e.test.ts', 42],
   ['e2e/wizard.e2e.test.ts', 38],

@@ -71,6 +71,12 @@ export const standaloneEnv = z.object({
   // default, so the product on a laptop never reaches them. Their keys and addresses are the
   // filings service's own variables (FILINGS_USER_AGENT, EDINET_API_KEY, …; docs/filings.md).
   MIMAMORI_FILINGS_SOURCES: z.string().default(''),
+  // While no filings source is named, filings answer from the bundled demo source, marked as
+  // demo, so follow → notice can be tried offline (docs/filings.md); false turns it off.
+  MIMAMORI_FILINGS_DEMO: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((value) => value === 'true'),
   // Billing (docs/billing.md). Without STRIPE_SECRET_KEY the local Stripe stand-in starts on
   // loopback and the card screens show the test card form; with it, the product talks to Stripe.
   STRIPE_SECRET_KEY: z.string().default(''),
@@ -88,3 +94,20 @@ export const standaloneEnv = z.object({
   // Export traces over OTLP/HTTP to this endpoint; off when unset.
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
 });
+
+/**
+ * The filings service's variables as the single-process product sets them: its sources from
+ * MIMAMORI_FILINGS_SOURCES, and the bundled demo while that names none (unless
+ * MIMAMORI_FILINGS_DEMO is false), so the demo never runs beside a real source.
+ */
+export function standaloneFilingsEnv(
+  config: Pick<z.infer<typeof standaloneEnv>, 'MIMAMORI_FILINGS_SOURCES' | 'MIMAMORI_FILINGS_DEMO'>,
+  env: Record<string, string | undefined>,
+): Record<string, string | undefined> {
+  const sources = config.MIMAMORI_FILINGS_SOURCES.trim();
+  return {
+    ...env,
+    FILINGS_SOURCES: sources,
+    FILINGS_DEMO: String(config.MIMAMORI_FILINGS_DEMO && sources === ''),
+  };
+}

@@ -3,7 +3,7 @@ import { filingsSettingsFrom } from '@mimamori/filings';
 import { listensOnLoopbackOnly } from '@mimamori/gateway';
 import { parseAddonPrices, parsePlanPrices } from '@mimamori/plans';
 import { createLogger, createShutdown, loadConfig, startTelemetry } from '@mimamori/runtime';
-import { standaloneEnv } from './config.ts';
+import { standaloneEnv, standaloneFilingsEnv } from './config.ts';
 import { startStandalone } from './start-standalone.ts';
 
 const config = loadConfig(standaloneEnv);
@@ -26,10 +26,7 @@ try {
     crawlerAllow: config.CRAWLER_ALLOW,
     webhookEgressAllow: config.WEBHOOK_EGRESS_ALLOW,
     proxies: config.CRAWLER_PROXIES,
-    filings: filingsSettingsFrom(
-      { ...process.env, FILINGS_SOURCES: config.MIMAMORI_FILINGS_SOURCES },
-      config.MIMAMORI_TIME_SCALE,
-    ),
+    filings: filingsSettingsFrom(standaloneFilingsEnv(config, process.env), config.MIMAMORI_TIME_SCALE),
     prices: { plans: parsePlanPrices(config.PLAN_PRICES), addons: parseAddonPrices(config.ADDON_PRICES) },
     sweepIntervalMs: config.TRIAL_SWEEP_INTERVAL_MS,
     timeScale: config.MIMAMORI_TIME_SCALE,

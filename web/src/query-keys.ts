@@ -30,6 +30,8 @@ export const queryKeys = {
   targetHistoryPage: (version: number, id: string, page: object) =>
     ['site-history', version, id, page] as const,
   registrationData: (version: number, id: string) => ['registration-data', version, id] as const,
+  /** Where filings come from: the real sources switched on, or the demo. */
+  filingsSources: ['filings-sources'] as const,
   /** A filings search: `kind` is the path's first part (tdedi, cik, isin). */
   filingsSearch: (kind: string, query: string) => ['filings-search', kind, query] as const,
 };

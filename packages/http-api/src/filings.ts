@@ -15,10 +15,17 @@ export const isinSearchBody = z.object({
   isin: text('12 characters with a valid ISO 6166 check digit; checked before any source is asked'),
 });
 
-/** A company of the Japanese directory; the same item user_info's tdedinets lists. */
-export const tdedinetOption = tdnetEdinetItem.describe(
-  'EDINET code, TDnet (securities) code when listed, and the name shown as the label',
-);
+/** Present, and true, only on an answer from the bundled demo source (docs/filings.md#trying-filings). */
+const demo = z
+  .literal(true)
+  .optional()
+  .describe('From the bundled demo set, not a real source: only when no source is switched on');
+
+/** A company of the Japanese directory; the same item user_info's tdedinets lists, and the demo mark. */
+export const tdedinetOption = tdnetEdinetItem
+  .extend({ demo })
+  .describe('EDINET code, TDnet (securities) code when listed, and the name shown as the label');
+export type TdedinetOption = z.infer<typeof tdedinetOption>;
 /** What /api/tdedi/register and /api/tdedi/delete take: the chosen option or the listed item. */
 export const tdedinetBody = z.object({
   edinet: text('EDINET code (E + 5 digits)'),
@@ -27,7 +34,7 @@ export const tdedinetBody = z.object({
 });
 
 export const cikOption = z
-  .object({ label: z.string(), cik: z.string().describe('Unpadded CIK'), ticker: z.string() })
+  .object({ label: z.string(), cik: z.string().describe('Unpadded CIK'), ticker: z.string(), demo })
   .meta({ id: 'CikOption', description: 'An SEC registrant' });
 export type CikOption = z.infer<typeof cikOption>;
 export const cikRegisterBody = z.object({
@@ -37,7 +44,7 @@ export const cikRegisterBody = z.object({
 });
 
 export const isinOption = z
-  .object({ label: z.string().describe('The issuer as GlobeNewswire names it'), isin: z.string() })
+  .object({ label: z.string().describe('The issuer as GlobeNewswire names it'), isin: z.string(), demo })
   .meta({ id: 'IsinOption', description: 'An issuer found on GlobeNewswire by ISIN' });
 export type IsinOption = z.infer<typeof isinOption>;
 export const isinRegisterBody = z.object({
@@ -60,6 +67,17 @@ export const isinOptions = z.array(isinOption).describe('The issuer, or none whe
 export const tdedinetList = z.array(tdnetEdinetItem).describe("The user's tdedinets after the change");
 export const cikIsinList = z.array(cikIsinItem).describe("The user's cik_isins after the change");
 
+/** GET /api/filings/sources: what the dashboard says about where filings come from. */
+export const filingsSources = z
+  .object({
+    demo: z.boolean().describe('The bundled demo source answers: no real source is switched on'),
+    sources: z
+      .array(z.string())
+      .describe('The real sources switched on (FILINGS_SOURCES): tdnet, edinet, sec, globenewswire'),
+  })
+  .meta({ id: 'FilingsSources', description: 'Where filings come from on this server' });
+export type FilingsSources = z.infer<typeof filingsSources>;
+
 export const filingsRefusals = {
   search: refusal('Not searched', ['query_too_short', 'bad_request']),
   isin: refusal("Not searched ('ISIN is 12 characters', 'ISIN is invalid')", [
@@ -71,8 +89,8 @@ export const filingsRefusals = {
   notFound: refusal('Not found (also another user’s item)', ['not_found']),
   limit: refusal('Following the most companies there may be', ['follow_limit']),
   busy: refusal("Too many searches: 'try again in a few minutes'", ['rate_limited']),
-  unavailable: refusal('Filings are not configured here, or the source failed', [
-    'filings_unavailable',
-    'source_unavailable',
-  ]),
+  unavailable: refusal(
+    'Filings are not configured here, the source (named in field) is not switched on, or it could not be reached',
+    ['filings_unavailable', 'source_off', 'source_unavailable'],
+  ),
 };

@@ -92,6 +92,13 @@ export const targetSettingsBody = z.object({
     .describe(
       'Failed checks of one kind in a row before the failure alert, 1–100 (docs/product.md#failure-alerts).',
     ),
+  silence_alert_days: z
+    .number()
+    .int()
+    .default(0)
+    .describe(
+      'Days without an update before the silence alert, 1–365; 0 is off (docs/product.md#silence-alerts).',
+    ),
 });
 
 export type TargetSettingsBody = z.infer<typeof targetSettingsBody>;
@@ -146,6 +153,7 @@ export const storedTargetSettings = z.object({
   fetch_mode: fetchMode,
   paused: z.boolean(),
   failure_alert_after: z.number().int(),
+  silence_alert_days: z.number().int(),
 });
 export type StoredTargetSettings = z.infer<typeof storedTargetSettings>;
 
@@ -250,6 +258,7 @@ const settingCodes = [
   'cookies_too_long',
   'chat_notify_invalid',
   'failure_alert_after_invalid',
+  'silence_alert_days_invalid',
   'discord_webhook_required',
   'discord_webhook_invalid',
   'action_type_invalid',

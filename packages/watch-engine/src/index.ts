@@ -40,6 +40,7 @@ export {
   type RegexRefusal,
   validatePythonRegex,
 } from './python-regex/user-regex.ts';
+export { SILENCE_DAYS_RANGE, type SilenceWatch, silenceDue } from './silence.ts';
 export {
   type SummaryArea,
   type SummaryLang,

@@ -73,6 +73,7 @@ function siteSettings(areas: AreaSpec[], extra: SiteExtras): targetV1.TargetSett
     hasCookies: false,
     hasDiscordWebhook: false,
     failureAlertAfter: 0,
+    silenceAlertDays: 0,
   };
 }
 

@@ -22,6 +22,13 @@ export const filingsOwnEnv = {
       ),
     ])
     .pipe(z.array(z.enum(SOURCE_NAMES))),
+  // The bundled demo source instead of real ones (docs/filings.md#trying-filings): search answers
+  // from a small set of companies and a new demo filing comes every few minutes. Off by default;
+  // refused with FILINGS_SOURCES, so demo data never mixes with a real source's.
+  FILINGS_DEMO: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
   // Seconds between polls of each filings source while it answers.
   FILINGS_POLL_INTERVAL_SECONDS: z.coerce.number().int().min(10).default(300),
   // The longest wait between polls of a source that keeps failing, in minutes.
@@ -52,10 +59,17 @@ export const filingsEnv = { ...serviceProcessEnv, ...filingsOwnEnv };
 
 export type FilingsEnv = z.infer<z.ZodObject<typeof filingsOwnEnv>>;
 
+/** A demo company publishes its next filing this often (in the product's minutes). */
+export const DEMO_FILING_EVERY_MINUTES = 3;
+
 /** What the service needs of the environment; tests build it by hand. */
 export interface FilingsSettings {
   /** The sources switched on (FILINGS_SOURCES); the others are never asked. */
   sources: readonly SourceName[];
+  /** The bundled demo source instead of any real one (FILINGS_DEMO); only with no source on. */
+  demo?: boolean;
+  /** How often a demo company publishes (DEMO_FILING_EVERY_MINUTES, on the product's time). */
+  demoFilingEveryMs?: number;
   pollIntervalMs: number;
   backoffMaxMs: number;
   directoryRefreshMs: number;
@@ -74,6 +88,8 @@ export interface FilingsSettings {
 export function filingsSettings(env: FilingsEnv, timeScale = 1): FilingsSettings {
   return {
     sources: env.FILINGS_SOURCES,
+    demo: env.FILINGS_DEMO,
+    demoFilingEveryMs: scaledMs(DEMO_FILING_EVERY_MINUTES * 60_000, timeScale),
     pollIntervalMs: scaledMs(env.FILINGS_POLL_INTERVAL_SECONDS * 1_000, timeScale),
     backoffMaxMs: scaledMs(env.FILINGS_BACKOFF_MAX_MINUTES * 60_000, timeScale),
     directoryRefreshMs: env.FILINGS_DIRECTORY_REFRESH_HOURS * 3_600_000,

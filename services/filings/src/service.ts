@@ -4,19 +4,27 @@ import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
 import { createMetrics, type Logger, type Metrics } from '@mimamori/runtime';
 import type { ServiceModule } from '@mimamori/service-host';
+import { demoSources, findDemoIssuer } from './clients/demo-source.ts';
 import { fetchEdinetCodeList } from './clients/edinet-code-list.ts';
 import { edinetSource } from './clients/edinet-source.ts';
 import { globeNewswireSource } from './clients/globenewswire-source.ts';
 import { fetchSecTickers, secSource } from './clients/sec-source.ts';
 import type { SourceHttp } from './clients/source-http.ts';
 import { tdnetSource } from './clients/tdnet-source.ts';
-import { defaultFilingsSettings, type FilingsSettings, hasContact } from './config.ts';
-import { type FilingSource, SourceError, type SourceName } from './domain/filing.ts';
+import {
+  DEMO_FILING_EVERY_MINUTES,
+  defaultFilingsSettings,
+  type FilingsSettings,
+  hasContact,
+} from './config.ts';
+import type { FilingSource, SourceName } from './domain/filing.ts';
+import { FilingsProblem } from './domain/filings-problem.ts';
 import { FRESH_FOR_MS } from './domain/notices.ts';
 import { RequestPacer } from './domain/pacing.ts';
 import { accountConsumers } from './events/account-consumers.ts';
 import { filingsServer } from './grpc/filings-server.ts';
 import { type CompanyDirectory, createCompanyDirectory } from './jobs/company-directory.ts';
+import { createDemoDirectory } from './jobs/demo-directory.ts';
 import { createSourcePoller, type SourcePoller } from './jobs/source-poller.ts';
 import { createFilingsStore } from './store/filings-store.ts';
 import { FILINGS_SCHEMA, filingsMigrations } from './store/migrations.ts';
@@ -24,6 +32,8 @@ import { FILINGS_SCHEMA, filingsMigrations } from './store/migrations.ts';
 /** Used while FILINGS_USER_AGENT is unset: TDnet, EDINET and GlobeNewswire are asked politely. */
 const DEFAULT_USER_AGENT = 'Mimamori filings watch';
 const SOURCE_TIMEOUT_MS = 30_000;
+/** The demo is polled this many times a period, so a new demo filing is told soon after it comes. */
+const DEMO_POLLS_PER_FILING = 3;
 
 export interface FilingsServiceOptions {
   db: Db;
@@ -67,6 +77,11 @@ export function createFilingsService(options: FilingsServiceOptions): FilingsSer
   );
   const globeNewswireHttp = http('globenewswire', 1, 2);
 
+  if (settings.demo && settings.sources.length > 0)
+    throw new Error(
+      'FILINGS_DEMO cannot be combined with FILINGS_SOURCES: demo filings would mix with real ones',
+    );
+
   // Only the sources FILINGS_SOURCES names are asked, for polling and for the directory alike.
   const on = new Set(settings.sources);
   const globeNewswire = globeNewswireSource(globeNewswireHttp, settings.globeNewswireUrl);
@@ -84,32 +99,42 @@ export function createFilingsService(options: FilingsServiceOptions): FilingsSer
     );
   const secOn = on.has('sec') && withContact;
   if (secOn) sources.push(secSource(secHttp, { www: settings.secWwwUrl, data: settings.secDataUrl }));
-  if (on.size === 0)
+  const demoEveryMs = settings.demoFilingEveryMs ?? DEMO_FILING_EVERY_MINUTES * 60_000;
+  if (settings.demo) {
+    sources.push(...demoSources(demoEveryMs));
+    logger.info(
+      'FILINGS_DEMO: filings come from the bundled demo source, marked as demo; no source is asked',
+    );
+  } else if (on.size === 0)
     logger.info('FILINGS_SOURCES is empty: no filings source is asked and the directory is not fetched');
 
-  const directory = createCompanyDirectory(
-    store,
-    {
-      ...(on.has('tdnet') || on.has('edinet')
-        ? { japanese: () => fetchEdinetCodeList(edinetHttp, settings.edinetCodeListUrl) }
-        : {}),
-      ...(secOn ? { sec: () => fetchSecTickers(secHttp, settings.secWwwUrl) } : {}),
-    },
-    logger,
-  );
-  // Without GlobeNewswire no ISIN can be looked up: the search says the source is unavailable.
-  const findIsinIssuer = on.has('globenewswire')
-    ? globeNewswire.findIssuer
-    : async (): Promise<string | undefined> => {
-        throw new SourceError('globenewswire', 'unavailable', 'not in FILINGS_SOURCES');
-      };
+  const directory = settings.demo
+    ? createDemoDirectory()
+    : createCompanyDirectory(
+        store,
+        {
+          ...(on.has('tdnet') || on.has('edinet')
+            ? { japanese: () => fetchEdinetCodeList(edinetHttp, settings.edinetCodeListUrl) }
+            : {}),
+          ...(secOn ? { sec: () => fetchSecTickers(secHttp, settings.secWwwUrl) } : {}),
+        },
+        logger,
+      );
+  // Without GlobeNewswire no ISIN can be looked up: the search says the source is off.
+  const findIsinIssuer = settings.demo
+    ? findDemoIssuer
+    : on.has('globenewswire')
+      ? globeNewswire.findIssuer
+      : async (): Promise<string | undefined> => {
+          throw new FilingsProblem('source_unavailable', 'source_off', 'globenewswire');
+        };
   const poller = createSourcePoller({
     db,
     store,
     logger,
     metrics: options.metrics ?? createMetrics({ service: 'filings' }),
     sources,
-    intervalMs: settings.pollIntervalMs,
+    intervalMs: settings.demo ? Math.round(demoEveryMs / DEMO_POLLS_PER_FILING) : settings.pollIntervalMs,
     backoffMaxMs: settings.backoffMaxMs,
     now,
   });
@@ -132,7 +157,14 @@ export function createFilingsService(options: FilingsServiceOptions): FilingsSer
     grpc: [
       {
         definition: filingsV1.FilingsServiceService,
-        implementation: filingsServer({ store, directory, findIsinIssuer, now }),
+        implementation: filingsServer({
+          store,
+          directory,
+          findIsinIssuer,
+          now,
+          sources: [...on],
+          demo: settings.demo ?? false,
+        }),
       },
     ],
     // Seen filings are kept while a source may still list them as new (the notice rule ignores

@@ -162,7 +162,7 @@ describe('filings service: follow, poll, tell each follower once', () => {
     try {
       // The directory answers the search the dashboard sends.
       const found = await unary(client, 'searchSecCompanies', { query: 'ａｐｐｌｅ' });
-      expect(found.companies).toEqual([{ cik: '320193', ticker: 'AAPL', name: 'Apple Inc.' }]);
+      expect(found.companies).toEqual([{ cik: '320193', ticker: 'AAPL', name: 'Apple Inc.', demo: false }]);
       await expect(unary(client, 'searchSecCompanies', { query: 'ap' })).rejects.toMatchObject({
         code: status.INVALID_ARGUMENT,
         details: 'query_too_short|query|',
@@ -182,11 +182,11 @@ describe('filings service: follow, poll, tell each follower once', () => {
       isinAnswer = 'busy';
       await expect(unary(client, 'searchIsin', { isin: 'US0378331005' })).rejects.toMatchObject({
         code: status.RESOURCE_EXHAUSTED,
-        details: 'source_busy||',
+        details: 'source_busy|globenewswire|',
       });
       isinAnswer = 'ok';
       expect((await unary(client, 'searchIsin', { isin: 'US0378331005' })).issuers).toEqual([
-        { isin: 'US0378331005', name: 'Apple Inc.' },
+        { isin: 'US0378331005', name: 'Apple Inc.', demo: false },
       ]);
       expect((await unary(client, 'searchIsin', { isin: 'DE0007164600' })).issuers).toEqual([]);
 

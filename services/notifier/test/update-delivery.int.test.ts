@@ -159,6 +159,7 @@ function siteEvent(
       sealedDiscordWebhook: '',
       areas: [{ areaId: 'price', label: 'セール価格' }],
       failureAlertAfter: 3,
+      silenceAlertDays: 0,
       ...notice,
     },
   };

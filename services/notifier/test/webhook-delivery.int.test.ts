@@ -98,7 +98,7 @@ afterAll(async () => {
 });
 
 /** A signed-in account in Tokyo with a site that mails nobody (webhooks only). */
-async function newUser() {
+async function newUser(silenceAlertDays = 0) {
   const { userId } = await unary(accounts, 'createAccount', {
     email: `w${randomBytes(4).toString('hex')}@example.jp`,
     password: 'abcd1234',
@@ -128,6 +128,7 @@ async function newUser() {
       chatNotify: 'none',
       sealedDiscordWebhook: '',
       failureAlertAfter: 3,
+      silenceAlertDays,
       areas: [{ areaId: 'price', label: 'セール価格' }],
     },
   };
@@ -386,6 +387,65 @@ describe('signed webhook deliveries', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.received.filter((got) => got.path === path)).toHaveLength(2);
     expect(receiver.received.filter((got) => got.path === `/alerts-other-${user.userId}`)).toHaveLength(0);
+  });
+
+  it('tells each webhook once that a site has not changed for its days, and again after a change and another spell', async () => {
+    const user = await newUser(3);
+    const path = `/silence-${user.userId}`;
+    await addWebhook(user, receiver, path);
+    const day = (n: number, hour = 0) => new Date(Date.UTC(2026, 11, 1 + n, hour));
+    // Daily checks (the check's own time decides, not a clock): the first on day 0, an update on
+    // day 4, a failed check on day 7 that says nothing of the page, the rest unchanged.
+    const checks: [Date, string][] = [
+      [day(0), 'no_change'],
+      [day(1), 'no_change'],
+      [day(2), 'no_change'],
+      [day(3), 'no_change'],
+      [day(3, 12), 'no_change'],
+      [day(4), 'update'],
+      [day(5), 'no_change'],
+      [day(7), 'error'],
+      [day(8), 'no_change'],
+      [day(9), 'no_change'],
+    ];
+    for (const [completedAt, outcome] of checks) {
+      const checkId = randomUUID();
+      const event = {
+        eventId: `checks.completed:${checkId}`,
+        checkId,
+        targetId: user.targetId,
+        userId: user.userId,
+        dueAt: completedAt,
+        completedAt,
+        outcome,
+        errorCode: outcome === 'error' ? 'timeout' : '',
+        errorDetail: '',
+        updateId: outcome === 'update' ? randomUUID() : '',
+        errorAreaId: '',
+      };
+      await bus.publish(checkCompleted.subject, checkCompleted.encode(event), { msgId: event.eventId });
+      await waitUntil(async () => {
+        const { rows } = await db.query<{ last_due_at: Date }>(
+          'SELECT last_due_at FROM notifier.error_streaks WHERE target_id = $1',
+          [user.targetId],
+        );
+        return rows[0]?.last_due_at.getTime() === completedAt.getTime();
+      }, `the check of ${completedAt.toISOString()} counted`);
+    }
+    // Day 3: three days without a change since day 0 (told once, not again at day 3 12:00); the
+    // update of day 4 starts a new spell, told at day 8 (day 7's failure counts for nothing).
+    const told = await receiver.waitFor(path, 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.received.filter((got) => got.path === path)).toHaveLength(2);
+    expect(told.map((got) => got.verified)).toEqual([true, true]);
+    expect(told.map((got) => JSON.parse(got.body))).toMatchObject([
+      {
+        type: 'silence',
+        id: `silence:${user.targetId}:${day(0).toISOString()}`,
+        silence: { days: 3, since: day(0).toISOString(), since_local: '2026-12-01T09:00:00+09:00' },
+      },
+      { type: 'silence', silence: { days: 3, since: day(4).toISOString() } },
+    ]);
   });
 
   it('posts each filing notice once to the account-wide webhooks, signed, and not to a site’s own', async () => {

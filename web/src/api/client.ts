@@ -3,13 +3,16 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly messageKey: string;
+  /** What the refusal names, when it names something (a field, or the filings source). */
+  readonly field: string | undefined;
 
-  constructor(status: number, code: string, messageKey: string) {
+  constructor(status: number, code: string, messageKey: string, field?: string) {
     super(`API error ${status} ${code}`);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.messageKey = messageKey;
+    this.field = field;
   }
 }
 
@@ -58,9 +61,11 @@ export async function apiRequest<T>(path: string, request: ApiRequest = {}): Pro
 
 async function errorFrom(response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => undefined);
-  const error = (body as { error?: { code?: unknown; message_key?: unknown } } | undefined)?.error;
+  const error = (body as { error?: { code?: unknown; message_key?: unknown; field?: unknown } } | undefined)
+    ?.error;
   if (typeof error?.code === 'string' && typeof error.message_key === 'string') {
-    return new ApiError(response.status, error.code, error.message_key);
+    const field = typeof error.field === 'string' ? error.field : undefined;
+    return new ApiError(response.status, error.code, error.message_key, field);
   }
   // A proxy or crash page instead of the gateway's JSON: keep the status, use a generic message.
   return new ApiError(response.status, 'http_error', 'errors.internal');

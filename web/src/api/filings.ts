@@ -1,4 +1,11 @@
-import type { CikIsinItem, CikOption, IsinOption, TdnetEdinetItem } from '@mimamori/http-api';
+import type {
+  CikIsinItem,
+  CikOption,
+  FilingsSources,
+  IsinOption,
+  TdedinetOption,
+  TdnetEdinetItem,
+} from '@mimamori/http-api';
 import { apiRequest } from './client.ts';
 
 /*
@@ -8,14 +15,26 @@ import { apiRequest } from './client.ts';
  */
 
 /** The options the searches answer and the items user_info lists; the shapes are the gateway's own. */
-export type { CikIsinItem, CikOption, IsinOption, TdnetEdinetItem } from '@mimamori/http-api';
+export type {
+  CikIsinItem,
+  CikOption,
+  FilingsSources,
+  IsinOption,
+  TdedinetOption,
+  TdnetEdinetItem,
+} from '@mimamori/http-api';
 
-/** POST /api/tdedi/search: Japanese companies by securities code, EDINET code or name. */
-export function searchJapaneseCompanies(query: string, signal?: AbortSignal): Promise<TdnetEdinetItem[]> {
-  return apiRequest<TdnetEdinetItem[]>('/api/tdedi/search', post({ query }, signal));
+/** GET /api/filings/sources: the real sources switched on, or whether the bundled demo answers. */
+export function getFilingsSources(): Promise<FilingsSources> {
+  return apiRequest<FilingsSources>('/api/filings/sources');
 }
 
-export function followJapaneseCompany(option: TdnetEdinetItem): Promise<TdnetEdinetItem[]> {
+/** POST /api/tdedi/search: Japanese companies by securities code, EDINET code or name. */
+export function searchJapaneseCompanies(query: string, signal?: AbortSignal): Promise<TdedinetOption[]> {
+  return apiRequest<TdedinetOption[]>('/api/tdedi/search', post({ query }, signal));
+}
+
+export function followJapaneseCompany(option: TdedinetOption): Promise<TdnetEdinetItem[]> {
   return apiRequest<TdnetEdinetItem[]>('/api/tdedi/register', post(option));
 }
 

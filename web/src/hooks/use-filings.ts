@@ -5,10 +5,12 @@ import {
   followIsin,
   followJapaneseCompany,
   followSecCompany,
+  getFilingsSources,
   type IsinOption,
   searchIsin,
   searchJapaneseCompanies,
   searchSecCompanies,
+  type TdedinetOption,
   type TdnetEdinetItem,
   unfollowCikIsin,
   unfollowJapaneseCompany,
@@ -20,7 +22,7 @@ export type FilingsSearchKind = 'tdedi' | 'cik' | 'isin';
 
 /** One search answer, whichever source: the Japanese directory, or the SEC and GlobeNewswire. */
 export type FilingsOption =
-  | { kind: 'tdedi'; option: TdnetEdinetItem }
+  | { kind: 'tdedi'; option: TdedinetOption }
   | { kind: 'cik'; option: CikOption }
   | { kind: 'isin'; option: IsinOption };
 
@@ -46,6 +48,11 @@ export function useFilingsSearch(kind: FilingsSearchKind, query: string | null) 
     enabled: query !== null,
     staleTime: 60_000,
   });
+}
+
+/** Where filings come from here; the section explains the demo, or sources switched off, from it. */
+export function useFilingsSources() {
+  return useQuery({ queryKey: queryKeys.filingsSources, queryFn: getFilingsSources, staleTime: 300_000 });
 }
 
 /**

@@ -14,7 +14,13 @@ import { rulesHaveProblems } from '../rules/rule-groups.ts';
 import { demoShopAddress } from '../tour/demo-shop-address.ts';
 import { defaultIntervalMinutes, newTargetFits } from './plan-room.ts';
 import { StepButtons } from './step-buttons.tsx';
-import { failureAlertAfterProblem, intervalProblem, newDraft, settingsFromDraft } from './wizard-draft.ts';
+import {
+  failureAlertAfterProblem,
+  intervalProblem,
+  newDraft,
+  settingsFromDraft,
+  silenceAlertDaysProblem,
+} from './wizard-draft.ts';
 import type { StepProps } from './wizard-step.ts';
 
 /** The plan's intervals (docs/product.md#quotas) and the slot each one takes. */
@@ -46,6 +52,7 @@ export function NotifyStep({
   const [webhookError, setWebhookError] = useState<string>();
   const [proxyError, setProxyError] = useState<string>();
   const [alertAfterError, setAlertAfterError] = useState<string>();
+  const [silenceError, setSilenceError] = useState<string>();
   const [problem, setProblem] = useState<string>();
   const [checkRules, setCheckRules] = useState(false);
   const set = <Key extends keyof typeof draft>(key: Key, value: (typeof draft)[Key]) =>
@@ -88,8 +95,10 @@ export function NotifyStep({
     setIntervalError(wrongInterval ? errorText(wrongInterval) : undefined);
     const wrongAlertAfter = failureAlertAfterProblem(draft.failureAlertAfter);
     setAlertAfterError(wrongAlertAfter ? errorText(wrongAlertAfter) : undefined);
+    const wrongSilence = silenceAlertDaysProblem(draft.silenceAlertDays);
+    setSilenceError(wrongSilence ? errorText(wrongSilence) : undefined);
     setCheckRules(true);
-    if (wrongInterval || wrongAlertAfter || rulesHaveProblems(draft.rules)) {
+    if (wrongInterval || wrongAlertAfter || wrongSilence || rulesHaveProblems(draft.rules)) {
       focusResult();
       return;
     }
@@ -103,6 +112,7 @@ export function NotifyStep({
         else if (code.startsWith('discord_webhook_')) setWebhookError(errorText(error));
         else if (code === 'proxy_unavailable') setProxyError(errorText(error));
         else if (code === 'failure_alert_after_invalid') setAlertAfterError(errorText(error));
+        else if (code === 'silence_alert_days_invalid') setSilenceError(errorText(error));
         else if (error instanceof ApiError && (error.status === 0 || error.status >= 502))
           setProblem(t('wizard.problems.saveTimeout'));
         else setProblem(errorText(error));
@@ -263,6 +273,33 @@ export function NotifyStep({
           {alertAfterError && (
             <p className="field-error" id="wizard-failure-alert-error">
               {alertAfterError}
+            </p>
+          )}
+        </div>
+        <div className="field">
+          <label htmlFor="wizard-silence-alert" className="field-label">
+            {t('wizard.notify.silenceAlertDays')}
+          </label>
+          <input
+            id="wizard-silence-alert"
+            className="input interval-input"
+            type="number"
+            min={0}
+            max={365}
+            step={1}
+            inputMode="numeric"
+            placeholder="0"
+            value={draft.silenceAlertDays}
+            aria-invalid={silenceError ? true : undefined}
+            aria-describedby={silenceError ? 'wizard-silence-alert-error' : 'wizard-silence-alert-hint'}
+            onChange={(event) => set('silenceAlertDays', event.target.value)}
+          />
+          <p className="field-hint" id="wizard-silence-alert-hint">
+            {t('wizard.notify.silenceAlertDaysHint')}
+          </p>
+          {silenceError && (
+            <p className="field-error" id="wizard-silence-alert-error">
+              {silenceError}
             </p>
           )}
         </div>

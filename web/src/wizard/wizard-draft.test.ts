@@ -154,10 +154,14 @@ describe('a new area label', () => {
 
 describe('edit mode', () => {
   it('turns the stored settings into a draft that saves the same settings again', () => {
-    const stored = settingsFromDraft(draft({ interval: '1', rules: { combine: 'and', groups: [] } }));
+    const stored = settingsFromDraft(
+      draft({ interval: '1', silenceAlertDays: '7', rules: { combine: 'and', groups: [] } }),
+    );
     const { cookies: _cookies, clear_cookies: _clear, viewport, ...storable } = stored;
+    expect(stored.silence_alert_days).toBe(7);
     const again = draftFromStored({
       ...storable,
+      silence_alert_days: 7,
       viewport: viewport ?? null,
       has_discord_webhook: false,
       has_cookies: false,

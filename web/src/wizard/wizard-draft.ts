@@ -1,4 +1,5 @@
 import { DEFAULT_AREA_OPTIONS } from '@mimamori/watch-engine/area-options';
+import { SILENCE_DAYS_RANGE } from '@mimamori/watch-engine/silence';
 import type { Box, Locator, LoginVerify, PageAction, UserAgent, Viewport } from '../api/preview.ts';
 import type {
   AreaOptions,
@@ -81,6 +82,8 @@ export type WizardDraft = {
   discordWebhookUrl: string;
   /** Failed checks of one kind in a row before the failure alert, as typed (docs/product.md#failure-alerts). */
   failureAlertAfter: string;
+  /** Days without an update before the silence alert; '' or '0' is off. */
+  silenceAlertDays: string;
   rules: NotificationRules;
   /** The stored site's fetch mode, kept while its areas were not read again. */
   storedFetchMode: FetchMode | null;
@@ -109,6 +112,7 @@ export const newDraft = (): WizardDraft => ({
   chatNotify: 'none',
   discordWebhookUrl: '',
   failureAlertAfter: '3',
+  silenceAlertDays: '',
   rules: emptyRules(),
   storedFetchMode: null,
   paused: false,
@@ -157,6 +161,17 @@ export function failureAlertAfterProblem(value: string): 'failure_alert_after_in
   return value.trim() !== '' && Number.isInteger(count) && count >= 1 && count <= 100
     ? undefined
     : 'failure_alert_after_invalid';
+}
+
+/** The silence alert's days: empty or 0 (off), or a whole number 1–365 (docs/product.md#silence-alerts). */
+export function silenceAlertDaysProblem(value: string): 'silence_alert_days_invalid' | undefined {
+  const trimmed = value.trim();
+  const days = Number(trimmed);
+  return trimmed === '' ||
+    (Number.isInteger(days) &&
+      (days === 0 || (days >= SILENCE_DAYS_RANGE.min && days <= SILENCE_DAYS_RANGE.max)))
+    ? undefined
+    : 'silence_alert_days_invalid';
 }
 
 export function intervalProblem(interval: string): 'interval_too_short' | undefined {
@@ -261,6 +276,7 @@ export function settingsFromDraft(draft: WizardDraft) {
     chat_notify: draft.chatNotify,
     discord_webhook_url: draft.chatNotify === 'site' ? draft.discordWebhookUrl.trim() : '',
     failure_alert_after: Number(draft.failureAlertAfter.trim()),
+    silence_alert_days: Number(draft.silenceAlertDays.trim() || '0'),
     user_agent: {
       kind: draft.userAgent.kind,
       value: draft.userAgent.kind === 'free' ? draft.userAgent.value.trim() : '',
@@ -331,6 +347,7 @@ export function draftFromStored(settings: StoredTargetSettings): WizardDraft {
     chatNotify: settings.chat_notify,
     discordWebhookUrl: '',
     failureAlertAfter: String(settings.failure_alert_after),
+    silenceAlertDays: settings.silence_alert_days > 0 ? String(settings.silence_alert_days) : '',
     rules: settings.rules ?? emptyRules(),
     storedFetchMode: settings.fetch_mode,
     paused: settings.paused,

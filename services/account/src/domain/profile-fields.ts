@@ -18,10 +18,10 @@ export const MAX_NOTES_LENGTH = 2000;
 // characters are refused, so a name can be shown and mailed anywhere without surprises
 // (docs/product.md#account).
 const NAME =
-  /^[\p{L}\p{M}\p{N} .,'\-・ー()&\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}\u200D\u20E3]*$/u;
+  /^(?:[\p{L}\p{M}\p{N} .,'\-・ー()&\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}]|\u200D|\u20E3)*$/u;
 // The joiner only inside an emoji sequence: alone it hides between letters.
 const STRAY_JOINER =
-  /(?<!\p{Extended_Pictographic}[\p{Emoji_Modifier}\uFE0F]?)\u200D|\u200D(?!\p{Extended_Pictographic})/u;
+  /(?<!\p{Extended_Pictographic}(?:\p{Emoji_Modifier}|\uFE0F)?)\u200D|\u200D(?!\p{Extended_Pictographic})/u;
 const NOTES_FORBIDDEN = /[\p{Cc}\p{Cf}]/u;
 
 export function checkName(name: string): FieldProblem | null {

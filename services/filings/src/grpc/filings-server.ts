@@ -25,6 +25,10 @@ export interface FilingsServerDeps {
   /** GlobeNewswire's issuer by ISIN: the name its releases give, undefined when none carries it. */
   findIsinIssuer(isin: string): Promise<string | undefined>;
   now(): Date;
+  /** The real sources switched on (FILINGS_SOURCES). */
+  sources: readonly string[];
+  /** The bundled demo source answers instead: every search result says so. */
+  demo: boolean;
 }
 
 function followItem(follow: FollowRecord): filingsV1.FollowItem {
@@ -68,11 +72,12 @@ export function filingsServer(deps: FilingsServerDeps): filingsV1.FilingsService
         return await work(request);
       } catch (error) {
         if (error instanceof FilingsProblem) throw new GrpcError(statusByKind[error.kind], error.message);
+        // The source is named, so the dashboard can say which one could not be reached.
         if (error instanceof SourceError) {
           const busy = error.kind === 'rate_limited';
           throw new GrpcError(
             busy ? status.RESOURCE_EXHAUSTED : status.UNAVAILABLE,
-            busy ? 'source_busy||' : 'source_unavailable||',
+            `${busy ? 'source_busy' : 'source_unavailable'}|${error.source}|`,
           );
         }
         throw error;
@@ -92,7 +97,7 @@ export function filingsServer(deps: FilingsServerDeps): filingsV1.FilingsService
     };
     const kind = request.kind as FollowKind;
     if (kind === 'tdedinet') {
-      const company = await deps.store.japaneseCompany(request.edinetCode.trim().toUpperCase());
+      const company = await deps.directory.japaneseCompany(request.edinetCode.trim().toUpperCase());
       if (!company) throw new FilingsProblem('not_found', 'not_found', 'edinet_code');
       return {
         ...base,
@@ -103,7 +108,7 @@ export function filingsServer(deps: FilingsServerDeps): filingsV1.FilingsService
       };
     }
     if (kind === 'cik') {
-      const company = await deps.store.secCompany(request.cik.trim().replace(/^0+/, ''));
+      const company = await deps.directory.secCompany(request.cik.trim().replace(/^0+/, ''));
       if (!company) throw new FilingsProblem('not_found', 'not_found', 'cik');
       return { ...base, kind, label: company.name, cik: company.cik, ticker: company.ticker };
     }
@@ -119,18 +124,22 @@ export function filingsServer(deps: FilingsServerDeps): filingsV1.FilingsService
 
   return {
     searchJapaneseCompanies: rpc(async (request: filingsV1.SearchJapaneseCompaniesRequest) => ({
-      companies: deps.directory.searchJapanese(queryOf(request.query)),
+      companies: deps.directory
+        .searchJapanese(queryOf(request.query))
+        .map((company) => ({ ...company, demo: deps.demo })),
     })),
 
     searchSecCompanies: rpc(async (request: filingsV1.SearchSecCompaniesRequest) => ({
-      companies: deps.directory.searchSec(queryOf(request.query)),
+      companies: deps.directory
+        .searchSec(queryOf(request.query))
+        .map((company) => ({ ...company, demo: deps.demo })),
     })),
 
     // The ISIN is checked before GlobeNewswire is asked: a bad one costs the source nothing.
     searchIsin: rpc(async (request: filingsV1.SearchIsinRequest) => {
       const isin = isinOf(request.isin);
       const name = await deps.findIsinIssuer(isin);
-      return { issuers: name ? [{ isin, name }] : [] };
+      return { issuers: name ? [{ isin, name, demo: deps.demo }] : [] };
     }),
 
     follow: rpc(async (request: filingsV1.FollowRequest) => {
@@ -157,5 +166,10 @@ export function filingsServer(deps: FilingsServerDeps): filingsV1.FilingsService
     listFollows: rpc(async (request: filingsV1.ListFollowsRequest) =>
       grouped(await deps.store.followsOf(request.userId)),
     ),
+
+    getSources: rpc(async (_request: filingsV1.GetSourcesRequest) => ({
+      demo: deps.demo,
+      sources: [...deps.sources],
+    })),
   };
 }

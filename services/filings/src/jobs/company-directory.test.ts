@@ -1,5 +1,6 @@
 import { createLogger } from '@mimamori/runtime';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SourceError } from '../domain/filing.ts';
 import { searchQuery } from '../domain/search-key.ts';
 import type { FilingsStore, JapaneseCompanyRow, SecCompanyRow } from '../store/filings-store.ts';
 import { createCompanyDirectory } from './company-directory.ts';
@@ -49,7 +50,10 @@ describe('company directory timer', () => {
     );
     directory.start(24 * 3_600_000);
     await vi.advanceTimersByTimeAsync(2_000);
-    expect(directory.searchJapanese(searchQuery('トヨタ') ?? '')).toEqual([]);
+    // An empty directory whose download failed names the source instead of answering "not found".
+    expect(() => directory.searchJapanese(searchQuery('トヨタ') ?? '')).toThrow(
+      new SourceError('edinet', 'unavailable', 'the japanese directory could not be downloaded'),
+    );
     expect(directory.searchSec(searchQuery('AAPL') ?? '')).toEqual([APPLE]);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(japaneseCalls).toBe(2);

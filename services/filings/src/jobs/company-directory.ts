@@ -1,5 +1,7 @@
 import type { Logger } from '@mimamori/runtime';
 import { CompanyIndex } from '../domain/company-index.ts';
+import { SourceError, type SourceName } from '../domain/filing.ts';
+import { FilingsProblem } from '../domain/filings-problem.ts';
 import { searchKey } from '../domain/search-key.ts';
 import type { FilingsStore, JapaneseCompanyRow, SecCompanyRow } from '../store/filings-store.ts';
 
@@ -16,8 +18,16 @@ export interface CompanyDirectory {
   load(): Promise<void>;
   /** Fetches the code list and the tickers file, stores them and reloads; a failed part keeps its old rows. */
   refresh(): Promise<void>;
+  /**
+   * Companies matching a folded query. Throws FilingsProblem source_off when the part's source is
+   * not switched on, and SourceError when it is but its list could not be read yet, so an empty
+   * directory is never answered as "not found".
+   */
   searchJapanese(query: string): JapaneseCompanyRow[];
   searchSec(query: string): SecCompanyRow[];
+  /** The company a follow names, or undefined when the directory does not know it. */
+  japaneseCompany(edinetCode: string): Promise<JapaneseCompanyRow | undefined>;
+  secCompany(cik: string): Promise<SecCompanyRow | undefined>;
   start(refreshEveryMs: number): void;
   stop(): Promise<void>;
 }
@@ -58,6 +68,8 @@ export function createCompanyDirectory(
   let timer: NodeJS.Timeout | undefined;
   let refreshing: Promise<void> | undefined;
   let stopped = false;
+  /** Parts whose last download failed. */
+  const failed = new Set<string>();
 
   const load = async () => {
     const [japaneseRows, secRows] = await Promise.all([store.japaneseDirectory(), store.secDirectory()]);
@@ -76,13 +88,29 @@ export function createCompanyDirectory(
       // An empty list is a broken download, not a directory without companies.
       if (rows.length === 0) throw new Error(`${name} directory came back empty`);
       await replace(rows, new Date());
+      failed.delete(name);
       logger.info({ directory: name, companies: rows.length }, 'company directory refreshed');
     } catch (error) {
+      failed.add(name);
       logger.warn(
         { err: error, directory: name },
         'company directory refresh failed; keeping the stored one',
       );
     }
+  };
+
+  /**
+   * An empty part is not searched: its source is off, or on but its list not read yet
+   * (docs/filings.md). A part with stored companies is searched even while its refresh fails.
+   */
+  const usable = (name: string, source: SourceName, fetch: unknown, size: number) => {
+    if (size > 0) return;
+    if (!fetch) throw new FilingsProblem('source_unavailable', 'source_off', source);
+    throw new SourceError(
+      source,
+      'unavailable',
+      failed.has(name) ? `the ${name} directory could not be downloaded` : `the ${name} directory is loading`,
+    );
   };
 
   const refresh = async () => {
@@ -99,8 +127,16 @@ export function createCompanyDirectory(
       });
       return refreshing;
     },
-    searchJapanese: (query) => japanese.search(query, SEARCH_LIMIT),
-    searchSec: (query) => sec.search(query, SEARCH_LIMIT),
+    searchJapanese(query) {
+      usable('japanese', 'edinet', sources.japanese, japanese.size);
+      return japanese.search(query, SEARCH_LIMIT);
+    },
+    searchSec(query) {
+      usable('sec', 'sec', sources.sec, sec.size);
+      return sec.search(query, SEARCH_LIMIT);
+    },
+    japaneseCompany: (edinetCode) => store.japaneseCompany(edinetCode),
+    secCompany: (cik) => store.secCompany(cik),
     start(refreshEveryMs) {
       // A configured part still missing (the first read came before the schema existed, or its
       // download failed) is tried again soon, the wait doubling, rather than leaving search

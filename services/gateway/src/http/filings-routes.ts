@@ -7,6 +7,7 @@ import {
   cikRegisterBody,
   filingsRefusals,
   filingsSearchBody,
+  filingsSources,
   isinOptions,
   isinRegisterBody,
   isinSearchBody,
@@ -82,6 +83,29 @@ export function filingsRoutes(app: FastifyInstance, deps: FilingsRouteDeps) {
     schema: { summary, security, body, response: { 401: signedOut, 503: unavailable, ...answers } },
   });
 
+  api.get(
+    '/api/filings/sources',
+    {
+      schema: {
+        summary: 'Where filings come from here: the real sources switched on, or the bundled demo',
+        security,
+        response: { 200: filingsSources, 401: signedOut, 503: unavailable },
+      },
+    },
+    (request, reply) =>
+      answerAsCaller(
+        deps.account,
+        request,
+        reply,
+        async () => {
+          if (!deps.filings) return sendApiError(reply, 503, 'filings_unavailable');
+          const answer = await unary(deps.filings, 'getSources', {});
+          return reply.send({ demo: answer.demo, sources: answer.sources });
+        },
+        sendFilingsFailure,
+      ),
+  );
+
   api.post(
     '/api/tdedi/search',
     options(
@@ -99,6 +123,7 @@ export function filingsRoutes(app: FastifyInstance, deps: FilingsRouteDeps) {
         edinet: company.edinetCode,
         tdnet: company.tdnetCode,
         name1: company.name,
+        ...demoMark(company),
       }));
     }),
   );
@@ -149,7 +174,12 @@ export function filingsRoutes(app: FastifyInstance, deps: FilingsRouteDeps) {
     }),
     route<z.infer<typeof filingsSearchBody>>('search', async (filings, _userId, body) => {
       const { companies } = await unary(filings, 'searchSecCompanies', { query: body.query });
-      return companies.map((company) => ({ label: company.name, cik: company.cik, ticker: company.ticker }));
+      return companies.map((company) => ({
+        label: company.name,
+        cik: company.cik,
+        ticker: company.ticker,
+        ...demoMark(company),
+      }));
     }),
   );
   api.post(
@@ -182,7 +212,7 @@ export function filingsRoutes(app: FastifyInstance, deps: FilingsRouteDeps) {
     }),
     route<z.infer<typeof isinSearchBody>>('search', async (filings, _userId, body) => {
       const { issuers } = await unary(filings, 'searchIsin', { isin: body.isin });
-      return issuers.map((issuer) => ({ label: issuer.name, isin: issuer.isin }));
+      return issuers.map((issuer) => ({ label: issuer.name, isin: issuer.isin, ...demoMark(issuer) }));
     }),
   );
   api.post(
@@ -219,6 +249,11 @@ export function filingsRoutes(app: FastifyInstance, deps: FilingsRouteDeps) {
       return follows.map(cikIsinJson);
     }),
   );
+}
+
+/** The demo mark on an option, only when the filings service answered from the demo set. */
+function demoMark(answer: { demo: boolean }): { demo?: true } {
+  return answer.demo ? { demo: true } : {};
 }
 
 function notFoundError() {

@@ -57,6 +57,7 @@ export function settingsMessage(body: TargetSettingsBody): targetV1.TargetSettin
     fetchMode: body.fetch_mode,
     paused: body.paused,
     failureAlertAfter: body.failure_alert_after,
+    silenceAlertDays: body.silence_alert_days,
     hasCookies: false,
     hasDiscordWebhook: false,
   };
@@ -149,6 +150,7 @@ export function settingsJson(settings: targetV1.TargetSettings | undefined): Sto
     fetch_mode: fetchMode.parse(settings.fetchMode),
     paused: settings.paused,
     failure_alert_after: settings.failureAlertAfter,
+    silence_alert_days: settings.silenceAlertDays,
   };
 }
 

@@ -180,7 +180,16 @@ describe('gateway filings routes', () => {
   it('answers 401 signed out and 503 where the filings service is not configured', async () => {
     const stranger = await harness.browser();
     expect((await stranger.post('/api/tdedi/search', { query: 'toyota' })).status).toBe(401);
+    expect((await stranger.get('/api/filings/sources')).status).toBe(401);
     const frank = await member('frank-filings@example.com', 'ja');
+    // Where filings come from: the stand-in's real sources, no demo (and no demo mark on answers).
+    expect((await frank.get('/api/filings/sources')).body).toEqual({
+      demo: false,
+      sources: ['tdnet', 'edinet', 'sec', 'globenewswire'],
+    });
+    expect((await frank.post('/api/tdedi/search', { query: 'toyota' })).body).toEqual([
+      { edinet: 'E02144', tdnet: '7203', name1: 'トヨタ自動車株式会社' },
+    ]);
 
     const without = await createGateway({
       logger: createLogger({ service: 'gateway-test', level: 'silent' }),
@@ -193,6 +202,7 @@ describe('gateway filings routes', () => {
       const answer = await browser.post('/api/tdedi/search', { query: 'toyota' });
       expect(answer.status).toBe(503);
       expect(answer.body).toMatchObject({ error: { code: 'filings_unavailable' } });
+      expect((await browser.get('/api/filings/sources')).status).toBe(503);
       expect((await browser.get('/api/user_info')).body).toMatchObject({ tdedinets: [], cik_isins: [] });
     } finally {
       await without.close();

@@ -51,6 +51,17 @@ describe('failure alerts in the user’s words (docs/product.md#failure-alerts)'
     );
   });
 
+  it('says a site has not changed for its days, in Japanese and English (docs/product.md#silence-alerts)', () => {
+    const ja = failureMailContent({ ...base, lang: 'ja', silent: { days: 7, since } });
+    expect(ja.subject).toBe('【Mimamori】「価格ページ」は7日間変更がありません');
+    expect(ja.text).toContain('「価格ページ」は2026年11月25日 10:00（日本時間）から7日間変更がありません。');
+    const en = failureMailContent({ ...base, lang: 'en', timezone: 'UTC', silent: { days: 1, since } });
+    expect(en.subject).toBe('Mimamori: “価格ページ” has not changed for 1 day');
+    expect(en.text).toContain('has not changed since Nov 25, 2026, 01:00 (UTC), 1 day ago');
+    const discord = failureDiscordMessage({ ...base, lang: 'en', silent: { days: 7, since } });
+    expect(discord.payload.embeds[0]?.title).toBe('Mimamori: “価格ページ” has not changed for 7 days');
+  });
+
   it('escapes the label in the HTML and keeps Discord within its limits', () => {
     const notice = {
       ...base,

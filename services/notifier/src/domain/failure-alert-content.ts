@@ -5,7 +5,7 @@ import { BRAND, brandedMail, mailButton } from './mail-layout.ts';
 import { UPDATE_WORDS } from './update-wording.ts';
 import { writtenTime } from './written-time.ts';
 
-/** What a failure alert or its "working again" message is about. */
+/** What a failure alert, its "working again" message or a silence alert is about. */
 export interface FailureNotice {
   lang: 'ja' | 'en';
   timezone: string;
@@ -16,6 +16,8 @@ export interface FailureNotice {
   failure?: { kind: FailureKind; areaId: string; areaName: string; count: number; since: Date };
   /** "Working again": since when it had failed. */
   recovered?: { since: Date; at: Date };
+  /** The silence alert (docs/product.md#silence-alerts): no update for `days` days, since `since`. */
+  silent?: { days: number; since: Date };
 }
 
 /** What failed, in the user's words (docs/product.md#failure-alerts). */
@@ -54,7 +56,25 @@ export function failureWords(kind: FailureKind, areaName: string, lang: 'ja' | '
 }
 
 function lines(notice: FailureNotice): { subject: string; body: string[] } {
-  const { lang, label, failure, recovered } = notice;
+  const { lang, label, failure, recovered, silent } = notice;
+  if (silent) {
+    const since = writtenTime(silent.since, notice.timezone, lang);
+    return lang === 'en'
+      ? {
+          subject: `Mimamori: “${label}” has not changed for ${silent.days} ${silent.days === 1 ? 'day' : 'days'}`,
+          body: [
+            `“${label}” has not changed since ${since}, ${silent.days} ${silent.days === 1 ? 'day' : 'days'} ago; its checks keep working.`,
+            'You will be told again only after the next change and another quiet spell as long.',
+          ],
+        }
+      : {
+          subject: `【Mimamori】「${label}」は${silent.days}日間変更がありません`,
+          body: [
+            `「${label}」は${since}から${silent.days}日間変更がありません。確認は正常に続いています。`,
+            '次に変更があり、再び同じ日数変更がなかったときにお知らせします。',
+          ],
+        };
+  }
   if (failure) {
     const what = failureWords(failure.kind, failure.areaName, lang);
     const since = writtenTime(failure.since, notice.timezone, lang);
@@ -131,9 +151,15 @@ export function failureDiscordMessage(notice: FailureNotice): DiscordMessage {
           title: subject.slice(0, 256),
           ...(/^https?:\/\//.test(link) ? { url: link } : {}),
           description: body.join('\n').slice(0, 4096),
-          // Red for a failing site; the product's teal (web/src/styles.css --color-accent) when it works.
-          color: notice.failure ? 0xb91c1c : 0x0f766e,
-          timestamp: (notice.recovered?.at ?? notice.failure?.since ?? new Date()).toISOString(),
+          // Red for a failing site, amber for a silent one; the product's teal (web/src/styles.css
+          // --color-accent) when it works.
+          color: notice.failure ? 0xb91c1c : notice.silent ? 0xb45309 : 0x0f766e,
+          timestamp: (
+            notice.recovered?.at ??
+            notice.failure?.since ??
+            notice.silent?.since ??
+            new Date()
+          ).toISOString(),
           fields: [],
         },
       ],

@@ -15,6 +15,8 @@ export interface TargetNotice {
   areaLabels: Record<string, string>;
   /** Failed checks of one kind in a row before the failure alert (docs/product.md#failure-alerts). */
   failureAlertAfter: number;
+  /** Days without an update before the silence alert; 0: off (docs/product.md#silence-alerts). */
+  silenceAlertDays: number;
 }
 
 /** The notice, or 'deleted' for a site that is gone, or null for one not announced yet. */

@@ -82,9 +82,9 @@ export function failureWebhookPayload(id: string, targetId: string, notice: Fail
     [name]: at.toISOString(),
     [`${name}_local`]: zonedIso(at, zone),
   });
-  const { failure, recovered } = notice;
+  const { failure, recovered, silent } = notice;
   return JSON.stringify({
-    type: failure ? 'failure' : 'recovery',
+    type: failure ? 'failure' : silent ? 'silence' : 'recovery',
     id,
     site: { id: targetId, label: notice.label, url: notice.url, history_url: notice.historyUrl || null },
     ...(failure
@@ -100,6 +100,7 @@ export function failureWebhookPayload(id: string, targetId: string, notice: Fail
         }
       : {}),
     ...(recovered ? { recovered: { ...times('since', recovered.since), ...times('at', recovered.at) } } : {}),
+    ...(silent ? { silence: { days: silent.days, ...times('since', silent.since) } } : {}),
     timezone: zone,
     lang: notice.lang,
   });

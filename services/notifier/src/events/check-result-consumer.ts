@@ -4,7 +4,7 @@ import { checkCompleted } from '@mimamori/events';
 import type { MailTransport } from '@mimamori/mail';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
-import { alertDue, DEFAULT_ALERT_AFTER, failureKindOf } from '@mimamori/watch-engine';
+import { alertDue, DEFAULT_ALERT_AFTER, failureKindOf, silenceDue } from '@mimamori/watch-engine';
 import type { WebhookPoster } from '@mimamori/webhook';
 import { postDiscordMessage } from '../clients/discord-webhook-client.ts';
 import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
@@ -18,6 +18,7 @@ import type { TargetNotice } from '../domain/target-notice.ts';
 import { failureWebhookPayload, webhooksFor } from '../domain/webhook-payload.ts';
 import { countOutcome, markAlerted, markRecoveryTold } from '../store/error-streak-store.ts';
 import { loadNotice } from '../store/notice-store.ts';
+import { countForSilence, markSilenceTold } from '../store/silence-store.ts';
 import { type ClaimedSend, sendClaimed } from './claimed-send.ts';
 import { historyUrl, mailRecipients, siteDiscordUrl } from './site-channels.ts';
 import { sendWebhook } from './webhook-send.ts';
@@ -46,7 +47,10 @@ const MAX_DELIVER = 20;
  * after an alerted run one "working again" message (`recovered:<target>:<run start>:<channel>`).
  * Deliveries are named after the run, so a redelivered result sends nothing twice; the run is
  * marked told only once every channel is done. The account's webhooks for the site are channels
- * too (`…:webhook:<webhook id>`, docs/webhooks.md).
+ * too (`…:webhook:<webhook id>`, docs/webhooks.md). A check that worked also counts for the silence
+ * alert (docs/product.md#silence-alerts): when the site's days have passed since its last update
+ * (or its first check), by the check's own time, each channel hears once for that quiet spell
+ * (`silence:<target>:<spell start>:<channel>`).
  */
 export function checkResultConsumer(deps: CheckResultConsumerDeps): CatalogEntry {
   const retryDelay = deps.retryDelay ?? exponentialRetryDelay;
@@ -72,7 +76,16 @@ export function checkResultConsumer(deps: CheckResultConsumerDeps): CatalogEntry
       // event waits for the notice below.
       const alertAfter = notice ? notice.failureAlertAfter : DEFAULT_ALERT_AFTER;
       const alert = alertDue(streak, alertAfter) ? streak : null;
-      if (!alert && !streak.recoveredRun) return;
+      // A check that worked counts for the silence alert; one that failed says nothing of the page.
+      const watch =
+        result.outcome === 'error' || !notice
+          ? null
+          : await countForSilence(deps.db, result.targetId, {
+              completedAt,
+              changed: result.outcome === 'update',
+            });
+      const silence = watch && silenceDue(watch, notice?.silenceAlertDays ?? 0, completedAt) ? watch : null;
+      if (!alert && !streak.recoveredRun && !silence) return;
       // The site's targets.* event is not in yet (streams are read independently): wait for it.
       if (!notice) throw new Error(`no notice yet for target ${result.targetId}`);
       const profile = await deps.profiles.read(result.userId);
@@ -113,6 +126,13 @@ export function checkResultConsumer(deps: CheckResultConsumerDeps): CatalogEntry
         };
         const sent = await onChannels(`recovered:${result.targetId}:${run.toISOString()}`, content);
         if (sent.every((attempt) => !attempt.retry)) await markRecoveryTold(deps.db, result.targetId, run);
+        pending.push(...sent);
+      }
+      if (silence && notice.silenceAlertDays > 0) {
+        const since = silence.lastChangeAt;
+        const content: FailureNotice = { ...base, silent: { days: notice.silenceAlertDays, since } };
+        const sent = await onChannels(`silence:${result.targetId}:${since.toISOString()}`, content);
+        if (sent.every((attempt) => !attempt.retry)) await markSilenceTold(deps.db, result.targetId, since);
         pending.push(...sent);
       }
       const retries = pending.filter((attempt) => attempt.retry);

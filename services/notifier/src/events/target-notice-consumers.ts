@@ -40,6 +40,7 @@ export function targetNoticeConsumers(db: Db): CatalogEntry[] {
             version: event.version,
             areaLabels: Object.fromEntries((notice?.areas ?? []).map((area) => [area.areaId, area.label])),
             failureAlertAfter: notice?.failureAlertAfter || DEFAULT_ALERT_AFTER,
+            silenceAlertDays: notice?.silenceAlertDays ?? 0,
           },
           Number(event.revision),
         );

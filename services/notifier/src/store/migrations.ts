@@ -100,4 +100,18 @@ export const notifierMigrations: Migration[] = [
         ADD COLUMN recovered_at timestamptz;
     `,
   },
+  {
+    version: 7,
+    name: 'silence alerts',
+    sql: `
+      -- docs/product.md#silence-alerts: a site's days without an update before it says so (0 off),
+      -- and per site when its page last changed (or was first checked) and which quiet spell was told.
+      ALTER TABLE target_notices ADD COLUMN silence_alert_days smallint NOT NULL DEFAULT 0;
+      CREATE TABLE silences (
+        target_id text PRIMARY KEY,
+        last_change_at timestamptz NOT NULL,
+        told_for timestamptz
+      );
+    `,
+  },
 ];

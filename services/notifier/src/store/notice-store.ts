@@ -9,13 +9,14 @@ export async function saveNotice(db: Db, notice: TargetNotice, revision: number)
   await db.query(
     `INSERT INTO ${S}.target_notices
        (target_id, user_id, revision, label, url, mail_notify, chat_notify, sealed_discord_webhook,
-        version, area_labels, failure_alert_after)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+        version, area_labels, failure_alert_after, silence_alert_days)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
      ON CONFLICT (target_id) DO UPDATE SET
        user_id = EXCLUDED.user_id, revision = EXCLUDED.revision, label = EXCLUDED.label,
        url = EXCLUDED.url, mail_notify = EXCLUDED.mail_notify, chat_notify = EXCLUDED.chat_notify,
        sealed_discord_webhook = EXCLUDED.sealed_discord_webhook, version = EXCLUDED.version,
-       area_labels = EXCLUDED.area_labels, failure_alert_after = EXCLUDED.failure_alert_after
+       area_labels = EXCLUDED.area_labels, failure_alert_after = EXCLUDED.failure_alert_after,
+       silence_alert_days = EXCLUDED.silence_alert_days
      WHERE target_notices.revision < EXCLUDED.revision AND NOT target_notices.deleted`,
     [
       notice.targetId,
@@ -29,6 +30,7 @@ export async function saveNotice(db: Db, notice: TargetNotice, revision: number)
       notice.version,
       JSON.stringify(notice.areaLabels),
       notice.failureAlertAfter,
+      notice.silenceAlertDays,
     ],
   );
 }
@@ -49,6 +51,7 @@ export async function removeNotice(
       [targetId, userId, revision],
     );
     await tx.query(`DELETE FROM ${S}.error_streaks WHERE target_id = $1`, [targetId]);
+    await tx.query(`DELETE FROM ${S}.silences WHERE target_id = $1`, [targetId]);
   });
 }
 
@@ -64,9 +67,10 @@ export async function loadNotice(db: Db, targetId: string): Promise<NoticeLookup
     version: number;
     area_labels: Record<string, string>;
     failure_alert_after: number;
+    silence_alert_days: number;
   }>(
     `SELECT user_id, deleted, label, url, mail_notify, chat_notify, sealed_discord_webhook, version,
-            area_labels, failure_alert_after
+            area_labels, failure_alert_after, silence_alert_days
        FROM ${S}.target_notices WHERE target_id = $1`,
     [targetId],
   );
@@ -84,5 +88,6 @@ export async function loadNotice(db: Db, targetId: string): Promise<NoticeLookup
     version: row.version,
     areaLabels: row.area_labels,
     failureAlertAfter: row.failure_alert_after,
+    silenceAlertDays: row.silence_alert_days,
   };
 }

@@ -98,5 +98,6 @@ function v1Settings(url: string, label: string) {
     rules: null,
     fetchMode: 'http' as const,
     failureAlertAfter: DEFAULT_ALERT_AFTER,
+    silenceAlertDays: 0,
   };
 }

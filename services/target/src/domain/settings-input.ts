@@ -45,5 +45,7 @@ export interface SettingsInput {
   fetchMode: string;
   /** 0: the default. */
   failureAlertAfter: number;
+  /** 0: no silence alert. */
+  silenceAlertDays: number;
   paused: boolean;
 }

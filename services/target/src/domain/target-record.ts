@@ -62,6 +62,8 @@ export interface TargetSettingsRecord {
   fetchMode: FetchMode;
   /** Failed checks of one kind in a row before the failure alert (docs/product.md#failure-alerts). */
   failureAlertAfter: number;
+  /** Days without an update before the silence alert; 0: off (docs/product.md#silence-alerts). */
+  silenceAlertDays: number;
 }
 
 export interface TargetRecord extends TargetSettingsRecord {

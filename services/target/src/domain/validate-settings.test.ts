@@ -38,6 +38,7 @@ function input(overrides: Partial<SettingsInput> = {}): SettingsInput {
     fetchMode: 'http',
     paused: false,
     failureAlertAfter: 0,
+    silenceAlertDays: 0,
     ...overrides,
   };
 }
@@ -161,6 +162,17 @@ describe('validateSettings', () => {
     expect(refusal(() => validateSettings(input({ intervalMinutes: 10_081 }), context)).code).toBe(
       'interval_too_long',
     );
+  });
+
+  it('takes a silence alert of 1–365 days or none, and refuses other numbers naming the field', () => {
+    expect(validateSettings(input({ silenceAlertDays: 0 }), context).silenceAlertDays).toBe(0);
+    expect(validateSettings(input({ silenceAlertDays: 30 }), context).silenceAlertDays).toBe(30);
+    for (const days of [-1, 366, 2.5]) {
+      expect(refusal(() => validateSettings(input({ silenceAlertDays: days }), context))).toMatchObject({
+        code: 'silence_alert_days_invalid',
+        field: 'silence_alert_days',
+      });
+    }
   });
 
   it('refuses the proxy option where the crawlers have no proxy pool, and keeps it where they do', () => {

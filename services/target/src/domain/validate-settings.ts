@@ -1,6 +1,7 @@
 import {
   ALERT_AFTER_RANGE,
   DEFAULT_ALERT_AFTER,
+  SILENCE_DAYS_RANGE,
   validateAreaOptions,
   validateRuleGroups,
 } from '@mimamori/watch-engine';
@@ -122,6 +123,9 @@ export function validateSettings(input: SettingsInput, context: ValidationContex
   const failureAlertAfter = input.failureAlertAfter || DEFAULT_ALERT_AFTER;
   if (!inRange(failureAlertAfter, ALERT_AFTER_RANGE.min, ALERT_AFTER_RANGE.max))
     throw invalid('failure_alert_after_invalid', 'failure_alert_after');
+  const silenceAlertDays = input.silenceAlertDays;
+  if (silenceAlertDays !== 0 && !inRange(silenceAlertDays, SILENCE_DAYS_RANGE.min, SILENCE_DAYS_RANGE.max))
+    throw invalid('silence_alert_days_invalid', 'silence_alert_days');
 
   return {
     label,
@@ -143,6 +147,7 @@ export function validateSettings(input: SettingsInput, context: ValidationContex
     rules,
     fetchMode,
     failureAlertAfter,
+    silenceAlertDays,
   };
 }
 

@@ -64,6 +64,7 @@ export function settingsInput(message: targetV1.TargetSettings | undefined): Set
     fetchMode: message.fetchMode,
     paused: message.paused,
     failureAlertAfter: message.failureAlertAfter,
+    silenceAlertDays: message.silenceAlertDays,
   };
 }
 
@@ -118,6 +119,7 @@ export function settingsMessage(site: TargetRecord): targetV1.TargetSettings {
     hasCookies: site.sealedCookies !== '',
     hasDiscordWebhook: site.sealedDiscordWebhook !== '',
     failureAlertAfter: site.failureAlertAfter,
+    silenceAlertDays: site.silenceAlertDays,
   };
 }
 

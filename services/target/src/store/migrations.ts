@@ -88,4 +88,12 @@ export const targetMigrations: Migration[] = [
         ADD COLUMN history_days integer NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 5,
+    name: 'silence alerts',
+    sql: `
+      -- docs/product.md#silence-alerts: days without an update before the site says so; 0 is off.
+      ALTER TABLE targets ADD COLUMN silence_alert_days smallint NOT NULL DEFAULT 0;
+    `,
+  },
 ];

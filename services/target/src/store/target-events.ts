@@ -68,6 +68,7 @@ export function targetState(
       sealedDiscordWebhook: site.sealedDiscordWebhook,
       areas: site.areas.map((area) => ({ areaId: area.areaId, label: area.label })),
       failureAlertAfter: site.failureAlertAfter,
+      silenceAlertDays: site.silenceAlertDays,
     },
   };
 }

@@ -58,6 +58,7 @@ const COLUMNS = [
   'reader_lang',
   'reader_time_zone',
   'failure_alert_after',
+  'silence_alert_days',
   'history_updates',
   'history_days',
 ] as const;
@@ -93,6 +94,7 @@ function values(site: TargetRecord): unknown[] {
     site.reader.lang,
     site.reader.timeZone,
     site.failureAlertAfter,
+    site.silenceAlertDays,
     site.history.updates,
     site.history.checkDays,
   ];

@@ -32,6 +32,7 @@ export interface TargetTableRow {
   reader_lang: string;
   reader_time_zone: string;
   failure_alert_after: number;
+  silence_alert_days: number;
   history_updates: number;
   history_days: number;
   failing_since: Date | null;
@@ -70,6 +71,7 @@ export function toTargetRecord(row: TargetTableRow): TargetRecord {
     lastCheckedAt: row.last_checked_at ? new Date(row.last_checked_at) : null,
     reader: { lang: row.reader_lang, timeZone: row.reader_time_zone },
     failureAlertAfter: row.failure_alert_after,
+    silenceAlertDays: row.silence_alert_days,
     history: { updates: row.history_updates, checkDays: row.history_days },
     failing:
       row.failing_since && row.failing_kind

@@ -2,7 +2,6 @@ import { checkIsin } from '@mimamori/isin';
 import type { TFunction } from 'i18next';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../api/client.ts';
 import { type FilingsOption, type FilingsSearchKind, useFilingsSearch } from '../../hooks/use-filings.ts';
 import {
   type CompanyLine,
@@ -11,7 +10,7 @@ import {
   japaneseCompanyLine,
   secCompanyLine,
 } from './describe-company.ts';
-import { isinMessage, searchableQuery } from './search-rules.ts';
+import { isinMessage, searchableQuery, searchFailure } from './search-rules.ts';
 
 /** Typing pauses this long before a company search is sent, so each keystroke is not a request. */
 const TYPING_PAUSE_MS = 300;
@@ -105,12 +104,12 @@ function SearchOutcome({
   );
   if (search.isFetching && !search.isSuccess) return status;
   if (search.isError) {
-    const busy = search.error instanceof ApiError && search.error.status === 429;
+    const failure = searchFailure(search.error);
     return (
       <>
         {status}
         <p className="field-error" role="alert">
-          {busy ? t('dashboard.filings.tooMany') : t('dashboard.filings.searchFailed')}
+          {t(failure.key, { source: failure.source })}
         </p>
       </>
     );
@@ -148,14 +147,23 @@ function SearchOutcome({
 }
 
 function optionLine(t: TFunction, option: FilingsOption): CompanyLine {
-  if (option.kind === 'tdedi') return japaneseCompanyLine(t, option.option);
-  return option.kind === 'cik' ? secCompanyLine(t, option.option) : isinIssuerLine(t, option.option);
+  const line =
+    option.kind === 'tdedi'
+      ? japaneseCompanyLine(t, option.option)
+      : option.kind === 'cik'
+        ? secCompanyLine(t, option.option)
+        : isinIssuerLine(t, option.option);
+  return { ...line, demo: option.option.demo === true };
 }
 
 export function CompanyText({ line }: { line: CompanyLine }) {
+  const { t } = useTranslation();
   return (
     <span className="filings-company">
-      <span className="filings-name">{line.name}</span>
+      <span className="filings-name">
+        {line.name}
+        {line.demo && <span className="badge filings-demo">{t('dashboard.filings.demoBadge')}</span>}
+      </span>
       <span className="filings-codes">
         {line.codes.map((code) => (
           <span key={code}>{code}</span>

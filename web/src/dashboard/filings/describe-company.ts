@@ -2,8 +2,11 @@ import type { TFunction } from 'i18next';
 import type { CikIsinItem, CikOption, IsinOption, TdnetEdinetItem } from '../../api/filings.ts';
 import { cikIsinKey, cikKey, isinKey, japaneseCompanyKey } from './follow-keys.ts';
 
-/** A company as a search option or a followed item shows it: its name and its codes. */
-export type CompanyLine = { key: string; name: string; codes: string[] };
+/**
+ * A company as a search option or a followed item shows it: its name and its codes, and whether
+ * it comes from the bundled demo (a badge says so).
+ */
+export type CompanyLine = { key: string; name: string; codes: string[]; demo?: boolean };
 
 /**
  * What a button names its company by: the name and its first code, since two follows can share

@@ -2,7 +2,12 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { UserInfo } from '../../api/user-info.ts';
 import { FormMessage } from '../../forms/form-message.tsx';
-import { type FilingsOption, type FollowedItem, useFollowChange } from '../../hooks/use-filings.ts';
+import {
+  type FilingsOption,
+  type FollowedItem,
+  useFilingsSources,
+  useFollowChange,
+} from '../../hooks/use-filings.ts';
 import { CompanySearch, CompanyText } from './company-search.tsx';
 import { type CompanyLine, cikIsinLine, companyLabel, japaneseCompanyLine } from './describe-company.ts';
 import { ADDED_FLAG_MS } from './search-rules.ts';
@@ -27,6 +32,9 @@ export function FilingsSection({ info }: { info: UserInfo }) {
   const { t, i18n } = useTranslation();
   const japanese = i18n.language === 'ja';
   const change = useFollowChange();
+  const sources = useFilingsSources().data;
+  // Follows made while the demo answers get demo filings: the list says so too.
+  const demo = sources?.demo === true;
   const running = useRef(false);
   const messageArea = useRef<HTMLDivElement>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -44,8 +52,14 @@ export function FilingsSection({ info }: { info: UserInfo }) {
   }, [focusRequest]);
 
   const followed: Followed[] = japanese
-    ? info.tdedinets.map((item) => ({ line: japaneseCompanyLine(t, item), item: { kind: 'tdedi', item } }))
-    : info.cik_isins.map((item) => ({ line: cikIsinLine(t, item), item: { kind: 'cikisin', item } }));
+    ? info.tdedinets.map((item) => ({
+        line: { ...japaneseCompanyLine(t, item), demo },
+        item: { kind: 'tdedi', item },
+      }))
+    : info.cik_isins.map((item) => ({
+        line: { ...cikIsinLine(t, item), demo },
+        item: { kind: 'cikisin', item },
+      }));
   const followedKeys = new Set(followed.map((entry) => entry.line.key));
 
   const follow = (option: FilingsOption, line: CompanyLine) => {
@@ -90,6 +104,18 @@ export function FilingsSection({ info }: { info: UserInfo }) {
       <p className="filings-intro">
         {japanese ? t('dashboard.filings.japanese.intro') : t('dashboard.filings.foreign.intro')}
       </p>
+      {demo && (
+        <div className="filings-demo-note" data-testid="filings-demo-note">
+          <p className="filings-demo-title">
+            <span className="badge filings-demo">{t('dashboard.filings.demoBadge')}</span>{' '}
+            {t('dashboard.filings.demoTitle')}
+          </p>
+          <p>{t('dashboard.filings.demoNote')}</p>
+        </div>
+      )}
+      {sources && !sources.demo && sources.sources.length === 0 && (
+        <p className="filings-note">{t('dashboard.filings.sourcesOff')}</p>
+      )}
       {japanese ? (
         <CompanySearch
           kind="tdedi"

@@ -1,4 +1,5 @@
 import { checkIsin } from '@mimamori/isin';
+import { ApiError } from '../../api/client.ts';
 
 /**
  * What the filings section may send (docs/product.md#filings): a company search only from 3
@@ -32,4 +33,32 @@ export function isinMessage(input: string): IsinProblem | null {
   const check = checkIsin(input);
   if (check.ok) return null;
   return check.problem === 'length' ? 'length' : 'invalid';
+}
+
+/** The sources as their own sites name them, for the messages that name one. */
+const SOURCE_NAMES: Record<string, string> = {
+  tdnet: 'TDnet',
+  edinet: 'EDINET',
+  sec: 'SEC EDGAR',
+  globenewswire: 'GlobeNewswire',
+};
+
+/**
+ * What a failed search says: a source that is not switched on, or that could not be reached, is
+ * named (never read as "not found"); a 429 asks to wait; anything else is a plain failure.
+ */
+export type SearchFailureKey =
+  | 'dashboard.filings.searchFailed'
+  | 'dashboard.filings.tooMany'
+  | 'dashboard.filings.sourceOff'
+  | 'dashboard.filings.sourceUnreachable';
+
+export function searchFailure(error: unknown): { key: SearchFailureKey; source?: string } {
+  if (!(error instanceof ApiError)) return { key: 'dashboard.filings.searchFailed' };
+  if (error.status === 429) return { key: 'dashboard.filings.tooMany' };
+  const source = error.field ? (SOURCE_NAMES[error.field] ?? error.field) : undefined;
+  if (error.code === 'source_off' && source) return { key: 'dashboard.filings.sourceOff', source };
+  if (error.code === 'source_unavailable' && source)
+    return { key: 'dashboard.filings.sourceUnreachable', source };
+  return { key: 'dashboard.filings.searchFailed' };
 }

@@ -55,6 +55,8 @@ export interface TargetNotice {
   areas: NoticeArea[];
   /** Failed checks of one kind in a row before the failure alert (1–100; 0 means the default, 3). */
   failureAlertAfter: number;
+  /** Days without an update before the silence alert (docs/product.md#silence-alerts); 0: off. */
+  silenceAlertDays: number;
 }
 
 export interface NoticeArea {
@@ -369,6 +371,7 @@ function createBaseTargetNotice(): TargetNotice {
     sealedDiscordWebhook: "",
     areas: [],
     failureAlertAfter: 0,
+    silenceAlertDays: 0,
   };
 }
 
@@ -394,6 +397,9 @@ export const TargetNotice: MessageFns<TargetNotice> = {
     }
     if (message.failureAlertAfter !== 0) {
       writer.uint32(56).uint32(message.failureAlertAfter);
+    }
+    if (message.silenceAlertDays !== 0) {
+      writer.uint32(64).uint32(message.silenceAlertDays);
     }
     return writer;
   },
@@ -467,6 +473,14 @@ export const TargetNotice: MessageFns<TargetNotice> = {
             message.failureAlertAfter = reader.uint32();
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.silenceAlertDays = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -506,6 +520,11 @@ export const TargetNotice: MessageFns<TargetNotice> = {
         : isSet(object.failure_alert_after)
         ? globalThis.Number(object.failure_alert_after)
         : 0,
+      silenceAlertDays: isSet(object.silenceAlertDays)
+        ? globalThis.Number(object.silenceAlertDays)
+        : isSet(object.silence_alert_days)
+        ? globalThis.Number(object.silence_alert_days)
+        : 0,
     };
   },
 
@@ -532,6 +551,9 @@ export const TargetNotice: MessageFns<TargetNotice> = {
     if (message.failureAlertAfter !== 0) {
       obj.failureAlertAfter = Math.round(message.failureAlertAfter);
     }
+    if (message.silenceAlertDays !== 0) {
+      obj.silenceAlertDays = Math.round(message.silenceAlertDays);
+    }
     return obj;
   },
 
@@ -547,6 +569,7 @@ export const TargetNotice: MessageFns<TargetNotice> = {
     message.sealedDiscordWebhook = object.sealedDiscordWebhook ?? "";
     message.areas = object.areas?.map((e) => NoticeArea.fromPartial(e)) || [];
     message.failureAlertAfter = object.failureAlertAfter ?? 0;
+    message.silenceAlertDays = object.silenceAlertDays ?? 0;
     return message;
   },
 };

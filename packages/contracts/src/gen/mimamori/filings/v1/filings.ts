@@ -31,6 +31,8 @@ export interface JapaneseCompany {
   /** The Japanese name, used as the label. */
   name: string;
   nameEn: string;
+  /** From the bundled demo set, not a source's directory. */
+  demo: boolean;
 }
 
 /** A company of the SEC directory. */
@@ -39,12 +41,16 @@ export interface SecCompany {
   cik: string;
   ticker: string;
   name: string;
+  /** From the bundled demo set, not the SEC's tickers. */
+  demo: boolean;
 }
 
 /** An issuer found on GlobeNewswire by ISIN. */
 export interface IsinIssuer {
   isin: string;
   name: string;
+  /** From the bundled demo set, not GlobeNewswire. */
+  demo: boolean;
 }
 
 /**
@@ -123,8 +129,18 @@ export interface ListFollowsResponse {
   cikIsins: FollowItem[];
 }
 
+export interface GetSourcesRequest {
+}
+
+export interface GetSourcesResponse {
+  /** The bundled demo source answers instead of real ones. */
+  demo: boolean;
+  /** The real sources switched on (FILINGS_SOURCES): tdnet, edinet, sec, globenewswire. */
+  sources: string[];
+}
+
 function createBaseJapaneseCompany(): JapaneseCompany {
-  return { edinetCode: "", tdnetCode: "", name: "", nameEn: "" };
+  return { edinetCode: "", tdnetCode: "", name: "", nameEn: "", demo: false };
 }
 
 export const JapaneseCompany: MessageFns<JapaneseCompany> = {
@@ -140,6 +156,9 @@ export const JapaneseCompany: MessageFns<JapaneseCompany> = {
     }
     if (message.nameEn !== "") {
       writer.uint32(34).string(message.nameEn);
+    }
+    if (message.demo !== false) {
+      writer.uint32(40).bool(message.demo);
     }
     return writer;
   },
@@ -189,6 +208,14 @@ export const JapaneseCompany: MessageFns<JapaneseCompany> = {
             message.nameEn = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.demo = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -219,6 +246,7 @@ export const JapaneseCompany: MessageFns<JapaneseCompany> = {
         : isSet(object.name_en)
         ? globalThis.String(object.name_en)
         : "",
+      demo: isSet(object.demo) ? globalThis.Boolean(object.demo) : false,
     };
   },
 
@@ -236,6 +264,9 @@ export const JapaneseCompany: MessageFns<JapaneseCompany> = {
     if (message.nameEn !== "") {
       obj.nameEn = message.nameEn;
     }
+    if (message.demo !== false) {
+      obj.demo = message.demo;
+    }
     return obj;
   },
 
@@ -248,12 +279,13 @@ export const JapaneseCompany: MessageFns<JapaneseCompany> = {
     message.tdnetCode = object.tdnetCode ?? "";
     message.name = object.name ?? "";
     message.nameEn = object.nameEn ?? "";
+    message.demo = object.demo ?? false;
     return message;
   },
 };
 
 function createBaseSecCompany(): SecCompany {
-  return { cik: "", ticker: "", name: "" };
+  return { cik: "", ticker: "", name: "", demo: false };
 }
 
 export const SecCompany: MessageFns<SecCompany> = {
@@ -266,6 +298,9 @@ export const SecCompany: MessageFns<SecCompany> = {
     }
     if (message.name !== "") {
       writer.uint32(26).string(message.name);
+    }
+    if (message.demo !== false) {
+      writer.uint32(32).bool(message.demo);
     }
     return writer;
   },
@@ -307,6 +342,14 @@ export const SecCompany: MessageFns<SecCompany> = {
             message.name = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.demo = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -324,6 +367,7 @@ export const SecCompany: MessageFns<SecCompany> = {
       cik: isSet(object.cik) ? globalThis.String(object.cik) : "",
       ticker: isSet(object.ticker) ? globalThis.String(object.ticker) : "",
       name: isSet(object.name) ? globalThis.String(object.name) : "",
+      demo: isSet(object.demo) ? globalThis.Boolean(object.demo) : false,
     };
   },
 
@@ -338,6 +382,9 @@ export const SecCompany: MessageFns<SecCompany> = {
     if (message.name !== "") {
       obj.name = message.name;
     }
+    if (message.demo !== false) {
+      obj.demo = message.demo;
+    }
     return obj;
   },
 
@@ -349,12 +396,13 @@ export const SecCompany: MessageFns<SecCompany> = {
     message.cik = object.cik ?? "";
     message.ticker = object.ticker ?? "";
     message.name = object.name ?? "";
+    message.demo = object.demo ?? false;
     return message;
   },
 };
 
 function createBaseIsinIssuer(): IsinIssuer {
-  return { isin: "", name: "" };
+  return { isin: "", name: "", demo: false };
 }
 
 export const IsinIssuer: MessageFns<IsinIssuer> = {
@@ -364,6 +412,9 @@ export const IsinIssuer: MessageFns<IsinIssuer> = {
     }
     if (message.name !== "") {
       writer.uint32(18).string(message.name);
+    }
+    if (message.demo !== false) {
+      writer.uint32(24).bool(message.demo);
     }
     return writer;
   },
@@ -397,6 +448,14 @@ export const IsinIssuer: MessageFns<IsinIssuer> = {
             message.name = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.demo = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -413,6 +472,7 @@ export const IsinIssuer: MessageFns<IsinIssuer> = {
     return {
       isin: isSet(object.isin) ? globalThis.String(object.isin) : "",
       name: isSet(object.name) ? globalThis.String(object.name) : "",
+      demo: isSet(object.demo) ? globalThis.Boolean(object.demo) : false,
     };
   },
 
@@ -424,6 +484,9 @@ export const IsinIssuer: MessageFns<IsinIssuer> = {
     if (message.name !== "") {
       obj.name = message.name;
     }
+    if (message.demo !== false) {
+      obj.demo = message.demo;
+    }
     return obj;
   },
 
@@ -434,6 +497,7 @@ export const IsinIssuer: MessageFns<IsinIssuer> = {
     const message = createBaseIsinIssuer();
     message.isin = object.isin ?? "";
     message.name = object.name ?? "";
+    message.demo = object.demo ?? false;
     return message;
   },
 };
@@ -1613,6 +1677,143 @@ export const ListFollowsResponse: MessageFns<ListFollowsResponse> = {
   },
 };
 
+function createBaseGetSourcesRequest(): GetSourcesRequest {
+  return {};
+}
+
+export const GetSourcesRequest: MessageFns<GetSourcesRequest> = {
+  encode(_: GetSourcesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSourcesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSourcesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetSourcesRequest {
+    return {};
+  },
+
+  toJSON(_: GetSourcesRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSourcesRequest>, I>>(base?: I): GetSourcesRequest {
+    return GetSourcesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSourcesRequest>, I>>(_: I): GetSourcesRequest {
+    const message = createBaseGetSourcesRequest();
+    return message;
+  },
+};
+
+function createBaseGetSourcesResponse(): GetSourcesResponse {
+  return { demo: false, sources: [] };
+}
+
+export const GetSourcesResponse: MessageFns<GetSourcesResponse> = {
+  encode(message: GetSourcesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.demo !== false) {
+      writer.uint32(8).bool(message.demo);
+    }
+    for (const v of message.sources) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSourcesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSourcesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.demo = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.sources.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSourcesResponse {
+    return {
+      demo: isSet(object.demo) ? globalThis.Boolean(object.demo) : false,
+      sources: globalThis.Array.isArray(object?.sources) ? object.sources.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: GetSourcesResponse): unknown {
+    const obj: any = {};
+    if (message.demo !== false) {
+      obj.demo = message.demo;
+    }
+    if (message.sources?.length) {
+      obj.sources = message.sources;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSourcesResponse>, I>>(base?: I): GetSourcesResponse {
+    return GetSourcesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSourcesResponse>, I>>(object: I): GetSourcesResponse {
+    const message = createBaseGetSourcesResponse();
+    message.demo = object.demo ?? false;
+    message.sources = object.sources?.map((e) => e) || [];
+    return message;
+  },
+};
+
 /**
  * Company filings: the company directory (EDINET code list, SEC tickers), a user's follows and
  * the search behind the dashboard's filings section. Called by the gateway with the user it
@@ -1624,7 +1825,12 @@ export const ListFollowsResponse: MessageFns<ListFollowsResponse> = {
  * NOT_FOUND not_found|<field>| (an unknown company or follow);
  * FAILED_PRECONDITION follow_limit|| (the user follows the most there may be);
  * RESOURCE_EXHAUSTED source_busy|| (the source asked us to slow down: 'try again in a few
- * minutes'); UNAVAILABLE source_unavailable|| (the source failed).
+ * minutes'); UNAVAILABLE source_unavailable|<source>| (the source, or its directory, could not be
+ * read) or source_off|<source>| (the source is not switched on here); <source> is tdnet, edinet,
+ * sec or globenewswire.
+ *
+ * With the bundled demo source on (FILINGS_DEMO), searches answer a small set of companies, each
+ * marked demo, and new filings are demo filings whose titles say so.
  */
 export type FilingsServiceService = typeof FilingsServiceService;
 export const FilingsServiceService = {
@@ -1698,6 +1904,16 @@ export const FilingsServiceService = {
     responseSerialize: (value: ListFollowsResponse): Buffer => Buffer.from(ListFollowsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListFollowsResponse => ListFollowsResponse.decode(value),
   },
+  /** Which sources this service asks, or that it answers from the demo source. */
+  getSources: {
+    path: "/mimamori.filings.v1.FilingsService/GetSources" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSourcesRequest): Buffer => Buffer.from(GetSourcesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSourcesRequest => GetSourcesRequest.decode(value),
+    responseSerialize: (value: GetSourcesResponse): Buffer => Buffer.from(GetSourcesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetSourcesResponse => GetSourcesResponse.decode(value),
+  },
 } as const;
 
 export interface FilingsServiceServer extends UntypedServiceImplementation {
@@ -1718,6 +1934,8 @@ export interface FilingsServiceServer extends UntypedServiceImplementation {
   unfollow: handleUnaryCall<UnfollowRequest, UnfollowResponse>;
   /** user_info's tdedinets and cik_isins. */
   listFollows: handleUnaryCall<ListFollowsRequest, ListFollowsResponse>;
+  /** Which sources this service asks, or that it answers from the demo source. */
+  getSources: handleUnaryCall<GetSourcesRequest, GetSourcesResponse>;
 }
 
 export interface FilingsServiceClient extends Client {
@@ -1821,6 +2039,22 @@ export interface FilingsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListFollowsResponse) => void,
+  ): ClientUnaryCall;
+  /** Which sources this service asks, or that it answers from the demo source. */
+  getSources(
+    request: GetSourcesRequest,
+    callback: (error: ServiceError | null, response: GetSourcesResponse) => void,
+  ): ClientUnaryCall;
+  getSources(
+    request: GetSourcesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetSourcesResponse) => void,
+  ): ClientUnaryCall;
+  getSources(
+    request: GetSourcesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetSourcesResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -141,6 +141,8 @@ export interface TargetSettings {
   hasDiscordWebhook: boolean;
   /** Failed checks of one kind in a row before the failure alert, 1–100; 0 means the default, 3. */
   failureAlertAfter: number;
+  /** Days without an update before the silence alert (docs/product.md#silence-alerts), 1–365; 0: off. */
+  silenceAlertDays: number;
 }
 
 export interface RegisterTargetRequest {
@@ -1212,6 +1214,7 @@ function createBaseTargetSettings(): TargetSettings {
     hasCookies: false,
     hasDiscordWebhook: false,
     failureAlertAfter: 0,
+    silenceAlertDays: 0,
   };
 }
 
@@ -1285,6 +1288,9 @@ export const TargetSettings: MessageFns<TargetSettings> = {
     }
     if (message.failureAlertAfter !== 0) {
       writer.uint32(184).int32(message.failureAlertAfter);
+    }
+    if (message.silenceAlertDays !== 0) {
+      writer.uint32(192).int32(message.silenceAlertDays);
     }
     return writer;
   },
@@ -1486,6 +1492,14 @@ export const TargetSettings: MessageFns<TargetSettings> = {
             message.failureAlertAfter = reader.int32();
             continue;
           }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.silenceAlertDays = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1587,6 +1601,11 @@ export const TargetSettings: MessageFns<TargetSettings> = {
         : isSet(object.failure_alert_after)
         ? globalThis.Number(object.failure_alert_after)
         : 0,
+      silenceAlertDays: isSet(object.silenceAlertDays)
+        ? globalThis.Number(object.silenceAlertDays)
+        : isSet(object.silence_alert_days)
+        ? globalThis.Number(object.silence_alert_days)
+        : 0,
     };
   },
 
@@ -1661,6 +1680,9 @@ export const TargetSettings: MessageFns<TargetSettings> = {
     if (message.failureAlertAfter !== 0) {
       obj.failureAlertAfter = Math.round(message.failureAlertAfter);
     }
+    if (message.silenceAlertDays !== 0) {
+      obj.silenceAlertDays = Math.round(message.silenceAlertDays);
+    }
     return obj;
   },
 
@@ -1692,6 +1714,7 @@ export const TargetSettings: MessageFns<TargetSettings> = {
     message.hasCookies = object.hasCookies ?? false;
     message.hasDiscordWebhook = object.hasDiscordWebhook ?? false;
     message.failureAlertAfter = object.failureAlertAfter ?? 0;
+    message.silenceAlertDays = object.silenceAlertDays ?? 0;
     return message;
   },
 };
