@@ -33,13 +33,13 @@ const PORTS = [
 ];
 
 /** Packages the SPA may import: pure code with no Node built-in, transport or database. */
-const BROWSER_PACKAGES = ['http-api', 'isin', 'plans', 'watch-engine'];
+const BROWSER_PACKAGES = ['http-api', 'isin', 'operator', 'plans', 'watch-engine'];
 
 /**
  * The domain code: the rules of the product, run the same way whatever calls it. A service's
- * domain/ and the pure packages (the watch engine, plans, the ISIN check).
+ * domain/ and the pure packages (the watch engine, plans, the ISIN check, the operator details).
  */
-const DOMAIN = '^(services/[^/]+/src/domain/|packages/(watch-engine|plans|isin)/src/)';
+const DOMAIN = '^(services/[^/]+/src/domain/|packages/(watch-engine|plans|isin|operator)/src/)';
 
 module.exports = {
   forbidden: [

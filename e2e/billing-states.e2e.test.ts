@@ -80,7 +80,7 @@ const WORDS = {
     retry: 'お支払いを再処理',
     toAccount: 'ご契約内容を見る',
     undoCancel: '解約を取り消す',
-    support: 'サポートに問い合わせる',
+    orderAgain: '再度申し込む',
     statuses: {
       trial: '無料トライアル中',
       active: 'ご契約中',
@@ -91,10 +91,10 @@ const WORDS = {
     daysLeft: '残り3日',
     onHold: 'アカウントが保留中',
     trialEnded: '無料トライアルが終了したため',
-    ended: 'サブスクリプションが終了したため',
+    ended: 'ご契約が終了したため',
     lockCard: 'カードを登録してサブスクリプションが再開されるまで',
     lockRenew: 'お支払いが完了していないため',
-    lockEnded: 'サブスクリプションが終了しているため',
+    lockEnded: 'ご契約は終了しているため、解約はできません。',
     unchanged: '現在のプランです。',
     basic25: /^ベーシック25 25サイト/,
     chargedNow: '今回のお支払い:',
@@ -114,7 +114,7 @@ const WORDS = {
     retry: 'Retry the payment',
     toAccount: 'See your subscription',
     undoCancel: 'Undo the cancellation',
-    support: 'Contact support',
+    orderAgain: 'Order again',
     statuses: {
       trial: 'Free trial',
       active: 'Active',
@@ -128,7 +128,7 @@ const WORDS = {
     ended: 'Your subscription has ended',
     lockCard: 'until a card is registered and the subscription resumes',
     lockRenew: 'Your last payment has not gone through',
-    lockEnded: 'Your subscription has ended, so the plan cannot be changed',
+    lockEnded: 'Your subscription has ended, so there is nothing to cancel.',
     unchanged: 'This is your current plan.',
     basic25: /^Basic 25 25 sites/,
     chargedNow: 'Charged now: ',
@@ -343,7 +343,8 @@ async function expectStatus(page: Page, text: string) {
 async function expectPlanForm(page: Page, words: (typeof WORDS)[Lang], price: string) {
   const form = page.getByTestId('plan-change-form');
   await poll(() => form.count()).toBe(1);
-  expect(await form.getByRole('button', { name: /^(プランを変更|Change plan)$/ }).isDisabled()).toBe(true);
+  const submit = /^(プランを変更|Change plan|注文を確定する（有料）|Place order \(paid\))$/;
+  expect(await form.getByRole('button', { name: submit }).isDisabled()).toBe(true);
   expect(await page.getByTestId('plan-unchanged').textContent()).toContain(words.unchanged);
   await form.getByRole('radio', { name: words.basic25 }).check();
   await poll(() => page.getByTestId('plan-change-price').textContent(), { timeout: 15_000 }).toContain(price);
@@ -760,7 +761,7 @@ describe('every subscription state on every screen', () => {
     });
   }, 60_000);
 
-  it('ended: the subscription is over, nothing can be changed or resumed', async () => {
+  it('ended: the subscription is over; nothing resumes until a plan is ordered again', async () => {
     await advanceDays(22);
     const account = accounts.carded;
     // Sessions last 30 days on the product's clock, which has moved 45: the user signs in again.
@@ -777,7 +778,7 @@ describe('every subscription state on every screen', () => {
           state: 'ended',
           role: 'alert',
           contains: [words.ended],
-          link: { name: words.support, href: '/account#support-title' },
+          link: { name: words.orderAgain, href: '/planchange' },
         });
         expect(await page.getByTestId('usage-stopped').count()).toBe(1);
         expect(await page.getByTestId('register-stopped').count()).toBe(1);
@@ -790,8 +791,11 @@ describe('every subscription state on every screen', () => {
         expect(await page.getByRole('link', { name: /解約を取り消す|Undo cancellation/ }).count()).toBe(0);
         expect(await page.getByRole('button', { name: words.updateCard }).count()).toBe(0);
       },
-      async planChange(page, words) {
-        await expectLocked(page, words.lockEnded);
+      async planChange(page) {
+        // Ordered again from here (the card on file pays the first period): the order form, confirmed.
+        await poll(() => page.getByTestId('order-again').count()).toBe(1);
+        expect(await page.getByTestId('plan-change-form').count()).toBe(1);
+        expect(await page.getByTestId('order-confirmation').count()).toBe(1);
       },
       async cancel(page, words) {
         await expectLocked(page, words.lockEnded);

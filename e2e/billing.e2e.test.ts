@@ -95,16 +95,21 @@ describe('billing through the screens', () => {
   it('shows each plan’s monthly price on sign-up, in yen in Japanese and dollars in English', async () => {
     const page = await openPage(running.browser, 'ja-JP', NARROW);
     await page.goto(pageUrl('/signup'));
-    await expect.poll(() => page.getByTestId('plan-price-3').textContent()).toBe('¥980 / 月');
-    expect(await page.getByTestId('plan-price-5').textContent()).toBe('¥2,980 / 月');
+    await expect.poll(() => page.getByTestId('plan-price-3').textContent()).toBe('¥980 / 月（税込）');
+    expect(await page.getByTestId('plan-price-5').textContent()).toBe('¥2,980 / 月（税込）');
     // Configuration sells no more than these: the others say so rather than showing a price.
     expect(await page.getByTestId('plan-price-11').textContent()).toBe('—');
+    // 総額表示: the table's prices include the consumption tax, and the note under it says so.
+    expect(await page.locator('.plan-table').textContent()).toContain('表示価格は消費税10%込みの総額です。');
     await finished(page, 'billing-signup-375-ja');
     await page.context().close();
 
     const english = await openPage(running.browser, 'en-US', WIDE);
     await english.goto(pageUrl('/signup'));
     await expect.poll(() => english.getByTestId('plan-price-3').textContent()).toBe('$7.00 / month');
+    expect(await english.locator('.plan-table').textContent()).toContain(
+      'Dollar prices are for customers outside Japan and carry no Japanese consumption tax.',
+    );
     await finished(english, 'billing-signup-1280-en');
     await english.context().close();
   }, 120_000);
@@ -120,7 +125,8 @@ describe('billing through the screens', () => {
     expect(await form.textContent()).toContain('Test mode');
     await finished(page, 'billing-newcard-1280-en');
     await form.getByRole('radio', { name: 'Visa (test, payments succeed)' }).check();
-    await form.getByRole('button', { name: 'Register card' }).click();
+    // During the trial the first card is a paid order: confirmed as one, its button says so.
+    await form.getByRole('button', { name: 'Place order (paid)' }).click();
     await expect
       .poll(() => page.getByRole('status').first().textContent(), { timeout: 30_000 })
       .toContain('Your card (Visa •••• 4242, expires');
@@ -129,7 +135,9 @@ describe('billing through the screens', () => {
       .poll(() => page.getByTestId('account-card').textContent())
       .toMatch(/^Visa •••• 4242 \(expires \d\d\/\d{4}\)$/);
     expect(await page.getByTestId('account-status').textContent()).toBe('Free trial');
-    expect(await page.getByTestId('account-price').textContent()).toBe('$7.00 / month');
+    expect(await page.getByTestId('account-price').textContent()).toBe(
+      '$7.00 / month (no Japanese consumption tax)',
+    );
     expect((await billingOf(page)).has_pi).toBe(true);
     await finished(page, 'billing-account-1280-en');
 
@@ -139,11 +147,13 @@ describe('billing through the screens', () => {
     await expect.poll(() => change.count()).toBe(1);
     expect(await change.getByRole('radio', { name: 'Change at the next renewal' }).count()).toBe(0);
     await change.getByRole('radio', { name: /^Basic 25 25 sites/ }).check();
-    await change.getByRole('button', { name: 'Change plan' }).click();
+    await change.getByRole('button', { name: 'Place order (paid)' }).click();
     await expect
       .poll(() => page.getByRole('status').first().textContent(), { timeout: 30_000 })
       .toBe('Your plan is now Basic 25 (monthly).');
-    expect(await page.getByTestId('current-plan').textContent()).toBe('Basic 25 (monthly) · $20.00 / month');
+    expect(await page.getByTestId('current-plan').textContent()).toBe(
+      'Basic 25 (monthly) · $20.00 / month (no Japanese consumption tax)',
+    );
 
     // The trial ends with a card on file: the subscription is paid and active.
     await advanceDays(15);
@@ -160,7 +170,7 @@ describe('billing through the screens', () => {
       .toContain('$7.00 / month');
     await change.getByRole('radio', { name: /^Change at the next renewal/ }).check();
     await finished(page, 'billing-planchange-1280-en');
-    await change.getByRole('button', { name: 'Change plan' }).click();
+    await change.getByRole('button', { name: 'Place order (paid)' }).click();
     await expect
       .poll(() => page.getByTestId('booked-plan').textContent(), { timeout: 30_000 })
       .toContain('A change to Custom 10 sites (monthly) is booked for the renewal on');
@@ -172,10 +182,10 @@ describe('billing through the screens', () => {
     // At once, after the trial: back to Basic 5, the rest of the period offset.
     await change.getByRole('radio', { name: /^Basic 5 5 sites/ }).check();
     await change.getByRole('radio', { name: 'Change now' }).check();
-    await change.getByRole('button', { name: 'Change plan' }).click();
+    await change.getByRole('button', { name: 'Place order (paid)' }).click();
     await expect
       .poll(() => page.getByTestId('current-plan').textContent(), { timeout: 30_000 })
-      .toBe('Basic 5 (monthly) · $7.00 / month');
+      .toBe('Basic 5 (monthly) · $7.00 / month (no Japanese consumption tax)');
 
     // Cancel: a reason is required, the confirmation names the last day, and undo restores it.
     await page.goto(pageUrl('/cancel'));
@@ -222,7 +232,7 @@ describe('billing through the screens', () => {
     await expect.poll(() => form.count(), { timeout: 15_000 }).toBe(1);
     await form.getByRole('radio', { name: 'Visa(テスト用・登録はできるが支払いは拒否)' }).check();
     await finished(page, 'billing-newcard-375-ja');
-    await form.getByRole('button', { name: 'カードを登録' }).click();
+    await form.getByRole('button', { name: '注文を確定する（有料）' }).click();
     await expect
       .poll(() => page.getByRole('status').first().textContent(), { timeout: 30_000 })
       .toContain('•••• 0341');

@@ -141,4 +141,53 @@ describe('billing in the cluster mode', () => {
       ].sort(),
     );
   }, 120_000);
+
+  it('card in the trial → 2 → cancel → the period ends (9, no plan) → subscribe again on another plan: 2, paid at once, mailed once', async () => {
+    const visitor = await signUpVerified(rig(), { email: 'again@example.jp', lang: 'ja', timezone: 'UTC' });
+    await expect.poll(async () => (await visitor.get('/api/billing')).status, { timeout: 30_000 }).toBe(200);
+    const intent = await visitor.post('/api/billing/setup_intent', {});
+    await visitor.post('/api/billing/card', {
+      setup_intent_id: (intent.body as { setup_intent_id: string }).setup_intent_id,
+      test_card: 'pm_card_visa',
+    });
+    standIn.advanceTo(standIn.now + 15 * DAY);
+    await standIn.delivered();
+    expect((await visitor.get('/api/billing')).body).toMatchObject({ status: 2, has_pi: true });
+
+    expect((await visitor.post('/api/billing/cancel', { reasons: ['no_longer_needed'] })).status).toBe(200);
+    const cancelling = (await visitor.get('/api/billing')).body as { period_end: string };
+    standIn.advanceTo(Math.ceil(new Date(cancelling.period_end).getTime() / 1000) + DAY);
+    await standIn.delivered();
+    expect((await visitor.get('/api/billing')).body).toMatchObject({ status: 9 });
+    // After the end the account has no plan's slots (the next plan is none) until it subscribes again.
+    expect((await visitor.get('/api/user_info')).body).toMatchObject({
+      subscription: { status: 9 },
+      num: { _60min: 0, _10min: 0, _1min: 0 },
+    });
+
+    const again = await visitor.post('/api/billing/plan', { plan: 4, cycle: 'month', timing: 'now' });
+    expect(again).toMatchObject({
+      status: 200,
+      body: { status: 2, plan: { plan: 4, cycle: 'month' }, cancel_at_period_end: false },
+    });
+    await standIn.delivered();
+    expect((await visitor.get('/api/user_info')).body).toMatchObject({
+      subscription: { status: 2, s_info: { Plan: 4 } },
+      num: { _1min: 5 },
+    });
+
+    const mine = () =>
+      rig().smtp.messages.filter((mail) => JSON.stringify(mail.to).includes('again@example.jp'));
+    await expect
+      .poll(() => mine().map((mail) => mail.subject), { timeout: 30_000 })
+      .toContain('【Mimamori】ご契約を再開しました');
+    const welcome = mine().find((mail) => mail.subject === '【Mimamori】ご契約を再開しました');
+    expect(welcome?.text).toContain(
+      '「ベーシック5 (1分間隔)」（月額¥1,980（税込、うち消費税¥180））のご契約を再開し',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(mine().filter((mail) => mail.subject === '【Mimamori】ご契約を再開しました')).toHaveLength(1);
+    // Not told as a lifted hold or a plan change.
+    expect(mine().map((mail) => mail.subject)).not.toContain('【Mimamori】アカウントの保留を解除しました');
+  }, 120_000);
 });

@@ -16,13 +16,16 @@ const services = readdirSync(join(root, 'services')).filter((name) =>
 );
 
 /** Runs the entrypoint as the image does, with this Node on PATH and nothing else in the environment. */
-function start(service: string): Promise<{ code: number | null; stderr: string }> {
+function start(
+  service: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       'sh',
       [entrypoint],
       {
-        env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, MIMAMORI_SERVICE: service },
+        env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, MIMAMORI_SERVICE: service, ...env },
         timeout: 120_000,
       },
       (error, _stdout, stderr) => resolve({ code: error ? (error.code as number | null) : 0, stderr }),
@@ -56,6 +59,18 @@ describe('the production entry', () => {
   it('covers every service', () => {
     expect(services).toEqual(expect.arrayContaining(['crawler', 'gateway', 'notifier', 'scheduler']));
   });
+
+  it('refuses to start the gateway in production without the seller’s legal details, naming each', async () => {
+    const { code, stderr } = await start('gateway', {
+      NODE_ENV: 'production',
+      OPERATOR_LEGAL_NAME: '株式会社見守り',
+      OPERATOR_REGISTRATION_NUMBER: 'T8010601046368',
+    });
+    expect(stderr).toContain('Invalid operator details');
+    expect(stderr).toContain('OPERATOR_ADDRESS: missing');
+    expect(stderr).toMatch(/OPERATOR_REGISTRATION_NUMBER: .*check digit/);
+    expect(code).toBe(1);
+  }, 150_000);
 
   it('refuses a service that does not exist', async () => {
     const { code, stderr } = await start('billing');

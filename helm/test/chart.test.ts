@@ -241,6 +241,48 @@ describe('the chart', () => {
     expect(plain.stringData).not.toHaveProperty('IMAGE_LINK_KEY');
   });
 
+  it('gives the chat platforms’ apps to the gateway, account and notifier: secrets from the Secret, the rest as values', async () => {
+    const manifests = await render([
+      '--set',
+      `secret.secretKeys=${SECRET_KEYS}`,
+      '--set',
+      'chat.telegram.botToken=123:abc',
+      '--set',
+      'chat.telegram.botUsername=mimamori_bot',
+      '--set',
+      'chat.telegram.webhookSecret=hook-secret',
+    ]);
+    const secret = manifests.find((manifest) => manifest.kind === 'Secret') as {
+      stringData?: Record<string, string>;
+    };
+    expect(secret.stringData).toMatchObject({
+      TELEGRAM_BOT_TOKEN: '123:abc',
+      TELEGRAM_WEBHOOK_SECRET: 'hook-secret',
+    });
+    expect(secret.stringData).not.toHaveProperty('SLACK_CLIENT_SECRET');
+    type Variable = {
+      name: string;
+      value?: string;
+      valueFrom?: { secretKeyRef?: { key: string; optional?: boolean } };
+    };
+    const envOf = (name: string): Variable[] =>
+      manifests.find((manifest) => manifest.kind === 'Deployment' && manifest.metadata.name === name)?.spec
+        .template.spec.containers[0].env ?? [];
+    for (const name of ['mimamori-gateway', 'mimamori-account', 'mimamori-notifier']) {
+      const env = envOf(name);
+      expect(
+        env.find((variable) => variable.name === 'TELEGRAM_BOT_TOKEN')?.valueFrom?.secretKeyRef,
+      ).toMatchObject({
+        key: 'TELEGRAM_BOT_TOKEN',
+        optional: true,
+      });
+      expect(env.find((variable) => variable.name === 'TELEGRAM_BOT_USERNAME')?.value).toBe('mimamori_bot');
+      // A platform with nothing set is off: its plain values are not given at all.
+      expect(env.some((variable) => variable.name === 'SLACK_CLIENT_ID')).toBe(false);
+    }
+    expect(envOf('mimamori-target').some((variable) => variable.name.startsWith('TELEGRAM_'))).toBe(false);
+  });
+
   it('with KEDA on leaves the crawler replica count to the ScaledObject', async () => {
     const manifests = await render(['-f', join(chart, 'values-production.yaml')]);
     const crawler = manifests.find(

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { filingsSettingsFrom } from '@mimamori/filings';
 import { listensOnLoopbackOnly } from '@mimamori/gateway';
+import { operatorFromEnv } from '@mimamori/operator';
 import { parseAddonPrices, parsePlanPrices } from '@mimamori/plans';
 import { createLogger, createShutdown, loadConfig, startTelemetry } from '@mimamori/runtime';
 import { standaloneEnv, standaloneFilingsEnv } from './config.ts';
@@ -30,6 +31,11 @@ try {
     prices: { plans: parsePlanPrices(config.PLAN_PRICES), addons: parseAddonPrices(config.ADDON_PRICES) },
     sweepIntervalMs: config.TRIAL_SWEEP_INTERVAL_MS,
     timeScale: config.MIMAMORI_TIME_SCALE,
+    // Selling for real (production, or a live Stripe key) needs the seller's every legal detail;
+    // otherwise the legal pages show marked samples.
+    operator: operatorFromEnv(process.env, {
+      required: process.env.NODE_ENV === 'production' || config.STRIPE_SECRET_KEY.startsWith('sk_live_'),
+    }),
     ...(config.STRIPE_SECRET_KEY
       ? {
           stripe: {
@@ -48,6 +54,9 @@ try {
   if (listensOnLoopbackOnly(config.MIMAMORI_HOST)) {
     console.log(`Discord messages: ${url}dev/discord`);
     console.log(`Webhook receiver to try webhooks with: ${url}dev/webhooks`);
+    console.log(
+      `Chat platforms (docs/channels.md#trying-it-locally): ${url}dev/<platform>, e.g. ${url}dev/chatwork`,
+    );
   }
   // Its test clock moves billing's time (docs/billing.md): trials end, renewals fail on demand.
   if (stripeStandInUrl) console.log(`Stripe stand-in (billing without Stripe): ${stripeStandInUrl}`);

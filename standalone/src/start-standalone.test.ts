@@ -91,6 +91,19 @@ describe('single-process mode', () => {
         '&quot;type&quot;: &quot;test&quot;',
       );
 
+      // So are the chat platforms: Chatwork linked with a token and a room posts its test
+      // message to the product's own /dev/chatwork.
+      const chat = await visitor.post('/api/v2/chat-links', {
+        platform: 'chatwork',
+        fields: { apiToken: 'localstandintoken0123456789abcdef', roomId: '4242' },
+      });
+      expect(chat.status).toBe(201);
+      const chatTest = await visitor.post('/api/v2/chat-links/test', {
+        id: (chat.body as { link: { id: string } }).link.id,
+      });
+      expect(chatTest.body).toEqual({ outcome: 'sent', reason: '' });
+      expect(String((await visitor.get('/dev/chatwork')).body)).toContain('Mimamori のテストメッセージです');
+
       // Without a Stripe key billing runs on the local stand-in: the trial is at "Stripe", and the
       // card screens offer the test card form, which registers a card end to end.
       expect(product.stripeStandInUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -128,6 +141,7 @@ describe('single-process mode', () => {
         expect(String((await after.get('/dev/webhooks')).body)).toContain(
           '&quot;type&quot;: &quot;test&quot;',
         );
+        expect(String((await after.get('/dev/chatwork')).body)).toContain('Mimamori のテストメッセージです');
       } finally {
         await again.run('test finished');
       }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import {
   type Clock,
@@ -11,8 +11,17 @@ import {
 } from '@mimamori/account';
 import { createFileBlobStore } from '@mimamori/blob-store';
 import { createInProcessBus } from '@mimamori/bus';
-import { fileStandInStore } from '@mimamori/chat-stand-ins';
-import { accountV1, billingV1, diffV1, filingsV1, targetV1, webhookV1 } from '@mimamori/contracts';
+import type { ChatPlatformSettings } from '@mimamori/chat';
+import { chatStandIns, fileStandInStore } from '@mimamori/chat-stand-ins';
+import {
+  accountV1,
+  billingV1,
+  chatLinkV1,
+  diffV1,
+  filingsV1,
+  targetV1,
+  webhookV1,
+} from '@mimamori/contracts';
 import { type CrawlerDeps, createCrawlerService } from '@mimamori/crawler';
 import { openPglite } from '@mimamori/db';
 import { createDiffService } from '@mimamori/diff';
@@ -26,7 +35,8 @@ import {
 } from '@mimamori/gateway';
 import { keptImageLinkKey } from '@mimamori/image-links';
 import { createMailbox, type Mailbox } from '@mimamori/mail';
-import { accountProfileClient, createNotifierService } from '@mimamori/notifier';
+import { accountProfileClient, chatLinkBreaker, createNotifierService } from '@mimamori/notifier';
+import type { OperatorDetails } from '@mimamori/operator';
 import { type AddonPrices, billingCatalogue, type PlanPrices } from '@mimamori/plans';
 import { createGrpcClient, type Logger, type Shutdown } from '@mimamori/runtime';
 import { createSchedulerService } from '@mimamori/scheduler';
@@ -52,6 +62,8 @@ export interface StandaloneOptions {
   prices?: { plans: PlanPrices; addons: AddonPrices };
   /** A real Stripe account; without one the local stand-in plays Stripe's API on loopback. */
   stripe?: { secretKey: string; webhookSecret: string; publishableKey?: string | undefined };
+  /** The seller's legal details (OPERATOR_*); the legal pages show marked samples without them. */
+  operator?: OperatorDetails;
   /** How often ended trials and passed hold deadlines are looked for (the account service's sweep). */
   sweepIntervalMs?: number;
   /** Tests only: how many times faster the product's minutes pass (MIMAMORI_TIME_SCALE). */
@@ -109,6 +121,11 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const webhookOwnReceiver = discordStandIn
     ? () => (url ? new URL(WEBHOOK_RECEIVER_PREFIX, url).toString() : null)
     : undefined;
+  // So do the chat platforms' messages, to /dev/<platform>; from elsewhere only Chatwork and Teams,
+  // which need no product-wide secret, are on (the others need their apps' secrets in the cluster).
+  const chatSettings = discordStandIn
+    ? standInChatSettings(() => url, await keptStandInSecrets(dataDir))
+    : () => ({ chatwork: { apiBase: 'https://api.chatwork.com' }, teams: { apiBase: '' } });
 
   const timeScale = options.timeScale ?? 1;
   const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 }, timeScale };
@@ -130,6 +147,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       clock: billing.clock,
       ...(options.sweepIntervalMs ? { sweepIntervalMs: options.sweepIntervalMs } : {}),
       ...(discordApiBase ? { discordApiBase } : {}),
+      chatSettings,
     }),
     createTargetService({ db, logger, secretBox, proxyPool: (options.proxies ?? []).length > 0 }),
     createSchedulerService({ db, bus, logger, timeScale }),
@@ -159,6 +177,13 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
         webhookEgressAllow: options.webhookEgressAllow ?? [],
         ...(webhookOwnReceiver ? { webhookOwnReceiver } : {}),
         ...(discordApiBase ? { discordApiBase } : {}),
+        chat: {
+          settings: chatSettings,
+          imageLinkKey,
+          links: chatLinkBreaker(() =>
+            createGrpcClient(chatLinkV1.ChatLinkServiceClient, services.account?.grpcAddress ?? ''),
+          ),
+        },
       },
     }),
     createFilingsService({ db, logger, ...(options.filings ? { settings: options.filings } : {}) }),
@@ -180,10 +205,21 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   shutdown.register('filings client', async () => filings.close());
   const webhooks = createGrpcClient(webhookV1.WebhookServiceClient, services.account?.grpcAddress ?? '');
   shutdown.register('webhook client', async () => webhooks.close());
+  const chatLinks = createGrpcClient(chatLinkV1.ChatLinkServiceClient, services.account?.grpcAddress ?? '');
+  shutdown.register('chat link client', async () => chatLinks.close());
   const gateway = await createGatewayService({
     logger: logger.child({ service: 'gateway' }),
     account,
     webhooks,
+    chatLinks,
+    chat: { settings: chatSettings },
+    chatStandIns: discordStandIn
+      ? {
+          standIns: chatStandIns(),
+          settings: chatSettings,
+          productUrl: () => url,
+        }
+      : undefined,
     billing: billingClient,
     stripePublishableKey: options.stripe?.publishableKey,
     preview,
@@ -198,6 +234,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     discordStandIn,
     standInStore,
     webhookReceiver: discordStandIn ? { productUrl: () => url } : undefined,
+    operator: options.operator,
     isShuttingDown: shutdown.isShuttingDown,
     listen: { host: options.host, port: options.port },
   });
@@ -237,4 +274,68 @@ async function startBilling(options: StandaloneOptions, prices: { plans: PlanPri
     standIn,
     standInUrl: apiBase,
   };
+}
+
+/**
+ * Every chat platform pointed at the product's own stand-in under /dev/<platform>, with the
+ * product-wide secrets the stand-ins sign and check with (kept in the data folder, so a restart
+ * keeps links working).
+ */
+function standInChatSettings(url: () => string, secrets: StandInSecrets): () => ChatPlatformSettings {
+  return () => {
+    const base = (platform: string) => new URL(`dev/${platform}`, url()).toString();
+    return {
+      slack: {
+        apiBase: `${base('slack')}/api`,
+        oauthBase: base('slack'),
+        clientId: 'mimamori-local',
+        clientSecret: secrets.slackClientSecret,
+        signingSecret: secrets.slackSigningSecret,
+      },
+      teams: { apiBase: base('teams') },
+      line: {
+        apiBase: base('line'),
+        channelAccessToken: secrets.lineChannelAccessToken,
+        channelSecret: secrets.lineChannelSecret,
+        botBasicId: '@mimamori',
+        addFriendUrl: `${base('line')}/friend`,
+      },
+      chatwork: { apiBase: base('chatwork') },
+      telegram: {
+        apiBase: base('telegram'),
+        botToken: secrets.telegramBotToken,
+        botUsername: 'mimamori_local_bot',
+        webhookSecret: secrets.telegramWebhookSecret,
+        deepLinkBase: base('telegram'),
+      },
+    };
+  };
+}
+
+interface StandInSecrets {
+  slackClientSecret: string;
+  slackSigningSecret: string;
+  lineChannelAccessToken: string;
+  lineChannelSecret: string;
+  telegramBotToken: string;
+  telegramWebhookSecret: string;
+}
+
+async function keptStandInSecrets(dataDir: string): Promise<StandInSecrets> {
+  const file = join(dataDir, 'chat-stand-in-secrets.json');
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as StandInSecrets;
+  } catch {
+    const secret = () => randomBytes(24).toString('base64url');
+    const made: StandInSecrets = {
+      slackClientSecret: secret(),
+      slackSigningSecret: secret(),
+      lineChannelAccessToken: secret(),
+      lineChannelSecret: secret(),
+      telegramBotToken: `100000001:${secret()}`,
+      telegramWebhookSecret: secret(),
+    };
+    await writeFile(file, JSON.stringify(made), { mode: 0o600 });
+    return made;
+  }
 }

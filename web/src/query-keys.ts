@@ -6,12 +6,16 @@ export const queryKeys = {
   timezones: ['timezones'] as const,
   billing: ['billing'] as const,
   plans: ['plans'] as const,
+  /** The seller's legal details (the legal pages). */
+  operator: ['operator'] as const,
   /** What changing to a plan choice now would charge; under billing, so a billing change drops it. */
   planChangePreview: (choice: object) => ['billing', 'plan-preview', choice] as const,
   targetList: ['site-list'] as const,
   xSignInAvailable: ['x-sign-in-available'] as const,
   /** The account's signed webhooks, account-wide and per site. */
   webhooks: ['webhooks'] as const,
+  /** The account's chat links (Slack, Teams, LINE, Chatwork, Telegram), account-wide and per site. */
+  chatLinks: ['chat-links'] as const,
   /** The account's API tokens, and its secret feed URLs. */
   apiTokens: ['api-tokens'] as const,
   feedUrls: ['feed-urls'] as const,

@@ -18,4 +18,8 @@ export const routePaths = {
   chatLinkComplete: '/linecomplete',
   supportRequest: '/req_support',
   mockShop: '/mock/ec',
+  /** 特定商取引法に基づく表記, the privacy policy and the terms: public, linked from every payment screen. */
+  legalCommerce: '/legal/commerce',
+  legalPrivacy: '/legal/privacy',
+  legalTerms: '/legal/terms',
 } as const;

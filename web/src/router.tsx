@@ -63,6 +63,10 @@ export const routes: RouteObject[] = [
             handle: withoutTopNav,
             lazy: screen(() => import('./pages/mock-shop-page.tsx')),
           },
+          // Public, with the navigation: a signed-in user reads them too.
+          { path: routePaths.legalCommerce, lazy: screen(() => import('./pages/legal-commerce-page.tsx')) },
+          { path: routePaths.legalPrivacy, lazy: screen(() => import('./pages/legal-privacy-page.tsx')) },
+          { path: routePaths.legalTerms, lazy: screen(() => import('./pages/legal-terms-page.tsx')) },
           {
             path: routePaths.dashboard,
             Component: LandingForSignedOut,

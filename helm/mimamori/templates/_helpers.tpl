@@ -40,3 +40,13 @@ app.kubernetes.io/instance: {{ .root.Release.Name }}
 {{- define "mimamori.secretName" -}}
 {{- .Values.secret.existingSecret | default (printf "%s-connections" (include "mimamori.fullname" .)) -}}
 {{- end -}}
+
+{{/* The chat platforms' secrets that are set, as YAML (name: value), for the chart's Secret. */}}
+{{- define "mimamori.chatSecrets" -}}
+{{- $all := dict "SLACK_CLIENT_SECRET" .Values.chat.slack.clientSecret "SLACK_SIGNING_SECRET" .Values.chat.slack.signingSecret "LINE_CHANNEL_ACCESS_TOKEN" .Values.chat.line.channelAccessToken "LINE_CHANNEL_SECRET" .Values.chat.line.channelSecret "TELEGRAM_BOT_TOKEN" .Values.chat.telegram.botToken "TELEGRAM_WEBHOOK_SECRET" .Values.chat.telegram.webhookSecret -}}
+{{- range $key, $value := $all }}
+{{- if $value }}
+{{ $key }}: {{ $value | quote }}
+{{- end }}
+{{- end }}
+{{- end -}}

@@ -60,7 +60,8 @@ export interface ChatPlatformSettings {
   };
 }
 
-export type ChatMessageKind = 'update' | 'failure' | 'recovery' | 'filing' | 'test' | 'broken';
+/** `silence`: a site's page has not changed for the days its owner asked about (docs/product.md#silence-alerts). */
+export type ChatMessageKind = 'update' | 'failure' | 'recovery' | 'silence' | 'filing' | 'test' | 'broken';
 
 /** A picture of an update: its bytes for platforms that take uploads, its public URL for those that take only URLs. */
 export interface ChatImage {
@@ -169,6 +170,11 @@ export type InboundResult =
       kind: 'accepted';
       events: InboundEvent[] /** What to answer the platform (some want a reply to /start). */;
       reply?: (event: InboundEvent, linked: boolean) => Promise<void>;
+      /**
+       * The body the platform expects in the HTTP answer itself (Slack's `url_verification`
+       * challenge, which Slack sends when the events URL is saved); absent: an empty 200.
+       */
+      response?: { contentType: string; body: string };
     };
 
 /** One chat platform. */

@@ -4,6 +4,8 @@
 export * as accountV1 from './gen/mimamori/account/v1/account.ts';
 // Billing, served by the account service (docs/adr/0012-billing.md).
 export * as billingV1 from './gen/mimamori/account/v1/billing.ts';
+// Chat links, served by the account service (docs/adr/0021-chat-links.md).
+export * as chatLinkV1 from './gen/mimamori/account/v1/chat_link.ts';
 // Signed webhooks, served by the account service (docs/webhooks.md).
 export * as webhookV1 from './gen/mimamori/account/v1/webhook.ts';
 export * as crawlerV1 from './gen/mimamori/crawler/v1/crawler.ts';

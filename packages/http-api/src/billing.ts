@@ -213,6 +213,7 @@ export const billingRefusals = {
     'nothing_booked',
     'plan_not_sold',
     'live_mode',
+    'card_declined',
   ]),
   card: refusal('Refused', ['invalid_setup_intent', 'invalid_test_card', 'bad_request']),
   plan: refusal('Refused', [...planProblems, 'bad_request']),

@@ -28,10 +28,13 @@ export type PreviewActionBody = z.infer<typeof actionBody>;
 
 const session = { session_id: z.string().min(1).max(100) };
 
+/** The longest URL a site may have (docs/product.md#targets); the wizard says so as it is typed. */
+export const URL_MAX_LENGTH = 4_000;
+
 /** The wizard preview's requests, by route (/api/preview/<name>). */
 export const previewBodies = {
   open: z.object({
-    url: z.string().min(1).max(4_000),
+    url: z.string().min(1).max(URL_MAX_LENGTH),
     user_agent: z
       .object({ kind: userAgentKind, value: z.string().max(500).default('') })
       .default({ kind: 'none', value: '' }),

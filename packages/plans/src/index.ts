@@ -15,6 +15,7 @@ export {
   type SubscriptionLine,
   subscriptionLines,
 } from './billing-catalog.ts';
+export { CONSUMPTION_TAX_RATE, includedConsumptionTax, linesAmount } from './consumption-tax.ts';
 export { type CustomOption, customPlanQuota, InvalidCustomOption } from './custom-plan.ts';
 export {
   CYCLE_DAYS,
@@ -50,7 +51,6 @@ export {
   INTERVAL_SLOTS,
   type IntervalSlot,
   slotRoom,
-  slowestSlotWithRoom,
   type TargetDemand,
   type UsageCell,
   usageTable,

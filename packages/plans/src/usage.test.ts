@@ -6,7 +6,6 @@ import {
   hasFreeSlot,
   INTERVAL_SLOTS,
   slotRoom,
-  slowestSlotWithRoom,
   usageTable,
   usedQuota,
 } from './usage.ts';
@@ -89,16 +88,6 @@ describe('slotRoom (spill-over room)', () => {
     const demand = { ...NO_QUOTA, _60min: 5, _10min: 3, _1min: 1 };
     const room = slotRoom(limits, demand);
     for (const slot of INTERVAL_SLOTS) expect(room[slot] > 0).toBe(hasFreeSlot(limits, demand, slot));
-  });
-});
-
-describe('slowestSlotWithRoom', () => {
-  it('picks the hourly slot when a 1-minute slot could hold it', () => {
-    expect(slowestSlotWithRoom({ ...NO_QUOTA, _1min: 5 }, NO_QUOTA)).toBe('_60min');
-  });
-
-  it('is undefined when no slot is free', () => {
-    expect(slowestSlotWithRoom(NO_QUOTA, NO_QUOTA)).toBeUndefined();
   });
 });
 

@@ -75,12 +75,6 @@ export function slotRoom(limits: Quota, demand: TargetDemand): Record<IntervalSl
   return { _60min: free60, _10min: free10, _1min: free1 };
 }
 
-/** The slowest interval with room for one more target, or none when every slot is taken. */
-export function slowestSlotWithRoom(limits: Quota, demand: TargetDemand): IntervalSlot | undefined {
-  const room = slotRoom(limits, demand);
-  return INTERVAL_SLOTS.find((slot) => room[slot] > 0);
-}
-
 /** The fastest interval with room for one more target, or none when every slot is taken. */
 export function fastestSlotWithRoom(limits: Quota, demand: TargetDemand): IntervalSlot | undefined {
   const room = slotRoom(limits, demand);

@@ -169,6 +169,7 @@ describe('account service over gRPC on PostgreSQL and JetStream', () => {
       discordState: 'complete',
       sealedDiscordWebhook: 'sealed-url',
       webhooks: [],
+      chatLinks: [],
     });
     expect(await unary(client, 'getNotificationProfile', { userId: randomUUID() })).toMatchObject({
       found: false,

@@ -1,3 +1,4 @@
+import { CHAT_ENV_NAMES } from '@mimamori/chat';
 import { serviceProcessEnv } from '@mimamori/service-host';
 import { z } from 'zod';
 
@@ -35,4 +36,7 @@ export const accountEnv = {
   X_OAUTH_TOKEN_URL: z.string().url().default('https://api.x.com/2/oauth2/token'),
   X_OAUTH_USERINFO_URL: z.string().url().default('https://api.x.com/2/users/me'),
   X_OAUTH_SCOPES: z.string().default('users.read tweet.read'),
+  // The chat platforms (docs/channels.md): SLACK_*, TEAMS_API_BASE, LINE_*, CHATWORK_API_BASE,
+  // TELEGRAM_*; read by chatSettingsFromEnv, which refuses a half-configured platform at start.
+  ...Object.fromEntries(CHAT_ENV_NAMES.map((name) => [name, z.string().default('')])),
 };

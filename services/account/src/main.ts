@@ -1,3 +1,4 @@
+import { chatSettingsFromEnv } from '@mimamori/chat';
 import { parseAddonPrices, parsePlanPrices } from '@mimamori/plans';
 import { createSecretBox } from '@mimamori/secret-box';
 import { runServiceProcess } from '@mimamori/service-host';
@@ -17,6 +18,7 @@ await runServiceProcess('account', accountEnv, ({ config, db, logger }) =>
     sweepIntervalMs: config.TRIAL_SWEEP_INTERVAL_MS,
     discordApiBase: config.DISCORD_API_BASE,
     webhookEgressAllow: config.WEBHOOK_EGRESS_ALLOW.split(',').filter(Boolean),
+    chatSettings: chatSettingsFromEnv(config),
     billing: config.STRIPE_SECRET_KEY
       ? {
           provider: stripeBilling({

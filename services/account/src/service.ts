@@ -1,9 +1,24 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomInt, randomUUID } from 'node:crypto';
 import { outboxMigration, processedEventsMigration } from '@mimamori/bus';
-import { accountV1, billingV1, webhookV1 } from '@mimamori/contracts';
+import {
+  type ChatAdapter,
+  type ChatPlatform,
+  type ChatSettingsSource,
+  chatAdapters,
+  readChatSettings,
+} from '@mimamori/chat';
+import { accountV1, billingV1, chatLinkV1, webhookV1 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
-import type { AddonPrices, PlanPrices } from '@mimamori/plans';
+import {
+  type AddonPrices,
+  billingCatalogue,
+  type CatalogueProduct,
+  type Currency,
+  linesAmount,
+  type PlanPrices,
+  subscriptionLines,
+} from '@mimamori/plans';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { ServiceModule } from '@mimamori/service-host';
@@ -13,6 +28,7 @@ import { startAccountSweeper } from './account-sweeper.ts';
 import { postDiscordMessage } from './clients/discord-client.ts';
 import { billingActions } from './domain/billing/billing-actions.ts';
 import type { BillingProvider } from './domain/billing/billing-ports.ts';
+import type { PlanChoice } from './domain/billing/billing-record.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { testMessage } from './domain/discord-link.ts';
 import type { XOAuthConfig } from './domain/x-sign-in.ts';
@@ -21,10 +37,12 @@ import { targetUsageConsumer } from './events/site-usage-consumer.ts';
 import { targetDeletedConsumer } from './events/target-deleted-consumer.ts';
 import { accountServer } from './grpc/account-server.ts';
 import { billingServer } from './grpc/billing-server.ts';
+import { chatLinkServer } from './grpc/chat-link-server.ts';
 import { webhookServer } from './grpc/webhook-server.ts';
 import { workAfterAnswer } from './grpc/work-after-answer.ts';
 import { createAccountStore } from './store/account-store.ts';
 import { createBillingStore } from './store/billing-store.ts';
+import { createChatLinkStore } from './store/chat-link-store.ts';
 import { createExpiredRowsStore } from './store/expired-rows-store.ts';
 import { ACCOUNT_SCHEMA, accountMigrations } from './store/migrations.ts';
 import { createTrialStore } from './store/trial-store.ts';
@@ -56,7 +74,17 @@ export interface AccountServiceOptions {
    * on loopback only: URLs of one receiver under it may be added and tested (docs/channels.md).
    */
   webhookOwnReceiver?: () => string | null;
+  /** The chat platforms' settings (chatSettingsFromEnv); a function where the stand-ins' address comes later. */
+  chatSettings?: ChatSettingsSource;
+  /** Tests only: adapters in place of the registry's. */
+  chatAdapters?: Record<ChatPlatform, ChatAdapter | undefined>;
 }
+
+/** Letters and digits no one misreads (no 0/O, 1/I/L): a LINE user may type the code. */
+const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+/** 12 characters of 31: about 59 bits, against guesses sent within a code's 15 minutes. */
+const CODE_LENGTH = 12;
+const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 
 const DAY_MS = 86_400_000;
 
@@ -68,7 +96,11 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
   const billing = options.billing
     ? billingActions({
         provider: options.billing.provider,
-        store: createBillingStore(db, { trialGraceMs, now: () => clock.now() }),
+        store: createBillingStore(db, {
+          trialGraceMs,
+          now: () => clock.now(),
+          priceOf: choicePriceOf(billingCatalogue(options.prices ?? {}, options.addonPrices ?? {})),
+        }),
         clock,
         renewalGraceMs: options.billing.renewalGraceMs,
       })
@@ -89,6 +121,9 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     ownReceiver: options.webhookOwnReceiver,
   });
   const webhookContext = (userId: string, id: string) => `account:${userId}:webhook:${id}`;
+  const chatLinks = createChatLinkStore(db, secretBox);
+  const chatLinkContext = (userId: string, id: string) => `account:${userId}:chat_link:${id}`;
+  const adapters = options.chatAdapters ?? chatAdapters();
   const implementation = accountServer({
     accounts,
     clock,
@@ -109,6 +144,7 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     xOAuth: options.xOAuth ?? null,
     afterAnswer,
     webhooks,
+    chatLinks,
   });
   return {
     name: 'account',
@@ -145,6 +181,30 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
         }),
       },
       {
+        definition: chatLinkV1.ChatLinkServiceService,
+        implementation: chatLinkServer({
+          chatLinks,
+          accounts,
+          clock,
+          newId: randomUUID,
+          chat: {
+            adapters,
+            // Read at each use, for the single-process mode's stand-ins (their port comes with listening).
+            get settings() {
+              return readChatSettings(options.chatSettings);
+            },
+            seal: (credentials, userId, id) => secretBox.seal(credentials, chatLinkContext(userId, id)),
+            open: (sealed, userId, id) => secretBox.open(sealed, chatLinkContext(userId, id)),
+            digest: (platform, key, value) => sha256(`${platform}:${key}=${value}`),
+            newCode: () =>
+              Array.from({ length: CODE_LENGTH }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join(
+                '',
+              ),
+            hashCode: sha256,
+          },
+        }),
+      },
+      {
         definition: billingV1.BillingServiceService,
         implementation: billingServer(
           billing,
@@ -158,5 +218,17 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
       await afterAnswer.settled();
       await webhookPoster.close();
     },
+  };
+}
+
+/** A plan choice's price per cycle at the configured prices; null when it is not sold. */
+function choicePriceOf(catalogue: CatalogueProduct[]) {
+  return (choice: PlanChoice, currency: Currency): number | null => {
+    try {
+      return linesAmount(catalogue, subscriptionLines(choice.plan, choice.options, choice.cycle, currency));
+    } catch {
+      // Options the catalogue does not know (a record older than the catalogue): no price to state.
+      return null;
+    }
   };
 }

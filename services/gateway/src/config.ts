@@ -1,3 +1,4 @@
+import { CHAT_ENV_NAMES } from '@mimamori/chat';
 import { parseImageLinkKey } from '@mimamori/image-links';
 import { runtimeEnv } from '@mimamori/runtime';
 import { z } from 'zod';
@@ -57,4 +58,8 @@ export const gatewayEnv = {
   // Stripe's publishable key (pk_…) for the browser's Payment Element (docs/billing.md). Without it
   // the card screens show the clearly marked test card form, which only Stripe's test mode accepts.
   STRIPE_PUBLISHABLE_KEY: z.string().default(''),
+  // The chat platforms (docs/channels.md): the same SLACK_*, TEAMS_API_BASE, LINE_*,
+  // CHATWORK_API_BASE and TELEGRAM_* the account service has, for the platforms' inbound
+  // callbacks (/hooks/<platform>, verified with their secrets); a half-configured one is refused.
+  ...Object.fromEntries(CHAT_ENV_NAMES.map((name) => [name, z.string().default('')])),
 };

@@ -1,8 +1,18 @@
 import fastifyCookie from '@fastify/cookie';
 import type { BlobStore } from '@mimamori/blob-store';
+import { type ChatAdapter, type ChatPlatform, type ChatSettingsSource, chatAdapters } from '@mimamori/chat';
 import { memoryStandInStore, type StandInStore } from '@mimamori/chat-stand-ins';
-import type { accountV1, billingV1, diffV1, filingsV1, targetV1, webhookV1 } from '@mimamori/contracts';
+import type {
+  accountV1,
+  billingV1,
+  chatLinkV1,
+  diffV1,
+  filingsV1,
+  targetV1,
+  webhookV1,
+} from '@mimamori/contracts';
 import type { Mailbox } from '@mimamori/mail';
+import { type OperatorDetails, operatorFromEnv } from '@mimamori/operator';
 import { type Logger, scaledMs } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
@@ -14,6 +24,8 @@ import { sendApiError } from './http/api-error.ts';
 import { authRoutes } from './http/auth-routes.ts';
 import { bearerAuthentication } from './http/bearer-token.ts';
 import { billingRoutes } from './http/billing-routes.ts';
+import { chatLinkRoutes } from './http/chat-link-routes.ts';
+import { type ChatStandInSetup, chatStandInRoutes } from './http/chat-stand-in-routes.ts';
 import { csrfProtection } from './http/csrf.ts';
 import { discordStandInRoutes } from './http/discord-stand-in-routes.ts';
 import { feedRoutes, feedsNeedToken } from './http/feed-routes.ts';
@@ -23,6 +35,7 @@ import { historyRoutes } from './http/history-routes.ts';
 import { imageLinkRoutes } from './http/image-link-routes.ts';
 import { mailboxRoutes } from './http/mailbox-routes.ts';
 import { openApiRoutes } from './http/openapi-routes.ts';
+import { operatorRoutes } from './http/operator-routes.ts';
 import { previewRoutes } from './http/preview-routes.ts';
 import { type RouteEntry, recordRoutes } from './http/route-table.ts';
 import { spaRoutes } from './http/spa-routes.ts';
@@ -39,6 +52,14 @@ export interface GatewayDeps {
   account: accountV1.AccountServiceClient;
   /** The account service's signed webhooks; the /api/webhooks routes exist only with it. */
   webhooks?: webhookV1.WebhookServiceClient | undefined;
+  /** The account service's chat links; the chat link routes and /hooks/<platform> exist only with it. */
+  chatLinks?: chatLinkV1.ChatLinkServiceClient | undefined;
+  /** The chat platforms' settings (chatSettingsFromEnv), for their inbound callbacks and OAuth. */
+  chat?:
+    | { settings: ChatSettingsSource; adapters?: Record<ChatPlatform, ChatAdapter | undefined> }
+    | undefined;
+  /** The single-process mode on loopback only: the chat platforms' stand-ins under /dev/<platform>. */
+  chatStandIns?: Omit<ChatStandInSetup, 'store'> | undefined;
   /** The account service's billing (docs/billing.md); the billing routes exist only with it. */
   billing?: billingV1.BillingServiceClient | undefined;
   /** Stripe's publishable key for the browser's Payment Element; the test card form without it. */
@@ -93,6 +114,11 @@ export interface GatewayDeps {
    * unset, as in single-process mode, which nothing stands in front of.
    */
   trustProxy?: boolean | string | undefined;
+  /**
+   * The seller's legal details (OPERATOR_* validated at start, @mimamori/operator); the marked
+   * sample details when not given (tests, a gateway built without configuration).
+   */
+  operator?: OperatorDetails | undefined;
   isShuttingDown(): boolean;
 }
 
@@ -144,9 +170,20 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
         : undefined,
     });
   }
+  if (deps.chatLinks) {
+    chatLinkRoutes(app, {
+      account: deps.account,
+      chatLinks: deps.chatLinks,
+      target: deps.target,
+      adapters: deps.chat?.adapters ?? chatAdapters(),
+      settings: deps.chat?.settings ?? {},
+      publicUrl: deps.publicUrl,
+    });
+  }
   supportRoutes(app, deps);
   xSignInRoutes(app, deps);
   timezoneRoutes(app);
+  operatorRoutes(app, deps.operator ?? operatorFromEnv({}, { required: false }));
   if (deps.billing) {
     billingRoutes(app, {
       account: deps.account,
@@ -193,6 +230,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   if (deps.webhookReceiver) {
     webhookReceiverRoutes(app, { store: standInStore, productUrl: deps.webhookReceiver.productUrl });
   }
+  if (deps.chatStandIns) chatStandInRoutes(app, { ...deps.chatStandIns, store: standInStore });
   if (deps.webDistDir) {
     await spaRoutes(app, deps.webDistDir, { minuteMs: scaledMs(60_000, deps.timeScale ?? 1) });
   }

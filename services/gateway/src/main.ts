@@ -1,8 +1,14 @@
+import { chatSettingsFromEnv } from '@mimamori/chat';
+import { operatorFromEnv } from '@mimamori/operator';
 import { createSecretBox } from '@mimamori/secret-box';
 import { runStatelessProcess } from '@mimamori/service-host';
 import { connectServices } from './clients/service-clients.ts';
 import { gatewayEnv } from './config.ts';
 import { createGatewayService } from './service.ts';
+
+// The legal pages name the seller: a production run refuses to start without every detail, with a
+// message naming each missing or invalid variable (OperatorConfigError), before anything else.
+const operator = operatorFromEnv(process.env);
 
 await runStatelessProcess('gateway', gatewayEnv, async ({ config, logger, isShuttingDown }) => {
   const clients = await connectServices({
@@ -19,6 +25,8 @@ await runStatelessProcess('gateway', gatewayEnv, async ({ config, logger, isShut
     logger,
     account: clients.account,
     webhooks: clients.webhooks,
+    chatLinks: clients.chatLinks,
+    chat: { settings: chatSettingsFromEnv(config) },
     billing: clients.billing,
     stripePublishableKey: config.STRIPE_PUBLISHABLE_KEY || undefined,
     preview: clients.preview,
@@ -31,6 +39,7 @@ await runStatelessProcess('gateway', gatewayEnv, async ({ config, logger, isShut
     publicUrl: config.PUBLIC_URL,
     imageLinkKey: config.IMAGE_LINK_KEY,
     trustProxy: config.TRUST_PROXY === 'true' ? true : config.TRUST_PROXY || false,
+    operator,
     isShuttingDown,
     listen: { host: config.HTTP_HOST, port: config.HTTP_PORT },
     release: clients.close,

@@ -1,3 +1,4 @@
+import { CHAT_ENV_NAMES } from '@mimamori/chat';
 import { serviceProcessEnv } from '@mimamori/service-host';
 import { z } from 'zod';
 
@@ -26,4 +27,10 @@ export const notifierEnv = {
   // before another copy may send it: after a crash mid-send, the update goes out again this long
   // later at most. Also the update consumer's ack wait.
   DELIVERY_CLAIM_SECONDS: z.coerce.number().int().min(5).max(3_600).default(120),
+  // The chat platforms (docs/channels.md): the same SLACK_*, TEAMS_API_BASE, LINE_*,
+  // CHATWORK_API_BASE and TELEGRAM_* the account service has; a half-configured one is refused.
+  ...Object.fromEntries(CHAT_ENV_NAMES.map((name) => [name, z.string().default('')])),
+  // Signs the public picture links under PUBLIC_URL that LINE and Teams fetch (the gateway's key):
+  // base64 of 32 bytes. Empty: those platforms get their messages without pictures.
+  IMAGE_LINK_KEY: z.string().default(''),
 };

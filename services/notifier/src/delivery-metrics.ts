@@ -10,7 +10,7 @@ import type { DeliveryChannel, DeliveryLedger } from './domain/delivery-ledger.t
 export function countedDeliveries(ledger: DeliveryLedger, metrics: Metrics): DeliveryLedger {
   const deliveries = metrics.counter({
     name: 'mimamori_deliveries_total',
-    help: 'Deliveries attempted, by channel (email, discord, webhook) and result (sent, refused, failed, exhausted).',
+    help: 'Deliveries attempted, by channel (email, discord, webhook, chat) and result (sent, refused, failed, exhausted).',
     labelNames: ['channel', 'result'],
   });
   // The channel of each delivery being sent by this process, from its claim to its outcome.

@@ -1,3 +1,4 @@
 export { accountProfileClient } from './clients/account-profile-client.ts';
+export { chatLinkBreaker } from './clients/chat-link-client.ts';
 export { notifierEnv } from './config.ts';
 export { createNotifierService, type NotifierDeps, type UpdateDeliverySetup } from './service.ts';

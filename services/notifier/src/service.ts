@@ -1,4 +1,5 @@
 import type { BlobStore } from '@mimamori/blob-store';
+import { type ChatAdapter, type ChatPlatform, type ChatSettingsSource, chatAdapters } from '@mimamori/chat';
 import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
 import type { MailTransport } from '@mimamori/mail';
@@ -6,6 +7,7 @@ import { createMetrics, type Logger, type Metrics } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { ServiceModule } from '@mimamori/service-host';
 import { createWebhookPoster } from '@mimamori/webhook';
+import type { ChatLinkBreaker } from './clients/chat-link-client.ts';
 import { countedDeliveries } from './delivery-metrics.ts';
 import type { NotificationProfileSource } from './domain/notification-profile.ts';
 import { accountMailConsumer } from './events/account-mail-consumer.ts';
@@ -34,6 +36,19 @@ export interface UpdateDeliverySetup {
   webhookEgressAllow?: readonly string[];
   /** The single-process product's own /dev/webhooks receiver prefix, on loopback only (docs/channels.md). */
   webhookOwnReceiver?: () => string | null;
+  /**
+   * The chat platforms (docs/channels.md): their settings (a function where the stand-ins'
+   * address comes later) and the account service that breaks a dead link. Without it the
+   * account's chat links get nothing.
+   */
+  chat?: {
+    settings: ChatSettingsSource;
+    links: ChatLinkBreaker;
+    /** IMAGE_LINK_KEY: signs the public picture links LINE and Teams fetch; null without one. */
+    imageLinkKey?: Buffer | null;
+    /** Tests only: adapters in place of the registry's. */
+    adapters?: Record<ChatPlatform, ChatAdapter | undefined>;
+  };
 }
 
 export interface NotifierDeps {
@@ -72,6 +87,14 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
         ownReceiver: updates.webhookOwnReceiver,
       })
     : null;
+  const chat = updates?.chat
+    ? {
+        adapters: updates.chat.adapters ?? chatAdapters(),
+        settings: updates.chat.settings,
+        links: updates.chat.links,
+        imageLinkKey: updates.chat.imageLinkKey ?? null,
+      }
+    : undefined;
   const updateConsumers =
     updates && webhooks
       ? [
@@ -85,6 +108,7 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
             blobs: updates.blobs,
             discordApiBase: updates.discordApiBase ?? DISCORD,
             webhooks,
+            chat,
             publicUrl,
             logger,
           }),
@@ -97,6 +121,7 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
             discordApiBase: updates.discordApiBase ?? DISCORD,
             publicUrl,
             webhooks,
+            chat,
             logger,
           }),
           filingConsumer({
@@ -106,6 +131,7 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
             profiles: updates.profiles,
             discordApiBase: updates.discordApiBase ?? DISCORD,
             webhooks,
+            chat,
             logger,
           }),
         ]
@@ -122,6 +148,7 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
     sweep: (keepMs) => sweepNotifier(db, keepMs),
     stop: async () => {
       updates?.profiles.close?.();
+      updates?.chat?.links.close?.();
       await webhooks?.close();
       await mail.close();
     },

@@ -319,12 +319,6 @@ describe('registering a v2 site', () => {
       'chat_notify',
     ],
     [
-      'a per-site chat without a webhook',
-      targetBody({ chat_notify: 'site' }),
-      'discord_webhook_required',
-      'discord_webhook_url',
-    ],
-    [
       'a webhook that is not Discord',
       targetBody({ chat_notify: 'site', discord_webhook_url: 'https://evil.example/api/webhooks/1/x' }),
       'discord_webhook_invalid',
@@ -394,6 +388,11 @@ describe('registering a v2 site', () => {
     expect((await harness.db.query('SELECT count(*)::int AS n FROM target.targets')).rows).toEqual(
       before.rows,
     );
+  });
+
+  it('takes a site of its own chat links without a Discord webhook: they are linked on its page', async () => {
+    const response = await browser.post('/api/v2/target/register', targetBody({ chat_notify: 'site' }));
+    expect(response.status, response.text).toBe(201);
   });
 
   it('refuses a body of the wrong shape before it reaches the service', async () => {

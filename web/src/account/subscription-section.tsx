@@ -12,7 +12,7 @@ import {
   inGoodStanding,
   statusKey,
 } from '../billing/billing-rules.ts';
-import { CardForm } from '../billing/card-form.tsx';
+import { CardOrderForm } from '../billing/card-order-form.tsx';
 import { choicePrice } from '../billing/plan-price.ts';
 import { ReprocessButton } from '../billing/reprocess-button.tsx';
 import { planLockReason, type SubscriptionState, subscriptionState } from '../billing/subscription-state.ts';
@@ -22,6 +22,7 @@ import { FormMessage } from '../forms/form-message.tsx';
 import { errorCode, useErrorText } from '../forms/use-error-text.ts';
 import { useBilling, useCancelBookedChange, usePlans } from '../hooks/use-billing.ts';
 import { useUserInfo } from '../hooks/use-user-info.ts';
+import { LegalLinks } from '../legal/legal-links.tsx';
 import { routePaths } from '../route-paths.ts';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { AccountSection } from './account-section.tsx';
@@ -101,8 +102,10 @@ function BillingSummary({ billing, state }: { billing: Billing; state: Subscript
     <>
       <dl className="summary billing-summary">
         <dt>{t('account.plan')}</dt>
-        <dd data-testid="account-plan">{text.choice(billing.plan)}</dd>
-        {priceText && (
+        <dd data-testid="account-plan">
+          {billing.status === BillingStatus.ended ? t('billing.again.noPlan') : text.choice(billing.plan)}
+        </dd>
+        {priceText && billing.status !== BillingStatus.ended && (
           <>
             <dt>{t('billing.price')}</dt>
             <dd data-testid="account-price">{priceText}</dd>
@@ -144,6 +147,15 @@ function BillingSummary({ billing, state }: { billing: Billing; state: Subscript
             <dd data-testid="account-delete-at">{time(deleteAt)}</dd>
           </>
         )}
+        {/* What the account moves to when this period ends: none once a cancellation takes effect. */}
+        {state?.kind === 'cancelling' && state.serviceUntil && (
+          <>
+            <dt>{t('billing.nextPlan')}</dt>
+            <dd data-testid="account-next-plan">
+              {t('billing.nextPlanNone', { date: time(state.serviceUntil) })}
+            </dd>
+          </>
+        )}
         {billing.booked && (
           <>
             <dt>{t('billing.bookedChange')}</dt>
@@ -172,7 +184,7 @@ function BillingSummary({ billing, state }: { billing: Billing; state: Subscript
           <h3 className="subsection-title">
             {billing.card ? t('billing.card.update') : t('billing.card.register')}
           </h3>
-          <CardForm
+          <CardOrderForm
             billing={billing}
             onDone={() => {
               setCardFormOpen(false);
@@ -206,6 +218,11 @@ function BillingSummary({ billing, state }: { billing: Billing; state: Subscript
               {t('pages.planChange')}
             </Link>
           )}
+          {state?.kind === 'ended' && (
+            <Link className="button primary" to={routePaths.planChange}>
+              {t('billing.orderAgain')}
+            </Link>
+          )}
           {inGoodStanding(billing) && (
             <Link className="button" to={routePaths.cancel}>
               {cancelling ? t('billing.cancel.undo') : t('pages.cancel')}
@@ -229,6 +246,7 @@ function BillingSummary({ billing, state }: { billing: Billing; state: Subscript
           <p className="field-hint">{t('billing.deleteAtHint', { date: time(state.deleteAt) })}</p>
         )}
       </div>
+      <LegalLinks />
     </>
   );
 }

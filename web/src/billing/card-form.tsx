@@ -16,15 +16,46 @@ import './billing.css';
  * open. With Stripe that is Stripe's Payment Element; on the local stand-in, which has no Stripe
  * servers behind it, a clearly marked form picking one of Stripe's test cards.
  */
-export function CardForm({ billing, onDone }: { billing: Billing; onDone: (billing: Billing) => void }) {
+export function CardForm({
+  billing,
+  onDone,
+  order = false,
+}: {
+  billing: Billing;
+  onDone: (billing: Billing) => void;
+  /** Saving the card places a paid order (shown above it): the button says so. */
+  order?: boolean;
+}) {
   const form = billing.card_form;
   if (form.kind === 'payment_element') {
-    return <StripeCardForm publishableKey={form.publishable_key} onDone={onDone} />;
+    return <StripeCardForm publishableKey={form.publishable_key} onDone={onDone} order={order} />;
   }
-  return <TestCardForm cards={form.cards} onDone={onDone} />;
+  return <TestCardForm cards={form.cards} onDone={onDone} order={order} />;
 }
 
-function TestCardForm({ cards, onDone }: { cards: TestCard[]; onDone: (billing: Billing) => void }) {
+/** The card form's button: a paid order says it is one (特定商取引法 12条の6). */
+function useSubmitLabel(order: boolean) {
+  const { t } = useTranslation();
+  return (busy: boolean) =>
+    order
+      ? busy
+        ? t('billing.order.submitting')
+        : t('billing.order.submit')
+      : busy
+        ? t('billing.card.saving')
+        : t('billing.card.save');
+}
+
+function TestCardForm({
+  cards,
+  onDone,
+  order,
+}: {
+  cards: TestCard[];
+  onDone: (billing: Billing) => void;
+  order: boolean;
+}) {
+  const label = useSubmitLabel(order);
   const { t } = useTranslation();
   const errorText = useErrorText();
   const setupIntent = useCreateSetupIntent();
@@ -68,7 +99,7 @@ function TestCardForm({ cards, onDone }: { cards: TestCard[]; onDone: (billing: 
       </fieldset>
       <p className="button-row">
         <button type="submit" className="button primary" disabled={busy}>
-          {busy ? t('billing.card.saving') : t('billing.card.save')}
+          {label(busy)}
         </button>
       </p>
     </form>
@@ -89,9 +120,11 @@ function stripeFor(publishableKey: string): Promise<Stripe | null> {
 function StripeCardForm({
   publishableKey,
   onDone,
+  order,
 }: {
   publishableKey: string;
   onDone: (billing: Billing) => void;
+  order: boolean;
 }) {
   const { t, i18n } = useTranslation();
   const errorText = useErrorText();
@@ -116,7 +149,7 @@ function StripeCardForm({
       stripe={stripeFor(publishableKey)}
       options={{ clientSecret: setupIntent.data.client_secret, locale: i18n.language === 'ja' ? 'ja' : 'en' }}
     >
-      <PaymentElementForm setupIntentId={setupIntent.data.setup_intent_id} onDone={onDone} />
+      <PaymentElementForm setupIntentId={setupIntent.data.setup_intent_id} onDone={onDone} order={order} />
     </Elements>
   );
 }
@@ -124,11 +157,14 @@ function StripeCardForm({
 function PaymentElementForm({
   setupIntentId,
   onDone,
+  order,
 }: {
   setupIntentId: string;
   onDone: (billing: Billing) => void;
+  order: boolean;
 }) {
   const { t } = useTranslation();
+  const label = useSubmitLabel(order);
   const errorText = useErrorText();
   const stripe = useStripe();
   const elements = useElements();
@@ -163,7 +199,7 @@ function PaymentElementForm({
       <PaymentElement />
       <p className="button-row">
         <button type="submit" className="button primary" disabled={!stripe || busy}>
-          {busy ? t('billing.card.saving') : t('billing.card.save')}
+          {label(busy)}
         </button>
       </p>
     </form>

@@ -1,9 +1,9 @@
-import { formatPrice } from '@mimamori/plans';
 import { useTranslation } from 'react-i18next';
 import type { Billing, PlanChangeTiming, PlanChoice } from '../api/billing.ts';
 import { useTargetTime } from '../dashboard/use-target-time.ts';
 import { useErrorText } from '../forms/use-error-text.ts';
 import { usePlanChangePreview } from '../hooks/use-billing.ts';
+import { usePlanText } from './use-plan-text.ts';
 
 /**
  * What the chosen change costs, said before it is confirmed (docs/product.md#subscription): at once,
@@ -26,6 +26,7 @@ export function PlanChangePrice({
   const { t } = useTranslation();
   const time = useTargetTime();
   const errorText = useErrorText();
+  const planText = usePlanText();
   const preview = usePlanChangePreview(choice, timing === 'now');
   let text: string;
   if (timing === 'renewal') {
@@ -39,7 +40,8 @@ export function PlanChangePrice({
   } else {
     const { amount_now: amount, trial, period_end: periodEnd } = preview.data;
     const date = periodEnd ? time(periodEnd) : '';
-    const money = formatPrice(Math.abs(amount), billing.currency);
+    // With the tax it holds (総額表示).
+    const money = planText.money(Math.abs(amount), billing.currency);
     const restarts = choice.cycle !== billing.plan.cycle;
     text = trial
       ? t('billing.planChange.previewTrial', { date })

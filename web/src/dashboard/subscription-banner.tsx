@@ -84,10 +84,7 @@ export function SubscriptionBanner({
       break;
     case 'ended':
       text = t('dashboard.subscription.ended');
-      action = {
-        to: `${routePaths.account}#support-title`,
-        label: t('dashboard.subscription.contactSupport'),
-      };
+      action = { to: routePaths.planChange, label: t('dashboard.subscription.orderAgain') };
       break;
   }
   return (

@@ -4,12 +4,16 @@ import apiAccessEn from './features/apiAccess.en.json';
 import apiAccessJa from './features/apiAccess.ja.json';
 import billingEn from './features/billing.en.json';
 import billingJa from './features/billing.ja.json';
+import chatLinksEn from './features/chatLinks.en.json';
+import chatLinksJa from './features/chatLinks.ja.json';
 import dashboardEn from './features/dashboard.en.json';
 import dashboardJa from './features/dashboard.ja.json';
 import apiAccessErrorsEn from './features/errors-api-access.en.json';
 import apiAccessErrorsJa from './features/errors-api-access.ja.json';
 import billingErrorsEn from './features/errors-billing.en.json';
 import billingErrorsJa from './features/errors-billing.ja.json';
+import chatLinkErrorsEn from './features/errors-chat-link.en.json';
+import chatLinkErrorsJa from './features/errors-chat-link.ja.json';
 import checkErrorsEn from './features/errors-check.en.json';
 import checkErrorsJa from './features/errors-check.ja.json';
 import targetErrorsEn from './features/errors-target.en.json';
@@ -20,6 +24,8 @@ import filingsEn from './features/filings.en.json';
 import filingsJa from './features/filings.ja.json';
 import landingEn from './features/landing.en.json';
 import landingJa from './features/landing.ja.json';
+import legalEn from './features/legal.en.json';
+import legalJa from './features/legal.ja.json';
 import mockShopEn from './features/mockShop.en.json';
 import mockShopJa from './features/mockShop.ja.json';
 import siteDetailEn from './features/siteDetail.en.json';
@@ -48,6 +54,7 @@ export const ja = {
     ...webhookErrorsJa,
     ...billingErrorsJa,
     ...apiAccessErrorsJa,
+    ...chatLinkErrorsJa,
   },
   dashboard: { ...dashboardJa, filings: filingsJa },
   wizard: wizardJa,
@@ -55,9 +62,11 @@ export const ja = {
   mockShop: mockShopJa,
   tour: tourJa,
   webhooks: webhooksJa,
+  chatLinks: chatLinksJa,
   apiAccess: apiAccessJa,
   billing: billingJa,
   landing: landingJa,
+  legal: legalJa,
 };
 
 // English must carry every key the Japanese catalogue has; tsc fails on a missing one.
@@ -71,6 +80,7 @@ export const en: typeof ja = {
     ...webhookErrorsEn,
     ...billingErrorsEn,
     ...apiAccessErrorsEn,
+    ...chatLinkErrorsEn,
   },
   dashboard: { ...dashboardEn, filings: filingsEn },
   wizard: wizardEn,
@@ -78,9 +88,11 @@ export const en: typeof ja = {
   mockShop: mockShopEn,
   tour: tourEn,
   webhooks: webhooksEn,
+  chatLinks: chatLinksEn,
   apiAccess: apiAccessEn,
   billing: billingEn,
   landing: landingEn,
+  legal: legalEn,
 };
 
 export type Catalogue = typeof ja;

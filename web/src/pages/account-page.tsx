@@ -10,6 +10,7 @@ import { SubscriptionSection } from '../account/subscription-section.tsx';
 import { SupportSection } from '../account/support-section.tsx';
 import { ApiTokensPanel } from '../api-access/api-tokens-panel.tsx';
 import { FeedsPanel } from '../api-access/feeds-panel.tsx';
+import { ChatLinksSection } from '../chat-links/chat-links-section.tsx';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
 import { useAccount } from '../hooks/use-account.ts';
@@ -53,6 +54,7 @@ export default function AccountPage() {
         </AccountSection>
         <MailsSection mails={data.mails} />
         <DiscordSection state={data.discord_state} />
+        <ChatLinksSection />
         <AccountSection id="webhooks" title={t('webhooks.title')}>
           <WebhooksPanel targetId="" />
         </AccountSection>

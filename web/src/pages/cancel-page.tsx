@@ -16,6 +16,7 @@ import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { Page } from '../shell/page.tsx';
 import '../billing/billing.css';
 import { BillingLoadFailure } from '../billing/billing-load-failure.tsx';
+import { LegalLinks } from '../legal/legal-links.tsx';
 
 /**
  * Cancel (docs/product.md#subscription): the questionnaire, a confirmation, then service continues to
@@ -57,6 +58,7 @@ export default function CancelPage() {
       ) : (
         <PlanLocked reason="renewFirst" />
       )}
+      <LegalLinks />
     </Page>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { monitoringStopped } from '../billing/subscription-state.ts';
 import { useSubscriptionState } from '../billing/use-subscription-state.ts';
+import { BrokenChatLinksWarning } from '../chat-links/broken-chat-links-warning.tsx';
 import { FilingsSection } from '../dashboard/filings/filings-section.tsx';
 import { HoldLiftedBanner } from '../dashboard/hold-lifted-banner.tsx';
 import { SubscriptionBanner } from '../dashboard/subscription-banner.tsx';
@@ -22,6 +23,7 @@ export default function DashboardPage() {
       <div className="dashboard">
         <SubscriptionBanner state={subscription} />
         <HoldLiftedBanner state={subscription} />
+        <BrokenChatLinksWarning />
         <TargetListSection />
         <FilingsSection info={info} />
         <UsageSection info={info} stopped={monitoringStopped(subscription)} />

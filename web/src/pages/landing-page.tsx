@@ -5,6 +5,7 @@ import { planOnlyPrice, visitorCurrency } from '../billing/plan-price.ts';
 import { usePlanText } from '../billing/use-plan-text.ts';
 import { usePlans } from '../hooks/use-billing.ts';
 import { ProductScreenshot } from '../landing/product-screenshot.tsx';
+import { LegalLinks } from '../legal/legal-links.tsx';
 import { routePaths } from '../route-paths.ts';
 import { TRIAL_PLANS } from '../signup/plan-table.tsx';
 import '../landing/landing.css';
@@ -25,7 +26,9 @@ export default function LandingPage() {
   const plans = usePlans();
   const currency = visitorCurrency(i18n.resolvedLanguage);
   const priceOf = (planId: number) =>
-    plans.data ? text.price(planOnlyPrice(plans.data, planId, 'month', currency), currency, 'month') : null;
+    plans.data
+      ? text.tablePrice(planOnlyPrice(plans.data, planId, 'month', currency), currency, 'month')
+      : null;
   const priced = TRIAL_PLANS.some((plan) => priceOf(plan.id) !== null);
   useEffect(() => {
     document.title = t('landing.documentTitle');
@@ -78,6 +81,7 @@ export default function LandingPage() {
       <section className="landing-section" aria-labelledby="landing-plans">
         <h2 id="landing-plans">{t('landing.plans.title')}</h2>
         <p>{t('landing.plans.lead')}</p>
+        {priced && <p data-testid="landing-tax-note">{text.tableNote(currency)}</p>}
         <div className="landing-plan-scroll">
           <table className="landing-plans">
             <caption>{t('landing.plans.caption')}</caption>
@@ -123,6 +127,7 @@ export default function LandingPage() {
             </tbody>
           </table>
         </div>
+        <LegalLinks />
       </section>
 
       <section className="landing-section landing-closing" aria-labelledby="landing-closing">

@@ -3,10 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Billing } from '../api/billing.ts';
 import { BillingStatus, brandName, cardExpiry } from '../billing/billing-rules.ts';
-import { CardForm } from '../billing/card-form.tsx';
+import { CardOrderForm } from '../billing/card-order-form.tsx';
 import { useTargetTime } from '../dashboard/use-target-time.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useBilling } from '../hooks/use-billing.ts';
+import { LegalLinks } from '../legal/legal-links.tsx';
 import { routePaths } from '../route-paths.ts';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { Page } from '../shell/page.tsx';
@@ -91,8 +92,12 @@ export default function NewCardPage() {
             })}
           </p>
         )}
-        <CardForm billing={data} onDone={(next) => setSaved({ billing: next, statusBefore: data.status })} />
+        <CardOrderForm
+          billing={data}
+          onDone={(next) => setSaved({ billing: next, statusBefore: data.status })}
+        />
       </div>
+      <LegalLinks />
     </Page>
   );
 }

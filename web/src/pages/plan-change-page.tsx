@@ -1,6 +1,7 @@
 import { BILLED_PLANS, type Cycle, PLANS } from '@mimamori/plans';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { Billing, PlanChangeTiming, PlanChoice } from '../api/billing.ts';
 import { BillingStatus, inGoodStanding, samePlanChoice, timingChoices } from '../billing/billing-rules.ts';
 import {
@@ -11,6 +12,8 @@ import {
   optionsOf,
 } from '../billing/custom-options.ts';
 import { CustomPlanFields } from '../billing/custom-plan-fields.tsx';
+import { OrderConfirmation } from '../billing/order-confirmation.tsx';
+import { planOrder } from '../billing/orders.ts';
 import { PlanChangePrice } from '../billing/plan-change-price.tsx';
 import { PlanLocked } from '../billing/plan-locked.tsx';
 import { choicePrice } from '../billing/plan-price.ts';
@@ -28,12 +31,40 @@ import {
   usePlanChangePreview,
   usePlans,
 } from '../hooks/use-billing.ts';
+import { LegalLinks } from '../legal/legal-links.tsx';
+import { routePaths } from '../route-paths.ts';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { Page } from '../shell/page.tsx';
 import '../billing/billing.css';
 import { BillingLoadFailure } from '../billing/billing-load-failure.tsx';
 
 const CUSTOM = 2;
+
+/**
+ * After the subscription ended (9) a plan is ordered again (docs/product.md#subscription): paid at
+ * once with the card on file, so a card comes first.
+ */
+function OrderAgain({ billing }: { billing: Billing }) {
+  const { t } = useTranslation();
+  return (
+    <section className="order-again" aria-labelledby="again-title" data-testid="order-again">
+      <h2 id="again-title" className="section-title">
+        {t('billing.again.title')}
+      </h2>
+      <p>{t('billing.again.lead')}</p>
+      {billing.card ? (
+        <PlanChangeForm billing={billing} again />
+      ) : (
+        <div className="notice" role="status">
+          <p>{t('billing.again.needCard')}</p>
+          <Link className="button primary" to={routePaths.newCard}>
+            {t('billing.registerCard')}
+          </Link>
+        </div>
+      )}
+    </section>
+  );
+}
 
 /**
  * Plan change (docs/product.md#subscription): at once, the rest of the period offset pro rata, or
@@ -43,6 +74,11 @@ export default function PlanChangePage() {
   const { t } = useTranslation();
   const billing = useBilling();
   const lock = planLockReason(useSubscriptionState());
+  // Ordering again makes the subscription active, which swaps its form for the plan change's: the
+  // page says it went through once the ended subscription it opened on is in good standing again.
+  const wasEnded = useRef(false);
+  if (billing.data?.status === BillingStatus.ended) wasEnded.current = true;
+  const text = usePlanText();
   if (billing.isError) {
     return (
       <Page title="planChange">
@@ -59,12 +95,21 @@ export default function PlanChangePage() {
   }
   return (
     <Page title="planChange">
+      {wasEnded.current && inGoodStanding(billing.data) && (
+        <FormMessage
+          tone="success"
+          message={t('billing.again.done', { plan: text.choice(billing.data.plan) })}
+        />
+      )}
       <CurrentPlan billing={billing.data} />
       {inGoodStanding(billing.data) ? (
         <PlanChangeForm billing={billing.data} />
+      ) : billing.data.status === BillingStatus.ended ? (
+        <OrderAgain billing={billing.data} />
       ) : (
         <PlanLocked reason={lock ?? 'renewFirst'} />
       )}
+      <LegalLinks />
       <section className="billing-panel" aria-labelledby="project-title">
         <h2 id="project-title" className="section-title">
           {t('billing.project.title')}
@@ -90,8 +135,14 @@ function CurrentPlan({ billing }: { billing: Billing }) {
         {t('billing.planChange.current')}
       </h2>
       <p data-testid="current-plan">
-        {text.choice(billing.plan)}
-        {priceText && <span className="muted"> · {priceText}</span>}
+        {billing.status === BillingStatus.ended ? (
+          t('billing.again.noPlan')
+        ) : (
+          <>
+            {text.choice(billing.plan)}
+            {priceText && <span className="muted"> · {priceText}</span>}
+          </>
+        )}
       </p>
       {billing.booked && (
         <div className="booked-change">
@@ -118,14 +169,14 @@ function CurrentPlan({ billing }: { billing: Billing }) {
   );
 }
 
-function PlanChangeForm({ billing }: { billing: Billing }) {
+function PlanChangeForm({ billing, again = false }: { billing: Billing; again?: boolean }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const text = usePlanText();
   const time = useTargetTime();
   const plans = usePlans();
   const change = useChangePlan();
-  const timings = timingChoices(billing);
+  const timings: PlanChangeTiming[] = again ? ['now'] : timingChoices(billing);
   const [cycle, setCycle] = useState<Cycle>(billing.plan.cycle);
   const [plan, setPlan] = useState<number>(billing.plan.plan);
   const [addOns, setAddOns] = useState<CustomAddOns>(
@@ -133,15 +184,21 @@ function PlanChangeForm({ billing }: { billing: Billing }) {
   );
   const [timing, setTiming] = useState<PlanChangeTiming>('now');
   const choice: PlanChoice = { plan, cycle, options: plan === CUSTOM ? optionsOf(addOns) : [] };
-  const unchanged = samePlanChoice(choice, billing.plan);
+  // Ordering again may choose the plan that ended.
+  const unchanged = !again && samePlanChoice(choice, billing.plan);
   const priced = (candidate: PlanChoice) =>
     plans.data
-      ? text.price(choicePrice(plans.data, candidate, billing.currency), billing.currency, cycle)
+      ? text.tablePrice(choicePrice(plans.data, candidate, billing.currency), billing.currency, cycle)
       : null;
 
   const when = timings.includes(timing) ? timing : 'now';
   // The price shown (PlanChangePrice asks the same query): confirming with its moment charges it.
-  const preview = usePlanChangePreview(choice, !unchanged && when === 'now');
+  const preview = usePlanChangePreview(choice, !again && !unchanged && when === 'now');
+  // A paid order (特定商取引法 12条の6): anything but a change during a trial without a card, which
+  // charges nothing unless a card is registered later (that screen confirms its own order).
+  const trial = billing.status === BillingStatus.trial;
+  const paid = again || !trial || billing.card !== null;
+  const order = paid && !unchanged ? planOrder(billing, choice, when, again, plans.data, preview.data) : null;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (unchanged) return;
@@ -189,7 +246,7 @@ function PlanChangeForm({ billing }: { billing: Billing }) {
               <input type="radio" name="plan" value={id} checked={plan === id} onChange={() => setPlan(id)} />
               <span className="plan-name">
                 {text.planName(id)}
-                {id === billing.plan.plan && (
+                {id === billing.plan.plan && !again && (
                   <span className="badge">{t('billing.planChange.currentBadge')}</span>
                 )}
               </span>
@@ -199,6 +256,7 @@ function PlanChangeForm({ billing }: { billing: Billing }) {
           );
         })}
       </fieldset>
+      <p className="field-hint">{text.tableNote(billing.currency)}</p>
       {plan === CUSTOM && <CustomPlanFields value={addOns} onChange={setAddOns} />}
       {timings.length > 1 ? (
         <fieldset className="choice-list">
@@ -227,16 +285,17 @@ function PlanChangeForm({ billing }: { billing: Billing }) {
           </label>
           <p className="field-hint">{t('billing.planChange.nowHint')}</p>
         </fieldset>
-      ) : (
+      ) : again ? null : (
         <p className="field-hint">
           {billing.status === BillingStatus.trial
             ? t('billing.planChange.trialHint')
             : t('billing.planChange.nowHint')}
         </p>
       )}
-      {!unchanged && (
+      {!unchanged && !again && (
         <PlanChangePrice billing={billing} choice={choice} timing={when} price={priced(choice)} />
       )}
+      {order && <OrderConfirmation order={order} />}
       <p className="button-row">
         <button
           type="submit"
@@ -244,7 +303,13 @@ function PlanChangeForm({ billing }: { billing: Billing }) {
           disabled={unchanged || change.isPending}
           aria-describedby={unchanged ? 'plan-unchanged' : undefined}
         >
-          {change.isPending ? t('actions.saving') : t('billing.planChange.submit')}
+          {paid
+            ? change.isPending
+              ? t('billing.order.submitting')
+              : t('billing.order.submit')
+            : change.isPending
+              ? t('actions.saving')
+              : t('billing.planChange.submit')}
         </button>
       </p>
       {unchanged && (

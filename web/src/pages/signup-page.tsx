@@ -8,6 +8,7 @@ import { useFocusAfterSubmit } from '../forms/use-focus-after-submit.ts';
 import { emailProblem, passwordProblem } from '../forms/validation.ts';
 import { useSignUp } from '../hooks/use-auth.ts';
 import { languageFromTag } from '../i18n/language.ts';
+import { LegalLinks } from '../legal/legal-links.tsx';
 import { routePaths } from '../route-paths.ts';
 import { Page } from '../shell/page.tsx';
 import { PlanTable, TRIAL_PLANS } from '../signup/plan-table.tsx';
@@ -123,6 +124,7 @@ export default function SignupPage() {
             {t('signup.terms')}
           </h2>
           <p className="terms-body">{t('signup.termsBody')}</p>
+          <LegalLinks />
         </section>
         <div className="field">
           <label className="checkbox">

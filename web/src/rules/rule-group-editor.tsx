@@ -204,6 +204,8 @@ function ConditionEditor({
 }) {
   const { t } = useTranslation();
   const numeric = isNumericOperator(condition.operator);
+  // A pattern rule says which regular expressions run (docs/product.md#rules).
+  const pattern = condition.operator === 're' || condition.operator === 'not_re';
   return (
     <fieldset className="rule-condition">
       <legend className="rule-condition-title">{t('wizard.rules.condition', { number })}</legend>
@@ -271,14 +273,24 @@ function ConditionEditor({
           value={condition.value}
           aria-invalid={problem ? true : undefined}
           aria-describedby={
-            [numeric ? `${id}-numeric-hint` : '', problem ? `${id}-problem` : ''].filter(Boolean).join(' ') ||
-            undefined
+            [
+              numeric ? `${id}-numeric-hint` : '',
+              pattern ? `${id}-regex-hint` : '',
+              problem ? `${id}-problem` : '',
+            ]
+              .filter(Boolean)
+              .join(' ') || undefined
           }
           onChange={(event) => onChange({ ...condition, value: event.target.value })}
         />
         {numeric && (
           <p className="field-hint" id={`${id}-numeric-hint`}>
             {t('wizard.rules.numericHint')}
+          </p>
+        )}
+        {pattern && (
+          <p className="field-hint" id={`${id}-regex-hint`}>
+            {t('wizard.rules.regexHint')}
           </p>
         )}
         {problem && (

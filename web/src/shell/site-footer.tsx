@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { LegalLinks } from '../legal/legal-links.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 
 export function SiteFooter() {
@@ -6,6 +7,7 @@ export function SiteFooter() {
   return (
     <footer className="site-footer">
       <LanguageSwitch />
+      <LegalLinks />
       <small>{t('footer.copyright')}</small>
     </footer>
   );

@@ -19,7 +19,9 @@ export function PlanTable({ value, onChange }: { value: number; onChange: (plan:
   const plans = usePlans();
   const currency = visitorCurrency(i18n.resolvedLanguage);
   const priceOf = (plan: Plan) =>
-    plans.data ? text.price(planOnlyPrice(plans.data, plan.id, 'month', currency), currency, 'month') : null;
+    plans.data
+      ? text.tablePrice(planOnlyPrice(plans.data, plan.id, 'month', currency), currency, 'month')
+      : null;
   const priced = TRIAL_PLANS.some((plan) => priceOf(plan) !== null);
   return (
     <fieldset className={priced ? 'plan-table priced' : 'plan-table'}>
@@ -47,7 +49,9 @@ export function PlanTable({ value, onChange }: { value: number; onChange: (plan:
           )}
         </label>
       ))}
-      <p className="field-hint">{priced ? t('billing.signupNote') : t('signup.planNote')}</p>
+      <p className="field-hint">
+        {priced ? `${t('billing.signupNote')} ${text.tableNote(currency)}` : t('signup.planNote')}
+      </p>
     </fieldset>
   );
 }

@@ -4,6 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client.ts';
 import type { TargetVersion } from '../api/history.ts';
 import { SiteFeedPanel } from '../api-access/site-feed-panel.tsx';
+import { ChatLinksPanel } from '../chat-links/chat-links-panel.tsx';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
 import { useHistory } from '../hooks/use-history.ts';
@@ -112,6 +113,12 @@ function SiteDetail({ version, id }: { version: TargetVersion; id: string }) {
           {t('webhooks.title')}
         </h2>
         <WebhooksPanel targetId={id} />
+      </section>
+      <section className="detail-section" aria-labelledby="site-chat-links-title">
+        <h2 id="site-chat-links-title" className="section-title">
+          {t('chatLinks.title')}
+        </h2>
+        <ChatLinksPanel targetId={id} />
       </section>
       <section className="detail-section" aria-labelledby="site-feed-title">
         <h2 id="site-feed-title" className="section-title">

@@ -127,11 +127,19 @@ export function AreaCard({
           rows={2}
           value={area.regexesText}
           aria-invalid={optionsProblem ? true : undefined}
-          aria-describedby={optionsProblem ? `${id}-lines-hint ${problemId}` : `${id}-lines-hint`}
+          aria-describedby={
+            optionsProblem
+              ? `${id}-lines-hint ${id}-regex-hint ${problemId}`
+              : `${id}-lines-hint ${id}-regex-hint`
+          }
           onChange={(event) => setText({ regexesText: event.target.value })}
         />
         <p className="field-hint" id={`${id}-lines-hint`}>
           {t('wizard.options.onePerLine')}
+        </p>
+        {/* Which patterns run and which are refused (docs/product.md#areas). */}
+        <p className="field-hint" id={`${id}-regex-hint`}>
+          {t('wizard.options.regexHint')}
         </p>
         {optionsProblem && (
           <p className="field-error" id={problemId}>

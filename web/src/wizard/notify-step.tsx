@@ -1,23 +1,24 @@
 import { slotRoom } from '@mimamori/plans';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client.ts';
 import type { ChatNotify, SavedTarget } from '../api/target-settings.ts';
+import { ChatLinksPanel } from '../chat-links/chat-links-panel.tsx';
 import { FormMessage } from '../forms/form-message.tsx';
 import { TextField } from '../forms/text-field.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
 import { useFocusAfterSubmit } from '../forms/use-focus-after-submit.ts';
+import { useAccount } from '../hooks/use-account.ts';
+import { useChatLinks } from '../hooks/use-chat-links.ts';
 import { useSaveTarget } from '../hooks/use-target-settings.ts';
 import { useUserInfo } from '../hooks/use-user-info.ts';
 import { RuleGroupEditor } from '../rules/rule-group-editor.tsx';
 import { rulesHaveProblems } from '../rules/rule-groups.ts';
-import { demoShopAddress } from '../tour/demo-shop-address.ts';
-import { defaultIntervalMinutes, newTargetFits } from './plan-room.ts';
+import { accountDefaults, newTargetFits } from './plan-room.ts';
 import { StepButtons } from './step-buttons.tsx';
 import {
   failureAlertAfterProblem,
   intervalProblem,
-  newDraft,
   settingsFromDraft,
   silenceAlertDaysProblem,
 } from './wizard-draft.ts';
@@ -59,20 +60,20 @@ export function NotifyStep({
     change((current) => ({ ...current, [key]: value }));
   const quota = userInfo.data;
   const room = quota && slotRoom(quota.num, quota.used_num);
-  // A new site's untouched interval becomes the plan's default once user_info is known; a value the
-  // user typed, or an edited site's own interval, stays.
-  const defaulted = useRef(editId !== null);
+  // A new site takes the account's defaults once user_info is known (docs/product.md#wizard); what
+  // the person sets after, and an edited site's own settings, stay.
+  // Chat is on when the account has a chat linked for every site: Discord, or a chat link. Either
+  // list failing to load leaves chat as it is rather than holding the other defaults back.
+  const account = useAccount();
+  const chatLinks = useChatLinks();
+  const chatLinked =
+    account.data?.discord_state === 'complete' ||
+    (chatLinks.data?.links ?? []).some((link) => link.target_id === '' && link.status === 'linked');
+  const accountKnown = !account.isPending && !chatLinks.isPending;
   useEffect(() => {
-    if (defaulted.current || quota === undefined) return;
-    defaulted.current = true;
-    if (draft.interval !== newDraft().interval) return;
-    const demoShop = draft.url.trim() === demoShopAddress();
-    const minutes = defaultIntervalMinutes(quota.num, quota.used_num, demoShop);
-    // The tour's demo shop shows what an update mail with before/after pictures looks like, when
-    // the plan has room for one more site with screenshots.
-    const pictures = demoShop && quota.num.ss > quota.used_num.ss;
-    change((current) => ({ ...current, interval: String(minutes), ...(pictures && { screenshot: true }) }));
-  }, [quota, draft.interval, draft.url, change]);
+    if (draft.defaultsApplied || quota === undefined || !accountKnown) return;
+    change((current) => ({ ...current, ...accountDefaults(current, quota, chatLinked) }));
+  }, [quota, accountKnown, chatLinked, draft.defaultsApplied, change]);
   // Editing counts the site itself in the usage already, so only a new site is judged here.
   const noRoom =
     editId === null &&
@@ -205,17 +206,29 @@ export function NotifyStep({
             ))}
           </select>
         </div>
+        {draft.chatNotify === 'account' && <p className="muted">{t('wizard.notify.accountChats')}</p>}
         {draft.chatNotify === 'site' && (
-          <TextField
-            id="wizard-webhook"
-            label={t('wizard.notify.webhook')}
-            type="url"
-            autoComplete="off"
-            value={draft.discordWebhookUrl}
-            onChange={(url) => set('discordWebhookUrl', url)}
-            hint={editId ? t('wizard.notify.webhookKept') : undefined}
-            error={webhookError}
-          />
+          <>
+            <TextField
+              id="wizard-webhook"
+              label={t('wizard.notify.webhook')}
+              type="url"
+              autoComplete="off"
+              value={draft.discordWebhookUrl}
+              onChange={(url) => set('discordWebhookUrl', url)}
+              hint={editId ? t('wizard.notify.webhookKept') : t('wizard.notify.webhookOptional')}
+              error={webhookError}
+            />
+            {/* A site's own chat links belong to a saved site: a new one gets them on its page. */}
+            {editId ? (
+              <div className="wizard-site-chats">
+                <p className="field-label">{t('wizard.notify.siteChats')}</p>
+                <ChatLinksPanel targetId={editId} />
+              </div>
+            ) : (
+              <p className="muted">{t('wizard.notify.siteChatsLater')}</p>
+            )}
+          </>
         )}
         <label className="checkbox">
           <input

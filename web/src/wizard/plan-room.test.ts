@@ -1,6 +1,6 @@
 import { NO_QUOTA, type Quota } from '@mimamori/plans';
 import { describe, expect, it } from 'vitest';
-import { defaultIntervalMinutes, intervalBucket, newTargetFits } from './plan-room.ts';
+import { accountDefaults, defaultIntervalMinutes, intervalBucket, newTargetFits } from './plan-room.ts';
 
 const quota = (values: Partial<Quota>): Quota => ({ ...NO_QUOTA, ...values });
 const site = { intervalMinutes: 60, screenshot: false, proxy: false, chat: false };
@@ -32,21 +32,40 @@ describe('room for a new site', () => {
   });
 });
 
-describe('default interval of a new site', () => {
-  it('is the slowest interval with room, counting the spill into faster slots', () => {
-    expect(defaultIntervalMinutes(quota({ _1min: 5 }), NO_QUOTA, false)).toBe(60);
-    expect(defaultIntervalMinutes(quota({ _60min: 1, _10min: 2 }), quota({ _60min: 1 }), false)).toBe(60);
+describe('what a new site takes from the account (docs/product.md#wizard)', () => {
+  const basic5 = { num: quota({ _10min: 5, ss: 5 }), used_num: NO_QUOTA };
+
+  it('the fastest free interval and screenshots while the plan has room', () => {
+    expect(accountDefaults({ chatNotify: 'none' }, basic5, false)).toEqual({
+      defaultsApplied: true,
+      interval: '10',
+      screenshot: true,
+    });
+    const noPictures = { num: quota({ _10min: 5, ss: 1 }), used_num: quota({ ss: 1 }) };
+    expect(accountDefaults({ chatNotify: 'none' }, noPictures, false)).toEqual({
+      defaultsApplied: true,
+      interval: '10',
+    });
+  });
+
+  it('chat on when a chat is linked for every site, and never turned off', () => {
+    expect(accountDefaults({ chatNotify: 'none' }, basic5, true).chatNotify).toBe('account');
+    expect(accountDefaults({ chatNotify: 'site' }, basic5, true).chatNotify).toBeUndefined();
+    expect(accountDefaults({ chatNotify: 'none' }, basic5, false).chatNotify).toBeUndefined();
+  });
+});
+
+describe('default interval of a new site (docs/product.md#wizard)', () => {
+  it('is the fastest interval the plan has room for', () => {
+    // Advanced's 1-minute slots: 1 minute, not the hourly the wizard once offered.
+    expect(defaultIntervalMinutes(quota({ _1min: 5 }), NO_QUOTA)).toBe(1);
+    // Basic 5, the plan sign-up offers by default: 10-minute slots, no 1-minute one.
+    expect(defaultIntervalMinutes(quota({ _10min: 5 }), NO_QUOTA)).toBe(10);
+    expect(defaultIntervalMinutes(quota({ _60min: 5, _10min: 1 }), quota({ _10min: 1 }))).toBe(60);
   });
 
   it('stays hourly when the plan is full, as the save will be paused anyway', () => {
-    expect(defaultIntervalMinutes(quota({ _1min: 5 }), quota({ _1min: 5 }), false)).toBe(60);
-  });
-
-  it('registers the demo shop at the fastest interval the plan has room for', () => {
-    expect(defaultIntervalMinutes(quota({ _1min: 5 }), NO_QUOTA, true)).toBe(1);
-    // Basic 5, the plan sign-up offers by default: 10-minute slots, no 1-minute one.
-    expect(defaultIntervalMinutes(quota({ _10min: 5 }), NO_QUOTA, true)).toBe(10);
-    expect(defaultIntervalMinutes(quota({ _60min: 5, _10min: 1 }), quota({ _10min: 1 }), true)).toBe(60);
-    expect(defaultIntervalMinutes(quota({ _10min: 5 }), quota({ _10min: 5 }), true)).toBe(60);
+    expect(defaultIntervalMinutes(quota({ _1min: 5 }), quota({ _1min: 5 }))).toBe(60);
+    expect(defaultIntervalMinutes(quota({ _10min: 5 }), quota({ _10min: 5 }))).toBe(60);
   });
 });

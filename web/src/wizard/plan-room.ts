@@ -1,10 +1,5 @@
-import {
-  fastestSlotWithRoom,
-  hasFreeSlot,
-  type IntervalSlot,
-  type Quota,
-  slowestSlotWithRoom,
-} from '@mimamori/plans';
+import { fastestSlotWithRoom, hasFreeSlot, type IntervalSlot, type Quota } from '@mimamori/plans';
+import type { WizardDraft } from './wizard-draft.ts';
 
 /** What a new site asks of the plan. */
 export type TargetNeed = { intervalMinutes: number; screenshot: boolean; proxy: boolean; chat: boolean };
@@ -32,12 +27,30 @@ export function newTargetFits(limits: Quota, used: Quota, need: TargetNeed): boo
 const SLOT_MINUTES: Record<IntervalSlot, number> = { _60min: 60, _10min: 10, _1min: 1 };
 
 /**
- * The interval a new site starts with: the demo shop at the fastest interval the plan has room
- * for, so the tour's first update comes as soon as the plan allows (docs/product.md#screens); any
- * other site at the slowest interval with room. Hourly when there is none, which saves it paused
- * as any full plan would.
+ * The interval a new site starts with (docs/product.md#wizard): the fastest the plan has room for,
+ * what the person pays for, and for the tour's demo shop the soonest first update. Hourly when
+ * there is none, which saves it paused as any full plan would.
  */
-export function defaultIntervalMinutes(limits: Quota, used: Quota, demoShop: boolean): number {
-  const slot = demoShop ? fastestSlotWithRoom(limits, used) : slowestSlotWithRoom(limits, used);
-  return SLOT_MINUTES[slot ?? '_60min'];
+export function defaultIntervalMinutes(limits: Quota, used: Quota): number {
+  return SLOT_MINUTES[fastestSlotWithRoom(limits, used) ?? '_60min'];
+}
+
+/**
+ * What a new site takes from the account, once (docs/product.md#wizard): the fastest free
+ * interval; screenshots while the plan has room for one more, which is what a plan with
+ * screenshots is for (and what the tour's demo shop shows off); chat on when the account has a
+ * chat linked for every site.
+ */
+export function accountDefaults(
+  draft: Pick<WizardDraft, 'chatNotify'>,
+  quota: { num: Quota; used_num: Quota },
+  chatLinked: boolean,
+): Pick<WizardDraft, 'defaultsApplied' | 'interval'> &
+  Partial<Pick<WizardDraft, 'screenshot' | 'chatNotify'>> {
+  return {
+    defaultsApplied: true,
+    interval: String(defaultIntervalMinutes(quota.num, quota.used_num)),
+    ...(quota.num.ss > quota.used_num.ss && { screenshot: true }),
+    ...(chatLinked && draft.chatNotify === 'none' && { chatNotify: 'account' as const }),
+  };
 }

@@ -14,7 +14,8 @@ describe("the crawler's problems as the users' messages", () => {
 
   it('names unreachable, unsupported, timed-out and missing-element cases', () => {
     expect(problemMessage({ code: 'unreachable', detail: '' })).toBe('unreachable');
-    expect(problemMessage({ code: 'refused_address', detail: '' })).toBe('unreachable');
+    // Refused on purpose, not down: the wizard says the address is not public.
+    expect(problemMessage({ code: 'refused_address', detail: '' })).toBe('notPublic');
     expect(problemMessage({ code: 'blocked_by_robot', detail: '' })).toBe('unsupported');
     expect(problemMessage({ code: 'too_large', detail: '' })).toBe('unsupported');
     expect(problemMessage({ code: 'timeout', detail: '' })).toBe('timeout');

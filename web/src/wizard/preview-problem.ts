@@ -4,6 +4,7 @@ import type { PreviewProblem } from '../api/preview.ts';
 /** The wizard's message for a page or step that did not work (docs/product.md#check-errors). */
 export type ProblemMessage =
   | 'unreachable'
+  | 'notPublic'
   | 'notFound404'
   | 'fetchFailed'
   | 'unsupported'
@@ -17,8 +18,10 @@ export type ProblemMessage =
 export function problemMessage(problem: PreviewProblem): ProblemMessage {
   switch (problem.code) {
     case 'unreachable':
-    case 'refused_address':
       return 'unreachable';
+    // Refused on purpose (localhost, private networks, cloud metadata): not "the site is down".
+    case 'refused_address':
+      return 'notPublic';
     case 'http_status':
       return /\bHTTP 404\b/.test(problem.detail) ? 'notFound404' : 'fetchFailed';
     case 'timeout':

@@ -1,3 +1,4 @@
+import { URL_MAX_LENGTH } from '@mimamori/http-api';
 import { USER_AGENT_KINDS } from '@mimamori/watch-engine/user-agent-kinds';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -95,9 +96,16 @@ export function UrlStep({
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const wrongUrl = !isWebUrl(draft.url);
+    const tooLong = draft.url.trim().length > URL_MAX_LENGTH;
+    const wrongUrl = tooLong || !isWebUrl(draft.url);
     const wrongViewport = viewportProblem(draft);
-    setUrlError(wrongUrl ? errorText('url_invalid') : undefined);
+    setUrlError(
+      tooLong
+        ? t('wizard.url.tooLong', { max: URL_MAX_LENGTH.toLocaleString('en') })
+        : wrongUrl
+          ? errorText('url_invalid')
+          : undefined,
+    );
     setViewportError(wrongViewport ? errorText(wrongViewport) : undefined);
     if (wrongUrl || wrongViewport) {
       focusResult();

@@ -89,6 +89,11 @@ export type WizardDraft = {
   storedFetchMode: FetchMode | null;
   /** A paused site stays paused when its settings are edited; a new one starts monitoring. */
   paused: boolean;
+  /**
+   * The account's defaults (interval, screenshots) were applied once, or the site has its own: a
+   * choice the person made after is never overwritten, even when the step is shown again.
+   */
+  defaultsApplied: boolean;
 };
 
 export const newDraft = (): WizardDraft => ({
@@ -116,6 +121,7 @@ export const newDraft = (): WizardDraft => ({
   rules: emptyRules(),
   storedFetchMode: null,
   paused: false,
+  defaultsApplied: false,
 });
 
 export const newAction = (): ActionDraft => ({
@@ -351,5 +357,6 @@ export function draftFromStored(settings: StoredTargetSettings): WizardDraft {
     rules: settings.rules ?? emptyRules(),
     storedFetchMode: settings.fetch_mode,
     paused: settings.paused,
+    defaultsApplied: true,
   };
 }

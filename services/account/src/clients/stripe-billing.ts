@@ -89,6 +89,21 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
       return toSubscription(sub);
     },
 
+    async subscribe({ customerId, userId, lines }, key) {
+      const sub = await stripe.subscriptions.create(
+        {
+          customer: customerId,
+          items: await items(lines),
+          // The first period is paid now with the customer's default card; a decline leaves the
+          // subscription incomplete, which billing cancels so the account stays as it was.
+          payment_behavior: 'allow_incomplete',
+          metadata: { account_id: userId },
+        },
+        { idempotencyKey: key },
+      );
+      return toSubscription(sub);
+    },
+
     subscription: read,
 
     async createSetupIntent(customerId) {

@@ -39,6 +39,9 @@ export async function syncStripePrices(
           currency: price.currency.toLowerCase(),
           unit_amount: price.unitAmount,
           recurring: { interval: 'day', interval_count: price.intervalDays },
+          // The configured amount is what the customer pays, tax included (総額表示, docs/legal.md):
+          // with Stripe Tax on, the tax is taken out of it rather than added.
+          tax_behavior: 'inclusive',
           lookup_key: price.lookupKey,
           transfer_lookup_key: true,
           nickname: `${product.name} (${price.cycle}, ${price.currency})`,

@@ -6,7 +6,8 @@ export type AccountMailKind =
   | 'change_email'
   | 'email_taken'
   | 'reset_password'
-  | 'support_received';
+  | 'support_received'
+  | 'chat_link_broken';
 
 /** A mail the notifier sends for the account service, with the link token it carries. */
 export interface AccountMail {
@@ -18,4 +19,6 @@ export interface AccountMail {
   /** What the token is about beyond its user: the address it verifies, the request it follows up. */
   tokenSubject?: string;
   supportType?: string;
+  /** chat_link_broken: which link broke and why. */
+  chat?: { platform: string; label: string; reason: string };
 }

@@ -1,12 +1,13 @@
 import { type CatalogEntry, idempotent } from '@mimamori/bus';
 import type { Db } from '@mimamori/db';
 import { streams, targetDeleted } from '@mimamori/events';
+import { deleteSiteChatLinks } from '../store/chat-link-store.ts';
 import { ACCOUNT_SCHEMA } from '../store/migrations.ts';
 import { deleteSiteWebhooks } from '../store/webhook-store.ts';
 
 /**
- * A deleted site's own webhooks go with it (targets.deleted): they would never fire again, and
- * no screen would show them to delete them (docs/product.md#webhooks).
+ * A deleted site's own webhooks and chat links go with it (targets.deleted): they would never fire
+ * again, and no screen would show them to delete them (docs/product.md#webhooks, #chat-links).
  */
 export function targetDeletedConsumer(db: Db): CatalogEntry {
   return {
@@ -18,6 +19,7 @@ export function targetDeletedConsumer(db: Db): CatalogEntry {
     handler: idempotent(db, ACCOUNT_SCHEMA, 'account-target-deleted', async (message, tx) => {
       const event = targetDeleted.decode(message.data);
       await deleteSiteWebhooks(tx, event.userId, event.targetId);
+      await deleteSiteChatLinks(tx, event.userId, event.targetId);
     }),
   };
 }

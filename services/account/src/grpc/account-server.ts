@@ -13,6 +13,7 @@ import {
   updateProfile,
 } from '../domain/account-settings.ts';
 import { feedOwner } from '../domain/api-access.ts';
+import type { ChatLinkStore } from '../domain/chat-links.ts';
 import { createAccount } from '../domain/create-account.ts';
 import { type DiscordLinkDeps, linkDiscord, unlinkDiscord } from '../domain/discord-link.ts';
 import { changePassword, requestPasswordReset, resetPassword } from '../domain/passwords.ts';
@@ -49,6 +50,8 @@ export interface AccountServerDeps extends AccountDeps {
   afterAnswer: WorkAfterAnswer;
   /** The signed webhooks the notification profile lists. */
   webhooks: Pick<WebhookStore, 'list'>;
+  /** The chat links the notification profile lists (linked ones only). */
+  chatLinks: Pick<ChatLinkStore, 'list'>;
 }
 
 /** Every method resolves the caller from the session token first; no method takes a user id on trust. */
@@ -225,6 +228,14 @@ export function accountServer(deps: AccountServerDeps): accountV1.AccountService
           targetId: webhook.targetId,
           sealedSecret: webhook.sealedSecret,
         })),
+        chatLinks: (await deps.chatLinks.list(account.id))
+          .filter((link) => link.status === 'linked')
+          .map((link) => ({
+            id: link.id,
+            platform: link.platform,
+            targetId: link.targetId,
+            sealedCredentials: link.sealedCredentials,
+          })),
       };
     }),
   };

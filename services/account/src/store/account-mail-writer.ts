@@ -33,6 +33,12 @@ export async function writeAccountMail(tx: Sql, box: SecretBox, mail: AccountMai
       supportType: mail.supportType ?? '',
       plan: 0,
       timezone: '',
+      price: 0,
+      currency: '',
+      cycle: '',
+      chatPlatform: mail.chat?.platform ?? '',
+      chatLabel: mail.chat?.label ?? '',
+      chatReason: mail.chat?.reason ?? '',
     }),
   });
 }

@@ -4,7 +4,7 @@ import type { Db, Sql } from '@mimamori/db';
 import { accountHeld, accountMailRequested, holdLifted, planChanged } from '@mimamori/events';
 import type { Currency, Cycle, PlanId } from '@mimamori/plans';
 import type { BillingStore } from '../domain/billing/billing-ports.ts';
-import type { BillingRecord, ProviderStatus } from '../domain/billing/billing-record.ts';
+import type { BillingRecord, PlanChoice, ProviderStatus } from '../domain/billing/billing-record.ts';
 import { type BillingEffect, billingMails } from '../domain/billing/billing-state.ts';
 import { recordCancellationFeedback } from './cancellation-feedback-store.ts';
 import { ACCOUNT_SCHEMA } from './migrations.ts';
@@ -72,6 +72,8 @@ export interface BillingStoreOptions {
   /** A trial that ended without a card is cancelled this long after its end (the trial sweeper's grace). */
   trialGraceMs: number;
   now: () => Date;
+  /** A plan choice's price per cycle as charged (configuration), for the mails that state it; null: not sold. */
+  priceOf?: (choice: PlanChoice, currency: Currency) => number | null;
 }
 
 /**
@@ -177,7 +179,8 @@ async function saveRecord(tx: Sql, record: BillingRecord): Promise<void> {
     `UPDATE ${S}.billing_accounts
         SET provider_status = $2, suspend_at = $3, period_end = $4, cancel_at_period_end = $5,
             booked_plan = $6, booked_cycle = $7, booked_options = $8,
-            card_brand = $9, card_last4 = $10, card_exp_month = $11, card_exp_year = $12
+            card_brand = $9, card_last4 = $10, card_exp_month = $11, card_exp_year = $12,
+            subscription_id = $13
       WHERE user_id = $1`,
     [
       record.userId,
@@ -192,6 +195,8 @@ async function saveRecord(tx: Sql, record: BillingRecord): Promise<void> {
       record.card?.last4 ?? null,
       record.card?.expMonth ?? null,
       record.card?.expYear ?? null,
+      // A new subscription after the end (subscribing again) replaces the ended one.
+      record.subscriptionId,
     ],
   );
   // A lifted hold clears the delete date the trial sweeper set; the trial's end stays for the record.
@@ -241,7 +246,7 @@ async function publish(
       data: accountHeld.encode({ eventId, userId: record.userId, heldAt: now, reason }),
     });
   }
-  await writeBillingMails(tx, record, effects, cause, now);
+  await writeBillingMails(tx, record, effects, cause, now, options);
   if (effects.includes('monitoring_may_resume')) {
     const eventId = `hold-lifted:${record.userId}:${cause}:${now.getTime()}`;
     await writeEvent(tx, S, {
@@ -272,6 +277,7 @@ async function writeBillingMails(
   effects: BillingEffect[],
   cause: string,
   now: Date,
+  options: BillingStoreOptions,
 ): Promise<void> {
   const mails = billingMails(record, effects);
   if (mails.length === 0) return;
@@ -295,6 +301,9 @@ async function writeBillingMails(
     const eventId = `billing-mail:${mail.kind}:${record.userId}:${cause}:${now.getTime()}:${change}`;
     // The trial that ended without a card names the delete date the hold set.
     const date = mail.kind === 'trial_ended_no_card' ? user.delete_at : mail.date;
+    // The plan the mail names with its price: the booked one for a booking, else the one in force.
+    const choice = record.booked && mail.plan === record.booked.plan ? record.booked : record.current;
+    const price = options.priceOf?.(choice, record.currency) ?? null;
     await writeEvent(tx, S, {
       id: eventId,
       subject: accountMailRequested.subject,
@@ -309,6 +318,12 @@ async function writeBillingMails(
         billingDate: date ?? undefined,
         plan: mail.plan,
         timezone: user.timezone ?? '',
+        price: price ?? 0,
+        currency: price === null ? '' : record.currency,
+        cycle: price === null ? '' : choice.cycle,
+        chatPlatform: '',
+        chatLabel: '',
+        chatReason: '',
       }),
     });
   }

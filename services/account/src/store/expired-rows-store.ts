@@ -23,7 +23,11 @@ export function createExpiredRowsStore(db: Db): ExpiredRowsPort {
         `DELETE FROM ${S}.api_tokens WHERE expires_at < $1::timestamptz - ${API_TOKEN_MEMORY}`,
         [now],
       );
-      return failures.rowCount + tokens.rowCount + sessions.rowCount + apiTokens.rowCount;
+      // A chat link's code lives 15 minutes; past it, it can only be refused.
+      const chatCodes = await db.query(`DELETE FROM ${S}.chat_link_codes WHERE expires_at < $1`, [now]);
+      return (
+        failures.rowCount + tokens.rowCount + sessions.rowCount + apiTokens.rowCount + chatCodes.rowCount
+      );
     },
   };
 }

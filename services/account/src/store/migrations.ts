@@ -206,4 +206,43 @@ export const accountMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 7,
+    name: 'chat links',
+    sql: `
+      -- Chat links (docs/product.md#chat-links, ADR 0021): account-wide (target_id '') or for one
+      -- site. The credentials are one JSON object sealed with the secret box (context bound to the
+      -- user and the link); digests are SHA-256s of each credential key=value, so a platform's
+      -- "this chat is gone" finds its links without opening every one.
+      CREATE TABLE chat_links (
+        id uuid PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        platform text NOT NULL,
+        target_id text NOT NULL DEFAULT '',
+        label text NOT NULL DEFAULT '',
+        sealed_credentials text NOT NULL,
+        digests text[] NOT NULL DEFAULT '{}',
+        status text NOT NULL DEFAULT 'linked' CHECK (status IN ('linked', 'broken')),
+        broken_reason text NOT NULL DEFAULT '',
+        broken_at timestamptz,
+        -- The one mail about this breakage went (or was queued); a relink clears it.
+        broken_mail_sent boolean NOT NULL DEFAULT false,
+        created_at timestamptz NOT NULL,
+        version integer NOT NULL DEFAULT 1
+      );
+      CREATE INDEX chat_links_user_idx ON chat_links (user_id, created_at);
+      CREATE INDEX chat_links_digests_idx ON chat_links USING gin (digests);
+      -- One-time codes of the code and OAuth links (LINE, Telegram, Slack's state), as their hash.
+      CREATE TABLE chat_link_codes (
+        code_hash text PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        platform text NOT NULL,
+        target_id text NOT NULL DEFAULT '',
+        relink_id text NOT NULL DEFAULT '',
+        expires_at timestamptz NOT NULL,
+        used_at timestamptz
+      );
+      CREATE INDEX chat_link_codes_expiry_idx ON chat_link_codes (expires_at);
+    `,
+  },
 ];

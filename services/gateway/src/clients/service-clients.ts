@@ -1,5 +1,13 @@
 import { openBlobStore } from '@mimamori/blob-store';
-import { accountV1, billingV1, diffV1, filingsV1, targetV1, webhookV1 } from '@mimamori/contracts';
+import {
+  accountV1,
+  billingV1,
+  chatLinkV1,
+  diffV1,
+  filingsV1,
+  targetV1,
+  webhookV1,
+} from '@mimamori/contracts';
 import { createGrpcClient } from '@mimamori/runtime';
 import type { GatewayDeps } from '../gateway.ts';
 import { previewCrawlers } from './preview-crawlers.ts';
@@ -16,7 +24,7 @@ export interface ServiceAddresses {
 
 export type ServiceClients = Pick<
   GatewayDeps,
-  'account' | 'webhooks' | 'billing' | 'preview' | 'target' | 'history' | 'filings'
+  'account' | 'webhooks' | 'chatLinks' | 'billing' | 'preview' | 'target' | 'history' | 'filings'
 > & {
   /** Closes every client and the blob store. */
   close(): Promise<void>;
@@ -30,6 +38,8 @@ export async function connectServices(addresses: ServiceAddresses): Promise<Serv
   const account = createGrpcClient(accountV1.AccountServiceClient, addresses.account);
   // Signed webhooks are served by the account service too.
   const webhooks = createGrpcClient(webhookV1.WebhookServiceClient, addresses.account);
+  // And the chat links (ADR 0021).
+  const chatLinks = createGrpcClient(chatLinkV1.ChatLinkServiceClient, addresses.account);
   // Billing is a part of the account service (ADR 0012); it answers billing_off without Stripe keys.
   const billing = createGrpcClient(billingV1.BillingServiceClient, addresses.account);
   // Each preview session is served by the crawler that opened it (ADR 0011).
@@ -49,13 +59,14 @@ export async function connectServices(addresses: ServiceAddresses): Promise<Serv
   return {
     account,
     webhooks,
+    chatLinks,
     billing,
     preview,
     target,
     history,
     filings,
     async close() {
-      for (const client of [account, webhooks, preview, target, history?.client, filings, billing])
+      for (const client of [account, webhooks, chatLinks, preview, target, history?.client, filings, billing])
         client?.close();
       await history?.blobs.close();
     },

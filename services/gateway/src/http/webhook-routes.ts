@@ -154,7 +154,7 @@ export function webhookRoutes(
 }
 
 /** Whether the site is the caller's; answers 401 or 404 itself when not. */
-async function ownsSite(
+export async function ownsSite(
   deps: { account: accountV1.AccountServiceClient; target?: targetV1.TargetServiceClient | undefined },
   request: Parameters<typeof sessionCaller>[1],
   reply: FastifyReply,

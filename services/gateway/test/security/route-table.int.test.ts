@@ -31,6 +31,7 @@ const PUBLIC_BY_DESIGN: Record<string, string> = {
   'GET /api/signout': 'ends the session the cookie names, if any; nothing to refuse',
   'GET /api/openapi.json': 'the API description, the same for everyone',
   'GET /api/plans': 'the plan catalogue and prices, the same for everyone (the signup page shows them)',
+  'GET /api/operator': 'the seller’s legal details, the same for everyone (the law wants them public)',
   'POST /api/stripe/webhook': 'Stripe posts it: the signature over the raw body authorises it',
   'GET /i/:token':
     'a chat platform’s servers fetch an update’s picture: the signed, expiring link authorises it',
@@ -65,6 +66,7 @@ const aliceIds = {
   follow: '',
   webhook: '',
   apiToken: '',
+  chatLink: '',
 };
 /** The Japanese company Alice follows (its EDINET code names the item, as the spec's item has no id). */
 const ALICE_EDINET = 'E02144';
@@ -99,6 +101,13 @@ beforeAll(async () => {
   });
   expect(hook.status, hook.text).toBe(201);
   aliceIds.webhook = String((hook.body.webhook as { id: string }).id);
+  const chat = await alice.browser.post('/api/v2/chat-links', {
+    platform: 'chatwork',
+    target_id: aliceIds.targetV2,
+    fields: { apiToken: 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6', roomId: '1001' },
+  });
+  expect(chat.status, chat.text).toBe(201);
+  aliceIds.chatLink = String((chat.body.link as { id: string }).id);
   const opened = await alice.browser.post('/api/preview/open', { url: harness.siteUrl });
   expect(opened.status, opened.text).toBe(200);
   aliceIds.previewSession = String(opened.body.session_id);
@@ -129,12 +138,14 @@ function aliceParams(route: RouteEntry): Record<string, string> {
   const v1 = !route.url.startsWith('/api/v2/') && !route.url.startsWith('/api/preview/');
   const targetId = v1 ? aliceIds.targetV1 : aliceIds.targetV2;
   return {
-    // The webhook and token routes take a webhook's or a token's id; every other route a site's.
+    // The webhook, token and chat link routes take their own ids; every other route a site's.
     id: route.url.startsWith('/api/webhooks')
       ? aliceIds.webhook
       : route.url.startsWith('/api/tokens')
         ? aliceIds.apiToken
-        : targetId,
+        : route.url.startsWith('/api/v2/chat-links')
+          ? aliceIds.chatLink
+          : targetId,
     target_id: aliceIds.targetV1,
     target_v2_id: aliceIds.targetV2,
     session_id: aliceIds.previewSession,
@@ -165,13 +176,14 @@ async function stillSignedIn(member: Member) {
 }
 
 async function aliceState() {
-  const [sites, account, info, webhooks, tokens, feeds] = await Promise.all([
+  const [sites, account, info, webhooks, tokens, feeds, chat] = await Promise.all([
     alice.browser.get('/api/v2/targets'),
     alice.browser.get('/api/account'),
     alice.browser.get('/api/user_info'),
     alice.browser.get('/api/webhooks'),
     alice.browser.get('/api/tokens'),
     alice.browser.get('/api/feeds'),
+    alice.browser.get('/api/v2/chat-links'),
   ]);
   return {
     sites: sites.body.targets,
@@ -181,6 +193,7 @@ async function aliceState() {
     webhooks: webhooks.body.webhooks,
     tokens: (tokens.body.tokens as { id: string; name: string }[]).map(({ id, name }) => ({ id, name })),
     feeds: feeds.body,
+    chatLinks: chat.body.links,
   };
 }
 
@@ -329,10 +342,12 @@ describe('isolation: another account’s ids, for every guarded route', () => {
       expect(own.status, `${path}: ${own.text.slice(0, 200)}`).toBe(200);
       expect(answers[key(route)], path).toBe(404);
     }
-    const testRoute = { method: 'POST', url: '/api/webhooks/test' };
-    const ownTest = await call(alice.browser, testRoute, aliceParams(testRoute));
-    expect(ownTest.status, ownTest.text).toBe(200);
-    expect(answers[key(testRoute)]).toBe(404);
+    for (const url of ['/api/webhooks/test', '/api/v2/chat-links/test']) {
+      const testRoute = { method: 'POST', url };
+      const ownTest = await call(alice.browser, testRoute, aliceParams(testRoute));
+      expect(ownTest.status, ownTest.text).toBe(200);
+      expect(answers[key(testRoute)], url).toBe(404);
+    }
     const ownPreview = await alice.browser.post('/api/preview/render', {
       session_id: aliceIds.previewSession,
     });

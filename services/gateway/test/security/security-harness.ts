@@ -5,7 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccountService, createStripe, stripeBilling, syncStripePrices } from '@mimamori/account';
 import { type BlobStore, createFileBlobStore } from '@mimamori/blob-store';
-import { accountV1, billingV1, diffV1, filingsV1, targetV1, webhookV1 } from '@mimamori/contracts';
+import { chatworkStandIn, memoryStandInStore } from '@mimamori/chat-stand-ins';
+import {
+  accountV1,
+  billingV1,
+  chatLinkV1,
+  diffV1,
+  filingsV1,
+  targetV1,
+  webhookV1,
+} from '@mimamori/contracts';
 import { createCrawlerService } from '@mimamori/crawler';
 import { createDiffService } from '@mimamori/diff';
 import { createFilingsService } from '@mimamori/filings';
@@ -23,6 +32,7 @@ import {
   startTestServiceHost,
   type TestServiceHost,
 } from '@mimamori/test-fixtures';
+import Fastify from 'fastify';
 import { startFilingsStandIn } from '../../../filings/test/filings-stand-in.ts';
 import { previewCrawlers } from '../../src/clients/preview-crawlers.ts';
 import { createGateway, type Gateway } from '../../src/gateway.ts';
@@ -102,8 +112,19 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
   const stripeApi = `http://127.0.0.1:${(await standIn.listen()).port}`;
   const prices = { 3: { month: { JPY: 980, USD: 700 }, year: { JPY: 9800, USD: 7000 } } };
   await syncStripePrices(createStripe(STRIPE_KEYS.secretKey, stripeApi), billingCatalogue(prices, {}));
+  // Chatwork on its stand-in, so the chat link routes are walked with a link of Alice's.
+  const chatStandIn = Fastify();
+  chatworkStandIn()(chatStandIn, '/dev/chatwork', {
+    store: memoryStandInStore(),
+    productUrl: () => '',
+    settings: {},
+  });
+  const chatSettings = {
+    chatwork: { apiBase: `${await chatStandIn.listen({ host: '127.0.0.1', port: 0 })}/dev/chatwork` },
+  };
   const accountService = await runService(
     createAccountService({
+      chatSettings,
       db,
       logger,
       secretBox,
@@ -157,6 +178,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
   const account = createGrpcClient(accountV1.AccountServiceClient, accountService.grpcAddress);
   const filings = createGrpcClient(filingsV1.FilingsServiceClient, filingsService.grpcAddress);
   const webhooks = createGrpcClient(webhookV1.WebhookServiceClient, accountService.grpcAddress);
+  const chatLinks = createGrpcClient(chatLinkV1.ChatLinkServiceClient, accountService.grpcAddress);
   const billing = createGrpcClient(billingV1.BillingServiceClient, accountService.grpcAddress);
   const target = createGrpcClient(targetV1.TargetServiceClient, targetService.grpcAddress);
   const history = createGrpcClient(diffV1.HistoryServiceClient, diffService.grpcAddress);
@@ -165,6 +187,8 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     logger,
     account,
     webhooks,
+    chatLinks,
+    chat: { settings: chatSettings },
     billing,
     target,
     preview,
@@ -213,7 +237,9 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     },
     async close() {
       await gateway.close();
-      for (const client of [account, webhooks, billing, target, history, preview, filings]) client.close();
+      for (const client of [account, webhooks, chatLinks, billing, target, history, preview, filings])
+        client.close();
+      await chatStandIn.close();
       await standIn.close();
       await testHost.close();
       await smtp.close();

@@ -25,6 +25,12 @@ export function accountProfileClient(
           targetId: webhook.targetId,
           sealedSecret: webhook.sealedSecret,
         })),
+        chatLinks: answer.chatLinks.map((link) => ({
+          id: link.id,
+          platform: link.platform,
+          targetId: link.targetId,
+          sealedCredentials: link.sealedCredentials,
+        })),
       };
     },
     close: () => client?.close(),

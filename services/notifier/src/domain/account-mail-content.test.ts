@@ -165,4 +165,53 @@ describe('account mail content', () => {
       'Dec 10, 2026, 20:00 (UTC)',
     );
   });
+
+  it('tells once that a chat link broke: the platform, the chat, why, and where to link it again', () => {
+    const chat = { platform: 'chatwork', label: 'Room 7001', reason: 'chatwork_token_revoked' };
+    const ja = accountMailContent('chat_link_broken', 'ja', 'https://x.example/account', '', {
+      date: null,
+      plan: 0,
+      chat,
+    });
+    expect(ja.subject).toBe('【Mimamori】Chatwork への通知が止まっています');
+    expect(ja.text).toContain(
+      'Chatwork「Room 7001」への通知を送れなくなりました: 連携の許可（トークン）が取り消されました。',
+    );
+    expect(ja.text).toContain('https://x.example/account');
+    const en = accountMailContent('chat_link_broken', 'en', 'https://x.example/account', '', {
+      date: null,
+      plan: 0,
+      chat: { platform: 'telegram', label: 'Team <b>', reason: 'telegram_bot_blocked' },
+    });
+    expect(en.subject).toBe('Mimamori: notifications to Telegram have stopped');
+    expect(en.text).toContain('the chat was removed or the bot was taken out of it');
+    expect(en.html).toContain('Team &lt;b&gt;');
+  });
+
+  it.each([
+    [
+      'slack_not_in_channel',
+      'Slack のチャンネルからアプリが外されました',
+      'the app was removed from the Slack channel',
+    ],
+    ['slack_is_archived', 'Slack のチャンネルがアーカイブされました', 'the Slack channel was archived'],
+    [
+      'teams_workflow_turned_off',
+      'Teams のワークフローがオフにされました',
+      'the Teams workflow was turned off',
+    ],
+  ])('says what happened on the platform for %s', (reason, ja, en) => {
+    const facts = (platform: string) => ({
+      date: null,
+      plan: 0,
+      chat: { platform, label: '#general', reason },
+    });
+    const platform = reason.split('_')[0] ?? '';
+    expect(
+      accountMailContent('chat_link_broken', 'ja', 'https://x.example/account', '', facts(platform)).text,
+    ).toContain(`への通知を送れなくなりました: ${ja}。`);
+    expect(
+      accountMailContent('chat_link_broken', 'en', 'https://x.example/account', '', facts(platform)).text,
+    ).toContain(en);
+  });
 });

@@ -1,5 +1,5 @@
 import { escapeHtml } from '@mimamori/mail/html-escape';
-import { planName } from '@mimamori/plans';
+import { type Currency, type Cycle, formatPrice, includedConsumptionTax, planName } from '@mimamori/plans';
 import { brandedMail, mailButton } from './mail-layout.ts';
 import { writtenTime } from './written-time.ts';
 
@@ -10,6 +10,7 @@ export type AccountMailKind =
   | 'email_taken'
   | 'reset_password'
   | 'support_received'
+  | 'chat_link_broken'
   | BillingMailKind;
 
 /** Billing's mails (docs/billing.md): no token; the link opens the screen where the user acts. */
@@ -23,7 +24,8 @@ export type BillingMailKind =
   | 'plan_change_booked'
   | 'booked_change_cancelled'
   | 'cancellation_confirmed'
-  | 'cancellation_undone';
+  | 'cancellation_undone'
+  | 'subscribed_again';
 
 export const BILLING_LINK_PATHS: Record<BillingMailKind, string> = {
   trial_ending: '/newcard',
@@ -38,6 +40,8 @@ export const BILLING_LINK_PATHS: Record<BillingMailKind, string> = {
   booked_change_cancelled: '/account',
   cancellation_confirmed: '/account',
   cancellation_undone: '/account',
+  // Sites the end paused stay paused; the dashboard resumes them in one click.
+  subscribed_again: '/',
 };
 
 /**
@@ -49,6 +53,65 @@ export interface BillingFacts {
   date: Date | null;
   plan: number;
   timezone?: string;
+  /** The plan's price per cycle as charged (tax-inclusive), when configured. */
+  price?: { amount: number; currency: Currency; cycle: Cycle };
+  /** chat_link_broken: the link's platform, the chat's name and why it broke (docs/product.md#chat-links). */
+  chat?: { platform: string; label: string; reason: string };
+}
+
+/**
+ * "月額¥980（税込、うち消費税¥89）" / "$7.00 a month (no Japanese consumption tax)": the price as
+ * every screen shows it (総額表示, docs/product.md#prices).
+ */
+function writtenPrice(price: BillingFacts['price'], lang: 'ja' | 'en'): string {
+  if (!price) return '';
+  const money = formatPrice(price.amount, price.currency);
+  const tax = includedConsumptionTax(price.amount, price.currency);
+  if (lang === 'ja') {
+    const cycle = price.cycle === 'year' ? '年額' : '月額';
+    return tax === null
+      ? `${cycle}${money}（日本の消費税の対象外）`
+      : `${cycle}${money}（税込、うち消費税${formatPrice(tax, 'JPY')}）`;
+  }
+  const cycle = price.cycle === 'year' ? 'a year' : 'a month';
+  return tax === null
+    ? `${money} ${cycle} (no Japanese consumption tax)`
+    : `${money} ${cycle} (tax included: ${formatPrice(tax, 'JPY')} consumption tax)`;
+}
+
+const CHAT_PLATFORM_NAMES: Record<string, string> = {
+  slack: 'Slack',
+  teams: 'Microsoft Teams',
+  line: 'LINE',
+  chatwork: 'Chatwork',
+  telegram: 'Telegram',
+};
+
+/** Why a link broke, in words; the adapters' reasons end in what happened to the platform's side. */
+function chatBreakage(reason: string, lang: 'ja' | 'en'): string {
+  // What the user can undo on the platform's side before linking again (as the account page says).
+  if (reason === 'slack_not_in_channel') {
+    return lang === 'ja'
+      ? 'Slack のチャンネルからアプリが外されました'
+      : 'the app was removed from the Slack channel';
+  }
+  if (reason === 'slack_is_archived') {
+    return lang === 'ja' ? 'Slack のチャンネルがアーカイブされました' : 'the Slack channel was archived';
+  }
+  if (reason === 'teams_workflow_turned_off') {
+    return lang === 'ja' ? 'Teams のワークフローがオフにされました' : 'the Teams workflow was turned off';
+  }
+  if (/token_revoked|token_invalid|revoked|uninstalled/.test(reason)) {
+    return lang === 'ja' ? '連携の許可（トークン）が取り消されました' : 'its access (token) was revoked';
+  }
+  if (/blocked|unfollow|left|removed|gone|not_found/.test(reason)) {
+    return lang === 'ja'
+      ? '送信先のチャットが削除されたか、ボットが外されました'
+      : 'the chat was removed or the bot was taken out of it';
+  }
+  return lang === 'ja'
+    ? 'サービスがこの送信先への投稿を受け付けなくなりました'
+    : 'the service no longer takes messages for it';
 }
 
 /** The page each kind's link opens; the token goes in its query. */
@@ -58,6 +121,11 @@ export const LINK_PATHS: Partial<Record<AccountMailKind, string>> = {
   change_email: '/verify',
   reset_password: '/reset_pass',
   support_received: '/req_support',
+};
+
+/** Mails without a token whose link opens a screen where the user acts. */
+export const SCREEN_LINK_PATHS: Partial<Record<AccountMailKind, string>> = {
+  chat_link_broken: '/account',
 };
 
 interface Copy {
@@ -81,8 +149,12 @@ function copy(
   facts: BillingFacts = { date: null, plan: 0 },
 ): Copy {
   const type = SUPPORT_TYPES[supportType]?.[lang] ?? supportType;
+  const chatPlatform = CHAT_PLATFORM_NAMES[facts.chat?.platform ?? ''] ?? facts.chat?.platform ?? '';
+  const chatLabel = facts.chat?.label ?? '';
+  const chatReason = chatBreakage(facts.chat?.reason ?? '', lang);
   const date = facts.date ? writtenTime(facts.date, facts.timezone ?? '', lang) : '';
   const plan = planName(facts.plan, lang);
+  const price = writtenPrice(facts.price, lang);
   const ja: Record<AccountMailKind, Copy> = {
     verify_email: {
       subject: '【Mimamori】メールアドレスの確認',
@@ -132,7 +204,11 @@ function copy(
       subject: '【Mimamori】無料トライアルは3日後に終了します',
       lines: [
         `無料トライアルは${date}に終了します。`,
-        'カードが登録されていないと、終了後はすべての監視が停止します。続けてご利用いただくにはカードを登録してください。',
+        'カードが登録されていないと、終了後はすべての監視が停止します。料金が自動で請求されることはありません。',
+        price
+          ? `続けてご利用いただくにはカードを登録してください。登録すると${date}から「${plan}」の有料契約（${price}）に移り、解約するまで自動更新されます。`
+          : `続けてご利用いただくにはカードを登録してください。登録すると${date}から「${plan}」の有料契約に移り、解約するまで自動更新されます。`,
+        'アカウント画面からいつでも解約でき、解約後も支払い済みの期間の終わりまでご利用いただけます。',
       ],
       action: 'カードを登録する',
     },
@@ -205,6 +281,25 @@ function copy(
       ],
       action: 'アカウントを確認する',
     },
+    subscribed_again: {
+      subject: '【Mimamori】ご契約を再開しました',
+      lines: [
+        `「${plan}」${price ? `（${price}）` : ''}のご契約を再開し、最初の期間の料金をお支払いいただきました。`,
+        ...(date
+          ? [`${date}に自動更新されます。止めるにはそれまでにアカウント画面から解約してください。`]
+          : []),
+        '契約終了で止まっていたサイトは一時停止のままです。ダッシュボードから監視を再開してください。',
+      ],
+      action: 'ダッシュボードを開く',
+    },
+    chat_link_broken: {
+      subject: `【Mimamori】${chatPlatform} への通知が止まっています`,
+      lines: [
+        `${chatPlatform}「${chatLabel}」への通知を送れなくなりました: ${chatReason}。`,
+        'この送信先にはこれ以上送りません。アカウント画面から連携し直すと再開します。このお知らせは一度だけお送りします。',
+      ],
+      action: '連携し直す',
+    },
   };
   const en: Record<AccountMailKind, Copy> = {
     verify_email: {
@@ -255,7 +350,11 @@ function copy(
       subject: 'Mimamori: your free trial ends in 3 days',
       lines: [
         `Your free trial ends on ${date}.`,
-        'Without a card, all monitoring stops when it ends. Register a card to keep watching your pages.',
+        'Without a card, all monitoring stops when it ends. Nothing is charged automatically.',
+        price
+          ? `Register a card to keep watching your pages: from ${date} you are then on the paid ${plan} plan (${price}), renewed automatically until you cancel.`
+          : `Register a card to keep watching your pages: from ${date} you are then on the paid ${plan} plan, renewed automatically until you cancel.`,
+        'You can cancel at any time on the account page; the service then lasts to the end of the period paid for.',
       ],
       action: 'Register a card',
     },
@@ -326,6 +425,25 @@ function copy(
       ],
       action: 'View my account',
     },
+    subscribed_again: {
+      subject: 'Mimamori: your subscription has started again',
+      lines: [
+        `Welcome back. You are on ${plan}${price ? ` (${price})` : ''}; the first period is paid.`,
+        ...(date
+          ? [`It renews automatically on ${date} unless you cancel before then on the account page.`]
+          : []),
+        'Sites stopped when the subscription ended stay paused; resume them from the dashboard.',
+      ],
+      action: 'Open the dashboard',
+    },
+    chat_link_broken: {
+      subject: `Mimamori: notifications to ${chatPlatform} have stopped`,
+      lines: [
+        `Notifications can no longer be sent to ${chatPlatform} “${chatLabel}”: ${chatReason}.`,
+        'Nothing more is sent there. Link it again on the account page to resume. This is the only mail about it.',
+      ],
+      action: 'Link it again',
+    },
   };
   return (lang === 'en' ? en : ja)[kind];
 }
@@ -338,6 +456,7 @@ export function isAccountMailKind(kind: string): kind is AccountMailKind {
     'email_taken',
     'reset_password',
     'support_received',
+    'chat_link_broken',
     ...Object.keys(BILLING_LINK_PATHS),
   ].includes(kind);
 }

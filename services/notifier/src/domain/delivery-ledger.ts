@@ -1,5 +1,5 @@
-/** The channel a delivery goes on: an update's or account's mail, Discord, or one signed webhook URL. */
-export type DeliveryChannel = 'email' | 'discord' | 'webhook';
+/** The channel a delivery goes on: an update's or account's mail, Discord, one signed webhook URL or one chat link. */
+export type DeliveryChannel = 'email' | 'discord' | 'webhook' | 'chat';
 
 /**
  * What became of one delivery (one message on one channel) when a copy of its event asked to

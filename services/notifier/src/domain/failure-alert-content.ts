@@ -55,7 +55,7 @@ export function failureWords(kind: FailureKind, areaName: string, lang: 'ja' | '
   return KIND_WORDS[kind][lang](areaName);
 }
 
-function lines(notice: FailureNotice): { subject: string; body: string[] } {
+export function failureLines(notice: FailureNotice): { subject: string; body: string[] } {
   const { lang, label, failure, recovered, silent } = notice;
   if (silent) {
     const since = writtenTime(silent.since, notice.timezone, lang);
@@ -114,7 +114,7 @@ function lines(notice: FailureNotice): { subject: string; body: string[] } {
  * has, with the site's address and a button to its history.
  */
 export function failureMailContent(notice: FailureNotice): { subject: string; text: string; html: string } {
-  const { subject, body } = lines(notice);
+  const { subject, body } = failureLines(notice);
   const words = UPDATE_WORDS[notice.lang];
   const text = [
     ...body,
@@ -140,7 +140,7 @@ export function failureMailContent(notice: FailureNotice): { subject: string; te
 
 /** The alert or "working again" Discord message: one embed, red for failing, teal for working. */
 export function failureDiscordMessage(notice: FailureNotice): DiscordMessage {
-  const { subject, body } = lines(notice);
+  const { subject, body } = failureLines(notice);
   const link = notice.historyUrl || notice.url;
   return {
     payload: {

@@ -18,7 +18,7 @@ export interface FilingNotice {
   publishedAt: Date;
 }
 
-const SOURCE_NAMES: Record<string, string> = {
+export const SOURCE_NAMES: Record<string, string> = {
   tdnet: 'TDnet',
   edinet: 'EDINET',
   sec: 'SEC EDGAR',
@@ -51,13 +51,13 @@ export const FILING_WORDS = {
   },
 } as const;
 
-function companyLine(notice: FilingNotice): string {
+export function companyLine(notice: FilingNotice): string {
   const name = notice.companyName || notice.followLabel;
   return notice.companyCode ? `${name} (${notice.companyCode})` : name;
 }
 
 /** Only http(s) links are shown as links: the source's text is not trusted to carry a safe one. */
-function safeLink(url: string): string {
+export function safeLink(url: string): string {
   return /^https?:\/\//i.test(url) ? url : '';
 }
 

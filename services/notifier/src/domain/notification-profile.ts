@@ -1,3 +1,4 @@
+import type { ProfileChatLink } from './chat-links.ts';
 import type { ProfileWebhook } from './webhook-payload.ts';
 
 /** Where and how a user is told about updates, as the account service keeps it. */
@@ -10,6 +11,8 @@ export interface NotificationProfile {
   sealedDiscordWebhook: string;
   /** The account's signed webhooks, account-wide and per site (docs/webhooks.md). */
   webhooks: ProfileWebhook[];
+  /** The account's linked chat links, account-wide and per site (docs/product.md#chat-links). */
+  chatLinks: ProfileChatLink[];
 }
 
 export interface NotificationProfileSource {

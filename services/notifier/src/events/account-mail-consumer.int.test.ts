@@ -64,6 +64,12 @@ describe('account mail consumer', () => {
       supportType: '',
       plan: 0,
       timezone: '',
+      price: 0,
+      currency: '',
+      cycle: '',
+      chatPlatform: '',
+      chatLabel: '',
+      chatReason: '',
     });
     await consumer.handler(event);
     await consumer.handler(event);
@@ -95,6 +101,12 @@ describe('account mail consumer', () => {
       supportType: '',
       plan: 0,
       timezone: '',
+      price: 0,
+      currency: '',
+      cycle: '',
+      chatPlatform: '',
+      chatLabel: '',
+      chatReason: '',
     });
     await expect(consumer.handler(event)).rejects.toThrow();
     expect(smtp.messages.filter((m) => JSON.stringify(m.to).includes('moved@example.jp'))).toHaveLength(0);
@@ -102,6 +114,27 @@ describe('account mail consumer', () => {
   });
 
   it.each([
+    {
+      lang: 'ja',
+      kind: 'trial_ending',
+      subject: '【Mimamori】無料トライアルは3日後に終了します',
+      line: '登録すると2027年1月19日 22:07（日本時間）から「ベーシック5 (1分間隔)」の有料契約（月額¥1,980（税込、うち消費税¥180））に移り、解約するまで自動更新されます。',
+      link: 'https://mimamori.example/newcard',
+    },
+    {
+      lang: 'en',
+      kind: 'trial_ending',
+      subject: 'Mimamori: your free trial ends in 3 days',
+      line: 'from Jan 19, 2027, 13:07 (UTC) you are then on the paid Basic 5 (1-minute interval) plan (¥1,980 a month (tax included: ¥180 consumption tax)), renewed automatically until you cancel.',
+      link: 'https://mimamori.example/newcard',
+    },
+    {
+      lang: 'ja',
+      kind: 'subscribed_again',
+      subject: '【Mimamori】ご契約を再開しました',
+      line: '2027年1月19日 22:07（日本時間）に自動更新されます。',
+      link: 'https://mimamori.example/',
+    },
     {
       lang: 'ja',
       kind: 'plan_change_booked',
@@ -151,6 +184,12 @@ describe('account mail consumer', () => {
       billingDate: new Date('2027-01-19T13:07:00Z'),
       plan: 4,
       timezone: '',
+      price: 1980,
+      currency: 'JPY',
+      cycle: 'month',
+      chatPlatform: '',
+      chatLabel: '',
+      chatReason: '',
     });
     await consumer.handler(event);
     await consumer.handler(event);

@@ -9,6 +9,7 @@ import {
   type BillingMailKind,
   isAccountMailKind,
   LINK_PATHS,
+  SCREEN_LINK_PATHS,
 } from '../domain/account-mail-content.ts';
 import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
 import { sendClaimed } from './claimed-send.ts';
@@ -48,12 +49,24 @@ export function accountMailConsumer(deps: {
         }
         const billingPath = BILLING_LINK_PATHS[kind as BillingMailKind];
         if (billingPath) link = new URL(billingPath, deps.publicUrl()).toString();
+        const screenPath = SCREEN_LINK_PATHS[kind];
+        if (screenPath) link = new URL(screenPath, deps.publicUrl()).toString();
         await deps.mail.send({
           to: [event.to],
           ...accountMailContent(kind, event.lang, link, event.supportType, {
             date: event.billingDate ?? null,
             plan: event.plan,
             timezone: event.timezone,
+            ...(event.currency === 'JPY' || event.currency === 'USD'
+              ? {
+                  price: {
+                    amount: event.price,
+                    currency: event.currency,
+                    cycle: event.cycle === 'year' ? 'year' : 'month',
+                  },
+                }
+              : {}),
+            chat: { platform: event.chatPlatform, label: event.chatLabel, reason: event.chatReason },
           }),
         });
         deps.logger.info({ deliveryId, kind }, 'account mail sent');

@@ -7,6 +7,8 @@ import type { SecretBox } from '@mimamori/secret-box';
 import { alertDue, DEFAULT_ALERT_AFTER, failureKindOf, silenceDue } from '@mimamori/watch-engine';
 import type { WebhookPoster } from '@mimamori/webhook';
 import { postDiscordMessage } from '../clients/discord-webhook-client.ts';
+import { chatLinksForSite } from '../domain/chat-links.ts';
+import { failureChatMessage } from '../domain/chat-message.ts';
 import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
 import {
   type FailureNotice,
@@ -19,6 +21,7 @@ import { failureWebhookPayload, webhooksFor } from '../domain/webhook-payload.ts
 import { countOutcome, markAlerted, markRecoveryTold } from '../store/error-streak-store.ts';
 import { loadNotice } from '../store/notice-store.ts';
 import { countForSilence, markSilenceTold } from '../store/silence-store.ts';
+import { type ChatSetup, sendChat } from './chat-send.ts';
 import { type ClaimedSend, sendClaimed } from './claimed-send.ts';
 import { historyUrl, mailRecipients, siteDiscordUrl } from './site-channels.ts';
 import { sendWebhook } from './webhook-send.ts';
@@ -33,6 +36,8 @@ export interface CheckResultConsumerDeps {
   publicUrl: () => string;
   /** Posts the alerts to the account's signed webhooks through the SSRF guard. */
   webhooks: Pick<WebhookPoster, 'post'>;
+  /** The chat platforms the site's chat links are on. */
+  chat?: ChatSetup | undefined;
   logger: Logger;
   retryDelay?: RetryDelay;
 }
@@ -47,7 +52,7 @@ const MAX_DELIVER = 20;
  * after an alerted run one "working again" message (`recovered:<target>:<run start>:<channel>`).
  * Deliveries are named after the run, so a redelivered result sends nothing twice; the run is
  * marked told only once every channel is done. The account's webhooks for the site are channels
- * too (`…:webhook:<webhook id>`, docs/webhooks.md). A check that worked also counts for the silence
+ * too (`…:webhook:<webhook id>`, docs/webhooks.md), and so are its chat links (`…:chat:<link id>`). A check that worked also counts for the silence
  * alert (docs/product.md#silence-alerts): when the site's days have passed since its last update
  * (or its first check), by the check's own time, each channel hears once for that quiet spell
  * (`silence:<target>:<spell start>:<channel>`).
@@ -172,6 +177,18 @@ export function checkResultConsumer(deps: CheckResultConsumerDeps): CatalogEntry
               log,
               message.deliveryCount >= MAX_DELIVER,
             ),
+          ),
+          ...chatLinksForSite((profile as NotificationProfile).chatLinks, notice as TargetNotice).map(
+            (link) =>
+              sendChat(
+                `${id}:chat:${link.id}`,
+                message,
+                { ...link, userId: result.userId },
+                async () => failureChatMessage(content),
+                deps,
+                log,
+                message.deliveryCount >= MAX_DELIVER,
+              ),
           ),
         ]);
       }

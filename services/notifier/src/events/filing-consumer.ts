@@ -5,10 +5,13 @@ import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { WebhookPoster } from '@mimamori/webhook';
 import { postDiscordMessage } from '../clients/discord-webhook-client.ts';
+import { accountChatLinks } from '../domain/chat-links.ts';
+import { filingChatMessage } from '../domain/chat-message.ts';
 import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
 import { type FilingNotice, filingDiscordMessage, filingMailContent } from '../domain/filing-notice.ts';
 import type { NotificationProfile, NotificationProfileSource } from '../domain/notification-profile.ts';
 import { accountWideWebhooks, filingWebhookPayload } from '../domain/webhook-payload.ts';
+import { type ChatSetup, sendChat } from './chat-send.ts';
 import { type ClaimedSend, sendClaimed } from './claimed-send.ts';
 import { accountDiscordUrl, accountRecipients } from './site-channels.ts';
 import { sendWebhook } from './webhook-send.ts';
@@ -23,6 +26,8 @@ export interface FilingConsumerDeps {
   discordApiBase: string | (() => string);
   /** Posts the notice to the account-wide signed webhooks through the SSRF guard. */
   webhooks: Pick<WebhookPoster, 'post'>;
+  /** The chat platforms the account-wide chat links are on. */
+  chat?: ChatSetup | undefined;
   logger: Logger;
   retryDelay?: RetryDelay;
 }
@@ -35,8 +40,9 @@ const MAX_DELIVER = 20;
  * Tells a follower of a new filing (filings.published, one event per follower): one e-mail to
  * the account address and its verified additional ones, and one Discord message to the
  * account's webhook when linked, and one signed POST to each account-wide webhook
- * (docs/webhooks.md; a filing belongs to no site, so a site's own webhooks hear nothing). Each
- * channel is its own delivery (`<event id>:email` / `:discord` / `:webhook:<webhook id>`, the
+ * (docs/webhooks.md; a filing belongs to no site, so a site's own webhooks hear nothing), and one
+ * message to each account-wide chat link. Each channel is its own delivery (`<event id>:email` /
+ * `:discord` / `:webhook:<webhook id>` / `:chat:<link id>`, the
  * event id naming the filing and the user), so a redelivered or republished event sends only
  * what is missing, as for updates (update-consumer.ts).
  */
@@ -82,6 +88,17 @@ export function filingConsumer(deps: FilingConsumerDeps): CatalogEntry {
                 { key: event.filingKey },
                 notice,
               )),
+            deps,
+            log,
+            message.deliveryCount >= MAX_DELIVER,
+          ),
+        ),
+        ...accountChatLinks(profile.chatLinks).map((link) =>
+          sendChat(
+            `${event.eventId}:chat:${link.id}`,
+            message,
+            { ...link, userId: event.userId },
+            async () => filingChatMessage(notice),
             deps,
             log,
             message.deliveryCount >= MAX_DELIVER,

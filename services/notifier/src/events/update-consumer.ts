@@ -1,5 +1,6 @@
 import type { BlobStore } from '@mimamori/blob-store';
 import { type BusMessage, type CatalogEntry, exponentialRetryDelay, type RetryDelay } from '@mimamori/bus';
+import type { ChatMessage } from '@mimamori/chat';
 import type { Db } from '@mimamori/db';
 import { updateDetected } from '@mimamori/events';
 import type { MailTransport } from '@mimamori/mail';
@@ -7,6 +8,8 @@ import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { WebhookPoster } from '@mimamori/webhook';
 import { postDiscordMessage } from '../clients/discord-webhook-client.ts';
+import { chatLinksForSite } from '../domain/chat-links.ts';
+import { updateChatMessage } from '../domain/chat-message.ts';
 import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
 import { discordMessage, withoutPictures } from '../domain/discord-message.ts';
 import { mailPictures } from '../domain/mail-pictures.ts';
@@ -18,6 +21,7 @@ import type { UpdateImage, UpdateNotice } from '../domain/update-notice.ts';
 import { noticeSummary } from '../domain/update-wording.ts';
 import { webhookPayload, webhooksFor } from '../domain/webhook-payload.ts';
 import { loadNotice } from '../store/notice-store.ts';
+import { type ChatSetup, chatImages, sendChat } from './chat-send.ts';
 import { type ClaimedSend, sendClaimed } from './claimed-send.ts';
 import { historyUrl, mailRecipients, siteDiscordUrl } from './site-channels.ts';
 import { sendWebhook } from './webhook-send.ts';
@@ -36,6 +40,8 @@ export interface UpdateConsumerDeps {
   publicUrl: () => string;
   /** Posts signed webhook deliveries through the SSRF guard. */
   webhooks: Pick<WebhookPoster, 'post'>;
+  /** The chat platforms; without it the account's chat links get nothing (a harness without them). */
+  chat?: ChatSetup | undefined;
   logger: Logger;
   retryDelay?: RetryDelay;
 }
@@ -56,7 +62,8 @@ const DONE: Attempt = { retry: false };
  * channel another copy of the event is sending right now hands it back until that copy's claim
  * runs out. The ack wait is the claim's length: a copy that dies mid-send comes back about when
  * its claim is free again. Each of the account's signed webhooks for the site is a delivery of
- * its own too (`update:<update id>:webhook:<webhook id>`, docs/webhooks.md).
+ * its own too (`update:<update id>:webhook:<webhook id>`, docs/webhooks.md), and so is each of its
+ * chat links the site's chat setting names (`update:<update id>:chat:<link id>`, ADR 0021).
  */
 export function updateConsumer(deps: UpdateConsumerDeps): CatalogEntry {
   const retryDelay = deps.retryDelay ?? exponentialRetryDelay;
@@ -107,6 +114,26 @@ export function updateConsumer(deps: UpdateConsumerDeps): CatalogEntry {
         matched: event.matched,
       });
       const content = async (): Promise<UpdateNotice> => ({ ...facts(), images: await loadImages() });
+      // One message for every chat link of this copy: the pictures converted once.
+      let chatMessage: Promise<ChatMessage> | undefined;
+      const chatContent = () => {
+        chatMessage ??= (async () => {
+          const images = await chatImages(
+            await loadImages(),
+            {
+              targetId: event.targetId,
+              blobKeys: { before: event.beforeScreenshotBlobKey, after: event.afterScreenshotBlobKey },
+            },
+            {
+              publicUrl: deps.publicUrl(),
+              key: deps.chat?.imageLinkKey ?? null,
+              nowSeconds: Math.floor(Date.now() / 1_000),
+            },
+          );
+          return updateChatMessage({ ...facts(), images: [] }, images);
+        })();
+        return chatMessage;
+      };
       // The same bytes for every URL and retry of this copy; pictures go as links, none is read.
       let payload: string | undefined;
       const webhookBody = () => {
@@ -124,6 +151,17 @@ export function updateConsumer(deps: UpdateConsumerDeps): CatalogEntry {
             message,
             { ...webhook, userId: event.userId },
             webhookBody,
+            deps,
+            log,
+            lastTry,
+          ),
+        ),
+        ...chatLinksForSite(profile.chatLinks, notice).map((link) =>
+          sendChat(
+            `update:${event.updateId}:chat:${link.id}`,
+            message,
+            { ...link, userId: event.userId },
+            chatContent,
             deps,
             log,
             lastTry,

@@ -1,4 +1,5 @@
-export const URL_MAX_LENGTH = 4_000;
+import { URL_MAX_LENGTH } from '@mimamori/http-api';
+
 export const LABEL_MAX_LENGTH = 200;
 
 /** A site URL the crawler can fetch: absolute http(s), of sensible length. Null when not. */

@@ -82,8 +82,10 @@ export function validateSettings(input: SettingsInput, context: ValidationContex
       throw invalid('discord_webhook_invalid', 'discord_webhook_url');
     sealedDiscordWebhook = seal(input.discordWebhookUrl.trim(), `target:${targetId}:discord_webhook`);
   }
+  // "site" names the site's own channels: its Discord webhook and its own chat links (kept by the
+  // account service, added on the site's page once it exists), so neither is required here
+  // (docs/product.md#chat-links).
   if (chatNotify !== 'site') sealedDiscordWebhook = '';
-  else if (!sealedDiscordWebhook) throw invalid('discord_webhook_required', 'discord_webhook_url');
 
   const userAgentKind = oneOf(
     input.userAgentKind || 'none',

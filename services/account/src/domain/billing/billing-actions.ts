@@ -8,6 +8,7 @@ import type { BillingRecord, PlanChoice } from './billing-record.ts';
 import {
   afterNewCard,
   assertCanReprocess,
+  assertCanSubscribeAgain,
   assertInGoodStanding,
   BillingRefused,
   bookChange,
@@ -17,6 +18,7 @@ import {
   holdIfDue,
   type PlanChangeTiming,
   planChangeTiming,
+  subscribedAgain,
   undoCancel,
 } from './billing-state.ts';
 
@@ -76,6 +78,32 @@ export function billingActions(deps: BillingDeps) {
       await provider.payOpenInvoices(record.subscriptionId, `pay:${setupIntentId}`);
     await refresh(userId, 'card');
     return required(userId);
+  };
+
+  /**
+   * The last subscription ended (9): the chosen plan starts a new one, its first period charged now
+   * to the card on file. A declined charge ends the new one at once, so the account stays ended.
+   */
+  const subscribeAgain = async (userId: string, record: BillingRecord, choice: PlanChoice) => {
+    assertCanSubscribeAgain(record);
+    const lines = subscriptionLines(choice.plan, choice.options, choice.cycle, record.currency);
+    // One new subscription per ended one and card: a retried request gets the same; a new card, a new try.
+    const card = record.card;
+    const key = `subscribe-again:${record.subscriptionId}:${card?.brand}${card?.last4}${card?.expMonth}${card?.expYear}:${lines.map((line) => `${line.lookupKey}x${line.quantity}`).join(',')}`;
+    const sub = await provider.subscribe({ customerId: record.customerId, userId, lines }, key);
+    if (sub.status !== 'active') {
+      await provider.cancelNow(sub.id, `subscribe-again-declined:${sub.id}`);
+      throw new BillingRefused('card_declined');
+    }
+    await store.within(userId, async (unit) => {
+      const { record: next, effects } = followProvider(
+        subscribedAgain(unit.record, sub.id),
+        sub,
+        clock.now(),
+        deps.renewalGraceMs,
+      );
+      await unit.save(next, effects, 'subscribe-again');
+    });
   };
 
   return {
@@ -146,7 +174,10 @@ export function billingActions(deps: BillingDeps) {
       return { paid, record: await required(userId) };
     },
 
-    /** Now (prorated; during the trial always now) or booked for the next renewal. */
+    /**
+     * Now (prorated; during the trial always now) or booked for the next renewal; after the end
+     * (9), a new subscription on the chosen plan, paid now.
+     */
     async changePlan(
       userId: string,
       choice: PlanChoice,
@@ -154,6 +185,10 @@ export function billingActions(deps: BillingDeps) {
       prorationDate: number | null = null,
     ): Promise<BillingRecord> {
       const record = await required(userId);
+      if (record.status === SubscriptionStatus.cancelled) {
+        await subscribeAgain(userId, record, choice);
+        return required(userId);
+      }
       const timing = planChangeTiming(record, asked);
       const lines = subscriptionLines(choice.plan, choice.options, choice.cycle, record.currency);
       if (timing === 'now') {

@@ -36,6 +36,15 @@ export interface BillingProvider {
     input: { customerId: string; userId: string; lines: SubscriptionLine[]; trialDays: number },
     key: string,
   ): Promise<ProviderSubscription>;
+  /**
+   * A new subscription for a customer whose last one ended (docs/product.md#subscription: subscribing
+   * again): no trial, the first period charged at once to the customer's default card. A declined
+   * first charge leaves it `incomplete`.
+   */
+  subscribe(
+    input: { customerId: string; userId: string; lines: SubscriptionLine[] },
+    key: string,
+  ): Promise<ProviderSubscription>;
   subscription(id: string): Promise<ProviderSubscription>;
   /** A new one each time: a card form opened twice gets two, and only a confirmed one counts. */
   createSetupIntent(customerId: string): Promise<{ id: string; clientSecret: string }>;

@@ -4,6 +4,7 @@ import type { BillingRecord, ProviderSubscription } from './billing-record.ts';
 import {
   afterNewCard,
   assertCanReprocess,
+  assertCanSubscribeAgain,
   BillingRefused,
   billingMails,
   bookChange,
@@ -13,6 +14,7 @@ import {
   holdIfDue,
   overAfterChange,
   planChangeTiming,
+  subscribedAgain,
   undoCancel,
 } from './billing-state.ts';
 
@@ -300,5 +302,45 @@ describe('billing mails', () => {
     expect(billingMails(dropped.record, dropped.effects)).toEqual([
       { kind: 'booked_change_cancelled', date: null, plan: 3 },
     ]);
+  });
+});
+
+describe('subscribing again after the end', () => {
+  const ended = record({ status: 9, providerStatus: 'canceled', card: CARD, periodEnd: NOW });
+
+  it('is allowed only once the last subscription ended, and with a card on file', () => {
+    expect(() => assertCanSubscribeAgain(ended)).not.toThrow();
+    expect(() => assertCanSubscribeAgain({ ...ended, card: null })).toThrow(new BillingRefused('no_card'));
+    expect(() =>
+      assertCanSubscribeAgain(record({ status: 2, providerStatus: 'active', card: CARD })),
+    ).toThrow(new BillingRefused('renew_first'));
+    expect(() =>
+      assertCanSubscribeAgain(record({ status: 7, providerStatus: 'paused', card: CARD })),
+    ).toThrow(new BillingRefused('renew_first'));
+  });
+
+  it('makes the account active on the new subscription: its sites may resume, one mail says so', () => {
+    const renewsAt = new Date(NOW.getTime() + 30 * DAY);
+    const fresh = sub({
+      id: 'sub_2',
+      currentPeriodEnd: renewsAt,
+      lines: [{ lookupKey: 'plan5_month_jpy', quantity: 1 }],
+    });
+    const { record: next, effects } = followProvider(
+      subscribedAgain({ ...ended, cancelAtPeriodEnd: true }, 'sub_2'),
+      fresh,
+      NOW,
+      GRACE,
+    );
+    expect(next).toMatchObject({
+      subscriptionId: 'sub_2',
+      status: 2,
+      cancelAtPeriodEnd: false,
+      booked: null,
+      current: { plan: 5, cycle: 'month', options: [] },
+    });
+    expect(effects).toEqual(['monitoring_may_resume', 'subscribed_again']);
+    // Not "the hold was lifted" nor "the plan changed": the mail says the subscription started again.
+    expect(billingMails(next, effects)).toEqual([{ kind: 'subscribed_again', date: renewsAt, plan: 5 }]);
   });
 });

@@ -18,7 +18,8 @@ export type BillingEffect =
   | 'trial_ending'
   | 'cancellation_confirmed'
   | 'cancellation_undone'
-  | 'ended';
+  | 'ended'
+  | 'subscribed_again';
 
 export interface BillingChange {
   record: BillingRecord;
@@ -108,7 +109,12 @@ function effectsOf(before: BillingRecord, after: BillingRecord): BillingEffect[]
   }
   if (after.status === renewalFailed && before.status !== renewalFailed) effects.push('renewal_failed');
   if (after.status === cancelled && before.status !== cancelled) effects.push('monitoring_stopped', 'ended');
-  if (!samePlan(before.current, after.current) && after.status !== cancelled) effects.push('plan_changed');
+  // A new subscription after the end: like a lifted hold, the sites the end paused may be resumed.
+  const again = before.status === cancelled && after.status !== cancelled;
+  if (again) effects.push('monitoring_may_resume', 'subscribed_again');
+  if (!samePlan(before.current, after.current) && after.status !== cancelled && !again) {
+    effects.push('plan_changed');
+  }
   if (after.cancelAtPeriodEnd && !before.cancelAtPeriodEnd && after.status !== cancelled) {
     effects.push('cancellation_confirmed');
   }
@@ -146,7 +152,8 @@ export type BillingMailKind =
   | 'plan_change_booked'
   | 'booked_change_cancelled'
   | 'cancellation_confirmed'
-  | 'cancellation_undone';
+  | 'cancellation_undone'
+  | 'subscribed_again';
 
 /** A billing mail to the account's address: what happened, the date it names and the plan. */
 export interface BillingMail {
@@ -182,7 +189,9 @@ export function billingMails(record: BillingRecord, effects: readonly BillingEff
   // Lifted by a payment: the subscription is active again. The trial sweeper's hold read back as a
   // trial the provider has not paused yet lifts nothing the user did, so it tells nothing.
   const liftedByPayment =
-    effects.includes('monitoring_may_resume') && record.status === SubscriptionStatus.active;
+    effects.includes('monitoring_may_resume') &&
+    !effects.includes('subscribed_again') &&
+    record.status === SubscriptionStatus.active;
   if (liftedByPayment) mail('hold_lifted', null);
   if (effects.includes('plan_changed')) mail('plan_changed', null);
   if (effects.includes('plan_change_booked') && record.booked) {
@@ -191,6 +200,7 @@ export function billingMails(record: BillingRecord, effects: readonly BillingEff
   if (effects.includes('booked_change_cancelled')) mail('booked_change_cancelled', null);
   if (effects.includes('cancellation_confirmed')) mail('cancellation_confirmed', record.periodEnd);
   if (effects.includes('cancellation_undone')) mail('cancellation_undone', record.periodEnd);
+  if (effects.includes('subscribed_again')) mail('subscribed_again', record.periodEnd);
   return mails;
 }
 
@@ -208,7 +218,8 @@ export class BillingRefused extends Error {
       | 'nothing_to_pay'
       | 'nothing_booked'
       | 'plan_not_sold'
-      | 'live_mode',
+      | 'live_mode'
+      | 'card_declined',
   ) {
     super(reason);
   }
@@ -222,6 +233,21 @@ export function assertInGoodStanding(record: BillingRecord): void {
   const statusOk = record.status === SubscriptionStatus.trial || record.status === SubscriptionStatus.active;
   const providerOk = record.providerStatus === 'trialing' || record.providerStatus === 'active';
   if (!statusOk || !providerOk) throw new BillingRefused('renew_first');
+}
+
+/**
+ * Subscribing again (docs/product.md#subscription): only once the last subscription ended (9), and
+ * with a card on file, which pays the first period at once.
+ */
+export function assertCanSubscribeAgain(record: BillingRecord): void {
+  const ended = record.providerStatus === 'canceled' || record.providerStatus === 'incomplete_expired';
+  if (record.status !== SubscriptionStatus.cancelled || !ended) throw new BillingRefused('renew_first');
+  if (!record.card) throw new BillingRefused('no_card');
+}
+
+/** Subscribing again starts a fresh subscription: nothing booked, nothing being cancelled. */
+export function subscribedAgain(record: BillingRecord, subscriptionId: string): BillingRecord {
+  return { ...record, subscriptionId, booked: null, cancelAtPeriodEnd: false };
 }
 
 export type PlanChangeTiming = 'now' | 'renewal';

@@ -353,6 +353,17 @@ export interface GetNotificationProfileResponse {
   sealedDiscordWebhook: string;
   /** The account's signed webhooks (docs/webhooks.md), account-wide and per site. */
   webhooks: ProfileWebhook[];
+  /** The account's linked chat links (docs/product.md#chat-links); broken ones are left out. */
+  chatLinks: ProfileChatLink[];
+}
+
+export interface ProfileChatLink {
+  id: string;
+  platform: string;
+  /** Empty for account-wide. */
+  targetId: string;
+  /** The credentials as one JSON object, sealed (context `account:<user id>:chat_link:<id>`). */
+  sealedCredentials: string;
 }
 
 export interface ProfileWebhook {
@@ -5509,6 +5520,7 @@ function createBaseGetNotificationProfileResponse(): GetNotificationProfileRespo
     discordState: "",
     sealedDiscordWebhook: "",
     webhooks: [],
+    chatLinks: [],
   };
 }
 
@@ -5537,6 +5549,9 @@ export const GetNotificationProfileResponse: MessageFns<GetNotificationProfileRe
     }
     for (const v of message.webhooks) {
       ProfileWebhook.encode(v!, writer.uint32(66).fork()).join();
+    }
+    for (const v of message.chatLinks) {
+      ProfileChatLink.encode(v!, writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -5618,6 +5633,14 @@ export const GetNotificationProfileResponse: MessageFns<GetNotificationProfileRe
             message.webhooks.push(ProfileWebhook.decode(reader, reader.uint32()));
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.chatLinks.push(ProfileChatLink.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5654,6 +5677,11 @@ export const GetNotificationProfileResponse: MessageFns<GetNotificationProfileRe
       webhooks: globalThis.Array.isArray(object?.webhooks)
         ? object.webhooks.map((e: any) => ProfileWebhook.fromJSON(e))
         : [],
+      chatLinks: globalThis.Array.isArray(object?.chatLinks)
+        ? object.chatLinks.map((e: any) => ProfileChatLink.fromJSON(e))
+        : globalThis.Array.isArray(object?.chat_links)
+        ? object.chat_links.map((e: any) => ProfileChatLink.fromJSON(e))
+        : [],
     };
   },
 
@@ -5683,6 +5711,9 @@ export const GetNotificationProfileResponse: MessageFns<GetNotificationProfileRe
     if (message.webhooks?.length) {
       obj.webhooks = message.webhooks.map((e) => ProfileWebhook.toJSON(e));
     }
+    if (message.chatLinks?.length) {
+      obj.chatLinks = message.chatLinks.map((e) => ProfileChatLink.toJSON(e));
+    }
     return obj;
   },
 
@@ -5701,6 +5732,132 @@ export const GetNotificationProfileResponse: MessageFns<GetNotificationProfileRe
     message.discordState = object.discordState ?? "";
     message.sealedDiscordWebhook = object.sealedDiscordWebhook ?? "";
     message.webhooks = object.webhooks?.map((e) => ProfileWebhook.fromPartial(e)) || [];
+    message.chatLinks = object.chatLinks?.map((e) => ProfileChatLink.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseProfileChatLink(): ProfileChatLink {
+  return { id: "", platform: "", targetId: "", sealedCredentials: "" };
+}
+
+export const ProfileChatLink: MessageFns<ProfileChatLink> = {
+  encode(message: ProfileChatLink, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.platform !== "") {
+      writer.uint32(18).string(message.platform);
+    }
+    if (message.targetId !== "") {
+      writer.uint32(26).string(message.targetId);
+    }
+    if (message.sealedCredentials !== "") {
+      writer.uint32(34).string(message.sealedCredentials);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProfileChatLink {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProfileChatLink();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.platform = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.targetId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.sealedCredentials = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProfileChatLink {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      platform: isSet(object.platform) ? globalThis.String(object.platform) : "",
+      targetId: isSet(object.targetId)
+        ? globalThis.String(object.targetId)
+        : isSet(object.target_id)
+        ? globalThis.String(object.target_id)
+        : "",
+      sealedCredentials: isSet(object.sealedCredentials)
+        ? globalThis.String(object.sealedCredentials)
+        : isSet(object.sealed_credentials)
+        ? globalThis.String(object.sealed_credentials)
+        : "",
+    };
+  },
+
+  toJSON(message: ProfileChatLink): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.platform !== "") {
+      obj.platform = message.platform;
+    }
+    if (message.targetId !== "") {
+      obj.targetId = message.targetId;
+    }
+    if (message.sealedCredentials !== "") {
+      obj.sealedCredentials = message.sealedCredentials;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProfileChatLink>, I>>(base?: I): ProfileChatLink {
+    return ProfileChatLink.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProfileChatLink>, I>>(object: I): ProfileChatLink {
+    const message = createBaseProfileChatLink();
+    message.id = object.id ?? "";
+    message.platform = object.platform ?? "";
+    message.targetId = object.targetId ?? "";
+    message.sealedCredentials = object.sealedCredentials ?? "";
     return message;
   },
 };

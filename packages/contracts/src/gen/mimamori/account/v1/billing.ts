@@ -2816,7 +2816,8 @@ export const ListPricesResponse: MessageFns<ListPricesResponse> = {
  * Billing on Stripe, part of the account service (docs/adr/0012-billing.md). Called by the gateway.
  * Every method but HandleStripeWebhook resolves the caller from the session token. Refusals are
  * FAILED_PRECONDITION with the reason as details: renew_first (status 6 or 7, or not started),
- * not_cancelling, period_over, no_card, nothing_to_pay, nothing_booked, plan_not_sold, live_mode; and billing_off
+ * not_cancelling, period_over, no_card, nothing_to_pay, nothing_booked, plan_not_sold, live_mode,
+ * card_declined (subscribing again: the first period's charge was declined); and billing_off
  * for every method but ListPrices when the account service runs without Stripe keys.
  */
 export type BillingServiceService = typeof BillingServiceService;
@@ -2872,7 +2873,11 @@ export const BillingServiceService = {
       Buffer.from(ConfirmTestCardResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ConfirmTestCardResponse => ConfirmTestCardResponse.decode(value),
   },
-  /** Now with proration (always now during the trial) or booked for the next renewal. */
+  /**
+   * Now with proration (always now during the trial) or booked for the next renewal. After the
+   * subscription ended (status 9), subscribes again: a new subscription on the chosen plan, its first
+   * period charged at once to the card on file (no_card without one; card_declined when refused).
+   */
   changePlan: {
     path: "/mimamori.account.v1.BillingService/ChangePlan" as const,
     requestStream: false as const,
@@ -2984,7 +2989,11 @@ export interface BillingServiceServer extends UntypedServiceImplementation {
    * (FAILED_PRECONDITION live_mode) with a live key.
    */
   confirmTestCard: handleUnaryCall<ConfirmTestCardRequest, ConfirmTestCardResponse>;
-  /** Now with proration (always now during the trial) or booked for the next renewal. */
+  /**
+   * Now with proration (always now during the trial) or booked for the next renewal. After the
+   * subscription ended (status 9), subscribes again: a new subscription on the chosen plan, its first
+   * period charged at once to the card on file (no_card without one; card_declined when refused).
+   */
   changePlan: handleUnaryCall<ChangePlanRequest, ChangePlanResponse>;
   /**
    * What changing now would charge (or credit) before the user confirms it: the provider's
@@ -3082,7 +3091,11 @@ export interface BillingServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ConfirmTestCardResponse) => void,
   ): ClientUnaryCall;
-  /** Now with proration (always now during the trial) or booked for the next renewal. */
+  /**
+   * Now with proration (always now during the trial) or booked for the next renewal. After the
+   * subscription ended (status 9), subscribes again: a new subscription on the chosen plan, its first
+   * period charged at once to the card on file (no_card without one; card_declined when refused).
+   */
   changePlan(
     request: ChangePlanRequest,
     callback: (error: ServiceError | null, response: ChangePlanResponse) => void,

@@ -32,7 +32,7 @@ export interface AccountMailRequested {
    * "verify_email", "verify_mail", "change_email", "email_taken", "reset_password",
    * "support_received"; billing: "trial_ending", "trial_ended_no_card", "payment_failed",
    * "account_held", "hold_lifted", "plan_changed", "plan_change_booked", "booked_change_cancelled",
-   * "cancellation_confirmed", "cancellation_undone".
+   * "cancellation_confirmed", "cancellation_undone", "subscribed_again"; "chat_link_broken".
    */
   kind: string;
   /**
@@ -54,6 +54,18 @@ export interface AccountMailRequested {
    * when none is chosen: the billing date is written in it (docs/product.md#time-zones).
    */
   timezone: string;
+  /**
+   * Billing mails: the plan's price per cycle as charged (tax-inclusive; whole yen or US cents) in
+   * `currency` (JPY, USD) per `cycle` (month, year), so the trial's reminder states what it turns
+   * into (docs/product.md#subscription); 0 and empty when the plan has no configured price.
+   */
+  price: number;
+  currency: string;
+  cycle: string;
+  /** "chat_link_broken": the link's platform and the chat's name, and why it broke. */
+  chatPlatform: string;
+  chatLabel: string;
+  chatReason: string;
 }
 
 /** Published on accounts.trial_ended: the trial ran out without a card; monitoring stops. */
@@ -271,6 +283,12 @@ function createBaseAccountMailRequested(): AccountMailRequested {
     billingDate: undefined,
     plan: 0,
     timezone: "",
+    price: 0,
+    currency: "",
+    cycle: "",
+    chatPlatform: "",
+    chatLabel: "",
+    chatReason: "",
   };
 }
 
@@ -305,6 +323,24 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
     }
     if (message.timezone !== "") {
       writer.uint32(82).string(message.timezone);
+    }
+    if (message.price !== 0) {
+      writer.uint32(88).int32(message.price);
+    }
+    if (message.currency !== "") {
+      writer.uint32(98).string(message.currency);
+    }
+    if (message.cycle !== "") {
+      writer.uint32(106).string(message.cycle);
+    }
+    if (message.chatPlatform !== "") {
+      writer.uint32(114).string(message.chatPlatform);
+    }
+    if (message.chatLabel !== "") {
+      writer.uint32(122).string(message.chatLabel);
+    }
+    if (message.chatReason !== "") {
+      writer.uint32(130).string(message.chatReason);
     }
     return writer;
   },
@@ -402,6 +438,54 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
             message.timezone = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.price = reader.int32();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.cycle = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.chatPlatform = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.chatLabel = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.chatReason = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -446,6 +530,24 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
         : undefined,
       plan: isSet(object.plan) ? globalThis.Number(object.plan) : 0,
       timezone: isSet(object.timezone) ? globalThis.String(object.timezone) : "",
+      price: isSet(object.price) ? globalThis.Number(object.price) : 0,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      cycle: isSet(object.cycle) ? globalThis.String(object.cycle) : "",
+      chatPlatform: isSet(object.chatPlatform)
+        ? globalThis.String(object.chatPlatform)
+        : isSet(object.chat_platform)
+        ? globalThis.String(object.chat_platform)
+        : "",
+      chatLabel: isSet(object.chatLabel)
+        ? globalThis.String(object.chatLabel)
+        : isSet(object.chat_label)
+        ? globalThis.String(object.chat_label)
+        : "",
+      chatReason: isSet(object.chatReason)
+        ? globalThis.String(object.chatReason)
+        : isSet(object.chat_reason)
+        ? globalThis.String(object.chat_reason)
+        : "",
     };
   },
 
@@ -481,6 +583,24 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
     if (message.timezone !== "") {
       obj.timezone = message.timezone;
     }
+    if (message.price !== 0) {
+      obj.price = Math.round(message.price);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.cycle !== "") {
+      obj.cycle = message.cycle;
+    }
+    if (message.chatPlatform !== "") {
+      obj.chatPlatform = message.chatPlatform;
+    }
+    if (message.chatLabel !== "") {
+      obj.chatLabel = message.chatLabel;
+    }
+    if (message.chatReason !== "") {
+      obj.chatReason = message.chatReason;
+    }
     return obj;
   },
 
@@ -499,6 +619,12 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
     message.billingDate = object.billingDate ?? undefined;
     message.plan = object.plan ?? 0;
     message.timezone = object.timezone ?? "";
+    message.price = object.price ?? 0;
+    message.currency = object.currency ?? "";
+    message.cycle = object.cycle ?? "";
+    message.chatPlatform = object.chatPlatform ?? "";
+    message.chatLabel = object.chatLabel ?? "";
+    message.chatReason = object.chatReason ?? "";
     return message;
   },
 };
