@@ -38,6 +38,7 @@ const KNOWN_LONG_FILES: [string, number][] = [
   ['system-tests/faults/notifier-killed.int.test.ts', 35],
   ['e2e/account.e2e.test.ts', 30],
   ['system-tests/pipeline.int.test.ts', 27],
+  ['e2e/documents.e2e.test.ts', 27],
   ['e2e/first-hour.e2e.test.ts', 26],
   ['e2e/target-detail.e2e.test.ts', 25],
   ['e2e/api-tokens.e2e.test.ts', 24],

@@ -26,6 +26,8 @@ export const queryKeys = {
   targetSettings: (id: string) => ['target-settings', id] as const,
   /** Every area read from a wizard preview, so the wizard can wait for the ones under way. */
   previewAreas: ['preview-area'] as const,
+  /** A document read with the wizard's candidate areas (docs/product.md#documents-and-data). */
+  documentAreas: (input: object) => ['preview-area', 'document', input] as const,
   /** An area read from a wizard preview session with the given options. */
   previewArea: (sessionId: string, area: object, options: object) =>
     ['preview-area', sessionId, area, options] as const,

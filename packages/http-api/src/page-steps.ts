@@ -23,6 +23,13 @@ export const locatorAnswer = z.object({
 });
 export type Locator = z.infer<typeof locatorAnswer>;
 
+/** A site's area: a page's CSS or XPath, or a document's pages, text, JSONPath or XPath. */
+export const areaSelectorType = z.enum(['css', 'xpath', 'pages', 'text', 'jsonpath']);
+export type AreaSelectorType = z.infer<typeof areaSelectorType>;
+
+export const areaLocatorAnswer = locatorAnswer.extend({ selector_type: areaSelectorType });
+export type AreaLocator = z.infer<typeof areaLocatorAnswer>;
+
 /** A step before the page is read; `locator` is absent for goto_url and modifier_key. */
 export const pageActionAnswer = z.object({
   type: actionType,

@@ -1,3 +1,4 @@
+import { CONTENT_KINDS } from '@mimamori/watch-engine/document-areas';
 import { z } from 'zod';
 import { csrfFailed, refusal, signedOut, statusAnswer } from './api-error.ts';
 import { actionType, loginVerifyKind, selectorType, userAgentKind } from './page-steps.ts';
@@ -63,6 +64,32 @@ export const previewBodies = {
   }),
   actions: z.object({ ...session, actions: z.array(actionBody).max(50) }),
   close: z.object(session),
+  document: z.object({
+    url: z.string().min(1).max(4_000),
+    user_agent: z
+      .object({ kind: userAgentKind, value: z.string().max(500).default('') })
+      .default({ kind: 'none', value: '' }),
+    cookies: z.string().max(8_000).default('').describe('Cookie header value for the site. Never logged.'),
+    use_proxy: z.boolean().default(false),
+    content_kind: z
+      .enum(['pdf', 'json', 'xml'])
+      .optional()
+      .describe('Read as this kind; absent: detect what the URL serves (a page is only detected).'),
+    areas: z
+      .array(
+        z.object({
+          selector: z.string().min(1).max(2_000),
+          selector_type: z.enum(['pages', 'text', 'jsonpath', 'xpath']),
+          options: z
+            .record(z.string(), z.unknown())
+            .optional()
+            .describe('The area options as the wizard edits them; the answer then has normalised_text.'),
+        }),
+      )
+      .max(20)
+      .default([])
+      .describe('Candidate areas of the document, read when content_kind is given.'),
+  }),
 };
 
 /** A rectangle in CSS pixels of the rendered document (or of the frame rendered). */
@@ -144,6 +171,39 @@ export const stepOutcome = z
   .describe('Whether the steps worked, and the page after them');
 export type StepOutcome = z.infer<typeof stepOutcome>;
 
+const contentKind = z.enum(CONTENT_KINDS);
+
+/** docs/product.md#documents-and-data: what a URL serves, its text, and what candidate areas read. */
+export const documentReading = z
+  .union([
+    z.object({
+      detected_kind: contentKind.describe('By its content type and first bytes.'),
+      content_kind: contentKind.describe("The kind it was read as; 'page' when not read as a document."),
+      final_url: z.string(),
+      lines: z.array(z.string()).describe("The start of the document's text, a line each."),
+      more_lines: z.boolean(),
+      areas: z.array(
+        z.object({
+          found: z.boolean(),
+          text: z.string().describe('The lines the area reads, joined by newlines.'),
+          problem: z.string().describe('selector_invalid when the expression cannot be read; else empty.'),
+          normalised_text: z
+            .string()
+            .optional()
+            .describe('With options: the content as checks will compare it (lines joined by newlines).'),
+          options_problem: z
+            .object({ path: z.string(), code: z.string() })
+            .optional()
+            .describe('With options the watch engine refuses: the first one.'),
+        }),
+      ),
+    }),
+    z.object({ problem: previewProblem }),
+  ])
+  .describe('What the URL serves, or why it could not be read');
+export type DocumentReading = z.infer<typeof documentReading>;
+export type ReadDocumentInput = z.input<(typeof previewBodies)['document']>;
+
 export const previewAnswers = {
   open: openedPreview,
   render: renderedPreview,
@@ -151,6 +211,7 @@ export const previewAnswers = {
   login: stepOutcome,
   actions: stepOutcome,
   close: statusAnswer('closed'),
+  document: documentReading,
 };
 
 /** What the wizard sends to open a page: `cookies` is a Cookie header value the site needs (never logged). */

@@ -1,7 +1,8 @@
+import { CONTENT_KINDS } from '@mimamori/watch-engine/document-areas';
 import { z } from 'zod';
 import { refusal, signedOut } from './api-error.ts';
 import {
-  locatorAnswer,
+  areaLocatorAnswer,
   loginVerifyAnswer,
   pageActionAnswer,
   userAgentAnswer,
@@ -84,6 +85,11 @@ export const targetSettingsBody = z.object({
     .default([]),
   rules: z.record(z.string(), z.unknown()).optional().describe(rulesDescription),
   fetch_mode: z.string().max(20).default('browser').describe('http or browser'),
+  content_kind: z
+    .string()
+    .max(20)
+    .default('page')
+    .describe('page, pdf, json or xml (RSS and Atom are XML); a document is read in http mode'),
   paused: z.boolean().default(false).describe('Keep (or save) the site paused.'),
   failure_alert_after: z
     .number()
@@ -119,6 +125,8 @@ export const chatNotify = z.enum(['none', 'account', 'site']);
 export type ChatNotify = z.infer<typeof chatNotify>;
 export const fetchMode = z.enum(['http', 'browser']);
 export type FetchMode = z.infer<typeof fetchMode>;
+export const contentKind = z.enum(CONTENT_KINDS);
+export type ContentKind = z.infer<typeof contentKind>;
 
 export const storedAction = pageActionAnswer.extend({
   has_value: z.boolean().describe('An enter_text action has a stored text.'),
@@ -145,12 +153,13 @@ export const storedTargetSettings = z.object({
       area_id: z.string(),
       label: z.string(),
       content: z.string(),
-      locator: locatorAnswer,
+      locator: areaLocatorAnswer,
       options: z.unknown().describe(areaOptionsDescription),
     }),
   ),
   rules: z.unknown().describe(rulesDescription),
   fetch_mode: fetchMode,
+  content_kind: contentKind,
   paused: z.boolean(),
   failure_alert_after: z.number().int(),
   silence_alert_days: z.number().int(),
@@ -270,6 +279,8 @@ const settingCodes = [
   'login_actions_required',
   'fetch_mode_invalid',
   'fetch_mode_needs_browser',
+  'content_kind_invalid',
+  'content_kind_needs_http',
   'bad_request',
 ];
 

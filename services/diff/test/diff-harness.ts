@@ -69,6 +69,7 @@ function siteSettings(areas: AreaSpec[], extra: SiteExtras): targetV1.TargetSett
     rulesJson: extra.rules ? JSON.stringify(extra.rules) : '',
     // Screenshots are taken by the browser.
     fetchMode: extra.screenshot ? 'browser' : 'http',
+    contentKind: '',
     paused: false,
     hasCookies: false,
     hasDiscordWebhook: false,

@@ -1,11 +1,13 @@
 import type {
   AreaReading,
+  DocumentReading,
   FrameRef,
   Locator,
   LoginVerify,
   OpenedPreview,
   OpenPreviewInput,
   PageAction,
+  ReadDocumentInput,
   RenderedPreview,
   StepOutcome,
 } from '@mimamori/http-api';
@@ -16,6 +18,7 @@ export type {
   ActionType,
   AreaReading,
   Box,
+  DocumentReading,
   FrameRef,
   Locator,
   LoginVerify,
@@ -24,6 +27,7 @@ export type {
   PreviewFrame,
   PreviewProblem,
   PreviewRender,
+  ReadDocumentInput,
   RenderedPreview,
   SelectorType,
   StepOutcome,
@@ -55,6 +59,17 @@ export const testLogin = (sessionId: string, actions: PageAction[], verify: Logi
 
 export const runActions = (sessionId: string, actions: PageAction[]) =>
   post<StepOutcome>('actions', { session_id: sessionId, actions });
+
+/**
+ * Reads the URL over plain HTTP: whether it serves a page, a PDF, JSON or XML, its text, and
+ * (with a content_kind) what candidate areas read (docs/product.md#documents-and-data).
+ */
+export const readDocument = (input: ReadDocumentInput, signal?: AbortSignal) =>
+  apiRequest<DocumentReading>('/api/preview/document', {
+    method: 'POST',
+    body: input,
+    ...(signal ? { signal } : {}),
+  });
 
 export const closePreview = (sessionId: string) =>
   post<{ status: 'closed' }>('close', { session_id: sessionId });

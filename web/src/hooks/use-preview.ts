@@ -9,6 +9,8 @@ import {
   type LoginVerify,
   openPreview,
   type PageAction,
+  type ReadDocumentInput,
+  readDocument,
   renderPreview,
   runActions,
   testLogin,
@@ -18,6 +20,10 @@ import { queryKeys } from '../query-keys.ts';
 
 /** Preview calls change the page in the crawler's browser, so each is a mutation, never cached. */
 export const useOpenPreview = () => useMutation({ mutationFn: openPreview });
+
+/** Asks what the URL serves before the wizard opens it in the browser. */
+export const useDetectDocument = () =>
+  useMutation({ mutationFn: (input: ReadDocumentInput) => readDocument(input) });
 
 export const useRenderPreview = () =>
   useMutation({
@@ -50,6 +56,27 @@ export function useNormalisedArea(sessionId: string | null, area: Locator, optio
     placeholderData: keepPreviousData,
     // The page in the preview does not change under the wizard; the same question has the same answer.
     staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+}
+
+/**
+ * A document read as its kind with the wizard's candidate areas: the preview of what each will
+ * watch, asked again once typing pauses; idle while `input` is null.
+ */
+export function useDocumentAreas(input: ReadDocumentInput | null) {
+  const [settled, setSettled] = useState(input);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setSettled(input), OPTIONS_SETTLE_MS);
+    return () => window.clearTimeout(timer);
+  }, [input]);
+  return useQuery({
+    queryKey: queryKeys.documentAreas(settled ?? {}),
+    // The document does not change under the wizard; the same question has the same answer.
+    staleTime: Number.POSITIVE_INFINITY,
+    queryFn: ({ signal }) => readDocument(settled as ReadDocumentInput, signal),
+    enabled: settled !== null,
+    placeholderData: keepPreviousData,
     retry: false,
   });
 }

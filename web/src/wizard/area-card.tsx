@@ -1,8 +1,9 @@
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { AreaReading, ReadDocumentInput } from '../api/preview.ts';
 import type { AreaOptions } from '../api/target-settings.ts';
 import { useErrorText } from '../forms/use-error-text.ts';
-import { useNormalisedArea } from '../hooks/use-preview.ts';
+import { useDocumentAreas, useNormalisedArea } from '../hooks/use-preview.ts';
 import { type AreaDraft, areaOptions } from './wizard-draft.ts';
 
 type Flag = 'stripTags' | 'excludeDates' | 'excludeTimes' | 'excludeNumbers' | 'addOnly' | 'allowSameWords';
@@ -27,17 +28,72 @@ export function AreaCard({
   area,
   number,
   sessionId,
+  document,
   onChange,
 }: {
   area: AreaDraft;
   number: number;
   sessionId: string | null;
+  /** A PDF, JSON or XML target's URL, read as its kind: the area is read from it instead. */
+  document?: Omit<ReadDocumentInput, 'areas'> | undefined;
   onChange: (update: (area: AreaDraft) => AreaDraft) => void;
 }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const options = useMemo(() => areaOptions(area), [area]);
-  const reading = useNormalisedArea(sessionId, area.locator, options);
+  // A document's area is not read in the page preview (its selector is no CSS or XPath of a page).
+  const { selector_type: selectorType } = area.locator;
+  const pageArea =
+    selectorType === 'css' || selectorType === 'xpath'
+      ? { ...area.locator, selector_type: selectorType }
+      : null;
+  const pageReading = useNormalisedArea(
+    pageArea ? sessionId : null,
+    pageArea ?? { ...area.locator, selector_type: 'css' },
+    options,
+  );
+  const documentInput = useMemo<ReadDocumentInput | null>(
+    () =>
+      document && !pageArea
+        ? {
+            ...document,
+            areas: [
+              {
+                selector: area.locator.selector,
+                selector_type: area.locator.selector_type as 'pages' | 'text' | 'jsonpath' | 'xpath',
+                // The gateway validates them with the watch engine, as for a page's area.
+                options: { ...options } as Record<string, unknown>,
+              },
+            ],
+          }
+        : null,
+    [document, pageArea, area.locator, options],
+  );
+  const documentReading = useDocumentAreas(documentInput);
+  const read = documentReading.data;
+  const documentArea = read && 'areas' in read ? read.areas[0] : undefined;
+  // A document's area read as the page preview reads one, so the card shows it the same way.
+  const reading: Pick<typeof pageReading, 'isFetching' | 'isError' | 'error'> & {
+    data: AreaReading | undefined;
+  } = pageArea
+    ? pageReading
+    : {
+        isFetching: documentReading.isFetching,
+        isError: documentReading.isError,
+        error: documentReading.error,
+        data: documentArea && {
+          found: documentArea.found,
+          text: documentArea.text,
+          ...(documentArea.normalised_text !== undefined
+            ? { normalised_text: documentArea.normalised_text }
+            : {}),
+          ...(documentArea.options_problem ? { options_problem: documentArea.options_problem } : {}),
+          html: '',
+          name: '',
+          // Documents are read over plain HTTP only.
+          http_suffices: true,
+        },
+      };
   const id = `wizard-area-${area.areaId}`;
   const setOptions = (changes: Partial<AreaOptions>) =>
     onChange((current) => ({ ...current, options: { ...current.options, ...changes } }));
@@ -73,7 +129,7 @@ export function AreaCard({
       </div>
       <div className="field">
         <label htmlFor={`${id}-text`} className="field-label">
-          {t(sessionId ? 'wizard.content.normalised' : 'wizard.content.text')}
+          {t(sessionId || documentInput ? 'wizard.content.normalised' : 'wizard.content.text')}
         </label>
         <textarea
           id={`${id}-text`}

@@ -1,5 +1,5 @@
 import { useIsFetching } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormMessage } from '../forms/form-message.tsx';
 import { queryKeys } from '../query-keys.ts';
@@ -18,6 +18,18 @@ export function ContentStep({ draft, change, preview, onBack, onNext }: StepProp
       areas: current.areas.map((area) => (area.areaId === areaId ? update(area) : area)),
     }));
   const empty = draft.areas.filter(isEmpty);
+  const document = useMemo(
+    () =>
+      draft.contentKind === 'page'
+        ? undefined
+        : {
+            url: draft.url.trim(),
+            user_agent: draft.userAgent,
+            ...(draft.cookies.trim() ? { cookies: draft.cookies.trim() } : {}),
+            content_kind: draft.contentKind,
+          },
+    [draft.contentKind, draft.url, draft.userAgent, draft.cookies],
+  );
   // The areas are being read from the live page: going on now would save their old content.
   const reading = useIsFetching({ queryKey: queryKeys.previewAreas }) > 0;
 
@@ -35,6 +47,7 @@ export function ContentStep({ draft, change, preview, onBack, onNext }: StepProp
           area={area}
           number={index + 1}
           sessionId={preview?.sessionId ?? null}
+          document={document}
           onChange={(update) => updateArea(area.areaId, update)}
         />
       ))}

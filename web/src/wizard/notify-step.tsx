@@ -81,7 +81,7 @@ export function NotifyStep({
     intervalProblem(draft.interval) === undefined &&
     !newTargetFits(quota.num, quota.used_num, {
       intervalMinutes: Number(draft.interval),
-      screenshot: draft.screenshot,
+      screenshot: draft.contentKind === 'page' && draft.screenshot,
       proxy: draft.proxy,
       chat: draft.chatNotify !== 'none',
     });
@@ -230,19 +230,22 @@ export function NotifyStep({
             )}
           </>
         )}
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            checked={draft.screenshot}
-            onChange={(event) => set('screenshot', event.target.checked)}
-          />
-          {t('wizard.notify.screenshot')}
-          {quota && (
-            <span className="muted quota">
-              {t('wizard.notify.quota', { used: quota.used_num.ss, limit: quota.num.ss })}
-            </span>
-          )}
-        </label>
+        {/* A document or data target is read over HTTP and has no pictures (docs/product.md#documents-and-data). */}
+        {draft.contentKind === 'page' && (
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={draft.screenshot}
+              onChange={(event) => set('screenshot', event.target.checked)}
+            />
+            {t('wizard.notify.screenshot')}
+            {quota && (
+              <span className="muted quota">
+                {t('wizard.notify.quota', { used: quota.used_num.ss, limit: quota.num.ss })}
+              </span>
+            )}
+          </label>
+        )}
         <label className="checkbox">
           <input
             type="checkbox"

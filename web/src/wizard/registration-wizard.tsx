@@ -16,10 +16,12 @@ import { AreaPicker } from './area-picker.tsx';
 import { AreasStep } from './areas-step.tsx';
 import { ContentStep } from './content-step.tsx';
 import { DisplayStep } from './display-step.tsx';
+import type { DocumentKind } from './document-areas.ts';
+import { DocumentAreasStep, DocumentPreview } from './document-step.tsx';
 import { LoginStep } from './login-step.tsx';
 import { NotifyStep } from './notify-step.tsx';
 import { StepList } from './step-list.tsx';
-import { UrlStep } from './url-step.tsx';
+import { type OpenedDocument, UrlStep } from './url-step.tsx';
 import { useAreaSelection } from './use-area-selection.ts';
 import {
   draftFromStored,
@@ -74,6 +76,14 @@ const stepIndex = (step: StepId) => STEPS.indexOf(step);
 /** The target service's label limit, which its label_too_long message states (200 characters). */
 const LABEL_MAX_LENGTH = 200;
 
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+}
+
 /** A new site's first name: the page's own title, else its host ("Sample shop", not "127.0.0.1:8092"). */
 function labelFromRender(render: PreviewRender): string {
   if (render.title !== '') return render.title.slice(0, LABEL_MAX_LENGTH);
@@ -101,6 +111,8 @@ function WizardFlow({
   const [step, setStep] = useState<StepId>(start);
   const [furthest, setFurthest] = useState(stepIndex(start));
   const [preview, setPreview] = useState<PreviewSession | null>(null);
+  // A PDF, JSON or XML target has no page preview: its text, as the URL served it.
+  const [document, setDocument] = useState<OpenedDocument | null>(null);
   // docs/product.md#wizard: once the areas are registered, login and actions are behind the user.
   const [areasRegistered, setAreasRegistered] = useState(start === 'notify');
   const [pausedSave, setPausedSave] = useState<SavedTarget>();
@@ -182,6 +194,21 @@ function WizardFlow({
     go('display');
   };
 
+  // docs/product.md#documents-and-data: a document goes from its URL straight to its areas.
+  const onDocument = (opened: OpenedDocument) => {
+    const kind = opened.content_kind as DocumentKind;
+    setPreview(null);
+    setDocument(opened);
+    setDraft((current) => ({
+      ...current,
+      // Areas written for another kind cannot be read from this one.
+      areas: current.contentKind === kind ? current.areas : [],
+      contentKind: kind,
+      label: current.label || hostOf(opened.final_url),
+    }));
+    go('areas');
+  };
+
   const onSaved = (saved: SavedTarget) => {
     if (preview) void closePreviewQuietly(preview.sessionId);
     openSession.current = null;
@@ -207,7 +234,14 @@ function WizardFlow({
             change={change}
             preview={preview}
             expired={previewExpired}
-            onOpened={onOpened}
+            onOpened={(session) => {
+              setDocument(null);
+              // A page opened in the browser: the target watches a page, whatever it was before.
+              if (draft.contentKind !== 'page')
+                setDraft((current) => ({ ...current, contentKind: 'page', areas: [] }));
+              onOpened(session);
+            }}
+            onDocument={onDocument}
           />
         );
       case 'display':
@@ -223,6 +257,19 @@ function WizardFlow({
       case 'actions':
         return <ActionsStep {...shared} onBack={() => go('login')} onNext={() => go('areas')} />;
       case 'areas':
+        if (draft.contentKind !== 'page')
+          return (
+            <DocumentAreasStep
+              draft={draft}
+              change={change}
+              document={document}
+              onBack={areasRegistered ? undefined : () => go('url')}
+              onNext={() => {
+                setAreasRegistered(true);
+                go('content');
+              }}
+            />
+          );
         return (
           <AreasStep
             {...shared}
@@ -270,7 +317,9 @@ function WizardFlow({
             </label>
           )}
         </div>
-        {preview ? (
+        {draft.contentKind !== 'page' && document ? (
+          <DocumentPreview document={document} kind={draft.contentKind as DocumentKind} />
+        ) : preview ? (
           // Scrolls on its own; focusable so keyboard users can scroll a long page.
           <section
             ref={previewScroll}

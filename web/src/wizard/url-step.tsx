@@ -1,14 +1,15 @@
 import { URL_MAX_LENGTH } from '@mimamori/http-api';
+import { CONTENT_KINDS } from '@mimamori/watch-engine/document-areas';
 import { USER_AGENT_KINDS } from '@mimamori/watch-engine/user-agent-kinds';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { UserAgentKind } from '../api/preview.ts';
+import type { DocumentReading, UserAgentKind } from '../api/preview.ts';
 import { contactLinks } from '../contact-links.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { TextField } from '../forms/text-field.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
 import { useFocusAfterSubmit } from '../forms/use-focus-after-submit.ts';
-import { closePreviewQuietly, useOpenPreview } from '../hooks/use-preview.ts';
+import { closePreviewQuietly, useDetectDocument, useOpenPreview } from '../hooks/use-preview.ts';
 import { LoadProgress } from './load-progress.tsx';
 import {
   callProblemMessage,
@@ -18,7 +19,7 @@ import {
   shouldRetryOpen,
 } from './preview-problem.ts';
 import { StepButtons } from './step-buttons.tsx';
-import { viewportOf, viewportProblem } from './wizard-draft.ts';
+import { viewportOf, viewportProblem, type WizardDraft } from './wizard-draft.ts';
 import type { PreviewSession, StepProps } from './wizard-step.ts';
 
 function isWebUrl(text: string): boolean {
@@ -30,21 +31,32 @@ function isWebUrl(text: string): boolean {
   }
 }
 
-/** Step 1: the URL and the user agent; Next opens the page in the crawler's browser. */
+/** A document the URL serves, read as `reading.content_kind` (docs/product.md#documents-and-data). */
+export type OpenedDocument = Extract<DocumentReading, { lines: string[] }>;
+
+/**
+ * Step 1: the URL, the user agent and what the URL serves. Next asks what it serves (unless the
+ * user said it is a web page): a PDF, JSON or XML document goes on to its areas, a page opens in the
+ * crawler's browser.
+ */
 export function UrlStep({
   draft,
   change,
   preview,
   expired,
   onOpened,
+  onDocument,
 }: Pick<StepProps, 'draft' | 'change' | 'preview'> & {
   /** The page opened before expired; it has to be opened again. */
   expired: boolean;
   onOpened: (session: PreviewSession) => void;
+  onDocument: (document: OpenedDocument) => void;
 }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
-  const open = useOpenPreview();
+  const openPage = useOpenPreview();
+  const detect = useDetectDocument();
+  const open = { isPending: openPage.isPending || detect.isPending };
   const [urlError, setUrlError] = useState<string>();
   const [problem, setProblem] = useState<{ message: ProblemMessage } | { text: string }>();
   const [attempt, setAttempt] = useState(1);
@@ -65,7 +77,7 @@ export function UrlStep({
         focusResult();
       }
     };
-    open.mutate(
+    openPage.mutate(
       {
         url,
         user_agent: draft.userAgent,
@@ -114,7 +126,30 @@ export function UrlStep({
     setProblem(undefined);
     // A new page replaces the one open before; sessions are few per user (3).
     if (preview) void closePreviewQuietly(preview.sessionId);
-    tryOpen(draft.url.trim(), 1);
+    const url = draft.url.trim();
+    if (draft.kindChoice === 'page') {
+      tryOpen(url, 1);
+      return;
+    }
+    detect.mutate(
+      {
+        url,
+        user_agent: draft.userAgent,
+        ...(draft.cookies.trim() ? { cookies: draft.cookies.trim() } : {}),
+        ...(draft.kindChoice !== 'auto' ? { content_kind: draft.kindChoice } : {}),
+      },
+      {
+        onSuccess: (read) => {
+          if ('lines' in read && read.content_kind !== 'page') onDocument(read);
+          else if ('problem' in read && draft.kindChoice !== 'auto') {
+            setProblem({ message: problemMessage(read.problem) });
+            focusResult();
+          } else tryOpen(url, 1);
+        },
+        // A page the plain read could not reach may still open in the browser, which says why not.
+        onError: () => tryOpen(url, 1),
+      },
+    );
   };
 
   return (
@@ -167,6 +202,31 @@ export function UrlStep({
             </option>
           ))}
         </select>
+      </div>
+      <div className="field">
+        <label htmlFor="wizard-content-kind" className="field-label">
+          {t('wizard.url.contentKind')}
+        </label>
+        <select
+          id="wizard-content-kind"
+          className="input"
+          value={draft.kindChoice}
+          disabled={open.isPending}
+          aria-describedby="wizard-content-kind-hint"
+          onChange={(event) => {
+            const kindChoice = event.target.value as WizardDraft['kindChoice'];
+            change((current) => ({ ...current, kindChoice }));
+          }}
+        >
+          {(['auto', ...CONTENT_KINDS] as const).map((kind) => (
+            <option key={kind} value={kind}>
+              {t(`wizard.contentKinds.${kind}`)}
+            </option>
+          ))}
+        </select>
+        <p className="field-hint" id="wizard-content-kind-hint">
+          {t('wizard.url.contentKindHint')}
+        </p>
       </div>
       {draft.userAgent.kind === 'free' && (
         <TextField

@@ -82,6 +82,14 @@ describe('the registration request', () => {
     expect(settingsFromDraft(login).login?.verify).toEqual({ kind: 'replay', cookie_name: '' });
   });
 
+  it('reads a PDF, JSON or XML document over plain HTTP, without pictures even when they were on', () => {
+    const saved = settingsFromDraft(
+      draft({ contentKind: 'json', screenshot: true, areas: [area('a', null)] }),
+    );
+    expect([saved.content_kind, saved.fetch_mode, saved.screenshot]).toEqual(['json', 'http', false]);
+    expect(settingsFromDraft(draft({ screenshot: true })).screenshot).toBe(true);
+  });
+
   it('keeps the stored fetch mode while a stored area was not read again', () => {
     expect(settingsFromDraft(draft({ areas: [area('a', null)], storedFetchMode: 'http' })).fetch_mode).toBe(
       'http',

@@ -1,6 +1,8 @@
+import type { AreaLocator } from '@mimamori/http-api';
 import { DEFAULT_AREA_OPTIONS } from '@mimamori/watch-engine/area-options';
+import type { ContentKind } from '@mimamori/watch-engine/document-areas';
 import { SILENCE_DAYS_RANGE } from '@mimamori/watch-engine/silence';
-import type { Box, Locator, LoginVerify, PageAction, UserAgent, Viewport } from '../api/preview.ts';
+import type { Box, LoginVerify, PageAction, UserAgent, Viewport } from '../api/preview.ts';
 import type {
   AreaOptions,
   ChatNotify,
@@ -41,7 +43,8 @@ export type ActionDraft = {
 export type AreaDraft = {
   areaId: string;
   label: string;
-  locator: Locator;
+  /** A page's CSS or XPath; a document's pages, text, JSONPath or XPath (docs/product.md#documents-and-data). */
+  locator: AreaLocator;
   /** Where it is on the current screenshot; null when it was not found there (a stored area). */
   box: Box | null;
   /** The frame it is in ('' for the top document), so boxes are only compared within one frame. */
@@ -87,6 +90,10 @@ export type WizardDraft = {
   rules: NotificationRules;
   /** The stored site's fetch mode, kept while its areas were not read again. */
   storedFetchMode: FetchMode | null;
+  /** What the URL serves: a web page, or a PDF, JSON or XML document (read over plain HTTP). */
+  contentKind: ContentKind;
+  /** What the user asked the URL to be read as; 'auto' takes what it serves. */
+  kindChoice: 'auto' | ContentKind;
   /** A paused site stays paused when its settings are edited; a new one starts monitoring. */
   paused: boolean;
   /**
@@ -120,6 +127,8 @@ export const newDraft = (): WizardDraft => ({
   silenceAlertDays: '',
   rules: emptyRules(),
   storedFetchMode: null,
+  contentKind: 'page',
+  kindChoice: 'auto',
   paused: false,
   defaultsApplied: false,
 });
@@ -236,6 +245,7 @@ export function areaOptions(area: AreaDraft): AreaOptions {
  * once scripts ran; otherwise the cheaper HTTP mode reads the same text.
  */
 export function fetchModeOf(draft: WizardDraft): FetchMode {
+  if (draft.contentKind !== 'page') return 'http';
   if ((draft.loginEnabled && draft.loginActions.length > 0) || draft.actions.length > 0 || draft.screenshot)
     return 'browser';
   if (draft.areas.some((area) => area.httpSuffices === null)) return draft.storedFetchMode ?? 'browser';
@@ -276,7 +286,8 @@ export function settingsFromDraft(draft: WizardDraft) {
     label: draft.label.trim(),
     url: draft.url.trim(),
     interval_minutes: Number(draft.interval.trim()),
-    screenshot: draft.screenshot,
+    // A PDF, JSON or XML document has no picture to take (read over plain HTTP, docs/product.md#documents-and-data).
+    screenshot: draft.contentKind === 'page' && draft.screenshot,
     proxy: draft.proxy,
     mail_notify: draft.mailNotify,
     chat_notify: draft.chatNotify,
@@ -303,6 +314,7 @@ export function settingsFromDraft(draft: WizardDraft) {
     })),
     ...(rules ? { rules } : {}),
     fetch_mode: fetchModeOf(draft),
+    content_kind: draft.contentKind,
     paused: draft.paused,
   } satisfies TargetSettingsInput;
 }
@@ -356,6 +368,8 @@ export function draftFromStored(settings: StoredTargetSettings): WizardDraft {
     silenceAlertDays: settings.silence_alert_days > 0 ? String(settings.silence_alert_days) : '',
     rules: settings.rules ?? emptyRules(),
     storedFetchMode: settings.fetch_mode,
+    contentKind: settings.content_kind,
+    kindChoice: settings.content_kind,
     paused: settings.paused,
     defaultsApplied: true,
   };

@@ -1,7 +1,12 @@
 import type { EgressGuard } from '@mimamori/egress';
 import type { BrowserContext, Page } from 'playwright-core';
 import { areasDigest } from '../domain/areas-digest.ts';
-import type { AreaContent, FetchRequest, FetchResult } from '../domain/page-fetcher.ts';
+import {
+  type AreaContent,
+  type FetchRequest,
+  type FetchResult,
+  pageLocator,
+} from '../domain/page-fetcher.ts';
 import { CrawlFailure } from '../http/crawl-failure.ts';
 import { type Box, readAreas } from './area-reader.ts';
 import type { LeasedPage } from './browser-pool.ts';
@@ -126,7 +131,7 @@ async function readCheckedAreas(
     const frame = readings[missing]?.missingFrame;
     const what = frame
       ? `iframe not found: ${area.frame?.selectorType} ${frame}`
-      : `element not found: ${describe(area)}`;
+      : `element not found: ${describe(pageLocator(area))}`;
     throw new CrawlFailure('element_not_found', what, false, area.areaId);
   }
   const contents: AreaContent[] = [];

@@ -138,4 +138,35 @@ describe('openCheckJob', () => {
     );
     expect(openCheckJob(job({ useProxy: false }), secrets, () => undefined).proxyUrl).toBeUndefined();
   });
+
+  it('carries a document kind and its areas as the kind names them, in http mode only', () => {
+    const area = (selector: string, selectorType: string) => ({
+      areaId: 'a',
+      locator: { selector, selectorType, frameSelector: '', frameSelectorType: '' },
+    });
+    const pdf = openCheckJob(
+      job({ fetchMode: 'http', screenshot: 'none', contentKind: 'pdf', areas: [area('2-3', 'pages')] }),
+      secrets,
+      () => undefined,
+    );
+    expect(pdf).toMatchObject({
+      mode: 'http',
+      contentKind: 'pdf',
+      areas: [{ selector: '2-3', selectorType: 'pages' }],
+    });
+    expect(openCheckJob(job(), secrets, () => undefined).contentKind).toBeUndefined();
+    expect(() =>
+      openCheckJob(
+        job({ fetchMode: 'http', contentKind: 'json', areas: [area('#a', 'css')] }),
+        secrets,
+        () => undefined,
+      ),
+    ).toThrow('a json area is not found by "css"');
+    expect(() =>
+      openCheckJob(job({ contentKind: 'xml', areas: [area('//a', 'xpath')] }), secrets, () => undefined),
+    ).toThrow('a xml target is read in http mode, not browser');
+    expect(() => openCheckJob(job({ contentKind: 'csv' }), secrets, () => undefined)).toThrow(
+      /unknown content kind/,
+    );
+  });
 });

@@ -1,5 +1,6 @@
 import type { checksEventsV1 } from '@mimamori/contracts';
 import type { SecretBox } from '@mimamori/secret-box';
+import { AREA_SELECTOR_TYPES, type ContentKind, isContentKind } from '@mimamori/watch-engine/document-areas';
 import { isUserAgentKind } from '@mimamori/watch-engine/user-agent-kinds';
 import type {
   AreaRequest,
@@ -49,6 +50,12 @@ export function openCheckJob(
   };
   const mode = job.fetchMode === 'browser' ? 'browser' : job.fetchMode === 'http' ? 'http' : undefined;
   if (!mode) throw new InvalidJobError(`unknown fetch mode ${JSON.stringify(job.fetchMode)}`);
+  const contentKind = job.contentKind || 'page';
+  if (!isContentKind(contentKind))
+    throw new InvalidJobError(`unknown content kind ${JSON.stringify(contentKind)}`);
+  // Documents are read over plain HTTP only; the target service never plans one for the browser.
+  if (contentKind !== 'page' && mode !== 'http')
+    throw new InvalidJobError(`a ${contentKind} target is read in http mode, not ${mode}`);
   const actions = (list: checksEventsV1.CheckAction[], context: (index: number) => string, what: string) =>
     list.map((action, index): PageAction => {
       const value = action.sealedValue
@@ -70,6 +77,7 @@ export function openCheckJob(
   return {
     url: job.url,
     mode,
+    ...(contentKind !== 'page' ? { contentKind } : {}),
     userAgent: {
       kind: userAgentKind(job.userAgentKind),
       ...(job.userAgentValue ? { value: job.userAgentValue } : {}),
@@ -101,6 +109,8 @@ export function openCheckJob(
     actions: actions(job.actions, (index) => sealingContext.action(job.targetId, index), 'action'),
     areas: job.areas.map((area): AreaRequest => {
       if (!area.locator) throw new InvalidJobError(`area ${area.areaId} has no locator`);
+      if (contentKind !== 'page')
+        return { areaId: area.areaId, ...documentLocator(area.locator, contentKind) };
       return { areaId: area.areaId, ...locator(area.locator) };
     }),
     screenshot: job.screenshot === 'page' || job.screenshot === 'areas' ? job.screenshot : 'none',
@@ -119,6 +129,15 @@ function locator(sent: checksEventsV1.CheckLocator): Locator {
       ? { frame: { selector: sent.frameSelector, selectorType: selectorType(sent.frameSelectorType) } }
       : {}),
   };
+}
+
+/** A document's area: its selector as typed, with a selector type its kind reads. */
+function documentLocator(sent: checksEventsV1.CheckLocator, kind: Exclude<ContentKind, 'page'>) {
+  if (!sent.selector) throw new InvalidJobError('an area has no selector');
+  const selectorType = AREA_SELECTOR_TYPES[kind].find((type) => type === sent.selectorType);
+  if (!selectorType)
+    throw new InvalidJobError(`a ${kind} area is not found by ${JSON.stringify(sent.selectorType)}`);
+  return { selector: sent.selector, selectorType: selectorType as AreaRequest['selectorType'] };
 }
 
 function selectorType(sent: string): SelectorType {

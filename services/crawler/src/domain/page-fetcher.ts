@@ -1,3 +1,4 @@
+import type { ContentKind, DocumentSelectorType } from '@mimamori/watch-engine/document-areas';
 import type { UserAgentKind } from '@mimamori/watch-engine/user-agent-kinds';
 import type { Reader } from './reader-locale.ts';
 
@@ -15,8 +16,18 @@ export interface Locator {
   frame?: { selector: string; selectorType: SelectorType };
 }
 
-export interface AreaRequest extends Locator {
+export interface AreaRequest extends Omit<Locator, 'selectorType'> {
   areaId: string;
+  /** A page's areas are CSS or XPath; a document's are named as its kind reads them. */
+  selectorType: SelectorType | DocumentSelectorType;
+}
+
+/** A page's area as its locator; a document's selector types never reach a page reader. */
+export function pageLocator(area: AreaRequest): Locator {
+  const { selectorType } = area;
+  if (selectorType !== 'css' && selectorType !== 'xpath')
+    throw new Error(`a page's area is found by CSS or XPath, not ${selectorType}`);
+  return { ...area, selectorType };
 }
 
 export type PageActionType = 'click' | 'enter_text' | 'modifier_key' | 'goto_url';
@@ -42,6 +53,11 @@ export interface LoginSettings {
 export interface FetchRequest {
   url: string;
   mode: 'http' | 'browser';
+  /**
+   * What the URL serves: a web page (the default), or a PDF, JSON or XML document, which only
+   * HTTP mode reads (docs/product.md#documents-and-data).
+   */
+  contentKind?: ContentKind;
   userAgent: { kind: UserAgentKind; value?: string };
   /** Screen size; the user agent's own when absent. */
   viewport?: { width: number; height: number };
@@ -118,6 +134,38 @@ export type FetchResult =
       /** With element_not_found: the first area not found. */
       areaId?: string;
     };
+
+/** The wizard's question about a URL: what it serves, and what candidate areas of a document read. */
+export interface DocumentReadRequest {
+  url: string;
+  userAgent: { kind: UserAgentKind; value?: string };
+  cookies?: string;
+  proxyUrl?: string;
+  reader?: Reader;
+  /** Read as this kind; absent: as detected (a page is then only detected, not read). */
+  contentKind?: Exclude<ContentKind, 'page'>;
+  areas: AreaRequest[];
+}
+
+export type DocumentReadResult =
+  | {
+      ok: true;
+      finalUrl: string;
+      detectedKind: ContentKind;
+      /** The kind it was read as; 'page' when it was not read as a document. */
+      contentKind: ContentKind;
+      /** The start of the document's text. */
+      lines: string[];
+      moreLines: boolean;
+      /** One per requested area; `problem` names why an area's selector cannot be read. */
+      areas: { areaId: string; found: boolean; text: string; html: string; problem?: string }[];
+    }
+  | { ok: false; code: CrawlErrorCode; detail: string };
+
+/** HTTP mode reads documents too; the wizard asks it before opening a page in the browser. */
+export interface DocumentReader {
+  readDocument(request: DocumentReadRequest, signal: AbortSignal): Promise<DocumentReadResult>;
+}
 
 export interface PageFetcher {
   fetch(request: FetchRequest, signal: AbortSignal): Promise<FetchResult>;

@@ -14,14 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserFixtureSite } from '../../test/browser-fixture-site.ts';
 import type { FixtureSite } from '../../test/fixture-site.ts';
 import { type BrowserPool, createBrowserPool } from '../browser/browser-pool.ts';
-import type { PageFetcher } from '../domain/page-fetcher.ts';
+import type { DocumentReader, PageFetcher } from '../domain/page-fetcher.ts';
 import { createHttpPageFetcher } from '../http/index.ts';
 import { createPreviewService, type PreviewService } from '../preview/preview-service.ts';
 import { previewServer } from './preview-server.ts';
 
 let site: FixtureSite;
 let pool: BrowserPool;
-let http: PageFetcher;
+let http: PageFetcher & DocumentReader;
 let preview: PreviewService;
 let server: GrpcServer;
 let client: crawlerV1.PreviewServiceClient;

@@ -1,8 +1,9 @@
 import { status } from '@grpc/grpc-js';
-import type { crawlerV1 } from '@mimamori/contracts';
+import { crawlerV1 } from '@mimamori/contracts';
 import { GrpcError } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import { unaryHandler } from '@mimamori/service-host';
+import { AREA_SELECTOR_TYPES, type ContentKind, isContentKind } from '@mimamori/watch-engine/document-areas';
 import { isUserAgentKind } from '@mimamori/watch-engine/user-agent-kinds';
 import { sealingContext } from '../domain/open-check-job.ts';
 import type { AreaRequest, Locator, PageAction, SelectorType } from '../domain/page-fetcher.ts';
@@ -98,6 +99,54 @@ export function previewServer(preview: PreviewService, secrets?: SecretBox): cra
         request.actions.map(toAction),
       );
       return toStep(outcome);
+    }),
+
+    readDocument: handle(async (request: crawlerV1.ReadDocumentRequest) => {
+      requireUser(request.userId);
+      const agent = request.userAgentKind || 'none';
+      if (!isUserAgentKind(agent)) invalid('invalid_user_agent');
+      const kind = request.contentKind;
+      if (kind !== '' && (!isContentKind(kind) || kind === 'page')) invalid('invalid_content_kind');
+      // Areas are read only from a document read as a known kind.
+      const documentKind = kind === '' ? undefined : (kind as Exclude<ContentKind, 'page'>);
+      const areas = documentKind
+        ? request.areas.map((area, index): AreaRequest => {
+            if (!area.selector) invalid('missing_selector');
+            if (!AREA_SELECTOR_TYPES[documentKind].includes(area.selectorType))
+              invalid('invalid_selector_type');
+            return {
+              areaId: String(index),
+              selector: area.selector,
+              selectorType: area.selectorType as AreaRequest['selectorType'],
+            };
+          })
+        : [];
+      const read = await preview.readDocument({
+        url: request.url,
+        userAgent: { kind: agent, ...(request.userAgentValue ? { value: request.userAgentValue } : {}) },
+        ...(request.cookies ? { cookies: request.cookies } : {}),
+        useProxy: request.useProxy,
+        reader: { lang: request.readerLang, timeZone: request.readerTimeZone },
+        ...(documentKind ? { contentKind: documentKind } : {}),
+        areas,
+      });
+      if (!read.ok)
+        return crawlerV1.ReadDocumentResponse.fromPartial({
+          problem: { code: read.code, detail: read.detail },
+        });
+      return crawlerV1.ReadDocumentResponse.fromPartial({
+        detectedKind: read.detectedKind,
+        contentKind: read.contentKind,
+        lines: read.lines,
+        moreLines: read.moreLines,
+        areas: read.areas.map((area) => ({
+          found: area.found,
+          text: area.text,
+          html: area.html,
+          problem: area.problem ?? '',
+        })),
+        finalUrl: read.finalUrl,
+      });
     }),
 
     closePreview: handle(async (request: crawlerV1.ClosePreviewRequest) => {

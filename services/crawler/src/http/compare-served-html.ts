@@ -1,4 +1,4 @@
-import type { AreaRequest } from '../domain/page-fetcher.ts';
+import { type AreaRequest, pageLocator } from '../domain/page-fetcher.ts';
 import { InvalidSelectorError, ParsedPage } from './parsed-page.ts';
 
 export interface AreaAsSeen extends AreaRequest {
@@ -24,7 +24,7 @@ export function compareServedHtml(html: string, areas: readonly AreaAsSeen[]): S
     if (area.frame) return { areaId: area.areaId, found: false, sameText: false };
     let text: string | undefined;
     try {
-      text = page.locate(area)?.text;
+      text = page.locate(pageLocator(area))?.text;
     } catch (error) {
       if (!(error instanceof InvalidSelectorError)) throw error;
     }

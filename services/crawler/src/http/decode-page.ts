@@ -12,7 +12,8 @@ export type PageEncoding =
 
 /**
  * Turns a served page into text the way a browser would pick its encoding: byte-order mark,
- * then the Content-Type charset, then a `<meta charset>` / `http-equiv` in the first 4 KB, then
+ * then the Content-Type charset, then a `<meta charset>` / `http-equiv` (or an XML declaration's
+ * encoding) in the first 4 KB, then
  * detection from the bytes (Japanese legacy encodings and UTF-8), falling back to windows-1252.
  */
 export function decodePage(
@@ -57,7 +58,9 @@ function metaCharset(body: Uint8Array): string | undefined {
   const head = Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, 4096)).toString('latin1');
   return (
     /<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i.exec(head)?.[1] ??
-    /<meta[^>]+content\s*=\s*["'][^"']*charset\s*=\s*([\w.:-]+)/i.exec(head)?.[1]
+    /<meta[^>]+content\s*=\s*["'][^"']*charset\s*=\s*([\w.:-]+)/i.exec(head)?.[1] ??
+    // An XML document or feed declares its encoding in its first line.
+    /^<\?xml[^>]+encoding\s*=\s*["']([\w.:-]+)/.exec(head)?.[1]
   );
 }
 

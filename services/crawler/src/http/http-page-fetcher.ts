@@ -2,10 +2,25 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createGuardedDispatcher } from '@mimamori/egress';
 import type { Dispatcher } from 'undici';
 import { deviceProfile } from '../browser/user-agent-presets.ts';
-import type { AreaContent, FetchRequest, FetchResult, PageFetcher } from '../domain/page-fetcher.ts';
+import {
+  type AreaContent,
+  type DocumentReader,
+  type DocumentReadResult,
+  type FetchRequest,
+  type FetchResult,
+  type PageFetcher,
+  pageLocator,
+} from '../domain/page-fetcher.ts';
 import { presentedLocale } from '../domain/reader-locale.ts';
 import { botProtectionMarker } from './bot-protection.ts';
 import { CrawlFailure, shownUrl } from './crawl-failure.ts';
+import {
+  areaContent,
+  detectContentKind,
+  InvalidDocumentAreaError,
+  readDocument,
+  UnreadableDocumentError,
+} from './document-areas.ts';
 import { InvalidSelectorError, ParsedPage } from './parsed-page.ts';
 import { type DocumentLimits, fetchServedDocument, type ServedDocument } from './served-document.ts';
 
@@ -27,6 +42,14 @@ export interface HttpPageFetcherOptions {
   retryDelayMs?: number;
 }
 
+/** What each kind of target asks the server for: some APIs and feeds answer by it. */
+const ACCEPT = {
+  page: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+  pdf: 'application/pdf,*/*;q=0.8',
+  json: 'application/json,*/*;q=0.8',
+  xml: 'application/rss+xml,application/atom+xml,application/xml,text/xml;q=0.9,*/*;q=0.8',
+} as const;
+
 /** Sent when the site asked for no particular user agent: honest about being a robot. */
 const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; Mimamori/1.0; +https://mimamori.jp/bot)';
 
@@ -34,7 +57,7 @@ const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; Mimamori/1.0; +https://mima
  * The fast path: undici through the egress guard, the served HTML parsed once, each area
  * located by CSS selector or XPath (inside its iframe's own document when it has one).
  */
-export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): PageFetcher {
+export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): PageFetcher & DocumentReader {
   const limits: DocumentLimits = {
     maxBytes: options.maxBytes ?? 5 * 1_048_576,
     maxRedirects: options.maxRedirects ?? 10,
@@ -56,10 +79,15 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): Pag
     return dispatcher;
   };
 
-  const attempt = async (job: FetchRequest, signal: AbortSignal): Promise<FetchResult> => {
-    // One controller aborted by the deadline or the caller, its timer cleared when the attempt ends:
-    // AbortSignal.timeout with AbortSignal.any cost some 20 µs a check (a twentieth of it) and left a
-    // timer pending for the whole deadline after each one.
+  /**
+   * Runs `work` under one attempt's deadline, aborted too when the caller aborts: one controller,
+   * its timer cleared when the attempt ends (AbortSignal.timeout with AbortSignal.any cost some
+   * 20 µs a check, a twentieth of it, and left a timer pending for the whole deadline after each).
+   */
+  const withDeadline = async <T>(
+    signal: AbortSignal,
+    work: (signal: AbortSignal, timedOut: () => boolean) => Promise<T>,
+  ): Promise<T> => {
     const aborter = new AbortController();
     let timedOut = false;
     const deadline = setTimeout(() => {
@@ -70,12 +98,15 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): Pag
     if (signal.aborted) forward();
     else signal.addEventListener('abort', forward, { once: true });
     try {
-      return await attemptWithin(job, aborter.signal, () => timedOut);
+      return await work(aborter.signal, () => timedOut);
     } finally {
       clearTimeout(deadline);
       signal.removeEventListener('abort', forward);
     }
   };
+
+  const attempt = (job: FetchRequest, signal: AbortSignal): Promise<FetchResult> =>
+    withDeadline(signal, (deadlineSignal, timedOut) => attemptWithin(job, deadlineSignal, timedOut));
 
   const attemptWithin = async (
     job: FetchRequest,
@@ -93,6 +124,7 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): Pag
     };
     const load = async (url: string) => checkServed(await fetchServedDocument({ ...context, url }));
     const top = await load(job.url);
+    if (job.contentKind && job.contentKind !== 'page') return readDocumentAreas(job, top);
     const page = new ParsedPage(top.text);
     const frames = new Map<string, Promise<ParsedPage>>();
     const areas: AreaContent[] = [];
@@ -114,9 +146,9 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): Pag
         }
         document = await loaded;
       }
-      const element = document.locate(area);
+      const element = document.locate(pageLocator(area));
       if (!element) {
-        missing.push(describe(area));
+        missing.push(describe(pageLocator(area)));
         firstMissing ||= area.areaId;
       } else areas.push({ areaId: area.areaId, found: true, html: element.html, text: element.text });
     }
@@ -145,7 +177,7 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): Pag
         try {
           return await attempt(job, signal);
         } catch (error) {
-          if (error instanceof InvalidSelectorError) {
+          if (error instanceof InvalidSelectorError || error instanceof InvalidDocumentAreaError) {
             return new CrawlFailure('element_not_found', error.message, false).toResult();
           }
           if (!(error instanceof CrawlFailure)) throw error;
@@ -155,17 +187,116 @@ export function createHttpPageFetcher(options: HttpPageFetcherOptions = {}): Pag
         await sleep(retryDelayMs * 2 ** (tried - 1), undefined, { signal }).catch(() => undefined);
       }
     },
+    readDocument(request, signal): Promise<DocumentReadResult> {
+      return withDeadline(signal, async (deadlineSignal, timedOut) => {
+        try {
+          const top = checkServed(
+            await fetchServedDocument({
+              url: request.url,
+              dispatcher: dispatcherFor(request.proxyUrl),
+              headers: requestHeaders({ ...request, contentKind: request.contentKind ?? 'page' }),
+              cookieJar: new Map(),
+              signal: deadlineSignal,
+              timedOut,
+              limits,
+              budget: { bytesLeft: limits.maxBytes, maxPageBytes: limits.maxBytes },
+            }),
+          );
+          const detectedKind = detectContentKind(top.headers['content-type'], top.body);
+          const kind = request.contentKind ?? detectedKind;
+          const base = { ok: true as const, finalUrl: top.finalUrl, detectedKind };
+          if (kind === 'page')
+            return { ...base, contentKind: 'page', lines: [], moreLines: false, areas: [] };
+          const document = await readDocument(kind, top.body, top.text);
+          const lines = document.lines();
+          return {
+            ...base,
+            contentKind: kind,
+            lines: lines.slice(0, PREVIEW_LINES).map((line) => line.slice(0, PREVIEW_LINE_LENGTH)),
+            moreLines: lines.length > PREVIEW_LINES,
+            areas: request.areas.map((area) => {
+              try {
+                const found = document.area(area);
+                return found
+                  ? { ...areaContent(area.areaId, found), found: true }
+                  : { areaId: area.areaId, found: false, text: '', html: '' };
+              } catch (error) {
+                if (!(error instanceof InvalidDocumentAreaError)) throw error;
+                return { areaId: area.areaId, found: false, text: '', html: '', problem: 'selector_invalid' };
+              }
+            }),
+          };
+        } catch (error) {
+          if (error instanceof UnreadableDocumentError)
+            return {
+              ok: false,
+              code: 'element_not_found',
+              detail: `${shownUrl(request.url)} is ${error.message}`,
+            };
+          if (error instanceof CrawlFailure) return { ok: false, code: error.code, detail: error.detail };
+          throw error;
+        }
+      });
+    },
     async close() {
       await Promise.all([direct, ...proxied.values()].map((dispatcher) => dispatcher.close()));
     },
   };
 }
 
-function requestHeaders(job: FetchRequest): Record<string, string> {
+/**
+ * A PDF, JSON or XML target's areas, read from the document as served: each area's lines, or
+ * element_not_found naming every area nothing matched (docs/product.md#documents-and-data).
+ */
+async function readDocumentAreas(job: FetchRequest, top: ServedDocument): Promise<FetchResult> {
+  const kind = job.contentKind === 'pdf' || job.contentKind === 'json' ? job.contentKind : 'xml';
+  let document: Awaited<ReturnType<typeof readDocument>>;
+  try {
+    document = await readDocument(kind, top.body, top.text);
+  } catch (error) {
+    if (!(error instanceof UnreadableDocumentError)) throw error;
+    // The URL no longer serves what the target watches (an error page, a moved file): as for a page
+    // whose element is gone, the user is told to check the target.
+    return new CrawlFailure(
+      'element_not_found',
+      `${shownUrl(top.finalUrl)} is ${error.message}`,
+      false,
+      job.areas[0]?.areaId,
+    ).toResult();
+  }
+  const areas: AreaContent[] = [];
+  const missing: string[] = [];
+  let firstMissing = '';
+  for (const area of job.areas) {
+    const lines = document.area(area);
+    if (lines) areas.push(areaContent(area.areaId, lines));
+    else {
+      missing.push(`${area.selectorType} ${JSON.stringify(area.selector)}`);
+      firstMissing ||= area.areaId;
+    }
+  }
+  if (missing.length > 0) {
+    return new CrawlFailure(
+      'element_not_found',
+      `nothing in the ${kind.toUpperCase()} matches ${missing.join(', ')}`,
+      false,
+      firstMissing,
+    ).toResult();
+  }
+  return { ok: true, finalUrl: top.finalUrl, status: top.status, areas };
+}
+
+/** What the wizard shows of a document: enough to write its areas by, never the whole of a large one. */
+const PREVIEW_LINES = 300;
+const PREVIEW_LINE_LENGTH = 500;
+
+function requestHeaders(
+  job: Pick<FetchRequest, 'userAgent' | 'viewport' | 'reader' | 'cookies' | 'contentKind'>,
+): Record<string, string> {
   const profile = deviceProfile(job.userAgent, job.viewport);
   return {
     'user-agent': profile.userAgent ?? DEFAULT_USER_AGENT,
-    accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+    accept: ACCEPT[job.contentKind ?? 'page'],
     // Sites choose the language by this; without a reader, Japanese first as before.
     'accept-language': presentedLocale(job.reader)?.acceptLanguage ?? 'ja,en;q=0.8',
     'accept-encoding': 'gzip, deflate, br',

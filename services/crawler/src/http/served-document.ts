@@ -19,6 +19,8 @@ export interface ServedDocument {
   status: number;
   headers: Record<string, string>;
   text: string;
+  /** The body as served, decompressed: a PDF is read from its bytes. */
+  body: Uint8Array;
 }
 
 export interface DocumentRequest {
@@ -73,7 +75,7 @@ export async function fetchServedDocument(document: DocumentRequest): Promise<Se
     }
     const body = await readCapped(response, url.href, document);
     const { text } = decodePage(body, headers['content-type']);
-    return { finalUrl: url.href, status: response.statusCode, headers, text };
+    return { finalUrl: url.href, status: response.statusCode, headers, text, body };
   }
 }
 

@@ -11,6 +11,8 @@ import { loadPage, throwIfPageStopped } from '../browser/page-load.ts';
 import { deviceProfile } from '../browser/user-agent-presets.ts';
 import type {
   AreaRequest,
+  DocumentReader,
+  DocumentReadRequest,
   LoginSettings,
   PageAction,
   PageFetcher,
@@ -24,7 +26,7 @@ import { createPreviewSessions, PreviewError, type SessionLimits } from './previ
 export interface PreviewServiceOptions {
   pool: BrowserPool;
   /** HTTP mode, to tell whether the served HTML already has an area's text. */
-  httpFetcher: PageFetcher;
+  httpFetcher: PageFetcher & DocumentReader;
   /** Upstream proxies of the configured pool, for sites that use one. */
   proxyPool?: readonly string[];
   limits?: Partial<ActionLimits>;
@@ -172,6 +174,19 @@ export function createPreviewService(options: PreviewServiceOptions) {
           await runActions(lease.page, actions, limits, pool.guard);
           await throwIfPageStopped(lease.page, settings.url);
         }),
+      );
+    },
+
+    /**
+     * What a URL serves, read over plain HTTP as checks of a document read it: no session is kept
+     * (a document has nothing to click on), so each call reads the URL again.
+     */
+    readDocument(request: Omit<DocumentReadRequest, 'proxyUrl'> & { useProxy: boolean }) {
+      const { useProxy, ...read } = request;
+      const proxyUrl = upstreamProxy(useProxy);
+      return options.httpFetcher.readDocument(
+        { ...read, url: checkedUrl(read.url), ...(proxyUrl ? { proxyUrl } : {}) },
+        AbortSignal.timeout(limits.loadTimeoutMs),
       );
     },
 

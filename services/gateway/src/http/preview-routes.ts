@@ -2,6 +2,7 @@ import type { accountV1, crawlerV1 } from '@mimamori/contracts';
 import {
   type AreaReading,
   type Box,
+  contentKind,
   type PreviewActionBody,
   type PreviewLocatorBody,
   type PreviewRender,
@@ -114,6 +115,57 @@ export function previewRoutes(app: FastifyInstance, deps: PreviewRouteDeps) {
             ? { problem: opened.problem }
             : { session_id: opened.sessionId, render: renderJson(opened.render) },
         );
+      }),
+  );
+
+  api.post(
+    '/api/preview/document',
+    options(
+      'document',
+      'Read a URL over plain HTTP: whether it serves a page, a PDF, JSON or XML, its text, and what candidate areas read',
+    ),
+    (request, reply) =>
+      asUser(request, reply, async (userId, reader) => {
+        const body = request.body;
+        const read = await unary(
+          preview.opening,
+          'readDocument',
+          {
+            userId,
+            url: body.url,
+            userAgentKind: body.user_agent.kind,
+            userAgentValue: body.user_agent.value,
+            cookies: body.cookies,
+            useProxy: body.use_proxy,
+            readerLang: reader.lang,
+            readerTimeZone: reader.timeZone,
+            contentKind: body.content_kind ?? '',
+            areas: body.areas.map((area) => ({
+              selector: area.selector,
+              selectorType: area.selector_type,
+              frameSelector: '',
+              frameSelectorType: '',
+            })),
+          },
+          call,
+        );
+        if (read.problem) return reply.send({ problem: read.problem });
+        return reply.send({
+          detected_kind: contentKind.parse(read.detectedKind),
+          content_kind: contentKind.parse(read.contentKind),
+          final_url: read.finalUrl,
+          lines: read.lines,
+          more_lines: read.moreLines,
+          areas: read.areas.map((area, index) => {
+            const options = body.areas[index]?.options;
+            return {
+              found: area.found,
+              text: area.text,
+              problem: area.problem,
+              ...(options ? normalisedJson(area, options) : {}),
+            };
+          }),
+        });
       }),
   );
 

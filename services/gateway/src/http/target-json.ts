@@ -1,8 +1,11 @@
 import type { targetV1 } from '@mimamori/contracts';
 import {
   type ActionBody,
+  type AreaLocator,
   actionType,
+  areaSelectorType,
   chatNotify,
+  contentKind,
   failureKind,
   fetchMode,
   type ImportOutcome,
@@ -55,6 +58,7 @@ export function settingsMessage(body: TargetSettingsBody): targetV1.TargetSettin
     })),
     rulesJson: body.rules ? JSON.stringify(body.rules) : '',
     fetchMode: body.fetch_mode,
+    contentKind: body.content_kind,
     paused: body.paused,
     failureAlertAfter: body.failure_alert_after,
     silenceAlertDays: body.silence_alert_days,
@@ -95,10 +99,14 @@ function locatorJson(value: targetV1.Locator | undefined): Locator | undefined {
 }
 
 /** The target service refuses an area without a locator, so every stored area has one. */
-function areaLocatorJson(value: targetV1.Locator | undefined): Locator {
-  const locator = locatorJson(value);
-  if (!locator) throw new Error('the target service sent an area without its locator');
-  return locator;
+function areaLocatorJson(value: targetV1.Locator | undefined): AreaLocator {
+  if (!value) throw new Error('the target service sent an area without its locator');
+  return {
+    selector: value.selector,
+    selector_type: areaSelectorType.parse(value.selectorType),
+    frame_selector: value.frameSelector,
+    frame_selector_type: value.frameSelectorType ? selectorType.parse(value.frameSelectorType) : '',
+  };
 }
 
 function actionJson(value: targetV1.Action): StoredAction {
@@ -148,6 +156,7 @@ export function settingsJson(settings: targetV1.TargetSettings | undefined): Sto
     })),
     rules: settings.rulesJson ? (JSON.parse(settings.rulesJson) as unknown) : null,
     fetch_mode: fetchMode.parse(settings.fetchMode),
+    content_kind: contentKind.parse(settings.contentKind || 'page'),
     paused: settings.paused,
     failure_alert_after: settings.failureAlertAfter,
     silence_alert_days: settings.silenceAlertDays,

@@ -97,6 +97,7 @@ function v1Settings(url: string, label: string) {
     areas: [],
     rules: null,
     fetchMode: 'http' as const,
+    contentKind: 'page' as const,
     failureAlertAfter: DEFAULT_ALERT_AFTER,
     silenceAlertDays: 0,
   };

@@ -43,6 +43,8 @@ export interface SettingsInput {
   /** The watch engine's rule groups as JSON; '' for none (every update notifies). */
   rulesJson: string;
   fetchMode: string;
+  /** '' for a web page. */
+  contentKind: string;
   /** 0: the default. */
   failureAlertAfter: number;
   /** 0: no silence alert. */

@@ -1,4 +1,5 @@
 import type { NotificationRules } from '@mimamori/watch-engine';
+import type { ContentKind, DocumentSelectorType } from '@mimamori/watch-engine/document-areas';
 import type { UserAgentKind } from '@mimamori/watch-engine/user-agent-kinds';
 import type { SelectorType } from './selector-syntax.ts';
 import type { ReaderLocale, SiteHistoryLimits } from './target-quota.ts';
@@ -11,7 +12,8 @@ export type PausedReason = 'user' | 'quota' | 'hold';
 
 export interface LocatorRecord {
   selector: string;
-  selectorType: SelectorType;
+  /** A page's CSS or XPath; a document's area as its kind names it (docs/product.md#documents-and-data). */
+  selectorType: SelectorType | DocumentSelectorType;
   frameSelector: string;
   frameSelectorType: SelectorType | '';
 }
@@ -60,6 +62,8 @@ export interface TargetSettingsRecord {
   areas: AreaRecord[];
   rules: NotificationRules | null;
   fetchMode: FetchMode;
+  /** A web page, or a PDF, JSON or XML document read over plain HTTP. */
+  contentKind: ContentKind;
   /** Failed checks of one kind in a row before the failure alert (docs/product.md#failure-alerts). */
   failureAlertAfter: number;
   /** Days without an update before the silence alert; 0: off (docs/product.md#silence-alerts). */

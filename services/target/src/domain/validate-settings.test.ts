@@ -36,6 +36,7 @@ function input(overrides: Partial<SettingsInput> = {}): SettingsInput {
     ],
     rulesJson: '',
     fetchMode: 'http',
+    contentKind: '',
     paused: false,
     failureAlertAfter: 0,
     silenceAlertDays: 0,
@@ -183,5 +184,83 @@ describe('validateSettings', () => {
     });
     expect(validateSettings(input({ useProxy: true }), { ...context, proxyPool: true }).useProxy).toBe(true);
     expect(validateSettings(input({ useProxy: false }), context).useProxy).toBe(false);
+  });
+
+  describe('a document target (docs/product.md#documents-and-data)', () => {
+    const documentArea = (selector: string, selectorType: string) => ({
+      areaId: 'a',
+      label: '',
+      content: '',
+      locator: { selector, selectorType, frameSelector: '', frameSelectorType: '' },
+      optionsJson: '',
+    });
+    const documentInput = (contentKind: string, selector: string, selectorType: string) =>
+      input({ contentKind, areas: [documentArea(selector, selectorType)] });
+
+    it('stores the kind and each area as its kind names it; a page is the default', () => {
+      expect(validateSettings(input(), context).contentKind).toBe('page');
+      const pdf = validateSettings(documentInput('pdf', ' 2-3 ', 'pages'), context);
+      expect(pdf.contentKind).toBe('pdf');
+      expect(pdf.areas[0]?.locator).toEqual({
+        selector: '2-3',
+        selectorType: 'pages',
+        frameSelector: '',
+        frameSelectorType: '',
+      });
+      expect(
+        validateSettings(documentInput('pdf', '配当予想', 'text'), context).areas[0]?.locator.selector,
+      ).toBe('配当予想');
+      expect(
+        validateSettings(documentInput('json', '$.items[*].price', 'jsonpath'), context).contentKind,
+      ).toBe('json');
+      expect(validateSettings(documentInput('xml', '//item/title', 'xpath'), context).contentKind).toBe(
+        'xml',
+      );
+    });
+
+    it('refuses an expression that does not parse, naming the area and what is wrong', () => {
+      expect(refusal(() => validateSettings(documentInput('json', '$.items[', 'jsonpath'), context))).toEqual(
+        {
+          code: 'selector_invalid',
+          field: 'areas[0].locator.selector',
+          reason: 'jsonpath_invalid',
+        },
+      );
+      expect(
+        refusal(() => validateSettings(documentInput('json', '$.items[?(@.price>1)]', 'jsonpath'), context)),
+      ).toEqual({ code: 'selector_invalid', field: 'areas[0].locator.selector', reason: 'jsonpath_script' });
+      expect(refusal(() => validateSettings(documentInput('xml', '//item[', 'xpath'), context))).toEqual({
+        code: 'selector_invalid',
+        field: 'areas[0].locator.selector',
+        reason: 'xpath_invalid',
+      });
+      expect(refusal(() => validateSettings(documentInput('pdf', '3-1', 'pages'), context))).toEqual({
+        code: 'selector_invalid',
+        field: 'areas[0].locator.selector',
+        reason: 'page_range_invalid',
+      });
+      expect(refusal(() => validateSettings(documentInput('pdf', '#price', 'css'), context))).toEqual({
+        code: 'selector_type_invalid',
+        field: 'areas[0].locator.selector_type',
+        reason: '',
+      });
+    });
+
+    it('refuses an unknown kind, and a document read by the browser', () => {
+      expect(refusal(() => validateSettings(documentInput('csv', '$', 'jsonpath'), context))).toMatchObject({
+        code: 'content_kind_invalid',
+      });
+      expect(
+        refusal(() =>
+          validateSettings({ ...documentInput('json', '$.a', 'jsonpath'), fetchMode: 'browser' }, context),
+        ),
+      ).toEqual({ code: 'content_kind_needs_http', field: 'fetch_mode', reason: '' });
+      // Pictures need the browser too: said as the document's own refusal, on the field that asks for them.
+      expect(
+        refusal(() =>
+          validateSettings({ ...documentInput('json', '$.a', 'jsonpath'), screenshot: true }, context),
+        ),
+      ).toEqual({ code: 'content_kind_needs_http', field: 'screenshot', reason: '' });
+    });
   });
 });

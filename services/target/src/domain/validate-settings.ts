@@ -5,6 +5,12 @@ import {
   validateAreaOptions,
   validateRuleGroups,
 } from '@mimamori/watch-engine';
+import {
+  CONTENT_KINDS,
+  type ContentKind,
+  type DocumentSelectorType,
+  documentAreaProblem,
+} from '@mimamori/watch-engine/document-areas';
 import { USER_AGENT_KINDS } from '@mimamori/watch-engine/user-agent-kinds';
 import { type SelectorType, selectorParses } from './selector-syntax.ts';
 import type { ActionInput, AreaInput, LocatorInput, SettingsInput } from './settings-input.ts';
@@ -116,9 +122,20 @@ export function validateSettings(input: SettingsInput, context: ValidationContex
     ),
   );
 
-  const areas = areaRecords(input.areas);
+  const contentKind = oneOf(
+    input.contentKind || 'page',
+    CONTENT_KINDS,
+    'content_kind_invalid',
+    'content_kind',
+  );
+  const areas = areaRecords(input.areas, contentKind);
   const rules = ruleRecords(input.rulesJson, areas);
   const fetchMode = oneOf(input.fetchMode || 'browser', FETCH_MODES, 'fetch_mode_invalid', 'fetch_mode');
+  // A PDF, JSON or XML document is read over plain HTTP: no browser, sign-in, actions or pictures.
+  if (contentKind !== 'page' && fetchMode !== 'http') throw invalid('content_kind_needs_http', 'fetch_mode');
+  if (contentKind !== 'page' && input.screenshot) throw invalid('content_kind_needs_http', 'screenshot');
+  if (contentKind !== 'page' && (login || actions.length > 0))
+    throw invalid('content_kind_needs_http', login ? 'login' : 'actions');
   // Only the browser can replay a login or actions and take screenshots.
   if (fetchMode === 'http' && (login || actions.length > 0 || input.screenshot))
     throw invalid('fetch_mode_needs_browser', 'fetch_mode');
@@ -148,6 +165,7 @@ export function validateSettings(input: SettingsInput, context: ValidationContex
     areas,
     rules,
     fetchMode,
+    contentKind,
     failureAlertAfter,
     silenceAlertDays,
   };
@@ -223,11 +241,32 @@ function locatorRecord(input: LocatorInput | null, field: string): LocatorRecord
   return { selector, selectorType, frameSelector, frameSelectorType };
 }
 
+/**
+ * A document's area: pages or text of a PDF, a JSONPath, an XPath. One that does not parse is
+ * refused naming the area's field and, as reason, what is wrong (page_range_invalid,
+ * jsonpath_invalid, jsonpath_script, xpath_invalid, text_required).
+ */
+function documentLocatorRecord(
+  input: LocatorInput | null,
+  kind: Exclude<ContentKind, 'page'>,
+  field: string,
+): LocatorRecord {
+  if (!input || input.selector.trim() === '') throw invalid('selector_required', `${field}.selector`);
+  const selector = input.selector.trim();
+  if (selector.length > SETTINGS_LIMITS.selectorLength)
+    throw invalid('selector_invalid', `${field}.selector`, input.selectorType);
+  const problem = documentAreaProblem(kind, input.selectorType, selector);
+  if (problem === 'selector_type_invalid') throw invalid('selector_type_invalid', `${field}.selector_type`);
+  if (problem) throw invalid('selector_invalid', `${field}.selector`, problem);
+  const selectorType = input.selectorType as DocumentSelectorType;
+  return { selector, selectorType, frameSelector: '', frameSelectorType: '' };
+}
+
 function selectorTypeOf(value: string, field: string): SelectorType {
   return oneOf(value, ['css', 'xpath'] as const, 'selector_type_invalid', field);
 }
 
-function areaRecords(inputs: AreaInput[]): AreaRecord[] {
+function areaRecords(inputs: AreaInput[], kind: ContentKind): AreaRecord[] {
   if (inputs.length === 0) throw invalid('areas_required', 'areas');
   if (inputs.length > SETTINGS_LIMITS.areas) throw invalid('too_many_areas', 'areas');
   const seen = new Set<string>();
@@ -240,7 +279,10 @@ function areaRecords(inputs: AreaInput[]): AreaRecord[] {
     if (label.length > LABEL_MAX_LENGTH) throw invalid('label_too_long', `${field}.label`);
     if (area.content.length > SETTINGS_LIMITS.contentLength)
       throw invalid('area_content_too_long', `${field}.content`);
-    const locator = locatorRecord(area.locator, `${field}.locator`);
+    const locator =
+      kind === 'page'
+        ? locatorRecord(area.locator, `${field}.locator`)
+        : documentLocatorRecord(area.locator, kind, `${field}.locator`);
     const checked = validateAreaOptions(
       parseJson(area.optionsJson || '{}', `${field}.options`, 'invalid_area_options'),
     );

@@ -96,4 +96,13 @@ export const targetMigrations: Migration[] = [
       ALTER TABLE targets ADD COLUMN silence_alert_days smallint NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 6,
+    name: 'documents and data',
+    sql: `
+      -- docs/product.md#documents-and-data: what the URL serves, a web page or a PDF, JSON or XML
+      -- document read over plain HTTP; existing sites are pages.
+      ALTER TABLE targets ADD COLUMN content_kind text NOT NULL DEFAULT 'page';
+    `,
+  },
 ];

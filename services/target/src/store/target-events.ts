@@ -101,6 +101,7 @@ export function checkTemplate(site: TargetRecord): checksEventsV1.RunCheck {
     dueAt: undefined,
     url: site.url,
     fetchMode: site.fetchMode,
+    contentKind: site.contentKind === 'page' ? '' : site.contentKind,
     userAgentKind: site.userAgentKind,
     userAgentValue: site.userAgentValue,
     viewportWidth: site.viewportWidth,

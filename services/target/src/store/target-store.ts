@@ -61,6 +61,7 @@ const COLUMNS = [
   'silence_alert_days',
   'history_updates',
   'history_days',
+  'content_kind',
 ] as const;
 
 function values(site: TargetRecord): unknown[] {
@@ -97,6 +98,7 @@ function values(site: TargetRecord): unknown[] {
     site.silenceAlertDays,
     site.history.updates,
     site.history.checkDays,
+    site.contentKind,
   ];
 }
 

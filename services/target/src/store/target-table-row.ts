@@ -35,6 +35,7 @@ export interface TargetTableRow {
   silence_alert_days: number;
   history_updates: number;
   history_days: number;
+  content_kind: string;
   failing_since: Date | null;
   failing_kind: string | null;
 }
@@ -63,6 +64,7 @@ export function toTargetRecord(row: TargetTableRow): TargetRecord {
     areas: row.areas,
     rules: row.rules,
     fetchMode: row.fetch_mode as TargetRecord['fetchMode'],
+    contentKind: row.content_kind as TargetRecord['contentKind'],
     paused: row.paused,
     pausedReason: row.paused_reason as TargetRecord['pausedReason'],
     isNew: row.is_new,

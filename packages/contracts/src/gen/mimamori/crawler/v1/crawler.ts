@@ -202,6 +202,49 @@ export interface ClosePreviewRequest {
 export interface ClosePreviewResponse {
 }
 
+export interface ReadDocumentRequest {
+  userId: string;
+  url: string;
+  /** "none", "free", "iphone", "android", "chrome", "firefox" or "safari". */
+  userAgentKind: string;
+  userAgentValue: string;
+  /** A Cookie header value the user set for the site; never logged. */
+  cookies: string;
+  useProxy: boolean;
+  readerLang: string;
+  readerTimeZone: string;
+  /** Read as "pdf", "json" or "xml"; empty: as detected, and only detected when it is a "page". */
+  contentKind: string;
+  /** Candidate areas: selector_type "pages" or "text" (pdf), "jsonpath" (json), "xpath" (xml). */
+  areas: PreviewLocator[];
+}
+
+export interface DocumentAreaReading {
+  found: boolean;
+  /** The area's lines joined by newlines. */
+  text: string;
+  /** "selector_invalid" when the area's expression cannot be read; empty when it can. */
+  problem: string;
+  /** The lines as a check records the area's markup: one <p> a line. */
+  html: string;
+}
+
+export interface ReadDocumentResponse {
+  /** What the response is by its content type and first bytes: "page", "pdf", "json" or "xml". */
+  detectedKind: string;
+  /** The kind it was read as; "page" when it was not read as a document. */
+  contentKind: string;
+  /** The start of the document's text, a line each. */
+  lines: string[];
+  /** The document has more lines than these. */
+  moreLines: boolean;
+  /** One per requested area, in order. */
+  areas: DocumentAreaReading[];
+  finalUrl: string;
+  /** Why the URL could not be read (codes as in mimamori.events.v1.CheckError). */
+  problem?: PreviewProblem | undefined;
+}
+
 function createBasePreviewLocator(): PreviewLocator {
   return { selector: "", selectorType: "", frameSelector: "", frameSelectorType: "" };
 }
@@ -2673,6 +2716,570 @@ export const ClosePreviewResponse: MessageFns<ClosePreviewResponse> = {
   },
 };
 
+function createBaseReadDocumentRequest(): ReadDocumentRequest {
+  return {
+    userId: "",
+    url: "",
+    userAgentKind: "",
+    userAgentValue: "",
+    cookies: "",
+    useProxy: false,
+    readerLang: "",
+    readerTimeZone: "",
+    contentKind: "",
+    areas: [],
+  };
+}
+
+export const ReadDocumentRequest: MessageFns<ReadDocumentRequest> = {
+  encode(message: ReadDocumentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.url !== "") {
+      writer.uint32(18).string(message.url);
+    }
+    if (message.userAgentKind !== "") {
+      writer.uint32(26).string(message.userAgentKind);
+    }
+    if (message.userAgentValue !== "") {
+      writer.uint32(34).string(message.userAgentValue);
+    }
+    if (message.cookies !== "") {
+      writer.uint32(42).string(message.cookies);
+    }
+    if (message.useProxy !== false) {
+      writer.uint32(48).bool(message.useProxy);
+    }
+    if (message.readerLang !== "") {
+      writer.uint32(58).string(message.readerLang);
+    }
+    if (message.readerTimeZone !== "") {
+      writer.uint32(66).string(message.readerTimeZone);
+    }
+    if (message.contentKind !== "") {
+      writer.uint32(74).string(message.contentKind);
+    }
+    for (const v of message.areas) {
+      PreviewLocator.encode(v!, writer.uint32(82).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReadDocumentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReadDocumentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.userAgentKind = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.userAgentValue = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.cookies = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.useProxy = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.readerLang = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.readerTimeZone = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.contentKind = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.areas.push(PreviewLocator.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReadDocumentRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      userAgentKind: isSet(object.userAgentKind)
+        ? globalThis.String(object.userAgentKind)
+        : isSet(object.user_agent_kind)
+        ? globalThis.String(object.user_agent_kind)
+        : "",
+      userAgentValue: isSet(object.userAgentValue)
+        ? globalThis.String(object.userAgentValue)
+        : isSet(object.user_agent_value)
+        ? globalThis.String(object.user_agent_value)
+        : "",
+      cookies: isSet(object.cookies) ? globalThis.String(object.cookies) : "",
+      useProxy: isSet(object.useProxy)
+        ? globalThis.Boolean(object.useProxy)
+        : isSet(object.use_proxy)
+        ? globalThis.Boolean(object.use_proxy)
+        : false,
+      readerLang: isSet(object.readerLang)
+        ? globalThis.String(object.readerLang)
+        : isSet(object.reader_lang)
+        ? globalThis.String(object.reader_lang)
+        : "",
+      readerTimeZone: isSet(object.readerTimeZone)
+        ? globalThis.String(object.readerTimeZone)
+        : isSet(object.reader_time_zone)
+        ? globalThis.String(object.reader_time_zone)
+        : "",
+      contentKind: isSet(object.contentKind)
+        ? globalThis.String(object.contentKind)
+        : isSet(object.content_kind)
+        ? globalThis.String(object.content_kind)
+        : "",
+      areas: globalThis.Array.isArray(object?.areas)
+        ? object.areas.map((e: any) => PreviewLocator.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ReadDocumentRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.userAgentKind !== "") {
+      obj.userAgentKind = message.userAgentKind;
+    }
+    if (message.userAgentValue !== "") {
+      obj.userAgentValue = message.userAgentValue;
+    }
+    if (message.cookies !== "") {
+      obj.cookies = message.cookies;
+    }
+    if (message.useProxy !== false) {
+      obj.useProxy = message.useProxy;
+    }
+    if (message.readerLang !== "") {
+      obj.readerLang = message.readerLang;
+    }
+    if (message.readerTimeZone !== "") {
+      obj.readerTimeZone = message.readerTimeZone;
+    }
+    if (message.contentKind !== "") {
+      obj.contentKind = message.contentKind;
+    }
+    if (message.areas?.length) {
+      obj.areas = message.areas.map((e) => PreviewLocator.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReadDocumentRequest>, I>>(base?: I): ReadDocumentRequest {
+    return ReadDocumentRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReadDocumentRequest>, I>>(object: I): ReadDocumentRequest {
+    const message = createBaseReadDocumentRequest();
+    message.userId = object.userId ?? "";
+    message.url = object.url ?? "";
+    message.userAgentKind = object.userAgentKind ?? "";
+    message.userAgentValue = object.userAgentValue ?? "";
+    message.cookies = object.cookies ?? "";
+    message.useProxy = object.useProxy ?? false;
+    message.readerLang = object.readerLang ?? "";
+    message.readerTimeZone = object.readerTimeZone ?? "";
+    message.contentKind = object.contentKind ?? "";
+    message.areas = object.areas?.map((e) => PreviewLocator.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseDocumentAreaReading(): DocumentAreaReading {
+  return { found: false, text: "", problem: "", html: "" };
+}
+
+export const DocumentAreaReading: MessageFns<DocumentAreaReading> = {
+  encode(message: DocumentAreaReading, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.found !== false) {
+      writer.uint32(8).bool(message.found);
+    }
+    if (message.text !== "") {
+      writer.uint32(18).string(message.text);
+    }
+    if (message.problem !== "") {
+      writer.uint32(26).string(message.problem);
+    }
+    if (message.html !== "") {
+      writer.uint32(34).string(message.html);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DocumentAreaReading {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDocumentAreaReading();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.found = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.problem = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.html = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DocumentAreaReading {
+    return {
+      found: isSet(object.found) ? globalThis.Boolean(object.found) : false,
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+      problem: isSet(object.problem) ? globalThis.String(object.problem) : "",
+      html: isSet(object.html) ? globalThis.String(object.html) : "",
+    };
+  },
+
+  toJSON(message: DocumentAreaReading): unknown {
+    const obj: any = {};
+    if (message.found !== false) {
+      obj.found = message.found;
+    }
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    if (message.problem !== "") {
+      obj.problem = message.problem;
+    }
+    if (message.html !== "") {
+      obj.html = message.html;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DocumentAreaReading>, I>>(base?: I): DocumentAreaReading {
+    return DocumentAreaReading.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DocumentAreaReading>, I>>(object: I): DocumentAreaReading {
+    const message = createBaseDocumentAreaReading();
+    message.found = object.found ?? false;
+    message.text = object.text ?? "";
+    message.problem = object.problem ?? "";
+    message.html = object.html ?? "";
+    return message;
+  },
+};
+
+function createBaseReadDocumentResponse(): ReadDocumentResponse {
+  return {
+    detectedKind: "",
+    contentKind: "",
+    lines: [],
+    moreLines: false,
+    areas: [],
+    finalUrl: "",
+    problem: undefined,
+  };
+}
+
+export const ReadDocumentResponse: MessageFns<ReadDocumentResponse> = {
+  encode(message: ReadDocumentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.detectedKind !== "") {
+      writer.uint32(10).string(message.detectedKind);
+    }
+    if (message.contentKind !== "") {
+      writer.uint32(18).string(message.contentKind);
+    }
+    for (const v of message.lines) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.moreLines !== false) {
+      writer.uint32(32).bool(message.moreLines);
+    }
+    for (const v of message.areas) {
+      DocumentAreaReading.encode(v!, writer.uint32(42).fork()).join();
+    }
+    if (message.finalUrl !== "") {
+      writer.uint32(50).string(message.finalUrl);
+    }
+    if (message.problem !== undefined) {
+      PreviewProblem.encode(message.problem, writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReadDocumentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReadDocumentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.detectedKind = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.contentKind = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.lines.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.moreLines = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.areas.push(DocumentAreaReading.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.finalUrl = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.problem = PreviewProblem.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReadDocumentResponse {
+    return {
+      detectedKind: isSet(object.detectedKind)
+        ? globalThis.String(object.detectedKind)
+        : isSet(object.detected_kind)
+        ? globalThis.String(object.detected_kind)
+        : "",
+      contentKind: isSet(object.contentKind)
+        ? globalThis.String(object.contentKind)
+        : isSet(object.content_kind)
+        ? globalThis.String(object.content_kind)
+        : "",
+      lines: globalThis.Array.isArray(object?.lines) ? object.lines.map((e: any) => globalThis.String(e)) : [],
+      moreLines: isSet(object.moreLines)
+        ? globalThis.Boolean(object.moreLines)
+        : isSet(object.more_lines)
+        ? globalThis.Boolean(object.more_lines)
+        : false,
+      areas: globalThis.Array.isArray(object?.areas)
+        ? object.areas.map((e: any) => DocumentAreaReading.fromJSON(e))
+        : [],
+      finalUrl: isSet(object.finalUrl)
+        ? globalThis.String(object.finalUrl)
+        : isSet(object.final_url)
+        ? globalThis.String(object.final_url)
+        : "",
+      problem: isSet(object.problem) ? PreviewProblem.fromJSON(object.problem) : undefined,
+    };
+  },
+
+  toJSON(message: ReadDocumentResponse): unknown {
+    const obj: any = {};
+    if (message.detectedKind !== "") {
+      obj.detectedKind = message.detectedKind;
+    }
+    if (message.contentKind !== "") {
+      obj.contentKind = message.contentKind;
+    }
+    if (message.lines?.length) {
+      obj.lines = message.lines;
+    }
+    if (message.moreLines !== false) {
+      obj.moreLines = message.moreLines;
+    }
+    if (message.areas?.length) {
+      obj.areas = message.areas.map((e) => DocumentAreaReading.toJSON(e));
+    }
+    if (message.finalUrl !== "") {
+      obj.finalUrl = message.finalUrl;
+    }
+    if (message.problem !== undefined) {
+      obj.problem = PreviewProblem.toJSON(message.problem);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReadDocumentResponse>, I>>(base?: I): ReadDocumentResponse {
+    return ReadDocumentResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReadDocumentResponse>, I>>(object: I): ReadDocumentResponse {
+    const message = createBaseReadDocumentResponse();
+    message.detectedKind = object.detectedKind ?? "";
+    message.contentKind = object.contentKind ?? "";
+    message.lines = object.lines?.map((e) => e) || [];
+    message.moreLines = object.moreLines ?? false;
+    message.areas = object.areas?.map((e) => DocumentAreaReading.fromPartial(e)) || [];
+    message.finalUrl = object.finalUrl ?? "";
+    message.problem = (object.problem !== undefined && object.problem !== null)
+      ? PreviewProblem.fromPartial(object.problem)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * The registration wizard's live preview: a page opened in the crawler's browser that the
  * person designates areas on, tests a login on and runs actions in. Called by the gateway for
@@ -2743,6 +3350,20 @@ export const PreviewServiceService = {
       Buffer.from(ClosePreviewResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ClosePreviewResponse => ClosePreviewResponse.decode(value),
   },
+  /**
+   * Reads a URL over plain HTTP as a document (no session, no browser): what it serves (a page,
+   * a PDF, JSON or XML), its text, and the text of candidate areas (docs/product.md#documents-and-data).
+   */
+  readDocument: {
+    path: "/mimamori.crawler.v1.PreviewService/ReadDocument" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReadDocumentRequest): Buffer => Buffer.from(ReadDocumentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReadDocumentRequest => ReadDocumentRequest.decode(value),
+    responseSerialize: (value: ReadDocumentResponse): Buffer =>
+      Buffer.from(ReadDocumentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReadDocumentResponse => ReadDocumentResponse.decode(value),
+  },
 } as const;
 
 export interface PreviewServiceServer extends UntypedServiceImplementation {
@@ -2757,6 +3378,11 @@ export interface PreviewServiceServer extends UntypedServiceImplementation {
   /** Runs actions on the session's page, then renders it. */
   runActions: handleUnaryCall<RunActionsRequest, RunActionsResponse>;
   closePreview: handleUnaryCall<ClosePreviewRequest, ClosePreviewResponse>;
+  /**
+   * Reads a URL over plain HTTP as a document (no session, no browser): what it serves (a page,
+   * a PDF, JSON or XML), its text, and the text of candidate areas (docs/product.md#documents-and-data).
+   */
+  readDocument: handleUnaryCall<ReadDocumentRequest, ReadDocumentResponse>;
 }
 
 export interface PreviewServiceClient extends Client {
@@ -2854,6 +3480,25 @@ export interface PreviewServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ClosePreviewResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Reads a URL over plain HTTP as a document (no session, no browser): what it serves (a page,
+   * a PDF, JSON or XML), its text, and the text of candidate areas (docs/product.md#documents-and-data).
+   */
+  readDocument(
+    request: ReadDocumentRequest,
+    callback: (error: ServiceError | null, response: ReadDocumentResponse) => void,
+  ): ClientUnaryCall;
+  readDocument(
+    request: ReadDocumentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReadDocumentResponse) => void,
+  ): ClientUnaryCall;
+  readDocument(
+    request: ReadDocumentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReadDocumentResponse) => void,
   ): ClientUnaryCall;
 }
 

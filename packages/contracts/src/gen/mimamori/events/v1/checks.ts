@@ -15,7 +15,7 @@ export const protobufFileName = "mimamori/events/v1/checks.proto";
 /** Where an element is: a CSS selector or an XPath, optionally inside an iframe. */
 export interface CheckLocator {
   selector: string;
-  /** "css" or "xpath". */
+  /** "css" or "xpath"; a document's area: "pages", "text", "jsonpath" or "xpath" (RunCheck.content_kind). */
   selectorType: string;
   /** The iframe the element lives in; empty when it is in the top document. */
   frameSelector: string;
@@ -107,6 +107,12 @@ export interface RunCheck {
    * so the crawler takes no screenshot.
    */
   previousAreasDigest: string;
+  /**
+   * What the URL serves: "page" (empty means page), "pdf", "json" or "xml". A document is read over
+   * plain HTTP, and its areas' selector types are "pages" or "text" (pdf), "jsonpath" (json) or
+   * "xpath" (xml) (docs/product.md#documents-and-data).
+   */
+  contentKind: string;
 }
 
 /**
@@ -708,6 +714,7 @@ function createBaseRunCheck(): RunCheck {
     readerLang: "",
     readerTimeZone: "",
     previousAreasDigest: "",
+    contentKind: "",
   };
 }
 
@@ -775,6 +782,9 @@ export const RunCheck: MessageFns<RunCheck> = {
     }
     if (message.previousAreasDigest !== "") {
       writer.uint32(170).string(message.previousAreasDigest);
+    }
+    if (message.contentKind !== "") {
+      writer.uint32(178).string(message.contentKind);
     }
     return writer;
   },
@@ -960,6 +970,14 @@ export const RunCheck: MessageFns<RunCheck> = {
             message.previousAreasDigest = reader.string();
             continue;
           }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.contentKind = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1059,6 +1077,11 @@ export const RunCheck: MessageFns<RunCheck> = {
         : isSet(object.previous_areas_digest)
         ? globalThis.String(object.previous_areas_digest)
         : "",
+      contentKind: isSet(object.contentKind)
+        ? globalThis.String(object.contentKind)
+        : isSet(object.content_kind)
+        ? globalThis.String(object.content_kind)
+        : "",
     };
   },
 
@@ -1127,6 +1150,9 @@ export const RunCheck: MessageFns<RunCheck> = {
     if (message.previousAreasDigest !== "") {
       obj.previousAreasDigest = message.previousAreasDigest;
     }
+    if (message.contentKind !== "") {
+      obj.contentKind = message.contentKind;
+    }
     return obj;
   },
 
@@ -1160,6 +1186,7 @@ export const RunCheck: MessageFns<RunCheck> = {
     message.readerLang = object.readerLang ?? "";
     message.readerTimeZone = object.readerTimeZone ?? "";
     message.previousAreasDigest = object.previousAreasDigest ?? "";
+    message.contentKind = object.contentKind ?? "";
     return message;
   },
 };

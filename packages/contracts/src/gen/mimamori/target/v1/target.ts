@@ -55,7 +55,7 @@ export interface Caller {
 
 export interface Locator {
   selector: string;
-  /** "css" or "xpath". */
+  /** "css" or "xpath"; a document's area: "pages", "text", "jsonpath" or "xpath" (content_kind). */
   selectorType: string;
   frameSelector: string;
   /** "css" or "xpath"; empty without frame_selector. */
@@ -143,6 +143,12 @@ export interface TargetSettings {
   failureAlertAfter: number;
   /** Days without an update before the silence alert (docs/product.md#silence-alerts), 1–365; 0: off. */
   silenceAlertDays: number;
+  /**
+   * What the URL serves: "page" (empty means page), "pdf", "json" or "xml" (RSS and Atom are XML).
+   * A document is read over plain HTTP (fetch_mode "http"); its areas' locators are "pages" or
+   * "text" (pdf), "jsonpath" (json) or "xpath" (xml) (docs/product.md#documents-and-data).
+   */
+  contentKind: string;
 }
 
 export interface RegisterTargetRequest {
@@ -1215,6 +1221,7 @@ function createBaseTargetSettings(): TargetSettings {
     hasDiscordWebhook: false,
     failureAlertAfter: 0,
     silenceAlertDays: 0,
+    contentKind: "",
   };
 }
 
@@ -1291,6 +1298,9 @@ export const TargetSettings: MessageFns<TargetSettings> = {
     }
     if (message.silenceAlertDays !== 0) {
       writer.uint32(192).int32(message.silenceAlertDays);
+    }
+    if (message.contentKind !== "") {
+      writer.uint32(202).string(message.contentKind);
     }
     return writer;
   },
@@ -1500,6 +1510,14 @@ export const TargetSettings: MessageFns<TargetSettings> = {
             message.silenceAlertDays = reader.int32();
             continue;
           }
+          case 25: {
+            if (tag !== 202) {
+              break;
+            }
+
+            message.contentKind = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1606,6 +1624,11 @@ export const TargetSettings: MessageFns<TargetSettings> = {
         : isSet(object.silence_alert_days)
         ? globalThis.Number(object.silence_alert_days)
         : 0,
+      contentKind: isSet(object.contentKind)
+        ? globalThis.String(object.contentKind)
+        : isSet(object.content_kind)
+        ? globalThis.String(object.content_kind)
+        : "",
     };
   },
 
@@ -1683,6 +1706,9 @@ export const TargetSettings: MessageFns<TargetSettings> = {
     if (message.silenceAlertDays !== 0) {
       obj.silenceAlertDays = Math.round(message.silenceAlertDays);
     }
+    if (message.contentKind !== "") {
+      obj.contentKind = message.contentKind;
+    }
     return obj;
   },
 
@@ -1715,6 +1741,7 @@ export const TargetSettings: MessageFns<TargetSettings> = {
     message.hasDiscordWebhook = object.hasDiscordWebhook ?? false;
     message.failureAlertAfter = object.failureAlertAfter ?? 0;
     message.silenceAlertDays = object.silenceAlertDays ?? 0;
+    message.contentKind = object.contentKind ?? "";
     return message;
   },
 };
