@@ -70,6 +70,9 @@ const WORDS = {
     warning: 'チャット連携 1 件への送信が止まっています。',
     revoked: '連携の許可（トークン）が取り消されました',
     mailed: 'への通知を送れなくなりました: 連携の許可（トークン）が取り消されました。',
+    getCode: 'コードを表示',
+    openChat: 'チャットを開く',
+    codeHow: { line: '公式アカウントを友だち追加し', telegram: '「開始」を押してください' },
   },
   en: {
     platform: 'Chat service',
@@ -84,6 +87,9 @@ const WORDS = {
     update: ' | Autumn sale',
     warning: '1 chat link is not delivering.',
     revoked: 'its access (token) was revoked',
+    getCode: 'Show the code',
+    openChat: 'Open the chat',
+    codeHow: { line: "add Mimamori's LINE official account as a friend", telegram: 'press Start' },
   },
 } as const;
 
@@ -98,7 +104,56 @@ interface PlatformCase {
   kill(page: Page, run: string): Promise<void>;
   /** How the account page words the broken link's reason, when not as a revoked token. */
   brokenReason?: Record<Lang, string>;
+  /**
+   * The platform calls the product back as the link ends (LINE's unfollow, Telegram's blocked
+   * bot), so it shows broken at once; otherwise the next send (the test message) finds it dead.
+   */
+  deadAtOnce?: true;
 }
+
+/**
+ * A code link (LINE, Telegram): shows the code, opens the platform's link from the panel in a tab
+ * as the person whose chat this run links (`?as=`), and plays them there.
+ */
+async function linkByCode(
+  platform: 'line' | 'telegram',
+  panel: Locator,
+  page: Page,
+  lang: Lang,
+  as: string,
+  inChat: (chat: Page, code: string) => Promise<void>,
+) {
+  await panel.getByRole('button', { name: WORDS[lang].getCode }).click();
+  expect(await panel.getByTestId('chat-link-code').textContent()).toContain(WORDS[lang].codeHow[platform]);
+  await panel
+    .getByTestId('chat-link-code')
+    .screenshot({ path: join(shots, `chat-${platform}-${lang}-${as}-code.png`) });
+  const code = (await panel.locator('.chat-link-code-value').textContent()) ?? '';
+  expect(code).toMatch(/^[A-Z0-9]{6,}$/);
+  const start = new URL(
+    (await panel.getByRole('link', { name: WORDS[lang].openChat }).getAttribute('href')) ?? '',
+  );
+  start.searchParams.set('as', as);
+  const chat = await page.context().newPage();
+  await chat.goto(start.href);
+  await inChat(chat, code);
+  await chat.close();
+}
+
+/** The messages the stand-in page shows for the person this run plays: their text and pictures. */
+async function receivedOnPage(page: Page, platform: string, as: string) {
+  await page.goto(new URL(`/dev/${platform}?as=${as}`, running.product.url).href);
+  const messages = page.locator('.message');
+  return {
+    text: (await messages.allTextContents()).join('\n'),
+    pictures: await messages.locator('img').count(),
+  };
+}
+
+/** A LINE user id (`U` and 32 hex digits) of the run's own. */
+const lineUser = (run: string) =>
+  `U${Buffer.from(`e2e-${run}`).toString('hex').padEnd(32, '0').slice(0, 32)}`;
+const telegramUser = (run: string) => String(700_000_100 + run.length * 7 + run.charCodeAt(0));
 
 const chatworkToken = (run: string) => `e2e${run}`.padEnd(32, '0');
 const chatworkRoom = (run: string) => String(7_000 + run.length * 7 + run.charCodeAt(0));
@@ -135,6 +190,50 @@ const PLATFORMS: PlatformCase[] = [
         .click();
       await expect.poll(() => page.getByText(`API token …${hint} (revoked)`).count()).toBeGreaterThan(0);
     },
+  },
+  {
+    platform: 'line',
+    async link(panel, page, lang, run) {
+      await linkByCode('line', panel, page, lang, lineUser(run), async (chat, code) => {
+        await chat.getByRole('button', { name: 'Add friend' }).click();
+        await chat.getByLabel('Message to the official account (the code Mimamori shows)').fill(code);
+        await chat.getByRole('button', { name: 'Send', exact: true }).click();
+        await expect.poll(() => chat.getByRole('status').textContent()).toContain('the product answered 200');
+      });
+    },
+    received: (page, run) => receivedOnPage(page, 'line', lineUser(run)),
+    async kill(page, run) {
+      await page.goto(new URL(`/dev/line?as=${lineUser(run)}`, running.product.url).href);
+      await page.getByRole('button', { name: 'Block the official account' }).click();
+      await expect
+        .poll(() => page.getByRole('status').textContent())
+        .toContain('unfollow sent; the product answered 200');
+    },
+    brokenReason: {
+      ja: '送信先のチャットが削除されたか、ボットが外されました',
+      en: 'the chat was removed or the bot was taken out of it',
+    },
+    deadAtOnce: true,
+  },
+  {
+    platform: 'telegram',
+    async link(panel, page, lang, run) {
+      await linkByCode('telegram', panel, page, lang, telegramUser(run), async (chat) => {
+        await chat.getByRole('button', { name: 'Start' }).click();
+        await expect.poll(() => chat.getByRole('status').textContent()).toContain('the product answered 200');
+      });
+    },
+    received: (page, run) => receivedOnPage(page, 'telegram', telegramUser(run)),
+    async kill(page, run) {
+      await page.goto(new URL(`/dev/telegram?as=${telegramUser(run)}`, running.product.url).href);
+      await page.getByRole('button', { name: 'Block the bot' }).click();
+      await expect.poll(() => page.getByRole('status').textContent()).toContain('the product answered 200');
+    },
+    brokenReason: {
+      ja: '送信先のチャットが削除されたか、ボットが外されました',
+      en: 'the chat was removed or the bot was taken out of it',
+    },
+    deadAtOnce: true,
   },
   {
     platform: 'slack',
@@ -299,7 +398,8 @@ describe.each(PLATFORMS)('chat channels: $platform', (platform) => {
 
     // The platform's side ends the link; the next send finds it dead, and the dashboard says so.
     await platform.kill(stand, 'ja');
-    await row.getByRole('button', { name: WORDS.ja.test }).click();
+    if (platform.deadAtOnce) await page.reload();
+    else await row.getByRole('button', { name: WORDS.ja.test }).click();
     await expect.poll(() => row.getByTestId('chat-link-status').textContent()).toBe(WORDS.ja.broken);
     expect(await row.getByTestId('chat-link-broken-reason').textContent()).toContain(
       platform.brokenReason?.ja ?? WORDS.ja.revoked,

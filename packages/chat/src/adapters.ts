@@ -1,7 +1,9 @@
 import { chatworkAdapter } from './chatwork/index.ts';
+import { lineAdapter } from './line/index.ts';
 import type { ChatAdapter, ChatPlatform } from './port.ts';
 import { slackAdapter } from './slack/index.ts';
 import { teamsAdapter } from './teams/index.ts';
+import { telegramAdapter } from './telegram/index.ts';
 
 /**
  * Every platform's adapter, by platform; undefined for a platform not built yet. One line per
@@ -11,9 +13,9 @@ export function chatAdapters(): Record<ChatPlatform, ChatAdapter | undefined> {
   return {
     slack: slackAdapter(),
     teams: teamsAdapter(),
-    line: undefined,
+    line: lineAdapter(),
     chatwork: chatworkAdapter(),
-    telegram: undefined,
+    telegram: telegramAdapter(),
   };
 }
 

@@ -43,6 +43,7 @@ export function ChatLinksPanel({ targetId }: { targetId: string }) {
   const errorText = useErrorText();
   const [adding, setAdding] = useState<Adding | null>(null);
   const [waiting, setWaiting] = useState<{
+    platform: ChatPlatform;
     started: ChatLinkStarted;
     known: Set<string>;
     relinkId: string;
@@ -86,7 +87,11 @@ export function ChatLinksPanel({ targetId }: { targetId: string }) {
         </ul>
       )}
       {waiting ? (
-        <CodeWaiting started={waiting.started} onCancel={() => setWaiting(null)} />
+        <CodeWaiting
+          platform={waiting.platform}
+          started={waiting.started}
+          onCancel={() => setWaiting(null)}
+        />
       ) : adding && offer ? (
         <AddForm
           offer={offer}
@@ -95,7 +100,12 @@ export function ChatLinksPanel({ targetId }: { targetId: string }) {
           idPrefix={idPrefix}
           onDone={() => setAdding(null)}
           onWaiting={(started) =>
-            setWaiting({ started, known: new Set(links.map((link) => link.id)), relinkId: adding.relinkId })
+            setWaiting({
+              platform: offer.platform,
+              started,
+              known: new Set(links.map((link) => link.id)),
+              relinkId: adding.relinkId,
+            })
           }
         />
       ) : (
@@ -276,12 +286,23 @@ function AddForm({
 }
 
 /** The code to send from the chat, its deep link, and a waiting state until the platform brings it back. */
-function CodeWaiting({ started, onCancel }: { started: ChatLinkStarted; onCancel: () => void }) {
-  const { t } = useTranslation();
+function CodeWaiting({
+  platform,
+  started,
+  onCancel,
+}: {
+  platform: ChatPlatform;
+  started: ChatLinkStarted;
+  onCancel: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  // What to do in this platform's app (befriend the account and send the code; press Start).
+  const howKey = `chatLinks.codeHow.${platform}`;
+  const how = i18n.exists(howKey) ? String(t(howKey as 'chatLinks.codeLead')) : t('chatLinks.codeLead');
   return (
     <div className="chat-link-code" role="status" data-testid="chat-link-code">
       <p className="chat-link-form-title">{t('chatLinks.codeTitle')}</p>
-      <p>{t('chatLinks.codeLead')}</p>
+      <p>{how}</p>
       <code className="chat-link-code-value">{started.code}</code>
       {started.start_url && (
         <p>
