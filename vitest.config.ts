@@ -27,6 +27,7 @@ const WORKERS = 3;
  */
 const KNOWN_LONG_FILES: [string, number][] = [
   ['e2e/billing-states.e2e.test.ts', 96],
+  ['system-tests/account-deletion.int.test.ts', 51],
   ['system-tests/faults/nats-restarted.int.test.ts', 48],
   ['e2e/journey.e2e.test.ts', 45],
   ['e2e/filings-demo.e2e.test.ts', 26],
@@ -36,6 +37,8 @@ const KNOWN_LONG_FILES: [string, number][] = [
   ['e2e/wizard.e2e.test.ts', 38],
   ['system-tests/failure-alerts.int.test.ts', 36],
   ['system-tests/faults/notifier-killed.int.test.ts', 35],
+  ['e2e/receipts.e2e.test.ts', 33],
+  ['e2e/account-data.e2e.test.ts', 30],
   ['e2e/account.e2e.test.ts', 30],
   ['system-tests/pipeline.int.test.ts', 27],
   ['e2e/documents.e2e.test.ts', 27],
@@ -47,6 +50,8 @@ const KNOWN_LONG_FILES: [string, number][] = [
   ['e2e/filings.e2e.test.ts', 21],
   ['e2e/webhooks.e2e.test.ts', 20],
   ['system-tests/faults/postgres-restarted.int.test.ts', 19],
+  ['system-tests/account-deletion-standalone.int.test.ts', 18],
+  ['services/gateway/test/billing/invoice-routes.int.test.ts', 18],
   ['e2e/shell.e2e.test.ts', 17],
   ['packages/bus/src/outbox-pglite.test.ts', 17],
   ['standalone/src/start-standalone.test.ts', 16],

@@ -117,6 +117,13 @@ describe('deploy/Dockerfile', () => {
     );
   });
 
+  it('gives every service the CJK font receipts are drawn with, where the account service looks for it', () => {
+    expect(stage('runtime-base')).toMatch(/apt-get install .*fonts-noto-cjk/);
+    expect(readFileSync(join(root, 'services/account/src/receipts/receipt-pdf.ts'), 'utf8')).toContain(
+      "'/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'",
+    );
+  });
+
   it('builds from Node 24, the version the services are written for', () => {
     expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:24-/m);
   });

@@ -6,6 +6,7 @@ import {
   createAccountService,
   createStripe,
   stripeBilling,
+  stripeInvoices,
   syncStripePrices,
   systemClock,
 } from '@mimamori/account';
@@ -17,13 +18,15 @@ import {
   accountV1,
   billingV1,
   chatLinkV1,
+  closureV1,
   diffV1,
   filingsV1,
+  invoiceV1,
   targetV1,
   webhookV1,
 } from '@mimamori/contracts';
 import { type CrawlerDeps, createCrawlerService } from '@mimamori/crawler';
-import { openPglite } from '@mimamori/db';
+import { type Db, openPglite } from '@mimamori/db';
 import { createDiffService } from '@mimamori/diff';
 import { createFilingsService, type FilingsSettings } from '@mimamori/filings';
 import {
@@ -36,7 +39,7 @@ import {
 import { keptImageLinkKey } from '@mimamori/image-links';
 import { createMailbox, type Mailbox } from '@mimamori/mail';
 import { accountProfileClient, chatLinkBreaker, createNotifierService } from '@mimamori/notifier';
-import type { OperatorDetails } from '@mimamori/operator';
+import { type OperatorDetails, operatorFromEnv } from '@mimamori/operator';
 import { type AddonPrices, billingCatalogue, type PlanPrices } from '@mimamori/plans';
 import { createGrpcClient, type Logger, type Shutdown } from '@mimamori/runtime';
 import { createSchedulerService } from '@mimamori/scheduler';
@@ -78,6 +81,10 @@ export interface Standalone {
   stripeStandInUrl: string | null;
   mailbox: Mailbox;
   services: Record<string, RunningService>;
+  /** The product's database (PGlite), for tests that read what the services store. */
+  db: Db;
+  /** Where the file-system blob store keeps screenshots and snapshots. */
+  blobDir: string;
 }
 
 const MAIL_FROM = 'Mimamori <no-reply@mimamori.local>';
@@ -96,7 +103,14 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
 
   const db = await openPglite(join(dataDir, 'pg'));
   shutdown.register('database', () => db.close());
-  const bus = createInProcessBus();
+  const bus = createInProcessBus({
+    // A failing handler is redelivered; without a line here the failure would go unseen.
+    onHandlerError: (error, message) =>
+      logger.warn(
+        { err: error, subject: message.subject, deliveryCount: message.deliveryCount },
+        'event handler failed',
+      ),
+  });
   shutdown.register('bus', () => bus.close());
   const mailbox = await createMailbox(join(dataDir, 'mailbox'), { from: MAIL_FROM });
 
@@ -131,7 +145,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 }, timeScale };
   const prices = options.prices ?? { plans: {}, addons: {} };
   const billing = await startBilling(options, prices);
-  const blobs = await createFileBlobStore(join(dataDir, 'blobs'));
+  const blobDir = join(dataDir, 'blobs');
+  const blobs = await createFileBlobStore(blobDir);
   const services: Record<string, RunningService> = {};
   const modules = [
     createAccountService({
@@ -142,7 +157,9 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       ...(webhookOwnReceiver ? { webhookOwnReceiver } : {}),
       prices: prices.plans,
       addonPrices: prices.addons,
-      billing: { provider: billing.provider, renewalGraceMs: 7 * 86_400_000 },
+      billing: { provider: billing.provider, renewalGraceMs: 7 * 86_400_000, invoices: billing.invoices },
+      // The seller on every receipt, as the legal pages show it: the marked samples without details.
+      issuer: options.operator ?? operatorFromEnv({}, { required: false }),
       // The stand-in's time, so a hold deadline its test clock moved past is acted on.
       clock: billing.clock,
       ...(options.sweepIntervalMs ? { sweepIntervalMs: options.sweepIntervalMs } : {}),
@@ -197,6 +214,13 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   shutdown.register('crawler client', async () => preview.close());
   const billingClient = createGrpcClient(billingV1.BillingServiceClient, services.account?.grpcAddress ?? '');
   shutdown.register('billing client', async () => billingClient.close());
+  const invoices = createGrpcClient(invoiceV1.InvoiceServiceClient, services.account?.grpcAddress ?? '');
+  shutdown.register('invoice client', async () => invoices.close());
+  const closure = createGrpcClient(
+    closureV1.AccountClosureServiceClient,
+    services.account?.grpcAddress ?? '',
+  );
+  shutdown.register('closure client', async () => closure.close());
   const target = createGrpcClient(targetV1.TargetServiceClient, services.target?.grpcAddress ?? '');
   shutdown.register('target client', async () => target.close());
   const history = createGrpcClient(diffV1.HistoryServiceClient, services.diff?.grpcAddress ?? '');
@@ -221,6 +245,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
         }
       : undefined,
     billing: billingClient,
+    invoices,
+    closure,
     stripePublishableKey: options.stripe?.publishableKey,
     preview,
     secretBox,
@@ -241,7 +267,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   services.gateway = await runService(gateway, host);
   url = services.gateway.url ?? '';
   billing.standIn?.setWebhookUrl(new URL('/api/stripe/webhook', url).toString());
-  return { url, mailbox, services, stripeStandInUrl: billing.standInUrl };
+  return { url, mailbox, services, stripeStandInUrl: billing.standInUrl, db, blobDir };
 }
 
 /**
@@ -254,6 +280,7 @@ async function startBilling(options: StandaloneOptions, prices: { plans: PlanPri
     const { secretKey, webhookSecret } = options.stripe;
     return {
       provider: stripeBilling({ secretKey, webhookSecret, clock: systemClock }),
+      invoices: stripeInvoices(createStripe(secretKey)),
       clock: systemClock,
       standIn: null,
       standInUrl: null,
@@ -270,6 +297,7 @@ async function startBilling(options: StandaloneOptions, prices: { plans: PlanPri
   return {
     // Webhooks are signed at the stand-in's time, which its test clock moves ahead of ours.
     provider: stripeBilling({ secretKey, webhookSecret, apiBase, clock }),
+    invoices: stripeInvoices(createStripe(secretKey, apiBase)),
     clock,
     standIn,
     standInUrl: apiBase,

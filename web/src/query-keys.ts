@@ -6,6 +6,8 @@ export const queryKeys = {
   timezones: ['timezones'] as const,
   billing: ['billing'] as const,
   plans: ['plans'] as const,
+  /** The account's invoices (receipts) and the recipient name they are made out to. */
+  invoices: ['billing', 'invoices'] as const,
   /** The seller's legal details (the legal pages). */
   operator: ['operator'] as const,
   /** What changing to a plan choice now would charge; under billing, so a billing change drops it. */

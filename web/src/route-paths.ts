@@ -22,4 +22,6 @@ export const routePaths = {
   legalCommerce: '/legal/commerce',
   legalPrivacy: '/legal/privacy',
   legalTerms: '/legal/terms',
+  /** After the account was deleted; query `until` (when everything is erased). */
+  accountDeleted: '/goodbye',
 } as const;

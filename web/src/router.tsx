@@ -58,6 +58,11 @@ export const routes: RouteObject[] = [
             lazy: screen(() => import('./pages/support-request-page.tsx')),
           },
           {
+            path: routePaths.accountDeleted,
+            handle: withoutTopNav,
+            lazy: screen(() => import('./pages/account-deleted-page.tsx')),
+          },
+          {
             path: routePaths.mockShop,
             // The crawler's capture of the shop should be the shop, not the product's navigation.
             handle: withoutTopNav,

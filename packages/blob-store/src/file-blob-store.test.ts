@@ -29,6 +29,21 @@ describe('file blob store', () => {
     expect(await readdir(join(root, '.tmp'))).toEqual([]);
   });
 
+  it('takes away the folders a delete left empty, which name a site, and keeps the rest', async () => {
+    const root = await freshRoot();
+    const store = await createFileBlobStore(root);
+    await store.put('screenshots/t-1/c-1/page.webp', Uint8Array.of(1), { contentType: 'image/webp' });
+    await store.put('screenshots/t-2/c-1/page.webp', Uint8Array.of(2));
+    await store.delete('screenshots/t-1/c-1/page.webp');
+    expect(await readdir(join(root, 'screenshots'))).toEqual(['t-2']);
+    expect(await readdir(join(root, '.types'))).toEqual([]);
+    await store.delete('screenshots/t-2/c-1/page.webp');
+    expect((await readdir(root)).sort()).toEqual(['.tmp', '.types']);
+    // A folder a delete took away is made again by the next put.
+    await store.put('screenshots/t-2/c-2/page.webp', Uint8Array.of(3));
+    expect(await store.exists('screenshots/t-2/c-2/page.webp')).toBe(true);
+  });
+
   it('keeps the content type across a reopen', async () => {
     const root = await freshRoot();
     await (await createFileBlobStore(root)).put('snapshots/t-1/c-1.bin', Uint8Array.of(1), {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { assertBlobKey } from './blob-key.ts';
 import type { BlobStore } from './blob-store.ts';
@@ -25,10 +25,27 @@ export async function createFileBlobStore(rootDir: string): Promise<BlobStore> {
     try {
       await writeFile(tmp, data);
       await mkdir(dirname(path), { recursive: true });
-      await rename(tmp, path);
+      await rename(tmp, path).catch(async (error: unknown) => {
+        // A delete emptied the folder and took it away between the two steps: make it again.
+        if (!isMissing(error)) throw error;
+        await mkdir(dirname(path), { recursive: true });
+        await rename(tmp, path);
+      });
     } catch (error) {
       await rm(tmp, { force: true });
       throw error;
+    }
+  }
+
+  /** Folders a delete left empty go too: a folder's name is a site's id (`screenshots/<target>/…`). */
+  async function removeEmptyFolders(path: string, stop: string): Promise<void> {
+    for (let folder = dirname(path); folder.startsWith(`${stop}/`); folder = dirname(folder)) {
+      try {
+        await rmdir(folder);
+      } catch {
+        // Not empty (or already gone): the folders above it are not empty either.
+        return;
+      }
     }
   }
 
@@ -54,6 +71,8 @@ export async function createFileBlobStore(rootDir: string): Promise<BlobStore> {
       assertBlobKey(key);
       await rm(dataPath(key), { force: true });
       await rm(typePath(key), { force: true });
+      await removeEmptyFolders(dataPath(key), root);
+      await removeEmptyFolders(typePath(key), join(root, '.types'));
     },
 
     async size(key) {

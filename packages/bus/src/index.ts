@@ -1,4 +1,5 @@
 export { type DeadLetter, type DeadLetterQuery, openDeadLetters } from './dead-letter-admin.ts';
+export { eraseEventTraces } from './erase-traces.ts';
 export type {
   BusMessage,
   ConsumerSpec,

@@ -6,6 +6,10 @@ export * as accountV1 from './gen/mimamori/account/v1/account.ts';
 export * as billingV1 from './gen/mimamori/account/v1/billing.ts';
 // Chat links, served by the account service (docs/adr/0021-chat-links.md).
 export * as chatLinkV1 from './gen/mimamori/account/v1/chat_link.ts';
+// The user closing their own account, served by the account service (docs/product.md#deleting-the-account).
+export * as closureV1 from './gen/mimamori/account/v1/closure.ts';
+// Receipts from the payment provider's invoices, served by the account service (docs/billing.md#receipts).
+export * as invoiceV1 from './gen/mimamori/account/v1/invoice.ts';
 // Signed webhooks, served by the account service (docs/webhooks.md).
 export * as webhookV1 from './gen/mimamori/account/v1/webhook.ts';
 export * as crawlerV1 from './gen/mimamori/crawler/v1/crawler.ts';

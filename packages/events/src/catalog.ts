@@ -85,6 +85,12 @@ export const accountCancelled = eventType(
   accountsEventsV1.AccountCancelled,
 );
 
+export const accountPurged = eventType(
+  'accounts.purged',
+  streams.accounts.name,
+  accountsEventsV1.AccountPurged,
+);
+
 export const accountHeld = eventType('accounts.held', streams.accounts.name, accountsEventsV1.AccountHeld);
 
 export const holdLifted = eventType(

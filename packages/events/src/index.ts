@@ -3,6 +3,7 @@ export {
   accountCreated,
   accountHeld,
   accountMailRequested,
+  accountPurged,
   checkCompleted,
   filingPublished,
   holdLifted,

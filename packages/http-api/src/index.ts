@@ -4,12 +4,14 @@
  * takes its types from them (type-only imports, so no schema code reaches the bundle).
  */
 export * from './account.ts';
+export * from './account-data.ts';
 export * from './api-access.ts';
 export * from './api-error.ts';
 export * from './billing.ts';
 export * from './chat-link.ts';
 export * from './filings.ts';
 export * from './history.ts';
+export * from './invoice.ts';
 export * from './operator.ts';
 export * from './page-steps.ts';
 export * from './preview.ts';

@@ -298,4 +298,47 @@ describe('the Stripe stand-in, through the real SDK', () => {
       }),
     ).rejects.toThrow(/Currency and interval fields must match/);
   });
+
+  it('issues numbered invoices with an inclusive tax rounded once per rate, and the name the customer had then', async () => {
+    const plan = await monthlyPrice('plan3_month_jpy', 105);
+    const addon = await monthlyPrice('addon_ss_month_jpy', 105);
+    const rate = await stripe.taxRates.create({
+      display_name: '消費税',
+      percentage: 10,
+      inclusive: true,
+      country: 'JP',
+      tax_type: 'jct',
+    });
+    expect((await stripe.taxRates.list({ active: true })).data.map((each) => each.id)).toEqual([rate.id]);
+    const customer = await stripe.customers.create({ name: '株式会社みまもり' });
+    await registerCard(customer.id, 'pm_card_visa');
+    const sub = await stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: plan.id, quantity: 2 }, { price: addon.id }],
+      default_tax_rates: [rate.id],
+    });
+    await stripe.customers.update(customer.id, { name: 'Mimamori Inc.' });
+    standIn.advanceTo(START + 31 * DAY);
+
+    const invoices = (await stripe.invoices.list({ customer: customer.id })).data;
+    expect(invoices.map((each) => each.status)).toEqual(['paid', 'paid']);
+    const [first, second] = invoices as [Stripe.Invoice, Stripe.Invoice];
+    expect(first.number).toMatch(/^[0-9A-F]{8}-0001$/);
+    expect(second.number).toBe(first.number?.replace(/0001$/, '0002'));
+    expect(first.customer_name).toBe('株式会社みまもり');
+    expect(second.customer_name).toBe('Mimamori Inc.');
+    expect(first.parent?.subscription_details?.subscription).toBe(sub.id);
+    // 315 yen tax-inclusive: 315 × 10 / 110 = 28.6, one rounding for the rate gives 29; each
+    // line's share rounded alone (210 → 19.1, 105 → 9.5) would add up to 29 only by chance.
+    expect(first.total).toBe(315);
+    expect(first.total_taxes).toEqual([
+      expect.objectContaining({ amount: 29, tax_behavior: 'inclusive', taxable_amount: 286 }),
+    ]);
+    expect(first.lines.data.map((line) => [line.amount, line.taxes?.[0]?.amount])).toEqual([
+      [210, 19],
+      [105, 10],
+    ]);
+    expect(first.lines.data[0]?.pricing?.price_details?.product).toBe('prod_plan3_month_jpy');
+    expect(first.status_transitions.paid_at).toBe(START);
+  });
 });

@@ -262,6 +262,16 @@ export class StripeStandIn {
         return this.get('invoice', id as string);
       case 'POST invoices/:id/pay':
         return this.payInvoiceOrThrow(id as string);
+      case 'POST tax_rates':
+        return this.createTaxRate(form);
+      case 'GET tax_rates':
+        return list(
+          this.all('tax_rate').filter(
+            (rate) => form.active === undefined || String(rate.active) === form.active,
+          ),
+        );
+      case 'GET tax_rates/:id':
+        return this.get('tax_rate', id as string);
       case 'GET events/:id':
         return this.events.find((event) => event.id === id) ?? this.get('event', id as string);
       default:
@@ -284,6 +294,8 @@ export class StripeStandIn {
       preferred_locales: asList(form.preferred_locales),
       test_clock: str(form.test_clock) || null,
       invoice_settings: { default_payment_method: null },
+      invoice_prefix: randomBytes(4).toString('hex').toUpperCase(),
+      next_invoice_sequence: 1,
       livemode: false,
     });
   }
@@ -303,6 +315,8 @@ export class StripeStandIn {
     }
     if (form.metadata) customer.metadata = { ...obj(customer.metadata), ...obj(form.metadata) };
     if (form.email !== undefined) customer.email = str(form.email) || null;
+    // Invoices copy the name when they are finalized; one already issued keeps the name it had.
+    if (form.name !== undefined) customer.name = str(form.name) || null;
     this.emit('customer.updated', customer);
     return customer;
   }
@@ -324,6 +338,30 @@ export class StripeStandIn {
       metadata: obj(form.metadata),
       active: true,
       created: this.now,
+    });
+  }
+
+  /** A manual tax rate (Stripe's `tax_rates`): a percentage, inclusive or exclusive of the price. */
+  private createTaxRate(form: Form): Obj {
+    const percentage = Number(str(form.percentage));
+    if (!str(form.display_name)) throw invalid('Missing required param: display_name.', 'display_name');
+    if (!Number.isFinite(percentage) || percentage < 0 || percentage > 100)
+      throw invalid('Invalid percentage.', 'percentage');
+    if (form.inclusive === undefined) throw invalid('Missing required param: inclusive.', 'inclusive');
+    return this.put({
+      id: newId('txr'),
+      object: 'tax_rate',
+      active: form.active !== 'false',
+      country: str(form.country) || null,
+      created: this.now,
+      description: str(form.description) || null,
+      display_name: str(form.display_name),
+      inclusive: form.inclusive === 'true',
+      jurisdiction: str(form.jurisdiction) || null,
+      metadata: obj(form.metadata),
+      percentage,
+      tax_type: str(form.tax_type) || null,
+      livemode: false,
     });
   }
 
@@ -442,6 +480,7 @@ export class StripeStandIn {
       ended_at: null,
       pause_collection: null,
       default_payment_method: str(form.default_payment_method) || null,
+      default_tax_rates: this.taxRates(form.default_tax_rates),
       currency: '',
       latest_invoice: null,
       schedule: null,
@@ -481,6 +520,8 @@ export class StripeStandIn {
     if (form.default_payment_method !== undefined)
       sub.default_payment_method = str(form.default_payment_method) || null;
     if (form.metadata) sub.metadata = { ...obj(sub.metadata), ...obj(form.metadata) };
+    // Stripe's form encoding sends an emptied list as the empty string.
+    if (form.default_tax_rates !== undefined) sub.default_tax_rates = this.taxRates(form.default_tax_rates);
     if (form.items)
       this.changeItems(
         sub,
@@ -634,7 +675,10 @@ export class StripeStandIn {
     sub.ended_at = this.now;
     sub.canceled_at = sub.canceled_at ?? this.now;
     for (const inv of this.all('invoice')) {
-      if (subscriptionOf(inv) === sub.id && inv.status === 'open') inv.status = 'void';
+      if (subscriptionOf(inv) === sub.id && inv.status === 'open') {
+        inv.status = 'void';
+        inv.status_transitions = { ...obj(inv.status_transitions), voided_at: this.now };
+      }
     }
     this.emit('customer.subscription.deleted', sub, changed(before, sub));
     return sub;
@@ -793,41 +837,123 @@ export class StripeStandIn {
 
   // --- invoices ---------------------------------------------------------------------------------
 
+  /**
+   * An invoice for `amount` (before any exclusive tax), finalized at once. Its lines are the
+   * subscription's items at their prices (a trial's at nothing) plus one line for whatever the
+   * amount holds besides them (a proration); a plan change's invoice is that one line alone. The
+   * subscription's `default_tax_rates` apply to every line; each rate's total is rounded once per
+   * invoice (Stripe's invoice-level tax rounding), and each line's own share separately.
+   */
   private invoice(sub: Obj, amount: number, reason: string, attempt: boolean): Obj {
+    const items = (sub.items as { data: Obj[] }).data;
+    const { start, end } = this.period(sub);
+    const trial = sub.status === 'trialing' && amount === 0;
+    const line = (item: Obj, lineAmount: number, description: string, proration: boolean) => ({
+      id: newId('il'),
+      object: 'line_item',
+      amount: lineAmount,
+      currency: sub.currency,
+      description,
+      parent: {
+        type: 'subscription_item_details',
+        subscription_item_details: { proration, subscription: sub.id, subscription_item: item.id },
+      },
+      period: { start, end },
+      pricing: {
+        type: 'price_details',
+        price_details: { price: (item.price as Obj).id, product: (item.price as Obj).product },
+        unit_amount_decimal: String((item.price as Obj).unit_amount),
+      },
+      quantity: item.quantity,
+      taxes: [] as ReturnType<typeof taxShare>[],
+    });
+    const lines =
+      reason === 'subscription_update'
+        ? []
+        : items.map((item) => {
+            const name = this.productName(item);
+            const full = Number((item.price as Obj).unit_amount) * Number(item.quantity);
+            return trial
+              ? line(item, 0, `Trial period for ${name}`, false)
+              : line(item, full, `${String(item.quantity)} × ${name}`, false);
+          });
+    const rest = amount - lines.reduce((sum, each) => sum + each.amount, 0);
+    if (rest !== 0 && items[0])
+      lines.push(line(items[0], rest, `Prorated change of ${this.productName(items[0])}`, true));
+    const rates = ((sub.default_tax_rates as string[] | undefined) ?? []).map((id) =>
+      this.get('tax_rate', id),
+    );
+    const totalTaxes = rates.map((rate) => {
+      const taxable = lines.reduce((sum, each) => sum + each.amount, 0);
+      for (const each of lines) each.taxes.push(taxShare(rate, each.amount));
+      return taxShare(rate, taxable);
+    });
+    const exclusiveTax = totalTaxes
+      .filter((tax) => tax.tax_behavior === 'exclusive')
+      .reduce((sum, tax) => sum + Number(tax.amount), 0);
+    const inclusiveTax = totalTaxes
+      .filter((tax) => tax.tax_behavior === 'inclusive')
+      .reduce((sum, tax) => sum + Number(tax.amount), 0);
+    const due = amount + exclusiveTax;
+    const customer = this.get('customer', String(sub.customer));
     const invoice = this.put({
       id: newId('in'),
       object: 'invoice',
       customer: sub.customer,
+      customer_email: customer.email ?? null,
+      // Copied when the invoice is finalized, as Stripe does: a later change of name leaves it.
+      customer_name: customer.name ?? null,
+      number: this.nextInvoiceNumber(customer),
       currency: sub.currency,
-      amount_due: amount,
+      subtotal: amount,
+      subtotal_excluding_tax: amount - inclusiveTax,
+      total: due,
+      total_excluding_tax: due - exclusiveTax - inclusiveTax,
+      total_taxes: totalTaxes,
+      amount_due: due,
       amount_paid: 0,
-      amount_remaining: amount,
+      amount_remaining: due,
       attempt_count: 0,
       attempted: false,
       billing_reason: reason,
       status: 'open',
+      status_transitions: { finalized_at: this.now, paid_at: null, voided_at: null },
       next_payment_attempt: null,
       hosted_invoice_url: null,
       parent: {
         type: 'subscription_details',
         subscription_details: { subscription: sub.id, metadata: obj(sub.metadata) },
       },
-      lines: list(
-        (sub.items as { data: Obj[] }).data.map((item) => ({
-          object: 'line_item',
-          pricing: { price_details: { price: (item.price as Obj).id } },
-          quantity: item.quantity,
-        })),
-      ),
+      lines: list(lines),
       created: this.now,
-      period_start: this.period(sub).start,
-      period_end: this.period(sub).end,
+      effective_at: this.now,
+      period_start: start,
+      period_end: end,
     });
     sub.latest_invoice = invoice.id;
     this.emit('invoice.created', invoice);
     this.emit('invoice.finalized', invoice);
     if (attempt) this.payInvoice(invoice);
     return invoice;
+  }
+
+  private productName(item: Obj): string {
+    const product = this.objects.get(String((item.price as Obj).product));
+    return product ? String(product.name) : String((item.price as Obj).product);
+  }
+
+  /** Stripe's numbering: the customer's prefix and its own sequence, given at finalization. */
+  private nextInvoiceNumber(customer: Obj): string {
+    const sequence = Number(customer.next_invoice_sequence ?? 1);
+    customer.next_invoice_sequence = sequence + 1;
+    return `${String(customer.invoice_prefix)}-${String(sequence).padStart(4, '0')}`;
+  }
+
+  private taxRates(value: FormValue | undefined): string[] {
+    return asList(value)
+      .map(str)
+      .filter((id) => id !== '')
+      .map((id) => this.get('tax_rate', id).id);
   }
 
   private payInvoiceOrThrow(id: string): Obj {
@@ -857,6 +983,7 @@ export class StripeStandIn {
     const pm = sub ? this.paymentMethodOf(sub) : this.defaultPaymentMethod(String(invoice.customer));
     if (invoice.amount_due === 0 || (pm && !this.declining.has(pm))) {
       invoice.status = 'paid';
+      invoice.status_transitions = { ...obj(invoice.status_transitions), paid_at: this.now };
       invoice.amount_paid = invoice.amount_due;
       invoice.amount_remaining = 0;
       invoice.next_payment_attempt = null;
@@ -1080,6 +1207,28 @@ function asList(value: FormValue | undefined): FormValue[] {
 
 function list(data: unknown[]) {
   return { object: 'list', data, has_more: false, url: '' };
+}
+
+/**
+ * One tax rate's share of an amount, rounded half up: taken out of it when the rate is inclusive
+ * (amount × p / (100 + p)), added to it when exclusive (amount × p / 100). Integer arithmetic, so
+ * no float lands a share a yen off.
+ */
+function taxShare(rate: Obj, amount: number) {
+  const inclusive = rate.inclusive === true;
+  // Percentages may have decimals (8.875): scaled to thousandths.
+  const p = Math.round(Number(rate.percentage) * 1000);
+  const base = inclusive ? 100_000 + p : 100_000;
+  const sign = amount < 0 ? -1 : 1;
+  const share = Math.floor((2 * Math.abs(amount) * p + base) / (2 * base));
+  return {
+    amount: sign * share,
+    tax_behavior: inclusive ? 'inclusive' : 'exclusive',
+    tax_rate_details: { tax_rate: rate.id },
+    taxability_reason: 'standard_rated',
+    taxable_amount: inclusive ? amount - sign * share : amount,
+    type: 'tax_rate_details',
+  };
 }
 
 function subscriptionOf(invoice: Obj): string | null {

@@ -5,7 +5,8 @@ import { SIGN_IN_WINDOW_MS } from './domain/sign-in-throttle.ts';
 import { sweepTrials, type TrialPort } from './domain/trial.ts';
 
 /**
- * Every `intervalMs`: moves trials on (hold, cancel), puts unpaid renewals on hold and prunes expired rows. A failed sweep is
+ * Every `intervalMs`: moves trials on (hold, cancel), puts unpaid renewals on hold, purges deleted
+ * accounts past their grace period and prunes expired rows. A failed sweep is
  * logged and the next one tries again; the first runs one interval after start, once the
  * host has migrated the schema.
  */
@@ -16,6 +17,8 @@ export function startAccountSweeper(deps: {
   graceMs: number;
   /** Billing: status 6 past its deadline goes on hold; null without billing. */
   holds: (() => Promise<string[]>) | null;
+  /** Deleted accounts past their grace period are erased everywhere (AccountPurged). */
+  purges: () => Promise<string[]>;
   intervalMs: number;
   logger: Logger;
 }): { stop(): Promise<void> } {
@@ -26,6 +29,8 @@ export function startAccountSweeper(deps: {
     if (held.length || cancelled.length) deps.logger.info({ held, cancelled }, 'trials swept');
     const unpaid = (await deps.holds?.()) ?? [];
     if (unpaid.length) deps.logger.info({ held: unpaid }, 'unpaid renewals put on hold');
+    const purged = await deps.purges();
+    if (purged.length) deps.logger.info({ purged: purged.length }, 'deleted accounts purged');
     await deps.expired.pruneExpired(now, new Date(now.getTime() - SIGN_IN_WINDOW_MS));
   };
   const tick = () => {

@@ -17,10 +17,16 @@ export const accountEnv = {
   STRIPE_SECRET_KEY: z.string().default(''),
   STRIPE_WEBHOOK_SECRET: z.string().default(''),
   STRIPE_API_BASE: z.string().default(''),
+  // The CJK font receipts are drawn with (Debian's fonts-noto-cjk); the service refuses to start
+  // with billing on and no font here.
+  RECEIPT_FONT_PATH: z.string().default('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'),
   // How long status 6 (renewal failed) lasts before the account is put on hold (7).
   RENEWAL_GRACE_DAYS: z.coerce.number().int().min(0).default(7),
   // How long an account stays on hold after its trial ends without a card before it is cancelled.
   TRIAL_GRACE_DAYS: z.coerce.number().int().min(0).default(30),
+  // How long a deleted account's data is kept before it is erased everywhere (the mail states the
+  // date). Decimals allowed, for tests.
+  ACCOUNT_PURGE_GRACE_DAYS: z.coerce.number().min(0).default(30),
   // How often the trial sweeper looks for ended trials and due cancellations.
   TRIAL_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(60_000),
   // Where Discord webhooks are posted; a local stand-in in tests. Stored URLs always name discord.com.

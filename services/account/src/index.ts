@@ -1,4 +1,5 @@
 export { createStripe, stripeBilling } from './clients/stripe-billing.ts';
+export { stripeInvoices } from './clients/stripe-invoices.ts';
 export { syncStripePrices } from './clients/stripe-prices.ts';
 export { accountEnv } from './config.ts';
 export type { BillingProvider } from './domain/billing/billing-ports.ts';

@@ -1,8 +1,10 @@
 import { chatSettingsFromEnv } from '@mimamori/chat';
+import { operatorFromEnv } from '@mimamori/operator';
 import { parseAddonPrices, parsePlanPrices } from '@mimamori/plans';
 import { createSecretBox } from '@mimamori/secret-box';
 import { runServiceProcess } from '@mimamori/service-host';
-import { stripeBilling } from './clients/stripe-billing.ts';
+import { createStripe, stripeBilling } from './clients/stripe-billing.ts';
+import { stripeInvoices } from './clients/stripe-invoices.ts';
 import { accountEnv } from './config.ts';
 import { systemClock } from './domain/clock.ts';
 import { createAccountService } from './service.ts';
@@ -15,8 +17,12 @@ await runServiceProcess('account', accountEnv, ({ config, db, logger }) =>
     prices: parsePlanPrices(config.PLAN_PRICES),
     addonPrices: parseAddonPrices(config.ADDON_PRICES),
     trialGraceMs: config.TRIAL_GRACE_DAYS * 86_400_000,
+    purgeGraceMs: config.ACCOUNT_PURGE_GRACE_DAYS * 86_400_000,
     sweepIntervalMs: config.TRIAL_SWEEP_INTERVAL_MS,
     discordApiBase: config.DISCORD_API_BASE,
+    receiptFontPath: config.RECEIPT_FONT_PATH,
+    // The seller on every receipt; validated at start (a production run needs every detail).
+    issuer: operatorFromEnv(process.env),
     webhookEgressAllow: config.WEBHOOK_EGRESS_ALLOW.split(',').filter(Boolean),
     chatSettings: chatSettingsFromEnv(config),
     billing: config.STRIPE_SECRET_KEY
@@ -28,6 +34,9 @@ await runServiceProcess('account', accountEnv, ({ config, db, logger }) =>
             clock: systemClock,
           }),
           renewalGraceMs: config.RENEWAL_GRACE_DAYS * 86_400_000,
+          invoices: stripeInvoices(
+            createStripe(config.STRIPE_SECRET_KEY, config.STRIPE_API_BASE || undefined),
+          ),
         }
       : null,
     xOAuth: config.X_OAUTH_CLIENT_ID

@@ -7,9 +7,10 @@ import {
   chatAdapters,
   readChatSettings,
 } from '@mimamori/chat';
-import { accountV1, billingV1, chatLinkV1, webhookV1 } from '@mimamori/contracts';
+import { accountV1, billingV1, chatLinkV1, closureV1, invoiceV1, webhookV1 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
+import { operatorFromEnv } from '@mimamori/operator';
 import {
   type AddonPrices,
   billingCatalogue,
@@ -30,7 +31,11 @@ import { billingActions } from './domain/billing/billing-actions.ts';
 import type { BillingProvider } from './domain/billing/billing-ports.ts';
 import type { PlanChoice } from './domain/billing/billing-record.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
+import { PURGE_GRACE_DAYS } from './domain/closure/account-closure.ts';
 import { testMessage } from './domain/discord-link.ts';
+import type { InvoiceIssuer } from './domain/invoices/invoice.ts';
+import { invoiceActions } from './domain/invoices/invoice-actions.ts';
+import type { InvoiceProvider } from './domain/invoices/invoice-ports.ts';
 import type { XOAuthConfig } from './domain/x-sign-in.ts';
 import { billingCancelConsumer, billingSignUpConsumer } from './events/billing-consumer.ts';
 import { targetUsageConsumer } from './events/site-usage-consumer.ts';
@@ -38,12 +43,17 @@ import { targetDeletedConsumer } from './events/target-deleted-consumer.ts';
 import { accountServer } from './grpc/account-server.ts';
 import { billingServer } from './grpc/billing-server.ts';
 import { chatLinkServer } from './grpc/chat-link-server.ts';
+import { closureServer } from './grpc/closure-server.ts';
+import { invoiceServer } from './grpc/invoice-server.ts';
 import { webhookServer } from './grpc/webhook-server.ts';
 import { workAfterAnswer } from './grpc/work-after-answer.ts';
+import { receiptPdfRenderer } from './receipts/receipt-pdf.ts';
 import { createAccountStore } from './store/account-store.ts';
 import { createBillingStore } from './store/billing-store.ts';
 import { createChatLinkStore } from './store/chat-link-store.ts';
+import { createClosureStore } from './store/closure-store.ts';
 import { createExpiredRowsStore } from './store/expired-rows-store.ts';
+import { createInvoiceStore } from './store/invoice-store.ts';
 import { ACCOUNT_SCHEMA, accountMigrations } from './store/migrations.ts';
 import { createTrialStore } from './store/trial-store.ts';
 import { createWebhookStore } from './store/webhook-store.ts';
@@ -58,12 +68,18 @@ export interface AccountServiceOptions {
   addonPrices?: AddonPrices;
   /** Hold after a trial ends before auto-cancel; 30 days unless set. */
   trialGraceMs?: number;
+  /** A deleted account's data is kept this long, then erased everywhere; 30 days unless set. */
+  purgeGraceMs?: number;
   sweepIntervalMs?: number;
   /** Discord unless a stand-in is given; a function where the stand-in's address comes later. */
   discordApiBase?: string | (() => string);
   xOAuth?: XOAuthConfig | null;
   /** Billing on Stripe (or its stand-in); without it signup starts only the product's own trial. */
-  billing?: { provider: BillingProvider; renewalGraceMs: number } | null;
+  billing?: { provider: BillingProvider; renewalGraceMs: number; invoices?: InvoiceProvider } | null;
+  /** Who issues the receipts (the operator's details, @mimamori/operator); its marked samples unless given. */
+  issuer?: InvoiceIssuer;
+  /** The CJK font receipts are drawn with (RECEIPT_FONT_PATH); Debian's Noto Sans CJK unless given. */
+  receiptFontPath?: string;
   /**
    * `host:port` webhook receivers reached without the SSRF guard's address check
    * (WEBHOOK_EGRESS_ALLOW): tests' local receivers only; empty in the product.
@@ -105,14 +121,33 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
         renewalGraceMs: options.billing.renewalGraceMs,
       })
     : null;
+  const closure = createClosureStore(db);
+  const purgeGraceMs = options.purgeGraceMs ?? PURGE_GRACE_DAYS * DAY_MS;
+  const passwords = {
+    // @node-rs/argon2 hashes with argon2id unless told otherwise.
+    hash: (password: string) => hash(password),
+    verify: (digest: string, password: string) => verify(digest, password),
+  };
   const sweeper = startAccountSweeper({
     trials: createTrialStore(db),
     expired: createExpiredRowsStore(db),
     clock,
     graceMs: trialGraceMs,
     holds: billing ? () => billing.sweepHolds() : null,
+    purges: () => closure.purgeDue(clock.now()),
     intervalMs: options.sweepIntervalMs ?? 60_000,
     logger,
+  });
+  const invoices = invoiceActions({
+    accounts,
+    clock,
+    provider: options.billing?.invoices ?? null,
+    store: createInvoiceStore(db),
+    issuer: options.issuer ?? operatorFromEnv({}),
+    // Checked at start where there are invoices to draw: a missing font fails the start, not a download.
+    render: options.billing?.invoices
+      ? receiptPdfRenderer(options.receiptFontPath)
+      : () => Promise.reject(new Error('no invoices without billing')),
   });
   const afterAnswer = workAfterAnswer(logger);
   const webhooks = createWebhookStore(db);
@@ -127,8 +162,7 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
   const implementation = accountServer({
     accounts,
     clock,
-    // @node-rs/argon2 hashes with argon2id unless told otherwise.
-    passwords: { hash: (password) => hash(password), verify: (digest, password) => verify(digest, password) },
+    passwords,
     newId: randomUUID,
     logger,
     prices: options.prices ?? {},
@@ -211,6 +245,14 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
           { accounts, clock },
           { plans: options.prices ?? {}, addons: options.addonPrices ?? {} },
         ),
+      },
+      {
+        definition: closureV1.AccountClosureServiceService,
+        implementation: closureServer({ accounts, clock, passwords, closure, purgeGraceMs }),
+      },
+      {
+        definition: invoiceV1.InvoiceServiceService,
+        implementation: invoiceServer(invoices, { accounts, clock }),
       },
     ],
     stop: async () => {

@@ -5,6 +5,7 @@ import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
 import type { Logger } from '@mimamori/runtime';
 import type { ServiceModule } from '@mimamori/service-host';
+import { accountPurgedEntry } from './events/account-purged.ts';
 import { snapshotCapturedEntry } from './events/snapshot-captured.ts';
 import { targetDeletedEntry } from './events/target-deleted.ts';
 import { historyServer } from './grpc/history-server.ts';
@@ -33,7 +34,8 @@ export function createDiffService(options: DiffServiceOptions): ServiceModule {
     name: 'diff',
     schema: DIFF_SCHEMA,
     migrations: [...diffMigrations, outboxMigration(DIFF_SCHEMA), processedEventsMigration(DIFF_SCHEMA)],
-    streams: [streams.snapshots, streams.targets, streams.checkResults, streams.updates],
+    // ACCOUNTS: a deleted account's purge.
+    streams: [streams.snapshots, streams.targets, streams.checkResults, streams.updates, streams.accounts],
     outbox: true,
     grpc: [{ definition: diffV1.HistoryServiceService, implementation: historyServer(db, blobs) }],
     consumers: [
@@ -44,6 +46,7 @@ export function createDiffService(options: DiffServiceOptions): ServiceModule {
         concurrency: options.concurrency ?? 4,
       }),
       targetDeletedEntry(db, { blobs, logger }),
+      accountPurgedEntry(db, { blobs, logger }),
     ],
     sweep: nightlyHistorySweep({ db, blobs, logger, now: options.now ?? (() => new Date()) }),
   };

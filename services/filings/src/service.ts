@@ -22,6 +22,7 @@ import { FilingsProblem } from './domain/filings-problem.ts';
 import { FRESH_FOR_MS } from './domain/notices.ts';
 import { RequestPacer } from './domain/pacing.ts';
 import { accountConsumers } from './events/account-consumers.ts';
+import { accountPurgedConsumer } from './events/account-purged.ts';
 import { filingsServer } from './grpc/filings-server.ts';
 import { type CompanyDirectory, createCompanyDirectory } from './jobs/company-directory.ts';
 import { createDemoDirectory } from './jobs/demo-directory.ts';
@@ -152,7 +153,7 @@ export function createFilingsService(options: FilingsServiceOptions): FilingsSer
       processedEventsMigration(FILINGS_SCHEMA),
     ],
     streams: [streams.filings, streams.accounts],
-    consumers: accountConsumers(db, store, logger),
+    consumers: [...accountConsumers(db, store, logger), accountPurgedConsumer(db)],
     outbox: true,
     grpc: [
       {

@@ -6,8 +6,10 @@ import type {
   accountV1,
   billingV1,
   chatLinkV1,
+  closureV1,
   diffV1,
   filingsV1,
+  invoiceV1,
   targetV1,
   webhookV1,
 } from '@mimamori/contracts';
@@ -17,6 +19,7 @@ import { type Logger, scaledMs } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { PreviewCrawlers } from './clients/preview-crawlers.ts';
+import { accountDataRoutes } from './http/account-data-routes.ts';
 import { accountRoutes } from './http/account-routes.ts';
 import { Allowance } from './http/allowance.ts';
 import { apiAccessRoutes } from './http/api-access-routes.ts';
@@ -33,6 +36,7 @@ import { filingsRoutes } from './http/filings-routes.ts';
 import { healthRoutes } from './http/health-routes.ts';
 import { historyRoutes } from './http/history-routes.ts';
 import { imageLinkRoutes } from './http/image-link-routes.ts';
+import { invoiceRoutes } from './http/invoice-routes.ts';
 import { mailboxRoutes } from './http/mailbox-routes.ts';
 import { openApiRoutes } from './http/openapi-routes.ts';
 import { operatorRoutes } from './http/operator-routes.ts';
@@ -62,6 +66,10 @@ export interface GatewayDeps {
   chatStandIns?: Omit<ChatStandInSetup, 'store'> | undefined;
   /** The account service's billing (docs/billing.md); the billing routes exist only with it. */
   billing?: billingV1.BillingServiceClient | undefined;
+  /** The account service's receipts (docs/billing.md#receipts); the invoice routes exist only with it. */
+  invoices?: invoiceV1.InvoiceServiceClient | undefined;
+  /** The account service's closing of an account; the delete route exists only with it. */
+  closure?: closureV1.AccountClosureServiceClient | undefined;
   /** Stripe's publishable key for the browser's Payment Element; the test card form without it. */
   stripePublishableKey?: string | undefined;
   /** The crawler's wizard preview; the /api/preview routes exist only with it. */
@@ -183,6 +191,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   supportRoutes(app, deps);
   xSignInRoutes(app, deps);
   timezoneRoutes(app);
+  if (deps.invoices) invoiceRoutes(app, { invoices: deps.invoices });
+  accountDataRoutes(app, deps);
   operatorRoutes(app, deps.operator ?? operatorFromEnv({}, { required: false }));
   if (deps.billing) {
     billingRoutes(app, {

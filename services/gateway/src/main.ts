@@ -28,6 +28,8 @@ await runStatelessProcess('gateway', gatewayEnv, async ({ config, logger, isShut
     chatLinks: clients.chatLinks,
     chat: { settings: chatSettingsFromEnv(config) },
     billing: clients.billing,
+    invoices: clients.invoices,
+    closure: clients.closure,
     stripePublishableKey: config.STRIPE_PUBLISHABLE_KEY || undefined,
     preview: clients.preview,
     secretBox: config.SECRET_KEYS ? createSecretBox(config.SECRET_KEYS) : undefined,

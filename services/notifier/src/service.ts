@@ -11,6 +11,7 @@ import type { ChatLinkBreaker } from './clients/chat-link-client.ts';
 import { countedDeliveries } from './delivery-metrics.ts';
 import type { NotificationProfileSource } from './domain/notification-profile.ts';
 import { accountMailConsumer } from './events/account-mail-consumer.ts';
+import { accountPurgedConsumer } from './events/account-purged.ts';
 import { checkResultConsumer } from './events/check-result-consumer.ts';
 import { filingConsumer } from './events/filing-consumer.ts';
 import { targetNoticeConsumers } from './events/target-notice-consumers.ts';
@@ -144,7 +145,11 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
       streams.accounts,
       ...(updates ? [streams.targets, streams.updates, streams.checkResults, streams.filings] : []),
     ],
-    consumers: [accountMailConsumer({ deliveries, mail, secretBox, publicUrl, logger }), ...updateConsumers],
+    consumers: [
+      accountMailConsumer({ deliveries, mail, secretBox, publicUrl, logger }),
+      accountPurgedConsumer(db),
+      ...updateConsumers,
+    ],
     sweep: (keepMs) => sweepNotifier(db, keepMs),
     stop: async () => {
       updates?.profiles.close?.();

@@ -7,6 +7,7 @@ import { createDispatcher, type DispatcherOptions } from './dispatch/dispatcher.
 import { type Clock, systemClock } from './domain/clock.ts';
 import { MINUTE_MS } from './domain/phase.ts';
 import { accountConsumers } from './events/account-consumers.ts';
+import { accountPurgedConsumer } from './events/account-purged.ts';
 import { checkResultConsumers } from './events/check-result-consumers.ts';
 import { checkStateConsumers } from './events/check-state-consumers.ts';
 import { targetConsumers } from './events/target-consumers.ts';
@@ -71,6 +72,7 @@ export function createSchedulerService(options: SchedulerServiceOptions): Servic
     consumers: [
       ...targetConsumers(db, logger, minuteMs),
       ...accountConsumers(db, logger),
+      accountPurgedConsumer(db),
       ...checkResultConsumers(db, logger, scaledMs(options.backoffMaxMs ?? 6 * 3_600_000, timeScale)),
       ...checkStateConsumers(db, logger),
     ],

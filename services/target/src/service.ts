@@ -7,6 +7,7 @@ import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { ServiceModule } from '@mimamori/service-host';
 import { accountConsumers } from './events/account-consumers.ts';
+import { accountPurgedConsumer } from './events/account-purged.ts';
 import { checkConsumer } from './events/check-consumer.ts';
 import { targetServer } from './grpc/target-server.ts';
 import { TARGET_SCHEMA, targetMigrations } from './store/migrations.ts';
@@ -49,6 +50,10 @@ export function createTargetService(options: TargetServiceOptions): ServiceModul
     streams: [streams.targets, streams.accounts, streams.checkResults],
     outbox: true,
     grpc: [{ definition: targetV1.TargetServiceService, implementation }],
-    consumers: [...accountConsumers(db, targets, logger), checkConsumer(db, targets)],
+    consumers: [
+      ...accountConsumers(db, targets, logger),
+      accountPurgedConsumer(db),
+      checkConsumer(db, targets),
+    ],
   };
 }

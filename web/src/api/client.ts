@@ -59,7 +59,7 @@ export async function apiRequest<T>(path: string, request: ApiRequest = {}): Pro
   return (text === '' ? undefined : JSON.parse(text)) as T;
 }
 
-async function errorFrom(response: Response): Promise<ApiError> {
+export async function errorFrom(response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => undefined);
   const error = (body as { error?: { code?: unknown; message_key?: unknown; field?: unknown } } | undefined)
     ?.error;

@@ -1,5 +1,7 @@
 import { PLAN_NAMES } from '@mimamori/plans';
 import coreEn from './en.json';
+import accountDataEn from './features/accountData.en.json';
+import accountDataJa from './features/accountData.ja.json';
 import apiAccessEn from './features/apiAccess.en.json';
 import apiAccessJa from './features/apiAccess.ja.json';
 import billingEn from './features/billing.en.json';
@@ -8,6 +10,8 @@ import chatLinksEn from './features/chatLinks.en.json';
 import chatLinksJa from './features/chatLinks.ja.json';
 import dashboardEn from './features/dashboard.en.json';
 import dashboardJa from './features/dashboard.ja.json';
+import accountDataErrorsEn from './features/errors-account-data.en.json';
+import accountDataErrorsJa from './features/errors-account-data.ja.json';
 import apiAccessErrorsEn from './features/errors-api-access.en.json';
 import apiAccessErrorsJa from './features/errors-api-access.ja.json';
 import billingErrorsEn from './features/errors-billing.en.json';
@@ -16,6 +20,8 @@ import chatLinkErrorsEn from './features/errors-chat-link.en.json';
 import chatLinkErrorsJa from './features/errors-chat-link.ja.json';
 import checkErrorsEn from './features/errors-check.en.json';
 import checkErrorsJa from './features/errors-check.ja.json';
+import receiptErrorsEn from './features/errors-receipts.en.json';
+import receiptErrorsJa from './features/errors-receipts.ja.json';
 import targetErrorsEn from './features/errors-target.en.json';
 import targetErrorsJa from './features/errors-target.ja.json';
 import webhookErrorsEn from './features/errors-webhook.en.json';
@@ -28,6 +34,8 @@ import legalEn from './features/legal.en.json';
 import legalJa from './features/legal.ja.json';
 import mockShopEn from './features/mockShop.en.json';
 import mockShopJa from './features/mockShop.ja.json';
+import receiptsEn from './features/receipts.en.json';
+import receiptsJa from './features/receipts.ja.json';
 import siteDetailEn from './features/siteDetail.en.json';
 import siteDetailJa from './features/siteDetail.ja.json';
 import tourEn from './features/tour.en.json';
@@ -55,6 +63,8 @@ export const ja = {
     ...billingErrorsJa,
     ...apiAccessErrorsJa,
     ...chatLinkErrorsJa,
+    ...receiptErrorsJa,
+    ...accountDataErrorsJa,
   },
   dashboard: { ...dashboardJa, filings: filingsJa },
   wizard: wizardJa,
@@ -67,6 +77,8 @@ export const ja = {
   billing: billingJa,
   landing: landingJa,
   legal: legalJa,
+  receipts: receiptsJa,
+  accountData: accountDataJa,
 };
 
 // English must carry every key the Japanese catalogue has; tsc fails on a missing one.
@@ -81,6 +93,8 @@ export const en: typeof ja = {
     ...billingErrorsEn,
     ...apiAccessErrorsEn,
     ...chatLinkErrorsEn,
+    ...receiptErrorsEn,
+    ...accountDataErrorsEn,
   },
   dashboard: { ...dashboardEn, filings: filingsEn },
   wizard: wizardEn,
@@ -93,6 +107,8 @@ export const en: typeof ja = {
   billing: billingEn,
   landing: landingEn,
   legal: legalEn,
+  receipts: receiptsEn,
+  accountData: accountDataEn,
 };
 
 export type Catalogue = typeof ja;

@@ -8,12 +8,15 @@ import { ProfileSection } from '../account/profile-section.tsx';
 import { StorageSection } from '../account/storage-section.tsx';
 import { SubscriptionSection } from '../account/subscription-section.tsx';
 import { SupportSection } from '../account/support-section.tsx';
+import { DeleteAccountForm } from '../account-data/delete-account-form.tsx';
+import { ExportButton } from '../account-data/export-button.tsx';
 import { ApiTokensPanel } from '../api-access/api-tokens-panel.tsx';
 import { FeedsPanel } from '../api-access/feeds-panel.tsx';
 import { ChatLinksSection } from '../chat-links/chat-links-section.tsx';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
 import { useAccount } from '../hooks/use-account.ts';
+import { ReceiptsPanel } from '../receipts/receipts-panel.tsx';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { Page } from '../shell/page.tsx';
 import { WebhooksPanel } from '../webhooks/webhooks-panel.tsx';
@@ -52,6 +55,9 @@ export default function AccountPage() {
         <AccountSection id="settings" title={t('account.settings')}>
           <DisplaySettingsForm account={data} />
         </AccountSection>
+        <AccountSection id="receipts" title={t('receipts.title')}>
+          <ReceiptsPanel timeZone={data.timezone} />
+        </AccountSection>
         <MailsSection mails={data.mails} />
         <DiscordSection state={data.discord_state} />
         <ChatLinksSection />
@@ -66,6 +72,11 @@ export default function AccountPage() {
         </AccountSection>
         <StorageSection />
         <SupportSection />
+        <AccountSection id="your-data" title={t('accountData.title')}>
+          <ExportButton />
+          <h3 className="account-data-subtitle">{t('accountData.deleteTitle')}</h3>
+          <DeleteAccountForm hasPassword={data.has_password} />
+        </AccountSection>
       </div>
     </Page>
   );

@@ -4,6 +4,7 @@ import { type BillingProvider, type ProviderEvent, WebhookRefused } from '../dom
 import type { ProviderStatus, ProviderSubscription } from '../domain/billing/billing-record.ts';
 import { BillingRefused } from '../domain/billing/billing-state.ts';
 import type { Clock } from '../domain/clock.ts';
+import { consumptionTaxRate } from './stripe-tax.ts';
 
 export interface StripeBillingOptions {
   secretKey: string;
@@ -33,6 +34,16 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
   const stripe = createStripe(options.secretKey, options.apiBase);
   const tolerance = options.toleranceSeconds ?? 300;
   const priceIds = new Map<string, string>();
+  let taxRate: Promise<string> | null = null;
+  // Yen prices include Japan's consumption tax (総額表示); the rate makes Stripe's invoices show it.
+  const taxRatesFor = async (lines: SubscriptionLine[]) => {
+    if (!lines.some((line) => line.lookupKey.endsWith('_jpy'))) return [];
+    taxRate ??= consumptionTaxRate(stripe).catch((error: unknown) => {
+      taxRate = null;
+      throw error;
+    });
+    return [await taxRate];
+  };
 
   const priceId = async (lookupKey: string): Promise<string> => {
     const known = priceIds.get(lookupKey);
@@ -79,6 +90,7 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
         {
           customer: customerId,
           items: await items(lines),
+          default_tax_rates: await taxRatesFor(lines),
           trial_period_days: trialDays,
           // A trial that ends without a card pauses: no invoices until a card is registered.
           trial_settings: { end_behavior: { missing_payment_method: 'pause' } },
@@ -94,6 +106,7 @@ export function stripeBilling(options: StripeBillingOptions): BillingProvider {
         {
           customer: customerId,
           items: await items(lines),
+          default_tax_rates: await taxRatesFor(lines),
           // The first period is paid now with the customer's default card; a decline leaves the
           // subscription incomplete, which billing cancels so the account stays as it was.
           payment_behavior: 'allow_incomplete',

@@ -8,6 +8,8 @@ import { deleteSiteWebhooks } from '../store/webhook-store.ts';
 /**
  * A deleted site's own webhooks and chat links go with it (targets.deleted): they would never fire
  * again, and no screen would show them to delete them (docs/product.md#webhooks, #chat-links).
+ * The site's id is kept with its user, for the purge of a deleted account to name (other
+ * services keep tombstones by site id).
  */
 export function targetDeletedConsumer(db: Db): CatalogEntry {
   return {
@@ -20,6 +22,11 @@ export function targetDeletedConsumer(db: Db): CatalogEntry {
       const event = targetDeleted.decode(message.data);
       await deleteSiteWebhooks(tx, event.userId, event.targetId);
       await deleteSiteChatLinks(tx, event.userId, event.targetId);
+      await tx.query(
+        `INSERT INTO ${ACCOUNT_SCHEMA}.gone_targets (user_id, target_id)
+         SELECT id, $2 FROM ${ACCOUNT_SCHEMA}.users WHERE id::text = $1 ON CONFLICT DO NOTHING`,
+        [event.userId, event.targetId],
+      );
     }),
   };
 }

@@ -245,4 +245,31 @@ export const accountMigrations: Migration[] = [
       CREATE INDEX chat_link_codes_expiry_idx ON chat_link_codes (expires_at);
     `,
   },
+  {
+    version: 8,
+    name: 'invoice recipients, account deletion',
+    sql: `
+      -- The name or company receipts are made out to (適格請求書's 宛名), as the user entered it. Each
+      -- save raises the revision, and a save names the revision it was read at, so two pages open
+      -- at once cannot overwrite each other unseen. Stripe copies the name onto each invoice it
+      -- issues; an issued invoice keeps the name it had.
+      CREATE TABLE invoice_recipients (
+        user_id uuid PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        name text NOT NULL,
+        revision bigint NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+
+      -- A deleted account (deleted_at) is erased everywhere once purge_at passes (AccountPurged).
+      ALTER TABLE users ADD COLUMN purge_at timestamptz;
+      CREATE INDEX users_purge_due_idx ON users (purge_at) WHERE purge_at IS NOT NULL;
+      -- Every site the user deleted (targets.deleted): other services keep tombstones by site id
+      -- alone, and the purge names these so nothing of them is left.
+      CREATE TABLE gone_targets (
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        target_id text NOT NULL,
+        PRIMARY KEY (user_id, target_id)
+      );
+    `,
+  },
 ];

@@ -3,8 +3,10 @@ import {
   accountV1,
   billingV1,
   chatLinkV1,
+  closureV1,
   diffV1,
   filingsV1,
+  invoiceV1,
   targetV1,
   webhookV1,
 } from '@mimamori/contracts';
@@ -24,7 +26,16 @@ export interface ServiceAddresses {
 
 export type ServiceClients = Pick<
   GatewayDeps,
-  'account' | 'webhooks' | 'chatLinks' | 'billing' | 'preview' | 'target' | 'history' | 'filings'
+  | 'account'
+  | 'webhooks'
+  | 'chatLinks'
+  | 'billing'
+  | 'invoices'
+  | 'closure'
+  | 'preview'
+  | 'target'
+  | 'history'
+  | 'filings'
 > & {
   /** Closes every client and the blob store. */
   close(): Promise<void>;
@@ -42,6 +53,10 @@ export async function connectServices(addresses: ServiceAddresses): Promise<Serv
   const chatLinks = createGrpcClient(chatLinkV1.ChatLinkServiceClient, addresses.account);
   // Billing is a part of the account service (ADR 0012); it answers billing_off without Stripe keys.
   const billing = createGrpcClient(billingV1.BillingServiceClient, addresses.account);
+  // Receipts too, from the provider's invoices.
+  const invoices = createGrpcClient(invoiceV1.InvoiceServiceClient, addresses.account);
+  // And the closing of an account.
+  const closure = createGrpcClient(closureV1.AccountClosureServiceClient, addresses.account);
   // Each preview session is served by the crawler that opened it (ADR 0011).
   const preview = addresses.crawler ? previewCrawlers(addresses.crawler) : undefined;
   const target = addresses.target
@@ -61,12 +76,25 @@ export async function connectServices(addresses: ServiceAddresses): Promise<Serv
     webhooks,
     chatLinks,
     billing,
+    invoices,
+    closure,
     preview,
     target,
     history,
     filings,
     async close() {
-      for (const client of [account, webhooks, chatLinks, preview, target, history?.client, filings, billing])
+      for (const client of [
+        account,
+        webhooks,
+        chatLinks,
+        preview,
+        target,
+        history?.client,
+        filings,
+        billing,
+        invoices,
+        closure,
+      ])
         client?.close();
       await history?.blobs.close();
     },

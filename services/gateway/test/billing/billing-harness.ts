@@ -1,5 +1,11 @@
-import { createAccountService, createStripe, stripeBilling, syncStripePrices } from '@mimamori/account';
-import { accountV1, billingV1 } from '@mimamori/contracts';
+import {
+  createAccountService,
+  createStripe,
+  stripeBilling,
+  stripeInvoices,
+  syncStripePrices,
+} from '@mimamori/account';
+import { accountV1, billingV1, invoiceV1 } from '@mimamori/contracts';
 import { openMailTransport } from '@mimamori/mail';
 import { createNotifierService } from '@mimamori/notifier';
 import { billingCatalogue, type PlanPrices } from '@mimamori/plans';
@@ -24,6 +30,11 @@ export const PRICES: PlanPrices = {
   2: { month: { JPY: 500, USD: 400 }, year: { JPY: 5000, USD: 4000 } },
   3: { month: { JPY: 980, USD: 700 }, year: { JPY: 9800, USD: 7000 } },
   5: { month: { JPY: 2980, USD: 2000 }, year: { JPY: 29800, USD: 20000 } },
+};
+/** The seller the receipts name (a registration number whose check digit holds). */
+export const ISSUER = {
+  legalName: { ja: '株式会社見守りテスト', en: 'Mimamori Test K.K.' },
+  registrationNumber: 'T7123456789012',
 };
 const ADDON_PRICES = { ss: { month: { JPY: 300, USD: 200 }, year: { JPY: 3000, USD: 2000 } } };
 
@@ -75,7 +86,9 @@ export async function startBillingHarness(): Promise<BillingHarness> {
       billing: {
         provider: stripeBilling({ secretKey: KEY, webhookSecret: WEBHOOK_SECRET, apiBase, clock }),
         renewalGraceMs: 7 * DAY * 1000,
+        invoices: stripeInvoices(stripe),
       },
+      issuer: ISSUER,
     }),
     host,
   );
@@ -91,7 +104,14 @@ export async function startBillingHarness(): Promise<BillingHarness> {
   );
   const account = createGrpcClient(accountV1.AccountServiceClient, running.grpcAddress);
   const billing = createGrpcClient(billingV1.BillingServiceClient, running.grpcAddress);
-  const gateway = await createGateway({ logger, account, billing, isShuttingDown: shutdown.isShuttingDown });
+  const invoices = createGrpcClient(invoiceV1.InvoiceServiceClient, running.grpcAddress);
+  const gateway = await createGateway({
+    logger,
+    account,
+    billing,
+    invoices,
+    isShuttingDown: shutdown.isShuttingDown,
+  });
   const url = await gateway.listen({ host: '127.0.0.1', port: 0 });
   standIn.setWebhookUrl(new URL('/api/stripe/webhook', url).toString());
 
@@ -144,6 +164,7 @@ export async function startBillingHarness(): Promise<BillingHarness> {
       await gateway.close();
       account.close();
       billing.close();
+      invoices.close();
       await standIn.close();
       await testHost.close();
       await smtp.close();

@@ -50,6 +50,8 @@ const SESSION_ONLY: Record<string, string> = {
   'POST /api/tokens/revoke': 'revokes a token',
   'GET /api/feeds': 'the secret feed URLs',
   'POST /api/feeds/rotate': 'replaces the feed URLs',
+  'POST /api/account/delete': 'deletes the account: the person at the browser, with the password',
+  'POST /api/account/export': 'all the account’s data at once',
 };
 /** Answers a deleted account's session with the marker (the SPA then reloads), by design. */
 const ANSWERS_DELETED_MARKER = 'GET /api/user_info';

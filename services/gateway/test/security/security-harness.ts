@@ -3,15 +3,23 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAccountService, createStripe, stripeBilling, syncStripePrices } from '@mimamori/account';
+import {
+  createAccountService,
+  createStripe,
+  stripeBilling,
+  stripeInvoices,
+  syncStripePrices,
+} from '@mimamori/account';
 import { type BlobStore, createFileBlobStore } from '@mimamori/blob-store';
 import { chatworkStandIn, memoryStandInStore } from '@mimamori/chat-stand-ins';
 import {
   accountV1,
   billingV1,
   chatLinkV1,
+  closureV1,
   diffV1,
   filingsV1,
+  invoiceV1,
   targetV1,
   webhookV1,
 } from '@mimamori/contracts';
@@ -138,6 +146,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
           clock: { now: () => new Date() },
         }),
         renewalGraceMs: 7 * 86_400_000,
+        invoices: stripeInvoices(createStripe(STRIPE_KEYS.secretKey, stripeApi)),
       },
       ...(options.discordApiBase ? { discordApiBase: options.discordApiBase } : {}),
     }),
@@ -180,6 +189,8 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
   const webhooks = createGrpcClient(webhookV1.WebhookServiceClient, accountService.grpcAddress);
   const chatLinks = createGrpcClient(chatLinkV1.ChatLinkServiceClient, accountService.grpcAddress);
   const billing = createGrpcClient(billingV1.BillingServiceClient, accountService.grpcAddress);
+  const invoices = createGrpcClient(invoiceV1.InvoiceServiceClient, accountService.grpcAddress);
+  const closure = createGrpcClient(closureV1.AccountClosureServiceClient, accountService.grpcAddress);
   const target = createGrpcClient(targetV1.TargetServiceClient, targetService.grpcAddress);
   const history = createGrpcClient(diffV1.HistoryServiceClient, diffService.grpcAddress);
   const preview = previewCrawlers(crawlerService.grpcAddress, { deadlineMs: 60_000 });
@@ -190,6 +201,8 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     chatLinks,
     chat: { settings: chatSettings },
     billing,
+    invoices,
+    closure,
     target,
     preview,
     secretBox,
@@ -237,7 +250,18 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     },
     async close() {
       await gateway.close();
-      for (const client of [account, webhooks, chatLinks, billing, target, history, preview, filings])
+      for (const client of [
+        account,
+        webhooks,
+        chatLinks,
+        billing,
+        invoices,
+        closure,
+        target,
+        history,
+        preview,
+        filings,
+      ])
         client.close();
       await chatStandIn.close();
       await standIn.close();

@@ -131,6 +131,20 @@ describe('account mail content', () => {
     expect(content.html).toContain('href="https://x.example/account"');
   });
 
+  it('tells a deleted account the date everything is erased, in the reader’s language and zone', () => {
+    const facts = { date: new Date('2027-01-05T03:00:00Z'), plan: 0 };
+    const ja = accountMailContent('account_deleted', 'ja', null, '', facts);
+    expect(ja.subject).toBe('【Mimamori】アカウントを削除しました');
+    expect(ja.text).toContain('2027年1月5日 12:00（日本時間）にすべて消去されます。');
+    expect(ja.html).toContain('このメールに返信して');
+    const en = accountMailContent('account_deleted', 'en', null, '', {
+      ...facts,
+      timezone: 'America/New_York',
+    });
+    expect(en.subject).toBe('Mimamori: your account is deleted');
+    expect(en.text).toContain('erased for good on Jan 4, 2027, 22:00');
+  });
+
   it('names every plan from the catalogue in the reader’s language, never the other one', () => {
     const named = (lang: 'ja' | 'en', plan: number) =>
       accountMailContent('plan_changed', lang, null, '', { date: null, plan }).text.split('\n')[0];

@@ -25,6 +25,7 @@ export type BillingMailKind =
   | 'booked_change_cancelled'
   | 'cancellation_confirmed'
   | 'cancellation_undone'
+  | 'account_deleted'
   | 'subscribed_again';
 
 export const BILLING_LINK_PATHS: Record<BillingMailKind, string> = {
@@ -40,6 +41,8 @@ export const BILLING_LINK_PATHS: Record<BillingMailKind, string> = {
   booked_change_cancelled: '/account',
   cancellation_confirmed: '/account',
   cancellation_undone: '/account',
+  // The account can no longer sign in: the link leads to the product's front page.
+  account_deleted: '/',
   // Sites the end paused stay paused; the dashboard resumes them in one click.
   subscribed_again: '/',
 };
@@ -281,6 +284,15 @@ function copy(
       ],
       action: 'アカウントを確認する',
     },
+    account_deleted: {
+      subject: '【Mimamori】アカウントを削除しました',
+      lines: [
+        'アカウントの削除を受け付けました。監視はすべて止まり、このアカウントではログインできなくなりました。有料プランの請求もこれ以上ありません。',
+        `登録されていたサイト、確認と更新の履歴、画像、通知先などのデータは${date}にすべて消去されます。`,
+        'お心当たりのない場合や、消去の前に取り消したい場合は、このメールに返信してお知らせください。',
+        '発行済みの領収書（適格請求書）の控えは、法令で定められた期間、決済事業者（Stripe）に保管されます。',
+      ],
+    },
     subscribed_again: {
       subject: '【Mimamori】ご契約を再開しました',
       lines: [
@@ -424,6 +436,15 @@ function copy(
         date ? `${plan} renews as usual on ${date}.` : `You keep using ${plan} as before.`,
       ],
       action: 'View my account',
+    },
+    account_deleted: {
+      subject: 'Mimamori: your account is deleted',
+      lines: [
+        'We received your request to delete your account. All monitoring has stopped, you can no longer sign in, and nothing more will be billed.',
+        `Your sites, their check and update history, pictures and notification settings will be erased for good on ${date}.`,
+        'If you did not ask for this, or want to stop it before then, reply to this mail.',
+        'Copies of the receipts (qualified invoices) already issued stay with our payment processor (Stripe) for the period the law requires.',
+      ],
     },
     subscribed_again: {
       subject: 'Mimamori: your subscription has started again',

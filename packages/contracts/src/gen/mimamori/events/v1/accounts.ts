@@ -79,14 +79,14 @@ export interface TrialEnded {
   deleteAt?: Date | undefined;
 }
 
-/** Published on accounts.cancelled when an account ends (auto-cancel after the trial). */
+/** Published on accounts.cancelled when an account ends (auto-cancel after the trial, or the user deleted it). */
 export interface AccountCancelled {
   eventId: string;
   userId: string;
   cancelledAt?:
     | Date
     | undefined;
-  /** "trial_expired". */
+  /** "trial_expired", or "self_deleted" (the user deleted the account). */
   reason: string;
 }
 
@@ -124,6 +124,23 @@ export interface PlanChanged {
   userId: string;
   plan: number;
   changedAt?: Date | undefined;
+}
+
+/**
+ * Published on accounts.purged when a deleted account's grace period is over (docs/product.md#deleting-the-account):
+ * every service erases what it holds of the user and of the user's sites, tombstones and the event
+ * records naming them included, and nothing of them is left in any table or blob store. The event
+ * id (`account-purged:<random>`) names neither, so no record of this event names them either.
+ */
+export interface AccountPurged {
+  eventId: string;
+  userId: string;
+  /**
+   * Every site the user had, deleted before or with the account: what other services keep by
+   * site id alone (tombstones, failure runs) is found by these.
+   */
+  targetIds: string[];
+  purgedAt?: Date | undefined;
 }
 
 function createBaseAccountCreated(): AccountCreated {
@@ -1258,6 +1275,139 @@ export const PlanChanged: MessageFns<PlanChanged> = {
     message.userId = object.userId ?? "";
     message.plan = object.plan ?? 0;
     message.changedAt = object.changedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseAccountPurged(): AccountPurged {
+  return { eventId: "", userId: "", targetIds: [], purgedAt: undefined };
+}
+
+export const AccountPurged: MessageFns<AccountPurged> = {
+  encode(message: AccountPurged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    for (const v of message.targetIds) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.purgedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.purgedAt), writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AccountPurged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAccountPurged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.targetIds.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.purgedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AccountPurged {
+    return {
+      eventId: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      targetIds: globalThis.Array.isArray(object?.targetIds)
+        ? object.targetIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.target_ids)
+        ? object.target_ids.map((e: any) => globalThis.String(e))
+        : [],
+      purgedAt: isSet(object.purgedAt)
+        ? fromJsonTimestamp(object.purgedAt)
+        : isSet(object.purged_at)
+        ? fromJsonTimestamp(object.purged_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: AccountPurged): unknown {
+    const obj: any = {};
+    if (message.eventId !== "") {
+      obj.eventId = message.eventId;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.targetIds?.length) {
+      obj.targetIds = message.targetIds;
+    }
+    if (message.purgedAt !== undefined) {
+      obj.purgedAt = message.purgedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AccountPurged>, I>>(base?: I): AccountPurged {
+    return AccountPurged.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AccountPurged>, I>>(object: I): AccountPurged {
+    const message = createBaseAccountPurged();
+    message.eventId = object.eventId ?? "";
+    message.userId = object.userId ?? "";
+    message.targetIds = object.targetIds?.map((e) => e) || [];
+    message.purgedAt = object.purgedAt ?? undefined;
     return message;
   },
 };
