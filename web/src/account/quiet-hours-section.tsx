@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { AccountSettings } from '../api/account.ts';
 import type { QuietHoursJson } from '../api/quiet-hours.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
@@ -15,8 +16,10 @@ const WEEK = [1, 2, 3, 4, 5, 6, 0] as const;
  * The account's quiet hours (docs/product.md#quiet-hours): a daily window, weekdays quiet all day,
  * Japanese public holidays, and whether failure alerts break through.
  */
-export function QuietHoursSection({ timeZone }: { timeZone: string }) {
+export function QuietHoursSection({ account }: { account: AccountSettings }) {
   const { t } = useTranslation();
+  // As the notifier reads it: the account's zone, else Japan time for Japanese and UTC for English.
+  const timeZone = account.timezone || (account.lang === 'en' ? 'UTC' : 'Asia/Tokyo');
   const errorText = useErrorText();
   const stored = useQuietHours();
   return (
@@ -132,7 +135,7 @@ function QuietHoursForm({ stored, timeZone }: { stored: QuietHoursJson; timeZone
           {t('quietHours.alertsHint')}
         </p>
       </div>
-      <p className="field-hint">{t('quietHours.zone', { zone: timeZone || 'Asia/Tokyo' })}</p>
+      <p className="field-hint">{t('quietHours.zone', { zone: timeZone })}</p>
       <div className="button-row">
         <button type="submit" className="button primary" disabled={save.isPending}>
           {t('quietHours.save')}

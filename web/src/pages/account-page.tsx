@@ -62,7 +62,7 @@ export default function AccountPage() {
         <MailsSection mails={data.mails} />
         <DiscordSection state={data.discord_state} />
         <ChatLinksSection />
-        <QuietHoursSection timeZone={data.timezone} />
+        <QuietHoursSection account={data} />
         <AccountSection id="webhooks" title={t('webhooks.title')}>
           <WebhooksPanel targetId="" />
         </AccountSection>

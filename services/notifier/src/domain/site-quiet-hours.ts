@@ -1,9 +1,6 @@
 import { NO_QUIET_HOURS, type QuietHours } from '@mimamori/quiet-hours';
 import type { NotificationProfile } from './notification-profile.ts';
-import type { TargetNotice } from './target-notice.ts';
-
-/** Whose quiet hours a site keeps: the account's, none, or its own (docs/product.md#quiet-hours). */
-export type SiteQuietMode = 'account' | 'none' | 'own';
+import type { SiteQuietMode, TargetNotice } from './target-notice.ts';
 
 export function siteQuietMode(value: string): SiteQuietMode {
   return value === 'none' || value === 'own' ? value : 'account';

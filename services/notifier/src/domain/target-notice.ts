@@ -1,5 +1,7 @@
 import type { QuietHours } from '@mimamori/quiet-hours';
-import type { SiteQuietMode } from './site-quiet-hours.ts';
+
+/** Whose quiet hours a site keeps: the account's, none, or its own (docs/product.md#quiet-hours). */
+export type SiteQuietMode = 'account' | 'none' | 'own';
 
 /** Who is told about a site's updates and how, as the target service last announced it. */
 export interface TargetNotice {
