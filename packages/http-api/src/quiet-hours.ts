@@ -16,15 +16,18 @@ export const quietHours = z
   .meta({ id: 'QuietHours' });
 export type QuietHoursJson = z.infer<typeof quietHours>;
 
-export const quietHoursBody = z
-  .object({
-    from: z.string().max(5).nullish(),
-    until: z.string().max(5).nullish(),
-    all_day: z.array(z.number().int().min(0).max(6)).max(7).nullish(),
-    holidays: z.boolean().nullish(),
-    alerts_break_through: z.boolean().nullish().describe('Left out: true.'),
-  })
-  .nullish();
+const quietHoursFields = z.object({
+  from: z.string().max(5).nullish(),
+  until: z.string().max(5).nullish(),
+  all_day: z.array(z.number().int().min(0).max(6)).max(7).nullish(),
+  holidays: z.boolean().nullish(),
+  alerts_break_through: z.boolean().nullish().describe('Left out: true.'),
+});
+export const quietHoursBody = quietHoursFields.nullish();
+/** A site's own quiet hours in its settings (quiet_mode "own"). */
+export const siteQuietHoursBody = quietHoursFields
+  .nullish()
+  .describe('The site’s own quiet hours, read with quiet_mode "own"; the account’s shape.');
 
 export const quietHoursRefusals = {
   signedOut,

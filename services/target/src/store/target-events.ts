@@ -69,8 +69,8 @@ export function targetState(
       areas: site.areas.map((area) => ({ areaId: area.areaId, label: area.label })),
       failureAlertAfter: site.failureAlertAfter,
       silenceAlertDays: site.silenceAlertDays,
-      // Every site keeps the account's quiet hours (docs/product.md#quiet-hours).
-      quietMode: 'account',
+      quietMode: site.quietMode,
+      quietHours: { ...site.quietHours, allDay: [...site.quietHours.allDay] },
     },
   };
 }
