@@ -165,7 +165,12 @@ async function newUser(quiet = QUIET) {
 async function registerSite(
   userId: string,
   label: string,
-  notice: { mailNotify: boolean; chatNotify: string },
+  notice: {
+    mailNotify: boolean;
+    chatNotify: string;
+    quietMode?: string;
+    quietHours?: typeof QUIET;
+  },
 ) {
   const targetId = randomUUID();
   const event = {
@@ -237,7 +242,7 @@ async function waitUntil(probe: () => Promise<boolean> | boolean, what: string, 
   throw new Error(`gave up waiting for ${what}`);
 }
 
-async function held(userId: string): Promise<{ update_id: string; release_at: Date }[]> {
+async function heldFor(userId: string): Promise<{ update_id: string; release_at: Date }[]> {
   const { rows } = await db.query<{ update_id: string; release_at: Date }>(
     'SELECT update_id, release_at FROM notifier.held_updates WHERE user_id = $1 ORDER BY seq',
     [userId],
@@ -286,15 +291,15 @@ describe('quiet hours with a digest (docs/product.md#quiet-hours)', () => {
     const news = await registerSite(user.userId, 'お知らせ', { mailNotify: true, chatNotify: 'none' });
 
     const first = await publishUpdate(price, user.userId, '1,200円 → 980円（−18%）');
-    await waitUntil(async () => (await held(user.userId)).length === 1, 'the first update held');
+    await waitUntil(async () => (await heldFor(user.userId)).length === 1, 'the first update held');
 
     // The notifier stops in the middle of the night; an update found meanwhile waits in the stream.
     await notifierShutdown?.run('restart');
     now = jst('2026-11-20T02:30');
     const second = await publishUpdate(news, user.userId, '新しいお知らせ 1 件');
     await startNotifier();
-    await waitUntil(async () => (await held(user.userId)).length === 2, 'the second update held');
-    expect((await held(user.userId)).map((row) => [row.update_id, row.release_at])).toEqual([
+    await waitUntil(async () => (await heldFor(user.userId)).length === 2, 'the second update held');
+    expect((await heldFor(user.userId)).map((row) => [row.update_id, row.release_at])).toEqual([
       [first, jst('2026-11-20T08:00')],
       [second, jst('2026-11-20T08:00')],
     ]);
@@ -306,7 +311,7 @@ describe('quiet hours with a digest (docs/product.md#quiet-hours)', () => {
     // next pass, and neither of the others is sent twice.
     receiver.failNext(user.path, [500]);
     now = jst('2026-11-20T08:00');
-    await waitUntil(async () => (await held(user.userId)).length === 0, 'the digest released');
+    await waitUntil(async () => (await heldFor(user.userId)).length === 0, 'the digest released');
 
     const mails = digestMails(user.email);
     expect(mails).toHaveLength(1);
@@ -343,17 +348,17 @@ describe('quiet hours with a digest (docs/product.md#quiet-hours)', () => {
     const price = await registerSite(user.userId, '価格ページ', { mailNotify: true, chatNotify: 'none' });
     now = jst('2026-11-21T12:00'); // Saturday noon.
     await publishUpdate(price, user.userId, '在庫あり → 売り切れ');
-    await waitUntil(async () => (await held(user.userId)).length === 1, 'the Saturday update held');
+    await waitUntil(async () => (await heldFor(user.userId)).length === 1, 'the Saturday update held');
     now = jst('2026-11-23T12:00'); // The holiday's noon.
     await publishUpdate(price, user.userId, '売り切れ → 在庫あり');
-    await waitUntil(async () => (await held(user.userId)).length === 2, 'the holiday update held');
-    expect((await held(user.userId)).map((row) => row.release_at)).toEqual([
+    await waitUntil(async () => (await heldFor(user.userId)).length === 2, 'the holiday update held');
+    expect((await heldFor(user.userId)).map((row) => row.release_at)).toEqual([
       jst('2026-11-24T08:00'),
       jst('2026-11-24T08:00'),
     ]);
 
     now = jst('2026-11-24T08:00');
-    await waitUntil(async () => (await held(user.userId)).length === 0, 'the digest released');
+    await waitUntil(async () => (await heldFor(user.userId)).length === 0, 'the digest released');
     const mails = digestMails(user.email);
     expect(mails).toHaveLength(1);
     // Oldest first.
@@ -365,8 +370,40 @@ describe('quiet hours with a digest (docs/product.md#quiet-hours)', () => {
     now = jst('2026-11-24T12:00');
     await publishUpdate(price, user.userId, '980円 → 1,000円（+2%）');
     await waitUntil(() => mailsTo(user.email).length === 2, 'the update mail');
-    expect(await held(user.userId)).toEqual([]);
+    expect(await heldFor(user.userId)).toEqual([]);
     expect(mailsTo(user.email)[1]?.subject).not.toContain('お休み中');
+  });
+
+  it('a site with none is told at once inside the account’s quiet hours; one with its own keeps those', async () => {
+    now = jst('2026-11-19T21:00'); // Thursday night: the account's quiet hours.
+    const user = await newUser();
+    const loud = await registerSite(user.userId, '速報', {
+      mailNotify: true,
+      chatNotify: 'none',
+      quietMode: 'none',
+    });
+    const own = await registerSite(user.userId, '夜だけ', {
+      mailNotify: true,
+      chatNotify: 'none',
+      quietMode: 'own',
+      quietHours: { from: '21:30', until: '22:00', allDay: [], holidays: false, alertsBreakThrough: true },
+    });
+    await publishUpdate(loud, user.userId, '速報 1 件');
+    await waitUntil(() => mailsTo(user.email).length === 1, 'the update of the site with no quiet hours');
+    // Outside the site's own window, though inside the account's: sent at once.
+    await publishUpdate(own, user.userId, '夜 1 件');
+    await waitUntil(() => mailsTo(user.email).length === 2, 'the update outside the site’s own hours');
+    now = jst('2026-11-19T21:45');
+    const held = await publishUpdate(own, user.userId, '夜 2 件');
+    await waitUntil(
+      async () => (await heldFor(user.userId)).length === 1,
+      'the update inside the site’s own hours',
+    );
+    expect(await heldFor(user.userId)).toEqual([{ update_id: held, release_at: jst('2026-11-19T22:00') }]);
+    expect(mailsTo(user.email)).toHaveLength(2);
+    now = jst('2026-11-19T22:00');
+    await waitUntil(() => digestMails(user.email).length === 1, 'the site’s digest');
+    expect(digestMails(user.email)[0]?.text).toContain('夜だけ: 夜 2 件');
   });
 
   it('failure alerts break through by choice; otherwise the result comes back when the quiet hours end', async () => {
