@@ -91,7 +91,11 @@ export function updateConsumer(deps: UpdateConsumerDeps): CatalogEntry {
       if (!profile) return;
       // Inside the site's quiet hours the update waits for the digest (docs/product.md#quiet-hours);
       // one held already, or one some channel began to tell, is not held (again).
-      const held = await updateHeldOrStarted(deps.db, event.updateId);
+      const held = await updateHeldOrStarted(deps.db, event.updateId, [
+        `update:${event.updateId}:email`,
+        `update:${event.updateId}:discord`,
+        ...profile.webhooks.map((webhook) => `update:${event.updateId}:webhook:${webhook.id}`),
+      ]);
       if (held === 'held') return;
       const quiet = siteQuietHours(notice, profile);
       const now = deps.clock.now();

@@ -25,14 +25,19 @@ export interface DigestBatch {
 }
 
 /**
- * Whether an update is held already, or some channel began to tell it (a redelivered event): then
- * it is not held again, so nothing is told twice.
+ * Whether an update is held already, or some channel began to tell it (one of `deliveryIds`, the
+ * update's deliveries on every channel it may have; a redelivered event): then it is not held
+ * again, so nothing is told twice.
  */
-export async function updateHeldOrStarted(db: Db, updateId: string): Promise<'held' | 'started' | 'none'> {
+export async function updateHeldOrStarted(
+  db: Db,
+  updateId: string,
+  deliveryIds: readonly string[],
+): Promise<'held' | 'started' | 'none'> {
   const { rows } = await db.query<{ held: boolean; started: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM ${S}.held_updates WHERE update_id = $1) AS held,
-            EXISTS (SELECT 1 FROM ${S}.deliveries WHERE id LIKE 'update:' || $1 || ':%') AS started`,
-    [updateId],
+            EXISTS (SELECT 1 FROM ${S}.deliveries WHERE id = ANY($2::text[])) AS started`,
+    [updateId, deliveryIds],
   );
   const row = rows[0];
   return row?.held ? 'held' : row?.started ? 'started' : 'none';
