@@ -202,8 +202,7 @@ async function registerSite(
 }
 
 /** An update found now (the clock's time) and announced. */
-async function publishUpdate(targetId: string, userId: string, summaryJa: string) {
-  const updateId = randomUUID();
+async function publishUpdate(targetId: string, userId: string, summaryJa: string, updateId = randomUUID()) {
   await bus.publish(
     updateDetected.subject,
     updateDetected.encode({
@@ -404,6 +403,23 @@ describe('quiet hours with a digest (docs/product.md#quiet-hours)', () => {
     now = jst('2026-11-19T22:00');
     await waitUntil(() => digestMails(user.email).length === 1, 'the site’s digest');
     expect(digestMails(user.email)[0]?.text).toContain('夜だけ: 夜 2 件');
+  });
+
+  it('an update a channel had begun to tell before the quiet hours is told on the others at once, not held', async () => {
+    now = jst('2026-11-19T21:00');
+    const user = await newUser();
+    const site = await registerSite(user.userId, '価格ページ', { mailNotify: true, chatNotify: 'account' });
+    // As a copy of the event left it before the quiet hours: its mail sent, the rest not yet.
+    const updateId = randomUUID();
+    await db.query(
+      `INSERT INTO notifier.deliveries (id, channel, status, attempts, sent_at) VALUES ($1, 'email', 'sent', 1, now())`,
+      [`update:${updateId}:email`],
+    );
+    await publishUpdate(site, user.userId, '1,200円 → 980円（−18%）', updateId);
+    await waitUntil(() => discordPosts(user.discordId).length === 1, 'the Discord message');
+    await waitUntil(() => deliveriesTo(user.path).length === 1, 'the webhook delivery');
+    expect(await heldFor(user.userId)).toEqual([]);
+    expect(mailsTo(user.email)).toEqual([]);
   });
 
   it('failure alerts break through by choice; otherwise the result comes back when the quiet hours end', async () => {
