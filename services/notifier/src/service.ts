@@ -179,6 +179,7 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
                 webhooks,
                 logger,
                 clock,
+                chat,
               }),
             },
           ]

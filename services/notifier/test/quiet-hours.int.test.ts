@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { createAccountService } from '@mimamori/account';
 import { type BlobStore, createFileBlobStore } from '@mimamori/blob-store';
 import { type BusMessage, createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
-import { accountV1, webhookV1 } from '@mimamori/contracts';
+import { chatworkStandIn, memoryStandInStore } from '@mimamori/chat-stand-ins';
+import { accountV1, chatLinkV1, webhookV1 } from '@mimamori/contracts';
 import { type Db, openPostgres } from '@mimamori/db';
 import { checkCompleted, targetRegistered, updateDetected } from '@mimamori/events';
 import { openMailTransport } from '@mimamori/mail';
@@ -22,8 +23,10 @@ import {
   type WebhookReceiver,
 } from '@mimamori/test-fixtures';
 import { createWebhookPoster } from '@mimamori/webhook';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountProfileClient } from '../src/clients/account-profile-client.ts';
+import { chatLinkBreaker } from '../src/clients/chat-link-client.ts';
 import type { NotificationProfileSource } from '../src/domain/notification-profile.ts';
 import type { NotifierClock } from '../src/domain/site-quiet-hours.ts';
 import { checkResultConsumer } from '../src/events/check-result-consumer.ts';
@@ -56,6 +59,12 @@ let accounts: accountV1.AccountServiceClient;
 let webhookService: webhookV1.WebhookServiceClient;
 let profiles: NotificationProfileSource;
 let accountAddress: string;
+let chatLinks: chatLinkV1.ChatLinkServiceClient;
+/** The Chatwork stand-in (its limits enforced) keeps what it receives here. */
+let standIns: FastifyInstance;
+const standInStore = memoryStandInStore();
+let chatSettings: { chatwork: { apiBase: string } };
+const CHATWORK_TOKEN = '0123456789abcdef0123456789abcdef';
 let host: Parameters<typeof runService>[1];
 /** The notifier's own stop, so the test can restart it on the same database and streams. */
 let notifierShutdown: Shutdown | undefined;
@@ -71,6 +80,10 @@ async function startNotifier() {
       publicUrl: () => 'https://mimamori.example/',
       // The notifier closes its profile client when it stops: each start gets its own.
       updates: {
+        chat: {
+          settings: chatSettings,
+          links: chatLinkBreaker(() => createGrpcClient(chatLinkV1.ChatLinkServiceClient, accountAddress)),
+        },
         profiles: accountProfileClient(() =>
           createGrpcClient(accountV1.AccountServiceClient, accountAddress),
         ),
@@ -86,6 +99,16 @@ async function startNotifier() {
 }
 
 beforeAll(async () => {
+  standIns = Fastify();
+  chatworkStandIn()(standIns, '/dev/chatwork', {
+    store: standInStore,
+    productUrl: () => '',
+    settings: {},
+    now: () => Date.now(),
+  });
+  chatSettings = {
+    chatwork: { apiBase: `${await standIns.listen({ host: '127.0.0.1', port: 0 })}/dev/chatwork` },
+  };
   database = await createFreshDatabase();
   db = openPostgres(database.url);
   bus = namespacedBus(
@@ -100,12 +123,13 @@ beforeAll(async () => {
   blobs = await createFileBlobStore(blobDir);
   host = { db, bus, logger, shutdown, grpc: { host: '127.0.0.1', port: 0 } };
   const running = await runService(
-    createAccountService({ db, logger, secretBox, webhookEgressAllow: [receiver.hostPort] }),
+    createAccountService({ db, logger, secretBox, webhookEgressAllow: [receiver.hostPort], chatSettings }),
     host,
   );
   accountAddress = running.grpcAddress;
   accounts = createGrpcClient(accountV1.AccountServiceClient, running.grpcAddress);
   webhookService = createGrpcClient(webhookV1.WebhookServiceClient, running.grpcAddress);
+  chatLinks = createGrpcClient(chatLinkV1.ChatLinkServiceClient, running.grpcAddress);
   profiles = accountProfileClient(() =>
     createGrpcClient(accountV1.AccountServiceClient, running.grpcAddress),
   );
@@ -115,6 +139,7 @@ beforeAll(async () => {
 afterAll(async () => {
   accounts?.close();
   webhookService?.close();
+  chatLinks?.close();
   await notifierShutdown?.run('test finished');
   await shutdown?.run('test finished');
   await bus?.close();
@@ -123,6 +148,7 @@ afterAll(async () => {
   await smtp?.close();
   await discord?.close();
   await receiver?.close();
+  await standIns?.close();
   await blobs?.close();
   if (blobDir) await rm(blobDir, { recursive: true, force: true });
 });
@@ -159,7 +185,16 @@ async function newUser(quiet = QUIET) {
     targetId: '',
   });
   receiver.setSecret(path, made.secret);
-  return { userId, email, sessionToken, discordId, path };
+  // An account-wide Chatwork link, in a room of its own.
+  const roomId = String(100 + Number.parseInt(randomBytes(2).toString('hex'), 16));
+  await unary(chatLinks, 'linkChatByFields', {
+    sessionToken,
+    platform: 'chatwork',
+    targetId: '',
+    fields: { apiToken: CHATWORK_TOKEN, roomId },
+    relinkId: '',
+  });
+  return { userId, email, sessionToken, discordId, path, roomId };
 }
 
 async function registerSite(
@@ -255,6 +290,10 @@ const digestMails = (email: string) =>
   );
 const mailsTo = (email: string) => smtp.messages.filter((mail) => JSON.stringify(mail.to).includes(email));
 const discordPosts = (discordId: string) => discord.accepted.filter((post) => post.webhookId === discordId);
+const inRoom = async (roomId: string) =>
+  (await standInStore.list('chatwork')).filter((record) => record.chat === roomId);
+const roomText = (record: { body: unknown } | undefined) =>
+  (record?.body as { body?: string } | undefined)?.body ?? '';
 const deliveriesTo = (path: string) => receiver.received.filter((delivery) => delivery.path === path);
 
 describe('quiet hours with a digest (docs/product.md#quiet-hours)', () => {
@@ -305,6 +344,7 @@ describe('quiet hours with a digest (docs/product.md#quiet-hours)', () => {
     expect(mailsTo(user.email)).toEqual([]);
     expect(discordPosts(user.discordId)).toEqual([]);
     expect(deliveriesTo(user.path)).toEqual([]);
+    expect(await inRoom(user.roomId)).toEqual([]);
 
     // The webhook fails the digest's first try: mail and Discord go, the webhook follows at the
     // next pass, and neither of the others is sent twice.
@@ -326,6 +366,13 @@ describe('quiet hours with a digest (docs/product.md#quiet-hours)', () => {
     expect(posts[0]?.payload.embeds[0]?.description).toContain('価格ページ');
     expect(posts[0]?.payload.embeds[0]?.description).not.toContain('お知らせ');
 
+    // The account-wide chat link, like Discord, hears only of the site whose chat is on.
+    const chat = await inRoom(user.roomId);
+    expect(chat).toHaveLength(1);
+    expect(roomText(chat[0])).toContain('お休み中の更新 1 件');
+    expect(roomText(chat[0])).toContain('価格ページ: 1,200円 → 980円（−18%）');
+    expect(roomText(chat[0])).not.toContain('お知らせ');
+
     const deliveries = deliveriesTo(user.path);
     expect(deliveries.map((delivery) => delivery.status)).toEqual([500, 200]);
     const body = JSON.parse(deliveries[1]?.body ?? '{}');
@@ -339,7 +386,7 @@ describe('quiet hours with a digest (docs/product.md#quiet-hours)', () => {
       `SELECT status FROM notifier.deliveries WHERE id LIKE $1`,
       [`digest:${user.userId}:%`],
     );
-    expect(rows.map((row) => row.status)).toEqual(['sent', 'sent', 'sent']);
+    expect(rows.map((row) => row.status)).toEqual(['sent', 'sent', 'sent', 'sent']);
   });
 
   it('a weekend and 勤労感謝の日 (Monday 2026-11-23) run into one digest on Tuesday at 08:00', async () => {

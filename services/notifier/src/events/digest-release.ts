@@ -6,10 +6,12 @@ import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { WebhookPoster } from '@mimamori/webhook';
 import { postDiscordMessage } from '../clients/discord-webhook-client.ts';
+import { chatLinksForSite, type ProfileChatLink } from '../domain/chat-links.ts';
 import type { DeliveryChannel, DeliveryLedger } from '../domain/delivery-ledger.ts';
 import {
   type Digest,
   type DigestItem,
+  digestChatMessage,
   digestDiscordMessage,
   digestMailContent,
   digestWebhookPayload,
@@ -25,6 +27,7 @@ import {
   removeDigest,
 } from '../store/held-update-store.ts';
 import { loadNotice } from '../store/notice-store.ts';
+import { type ChatSetup, sendChat } from './chat-send.ts';
 import { type ClaimedSend, type SendOutcome, sendClaimed } from './claimed-send.ts';
 import { accountRecipients, historyUrl, siteDiscordUrl } from './site-channels.ts';
 import { sendWebhook } from './webhook-send.ts';
@@ -40,6 +43,8 @@ export interface DigestReleaseDeps {
   webhooks: Pick<WebhookPoster, 'post'>;
   logger: Logger;
   clock: NotifierClock;
+  /** The chat platforms; without them the chat links get no digest (a harness without them). */
+  chat?: ChatSetup | undefined;
 }
 
 /** Release passes (one a minute) a digest's failing channel is tried in before it is given up as failed. */
@@ -51,13 +56,14 @@ const NO_EVENT = { working: () => undefined };
 type Channel =
   | { key: string; kind: 'email'; to: string[] }
   | { key: string; kind: 'discord'; url: string }
-  | { key: string; kind: 'webhook'; webhook: ProfileWebhook };
+  | { key: string; kind: 'webhook'; webhook: ProfileWebhook }
+  | { key: string; kind: 'chat'; link: ProfileChatLink };
 
 /**
  * Sends the digests whose quiet hours ended (docs/product.md#quiet-hours): per user and release,
  * one digest per channel (the account's mail recipients for the sites that mail, each Discord
- * webhook once, each signed webhook) listing the held updates that channel would have told, each
- * through the delivery ledger (`digest:<user>:<release>:<first held>:<channel>`). The held rows go
+ * webhook once, each signed webhook, each chat link) listing the held updates that channel would
+ * have told, each through the delivery ledger (`digest:<user>:<release>:<first held>:<channel>`). The held rows go
  * only when every channel is done, so a pass that dies mid-way leaves the rest to the next pass
  * and the ledger keeps what was sent from going twice.
  */
@@ -108,6 +114,9 @@ export function digestRelease(deps: DigestReleaseDeps): () => Promise<void> {
       if (discord) site.push({ key: `discord:${digestOf(discord)}`, kind: 'discord', url: discord });
       for (const webhook of webhooksFor(profile.webhooks, held.targetId)) {
         site.push({ key: `webhook:${webhook.id}`, kind: 'webhook', webhook });
+      }
+      for (const link of chatLinksForSite(profile.chatLinks, notice)) {
+        site.push({ key: `chat:${link.id}`, kind: 'chat', link });
       }
       for (const channel of site) {
         const entry = channels.get(channel.key) ?? { channel, items: [] };
@@ -176,6 +185,16 @@ export function digestRelease(deps: DigestReleaseDeps): () => Promise<void> {
           NO_EVENT,
           { ...channel.webhook, userId: context.userId },
           () => digestWebhookPayload(id, digest),
+          deps,
+          log,
+          lastTry,
+        );
+      case 'chat':
+        return sendChat(
+          deliveryId,
+          NO_EVENT,
+          { ...channel.link, userId: context.userId },
+          async () => digestChatMessage(digest),
           deps,
           log,
           lastTry,
