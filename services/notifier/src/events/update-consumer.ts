@@ -95,6 +95,7 @@ export function updateConsumer(deps: UpdateConsumerDeps): CatalogEntry {
         `update:${event.updateId}:email`,
         `update:${event.updateId}:discord`,
         ...profile.webhooks.map((webhook) => `update:${event.updateId}:webhook:${webhook.id}`),
+        ...profile.chatLinks.map((link) => `update:${event.updateId}:chat:${link.id}`),
       ]);
       if (held === 'held') return;
       const quiet = siteQuietHours(notice, profile);
