@@ -40,6 +40,7 @@ const KNOWN_LONG_FILES: [string, number][] = [
   ['e2e/receipts.e2e.test.ts', 33],
   ['e2e/account-data.e2e.test.ts', 30],
   ['e2e/account.e2e.test.ts', 30],
+  ['e2e/quiet-hours.e2e.test.ts', 23],
   ['system-tests/pipeline.int.test.ts', 27],
   ['e2e/documents.e2e.test.ts', 27],
   ['e2e/first-hour.e2e.test.ts', 26],

@@ -38,7 +38,12 @@ import {
 } from '@mimamori/gateway';
 import { keptImageLinkKey } from '@mimamori/image-links';
 import { createMailbox, type Mailbox } from '@mimamori/mail';
-import { accountProfileClient, chatLinkBreaker, createNotifierService } from '@mimamori/notifier';
+import {
+  accountProfileClient,
+  chatLinkBreaker,
+  createNotifierService,
+  notifierClock,
+} from '@mimamori/notifier';
 import { type OperatorDetails, operatorFromEnv } from '@mimamori/operator';
 import { type AddonPrices, billingCatalogue, type PlanPrices } from '@mimamori/plans';
 import { createGrpcClient, type Logger, type Shutdown } from '@mimamori/runtime';
@@ -202,6 +207,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
           ),
         },
       },
+      clock: notifierClock(timeScale),
     }),
     createFilingsService({ db, logger, ...(options.filings ? { settings: options.filings } : {}) }),
   ];

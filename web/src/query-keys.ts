@@ -21,6 +21,8 @@ export const queryKeys = {
   /** The account's API tokens, and its secret feed URLs. */
   apiTokens: ['api-tokens'] as const,
   feedUrls: ['feed-urls'] as const,
+  /** The account's quiet hours (docs/product.md#quiet-hours). */
+  quietHours: ['quiet-hours'] as const,
   /** A verification link is used once; its outcome is kept under its token. */
   emailVerification: (token: string) => ['email-verification', token] as const,
   supportFollowUp: (token: string) => ['support-follow-up', token] as const,

@@ -61,7 +61,16 @@ export interface ChatPlatformSettings {
 }
 
 /** `silence`: a site's page has not changed for the days its owner asked about (docs/product.md#silence-alerts). */
-export type ChatMessageKind = 'update' | 'failure' | 'recovery' | 'silence' | 'filing' | 'test' | 'broken';
+/** `digest`: the updates held during quiet hours, sent when they end (docs/product.md#quiet-hours). */
+export type ChatMessageKind =
+  | 'update'
+  | 'failure'
+  | 'recovery'
+  | 'silence'
+  | 'filing'
+  | 'digest'
+  | 'test'
+  | 'broken';
 
 /** A picture of an update: its bytes for platforms that take uploads, its public URL for those that take only URLs. */
 export interface ChatImage {

@@ -15,6 +15,7 @@ export * from './invoice.ts';
 export * from './operator.ts';
 export * from './page-steps.ts';
 export * from './preview.ts';
+export * from './quiet-hours.ts';
 export * from './service.ts';
 export * from './site-row.ts';
 export * from './target.ts';

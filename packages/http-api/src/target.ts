@@ -8,6 +8,7 @@ import {
   userAgentAnswer,
   viewportAnswer,
 } from './page-steps.ts';
+import { quietHours, siteQuietHoursBody } from './quiet-hours.ts';
 import { siteRow } from './site-row.ts';
 
 // Requests: only types are checked here; the target service checks the values and names the
@@ -105,6 +106,14 @@ export const targetSettingsBody = z.object({
     .describe(
       'Days without an update before the silence alert, 1–365; 0 is off (docs/product.md#silence-alerts).',
     ),
+  quiet_mode: z
+    .string()
+    .max(20)
+    .default('account')
+    .describe(
+      'Quiet hours: account (the account’s), none, or own (quiet_hours) (docs/product.md#quiet-hours).',
+    ),
+  quiet_hours: siteQuietHoursBody,
 });
 
 export type TargetSettingsBody = z.infer<typeof targetSettingsBody>;
@@ -163,6 +172,8 @@ export const storedTargetSettings = z.object({
   paused: z.boolean(),
   failure_alert_after: z.number().int(),
   silence_alert_days: z.number().int(),
+  quiet_mode: z.enum(['account', 'none', 'own']),
+  quiet_hours: quietHours.describe('The site’s own; empty unless quiet_mode is own.'),
 });
 export type StoredTargetSettings = z.infer<typeof storedTargetSettings>;
 
@@ -268,6 +279,9 @@ const settingCodes = [
   'chat_notify_invalid',
   'failure_alert_after_invalid',
   'silence_alert_days_invalid',
+  'quiet_mode_invalid',
+  'quiet_hours_time_invalid',
+  'quiet_hours_day_invalid',
   'discord_webhook_required',
   'discord_webhook_invalid',
   'action_type_invalid',

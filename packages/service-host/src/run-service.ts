@@ -109,6 +109,26 @@ export async function runService(module: ServiceModule, deps: ServiceHostDeps): 
   sweep.unref();
   shutdown.register(`${module.name} retention sweep`, async () => clearInterval(sweep));
 
+  for (const timer of module.timers ?? []) {
+    let running: Promise<unknown> | null = null;
+    const interval = setInterval(
+      () => {
+        running ??= timer
+          .run()
+          .catch((error: unknown) => logger.warn({ err: error, timer: timer.name }, 'timer run failed'))
+          .finally(() => {
+            running = null;
+          });
+      },
+      scaledMs(timer.everyMs, timeScale),
+    );
+    interval.unref();
+    shutdown.register(`${module.name} ${timer.name}`, async () => {
+      clearInterval(interval);
+      await running;
+    });
+  }
+
   if (bus && module.consumers?.length) {
     const consumers = module.consumers.map((entry) => ({
       ...entry,

@@ -28,8 +28,19 @@ export interface ServiceModule {
    * the pruning of processed_events.
    */
   sweep?: (keepMs: number) => Promise<unknown>;
+  /**
+   * Work the service does on its own every so often (the notifier's digests), started once the
+   * migrations ran; the period shrinks with MIMAMORI_TIME_SCALE. A run still going skips the next.
+   */
+  timers?: readonly ServiceTimer[];
   /** Called after everything else stopped taking work, before connections close. */
   stop?: () => Promise<void>;
+}
+
+export interface ServiceTimer {
+  name: string;
+  everyMs: number;
+  run: () => Promise<unknown>;
 }
 
 export interface HttpFront {

@@ -170,6 +170,8 @@ describe('account service over gRPC on PostgreSQL and JetStream', () => {
       sealedDiscordWebhook: 'sealed-url',
       webhooks: [],
       chatLinks: [],
+      // None set: never quiet, alerts break through (docs/product.md#quiet-hours).
+      quietHours: { from: '', until: '', allDay: [], holidays: false, alertsBreakThrough: true },
     });
     expect(await unary(client, 'getNotificationProfile', { userId: randomUUID() })).toMatchObject({
       found: false,

@@ -75,6 +75,7 @@ function siteSettings(areas: AreaSpec[], extra: SiteExtras): targetV1.TargetSett
     hasDiscordWebhook: false,
     failureAlertAfter: 0,
     silenceAlertDays: 0,
+    quietMode: 'account',
   };
 }
 

@@ -41,6 +41,7 @@ import { mailboxRoutes } from './http/mailbox-routes.ts';
 import { openApiRoutes } from './http/openapi-routes.ts';
 import { operatorRoutes } from './http/operator-routes.ts';
 import { previewRoutes } from './http/preview-routes.ts';
+import { quietHoursRoutes } from './http/quiet-hours-routes.ts';
 import { type RouteEntry, recordRoutes } from './http/route-table.ts';
 import { spaRoutes } from './http/spa-routes.ts';
 import { supportRoutes } from './http/support-routes.ts';
@@ -167,6 +168,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   authRoutes(app, deps);
   accountRoutes(app, deps);
   apiAccessRoutes(app, deps);
+  quietHoursRoutes(app, deps);
   if (deps.webhooks) {
     const receiver = deps.webhookReceiver;
     webhookRoutes(app, {

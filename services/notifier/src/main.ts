@@ -9,6 +9,7 @@ import { runServiceProcess } from '@mimamori/service-host';
 import { accountProfileClient } from './clients/account-profile-client.ts';
 import { chatLinkBreaker } from './clients/chat-link-client.ts';
 import { notifierEnv } from './config.ts';
+import { systemClock } from './domain/site-quiet-hours.ts';
 import { createNotifierService } from './service.ts';
 
 await runServiceProcess('notifier', notifierEnv, async ({ config, db, logger, metrics }) => {
@@ -38,6 +39,7 @@ await runServiceProcess('notifier', notifierEnv, async ({ config, db, logger, me
       },
     },
     deliveryClaimMs: config.DELIVERY_CLAIM_SECONDS * 1000,
+    clock: systemClock(config.MIMAMORI_TIME_SCALE),
     metrics,
   });
 });

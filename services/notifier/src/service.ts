@@ -10,9 +10,11 @@ import { createWebhookPoster } from '@mimamori/webhook';
 import type { ChatLinkBreaker } from './clients/chat-link-client.ts';
 import { countedDeliveries } from './delivery-metrics.ts';
 import type { NotificationProfileSource } from './domain/notification-profile.ts';
+import { type NotifierClock, systemClock } from './domain/site-quiet-hours.ts';
 import { accountMailConsumer } from './events/account-mail-consumer.ts';
 import { accountPurgedConsumer } from './events/account-purged.ts';
 import { checkResultConsumer } from './events/check-result-consumer.ts';
+import { digestRelease } from './events/digest-release.ts';
 import { filingConsumer } from './events/filing-consumer.ts';
 import { targetNoticeConsumers } from './events/target-notice-consumers.ts';
 import { updateConsumer } from './events/update-consumer.ts';
@@ -70,6 +72,13 @@ export interface NotifierDeps {
   updates?: UpdateDeliverySetup;
   /** How long a sending copy of an event holds its delivery; 120 s unless set. */
   deliveryClaimMs?: number;
+  /**
+   * The product's time for quiet hours: the system's unless a test moves it by hand; the hand-back
+   * of held alerts shrinks with MIMAMORI_TIME_SCALE (systemClock(scale)).
+   */
+  clock?: NotifierClock;
+  /** How often held updates are looked at for a digest to send; a minute unless set. */
+  digestEveryMs?: number;
   /** The registry /metrics serves; a private one when the process serves none (single-process mode). */
   metrics?: Metrics;
 }
@@ -96,6 +105,7 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
         imageLinkKey: updates.chat.imageLinkKey ?? null,
       }
     : undefined;
+  const clock = deps.clock ?? systemClock();
   const updateConsumers =
     updates && webhooks
       ? [
@@ -112,6 +122,7 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
             chat,
             publicUrl,
             logger,
+            clock,
           }),
           checkResultConsumer({
             db,
@@ -124,6 +135,7 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
             webhooks,
             chat,
             logger,
+            clock,
           }),
           filingConsumer({
             deliveries,
@@ -150,6 +162,28 @@ export function createNotifierService(deps: NotifierDeps): ServiceModule {
       accountPurgedConsumer(db),
       ...updateConsumers,
     ],
+    timers:
+      updates && webhooks
+        ? [
+            {
+              name: 'quiet hours digests',
+              everyMs: deps.digestEveryMs ?? 60_000,
+              run: digestRelease({
+                db,
+                deliveries,
+                mail,
+                secretBox,
+                profiles: updates.profiles,
+                discordApiBase: updates.discordApiBase ?? DISCORD,
+                publicUrl,
+                webhooks,
+                logger,
+                clock,
+                chat,
+              }),
+            },
+          ]
+        : [],
     sweep: (keepMs) => sweepNotifier(db, keepMs),
     stop: async () => {
       updates?.profiles.close?.();

@@ -34,6 +34,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountProfileClient } from '../src/clients/account-profile-client.ts';
 import { chatLinkBreaker } from '../src/clients/chat-link-client.ts';
+import { systemClock } from '../src/domain/site-quiet-hours.ts';
 import { updateConsumer } from '../src/events/update-consumer.ts';
 import { createNotifierService } from '../src/service.ts';
 import { createDeliveryStore } from '../src/store/delivery-store.ts';
@@ -179,6 +180,7 @@ async function newUser(roomId: string, chatNotify: 'account' | 'site' = 'account
       sealedDiscordWebhook: '',
       failureAlertAfter: 3,
       silenceAlertDays: 0,
+      quietMode: 'account',
       areas: [{ areaId: 'price', label: 'セール価格' }],
     },
   };
@@ -268,6 +270,7 @@ describe('chat link deliveries', () => {
     const event = await updateEvent(user.targetId, user.userId);
     const consumer = updateConsumer({
       db,
+      clock: systemClock(),
       deliveries: createDeliveryStore(db),
       mail: openMailTransport(smtp.url, 'Mimamori <no-reply@mimamori.local>'),
       secretBox,
@@ -484,6 +487,7 @@ function copy(data: Uint8Array, deliveryCount: number) {
 function directConsumer() {
   return updateConsumer({
     db,
+    clock: systemClock(),
     deliveries: createDeliveryStore(db),
     mail: openMailTransport(smtp.url, 'Mimamori <no-reply@mimamori.local>'),
     secretBox,

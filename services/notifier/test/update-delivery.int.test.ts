@@ -30,6 +30,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountProfileClient } from '../src/clients/account-profile-client.ts';
 import type { NotificationProfileSource } from '../src/domain/notification-profile.ts';
+import { systemClock } from '../src/domain/site-quiet-hours.ts';
 import { checkResultConsumer } from '../src/events/check-result-consumer.ts';
 import { targetNoticeConsumers } from '../src/events/target-notice-consumers.ts';
 import { updateConsumer } from '../src/events/update-consumer.ts';
@@ -160,6 +161,7 @@ function siteEvent(
       areas: [{ areaId: 'price', label: 'セール価格' }],
       failureAlertAfter: 3,
       silenceAlertDays: 0,
+      quietMode: 'account',
       ...notice,
     },
   };
@@ -271,6 +273,7 @@ function directUpdateConsumer() {
     publicUrl: () => 'https://mimamori.example/',
     webhooks: createWebhookPoster(),
     logger,
+    clock: systemClock(),
   });
 }
 
@@ -476,6 +479,7 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
         publicUrl: () => 'https://mimamori.example/',
         webhooks: createWebhookPoster(),
         logger,
+        clock: systemClock(),
       });
       const event = await updateEvent(targetId, user.userId);
       const data = updateDetected.encode(event);
@@ -585,6 +589,7 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
       publicUrl: () => 'https://mimamori.example/',
       webhooks: createWebhookPoster(),
       logger,
+      clock: systemClock(),
     });
     let minute = 0;
     const check = async (outcome: 'error' | 'no_change', code = 'element_not_found', again?: Uint8Array) => {
@@ -659,6 +664,7 @@ describe('announcing updates over JetStream, SMTP and a Discord stand-in', () =>
       publicUrl: () => 'https://mimamori.example/',
       webhooks: createWebhookPoster(),
       logger,
+      clock: systemClock(),
     });
     const failed = (minute: number) =>
       checkCompleted.encode({

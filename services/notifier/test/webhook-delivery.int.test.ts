@@ -25,6 +25,7 @@ import { createWebhookPoster } from '@mimamori/webhook';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountProfileClient } from '../src/clients/account-profile-client.ts';
 import type { NotificationProfileSource } from '../src/domain/notification-profile.ts';
+import { systemClock } from '../src/domain/site-quiet-hours.ts';
 import { updateConsumer } from '../src/events/update-consumer.ts';
 import { createNotifierService } from '../src/service.ts';
 import { createDeliveryStore } from '../src/store/delivery-store.ts';
@@ -129,6 +130,7 @@ async function newUser(silenceAlertDays = 0) {
       sealedDiscordWebhook: '',
       failureAlertAfter: 3,
       silenceAlertDays,
+      quietMode: 'account',
       areas: [{ areaId: 'price', label: 'セール価格' }],
     },
   };
@@ -240,6 +242,7 @@ function directConsumer(retryDelay: (count: number) => number) {
     publicUrl: () => 'https://mimamori.example/',
     webhooks: createWebhookPoster({ allow: [receiver.hostPort] }),
     logger,
+    clock: systemClock(),
     retryDelay,
   });
 }

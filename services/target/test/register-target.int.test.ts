@@ -38,6 +38,14 @@ describe('registering a v2 site', () => {
         discord_webhook_url: 'https://discord.com/api/webhooks/123/abc-DEF_ghi',
         cookies: 'session=secret-cookie',
         viewport: { width: 1280, height: 800 },
+        quiet_mode: 'own',
+        quiet_hours: {
+          from: '22:00',
+          until: '07:00',
+          all_day: [6],
+          holidays: true,
+          alerts_break_through: false,
+        },
         login: {
           actions: [
             { type: 'enter_text', locator: { selector: '#user' }, value: 'me@example.com' },
@@ -111,6 +119,22 @@ describe('registering a v2 site', () => {
     });
     expect(JSON.parse(watch?.rulesJson ?? '')).toEqual(JSON.parse(stored.rules ?? ''));
     expect(payload.notice).toMatchObject({ label: 'Sale page', mailNotify: true, chatNotify: 'site' });
+    // The site keeps its own quiet hours (docs/product.md#quiet-hours); the notifier reads them here.
+    expect(payload.notice).toMatchObject({
+      quietMode: 'own',
+      quietHours: { from: '22:00', until: '07:00', allDay: [6], holidays: true, alertsBreakThrough: false },
+    });
+    const edited = await browser.get(`/api/v2/target?id=${id}`);
+    expect(edited.body.settings).toMatchObject({
+      quiet_mode: 'own',
+      quiet_hours: {
+        from: '22:00',
+        until: '07:00',
+        all_day: [6],
+        holidays: true,
+        alerts_break_through: false,
+      },
+    });
     // The notifier names areas in updates as the person named them.
     expect(payload.notice?.areas).toEqual([{ areaId: 'price', label: 'Price' }]);
     expect(

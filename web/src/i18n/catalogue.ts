@@ -20,6 +20,8 @@ import chatLinkErrorsEn from './features/errors-chat-link.en.json';
 import chatLinkErrorsJa from './features/errors-chat-link.ja.json';
 import checkErrorsEn from './features/errors-check.en.json';
 import checkErrorsJa from './features/errors-check.ja.json';
+import quietHoursErrorsEn from './features/errors-quiet-hours.en.json';
+import quietHoursErrorsJa from './features/errors-quiet-hours.ja.json';
 import receiptErrorsEn from './features/errors-receipts.en.json';
 import receiptErrorsJa from './features/errors-receipts.ja.json';
 import targetErrorsEn from './features/errors-target.en.json';
@@ -34,6 +36,8 @@ import legalEn from './features/legal.en.json';
 import legalJa from './features/legal.ja.json';
 import mockShopEn from './features/mockShop.en.json';
 import mockShopJa from './features/mockShop.ja.json';
+import quietHoursEn from './features/quietHours.en.json';
+import quietHoursJa from './features/quietHours.ja.json';
 import receiptsEn from './features/receipts.en.json';
 import receiptsJa from './features/receipts.ja.json';
 import siteDetailEn from './features/siteDetail.en.json';
@@ -65,6 +69,7 @@ export const ja = {
     ...chatLinkErrorsJa,
     ...receiptErrorsJa,
     ...accountDataErrorsJa,
+    ...quietHoursErrorsJa,
   },
   dashboard: { ...dashboardJa, filings: filingsJa },
   wizard: wizardJa,
@@ -73,6 +78,7 @@ export const ja = {
   tour: tourJa,
   webhooks: webhooksJa,
   chatLinks: chatLinksJa,
+  quietHours: quietHoursJa,
   apiAccess: apiAccessJa,
   billing: billingJa,
   landing: landingJa,
@@ -95,6 +101,7 @@ export const en: typeof ja = {
     ...chatLinkErrorsEn,
     ...receiptErrorsEn,
     ...accountDataErrorsEn,
+    ...quietHoursErrorsEn,
   },
   dashboard: { ...dashboardEn, filings: filingsEn },
   wizard: wizardEn,
@@ -103,6 +110,7 @@ export const en: typeof ja = {
   tour: tourEn,
   webhooks: webhooksEn,
   chatLinks: chatLinksEn,
+  quietHours: quietHoursEn,
   apiAccess: apiAccessEn,
   billing: billingEn,
   landing: landingEn,

@@ -5,6 +5,7 @@ import { DisplaySettingsForm } from '../account/display-settings-form.tsx';
 import { MailsSection } from '../account/mails-section.tsx';
 import { PasswordSection } from '../account/password-section.tsx';
 import { ProfileSection } from '../account/profile-section.tsx';
+import { QuietHoursSection } from '../account/quiet-hours-section.tsx';
 import { StorageSection } from '../account/storage-section.tsx';
 import { SubscriptionSection } from '../account/subscription-section.tsx';
 import { SupportSection } from '../account/support-section.tsx';
@@ -61,6 +62,7 @@ export default function AccountPage() {
         <MailsSection mails={data.mails} />
         <DiscordSection state={data.discord_state} />
         <ChatLinksSection />
+        <QuietHoursSection account={data} />
         <AccountSection id="webhooks" title={t('webhooks.title')}>
           <WebhooksPanel targetId="" />
         </AccountSection>

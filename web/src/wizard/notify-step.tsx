@@ -15,6 +15,7 @@ import { useUserInfo } from '../hooks/use-user-info.ts';
 import { RuleGroupEditor } from '../rules/rule-group-editor.tsx';
 import { rulesHaveProblems } from '../rules/rule-groups.ts';
 import { accountDefaults, newTargetFits } from './plan-room.ts';
+import { SiteQuietHoursField } from './site-quiet-hours-field.tsx';
 import { StepButtons } from './step-buttons.tsx';
 import {
   failureAlertAfterProblem,
@@ -319,6 +320,12 @@ export function NotifyStep({
             </p>
           )}
         </div>
+        <SiteQuietHoursField
+          mode={draft.quietMode}
+          hours={draft.quietHours}
+          onMode={(mode) => set('quietMode', mode)}
+          onHours={(hours) => set('quietHours', hours)}
+        />
       </fieldset>
       <RuleGroupEditor
         idPrefix="wizard-rules"

@@ -170,6 +170,7 @@ describe('edit mode', () => {
     const again = draftFromStored({
       ...storable,
       silence_alert_days: 7,
+      quiet_hours: { from: '', until: '', all_day: [], holidays: false, alerts_break_through: true },
       viewport: viewport ?? null,
       has_discord_webhook: false,
       has_cookies: false,
@@ -179,6 +180,19 @@ describe('edit mode', () => {
     });
     expect(again.areas[0]?.box).toBeNull();
     expect(settingsFromDraft(again)).toEqual(stored);
+  });
+
+  it('sends a site’s own quiet hours only when it keeps its own (docs/product.md#quiet-hours)', () => {
+    const own = { from: '21:00', until: '06:30', all_day: [0], holidays: true, alerts_break_through: false };
+    expect(settingsFromDraft(draft({ quietMode: 'own', quietHours: own }))).toMatchObject({
+      quiet_mode: 'own',
+      quiet_hours: own,
+    });
+    expect(settingsFromDraft(draft({ quietMode: 'none', quietHours: own }))).toMatchObject({
+      quiet_mode: 'none',
+      quiet_hours: null,
+    });
+    expect(settingsFromDraft(draft({}))).toMatchObject({ quiet_mode: 'account', quiet_hours: null });
   });
 
   it('sends typed cookies, keeps stored ones when left blank, and clears them only when asked', () => {

@@ -3,6 +3,7 @@ import { DEFAULT_AREA_OPTIONS } from '@mimamori/watch-engine/area-options';
 import type { ContentKind } from '@mimamori/watch-engine/document-areas';
 import { SILENCE_DAYS_RANGE } from '@mimamori/watch-engine/silence';
 import type { Box, LoginVerify, PageAction, UserAgent, Viewport } from '../api/preview.ts';
+import type { QuietHoursJson } from '../api/quiet-hours.ts';
 import type {
   AreaOptions,
   ChatNotify,
@@ -87,6 +88,9 @@ export type WizardDraft = {
   failureAlertAfter: string;
   /** Days without an update before the silence alert; '' or '0' is off. */
   silenceAlertDays: string;
+  /** Whose quiet hours the site keeps (docs/product.md#quiet-hours); `quietHours` for 'own'. */
+  quietMode: SiteQuietMode;
+  quietHours: QuietHoursJson;
   rules: NotificationRules;
   /** The stored site's fetch mode, kept while its areas were not read again. */
   storedFetchMode: FetchMode | null;
@@ -101,6 +105,17 @@ export type WizardDraft = {
    * choice the person made after is never overwritten, even when the step is shown again.
    */
   defaultsApplied: boolean;
+};
+
+export type SiteQuietMode = 'account' | 'none' | 'own';
+
+/** Where a site's own quiet hours start when chosen: nights, as most people mean them. */
+export const SITE_QUIET_HOURS: QuietHoursJson = {
+  from: '22:00',
+  until: '07:00',
+  all_day: [],
+  holidays: false,
+  alerts_break_through: true,
 };
 
 export const newDraft = (): WizardDraft => ({
@@ -125,6 +140,8 @@ export const newDraft = (): WizardDraft => ({
   discordWebhookUrl: '',
   failureAlertAfter: '3',
   silenceAlertDays: '',
+  quietMode: 'account',
+  quietHours: SITE_QUIET_HOURS,
   rules: emptyRules(),
   storedFetchMode: null,
   contentKind: 'page',
@@ -294,6 +311,8 @@ export function settingsFromDraft(draft: WizardDraft) {
     discord_webhook_url: draft.chatNotify === 'site' ? draft.discordWebhookUrl.trim() : '',
     failure_alert_after: Number(draft.failureAlertAfter.trim()),
     silence_alert_days: Number(draft.silenceAlertDays.trim() || '0'),
+    quiet_mode: draft.quietMode,
+    quiet_hours: draft.quietMode === 'own' ? draft.quietHours : null,
     user_agent: {
       kind: draft.userAgent.kind,
       value: draft.userAgent.kind === 'free' ? draft.userAgent.value.trim() : '',
@@ -366,6 +385,8 @@ export function draftFromStored(settings: StoredTargetSettings): WizardDraft {
     discordWebhookUrl: '',
     failureAlertAfter: String(settings.failure_alert_after),
     silenceAlertDays: settings.silence_alert_days > 0 ? String(settings.silence_alert_days) : '',
+    quietMode: settings.quiet_mode,
+    quietHours: settings.quiet_mode === 'own' ? settings.quiet_hours : SITE_QUIET_HOURS,
     rules: settings.rules ?? emptyRules(),
     storedFetchMode: settings.fetch_mode,
     contentKind: settings.content_kind,

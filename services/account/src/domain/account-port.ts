@@ -1,3 +1,4 @@
+import type { QuietHours } from '@mimamori/quiet-hours';
 import type { AccountMail } from './account-mail.ts';
 import type { AccountRecord, DiscordState, SubscriptionRecord } from './account-record.ts';
 import type { ApiAccessPort } from './api-access.ts';
@@ -83,6 +84,9 @@ export interface AccountPort extends ApiAccessPort {
   setDiscord(userId: string, sealedWebhook: string | null, state: DiscordState): Promise<void>;
   /** The account-wide webhook URL as stored (sealed), or null when none is linked. */
   sealedDiscordWebhook(userId: string): Promise<string | null>;
+  /** The account's quiet hours (docs/product.md#quiet-hours); NO_QUIET_HOURS when never set. */
+  quietHours(userId: string): Promise<QuietHours>;
+  setQuietHours(userId: string, quiet: QuietHours): Promise<void>;
 
   insertSupportRequest(
     request: { id: string; userId: string; type: string; notes: string; createdAt: Date },

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { accountV1 } from '@mimamori/contracts';
 import type { PlanPrices } from '@mimamori/plans';
+import { NO_QUIET_HOURS, type QuietHours } from '@mimamori/quiet-hours';
 import type { Logger } from '@mimamori/runtime';
 import { unaryHandler } from '@mimamori/service-host';
 import type { AccountDeps } from '../domain/account-deps.ts';
@@ -17,6 +18,7 @@ import type { ChatLinkStore } from '../domain/chat-links.ts';
 import { createAccount } from '../domain/create-account.ts';
 import { type DiscordLinkDeps, linkDiscord, unlinkDiscord } from '../domain/discord-link.ts';
 import { changePassword, requestPasswordReset, resetPassword } from '../domain/passwords.ts';
+import { saveQuietHours } from '../domain/quiet-hours-settings.ts';
 import { hashSessionToken } from '../domain/session-token.ts';
 import { findSessionUser, requireUser } from '../domain/sessions.ts';
 import { signIn } from '../domain/sign-in.ts';
@@ -236,7 +238,23 @@ export function accountServer(deps: AccountServerDeps): accountV1.AccountService
             targetId: link.targetId,
             sealedCredentials: link.sealedCredentials,
           })),
+        quietHours: quietHoursMessage(await deps.accounts.quietHours(account.id)),
       };
     }),
+
+    getQuietHours: rpc(async (request: accountV1.GetQuietHoursRequest) => {
+      const userId = await requireUser(request.sessionToken, deps);
+      return { quietHours: quietHoursMessage(await deps.accounts.quietHours(userId)) };
+    }),
+
+    setQuietHours: rpc(async (request: accountV1.SetQuietHoursRequest) => {
+      const userId = await requireUser(request.sessionToken, deps);
+      const quiet = request.quietHours ?? NO_QUIET_HOURS;
+      return { quietHours: quietHoursMessage(await saveQuietHours(userId, quiet, deps)) };
+    }),
   };
+}
+
+function quietHoursMessage(quiet: QuietHours): accountV1.QuietHours {
+  return { ...quiet, allDay: [...quiet.allDay] };
 }

@@ -1,6 +1,7 @@
 import { writeEvent } from '@mimamori/bus';
 import type { Db, Sql } from '@mimamori/db';
 import { accountCreated } from '@mimamori/events';
+import { NO_QUIET_HOURS, type QuietHours } from '@mimamori/quiet-hours';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { AccountMail } from '../domain/account-mail.ts';
 import type { AccountPort, NewAccount, ProfileChange, SignInIdentity } from '../domain/account-port.ts';
@@ -326,6 +327,18 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
         [userId],
       );
       return rows[0]?.discord_webhook_sealed ?? null;
+    },
+
+    async quietHours(userId) {
+      const { rows } = await db.query<{ quiet_hours: QuietHours | null }>(
+        `SELECT quiet_hours FROM ${S}.users WHERE id = $1`,
+        [userId],
+      );
+      return rows[0]?.quiet_hours ?? NO_QUIET_HOURS;
+    },
+
+    async setQuietHours(userId, quiet) {
+      await db.query(`UPDATE ${S}.users SET quiet_hours = $2 WHERE id = $1`, [userId, JSON.stringify(quiet)]);
     },
 
     async insertSupportRequest(request, mail) {

@@ -272,4 +272,13 @@ export const accountMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 10,
+    name: 'quiet hours',
+    sql: `
+      -- docs/product.md#quiet-hours: the account's quiet hours as one object (from, until, allDay,
+      -- holidays, alertsBreakThrough); NULL reads as none.
+      ALTER TABLE users ADD COLUMN quiet_hours jsonb;
+    `,
+  },
 ];

@@ -62,6 +62,16 @@ export function settingsMessage(body: TargetSettingsBody): targetV1.TargetSettin
     paused: body.paused,
     failureAlertAfter: body.failure_alert_after,
     silenceAlertDays: body.silence_alert_days,
+    quietMode: body.quiet_mode,
+    quietHours: body.quiet_hours
+      ? {
+          from: body.quiet_hours.from ?? '',
+          until: body.quiet_hours.until ?? '',
+          allDay: body.quiet_hours.all_day ?? [],
+          holidays: body.quiet_hours.holidays ?? false,
+          alertsBreakThrough: body.quiet_hours.alerts_break_through ?? true,
+        }
+      : undefined,
     hasCookies: false,
     hasDiscordWebhook: false,
   };
@@ -160,6 +170,15 @@ export function settingsJson(settings: targetV1.TargetSettings | undefined): Sto
     paused: settings.paused,
     failure_alert_after: settings.failureAlertAfter,
     silence_alert_days: settings.silenceAlertDays,
+    quiet_mode:
+      settings.quietMode === 'none' || settings.quietMode === 'own' ? settings.quietMode : 'account',
+    quiet_hours: {
+      from: settings.quietHours?.from ?? '',
+      until: settings.quietHours?.until ?? '',
+      all_day: settings.quietHours?.allDay ?? [],
+      holidays: settings.quietHours?.holidays ?? false,
+      alerts_break_through: settings.quietHours?.alertsBreakThrough ?? true,
+    },
   };
 }
 

@@ -178,7 +178,7 @@ async function stillSignedIn(member: Member) {
 }
 
 async function aliceState() {
-  const [sites, account, info, webhooks, tokens, feeds, chat] = await Promise.all([
+  const [sites, account, info, webhooks, tokens, feeds, chat, quiet] = await Promise.all([
     alice.browser.get('/api/v2/targets'),
     alice.browser.get('/api/account'),
     alice.browser.get('/api/user_info'),
@@ -186,6 +186,7 @@ async function aliceState() {
     alice.browser.get('/api/tokens'),
     alice.browser.get('/api/feeds'),
     alice.browser.get('/api/v2/chat-links'),
+    alice.browser.get('/api/v2/quiet-hours'),
   ]);
   return {
     sites: sites.body.targets,
@@ -196,6 +197,7 @@ async function aliceState() {
     tokens: (tokens.body.tokens as { id: string; name: string }[]).map(({ id, name }) => ({ id, name })),
     feeds: feeds.body,
     chatLinks: chat.body.links,
+    quietHours: quiet.body,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { accountV1 } from '@mimamori/contracts';
+import { NO_QUIET_HOURS } from '@mimamori/quiet-hours';
 import { unary } from '@mimamori/runtime';
 import type { NotificationProfileSource } from '../domain/notification-profile.ts';
 
@@ -31,6 +32,7 @@ export function accountProfileClient(
           targetId: link.targetId,
           sealedCredentials: link.sealedCredentials,
         })),
+        quietHours: answer.quietHours ? { ...answer.quietHours } : NO_QUIET_HOURS,
       };
     },
     close: () => client?.close(),

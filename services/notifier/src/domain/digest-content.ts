@@ -1,3 +1,4 @@
+import type { ChatMessage } from '@mimamori/chat';
 import { escapeHtml } from '@mimamori/mail/html-escape';
 import type { DiscordMessage } from './discord-message.ts';
 import { BRAND, brandedMail, mailHeading } from './mail-layout.ts';
@@ -121,6 +122,37 @@ export function digestDiscordMessage(digest: Digest): DiscordMessage {
       attachments: [],
     },
     files: [],
+  };
+}
+
+/** How much of the digest one chat message carries; the smallest platform limit (LINE's 5,000) with room. */
+const CHAT_BODY_LIMIT = 4000;
+
+/** The digest on a chat link: one message listing the updates, cut with a count when it outgrows the platform. */
+export function digestChatMessage(digest: Digest): ChatMessage {
+  const words = WORDS[digest.lang];
+  const lines: string[] = [];
+  let length = 0;
+  for (const [index, item] of digest.items.entries()) {
+    const link = item.historyUrl || item.url;
+    const line = `• ${itemLine(item, digest)}${/^https?:\/\//.test(link) ? ` — ${link}` : ''}`;
+    if (length + line.length + 40 > CHAT_BODY_LIMIT) {
+      const rest = digest.items.length - index;
+      lines.push(digest.lang === 'ja' ? `…ほか ${rest} 件` : `… and ${rest} more`);
+      break;
+    }
+    lines.push(line);
+    length += line.length + 1;
+  }
+  const when = (at: Date) => writtenTime(at, digest.timezone, digest.lang);
+  return {
+    kind: 'digest',
+    lang: digest.lang,
+    title: words.subject(digest.items.length).replace(/^【Mimamori】|^Mimamori: /, ''),
+    fields: [],
+    body: [words.lead(when(digest.from), when(digest.until)), '', ...lines].join('\n'),
+    link: null,
+    images: [],
   };
 }
 

@@ -1,3 +1,4 @@
+import type { QuietHours } from '@mimamori/quiet-hours';
 import type { ProfileChatLink } from './chat-links.ts';
 import type { ProfileWebhook } from './webhook-payload.ts';
 
@@ -13,6 +14,8 @@ export interface NotificationProfile {
   webhooks: ProfileWebhook[];
   /** The account's linked chat links, account-wide and per site (docs/product.md#chat-links). */
   chatLinks: ProfileChatLink[];
+  /** The account's quiet hours (docs/product.md#quiet-hours); NO_QUIET_HOURS when none are set. */
+  quietHours: QuietHours;
 }
 
 export interface NotificationProfileSource {

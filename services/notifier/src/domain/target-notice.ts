@@ -1,3 +1,8 @@
+import type { QuietHours } from '@mimamori/quiet-hours';
+
+/** Whose quiet hours a site keeps: the account's, none, or its own (docs/product.md#quiet-hours). */
+export type SiteQuietMode = 'account' | 'none' | 'own';
+
 /** Who is told about a site's updates and how, as the target service last announced it. */
 export interface TargetNotice {
   targetId: string;
@@ -17,6 +22,9 @@ export interface TargetNotice {
   failureAlertAfter: number;
   /** Days without an update before the silence alert; 0: off (docs/product.md#silence-alerts). */
   silenceAlertDays: number;
+  /** Whose quiet hours the site keeps (docs/product.md#quiet-hours); `quietHours` for 'own'. */
+  quietMode: SiteQuietMode;
+  quietHours: QuietHours;
 }
 
 /** The notice, or 'deleted' for a site that is gone, or null for one not announced yet. */

@@ -42,7 +42,7 @@ export interface ChatSendDeps {
  */
 export async function sendChat(
   deliveryId: string,
-  message: BusMessage,
+  message: Pick<BusMessage, 'working'>,
   link: ProfileChatLink & { userId: string },
   content: () => Promise<ChatMessage>,
   deps: ChatSendDeps,

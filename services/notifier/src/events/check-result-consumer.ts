@@ -2,6 +2,7 @@ import { type BusMessage, type CatalogEntry, exponentialRetryDelay, type RetryDe
 import type { Db } from '@mimamori/db';
 import { checkCompleted } from '@mimamori/events';
 import type { MailTransport } from '@mimamori/mail';
+import { isQuiet, quietEnds } from '@mimamori/quiet-hours';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import { alertDue, DEFAULT_ALERT_AFTER, failureKindOf, silenceDue } from '@mimamori/watch-engine';
@@ -16,8 +17,10 @@ import {
   failureMailContent,
 } from '../domain/failure-alert-content.ts';
 import type { NotificationProfile, NotificationProfileSource } from '../domain/notification-profile.ts';
+import { type NotifierClock, siteQuietHours } from '../domain/site-quiet-hours.ts';
 import type { TargetNotice } from '../domain/target-notice.ts';
 import { failureWebhookPayload, webhooksFor } from '../domain/webhook-payload.ts';
+import { readerZone } from '../domain/written-time.ts';
 import { countOutcome, markAlerted, markRecoveryTold } from '../store/error-streak-store.ts';
 import { loadNotice } from '../store/notice-store.ts';
 import { countForSilence, markSilenceTold } from '../store/silence-store.ts';
@@ -39,6 +42,8 @@ export interface CheckResultConsumerDeps {
   /** The chat platforms the site's chat links are on. */
   chat?: ChatSetup | undefined;
   logger: Logger;
+  /** When quiet hours hold (docs/product.md#quiet-hours). */
+  clock: NotifierClock;
   retryDelay?: RetryDelay;
 }
 
@@ -96,6 +101,17 @@ export function checkResultConsumer(deps: CheckResultConsumerDeps): CatalogEntry
       const profile = await deps.profiles.read(result.userId);
       if (!profile) return;
       const log = deps.logger.child({ targetId: result.targetId });
+      // Unless alerts break through, the result comes back when the site's quiet hours end and
+      // its alerts go out right after (docs/product.md#quiet-hours).
+      const quiet = siteQuietHours(notice, profile);
+      const now = deps.clock.now();
+      const zone = readerZone(profile.timezone, profile.lang);
+      if (!quiet.alertsBreakThrough && isQuiet(quiet, now, zone)) {
+        const waitMs = quietEnds(quiet, now, zone).getTime() - now.getTime();
+        log.info({ waitMs }, 'alert held until the quiet hours end');
+        message.nak(deps.clock.realMs(waitMs));
+        return;
+      }
       const base = {
         lang: profile.lang,
         timezone: profile.timezone,

@@ -16,7 +16,7 @@ export type ClaimedSend = { retry: false } | { retry: true; afterMs: number | nu
  */
 export async function sendClaimed(
   ledger: DeliveryLedger,
-  message: BusMessage,
+  message: Pick<BusMessage, 'working'>,
   id: string,
   channel: DeliveryChannel,
   send: () => Promise<SendOutcome>,

@@ -8,7 +8,9 @@ import {
   targetResumed,
   targetUpdated,
 } from '@mimamori/events';
+import { NO_QUIET_HOURS } from '@mimamori/quiet-hours';
 import { DEFAULT_ALERT_AFTER } from '@mimamori/watch-engine';
+import { siteQuietMode } from '../domain/site-quiet-hours.ts';
 import { removeNotice, saveNotice } from '../store/notice-store.ts';
 
 /**
@@ -41,6 +43,8 @@ export function targetNoticeConsumers(db: Db): CatalogEntry[] {
             areaLabels: Object.fromEntries((notice?.areas ?? []).map((area) => [area.areaId, area.label])),
             failureAlertAfter: notice?.failureAlertAfter || DEFAULT_ALERT_AFTER,
             silenceAlertDays: notice?.silenceAlertDays ?? 0,
+            quietMode: siteQuietMode(notice?.quietMode ?? ''),
+            quietHours: notice?.quietHours ? { ...notice.quietHours } : NO_QUIET_HOURS,
           },
           Number(event.revision),
         );

@@ -4,6 +4,7 @@ import type { ChatMessage } from '@mimamori/chat';
 import type { Db } from '@mimamori/db';
 import { updateDetected } from '@mimamori/events';
 import type { MailTransport } from '@mimamori/mail';
+import { isQuiet, quietEnds } from '@mimamori/quiet-hours';
 import type { Logger } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import type { WebhookPoster } from '@mimamori/webhook';
@@ -14,12 +15,15 @@ import type { DeliveryLedger } from '../domain/delivery-ledger.ts';
 import { discordMessage, withoutPictures } from '../domain/discord-message.ts';
 import { mailPictures } from '../domain/mail-pictures.ts';
 import type { NotificationProfile, NotificationProfileSource } from '../domain/notification-profile.ts';
+import { type NotifierClock, siteQuietHours } from '../domain/site-quiet-hours.ts';
 import type { TargetNotice } from '../domain/target-notice.ts';
 import { loadUpdateImages } from '../domain/update-images.ts';
 import { updateMailContent } from '../domain/update-mail-content.ts';
 import type { UpdateImage, UpdateNotice } from '../domain/update-notice.ts';
 import { noticeSummary } from '../domain/update-wording.ts';
 import { webhookPayload, webhooksFor } from '../domain/webhook-payload.ts';
+import { readerZone } from '../domain/written-time.ts';
+import { holdUpdate, updateHeldOrStarted } from '../store/held-update-store.ts';
 import { loadNotice } from '../store/notice-store.ts';
 import { type ChatSetup, chatImages, sendChat } from './chat-send.ts';
 import { type ClaimedSend, sendClaimed } from './claimed-send.ts';
@@ -43,6 +47,8 @@ export interface UpdateConsumerDeps {
   /** The chat platforms; without it the account's chat links get nothing (a harness without them). */
   chat?: ChatSetup | undefined;
   logger: Logger;
+  /** When quiet hours hold (docs/product.md#quiet-hours). */
+  clock: NotifierClock;
   retryDelay?: RetryDelay;
 }
 
@@ -83,6 +89,31 @@ export function updateConsumer(deps: UpdateConsumerDeps): CatalogEntry {
       if (!notice) throw new Error(`no notice yet for target ${event.targetId}`);
       const profile = await deps.profiles.read(event.userId);
       if (!profile) return;
+      // Inside the site's quiet hours the update waits for the digest (docs/product.md#quiet-hours);
+      // one held already, or one some channel began to tell, is not held (again).
+      const held = await updateHeldOrStarted(deps.db, event.updateId, [
+        `update:${event.updateId}:email`,
+        `update:${event.updateId}:discord`,
+        ...profile.webhooks.map((webhook) => `update:${event.updateId}:webhook:${webhook.id}`),
+        ...profile.chatLinks.map((link) => `update:${event.updateId}:chat:${link.id}`),
+      ]);
+      if (held === 'held') return;
+      const quiet = siteQuietHours(notice, profile);
+      const now = deps.clock.now();
+      const zone = readerZone(profile.timezone, profile.lang);
+      if (held === 'none' && isQuiet(quiet, now, zone)) {
+        const releaseAt = quietEnds(quiet, now, zone);
+        await holdUpdate(deps.db, {
+          updateId: event.updateId,
+          userId: event.userId,
+          targetId: event.targetId,
+          heldAt: now,
+          releaseAt,
+          event: message.data,
+        });
+        deps.logger.info({ updateId: event.updateId, releaseAt }, 'update held for the quiet hours digest');
+        return;
+      }
 
       // Read once, and only when a channel is about to send.
       let images: Promise<UpdateImage[]> | undefined;

@@ -20,7 +20,7 @@ export interface WebhookSendDeps {
  */
 export async function sendWebhook(
   deliveryId: string,
-  message: BusMessage,
+  message: Pick<BusMessage, 'working'>,
   webhook: ProfileWebhook & { userId: string },
   body: () => string,
   deps: WebhookSendDeps,

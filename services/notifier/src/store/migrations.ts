@@ -114,4 +114,31 @@ export const notifierMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    name: 'quiet hours',
+    sql: `
+      -- docs/product.md#quiet-hours: whose quiet hours a site keeps ('account', 'none', 'own') and
+      -- its own; NULL reads as none.
+      ALTER TABLE target_notices
+        ADD COLUMN quiet_mode text NOT NULL DEFAULT 'account',
+        ADD COLUMN quiet_hours jsonb;
+      -- Updates found inside quiet hours, kept until their digest went out on every channel. The
+      -- whole update event is kept; the digest is written from it and the site's notice then.
+      -- A release pass tags the due rows with their digest (batch) first, so a row held later
+      -- goes in the next digest, never into one already sent.
+      CREATE TABLE held_updates (
+        seq bigserial PRIMARY KEY,
+        update_id text NOT NULL UNIQUE,
+        user_id text NOT NULL,
+        target_id text NOT NULL,
+        held_at timestamptz NOT NULL,
+        release_at timestamptz NOT NULL,
+        event bytea NOT NULL,
+        batch text,
+        attempts integer NOT NULL DEFAULT 0
+      );
+      CREATE INDEX held_updates_release_at ON held_updates (release_at);
+    `,
+  },
 ];

@@ -1,4 +1,6 @@
 import type { Db } from '@mimamori/db';
+import { NO_QUIET_HOURS, type QuietHours } from '@mimamori/quiet-hours';
+import { siteQuietMode } from '../domain/site-quiet-hours.ts';
 import type { NoticeLookup, TargetNotice } from '../domain/target-notice.ts';
 import { NOTIFIER_SCHEMA } from './migrations.ts';
 
@@ -9,14 +11,15 @@ export async function saveNotice(db: Db, notice: TargetNotice, revision: number)
   await db.query(
     `INSERT INTO ${S}.target_notices
        (target_id, user_id, revision, label, url, mail_notify, chat_notify, sealed_discord_webhook,
-        version, area_labels, failure_alert_after, silence_alert_days)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+        version, area_labels, failure_alert_after, silence_alert_days, quiet_mode, quiet_hours)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
      ON CONFLICT (target_id) DO UPDATE SET
        user_id = EXCLUDED.user_id, revision = EXCLUDED.revision, label = EXCLUDED.label,
        url = EXCLUDED.url, mail_notify = EXCLUDED.mail_notify, chat_notify = EXCLUDED.chat_notify,
        sealed_discord_webhook = EXCLUDED.sealed_discord_webhook, version = EXCLUDED.version,
        area_labels = EXCLUDED.area_labels, failure_alert_after = EXCLUDED.failure_alert_after,
-       silence_alert_days = EXCLUDED.silence_alert_days
+       silence_alert_days = EXCLUDED.silence_alert_days, quiet_mode = EXCLUDED.quiet_mode,
+       quiet_hours = EXCLUDED.quiet_hours
      WHERE target_notices.revision < EXCLUDED.revision AND NOT target_notices.deleted`,
     [
       notice.targetId,
@@ -31,6 +34,8 @@ export async function saveNotice(db: Db, notice: TargetNotice, revision: number)
       JSON.stringify(notice.areaLabels),
       notice.failureAlertAfter,
       notice.silenceAlertDays,
+      notice.quietMode,
+      JSON.stringify(notice.quietHours),
     ],
   );
 }
@@ -52,6 +57,8 @@ export async function removeNotice(
     );
     await tx.query(`DELETE FROM ${S}.error_streaks WHERE target_id = $1`, [targetId]);
     await tx.query(`DELETE FROM ${S}.silences WHERE target_id = $1`, [targetId]);
+    // A deleted site's held updates are told to nobody.
+    await tx.query(`DELETE FROM ${S}.held_updates WHERE target_id = $1`, [targetId]);
   });
 }
 
@@ -68,9 +75,11 @@ export async function loadNotice(db: Db, targetId: string): Promise<NoticeLookup
     area_labels: Record<string, string>;
     failure_alert_after: number;
     silence_alert_days: number;
+    quiet_mode: string;
+    quiet_hours: QuietHours | null;
   }>(
     `SELECT user_id, deleted, label, url, mail_notify, chat_notify, sealed_discord_webhook, version,
-            area_labels, failure_alert_after, silence_alert_days
+            area_labels, failure_alert_after, silence_alert_days, quiet_mode, quiet_hours
        FROM ${S}.target_notices WHERE target_id = $1`,
     [targetId],
   );
@@ -89,5 +98,7 @@ export async function loadNotice(db: Db, targetId: string): Promise<NoticeLookup
     areaLabels: row.area_labels,
     failureAlertAfter: row.failure_alert_after,
     silenceAlertDays: row.silence_alert_days,
+    quietMode: siteQuietMode(row.quiet_mode),
+    quietHours: row.quiet_hours ?? NO_QUIET_HOURS,
   };
 }

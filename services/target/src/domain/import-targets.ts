@@ -1,3 +1,4 @@
+import { NO_QUIET_HOURS } from '@mimamori/quiet-hours';
 import { DEFAULT_ALERT_AFTER } from '@mimamori/watch-engine';
 import { reportUsage } from './report-usage.ts';
 import type { TargetPort } from './target-port.ts';
@@ -100,5 +101,7 @@ function v1Settings(url: string, label: string) {
     contentKind: 'page' as const,
     failureAlertAfter: DEFAULT_ALERT_AFTER,
     silenceAlertDays: 0,
+    quietMode: 'account' as const,
+    quietHours: NO_QUIET_HOURS,
   };
 }

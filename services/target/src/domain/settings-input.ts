@@ -1,3 +1,4 @@
+import type { QuietHours } from '@mimamori/quiet-hours';
 /** A site's settings as the API received them, before validation (secrets in the clear). */
 export interface LocatorInput {
   selector: string;
@@ -49,5 +50,9 @@ export interface SettingsInput {
   failureAlertAfter: number;
   /** 0: no silence alert. */
   silenceAlertDays: number;
+  /** 'account' ('' too), 'none' or 'own' (docs/product.md#quiet-hours). */
+  quietMode: string;
+  /** The site's own quiet hours, read with quietMode 'own'. */
+  quietHours: QuietHours | null;
   paused: boolean;
 }

@@ -1,3 +1,4 @@
+import type { QuietHours } from '@mimamori/quiet-hours';
 import type { NotificationRules } from '@mimamori/watch-engine';
 import type { ContentKind, DocumentSelectorType } from '@mimamori/watch-engine/document-areas';
 import type { UserAgentKind } from '@mimamori/watch-engine/user-agent-kinds';
@@ -68,7 +69,13 @@ export interface TargetSettingsRecord {
   failureAlertAfter: number;
   /** Days without an update before the silence alert; 0: off (docs/product.md#silence-alerts). */
   silenceAlertDays: number;
+  /** Whose quiet hours the site keeps (docs/product.md#quiet-hours); `quietHours` for 'own'. */
+  quietMode: QuietMode;
+  quietHours: QuietHours;
 }
+
+export const QUIET_MODES = ['account', 'none', 'own'] as const;
+export type QuietMode = (typeof QUIET_MODES)[number];
 
 export interface TargetRecord extends TargetSettingsRecord {
   id: string;

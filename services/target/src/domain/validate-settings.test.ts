@@ -40,6 +40,8 @@ function input(overrides: Partial<SettingsInput> = {}): SettingsInput {
     paused: false,
     failureAlertAfter: 0,
     silenceAlertDays: 0,
+    quietMode: '',
+    quietHours: null,
     ...overrides,
   };
 }
@@ -174,6 +176,35 @@ describe('validateSettings', () => {
         field: 'silence_alert_days',
       });
     }
+  });
+
+  it('keeps the account’s quiet hours, none, or its own checked as the account’s are (docs/product.md#quiet-hours)', () => {
+    const own = { from: '22:00', until: '07:00', allDay: [6, 0], holidays: true, alertsBreakThrough: false };
+    const none = { from: '', until: '', allDay: [], holidays: false, alertsBreakThrough: true };
+    expect(validateSettings(input(), context)).toMatchObject({ quietMode: 'account', quietHours: none });
+    // Hours sent with another mode are not kept.
+    expect(validateSettings(input({ quietMode: 'none', quietHours: own }), context)).toMatchObject({
+      quietMode: 'none',
+      quietHours: none,
+    });
+    expect(validateSettings(input({ quietMode: 'own', quietHours: own }), context)).toMatchObject({
+      quietMode: 'own',
+      quietHours: { ...own, allDay: [0, 6] },
+    });
+    expect(refusal(() => validateSettings(input({ quietMode: 'later' }), context))).toMatchObject({
+      code: 'quiet_mode_invalid',
+      field: 'quiet_mode',
+    });
+    expect(
+      refusal(() =>
+        validateSettings(input({ quietMode: 'own', quietHours: { ...own, until: '22:00' } }), context),
+      ),
+    ).toMatchObject({ code: 'quiet_hours_time_invalid', field: 'quiet_hours' });
+    expect(
+      refusal(() =>
+        validateSettings(input({ quietMode: 'own', quietHours: { ...own, allDay: [7] } }), context),
+      ),
+    ).toMatchObject({ code: 'quiet_hours_day_invalid', field: 'quiet_hours' });
   });
 
   it('refuses the proxy option where the crawlers have no proxy pool, and keeps it where they do', () => {

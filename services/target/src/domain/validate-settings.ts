@@ -1,3 +1,4 @@
+import { NO_QUIET_HOURS, type QuietHours, quietHoursProblem } from '@mimamori/quiet-hours';
 import {
   ALERT_AFTER_RANGE,
   DEFAULT_ALERT_AFTER,
@@ -26,6 +27,7 @@ import type {
   TargetRecord,
   TargetSettingsRecord,
 } from './target-record.ts';
+import { QUIET_MODES } from './target-record.ts';
 import { LABEL_MAX_LENGTH, targetUrl } from './target-url.ts';
 
 /** Seals a user's secret for one field of one site (the context binds it there). */
@@ -145,6 +147,9 @@ export function validateSettings(input: SettingsInput, context: ValidationContex
   const silenceAlertDays = input.silenceAlertDays;
   if (silenceAlertDays !== 0 && !inRange(silenceAlertDays, SILENCE_DAYS_RANGE.min, SILENCE_DAYS_RANGE.max))
     throw invalid('silence_alert_days_invalid', 'silence_alert_days');
+  const quietMode = oneOf(input.quietMode || 'account', QUIET_MODES, 'quiet_mode_invalid', 'quiet_mode');
+  // Only 'own' keeps hours of the site's own; the others keep none, so a later 'own' starts empty.
+  const quietHours = quietMode === 'own' ? ownQuietHours(input.quietHours) : NO_QUIET_HOURS;
 
   return {
     label,
@@ -168,7 +173,23 @@ export function validateSettings(input: SettingsInput, context: ValidationContex
     contentKind,
     failureAlertAfter,
     silenceAlertDays,
+    quietMode,
+    quietHours,
   };
+}
+
+/** The site's own quiet hours as entered, weekdays in order; refused as the account's are. */
+function ownQuietHours(input: QuietHours | null): QuietHours {
+  const quiet: QuietHours = {
+    from: input?.from ?? '',
+    until: input?.until ?? '',
+    allDay: [...(input?.allDay ?? [])].sort((a, b) => a - b),
+    holidays: input?.holidays ?? false,
+    alertsBreakThrough: input?.alertsBreakThrough ?? true,
+  };
+  const problem = quietHoursProblem(quiet);
+  if (problem) throw invalid(problem, 'quiet_hours');
+  return quiet;
 }
 
 function loginRecord(

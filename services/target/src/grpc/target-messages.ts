@@ -66,6 +66,8 @@ export function settingsInput(message: targetV1.TargetSettings | undefined): Set
     paused: message.paused,
     failureAlertAfter: message.failureAlertAfter,
     silenceAlertDays: message.silenceAlertDays,
+    quietMode: message.quietMode,
+    quietHours: message.quietHours ?? null,
   };
 }
 
@@ -122,6 +124,8 @@ export function settingsMessage(site: TargetRecord): targetV1.TargetSettings {
     hasDiscordWebhook: site.sealedDiscordWebhook !== '',
     failureAlertAfter: site.failureAlertAfter,
     silenceAlertDays: site.silenceAlertDays,
+    quietMode: site.quietMode,
+    quietHours: { ...site.quietHours, allDay: [...site.quietHours.allDay] },
   };
 }
 

@@ -105,4 +105,15 @@ export const targetMigrations: Migration[] = [
       ALTER TABLE targets ADD COLUMN content_kind text NOT NULL DEFAULT 'page';
     `,
   },
+  {
+    version: 7,
+    name: 'quiet hours',
+    sql: `
+      -- docs/product.md#quiet-hours: whose quiet hours the site keeps ('account', 'none', 'own')
+      -- and its own (from, until, allDay, holidays, alertsBreakThrough); NULL reads as none.
+      ALTER TABLE targets
+        ADD COLUMN quiet_mode text NOT NULL DEFAULT 'account',
+        ADD COLUMN quiet_hours jsonb;
+    `,
+  },
 ];

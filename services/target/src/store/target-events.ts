@@ -69,6 +69,8 @@ export function targetState(
       areas: site.areas.map((area) => ({ areaId: area.areaId, label: area.label })),
       failureAlertAfter: site.failureAlertAfter,
       silenceAlertDays: site.silenceAlertDays,
+      quietMode: site.quietMode,
+      quietHours: { ...site.quietHours, allDay: [...site.quietHours.allDay] },
     },
   };
 }

@@ -1,3 +1,4 @@
+import { NO_QUIET_HOURS, type QuietHours } from '@mimamori/quiet-hours';
 import type { TargetRecord } from '../domain/target-record.ts';
 
 export interface TargetTableRow {
@@ -33,6 +34,8 @@ export interface TargetTableRow {
   reader_time_zone: string;
   failure_alert_after: number;
   silence_alert_days: number;
+  quiet_mode: string;
+  quiet_hours: QuietHours | null;
   history_updates: number;
   history_days: number;
   content_kind: string;
@@ -74,6 +77,8 @@ export function toTargetRecord(row: TargetTableRow): TargetRecord {
     reader: { lang: row.reader_lang, timeZone: row.reader_time_zone },
     failureAlertAfter: row.failure_alert_after,
     silenceAlertDays: row.silence_alert_days,
+    quietMode: row.quiet_mode as TargetRecord['quietMode'],
+    quietHours: row.quiet_hours ?? NO_QUIET_HOURS,
     history: { updates: row.history_updates, checkDays: row.history_days },
     failing:
       row.failing_since && row.failing_kind

@@ -355,6 +355,8 @@ export interface GetNotificationProfileResponse {
   webhooks: ProfileWebhook[];
   /** The account's linked chat links (docs/product.md#chat-links); broken ones are left out. */
   chatLinks: ProfileChatLink[];
+  /** The account's quiet hours (docs/product.md#quiet-hours); none set reads as none. */
+  quietHours?: QuietHours | undefined;
 }
 
 export interface ProfileChatLink {
@@ -364,6 +366,37 @@ export interface ProfileChatLink {
   targetId: string;
   /** The credentials as one JSON object, sealed (context `account:<user id>:chat_link:<id>`). */
   sealedCredentials: string;
+}
+
+/** When updates are held for a digest, read in the user's zone (packages/quiet-hours). */
+export interface QuietHours {
+  /** A daily window "HH:MM"–"HH:MM" that may pass midnight; both empty for none. */
+  from: string;
+  until: string;
+  /** Weekdays quiet all day: 0 Sunday … 6 Saturday. */
+  allDay: number[];
+  /** Japanese public holidays quiet all day. */
+  holidays: boolean;
+  /** Failure alerts, recoveries and silence alerts are sent at once inside quiet hours. */
+  alertsBreakThrough: boolean;
+}
+
+export interface GetQuietHoursRequest {
+  sessionToken: string;
+}
+
+export interface GetQuietHoursResponse {
+  quietHours?: QuietHours | undefined;
+}
+
+/** Refused with INVALID_ARGUMENT quiet_hours_time_invalid or quiet_hours_day_invalid. */
+export interface SetQuietHoursRequest {
+  sessionToken: string;
+  quietHours?: QuietHours | undefined;
+}
+
+export interface SetQuietHoursResponse {
+  quietHours?: QuietHours | undefined;
 }
 
 export interface ProfileWebhook {
@@ -5521,6 +5554,7 @@ function createBaseGetNotificationProfileResponse(): GetNotificationProfileRespo
     sealedDiscordWebhook: "",
     webhooks: [],
     chatLinks: [],
+    quietHours: undefined,
   };
 }
 
@@ -5552,6 +5586,9 @@ export const GetNotificationProfileResponse: MessageFns<GetNotificationProfileRe
     }
     for (const v of message.chatLinks) {
       ProfileChatLink.encode(v!, writer.uint32(74).fork()).join();
+    }
+    if (message.quietHours !== undefined) {
+      QuietHours.encode(message.quietHours, writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -5641,6 +5678,14 @@ export const GetNotificationProfileResponse: MessageFns<GetNotificationProfileRe
             message.chatLinks.push(ProfileChatLink.decode(reader, reader.uint32()));
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.quietHours = QuietHours.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5682,6 +5727,11 @@ export const GetNotificationProfileResponse: MessageFns<GetNotificationProfileRe
         : globalThis.Array.isArray(object?.chat_links)
         ? object.chat_links.map((e: any) => ProfileChatLink.fromJSON(e))
         : [],
+      quietHours: isSet(object.quietHours)
+        ? QuietHours.fromJSON(object.quietHours)
+        : isSet(object.quiet_hours)
+        ? QuietHours.fromJSON(object.quiet_hours)
+        : undefined,
     };
   },
 
@@ -5714,6 +5764,9 @@ export const GetNotificationProfileResponse: MessageFns<GetNotificationProfileRe
     if (message.chatLinks?.length) {
       obj.chatLinks = message.chatLinks.map((e) => ProfileChatLink.toJSON(e));
     }
+    if (message.quietHours !== undefined) {
+      obj.quietHours = QuietHours.toJSON(message.quietHours);
+    }
     return obj;
   },
 
@@ -5733,6 +5786,9 @@ export const GetNotificationProfileResponse: MessageFns<GetNotificationProfileRe
     message.sealedDiscordWebhook = object.sealedDiscordWebhook ?? "";
     message.webhooks = object.webhooks?.map((e) => ProfileWebhook.fromPartial(e)) || [];
     message.chatLinks = object.chatLinks?.map((e) => ProfileChatLink.fromPartial(e)) || [];
+    message.quietHours = (object.quietHours !== undefined && object.quietHours !== null)
+      ? QuietHours.fromPartial(object.quietHours)
+      : undefined;
     return message;
   },
 };
@@ -5858,6 +5914,479 @@ export const ProfileChatLink: MessageFns<ProfileChatLink> = {
     message.platform = object.platform ?? "";
     message.targetId = object.targetId ?? "";
     message.sealedCredentials = object.sealedCredentials ?? "";
+    return message;
+  },
+};
+
+function createBaseQuietHours(): QuietHours {
+  return { from: "", until: "", allDay: [], holidays: false, alertsBreakThrough: false };
+}
+
+export const QuietHours: MessageFns<QuietHours> = {
+  encode(message: QuietHours, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.from !== "") {
+      writer.uint32(10).string(message.from);
+    }
+    if (message.until !== "") {
+      writer.uint32(18).string(message.until);
+    }
+    if (message.allDay.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.allDay) {
+        writer.uint32(v);
+      }
+      writer.join();
+    }
+    if (message.holidays !== false) {
+      writer.uint32(32).bool(message.holidays);
+    }
+    if (message.alertsBreakThrough !== false) {
+      writer.uint32(40).bool(message.alertsBreakThrough);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): QuietHours {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseQuietHours();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.until = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag === 24) {
+              message.allDay.push(reader.uint32());
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.allDay.push(reader.uint32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.holidays = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.alertsBreakThrough = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): QuietHours {
+    return {
+      from: isSet(object.from) ? globalThis.String(object.from) : "",
+      until: isSet(object.until) ? globalThis.String(object.until) : "",
+      allDay: globalThis.Array.isArray(object?.allDay)
+        ? object.allDay.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.all_day)
+        ? object.all_day.map((e: any) => globalThis.Number(e))
+        : [],
+      holidays: isSet(object.holidays) ? globalThis.Boolean(object.holidays) : false,
+      alertsBreakThrough: isSet(object.alertsBreakThrough)
+        ? globalThis.Boolean(object.alertsBreakThrough)
+        : isSet(object.alerts_break_through)
+        ? globalThis.Boolean(object.alerts_break_through)
+        : false,
+    };
+  },
+
+  toJSON(message: QuietHours): unknown {
+    const obj: any = {};
+    if (message.from !== "") {
+      obj.from = message.from;
+    }
+    if (message.until !== "") {
+      obj.until = message.until;
+    }
+    if (message.allDay?.length) {
+      obj.allDay = message.allDay.map((e) => Math.round(e));
+    }
+    if (message.holidays !== false) {
+      obj.holidays = message.holidays;
+    }
+    if (message.alertsBreakThrough !== false) {
+      obj.alertsBreakThrough = message.alertsBreakThrough;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<QuietHours>, I>>(base?: I): QuietHours {
+    return QuietHours.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<QuietHours>, I>>(object: I): QuietHours {
+    const message = createBaseQuietHours();
+    message.from = object.from ?? "";
+    message.until = object.until ?? "";
+    message.allDay = object.allDay?.map((e) => e) || [];
+    message.holidays = object.holidays ?? false;
+    message.alertsBreakThrough = object.alertsBreakThrough ?? false;
+    return message;
+  },
+};
+
+function createBaseGetQuietHoursRequest(): GetQuietHoursRequest {
+  return { sessionToken: "" };
+}
+
+export const GetQuietHoursRequest: MessageFns<GetQuietHoursRequest> = {
+  encode(message: GetQuietHoursRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetQuietHoursRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetQuietHoursRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetQuietHoursRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+    };
+  },
+
+  toJSON(message: GetQuietHoursRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetQuietHoursRequest>, I>>(base?: I): GetQuietHoursRequest {
+    return GetQuietHoursRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetQuietHoursRequest>, I>>(object: I): GetQuietHoursRequest {
+    const message = createBaseGetQuietHoursRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    return message;
+  },
+};
+
+function createBaseGetQuietHoursResponse(): GetQuietHoursResponse {
+  return { quietHours: undefined };
+}
+
+export const GetQuietHoursResponse: MessageFns<GetQuietHoursResponse> = {
+  encode(message: GetQuietHoursResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.quietHours !== undefined) {
+      QuietHours.encode(message.quietHours, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetQuietHoursResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetQuietHoursResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.quietHours = QuietHours.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetQuietHoursResponse {
+    return {
+      quietHours: isSet(object.quietHours)
+        ? QuietHours.fromJSON(object.quietHours)
+        : isSet(object.quiet_hours)
+        ? QuietHours.fromJSON(object.quiet_hours)
+        : undefined,
+    };
+  },
+
+  toJSON(message: GetQuietHoursResponse): unknown {
+    const obj: any = {};
+    if (message.quietHours !== undefined) {
+      obj.quietHours = QuietHours.toJSON(message.quietHours);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetQuietHoursResponse>, I>>(base?: I): GetQuietHoursResponse {
+    return GetQuietHoursResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetQuietHoursResponse>, I>>(object: I): GetQuietHoursResponse {
+    const message = createBaseGetQuietHoursResponse();
+    message.quietHours = (object.quietHours !== undefined && object.quietHours !== null)
+      ? QuietHours.fromPartial(object.quietHours)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSetQuietHoursRequest(): SetQuietHoursRequest {
+  return { sessionToken: "", quietHours: undefined };
+}
+
+export const SetQuietHoursRequest: MessageFns<SetQuietHoursRequest> = {
+  encode(message: SetQuietHoursRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    if (message.quietHours !== undefined) {
+      QuietHours.encode(message.quietHours, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetQuietHoursRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetQuietHoursRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.quietHours = QuietHours.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetQuietHoursRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      quietHours: isSet(object.quietHours)
+        ? QuietHours.fromJSON(object.quietHours)
+        : isSet(object.quiet_hours)
+        ? QuietHours.fromJSON(object.quiet_hours)
+        : undefined,
+    };
+  },
+
+  toJSON(message: SetQuietHoursRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    if (message.quietHours !== undefined) {
+      obj.quietHours = QuietHours.toJSON(message.quietHours);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetQuietHoursRequest>, I>>(base?: I): SetQuietHoursRequest {
+    return SetQuietHoursRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetQuietHoursRequest>, I>>(object: I): SetQuietHoursRequest {
+    const message = createBaseSetQuietHoursRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    message.quietHours = (object.quietHours !== undefined && object.quietHours !== null)
+      ? QuietHours.fromPartial(object.quietHours)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSetQuietHoursResponse(): SetQuietHoursResponse {
+  return { quietHours: undefined };
+}
+
+export const SetQuietHoursResponse: MessageFns<SetQuietHoursResponse> = {
+  encode(message: SetQuietHoursResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.quietHours !== undefined) {
+      QuietHours.encode(message.quietHours, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetQuietHoursResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetQuietHoursResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.quietHours = QuietHours.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetQuietHoursResponse {
+    return {
+      quietHours: isSet(object.quietHours)
+        ? QuietHours.fromJSON(object.quietHours)
+        : isSet(object.quiet_hours)
+        ? QuietHours.fromJSON(object.quiet_hours)
+        : undefined,
+    };
+  },
+
+  toJSON(message: SetQuietHoursResponse): unknown {
+    const obj: any = {};
+    if (message.quietHours !== undefined) {
+      obj.quietHours = QuietHours.toJSON(message.quietHours);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetQuietHoursResponse>, I>>(base?: I): SetQuietHoursResponse {
+    return SetQuietHoursResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetQuietHoursResponse>, I>>(object: I): SetQuietHoursResponse {
+    const message = createBaseSetQuietHoursResponse();
+    message.quietHours = (object.quietHours !== undefined && object.quietHours !== null)
+      ? QuietHours.fromPartial(object.quietHours)
+      : undefined;
     return message;
   },
 };
@@ -7599,6 +8128,27 @@ export const AccountServiceService = {
     responseDeserialize: (value: Buffer): GetNotificationProfileResponse =>
       GetNotificationProfileResponse.decode(value),
   },
+  /** The account's quiet hours (docs/product.md#quiet-hours), for the session's user. */
+  getQuietHours: {
+    path: "/mimamori.account.v1.AccountService/GetQuietHours" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetQuietHoursRequest): Buffer => Buffer.from(GetQuietHoursRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetQuietHoursRequest => GetQuietHoursRequest.decode(value),
+    responseSerialize: (value: GetQuietHoursResponse): Buffer =>
+      Buffer.from(GetQuietHoursResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetQuietHoursResponse => GetQuietHoursResponse.decode(value),
+  },
+  setQuietHours: {
+    path: "/mimamori.account.v1.AccountService/SetQuietHours" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetQuietHoursRequest): Buffer => Buffer.from(SetQuietHoursRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetQuietHoursRequest => SetQuietHoursRequest.decode(value),
+    responseSerialize: (value: SetQuietHoursResponse): Buffer =>
+      Buffer.from(SetQuietHoursResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SetQuietHoursResponse => SetQuietHoursResponse.decode(value),
+  },
 } as const;
 
 export interface AccountServiceServer extends UntypedServiceImplementation {
@@ -7671,6 +8221,9 @@ export interface AccountServiceServer extends UntypedServiceImplementation {
    * is told about updates.
    */
   getNotificationProfile: handleUnaryCall<GetNotificationProfileRequest, GetNotificationProfileResponse>;
+  /** The account's quiet hours (docs/product.md#quiet-hours), for the session's user. */
+  getQuietHours: handleUnaryCall<GetQuietHoursRequest, GetQuietHoursResponse>;
+  setQuietHours: handleUnaryCall<SetQuietHoursRequest, SetQuietHoursResponse>;
 }
 
 export interface AccountServiceClient extends Client {
@@ -8148,6 +8701,37 @@ export interface AccountServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetNotificationProfileResponse) => void,
+  ): ClientUnaryCall;
+  /** The account's quiet hours (docs/product.md#quiet-hours), for the session's user. */
+  getQuietHours(
+    request: GetQuietHoursRequest,
+    callback: (error: ServiceError | null, response: GetQuietHoursResponse) => void,
+  ): ClientUnaryCall;
+  getQuietHours(
+    request: GetQuietHoursRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetQuietHoursResponse) => void,
+  ): ClientUnaryCall;
+  getQuietHours(
+    request: GetQuietHoursRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetQuietHoursResponse) => void,
+  ): ClientUnaryCall;
+  setQuietHours(
+    request: SetQuietHoursRequest,
+    callback: (error: ServiceError | null, response: SetQuietHoursResponse) => void,
+  ): ClientUnaryCall;
+  setQuietHours(
+    request: SetQuietHoursRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SetQuietHoursResponse) => void,
+  ): ClientUnaryCall;
+  setQuietHours(
+    request: SetQuietHoursRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SetQuietHoursResponse) => void,
   ): ClientUnaryCall;
 }
 

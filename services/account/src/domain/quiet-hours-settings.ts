@@ -1,0 +1,24 @@
+import { type QuietHours, quietHoursProblem } from '@mimamori/quiet-hours';
+import type { AccountDeps } from './account-deps.ts';
+import { refuseIf } from './account-problem.ts';
+
+/**
+ * Saves the account's quiet hours (docs/product.md#quiet-hours) as entered, weekdays in order;
+ * refused with quiet_hours_time_invalid or quiet_hours_day_invalid.
+ */
+export async function saveQuietHours(
+  userId: string,
+  input: QuietHours,
+  deps: Pick<AccountDeps, 'accounts'>,
+): Promise<QuietHours> {
+  const quiet: QuietHours = {
+    from: input.from,
+    until: input.until,
+    allDay: [...input.allDay].sort((a, b) => a - b),
+    holidays: input.holidays,
+    alertsBreakThrough: input.alertsBreakThrough,
+  };
+  refuseIf(quietHoursProblem(quiet));
+  await deps.accounts.setQuietHours(userId, quiet);
+  return quiet;
+}
