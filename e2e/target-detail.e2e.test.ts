@@ -336,7 +336,10 @@ describe('site detail and v1 history against the running product', () => {
 
       // The update: the old price struck out and the new one inserted, inline and side by side.
       const update = page.getByTestId('history-entry').filter({ hasText: '¥980' }).first();
-      await expect.poll(() => update.locator('h3').textContent()).toContain(words.update);
+      // The history list loads after the page; on a loaded machine that takes more than poll's 5 s.
+      await expect
+        .poll(() => update.locator('h3').textContent(), { timeout: 30_000 })
+        .toContain(words.update);
       // The update's one line, in the page's language, above its diff (docs/product.md#summary).
       expect(await update.getByTestId('update-summary').textContent()).toBe(
         language === 'ja' ? '¥1,200 → ¥980（−18%）' : '¥1,200 → ¥980 (−18 %)',
