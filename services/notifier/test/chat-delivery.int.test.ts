@@ -180,13 +180,18 @@ afterAll(async () => {
   if (blobDir) await rm(blobDir, { recursive: true, force: true });
 });
 
-async function waitUntil(probe: () => Promise<boolean> | boolean, what: string, timeoutMs = 30_000) {
+async function waitUntil(
+  probe: () => Promise<boolean> | boolean,
+  what: string,
+  timeoutMs = 30_000,
+  state?: () => Promise<unknown>,
+) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await probe()) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`gave up waiting for ${what}`);
+  throw new Error(`gave up waiting for ${what}${state ? `: ${JSON.stringify(await state())}` : ''}`);
 }
 
 /** A signed-in account with a site whose chat setting is `chatNotify`, and a Chatwork link in `roomId`. */
@@ -278,6 +283,12 @@ async function updateEvent(targetId: string, userId: string) {
     beforeScreenshotBlobKey: before,
     afterScreenshotBlobKey: after,
   };
+}
+
+/** The site's failure streak as the notifier keeps it, for a failed wait's message. */
+async function streak(targetId: string) {
+  const { rows } = await db.query('SELECT * FROM notifier.error_streaks WHERE target_id = $1', [targetId]);
+  return rows[0] ?? null;
 }
 
 async function delivery(id: string) {
@@ -473,7 +484,15 @@ describe('chat link deliveries', () => {
       );
     }
     for (const id of [`failure:${user.targetId}:${run}`, `recovered:${user.targetId}:${run}`]) {
-      await waitUntil(async () => (await delivery(`${id}:chat:${user.linkId}`))?.status === 'sent', id);
+      await waitUntil(
+        async () => (await delivery(`${id}:chat:${user.linkId}`))?.status === 'sent',
+        id,
+        30_000,
+        async () => ({
+          delivery: await delivery(`${id}:chat:${user.linkId}`),
+          streak: await streak(user.targetId),
+        }),
+      );
     }
     const posted = (await inRoom('506')).map(text);
     expect(posted).toHaveLength(2);
@@ -744,6 +763,11 @@ describe.each(PLATFORMS)('every event on $platform', (platform) => {
       waitUntil(
         async () => (await delivery(`${id}:chat:${linkId}`))?.status === 'sent',
         `${platform.platform} ${id}`,
+        30_000,
+        async () => ({
+          delivery: await delivery(`${id}:chat:${linkId}`),
+          streak: await streak(site.targetId),
+        }),
       );
 
     const update = await updateEvent(site.targetId, user.userId);
