@@ -260,6 +260,7 @@ const PLATFORMS: PlatformCase[] = [
         .poll(() => page.getByText('app_uninstalled: the product answered 200').count())
         .toBeGreaterThan(0);
     },
+    deadAtOnce: true,
   },
   {
     platform: 'teams',
