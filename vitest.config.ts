@@ -33,7 +33,7 @@ const KNOWN_LONG_FILES: [string, number][] = [
   ['e2e/filings-demo.e2e.test.ts', 26],
   ['services/crawler/src/browser/browser-page-fetcher.int.test.ts', 43],
   ['e2e/dashboard.e2e.test.ts', 42],
-  ['e2e/chat-channels.e2e.test.ts', 190],
+  ['e2e/chat-channels.e2e.test.ts', 60],
   ['e2e/wizard.e2e.test.ts', 38],
   ['system-tests/failure-alerts.int.test.ts', 36],
   ['system-tests/faults/notifier-killed.int.test.ts', 35],

@@ -5,8 +5,19 @@ import { join } from 'node:path';
 import { createAccountService } from '@mimamori/account';
 import { type BlobStore, createFileBlobStore } from '@mimamori/blob-store';
 import { type BusMessage, createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
+import type { ChatPlatformSettings } from '@mimamori/chat';
 import { chatAdapters } from '@mimamori/chat';
-import { chatworkStandIn, memoryStandInStore } from '@mimamori/chat-stand-ins';
+import {
+  chatworkStandIn,
+  type LineStandInState,
+  lineStandIn,
+  memoryStandInStore,
+  SLACK_STAND_IN_CHANNELS,
+  slackStandIn,
+  type TelegramStandInState,
+  teamsStandIn,
+  telegramStandIn,
+} from '@mimamori/chat-stand-ins';
 import { accountV1, chatLinkV1 } from '@mimamori/contracts';
 import { type Db, openPostgres } from '@mimamori/db';
 import {
@@ -58,9 +69,10 @@ let blobDir: string;
 let accounts: accountV1.AccountServiceClient;
 let links: chatLinkV1.ChatLinkServiceClient;
 let standIns: FastifyInstance;
-let chatSettings: { chatwork: { apiBase: string } };
+let chatSettings: ChatPlatformSettings & { chatwork: { apiBase: string } };
 /** How far the stand-in's clock is ahead: moved on by the test to open a full room's window again. */
 let standInAhead = 0;
+let standInBase = '';
 const standInStore = memoryStandInStore();
 let BEFORE: Uint8Array;
 let AFTER: Uint8Array;
@@ -76,15 +88,46 @@ beforeAll(async () => {
   BEFORE = await webpPage('#888888');
   AFTER = await webpPage('#0f766e');
   standIns = Fastify();
-  chatworkStandIn({ room: { count: 10, windowMs: ROOM_WINDOW_MS } })(standIns, '/dev/chatwork', {
+  // Every platform's stand-in on one server, with the product-wide secrets they check.
+  const settings: ChatPlatformSettings = {};
+  const options = {
     store: standInStore,
     productUrl: () => '',
-    settings: {},
+    settings,
     now: () => Date.now() + standInAhead,
-  });
-  chatSettings = {
-    chatwork: { apiBase: `${await standIns.listen({ host: '127.0.0.1', port: 0 })}/dev/chatwork` },
   };
+  chatworkStandIn({ room: { count: 10, windowMs: ROOM_WINDOW_MS } })(standIns, '/dev/chatwork', options);
+  slackStandIn()(standIns, '/dev/slack', options);
+  teamsStandIn()(standIns, '/dev/teams', options);
+  lineStandIn()(standIns, '/dev/line', options);
+  telegramStandIn()(standIns, '/dev/telegram', options);
+  standInBase = await standIns.listen({ host: '127.0.0.1', port: 0 });
+  const base = (platform: string) => `${standInBase}/dev/${platform}`;
+  chatSettings = Object.assign(settings, {
+    chatwork: { apiBase: base('chatwork') },
+    slack: {
+      apiBase: `${base('slack')}/api`,
+      oauthBase: base('slack'),
+      clientId: 'mimamori-test',
+      clientSecret: 'slack-client-secret',
+      signingSecret: 'slack-signing-secret',
+    },
+    teams: { apiBase: base('teams') },
+    line: {
+      apiBase: base('line'),
+      channelAccessToken: 'line-channel-access-token',
+      channelSecret: 'line-channel-secret',
+      botBasicId: '@mimamori',
+      addFriendUrl: `${base('line')}/friend`,
+    },
+    telegram: {
+      apiBase: base('telegram'),
+      botToken: '123456:telegram-bot-token',
+      botUsername: 'mimamori_test_bot',
+      webhookSecret: 'telegram-webhook-secret',
+      deepLinkBase: base('telegram'),
+    },
+  });
   database = await createFreshDatabase();
   db = openPostgres(database.url);
   bus = namespacedBus(
@@ -137,24 +180,23 @@ afterAll(async () => {
   if (blobDir) await rm(blobDir, { recursive: true, force: true });
 });
 
-async function waitUntil(probe: () => Promise<boolean> | boolean, what: string, timeoutMs = 30_000) {
+async function waitUntil(
+  probe: () => Promise<boolean> | boolean,
+  what: string,
+  timeoutMs = 30_000,
+  state?: () => Promise<unknown>,
+) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await probe()) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`gave up waiting for ${what}`);
+  throw new Error(`gave up waiting for ${what}${state ? `: ${JSON.stringify(await state())}` : ''}`);
 }
 
 /** A signed-in account with a site whose chat setting is `chatNotify`, and a Chatwork link in `roomId`. */
 async function newUser(roomId: string, chatNotify: 'account' | 'site' = 'account', lang: 'ja' | 'en' = 'ja') {
-  const email = `c${randomBytes(4).toString('hex')}@example.jp`;
-  const { userId } = await unary(accounts, 'createAccount', { email, password: 'abcd1234', lang });
-  const sessionToken = randomUUID();
-  await db.query(
-    `INSERT INTO account.sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 day')`,
-    [createHash('sha256').update(sessionToken).digest('base64url'), userId],
-  );
+  const { userId, email, sessionToken } = await signedIn(lang);
   const targetId = randomUUID();
   const linked = await unary(links, 'linkChatByFields', {
     sessionToken,
@@ -163,6 +205,28 @@ async function newUser(roomId: string, chatNotify: 'account' | 'site' = 'account
     fields: { apiToken: TOKEN, roomId },
     relinkId: '',
   });
+  await registerSite(userId, targetId, chatNotify);
+  return { userId, email, sessionToken, targetId, linkId: linked.link?.id ?? '' };
+}
+
+async function signedIn(lang: 'ja' | 'en' = 'ja') {
+  const email = `c${randomBytes(4).toString('hex')}@example.jp`;
+  const { userId } = await unary(accounts, 'createAccount', { email, password: 'abcd1234', lang });
+  const sessionToken = randomUUID();
+  await db.query(
+    `INSERT INTO account.sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 day')`,
+    [createHash('sha256').update(sessionToken).digest('base64url'), userId],
+  );
+  return { userId, email, sessionToken };
+}
+
+/** Registers the site with the notifier and waits until it knows it. */
+async function registerSite(
+  userId: string,
+  targetId: string,
+  chatNotify: 'account' | 'site',
+  silenceAlertDays = 0,
+) {
   const event = {
     eventId: `targets.registered:${targetId}:1`,
     targetId,
@@ -179,7 +243,7 @@ async function newUser(roomId: string, chatNotify: 'account' | 'site' = 'account
       chatNotify,
       sealedDiscordWebhook: '',
       failureAlertAfter: 3,
-      silenceAlertDays: 0,
+      silenceAlertDays,
       quietMode: 'account',
       areas: [{ areaId: 'price', label: 'セール価格' }],
     },
@@ -189,7 +253,6 @@ async function newUser(roomId: string, chatNotify: 'account' | 'site' = 'account
     const { rows } = await db.query('SELECT 1 FROM notifier.target_notices WHERE target_id = $1', [targetId]);
     return rows.length > 0;
   }, 'the site notice');
-  return { userId, email, sessionToken, targetId, linkId: linked.link?.id ?? '' };
 }
 
 async function updateEvent(targetId: string, userId: string) {
@@ -220,6 +283,12 @@ async function updateEvent(targetId: string, userId: string) {
     beforeScreenshotBlobKey: before,
     afterScreenshotBlobKey: after,
   };
+}
+
+/** The site's failure streak as the notifier keeps it, for a failed wait's message. */
+async function streak(targetId: string) {
+  const { rows } = await db.query('SELECT * FROM notifier.error_streaks WHERE target_id = $1', [targetId]);
+  return rows[0] ?? null;
 }
 
 async function delivery(id: string) {
@@ -415,7 +484,15 @@ describe('chat link deliveries', () => {
       );
     }
     for (const id of [`failure:${user.targetId}:${run}`, `recovered:${user.targetId}:${run}`]) {
-      await waitUntil(async () => (await delivery(`${id}:chat:${user.linkId}`))?.status === 'sent', id);
+      await waitUntil(
+        async () => (await delivery(`${id}:chat:${user.linkId}`))?.status === 'sent',
+        id,
+        30_000,
+        async () => ({
+          delivery: await delivery(`${id}:chat:${user.linkId}`),
+          streak: await streak(user.targetId),
+        }),
+      );
     }
     const posted = (await inRoom('506')).map(text);
     expect(posted).toHaveLength(2);
@@ -447,6 +524,322 @@ describe('chat link deliveries', () => {
     expect(filed).toHaveLength(1);
     expect(filed[0]).toContain('[title]決算短信[/title]');
     expect(filed[0]).toContain('トヨタ自動車 (7203)');
+  });
+});
+
+/** One platform as the account links it in this test, and as its stand-in shows what it received. */
+interface PlatformCase {
+  platform: 'chatwork' | 'slack' | 'teams' | 'line' | 'telegram';
+  /** Links the account-wide chat `n` (this test's own) and answers its chat id on the stand-in. */
+  link(sessionToken: string, n: number): Promise<{ linkId: string; chat: string }>;
+  /** Plays the platform's side ending the link so the next send is answered dead, with the reason it breaks for. */
+  kill?: { end(chat: string): Promise<void>; reason: string };
+}
+
+/** A code link (LINE, Telegram) as the gateway completes it once the platform's callback names the code. */
+async function linkByCode(
+  sessionToken: string,
+  platform: 'line' | 'telegram',
+  credentials: Record<string, string>,
+) {
+  const started = await unary(links, 'startChatLink', {
+    sessionToken,
+    platform,
+    targetId: '',
+    redirectUri: '',
+    relinkId: '',
+  });
+  expect(
+    await unary(links, 'completeChatLinkByCode', {
+      platform,
+      code: started.code,
+      credentials,
+      label: platform,
+    }),
+  ).toEqual({
+    linked: true,
+  });
+  const listed = await unary(links, 'listChatLinks', { sessionToken });
+  return listed.links.find((link) => link.platform === platform)?.id ?? '';
+}
+
+const SLACK_REDIRECT = 'https://mimamori.example/api/v2/chat-links/oauth';
+
+const PLATFORMS: PlatformCase[] = [
+  {
+    platform: 'chatwork',
+    async link(sessionToken, n) {
+      const chat = String(600 + n);
+      const token = `${TOKEN.slice(0, 30)}${n}`.padEnd(32, '0');
+      const linked = await unary(links, 'linkChatByFields', {
+        sessionToken,
+        platform: 'chatwork',
+        targetId: '',
+        fields: { apiToken: token, roomId: chat },
+        relinkId: '',
+      });
+      return { linkId: linked.link?.id ?? '', chat };
+    },
+  },
+  {
+    platform: 'slack',
+    // Slack's consent page as the browser posts it: the channel picked, allowed; the code comes back to the product.
+    async link(sessionToken, n) {
+      const chat = SLACK_STAND_IN_CHANNELS[n]?.id ?? '';
+      const started = await unary(links, 'startChatLink', {
+        sessionToken,
+        platform: 'slack',
+        targetId: '',
+        redirectUri: SLACK_REDIRECT,
+        relinkId: '',
+      });
+      const state = new URL(started.authorizeUrl).searchParams.get('state') ?? '';
+      const approved = await fetch(`${standInBase}/dev/slack/oauth/v2/authorize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          redirect_uri: SLACK_REDIRECT,
+          state,
+          channel: chat,
+          decision: 'allow',
+          scope: 'chat:write,files:write,channels:read,incoming-webhook',
+        }),
+        redirect: 'manual',
+      });
+      const code = new URL(approved.headers.get('location') ?? '').searchParams.get('code') ?? '';
+      const linked = await unary(links, 'completeChatLinkByOauth', {
+        sessionToken,
+        platform: 'slack',
+        state,
+        code,
+        redirectUri: SLACK_REDIRECT,
+      });
+      return { linkId: linked.link?.id ?? '', chat };
+    },
+    kill: {
+      // The workspace's admin revokes the app's tokens.
+      async end() {
+        const state = await standInStore.readState<{ tokens: Record<string, { revoked: boolean }> }>(
+          'slack',
+          {
+            tokens: {},
+          },
+        );
+        for (const token of Object.values(state.tokens)) token.revoked = true;
+        await standInStore.writeState('slack', state);
+      },
+      reason: 'slack_token_revoked',
+    },
+  },
+  {
+    platform: 'teams',
+    async link(sessionToken, n) {
+      const chat = `int-flow-${n}`;
+      const linked = await unary(links, 'linkChatByFields', {
+        sessionToken,
+        platform: 'teams',
+        targetId: '',
+        fields: {
+          url: `https://default0000.environment.api.powerplatform.com:443/powerautomate/automations/direct/workflows/${chat}/triggers/manual/paths/invoke?api-version=1&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=int-${n}`,
+        },
+        relinkId: '',
+      });
+      return { linkId: linked.link?.id ?? '', chat };
+    },
+    kill: {
+      async end(chat) {
+        const state = await standInStore.readState<{ off: string[] }>('teams', { off: [] });
+        await standInStore.writeState('teams', { ...state, off: [...state.off, chat] });
+      },
+      reason: 'teams_workflow_turned_off',
+    },
+  },
+  {
+    platform: 'line',
+    // The user added the official account as a friend (the stand-in's state), then sent the code.
+    async link(sessionToken, n) {
+      const chat = `U${String(n).padStart(32, '0')}`;
+      const state = await standInStore.readState<LineStandInState>('line', {
+        me: chat,
+        users: {},
+        limit: 'none',
+        retryKeys: [],
+        replyTokens: {},
+        lastHook: '',
+      });
+      await standInStore.writeState('line', {
+        ...state,
+        users: { ...state.users, [chat]: { friend: true } },
+      });
+      return { linkId: await linkByCode(sessionToken, 'line', { to: chat }), chat };
+    },
+    // LINE answers a blocked account's push with 200 and drops it; its unfollow callback ends the link (e2e).
+  },
+  {
+    platform: 'telegram',
+    async link(sessionToken, n) {
+      const chat = String(800_000_000 + n);
+      await setTelegramChat(chat, false);
+      return { linkId: await linkByCode(sessionToken, 'telegram', { chatId: chat }), chat };
+    },
+    kill: { end: (chat) => setTelegramChat(chat, true), reason: 'telegram_blocked' },
+  },
+];
+
+/** The Telegram user behind the private chat pressed Start (or blocked the bot), as the stand-in keeps it. */
+async function setTelegramChat(chat: string, blocked: boolean) {
+  const state = await standInStore.readState<TelegramStandInState>('telegram', {
+    chats: {},
+    nextUpdateId: 100_000_001,
+    nextMessageId: 1,
+    lastHook: '',
+  });
+  await standInStore.writeState('telegram', {
+    ...state,
+    chats: { ...state.chats, [chat]: { type: 'private', blocked } },
+  });
+}
+
+/**
+ * Moves the stand-ins' clock past their per-chat pace (Slack and Telegram take one message a
+ * second per chat) so the next event's message is not answered 429 and held for its Retry-After.
+ */
+const nextSecond = () => {
+  standInAhead += 1_100;
+};
+
+/** What the chat received: each message's request as text, and how many distinct pictures (uploaded or by link). */
+async function receivedBy(platform: string, chat: string) {
+  const records = (await standInStore.list(platform)).filter((record) => record.chat === chat).reverse();
+  const bodies = records.map((record) => JSON.stringify(record.body));
+  const linked = new Set(
+    bodies.flatMap((body) => body.match(/https:\/\/mimamori\.example\/i\/[^"?\\]+/g) ?? []),
+  );
+  return {
+    texts: bodies,
+    pictures: records.reduce((sum, record) => sum + record.files.length, 0) + linked.size,
+  };
+}
+
+/** Publishes the site's checks, each counted before the next. */
+async function checks(user: { userId: string; targetId: string }, runs: [Date, 'no_change' | 'error'][]) {
+  for (const [dueAt, outcome] of runs) {
+    const checkId = randomUUID();
+    const event = {
+      eventId: `checks.completed:${checkId}`,
+      checkId,
+      targetId: user.targetId,
+      userId: user.userId,
+      dueAt,
+      completedAt: dueAt,
+      outcome,
+      errorCode: outcome === 'error' ? 'element_not_found' : '',
+      errorDetail: '',
+      updateId: '',
+      errorAreaId: outcome === 'error' ? 'price' : '',
+    };
+    await bus.publish(checkCompleted.subject, checkCompleted.encode(event), { msgId: event.eventId });
+    await waitUntil(async () => {
+      const { rows } = await db.query<{ last_due_at: Date }>(
+        'SELECT last_due_at FROM notifier.error_streaks WHERE target_id = $1',
+        [user.targetId],
+      );
+      return rows[0]?.last_due_at.getTime() === dueAt.getTime();
+    }, `the check of ${dueAt.toISOString()} counted`);
+  }
+}
+
+// Every event on every platform, through the real notifier to each platform's stand-in: one
+// account-wide link per platform hears an update with both pictures, a silence alert, a failure
+// alert, the recovery and a filing; a dead answer breaks a link and mails its owner once.
+describe.each(PLATFORMS)('every event on $platform', (platform) => {
+  it('delivers an update with both pictures, a silence alert, a failure alert, the recovery and a filing, once each', async () => {
+    const user = await signedIn();
+    const { linkId, chat } = await platform.link(user.sessionToken, 0);
+    expect(linkId).not.toBe('');
+    const site = { userId: user.userId, targetId: randomUUID() };
+    await registerSite(user.userId, site.targetId, 'account', 3);
+    const sent = async (id: string) =>
+      waitUntil(
+        async () => (await delivery(`${id}:chat:${linkId}`))?.status === 'sent',
+        `${platform.platform} ${id}`,
+        30_000,
+        async () => ({
+          delivery: await delivery(`${id}:chat:${linkId}`),
+          streak: await streak(site.targetId),
+        }),
+      );
+
+    const update = await updateEvent(site.targetId, user.userId);
+    await bus.publish(updateDetected.subject, updateDetected.encode(update), { msgId: update.eventId });
+    await sent(`update:${update.updateId}`);
+    const updated = await receivedBy(platform.platform, chat);
+    expect(updated.texts.join('\n')).toContain('価格ページ');
+    expect(updated.pictures).toBe(2);
+
+    // Three days unchanged (silence), then five failed checks (an alert after three) and one that works.
+    const day0 = new Date('2026-12-01T00:00:00Z');
+    const day3 = new Date('2026-12-04T00:00:00Z');
+    const minute = (k: number) => new Date(day3.getTime() + k * 60_000);
+    nextSecond();
+    await checks(site, [
+      [day0, 'no_change'],
+      [day3, 'no_change'],
+    ]);
+    await sent(`silence:${site.targetId}:${day0.toISOString()}`);
+    nextSecond();
+    await checks(
+      site,
+      [1, 2, 3, 4, 5].map((k) => [minute(k), 'error']),
+    );
+    await sent(`failure:${site.targetId}:${minute(1).toISOString()}`);
+    nextSecond();
+    await checks(site, [[minute(6), 'no_change']]);
+    await sent(`recovered:${site.targetId}:${minute(1).toISOString()}`);
+    nextSecond();
+
+    const filing = {
+      eventId: `filing:${randomUUID()}:${user.userId}`,
+      userId: user.userId,
+      followId: randomUUID(),
+      followLabel: 'トヨタ自動車',
+      source: 'tdnet',
+      filingKey: randomUUID(),
+      companyName: 'トヨタ自動車',
+      companyCode: '7203',
+      title: '決算短信',
+      documentUrl: 'https://www.release.tdnet.info/inbs/140120250508516000.pdf',
+      publishedAt: new Date('2026-11-23T06:00:00Z'),
+      seenAt: new Date('2026-11-23T06:01:00Z'),
+    };
+    await bus.publish(filingPublished.subject, filingPublished.encode(filing), { msgId: filing.eventId });
+    await sent(filing.eventId);
+
+    const all = (await receivedBy(platform.platform, chat)).texts.join('\n');
+    for (const words of ['日間変更がありません', '確認が失敗しています', '確認が復旧しました', '決算短信']) {
+      expect(all, words).toContain(words);
+    }
+  });
+});
+
+describe.each(PLATFORMS.filter((platform) => platform.kill))('a dead $platform', (platform) => {
+  it('breaks the link on a dead answer and mails its owner once', async () => {
+    const kill = platform.kill as NonNullable<PlatformCase['kill']>;
+    const user = await signedIn('en');
+    const { linkId, chat } = await platform.link(user.sessionToken, 1);
+    const targetId = randomUUID();
+    await registerSite(user.userId, targetId, 'account');
+    await kill.end(chat);
+    const event = await updateEvent(targetId, user.userId);
+    await bus.publish(updateDetected.subject, updateDetected.encode(event), { msgId: event.eventId });
+    await waitUntil(
+      async () => (await delivery(`update:${event.updateId}:chat:${linkId}`))?.status === 'given_up',
+      'the dead delivery',
+    );
+    const listed = await unary(links, 'listChatLinks', { sessionToken: user.sessionToken });
+    expect(listed.links[0]).toMatchObject({ status: 'broken', brokenReason: kill.reason });
+    await waitUntil(() => mailsTo(user.email).length === 1, 'the broken-link mail');
+    expect(await brokenMails(user.userId)).toBe(1);
   });
 });
 
