@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { accountV1 } from '@mimamori/contracts';
+import { accountV1, type targetsEventsV1 } from '@mimamori/contracts';
 import type { PlanPrices } from '@mimamori/plans';
 import { NO_QUIET_HOURS, type QuietHours } from '@mimamori/quiet-hours';
 import type { Logger } from '@mimamori/runtime';
@@ -255,6 +255,6 @@ export function accountServer(deps: AccountServerDeps): accountV1.AccountService
   };
 }
 
-function quietHoursMessage(quiet: QuietHours): accountV1.QuietHours {
+function quietHoursMessage(quiet: QuietHours): targetsEventsV1.QuietHours {
   return { ...quiet, allDay: [...quiet.allDay] };
 }

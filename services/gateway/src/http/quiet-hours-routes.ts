@@ -1,4 +1,4 @@
-import type { accountV1 } from '@mimamori/contracts';
+import type { accountV1, targetsEventsV1 } from '@mimamori/contracts';
 import { type QuietHoursJson, quietHours, quietHoursBody, quietHoursRefusals } from '@mimamori/http-api';
 import { unary } from '@mimamori/runtime';
 import type { FastifyInstance } from 'fastify';
@@ -64,7 +64,7 @@ export function quietHoursRoutes(app: FastifyInstance, deps: { account: accountV
   );
 }
 
-function quietHoursJson(quiet: accountV1.QuietHours | undefined): QuietHoursJson {
+function quietHoursJson(quiet: targetsEventsV1.QuietHours | undefined): QuietHoursJson {
   return {
     from: quiet?.from ?? '',
     until: quiet?.until ?? '',

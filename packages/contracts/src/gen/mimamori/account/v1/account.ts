@@ -19,6 +19,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Timestamp } from "../../../google/protobuf/timestamp.ts";
+import { QuietHours } from "../../events/v1/targets.ts";
 
 export const protobufPackage = "mimamori.account.v1";
 
@@ -366,19 +367,6 @@ export interface ProfileChatLink {
   targetId: string;
   /** The credentials as one JSON object, sealed (context `account:<user id>:chat_link:<id>`). */
   sealedCredentials: string;
-}
-
-/** When updates are held for a digest, read in the user's zone (packages/quiet-hours). */
-export interface QuietHours {
-  /** A daily window "HH:MM"–"HH:MM" that may pass midnight; both empty for none. */
-  from: string;
-  until: string;
-  /** Weekdays quiet all day: 0 Sunday … 6 Saturday. */
-  allDay: number[];
-  /** Japanese public holidays quiet all day. */
-  holidays: boolean;
-  /** Failure alerts, recoveries and silence alerts are sent at once inside quiet hours. */
-  alertsBreakThrough: boolean;
 }
 
 export interface GetQuietHoursRequest {
@@ -5914,161 +5902,6 @@ export const ProfileChatLink: MessageFns<ProfileChatLink> = {
     message.platform = object.platform ?? "";
     message.targetId = object.targetId ?? "";
     message.sealedCredentials = object.sealedCredentials ?? "";
-    return message;
-  },
-};
-
-function createBaseQuietHours(): QuietHours {
-  return { from: "", until: "", allDay: [], holidays: false, alertsBreakThrough: false };
-}
-
-export const QuietHours: MessageFns<QuietHours> = {
-  encode(message: QuietHours, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.from !== "") {
-      writer.uint32(10).string(message.from);
-    }
-    if (message.until !== "") {
-      writer.uint32(18).string(message.until);
-    }
-    if (message.allDay.length !== 0) {
-      writer.uint32(26).fork();
-      for (const v of message.allDay) {
-        writer.uint32(v);
-      }
-      writer.join();
-    }
-    if (message.holidays !== false) {
-      writer.uint32(32).bool(message.holidays);
-    }
-    if (message.alertsBreakThrough !== false) {
-      writer.uint32(40).bool(message.alertsBreakThrough);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): QuietHours {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseQuietHours();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.from = reader.string();
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.until = reader.string();
-            continue;
-          }
-          case 3: {
-            if (tag === 24) {
-              message.allDay.push(reader.uint32());
-
-              continue;
-            }
-
-            if (tag === 26) {
-              const end2 = reader.uint32() + reader.pos;
-              while (reader.pos < end2) {
-                message.allDay.push(reader.uint32());
-              }
-
-              continue;
-            }
-
-            break;
-          }
-          case 4: {
-            if (tag !== 32) {
-              break;
-            }
-
-            message.holidays = reader.bool();
-            continue;
-          }
-          case 5: {
-            if (tag !== 40) {
-              break;
-            }
-
-            message.alertsBreakThrough = reader.bool();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): QuietHours {
-    return {
-      from: isSet(object.from) ? globalThis.String(object.from) : "",
-      until: isSet(object.until) ? globalThis.String(object.until) : "",
-      allDay: globalThis.Array.isArray(object?.allDay)
-        ? object.allDay.map((e: any) => globalThis.Number(e))
-        : globalThis.Array.isArray(object?.all_day)
-        ? object.all_day.map((e: any) => globalThis.Number(e))
-        : [],
-      holidays: isSet(object.holidays) ? globalThis.Boolean(object.holidays) : false,
-      alertsBreakThrough: isSet(object.alertsBreakThrough)
-        ? globalThis.Boolean(object.alertsBreakThrough)
-        : isSet(object.alerts_break_through)
-        ? globalThis.Boolean(object.alerts_break_through)
-        : false,
-    };
-  },
-
-  toJSON(message: QuietHours): unknown {
-    const obj: any = {};
-    if (message.from !== "") {
-      obj.from = message.from;
-    }
-    if (message.until !== "") {
-      obj.until = message.until;
-    }
-    if (message.allDay?.length) {
-      obj.allDay = message.allDay.map((e) => Math.round(e));
-    }
-    if (message.holidays !== false) {
-      obj.holidays = message.holidays;
-    }
-    if (message.alertsBreakThrough !== false) {
-      obj.alertsBreakThrough = message.alertsBreakThrough;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<QuietHours>, I>>(base?: I): QuietHours {
-    return QuietHours.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<QuietHours>, I>>(object: I): QuietHours {
-    const message = createBaseQuietHours();
-    message.from = object.from ?? "";
-    message.until = object.until ?? "";
-    message.allDay = object.allDay?.map((e) => e) || [];
-    message.holidays = object.holidays ?? false;
-    message.alertsBreakThrough = object.alertsBreakThrough ?? false;
     return message;
   },
 };

@@ -65,7 +65,10 @@ export interface TargetNotice {
   quietHours?: QuietHours | undefined;
 }
 
-/** When updates are held for a digest, read in the user's zone (packages/quiet-hours). */
+/**
+ * When updates are held for a digest, read in the user's zone (packages/quiet-hours). Defined here
+ * once; the account's and the target service's APIs carry it too.
+ */
 export interface QuietHours {
   /** A daily window "HH:MM"–"HH:MM" that may pass midnight; both empty for none. */
   from: string;
