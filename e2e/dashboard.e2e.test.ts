@@ -521,6 +521,9 @@ describe('dashboard against the running product', () => {
     await page.waitForURL((url) => url.pathname === '/target2');
     // Back once the site's history shows, as a person would: reading it clears NEW.
     await page.getByRole('heading', { name: 'Check and update history', level: 2 }).waitFor();
+    // The history itself, not only its heading: going back before the read answers cancels it, and
+    // the list may then be read again before the server has cleared NEW.
+    await page.getByTestId('history-entry').first().waitFor();
     await page.goBack();
     await expect.poll(() => row.locator('.badge').count(), { timeout: 15_000 }).toBe(0);
     await page.context().close();
