@@ -164,8 +164,11 @@ const UNIT_AFTER =
   /^(?:[ \u3000]?(?:[十百千万億兆]*円|ドル|件|個|点|人|名|台|本|枚|冊|回|%|％|pt|ポイント|位|年|月|日|時|分|秒|yen|items?|pcs|points?)(?![A-Za-z]))?(?:[(（](?:税込|税抜|tax incl\.?|incl\. tax)[)）])?/iu;
 const LEADING_MARK = /^(?:[¥￥$＄€£]|USD|JPY|US\$)[ \u3000]?/u;
 const DATE_UNIT = /^[ \u3000]?[年月日時分秒]/u;
-const NUMERIC = /^[-−－▲△+]?[\d０-９][\d０-９,，.．]*$/u;
-const LEADING_NUMBER = /^[-−－▲△+]?[\d０-９][\d０-９,，.．]*/u;
+// One decimal point at most: 2.4.1 is a version, not a quantity.
+const NUMERIC = /^[-−－▲△+]?[\d０-９][\d０-９,，]*(?:[.．][\d０-９]+)?$/u;
+const LEADING_NUMBER = /^[-−－▲△+]?[\d０-９][\d０-９,，]*(?:[.．][\d０-９]+)?(?![.．]?[\d０-９])/u;
+// A rank or a place in a line: its change in per cent means nothing.
+const ORDINAL_UNIT = /[位番]$/u;
 
 /** "¥980" highlighted whole: the mark moves to the text before it, so the run is a number. */
 function markInLead(run: Run): Run {
@@ -206,7 +209,7 @@ function numberChange(before: Run, after: Run): NumberChange | null {
 
 function formatNumberChange(change: NumberChange, lang: SummaryLang): string {
   const arrow = `${change.before} → ${change.after}`;
-  if (change.from === 0) return arrow;
+  if (change.from === 0 || ORDINAL_UNIT.test(change.after)) return arrow;
   const percent = ((change.to - change.from) / Math.abs(change.from)) * 100;
   const rounded = Math.abs(percent) < 1 ? Math.round(percent * 10) / 10 : Math.round(percent);
   const signed = `${rounded > 0 ? '+' : '−'}${Math.abs(rounded)}`;
