@@ -33,6 +33,8 @@ interface Done {
   answer: Json;
   /** What `before` read ahead of the route (a site's label and settings before it changed). */
   before: Json | null;
+  /** What `after` read once the route succeeded (the settings as saved). */
+  after: Json | null;
 }
 
 interface Subject {
@@ -47,6 +49,8 @@ interface AuditRule {
   details?: (done: Done) => Record<string, string>;
   /** Read ahead of the route: what the action is about to remove or change. */
   before?: (request: FastifyRequest, deps: AuditTrailDeps) => Promise<Json | null>;
+  /** Read once the route succeeded, to compare with `before` in the same form. */
+  after?: (request: FastifyRequest, deps: AuditTrailDeps) => Promise<Json | null>;
   /** Whether an answer under 400 is the action done (a redirect may carry a refusal). */
   done?: (done: Done) => boolean;
 }
@@ -99,11 +103,15 @@ async function callerFor(request: FastifyRequest, deps: AuditTrailDeps) {
   return userInfo?.userId ? callerOf(userInfo).caller : null;
 }
 
-/** The settings fields an edit changed, by name: compared as the edit screen reads them. */
-function changedSettings({ body, before }: Done): Record<string, string> {
+/**
+ * The settings fields an edit changed, by name: the settings before and after, both as the edit
+ * screen reads them (secrets are never read back, so a changed secret is not named).
+ */
+function changedSettings({ before, after }: Done): Record<string, string> {
   const old = record(before?.settings);
-  const changed = Object.keys(body)
-    .filter((key) => key !== 'target_v2_id' && JSON.stringify(body[key]) !== JSON.stringify(old[key]))
+  const saved = record(after?.settings);
+  const changed = [...new Set([...Object.keys(old), ...Object.keys(saved)])]
+    .filter((key) => JSON.stringify(old[key]) !== JSON.stringify(saved[key]))
     .sort();
   return { fields: changed.join(',') };
 }
@@ -117,6 +125,7 @@ const RULES: Record<string, AuditRule> = {
     action: 'site.edited',
     subject: ({ body }) => site(text(body.target_v2_id), body.label),
     before: siteSettings,
+    after: siteSettings,
     details: changedSettings,
   },
   'POST /api/v1/import': {
@@ -348,10 +357,17 @@ export function auditTrail(app: FastifyInstance, deps: AuditTrailDeps) {
       body: record(request.body),
       answer: parsed(payload),
       before: (await ahead.get(request)) ?? null,
+      after: null,
     };
     if (rule.done && !rule.done(done)) return payload;
     const sessionToken = newSession(reply) || session(request);
     if (!sessionToken) return payload;
+    if (rule.after) {
+      done.after = await rule.after(request, deps).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'audit read-back failed');
+        return null;
+      });
+    }
     const subject = rule.subject?.(done) ?? { kind: '', id: '', label: '' };
     try {
       await unary(deps.audit, 'recordAuditEntry', {
