@@ -117,6 +117,18 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('bas
 
 const DAY_MS = 86_400_000;
 
+/**
+ * The payment provider's notices the audit log keeps: money taken or refused and the subscription
+ * changed or ended. The bookkeeping around them (an invoice made, finalised) would bury them.
+ */
+const NOTABLE_PROVIDER_EVENTS = new Set([
+  'invoice.paid',
+  'invoice.payment_failed',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'customer.subscription.trial_will_end',
+]);
+
 export function createAccountService(options: AccountServiceOptions): ServiceModule {
   const { db, logger, secretBox } = options;
   const clock = options.clock ?? systemClock;
@@ -133,12 +145,14 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
         }),
         clock,
         renewalGraceMs: options.billing.renewalGraceMs,
-        applied: (userId, eventType) =>
-          recordSystemEntry({ audit, clock }, userId, {
+        applied: async (userId, eventType) => {
+          if (!NOTABLE_PROVIDER_EVENTS.has(eventType)) return;
+          await recordSystemEntry({ audit, clock }, userId, {
             action: 'billing.provider_event',
             actorLabel: 'Stripe',
             details: { event: eventType },
-          }),
+          });
+        },
       })
     : null;
   const closure = createClosureStore(db);
