@@ -297,6 +297,7 @@ function Details({ entry, timeZone, card = false }: { entry: AuditEntry; timeZon
     if (key === 'expires_at' && !Number.isNaN(Date.parse(value)))
       return formatDateTime(value, i18n.language, timeZone);
     if (key === 'kind') return translate(`auditLog.kinds.${value}`, { defaultValue: value });
+    if (key === 'method') return translate(`auditLog.methods.${value}`, { defaultValue: value });
     if (key === 'event')
       return translate(`auditLog.providerEvents.${value.replaceAll('.', '_')}`, { defaultValue: value });
     return value.replaceAll(',', ', ');
