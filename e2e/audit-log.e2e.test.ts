@@ -35,6 +35,7 @@ type Words = {
   tokenMade: string;
   signedIn: string;
   failedSignIn: string;
+  providerNotice: string;
   viaToken: string;
   csvHeader: string;
   clear: string;
@@ -50,6 +51,7 @@ const WORDS: Record<'ja' | 'en', Words> = {
     tokenMade: 'API トークンを作成',
     signedIn: 'ログイン',
     failedSignIn: 'ログインに失敗',
+    providerNotice: '決済サービスからの通知を反映',
     viaToken: 'API トークン「deploy」経由',
     csvHeader: '日時 (',
     clear: '条件をクリア',
@@ -64,6 +66,7 @@ const WORDS: Record<'ja' | 'en', Words> = {
     tokenMade: 'Made an API token',
     signedIn: 'Signed in',
     failedSignIn: 'Failed to sign in',
+    providerNotice: 'Applied a payment provider’s notice',
     viaToken: 'via API token “deploy”',
     csvHeader: 'Time (',
     clear: 'Clear filters',
@@ -139,6 +142,7 @@ describe('the audit log', () => {
       const rows = await page.getByTestId('audit-entry').allTextContents();
       expect(rows.find((row) => row.includes(words.viaToken))).toContain('Audit shop');
       expect(rows.find((row) => row.includes(words.imported))).toContain(email);
+      expect(rows.find((row) => row.includes(words.providerNotice))).toContain('Stripe');
       await finished(page, `37-audit-${lang}-1280`);
 
       await page.getByLabel(words.kind).selectOption({ label: words.siteKind });
