@@ -16,6 +16,7 @@ import type { ChatPlatformSettings } from '@mimamori/chat';
 import { chatStandIns, fileStandInStore } from '@mimamori/chat-stand-ins';
 import {
   accountV1,
+  auditV1,
   billingV1,
   chatLinkV1,
   closureV1,
@@ -227,6 +228,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     services.account?.grpcAddress ?? '',
   );
   shutdown.register('closure client', async () => closure.close());
+  const audit = createGrpcClient(auditV1.AuditServiceClient, services.account?.grpcAddress ?? '');
+  shutdown.register('audit client', async () => audit.close());
   const target = createGrpcClient(targetV1.TargetServiceClient, services.target?.grpcAddress ?? '');
   shutdown.register('target client', async () => target.close());
   const history = createGrpcClient(diffV1.HistoryServiceClient, services.diff?.grpcAddress ?? '');
@@ -253,6 +256,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     billing: billingClient,
     invoices,
     closure,
+    audit,
     stripePublishableKey: options.stripe?.publishableKey,
     preview,
     secretBox,

@@ -23,6 +23,8 @@ export const queryKeys = {
   feedUrls: ['feed-urls'] as const,
   /** The account's quiet hours (docs/product.md#quiet-hours). */
   quietHours: ['quiet-hours'] as const,
+  /** One page of the workspace's audit log for a filter. */
+  auditLog: (query: object) => ['audit-log', query] as const,
   /** A verification link is used once; its outcome is kept under its token. */
   emailVerification: (token: string) => ['email-verification', token] as const,
   supportFollowUp: (token: string) => ['support-follow-up', token] as const,

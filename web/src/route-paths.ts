@@ -2,6 +2,8 @@
 export const routePaths = {
   dashboard: '/',
   account: '/account',
+  /** The workspace's audit log; query `person`, `kind`, `subject`, `from`, `until`, `page`. */
+  auditLog: '/audit',
   newCard: '/newcard',
   planChange: '/planchange',
   cancel: '/cancel',

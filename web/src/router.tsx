@@ -86,6 +86,7 @@ export const routes: RouteObject[] = [
             Component: RequireSignIn,
             children: [
               { path: routePaths.account, lazy: screen(() => import('./pages/account-page.tsx')) },
+              { path: routePaths.auditLog, lazy: screen(() => import('./pages/audit-log-page.tsx')) },
               { path: routePaths.newCard, lazy: screen(() => import('./pages/new-card-page.tsx')) },
               { path: routePaths.planChange, lazy: screen(() => import('./pages/plan-change-page.tsx')) },
               { path: routePaths.cancel, lazy: screen(() => import('./pages/cancel-page.tsx')) },

@@ -2,6 +2,8 @@
 // `<stream>EventsV1` for an event file (mimamori/events/v1/<stream>.proto). Namespaces keep the
 // helpers every generated file declares (protobufPackage, MessageFns, DeepPartial, …) apart.
 export * as accountV1 from './gen/mimamori/account/v1/account.ts';
+// The workspace's audit log, served by the account service (docs/adr/0036-audit-log.md).
+export * as auditV1 from './gen/mimamori/account/v1/audit.ts';
 // Billing, served by the account service (docs/adr/0012-billing.md).
 export * as billingV1 from './gen/mimamori/account/v1/billing.ts';
 // Chat links, served by the account service (docs/adr/0021-chat-links.md).

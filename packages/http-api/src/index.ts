@@ -7,6 +7,7 @@ export * from './account.ts';
 export * from './account-data.ts';
 export * from './api-access.ts';
 export * from './api-error.ts';
+export * from './audit.ts';
 export * from './billing.ts';
 export * from './chat-link.ts';
 export * from './filings.ts';

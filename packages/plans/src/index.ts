@@ -18,6 +18,7 @@ export {
 export { CONSUMPTION_TAX_RATE, includedConsumptionTax, linesAmount } from './consumption-tax.ts';
 export { type CustomOption, customPlanQuota, InvalidCustomOption } from './custom-plan.ts';
 export {
+  auditRetentionDays,
   CYCLE_DAYS,
   type Cycle,
   HISTORY_LIMITS,

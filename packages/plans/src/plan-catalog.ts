@@ -153,3 +153,16 @@ export function planName(plan: number, lang: PlanLanguage): string {
   const nameKey = isPlanId(plan) ? PLANS[plan].nameKey : '';
   return nameKey ? PLAN_NAMES[lang][nameKey.slice('plans.'.length) as PlanNameKey] : '';
 }
+
+/**
+ * How many days a workspace's audit log keeps each entry (docs/product.md#audit-log), by the same
+ * three sizes as the history: a bigger plan is bought by bigger teams, who look further back.
+ */
+const AUDIT_RETENTION_DAYS = { small: 90, medium: 180, large: 365 } as const;
+
+export function auditRetentionDays(plan: number): number {
+  const limits = historyLimits(plan);
+  if (limits === LARGE_HISTORY) return AUDIT_RETENTION_DAYS.large;
+  if (limits === MEDIUM_HISTORY) return AUDIT_RETENTION_DAYS.medium;
+  return AUDIT_RETENTION_DAYS.small;
+}

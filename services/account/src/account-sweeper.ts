@@ -6,7 +6,7 @@ import { sweepTrials, type TrialPort } from './domain/trial.ts';
 
 /**
  * Every `intervalMs`: moves trials on (hold, cancel), puts unpaid renewals on hold, purges deleted
- * accounts past their grace period and prunes expired rows. A failed sweep is
+ * accounts past their grace period, sweeps the audit log past its retention and prunes expired rows. A failed sweep is
  * logged and the next one tries again; the first runs one interval after start, once the
  * host has migrated the schema.
  */
@@ -19,6 +19,8 @@ export function startAccountSweeper(deps: {
   holds: (() => Promise<string[]>) | null;
   /** Deleted accounts past their grace period are erased everywhere (AccountPurged). */
   purges: () => Promise<string[]>;
+  /** The audit log's retention (ADR 0036): entries past their plan's days, and purged workspaces'. */
+  auditLog: () => Promise<number>;
   intervalMs: number;
   logger: Logger;
 }): { stop(): Promise<void> } {
@@ -31,6 +33,8 @@ export function startAccountSweeper(deps: {
     if (unpaid.length) deps.logger.info({ held: unpaid }, 'unpaid renewals put on hold');
     const purged = await deps.purges();
     if (purged.length) deps.logger.info({ purged: purged.length }, 'deleted accounts purged');
+    const swept = await deps.auditLog();
+    if (swept) deps.logger.info({ swept }, 'audit entries past their retention removed');
     await deps.expired.pruneExpired(now, new Date(now.getTime() - SIGN_IN_WINDOW_MS));
   };
   const tick = () => {

@@ -7,16 +7,26 @@ import {
   chatAdapters,
   readChatSettings,
 } from '@mimamori/chat';
-import { accountV1, billingV1, chatLinkV1, closureV1, invoiceV1, webhookV1 } from '@mimamori/contracts';
+import {
+  accountV1,
+  auditV1,
+  billingV1,
+  chatLinkV1,
+  closureV1,
+  invoiceV1,
+  webhookV1,
+} from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
 import { operatorFromEnv } from '@mimamori/operator';
 import {
   type AddonPrices,
+  auditRetentionDays,
   billingCatalogue,
   type CatalogueProduct,
   type Currency,
   linesAmount,
+  PLANS,
   type PlanPrices,
   subscriptionLines,
 } from '@mimamori/plans';
@@ -27,6 +37,7 @@ import { createWebhookPoster, newWebhookSecret } from '@mimamori/webhook';
 import { hash, verify } from '@node-rs/argon2';
 import { startAccountSweeper } from './account-sweeper.ts';
 import { postDiscordMessage } from './clients/discord-client.ts';
+import { recordSystemEntry } from './domain/audit-log.ts';
 import { billingActions } from './domain/billing/billing-actions.ts';
 import type { BillingProvider } from './domain/billing/billing-ports.ts';
 import type { PlanChoice } from './domain/billing/billing-record.ts';
@@ -41,6 +52,7 @@ import { billingCancelConsumer, billingSignUpConsumer } from './events/billing-c
 import { targetUsageConsumer } from './events/site-usage-consumer.ts';
 import { targetDeletedConsumer } from './events/target-deleted-consumer.ts';
 import { accountServer } from './grpc/account-server.ts';
+import { auditServer } from './grpc/audit-server.ts';
 import { billingServer } from './grpc/billing-server.ts';
 import { chatLinkServer } from './grpc/chat-link-server.ts';
 import { closureServer } from './grpc/closure-server.ts';
@@ -49,6 +61,7 @@ import { webhookServer } from './grpc/webhook-server.ts';
 import { workAfterAnswer } from './grpc/work-after-answer.ts';
 import { receiptPdfRenderer } from './receipts/receipt-pdf.ts';
 import { createAccountStore } from './store/account-store.ts';
+import { createAuditStore } from './store/audit-store.ts';
 import { createBillingStore } from './store/billing-store.ts';
 import { createChatLinkStore } from './store/chat-link-store.ts';
 import { createClosureStore } from './store/closure-store.ts';
@@ -104,11 +117,24 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('bas
 
 const DAY_MS = 86_400_000;
 
+/**
+ * The payment provider's notices the audit log keeps: money taken or refused and the subscription
+ * changed or ended. The bookkeeping around them (an invoice made, finalised) would bury them.
+ */
+const NOTABLE_PROVIDER_EVENTS = new Set([
+  'invoice.paid',
+  'invoice.payment_failed',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'customer.subscription.trial_will_end',
+]);
+
 export function createAccountService(options: AccountServiceOptions): ServiceModule {
   const { db, logger, secretBox } = options;
   const clock = options.clock ?? systemClock;
   const accounts = createAccountStore(db, secretBox);
   const trialGraceMs = options.trialGraceMs ?? 30 * DAY_MS;
+  const audit = createAuditStore(db);
   const billing = options.billing
     ? billingActions({
         provider: options.billing.provider,
@@ -119,6 +145,14 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
         }),
         clock,
         renewalGraceMs: options.billing.renewalGraceMs,
+        applied: async (userId, eventType) => {
+          if (!NOTABLE_PROVIDER_EVENTS.has(eventType)) return;
+          await recordSystemEntry({ audit, clock }, userId, {
+            action: 'billing.provider_event',
+            actorLabel: 'Stripe',
+            details: { event: eventType },
+          });
+        },
       })
     : null;
   const closure = createClosureStore(db);
@@ -128,6 +162,10 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     hash: (password: string) => hash(password),
     verify: (digest: string, password: string) => verify(digest, password),
   };
+  // Each plan's audit log retention, handed to the one database function that may delete entries.
+  const auditRetention = Object.fromEntries(
+    Object.keys(PLANS).map((plan) => [plan, auditRetentionDays(Number(plan))]),
+  );
   const sweeper = startAccountSweeper({
     trials: createTrialStore(db),
     expired: createExpiredRowsStore(db),
@@ -135,6 +173,7 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     graceMs: trialGraceMs,
     holds: billing ? () => billing.sweepHolds() : null,
     purges: () => closure.purgeDue(clock.now()),
+    auditLog: () => audit.sweepAuditEntries(auditRetention, auditRetentionDays(0), clock.now()),
     intervalMs: options.sweepIntervalMs ?? 60_000,
     logger,
   });
@@ -249,6 +288,10 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
       {
         definition: closureV1.AccountClosureServiceService,
         implementation: closureServer({ accounts, clock, passwords, closure, purgeGraceMs }),
+      },
+      {
+        definition: auditV1.AuditServiceService,
+        implementation: auditServer({ accounts, audit, clock }),
       },
       {
         definition: invoiceV1.InvoiceServiceService,

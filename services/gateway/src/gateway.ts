@@ -4,6 +4,7 @@ import { type ChatAdapter, type ChatPlatform, type ChatSettingsSource, chatAdapt
 import { memoryStandInStore, type StandInStore } from '@mimamori/chat-stand-ins';
 import type {
   accountV1,
+  auditV1,
   billingV1,
   chatLinkV1,
   closureV1,
@@ -24,6 +25,8 @@ import { accountRoutes } from './http/account-routes.ts';
 import { Allowance } from './http/allowance.ts';
 import { apiAccessRoutes } from './http/api-access-routes.ts';
 import { sendApiError } from './http/api-error.ts';
+import { auditRoutes } from './http/audit-routes.ts';
+import { auditTrail } from './http/audit-trail.ts';
 import { authRoutes } from './http/auth-routes.ts';
 import { bearerAuthentication } from './http/bearer-token.ts';
 import { billingRoutes } from './http/billing-routes.ts';
@@ -69,6 +72,11 @@ export interface GatewayDeps {
   billing?: billingV1.BillingServiceClient | undefined;
   /** The account service's receipts (docs/billing.md#receipts); the invoice routes exist only with it. */
   invoices?: invoiceV1.InvoiceServiceClient | undefined;
+  /**
+   * The account service's audit log (ADR 0036): with it, every route that changes something
+   * records what it did once it succeeded, and /api/audit serves the log.
+   */
+  audit?: auditV1.AuditServiceClient | undefined;
   /** The account service's closing of an account; the delete route exists only with it. */
   closure?: closureV1.AccountClosureServiceClient | undefined;
   /** Stripe's publishable key for the browser's Payment Element; the test card form without it. */
@@ -156,6 +164,15 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   // 120 requests at once, then 5 a second, per token: a script's pace, never a scrape.
   bearerAuthentication(app, { account: deps.account, allowance: new Allowance(120, 5) });
   csrfProtection(app);
+  if (deps.audit) {
+    auditTrail(app, {
+      audit: deps.audit,
+      account: deps.account,
+      target: deps.target,
+      chatLinks: deps.chatLinks,
+      webhooks: deps.webhooks,
+    });
+  }
   healthRoutes(app, deps);
   await openApiRoutes(app);
   userInfoRoutes(app, deps);
@@ -168,6 +185,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   authRoutes(app, deps);
   accountRoutes(app, deps);
   apiAccessRoutes(app, deps);
+  if (deps.audit) auditRoutes(app, { audit: deps.audit });
   quietHoursRoutes(app, deps);
   if (deps.webhooks) {
     const receiver = deps.webhookReceiver;

@@ -30,6 +30,7 @@ await runStatelessProcess('gateway', gatewayEnv, async ({ config, logger, isShut
     billing: clients.billing,
     invoices: clients.invoices,
     closure: clients.closure,
+    audit: clients.audit,
     stripePublishableKey: config.STRIPE_PUBLISHABLE_KEY || undefined,
     preview: clients.preview,
     secretBox: config.SECRET_KEYS ? createSecretBox(config.SECRET_KEYS) : undefined,

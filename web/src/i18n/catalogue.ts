@@ -4,6 +4,8 @@ import accountDataEn from './features/accountData.en.json';
 import accountDataJa from './features/accountData.ja.json';
 import apiAccessEn from './features/apiAccess.en.json';
 import apiAccessJa from './features/apiAccess.ja.json';
+import auditLogEn from './features/auditLog.en.json';
+import auditLogJa from './features/auditLog.ja.json';
 import billingEn from './features/billing.en.json';
 import billingJa from './features/billing.ja.json';
 import chatLinksEn from './features/chatLinks.en.json';
@@ -14,6 +16,8 @@ import accountDataErrorsEn from './features/errors-account-data.en.json';
 import accountDataErrorsJa from './features/errors-account-data.ja.json';
 import apiAccessErrorsEn from './features/errors-api-access.en.json';
 import apiAccessErrorsJa from './features/errors-api-access.ja.json';
+import auditErrorsEn from './features/errors-audit.en.json';
+import auditErrorsJa from './features/errors-audit.ja.json';
 import billingErrorsEn from './features/errors-billing.en.json';
 import billingErrorsJa from './features/errors-billing.ja.json';
 import chatLinkErrorsEn from './features/errors-chat-link.en.json';
@@ -70,6 +74,7 @@ export const ja = {
     ...receiptErrorsJa,
     ...accountDataErrorsJa,
     ...quietHoursErrorsJa,
+    ...auditErrorsJa,
   },
   dashboard: { ...dashboardJa, filings: filingsJa },
   wizard: wizardJa,
@@ -85,6 +90,7 @@ export const ja = {
   legal: legalJa,
   receipts: receiptsJa,
   accountData: accountDataJa,
+  auditLog: auditLogJa,
 };
 
 // English must carry every key the Japanese catalogue has; tsc fails on a missing one.
@@ -102,6 +108,7 @@ export const en: typeof ja = {
     ...receiptErrorsEn,
     ...accountDataErrorsEn,
     ...quietHoursErrorsEn,
+    ...auditErrorsEn,
   },
   dashboard: { ...dashboardEn, filings: filingsEn },
   wizard: wizardEn,
@@ -117,6 +124,7 @@ export const en: typeof ja = {
   legal: legalEn,
   receipts: receiptsEn,
   accountData: accountDataEn,
+  auditLog: auditLogEn,
 };
 
 export type Catalogue = typeof ja;

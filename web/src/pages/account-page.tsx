@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { AccountSection } from '../account/account-section.tsx';
 import { DiscordSection } from '../account/discord-section.tsx';
 import { DisplaySettingsForm } from '../account/display-settings-form.tsx';
@@ -18,6 +19,7 @@ import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
 import { useAccount } from '../hooks/use-account.ts';
 import { ReceiptsPanel } from '../receipts/receipts-panel.tsx';
+import { routePaths } from '../route-paths.ts';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { Page } from '../shell/page.tsx';
 import { WebhooksPanel } from '../webhooks/webhooks-panel.tsx';
@@ -71,6 +73,12 @@ export default function AccountPage() {
         </AccountSection>
         <AccountSection id="feeds" title={t('apiAccess.feedsTitle')}>
           <FeedsPanel />
+        </AccountSection>
+        <AccountSection id="audit-log" title={t('pages.auditLog')}>
+          <p>{t('auditLog.accountLead')}</p>
+          <p>
+            <Link to={routePaths.auditLog}>{t('auditLog.openLink')}</Link>
+          </p>
         </AccountSection>
         <StorageSection />
         <SupportSection />

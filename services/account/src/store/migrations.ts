@@ -281,4 +281,68 @@ export const accountMigrations: Migration[] = [
       ALTER TABLE users ADD COLUMN quiet_hours jsonb;
     `,
   },
+  {
+    version: 15,
+    name: 'audit log',
+    sql: `
+      -- docs/product.md#audit-log, ADR 0036: who did what in a workspace, when and from where. The
+      -- workspace is today's account (its user id); no foreign key, so an entry outlives nothing it
+      -- names by accident and the account's purge cannot cascade into it: the retention sweep below
+      -- removes a purged workspace's entries with the rest.
+      CREATE TABLE audit_entries (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        workspace_id uuid NOT NULL,
+        at timestamptz NOT NULL,
+        -- NULL when no person acted: a failed sign-in, Stripe's own events.
+        actor_person_id uuid,
+        -- The person's name and address as they were then; the token's name when one acted.
+        actor_label text NOT NULL,
+        actor_token text NOT NULL DEFAULT '',
+        action text NOT NULL,
+        subject_kind text NOT NULL DEFAULT '',
+        subject_id text NOT NULL DEFAULT '',
+        subject_label text NOT NULL DEFAULT '',
+        client_address text NOT NULL DEFAULT '',
+        user_agent text NOT NULL DEFAULT '',
+        details jsonb NOT NULL DEFAULT '{}'
+      );
+      CREATE INDEX audit_entries_workspace_idx ON audit_entries (workspace_id, at DESC, id DESC);
+      CREATE INDEX audit_entries_at_idx ON audit_entries (at);
+
+      -- Append-only: the product's own code cannot change or remove an entry. Only the sweep
+      -- function marks its own transaction to let its DELETE through; nothing else sets that mark.
+      CREATE FUNCTION account.audit_entries_append_only() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      BEGIN
+        IF TG_OP = 'DELETE' AND current_setting('mimamori.audit_sweep', true) = 'on' THEN
+          RETURN OLD;
+        END IF;
+        RAISE EXCEPTION 'audit entries are append-only (%)', TG_OP USING ERRCODE = 'insufficient_privilege';
+      END
+      $fn$;
+      CREATE TRIGGER audit_entries_no_update BEFORE UPDATE OR DELETE ON audit_entries
+        FOR EACH ROW EXECUTE FUNCTION account.audit_entries_append_only();
+      CREATE TRIGGER audit_entries_no_truncate BEFORE TRUNCATE ON audit_entries
+        FOR EACH STATEMENT EXECUTE FUNCTION account.audit_entries_append_only();
+
+      -- The retention sweep, the one path that deletes: entries older than the workspace's plan
+      -- keeps (retention: {"<plan>": days}, default_days for a workspace without a subscription)
+      -- and every entry of a workspace that no longer exists (purged). Returns how many went.
+      CREATE FUNCTION account.sweep_audit_entries(retention jsonb, default_days integer, now timestamptz)
+        RETURNS bigint LANGUAGE plpgsql AS $fn$
+      DECLARE removed bigint;
+      BEGIN
+        PERFORM set_config('mimamori.audit_sweep', 'on', true);
+        DELETE FROM account.audit_entries e
+         WHERE NOT EXISTS (SELECT 1 FROM account.users u WHERE u.id = e.workspace_id)
+            OR e.at < now - make_interval(days => COALESCE(
+                 (SELECT (retention ->> s.plan::text)::integer
+                    FROM account.subscriptions s WHERE s.user_id = e.workspace_id),
+                 default_days));
+        GET DIAGNOSTICS removed = ROW_COUNT;
+        PERFORM set_config('mimamori.audit_sweep', 'off', true);
+        RETURN removed;
+      END
+      $fn$;
+    `,
+  },
 ];

@@ -1,6 +1,7 @@
 import { openBlobStore } from '@mimamori/blob-store';
 import {
   accountV1,
+  auditV1,
   billingV1,
   chatLinkV1,
   closureV1,
@@ -32,6 +33,7 @@ export type ServiceClients = Pick<
   | 'billing'
   | 'invoices'
   | 'closure'
+  | 'audit'
   | 'preview'
   | 'target'
   | 'history'
@@ -57,6 +59,8 @@ export async function connectServices(addresses: ServiceAddresses): Promise<Serv
   const invoices = createGrpcClient(invoiceV1.InvoiceServiceClient, addresses.account);
   // And the closing of an account.
   const closure = createGrpcClient(closureV1.AccountClosureServiceClient, addresses.account);
+  // And the audit log (ADR 0036).
+  const audit = createGrpcClient(auditV1.AuditServiceClient, addresses.account);
   // Each preview session is served by the crawler that opened it (ADR 0011).
   const preview = addresses.crawler ? previewCrawlers(addresses.crawler) : undefined;
   const target = addresses.target
@@ -78,6 +82,7 @@ export async function connectServices(addresses: ServiceAddresses): Promise<Serv
     billing,
     invoices,
     closure,
+    audit,
     preview,
     target,
     history,
@@ -94,6 +99,7 @@ export async function connectServices(addresses: ServiceAddresses): Promise<Serv
         billing,
         invoices,
         closure,
+        audit,
       ])
         client?.close();
       await history?.blobs.close();

@@ -52,6 +52,8 @@ const SESSION_ONLY: Record<string, string> = {
   'POST /api/feeds/rotate': 'replaces the feed URLs',
   'POST /api/account/delete': 'deletes the account: the person at the browser, with the password',
   'POST /api/account/export': 'all the account’s data at once',
+  'GET /api/audit': 'everyone’s addresses and browsers in the workspace (ADR 0036)',
+  'GET /api/audit/csv': 'the same, as a file',
 };
 /** Answers a deleted account's session with the marker (the SPA then reloads), by design. */
 const ANSWERS_DELETED_MARKER = 'GET /api/user_info';

@@ -14,6 +14,7 @@ import { type BlobStore, createFileBlobStore } from '@mimamori/blob-store';
 import { chatworkStandIn, memoryStandInStore } from '@mimamori/chat-stand-ins';
 import {
   accountV1,
+  auditV1,
   billingV1,
   chatLinkV1,
   closureV1,
@@ -191,6 +192,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
   const billing = createGrpcClient(billingV1.BillingServiceClient, accountService.grpcAddress);
   const invoices = createGrpcClient(invoiceV1.InvoiceServiceClient, accountService.grpcAddress);
   const closure = createGrpcClient(closureV1.AccountClosureServiceClient, accountService.grpcAddress);
+  const audit = createGrpcClient(auditV1.AuditServiceClient, accountService.grpcAddress);
   const target = createGrpcClient(targetV1.TargetServiceClient, targetService.grpcAddress);
   const history = createGrpcClient(diffV1.HistoryServiceClient, diffService.grpcAddress);
   const preview = previewCrawlers(crawlerService.grpcAddress, { deadlineMs: 60_000 });
@@ -203,6 +205,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     billing,
     invoices,
     closure,
+    audit,
     target,
     preview,
     secretBox,
@@ -257,6 +260,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
         billing,
         invoices,
         closure,
+        audit,
         target,
         history,
         preview,

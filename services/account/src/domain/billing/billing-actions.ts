@@ -28,6 +28,11 @@ export interface BillingDeps {
   clock: Clock;
   /** Status 6 lasts this long after the first failed renewal before the account is put on hold. */
   renewalGraceMs: number;
+  /**
+   * A provider event applied to the account (not a duplicate, not ignored), for the audit log:
+   * the product's own record of what the payment provider changed.
+   */
+  applied?: (userId: string, eventType: string) => Promise<void>;
 }
 
 export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored';
@@ -270,7 +275,9 @@ export function billingActions(deps: BillingDeps) {
         ...(event.customerId ? { customerId: event.customerId } : {}),
       });
       if (!userId) return 'ignored';
-      return refresh(userId, event.type, { id: event.id, type: event.type });
+      const outcome = await refresh(userId, event.type, { id: event.id, type: event.type });
+      if (outcome === 'applied') await deps.applied?.(userId, event.type);
+      return outcome;
     },
 
     /**
