@@ -30,6 +30,7 @@ const KNOWN_LONG_FILES: [string, number][] = [
   ['e2e/billing-states.e2e.test.ts', 187],
   ['e2e/chat-channels.e2e.test.ts', 125],
   ['system-tests/faults/nats-restarted.int.test.ts', 94],
+  ['system-tests/unchanged-check-writes.int.test.ts', 72],
   ['e2e/target-detail.e2e.test.ts', 68],
   ['e2e/api-tokens.e2e.test.ts', 59],
   ['e2e/billing.e2e.test.ts', 55],

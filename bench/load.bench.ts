@@ -6,7 +6,11 @@
 // gateway on a trial of the Advanced plan (50 one-minute slots each), verify by the mailed link
 // and register 50 sites each, as the wizard would; the scheduler dispatches on its own phases.
 //
-// One run (BENCH_SITES, BENCH_MINUTES) or a stepping run (BENCH_STEP=500,1000,2000 with
+// Before the first window, a quiet one (BENCH_QUIET_SECONDS, no page changing) measures what an
+// unchanged check writes to PostgreSQL with the write meter (pg_rows_per_unchanged_check,
+// pg_bytes_per_unchanged_check; ADR 0032).
+//
+// One run (BENCH_SITES, default 10,000; BENCH_MINUTES, default 10) or a stepping run (BENCH_STEP=500,1000,2000 with
 // BENCH_STEP_MINUTES each): counts go up on the same cluster, sites added to reach each count,
 // until a count is not held by the rule in HELD; the report says which rule broke and the busiest
 // processes. Each measured window starts once every site has had its first check (which records
@@ -25,6 +29,7 @@ import { createFreshDatabase } from '../packages/test-fixtures/src/fresh-databas
 import { createHttpVisitor } from '../packages/test-fixtures/src/http-visitor.ts';
 import { testDatabaseUrl, testNatsUrl } from '../packages/test-fixtures/src/server-urls.ts';
 import { startSmtpServer } from '../packages/test-fixtures/src/smtp-server-fixture.ts';
+import { installWriteMeter, serviceSchemas } from '../packages/test-fixtures/src/write-meter.ts';
 import { type Cluster, launchCluster } from '../scripts/cluster/launch-cluster.ts';
 import { startPipelinePageServer } from './fixtures/pipeline-page-server.ts';
 import { gaugeValue, histogramBuckets, histogramQuantile, rotatingChanges } from './load-figures.ts';
@@ -39,6 +44,12 @@ const MINUTES = Number(process.env.BENCH_MINUTES ?? 10);
 const STEPS = process.env.BENCH_STEP?.split(',').map(Number);
 const STEP_MINUTES = Number(process.env.BENCH_STEP_MINUTES ?? 2);
 const REGISTER_CONCURRENCY = Number(process.env.BENCH_REGISTER_CONCURRENCY ?? 4);
+/**
+ * The quiet window before the first measured one, in which no page changes: every check in it is
+ * an unchanged one, and what they write is read by the write meter (ADR 0032). One interval, so
+ * each site is checked about once.
+ */
+const QUIET_SECONDS = Number(process.env.BENCH_QUIET_SECONDS ?? 60);
 /** The Advanced plan: 50 one-minute slots per user. */
 const ADVANCED_PLAN = 11;
 const PER_USER = 50;
@@ -55,9 +66,13 @@ const HELD = {
 /** How long a window's late checks may take to come in before the window is read. */
 const DRAIN_MS = 60_000;
 
-if ([SITES, MINUTES, STEP_MINUTES, ...(STEPS ?? [])].some((value) => !Number.isInteger(value) || value < 1)) {
+if (
+  [SITES, MINUTES, STEP_MINUTES, QUIET_SECONDS, ...(STEPS ?? [])].some(
+    (value) => !Number.isInteger(value) || value < 1,
+  )
+) {
   throw new Error(
-    'BENCH_SITES, BENCH_MINUTES, BENCH_STEP (comma-separated) and BENCH_STEP_MINUTES are whole numbers ≥ 1',
+    'BENCH_SITES, BENCH_MINUTES, BENCH_STEP (comma-separated), BENCH_STEP_MINUTES and BENCH_QUIET_SECONDS are whole numbers ≥ 1',
   );
 }
 
@@ -169,6 +184,7 @@ let registered = 0;
 type Step = Awaited<ReturnType<typeof measure>>;
 const steps: Step[] = [];
 let stoppedBecause = '';
+let unchanged: Awaited<ReturnType<typeof measureUnchanged>> | undefined;
 try {
   for (const count of STEPS ?? [SITES]) {
     const adding = performance.now();
@@ -176,6 +192,7 @@ try {
     const registerSeconds = Math.round((performance.now() - adding) / 100) / 10;
     progress(`${count} sites registered in ${registerSeconds} s; waiting for each one's first check`);
     await firstChecks(count);
+    unchanged ??= await measureUnchanged();
     const step = { ...(await measure(count, STEPS ? STEP_MINUTES : MINUTES)), registerSeconds };
     steps.push(step);
     progress(`${count} sites ${step.held ? 'held' : `not held: ${step.reason}`}`);
@@ -252,6 +269,39 @@ async function firstChecks(count: number): Promise<void> {
       return;
     }
     await sleep(2_000);
+  }
+}
+
+/**
+ * What unchanged checks write (ADR 0032): for QUIET_SECONDS before any page changes, every row
+ * version the services write is counted by the write meter's triggers, and divided by the checks
+ * the diff service recorded in the same time. The meter is removed before the measured window.
+ */
+async function measureUnchanged() {
+  progress(`measuring what unchanged checks write for ${QUIET_SECONDS} s`);
+  const meter = await installWriteMeter(db, await serviceSchemas(db));
+  try {
+    const checksSql = 'SELECT count(*)::int FROM diff.check_results';
+    await meter.reset();
+    const { rows } = await db.query<{ n: number }>(`SELECT (${checksSql}) AS n`);
+    const before = rows[0]?.n ?? 0;
+    await sleep(QUIET_SECONDS * 1_000);
+    const reading = await meter.read<number>(checksSql);
+    const checks = (reading.extra ?? before) - before;
+    const each = (value: number) => (checks > 0 ? round(value / checks, 2) : Number.NaN);
+    return {
+      unchanged_checks: checks,
+      pg_rows_per_unchanged_check: each(reading.rows),
+      pg_bytes_per_unchanged_check: Math.round(each(reading.bytes)),
+      by_table: Object.fromEntries(
+        Object.entries(reading.byTable).map(([table, { rows, bytes }]) => [
+          table,
+          { rows: each(rows), bytes: Math.round(each(bytes)) },
+        ]),
+      ),
+    };
+  } finally {
+    await meter.remove();
   }
 }
 
@@ -480,6 +530,9 @@ function printReport(): void {
   const title = STEPS
     ? `load: stepping ${STEPS.join(' → ')} sites, ${STEP_MINUTES} min each, on one cluster; largest held: ${heldSteps.at(-1)?.sites ?? 'none'}${stoppedBecause ? `; stopped at ${last?.sites}: ${stoppedBecause}` : ''}`
     : `load: ${SITES} sites at a 1-minute interval for ${MINUTES} min${last?.held ? ', held' : `, not held: ${last?.reason}`}`;
+  const written = unchanged
+    ? `\nan unchanged check writes ${unchanged.pg_rows_per_unchanged_check} rows and ${unchanged.pg_bytes_per_unchanged_check} bytes to PostgreSQL (${unchanged.unchanged_checks} checks in ${QUIET_SECONDS} s without changes; rows and bytes as the write meter counts them, ADR 0032)`
+    : '';
   // RSS by service at minute 2 and at the end of the last window (the Chromium column is part of the crawler's).
   const rssRows = Object.keys(last?.rss_mb_end ?? {}).map((service) => {
     const at = (usage: Step['rss_mb_end'] | undefined) => {
@@ -502,7 +555,7 @@ function printReport(): void {
   console.log(`\nprocesses at ${last?.sites} sites (minute 2 and end of the window; CPU over the window)`);
   console.table(rssRows);
   report(
-    `${title}\nmachine: ${machine.nproc} cores (${machine.cpu}), ${machine.memory_gib} GiB, load at start ${machine.load_at_start.join(' ')}, CRAWLER_CONCURRENCY ${machine.crawler_concurrency}; held = dispatch lag p99 < 10 s, ≥ 95 % of due checks completed, error rate < 1 %, due → completed p99 < 60 s`,
+    `${title}${written}\nmachine: ${machine.nproc} cores (${machine.cpu}), ${machine.memory_gib} GiB, load at start ${machine.load_at_start.join(' ')}, CRAWLER_CONCURRENCY ${machine.crawler_concurrency}; held = dispatch lag p99 < 10 s, ≥ 95 % of due checks completed, error rate < 1 %, due → completed p99 < 60 s`,
     steps.map((step) => ({
       sites: step.sites,
       held: step.held ? 'yes' : 'no',
@@ -519,6 +572,15 @@ function printReport(): void {
       'PG rows/check': step.per_check.pg_rows_written,
       'PG bytes/check': step.per_check.pg_relation_bytes,
     })),
-    { bench: 'load', machine, held_rule: HELD, steps, stopped_because: stoppedBecause || undefined },
+    {
+      bench: 'load',
+      machine,
+      held_rule: HELD,
+      pg_rows_per_unchanged_check: unchanged?.pg_rows_per_unchanged_check,
+      pg_bytes_per_unchanged_check: unchanged?.pg_bytes_per_unchanged_check,
+      unchanged,
+      steps,
+      stopped_because: stoppedBecause || undefined,
+    },
   );
 }

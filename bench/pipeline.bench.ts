@@ -70,7 +70,7 @@ try {
       blobs: await createFileBlobStore(blobDir),
       allow: [new URL(pages.origin).host],
     }),
-    createDiffService({ db, logger, blobs: await createFileBlobStore(blobDir) }),
+    createDiffService({ db, bus, logger, blobs: await createFileBlobStore(blobDir) }),
     createNotifierService({
       db,
       logger,

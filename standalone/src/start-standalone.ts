@@ -185,7 +185,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       secrets: secretBox,
       proxies: options.proxies ?? [],
     }),
-    createDiffService({ db, logger, blobs }),
+    createDiffService({ db, bus, logger, blobs }),
     createNotifierService({
       db,
       logger,

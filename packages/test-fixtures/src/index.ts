@@ -1,4 +1,5 @@
 export { blobKeys } from './blob-keys.ts';
+export { type BusWatch, watchBus } from './bus-watch.ts';
 export { dropSchemas } from './drop-schemas.ts';
 export { createFreshDatabase, type FreshDatabase } from './fresh-database.ts';
 export { createHttpVisitor, type HttpVisitor, type VisitorResponse } from './http-visitor.ts';
@@ -14,3 +15,4 @@ export { TEST_MINUTE_MS, TEST_TIME_SCALE, testTimeEnv } from './time-scale.ts';
 export { uniqueName } from './unique-name.ts';
 export { type ReceivedDelivery, startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
 export { itWithServers } from './with-servers.ts';
+export { installWriteMeter, serviceSchemas, type WriteMeter, type WriteReading } from './write-meter.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   alertDue,
+  changesBeyondDueTime,
   countCheck,
   type FailureStreak,
   failureKindOf,
@@ -64,6 +65,26 @@ describe('failure runs (docs/product.md#failure-alerts)', () => {
     const streak = run([[5, fail('timeout')]]);
     expect(countCheck(streak, { dueAt: at(5), completedAt: done(5), failure: fail('timeout') })).toBeNull();
     expect(countCheck(streak, { dueAt: at(4), completedAt: done(4), failure: null })).toBeNull();
+  });
+
+  it('a success while the site works changes nothing but the due time; a failure, a recovery and a told recovery do', () => {
+    const working = run([[1, null]]);
+    const next = (streak: FailureStreak, minute: number, failure: ReturnType<typeof fail> | null) =>
+      countCheck(streak, { dueAt: at(minute), completedAt: done(minute), failure }) ?? streak;
+    expect(changesBeyondDueTime(NO_STREAK, working)).toBe(false);
+    expect(changesBeyondDueTime(working, next(working, 2, null))).toBe(false);
+    const failing = next(working, 2, fail('timeout'));
+    expect(changesBeyondDueTime(working, failing)).toBe(true);
+    expect(changesBeyondDueTime(failing, next(failing, 3, fail('timeout')))).toBe(true);
+    // A run that never alerted ends without anything owed: that end is a change all the same.
+    expect(changesBeyondDueTime(failing, next(failing, 3, null))).toBe(true);
+    const alerted = { ...next(failing, 3, fail('timeout')), alertedRun: at(2) };
+    const recovered = next(alerted, 4, null);
+    expect(recovered.recoveredRun).toEqual(at(2));
+    expect(changesBeyondDueTime(alerted, recovered)).toBe(true);
+    // Once "working again" went out, the next successes owe nothing.
+    const told = { ...recovered, recoveredRun: null };
+    expect(changesBeyondDueTime(told, next(told, 5, null))).toBe(false);
   });
 
   it('tells the kinds in the user words', () => {

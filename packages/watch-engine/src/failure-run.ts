@@ -109,6 +109,25 @@ export function countCheck(streak: FailureStreak, check: CheckOutcome): FailureS
   };
 }
 
+/**
+ * Whether counting a check changed anything but the newest due time: a success while the site
+ * works (no run going, nothing owed) does not, and its holder need not write it down (ADR 0032).
+ * An older failure reported late after such a success could then start a run of its own; the
+ * holders drop it when they know a newer check had finished.
+ */
+export function changesBeyondDueTime(held: FailureStreak, counted: FailureStreak): boolean {
+  const times = (streak: FailureStreak) =>
+    [streak.startedAt, streak.failedSince, streak.alertedRun, streak.recoveredRun, streak.recoveredAt].map(
+      (at) => at?.getTime() ?? null,
+    );
+  return (
+    JSON.stringify(times(held)) !== JSON.stringify(times(counted)) ||
+    JSON.stringify(held.counts) !== JSON.stringify(counted.counts) ||
+    held.lastKind !== counted.lastKind ||
+    held.lastAreaId !== counted.lastAreaId
+  );
+}
+
 /** Whether the run's newest kind has failed often enough to alert. */
 export function isFailing(streak: FailureStreak, alertAfter: number): boolean {
   if (!streak.startedAt || !streak.lastKind) return false;

@@ -13,6 +13,7 @@ export {
   ALERT_AFTER_RANGE,
   alertDue,
   type CheckOutcome,
+  changesBeyondDueTime,
   countCheck,
   DEFAULT_ALERT_AFTER,
   type FailureKind,

@@ -1,5 +1,5 @@
 import type { BlobStore } from '@mimamori/blob-store';
-import { outboxMigration, processedEventsMigration } from '@mimamori/bus';
+import { type EventBus, outboxMigration, processedEventsMigration } from '@mimamori/bus';
 import { diffV1 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
@@ -14,6 +14,8 @@ import { DIFF_SCHEMA, diffMigrations } from './store/migrations.ts';
 
 export interface DiffServiceOptions {
   db: Db;
+  /** An unchanged check's checks.completed is published on it directly (ADR 0032). */
+  bus: EventBus;
   logger: Logger;
   /** Snapshot content too large for events, screenshots, and the before/after images it writes. */
   blobs: BlobStore;
@@ -25,11 +27,12 @@ export interface DiffServiceOptions {
 /**
  * Runs the watch engine on snapshots, with the watch settings each check carries: records each
  * check's result, the area versions and the updates with their diffs and before/after images,
- * publishes checks.completed and updates.detected through the outbox, and serves the site-detail
+ * publishes updates.detected and the checks.completed of updates and errors through the outbox (an
+ * unchanged check's directly, ADR 0032), and serves the site-detail
  * history. It calls no other service.
  */
 export function createDiffService(options: DiffServiceOptions): ServiceModule {
-  const { db, logger, blobs } = options;
+  const { db, bus, logger, blobs } = options;
   return {
     name: 'diff',
     schema: DIFF_SCHEMA,
@@ -41,6 +44,7 @@ export function createDiffService(options: DiffServiceOptions): ServiceModule {
     consumers: [
       snapshotCapturedEntry(db, {
         blobs,
+        bus,
         logger,
         now: options.now ?? (() => new Date()),
         concurrency: options.concurrency ?? 4,

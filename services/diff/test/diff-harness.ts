@@ -6,12 +6,18 @@ import { type BlobStore, createFileBlobStore } from '@mimamori/blob-store';
 import { createInProcessBus, createJetStreamBus, type EventBus, namespacedBus } from '@mimamori/bus';
 import { type checksEventsV1, diffV1, targetV1, updatesEventsV1 } from '@mimamori/contracts';
 import { type Db, openPglite, openPostgres } from '@mimamori/db';
-import { snapshotCaptured } from '@mimamori/events';
+import { checkCompleted, snapshotCaptured, streams } from '@mimamori/events';
 import { createGrpcClient, createLogger, createShutdown, type Shutdown, unary } from '@mimamori/runtime';
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
 import { runService } from '@mimamori/service-host';
 import { createTargetService } from '@mimamori/target';
-import { createFreshDatabase, type FreshDatabase, testNatsUrl } from '@mimamori/test-fixtures';
+import {
+  type BusWatch,
+  createFreshDatabase,
+  type FreshDatabase,
+  testNatsUrl,
+  watchBus,
+} from '@mimamori/test-fixtures';
 import { createDiffService } from '../src/service.ts';
 
 const QUOTA = { min60: 50, min10: 10, min1: 10, randomIp: 0, ss: 10, lineNotify: 0 };
@@ -114,6 +120,13 @@ export interface DiffHarness {
   deleteSite(userId: string, targetId: string): Promise<void>;
   /** The diff service's outbox rows with this subject, oldest first. */
   events(subject: string): Promise<{ id: string; payload: Uint8Array }[]>;
+  /**
+   * The checks.completed of a check as they came over the bus (an unchanged check's does not
+   * pass the outbox, ADR 0032), once at least one came.
+   */
+  completedFor(checkId: string): Promise<updatesEventsV1.CheckCompleted[]>;
+  /** Waits until every consumer on the harness's JetStream namespace took all it was sent. */
+  settled(): Promise<void>;
   changes(): Promise<updatesEventsV1.UpdateDetected[]>;
   close(): Promise<void>;
 }
@@ -128,12 +141,11 @@ export async function startDiffHarness(options: { embedded?: boolean } = {}): Pr
   const logger = createLogger({ service: 'diff-test', level: 'silent' });
   const database: FreshDatabase | null = options.embedded ? null : await createFreshDatabase();
   const db = database ? openPostgres(database.url) : await openPglite();
+  const namespace = `d${randomBytes(4).toString('hex')}`;
   const bus: EventBus = database
-    ? namespacedBus(
-        await createJetStreamBus({ servers: testNatsUrl() }),
-        `d${randomBytes(4).toString('hex')}`,
-      )
+    ? namespacedBus(await createJetStreamBus({ servers: testNatsUrl() }), namespace)
     : createInProcessBus();
+  const busWatch: BusWatch | null = database ? await watchBus(testNatsUrl(), namespace) : null;
   const blobDir = await mkdtemp(join(tmpdir(), 'diff-blobs-'));
   const blobs = await createFileBlobStore(blobDir);
   const shutdown: Shutdown = createShutdown({ logger, timeoutMs: 5_000 });
@@ -143,10 +155,23 @@ export async function startDiffHarness(options: { embedded?: boolean } = {}): Pr
   const targetService = await runService(createTargetService({ db, logger, secretBox }), host);
   const target = createGrpcClient(targetV1.TargetServiceClient, targetService.grpcAddress);
   const diffService = await runService(
-    createDiffService({ db, logger, blobs, now: () => clock.now() }),
+    createDiffService({ db, bus, logger, blobs, now: () => clock.now() }),
     host,
   );
   const history = createGrpcClient(diffV1.HistoryServiceClient, diffService.grpcAddress);
+  const completed: updatesEventsV1.CheckCompleted[] = [];
+  await bus.consume(
+    {
+      stream: streams.checkResults.name,
+      durable: 'diff-test-completed',
+      filterSubject: checkCompleted.subject,
+      ackWaitMs: 30_000,
+      maxDeliver: 3,
+    },
+    async (message) => {
+      completed.push(checkCompleted.decode(message.data));
+    },
+  );
   const caller = (userId: string) => ({
     userId,
     limits: QUOTA,
@@ -240,11 +265,28 @@ export async function startDiffHarness(options: { embedded?: boolean } = {}): Pr
       );
       return rows;
     },
+    async completedFor(checkId) {
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const found = completed.filter((event) => event.checkId === checkId);
+        if (found.length > 0 || Date.now() > deadline) return found;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+    async settled() {
+      if (!busWatch) throw new Error('settled() reads JetStream; the embedded harness has none');
+      const deadline = Date.now() + 15_000;
+      while (!(await busWatch.idle())) {
+        if (Date.now() > deadline) throw new Error('the consumers did not settle within 15 s');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
     async changes() {
       const rows = await harness.events('updates.detected');
       return rows.map((row) => updatesEventsV1.UpdateDetected.decode(row.payload));
     },
     async close() {
+      await busWatch?.close();
       history.close();
       target.close();
       await shutdown.run('test finished');

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { updatesEventsV1 } from '@mimamori/contracts';
 import { snapshotCaptured } from '@mimamori/events';
 import { unary } from '@mimamori/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,12 +36,7 @@ async function check(
   return { checkId, ...(await harness.resultOf(checkId)) };
 }
 
-async function completedFor(checkId: string) {
-  const rows = await harness.events('checks.completed');
-  return rows
-    .filter((row) => row.id === `checked:${checkId}`)
-    .map((row) => updatesEventsV1.CheckCompleted.decode(row.payload));
-}
+const completedFor = (checkId: string) => harness.completedFor(checkId);
 
 describe('judging snapshots', () => {
   const userId = `user-${randomUUID()}`;
@@ -173,12 +167,8 @@ describe('judging snapshots', () => {
       { msgId: `${checkId}:again` },
     );
     await harness.resultOf(checkId);
-    await waitFor(async () => {
-      const { rowCount } = await harness.db.query('SELECT 1 FROM diff.processed_events WHERE event_id = $1', [
-        `${checkId}:again`,
-      ]);
-      return rowCount > 0;
-    });
+    // Both copies taken, and every event they caused delivered.
+    await harness.settled();
     const { rows } = await harness.db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM diff.check_results WHERE check_id = $1',
       [checkId],
@@ -188,6 +178,43 @@ describe('judging snapshots', () => {
     expect(await completedFor(checkId)).toHaveLength(1);
     const updates = await harness.db.query('SELECT 1 FROM diff.updates WHERE check_id = $1', [checkId]);
     expect(updates.rowCount).toBe(1);
+  });
+
+  it('an unchanged check writes its result row alone and publishes checks.completed once, also when delivered twice', async () => {
+    const checkId = `${targetId}:${randomUUID()}`;
+    const snapshot = { checkId, targetId, userId, areas: [area('price', 'Price 800 yen')] };
+    await harness.publishSnapshot(snapshot);
+    expect(await harness.resultOf(checkId)).toMatchObject({ outcome: 'no_change' });
+    // The crawler's redelivery after the duplicate window: the event goes again, JetStream keeps one.
+    await harness.bus.publish(
+      snapshotCaptured.subject,
+      snapshotCaptured.encode({
+        eventId: checkId,
+        dueAt: new Date(),
+        capturedAt: new Date(),
+        fetchMode: 'http',
+        finalUrl: '',
+        httpStatus: 200,
+        pageScreenshotBlobKey: '',
+        sealedSessionState: '',
+        areasDigest: '',
+        watch: harness.watchOf(targetId),
+        ...snapshot,
+      }),
+      { msgId: `${checkId}:again` },
+    );
+    await harness.settled();
+    const [completed, ...more] = await completedFor(checkId);
+    expect(completed).toMatchObject({ checkId, targetId, userId, outcome: 'no_change' });
+    expect(more).toEqual([]);
+    // ADR 0032: neither an outbox row nor a consumed-event record.
+    expect(
+      (await harness.events('checks.completed')).filter((row) => row.id === `checked:${checkId}`),
+    ).toEqual([]);
+    const consumed = await harness.db.query('SELECT 1 FROM diff.processed_events WHERE event_id = $1', [
+      checkId,
+    ]);
+    expect(consumed.rowCount).toBe(0);
   });
 });
 
@@ -267,11 +294,3 @@ describe('the settings a check carries', () => {
     expect((await check(userId, targetId, [area('stock', 'Stock: 5 left')])).outcome).toBe('no_change');
   });
 });
-
-async function waitFor(condition: () => Promise<boolean>): Promise<void> {
-  for (let attempt = 0; attempt < 400; attempt++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('condition never held');
-}

@@ -49,6 +49,7 @@ import { systemClock } from '../src/domain/site-quiet-hours.ts';
 import { updateConsumer } from '../src/events/update-consumer.ts';
 import { createNotifierService } from '../src/service.ts';
 import { createDeliveryStore } from '../src/store/delivery-store.ts';
+import { checkCounted } from './check-counted.ts';
 
 // Updates, failure alerts, recoveries and filings reach an account's Chatwork links through the
 // Chatwork stand-in (Chatwork's limits enforced), once each; a revoked token breaks the link and
@@ -474,11 +475,12 @@ describe('chat link deliveries', () => {
       await bus.publish(checkCompleted.subject, checkCompleted.encode(event), { msgId: event.eventId });
       await waitUntil(
         async () => {
-          const { rows } = await db.query<{ last_due_at: Date }>(
-            'SELECT last_due_at FROM notifier.error_streaks WHERE target_id = $1',
-            [user.targetId],
-          );
-          return rows[0]?.last_due_at.getTime() === dueAt.getTime();
+          return checkCounted(db, {
+            targetId: user.targetId,
+            outcome: event.outcome,
+            dueAt: event.dueAt,
+            completedAt: event.completedAt,
+          });
         },
         `check ${k + 1} counted`,
       );
@@ -740,11 +742,12 @@ async function checks(user: { userId: string; targetId: string }, runs: [Date, '
     };
     await bus.publish(checkCompleted.subject, checkCompleted.encode(event), { msgId: event.eventId });
     await waitUntil(async () => {
-      const { rows } = await db.query<{ last_due_at: Date }>(
-        'SELECT last_due_at FROM notifier.error_streaks WHERE target_id = $1',
-        [user.targetId],
-      );
-      return rows[0]?.last_due_at.getTime() === dueAt.getTime();
+      return checkCounted(db, {
+        targetId: user.targetId,
+        outcome: event.outcome,
+        dueAt: event.dueAt,
+        completedAt: event.completedAt,
+      });
     }, `the check of ${dueAt.toISOString()} counted`);
   }
 }

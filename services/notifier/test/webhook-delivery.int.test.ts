@@ -29,6 +29,7 @@ import { systemClock } from '../src/domain/site-quiet-hours.ts';
 import { updateConsumer } from '../src/events/update-consumer.ts';
 import { createNotifierService } from '../src/service.ts';
 import { createDeliveryStore } from '../src/store/delivery-store.ts';
+import { checkCounted } from './check-counted.ts';
 
 const logger = createLogger({ service: 'notifier-webhook-test', level: 'silent' });
 const secretBox = createSecretBox(generateSecretKey('k1'));
@@ -339,11 +340,12 @@ describe('signed webhook deliveries', () => {
       // A site's checks are a minute apart: each result is counted before the next arrives.
       await waitUntil(
         async () => {
-          const { rows } = await db.query<{ last_due_at: Date }>(
-            'SELECT last_due_at FROM notifier.error_streaks WHERE target_id = $1',
-            [user.targetId],
-          );
-          return rows[0]?.last_due_at.getTime() === dueAt.getTime();
+          return checkCounted(db, {
+            targetId: user.targetId,
+            outcome: event.outcome,
+            dueAt: event.dueAt,
+            completedAt: event.completedAt,
+          });
         },
         `check ${k + 1} counted`,
       );
@@ -428,11 +430,12 @@ describe('signed webhook deliveries', () => {
       };
       await bus.publish(checkCompleted.subject, checkCompleted.encode(event), { msgId: event.eventId });
       await waitUntil(async () => {
-        const { rows } = await db.query<{ last_due_at: Date }>(
-          'SELECT last_due_at FROM notifier.error_streaks WHERE target_id = $1',
-          [user.targetId],
-        );
-        return rows[0]?.last_due_at.getTime() === completedAt.getTime();
+        return checkCounted(db, {
+          targetId: user.targetId,
+          outcome: event.outcome,
+          dueAt: event.dueAt,
+          completedAt: event.completedAt,
+        });
       }, `the check of ${completedAt.toISOString()} counted`);
     }
     // Day 3: three days without a change since day 0 (told once, not again at day 3 12:00); the

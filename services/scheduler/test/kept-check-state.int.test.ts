@@ -173,4 +173,31 @@ describe('kept check state (PostgreSQL + JetStream)', () => {
     const fourth = await nextCheck(site.targetId);
     expect(fourth.previousAreasDigest).toBe('digest-3');
   });
+
+  it('a check that read the areas as kept and brought no new session writes nothing, unless the settings changed since (ADR 0032)', async () => {
+    const site = newSite(1);
+    await harness.publishState('registered', site, savedAt);
+    await harness.untilApplied(site.targetId, 1);
+    const first = await nextCheck(site.targetId);
+    const keepDigest = (digest: string, dueAt: Date, session = '') =>
+      keepCheckState(harness.db, {
+        targetId: site.targetId,
+        sealedSessionState: session,
+        areasDigest: digest,
+        checkDueAt: dueAt,
+      });
+    const dueAt = first.dueAt as Date;
+    expect(await keepDigest('same', dueAt, 'signed-in')).toBe(true);
+    expect(await keepDigest('same', new Date(dueAt.getTime() + MINUTE))).toBe(false);
+    expect(await keepDigest('same', new Date(dueAt.getTime() + 2 * MINUTE), 'signed-in')).toBe(false);
+    // A new session or a new digest is written.
+    expect(await keepDigest('same', new Date(dueAt.getTime() + 3 * MINUTE), 'signed-in-again')).toBe(true);
+    expect(await keepDigest('other', new Date(dueAt.getTime() + 4 * MINUTE))).toBe(true);
+    // After a settings change the kept state is stamped by the next check, else it would not be sent.
+    const changedAt = new Date(dueAt.getTime() + 5 * MINUTE);
+    await harness.publishState('updated', { ...site, revision: 2 }, changedAt);
+    await harness.untilApplied(site.targetId, 2);
+    expect(await keepDigest('other', new Date(changedAt.getTime() + MINUTE))).toBe(true);
+    expect(await keepDigest('other', new Date(changedAt.getTime() + 2 * MINUTE))).toBe(false);
+  });
 });

@@ -16,7 +16,7 @@ import {
 } from '@mimamori/events';
 import { createLogger, createShutdown, type Logger, type Shutdown } from '@mimamori/runtime';
 import { runService } from '@mimamori/service-host';
-import { createFreshDatabase, type FreshDatabase, testNatsUrl } from '@mimamori/test-fixtures';
+import { createFreshDatabase, type FreshDatabase, testNatsUrl, watchBus } from '@mimamori/test-fixtures';
 import { createDispatcher, type Dispatcher } from '../src/dispatch/dispatcher.ts';
 import type { Clock } from '../src/domain/clock.ts';
 import { createSchedulerService, type SchedulerServiceOptions } from '../src/service.ts';
@@ -90,6 +90,9 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
   const db = openPostgres(database.url);
   const namespace = `s${randomBytes(4).toString('hex')}`;
   const bus = namespacedBus(await createJetStreamBus({ servers: testNatsUrl() }), namespace);
+  const busWatch = await watchBus(testNatsUrl(), namespace);
+  /** Where each result published went: a success while the site works leaves no row to read (ADR 0032). */
+  const resultAcks = new Map<string, { stream: string; seq: number }>();
   await bus.declareStreams([
     streams.targets,
     streams.accounts,
@@ -225,7 +228,7 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
     async publishResult(targetId, dueAt, outcome) {
       const checkId = `${targetId}:${dueAt.toISOString()}`;
       const eventId = `checked:${checkId}`;
-      await bus.publish(
+      const ack = await bus.publish(
         checkCompleted.subject,
         checkCompleted.encode({
           eventId,
@@ -242,6 +245,7 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
         }),
         { msgId: eventId },
       );
+      resultAcks.set(checkId, { stream: `${namespace}_${ack.stream}`, seq: ack.seq });
     },
     async publishSnapshot(targetId, dueAt, kept) {
       const checkId = `${targetId}:${dueAt.toISOString()}`;
@@ -282,7 +286,11 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
           'SELECT last_result_due_at >= $2 AS counted FROM scheduler.schedules WHERE target_id = $1',
           [targetId, dueAt],
         );
-        return rows[0]?.counted === true;
+        if (rows[0]?.counted === true) return true;
+        const ack = resultAcks.get(`${targetId}:${dueAt.toISOString()}`);
+        return (
+          ack !== undefined && (await busWatch.consumed(ack.stream, 'scheduler-check-completed', ack.seq))
+        );
       }, `the result due at ${dueAt.toISOString()} counted`);
     },
     async untilProcessed(consumer, count) {
@@ -304,6 +312,7 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
     },
     async close() {
       await stopSchedulers();
+      await busWatch.close();
       await bus.close();
       await db.close();
       await database.drop();

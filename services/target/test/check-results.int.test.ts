@@ -162,4 +162,44 @@ describe("the site list's checked, updated and NEW follow checks.completed", () 
       field: 'failure_alert_after',
     });
   });
+
+  it('an unchanged check writes the list’s time alone; a failure that finished before a newer check shows no failing (ADR 0032)', async () => {
+    const { browser, userId } = await harness.signedIn('quiet@example.com');
+    const id = String(
+      (await browser.post('/api/v2/target/register', { ...targetBody(), failure_alert_after: 1 })).body
+        .target_v2_id,
+    );
+    const { handler } = checkConsumer(harness.db, createTargetStore(harness.db));
+    const siteRow = async () =>
+      (
+        await harness.db.query<{ xmin: string }>(
+          "SELECT xmin::text || ':' || xmax::text AS xmin FROM target.targets WHERE id = $1",
+          [id],
+        )
+      ).rows[0]?.xmin;
+    const consumed = async () =>
+      (
+        await harness.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM target.processed_events WHERE consumer = 'target-check-completed'`,
+        )
+      ).rows[0]?.n;
+    const t1 = '2026-11-23T10:00:00.000Z';
+    const t2 = '2026-11-23T10:01:00.000Z';
+    // The first check inserts the site's time row (its foreign key takes a share lock on the site).
+    await handler(delivery(completed(id, userId, 'q1', t1, 'no_change'), 'checked:q1'));
+    const before = { site: await siteRow(), consumed: await consumed() };
+    await handler(delivery(completed(id, userId, 'q2', t2, 'no_change'), 'checked:q2'));
+    expect(await row(browser, id)).toMatchObject({ checked: t2, failing: null });
+    // The site's own row was neither rewritten nor locked, and no consumed-event record was kept.
+    expect({ site: await siteRow(), consumed: await consumed() }).toEqual(before);
+
+    // A failure due between them, reported late: the newer check worked.
+    const late = completed(id, userId, 'q0', '2026-11-23T10:00:30.000Z', 'error', 'timeout');
+    await handler(delivery(late, 'checked:q0'));
+    expect(await row(browser, id)).toMatchObject({ checked: t2, failing: null });
+    // A failure after them is shown at once (the site alerts after one).
+    const t3 = '2026-11-23T10:02:00.000Z';
+    await handler(delivery(completed(id, userId, 'q3', t3, 'error', 'timeout'), 'checked:q3'));
+    expect(await row(browser, id)).toMatchObject({ checked: t3, failing: { since: t3, kind: 'timeout' } });
+  });
 });

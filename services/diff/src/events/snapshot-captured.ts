@@ -1,6 +1,6 @@
 import type { BlobStore } from '@mimamori/blob-store';
-import { type CatalogEntry, idempotent, writeEvent } from '@mimamori/bus';
-import type { checksEventsV1 } from '@mimamori/contracts';
+import { type CatalogEntry, type EventBus, writeEvent } from '@mimamori/bus';
+import type { checksEventsV1, updatesEventsV1 } from '@mimamori/contracts';
 import type { Db, Sql } from '@mimamori/db';
 import { checkCompleted, snapshotCaptured, streams, updateDetected } from '@mimamori/events';
 import type { Logger } from '@mimamori/runtime';
@@ -12,9 +12,9 @@ import { saveHistoryLimits } from '../store/history-retention.ts';
 import { DIFF_SCHEMA } from '../store/migrations.ts';
 import {
   type CheckResultRow,
-  hasCheckResult,
   isForgotten,
   recordCheckResult,
+  recordedCheckResult,
   recordUpdate,
 } from '../store/result-store.ts';
 import {
@@ -27,6 +27,8 @@ import { deleteBlobs } from './blobs.ts';
 
 export interface SnapshotDeps {
   blobs: BlobStore;
+  /** checks.completed of an unchanged check goes straight to the bus, not through the outbox (ADR 0032). */
+  bus: Pick<EventBus, 'publish'>;
   logger: Logger;
   now: () => Date;
   /** Snapshots judged at once. */
@@ -34,9 +36,13 @@ export interface SnapshotDeps {
 }
 
 /**
- * Judges each snapshot once per event id, in one transaction, with the watch settings the check
- * carried (ADR 0008). Blobs nothing refers to any more are deleted only after that transaction
- * committed.
+ * Judges each snapshot once per check, in one transaction, with the watch settings the check
+ * carried (ADR 0008). The check's result row is its own record of having been judged (the
+ * snapshot's message id is the check id), so no processed_events row is written. An unchanged
+ * check's checks.completed is published after that transaction committed and before the snapshot
+ * is acknowledged, rather than through the outbox (ADR 0032): a crash in between redelivers the
+ * snapshot, which finds the result recorded and publishes the same event again under the same
+ * message id. Blobs nothing refers to any more are deleted only after the commit.
  */
 export function snapshotCapturedEntry(db: Db, deps: SnapshotDeps): CatalogEntry {
   const durable = 'diff-snapshots-captured';
@@ -48,13 +54,23 @@ export function snapshotCapturedEntry(db: Db, deps: SnapshotDeps): CatalogEntry 
     ackWaitMs: 60_000,
     concurrency: deps.concurrency,
     handler: async (message) => {
-      let unused: string[] = [];
-      await idempotent(db, DIFF_SCHEMA, durable, async (_message, tx) => {
-        unused = await recordCheck(tx, snapshotCaptured.decode(message.data), deps);
-      })(message);
-      await deleteBlobs(deps.blobs, deps.logger, unused);
+      const snapshot = snapshotCaptured.decode(message.data);
+      const recorded = await db.transaction((tx) => recordCheck(tx, snapshot, deps));
+      if (recorded.completed) {
+        await deps.bus.publish(checkCompleted.subject, checkCompleted.encode(recorded.completed), {
+          msgId: recorded.completed.eventId,
+        });
+      }
+      await deleteBlobs(deps.blobs, deps.logger, recorded.unused);
     },
   };
+}
+
+/** What judging a snapshot left to do after its transaction: blobs to delete, an event to publish. */
+interface Recorded {
+  unused: string[];
+  /** checks.completed of an unchanged check, published once the transaction committed. */
+  completed?: updatesEventsV1.CheckCompleted;
 }
 
 // A check planned before watch settings travelled with checks (ADR 0008) cannot be judged.
@@ -62,21 +78,29 @@ const NO_SETTINGS = { code: 'invalid_job', detail: 'the check carried no watch s
 
 /**
  * Judges one snapshot in the caller's transaction: records the check's result, the area versions
- * and the update, and writes checks.completed (always) and updates.detected (updates) to the
- * outbox. Answers the snapshot's blobs nothing refers to any more.
+ * and the update, and writes updates.detected (updates) and checks.completed (updates and errors)
+ * to the outbox; an unchanged check's checks.completed is answered for the caller to publish.
+ * Answers the snapshot's blobs nothing refers to any more.
  */
 async function recordCheck(
   tx: Sql,
   snapshot: checksEventsV1.SnapshotCaptured,
   deps: SnapshotDeps,
-): Promise<string[]> {
+): Promise<Recorded> {
   const written = snapshotBlobKeys(snapshot);
   // Checks of one site are judged one at a time, each against the versions the last one recorded
   // (and a check reported twice at once is seen as judged by the second).
   await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [snapshot.targetId]);
-  if (await hasCheckResult(tx, snapshot.checkId)) return [];
+  const judged = await recordedCheckResult(tx, snapshot.checkId);
+  if (judged) {
+    // A redelivery: an unchanged check's event may not have gone out before a crash, so it goes
+    // again (JetStream drops the copy); the outbox holds the others'.
+    return judged.outcome === 'no_change'
+      ? { unused: [], completed: completedEvent(judged) }
+      : { unused: [] };
+  }
   // The site was deleted after the check was sent: nothing of it is kept.
-  if (await isForgotten(tx, snapshot.targetId)) return written;
+  if (await isForgotten(tx, snapshot.targetId)) return { unused: written };
   if (snapshot.watch) {
     await saveHistoryLimits(tx, snapshot, {
       keepUpdates: snapshot.watch.keepUpdates,
@@ -105,7 +129,7 @@ async function recordCheck(
       },
       snapshot.error.areaId,
     );
-    return written;
+    return { unused: written };
   }
   if (!snapshot.watch) {
     await finish(tx, {
@@ -114,7 +138,7 @@ async function recordCheck(
       errorCode: NO_SETTINGS.code,
       errorDetail: NO_SETTINGS.detail,
     });
-    return written;
+    return { unused: written };
   }
 
   const settings = watchSettingsOf(snapshot.watch);
@@ -136,7 +160,7 @@ async function recordCheck(
       },
       judgement.errorAreaId,
     );
-    return written;
+    return { unused: written };
   }
   const context = {
     targetId: snapshot.targetId,
@@ -147,8 +171,8 @@ async function recordCheck(
   };
   if (judgement.outcome === 'no_change') {
     await recordVersions(tx, { ...context, updateId: null }, judgement.record);
-    await finish(tx, result);
-    return unreferenced(written, snapshot, judgement);
+    await recordCheckResult(tx, result);
+    return { unused: unreferenced(written, snapshot, judgement), completed: completedEvent(result) };
   }
 
   const updateId = updateIdFor(snapshot.checkId);
@@ -190,29 +214,39 @@ async function recordCheck(
       afterScreenshotBlobKey: images.after,
     }),
   });
-  return [...unreferenced(written, snapshot, judgement), ...(await pruneVersions(tx, snapshot.targetId))];
+  return {
+    unused: [...unreferenced(written, snapshot, judgement), ...(await pruneVersions(tx, snapshot.targetId))],
+  };
 }
 
-/** `errorAreaId` names the area a failed judgement could not find (the failure alert names it). */
+/**
+ * Records an update's or an error's result with its checks.completed in the outbox, which keeps
+ * them in order behind the update's own event. `errorAreaId` names the area a failed judgement
+ * could not find (the failure alert names it).
+ */
 async function finish(tx: Sql, result: CheckResultRow, errorAreaId = ''): Promise<void> {
   await recordCheckResult(tx, result);
   await writeEvent(tx, DIFF_SCHEMA, {
     id: `checked:${result.checkId}`,
     subject: checkCompleted.subject,
-    data: checkCompleted.encode({
-      eventId: `checked:${result.checkId}`,
-      checkId: result.checkId,
-      targetId: result.targetId,
-      userId: result.userId,
-      ...(result.dueAt ? { dueAt: result.dueAt } : {}),
-      completedAt: result.completedAt,
-      outcome: result.outcome,
-      errorCode: result.errorCode,
-      errorDetail: result.errorDetail,
-      updateId: result.updateId ?? '',
-      errorAreaId,
-    }),
+    data: checkCompleted.encode(completedEvent(result, errorAreaId)),
   });
+}
+
+function completedEvent(result: CheckResultRow, errorAreaId = ''): updatesEventsV1.CheckCompleted {
+  return {
+    eventId: `checked:${result.checkId}`,
+    checkId: result.checkId,
+    targetId: result.targetId,
+    userId: result.userId,
+    ...(result.dueAt ? { dueAt: result.dueAt } : {}),
+    completedAt: result.completedAt,
+    outcome: result.outcome,
+    errorCode: result.errorCode,
+    errorDetail: result.errorDetail,
+    updateId: result.updateId ?? '',
+    errorAreaId,
+  };
 }
 
 /** The snapshot's areas, content that was too large for the event read from the blob store. */

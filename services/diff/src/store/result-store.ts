@@ -65,10 +65,32 @@ export async function recordUpdate(tx: Sql, row: UpdateRow): Promise<void> {
   );
 }
 
-/** Whether a result for the check is already recorded (a check the crawler reported twice). */
-export async function hasCheckResult(tx: Sql, checkId: string): Promise<boolean> {
-  const { rowCount } = await tx.query('SELECT 1 FROM diff.check_results WHERE check_id = $1', [checkId]);
-  return rowCount > 0;
+/** The check's result when it is already recorded (a check the crawler reported twice). */
+export async function recordedCheckResult(tx: Sql, checkId: string): Promise<CheckResultRow | undefined> {
+  const { rows } = await tx.query<{
+    check_id: string;
+    target_id: string;
+    user_id: string;
+    due_at: Date | null;
+    completed_at: Date;
+    outcome: CheckResultRow['outcome'];
+    error_code: string;
+    error_detail: string;
+    update_id: string | null;
+  }>('SELECT * FROM diff.check_results WHERE check_id = $1', [checkId]);
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    checkId: row.check_id,
+    targetId: row.target_id,
+    userId: row.user_id,
+    dueAt: row.due_at,
+    completedAt: row.completed_at,
+    outcome: row.outcome,
+    errorCode: row.error_code,
+    errorDetail: row.error_detail,
+    updateId: row.update_id,
+  };
 }
 
 /** Removes everything kept for a deleted site; answers the blob keys it referenced. */

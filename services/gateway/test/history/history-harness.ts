@@ -74,7 +74,7 @@ export async function startHistoryHarness(options: { imageLinkKey?: Buffer } = {
   const account = createGrpcClient(accountV1.AccountServiceClient, accountService.grpcAddress);
   const target = createGrpcClient(targetV1.TargetServiceClient, targetService.grpcAddress);
   const diffService = await runService(
-    createDiffService({ db, logger, blobs, now: () => clock.now() }),
+    createDiffService({ db, bus, logger, blobs, now: () => clock.now() }),
     host,
   );
   const history = createGrpcClient(diffV1.HistoryServiceClient, diffService.grpcAddress);

@@ -164,7 +164,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     host,
   );
   const targetService = await runService(createTargetService({ db, logger, secretBox }), host);
-  const diffService = await runService(createDiffService({ db, logger, blobs }), host);
+  const diffService = await runService(createDiffService({ db, bus: host.bus, logger, blobs }), host);
   const crawlerService = await runService(
     createCrawlerService({
       bus: testHost.bus,

@@ -1,6 +1,7 @@
 import type { Db } from '@mimamori/db';
 import {
   type CheckOutcome,
+  changesBeyondDueTime,
   countCheck,
   type FailureKind,
   type FailureStreak,
@@ -42,16 +43,30 @@ function streakOf(row: StreakRow | undefined): FailureStreak {
  * streak as it stands, whether this check changed it or was counted before.
  */
 export async function countOutcome(db: Db, targetId: string, check: CheckOutcome): Promise<FailureStreak> {
-  return db.transaction(async (tx) => {
-    const { rows } = await tx.query<StreakRow>(
-      `SELECT last_due_at, started_at, failed_since, kind_counts, last_kind, last_area_id, alerted_run,
-              recovered_run, recovered_at
-         FROM ${S}.error_streaks WHERE target_id = $1 FOR UPDATE`,
+  const columns = `last_due_at, started_at, failed_since, kind_counts, last_kind, last_area_id, alerted_run,
+              recovered_run, recovered_at`;
+  // A success while the site works changes nothing (ADR 0032): told without taking the row's
+  // lock, which would itself write the row's header.
+  if (!check.failure) {
+    const { rows } = await db.query<StreakRow>(
+      `SELECT ${columns} FROM ${S}.error_streaks WHERE target_id = $1`,
       [targetId],
     );
     const held = streakOf(rows[0]);
     const counted = countCheck(held, check);
     if (!counted) return held;
+    if (!changesBeyondDueTime(held, counted)) return counted;
+  }
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<StreakRow>(
+      `SELECT ${columns} FROM ${S}.error_streaks WHERE target_id = $1 FOR UPDATE`,
+      [targetId],
+    );
+    const held = streakOf(rows[0]);
+    const counted = countCheck(held, check);
+    if (!counted) return held;
+    // A success while the site works is not written (ADR 0032): only the due time would move.
+    if (!changesBeyondDueTime(held, counted)) return counted;
     await tx.query(
       `INSERT INTO ${S}.error_streaks
          (target_id, last_due_at, started_at, errors, kind_counts, last_kind, last_area_id, alerted_run,

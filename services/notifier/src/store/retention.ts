@@ -7,8 +7,9 @@ const S = NOTIFIER_SCHEMA;
  * Deletes what no event can need any more. A delivery row answers redeliveries of its event;
  * past the retention (days, against JetStream's 2-minute duplicate window and an event's last
  * redelivery within hours) only a dead letter redriven by hand could come back, and it would
- * send again. An error streak not extended for that long belongs to a site no longer checked
- * (paused or deleted with its event lost); a resumed site starts a fresh streak.
+ * send again. An error streak not extended for that long belongs to a site that works (a success
+ * with no run going leaves the row as it is, ADR 0032) or is no longer checked (paused or deleted
+ * with its event lost); either starts afresh from no streak.
  */
 export async function sweepNotifier(
   db: Db,

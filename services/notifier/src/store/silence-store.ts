@@ -14,6 +14,14 @@ export async function countForSilence(
   targetId: string,
   check: { completedAt: Date; changed: boolean },
 ): Promise<SilenceWatch> {
+  // Only a first check or a newer update writes; an unchanged check reads (ADR 0032).
+  const { rows: held } = await db.query<{ last_change_at: Date; told_for: Date | null }>(
+    `SELECT last_change_at, told_for FROM ${S}.silences WHERE target_id = $1`,
+    [targetId],
+  );
+  if (held[0] && !(check.changed && held[0].last_change_at.getTime() < check.completedAt.getTime())) {
+    return { lastChangeAt: held[0].last_change_at, toldFor: held[0].told_for };
+  }
   const { rows } = await db.query<{ last_change_at: Date; told_for: Date | null }>(
     `INSERT INTO ${S}.silences (target_id, last_change_at) VALUES ($1, $2)
      ON CONFLICT (target_id) DO UPDATE SET last_change_at =

@@ -3,7 +3,7 @@ import type { Db } from '@mimamori/db';
 import { checkCompleted, streams } from '@mimamori/events';
 import type { Logger } from '@mimamori/runtime';
 import { backoffUntil } from '../domain/backoff.ts';
-import { lockCounters, saveCounters } from '../store/schedule-store.ts';
+import { failuresOf, lockCounters, saveCounters } from '../store/schedule-store.ts';
 
 /**
  * Check outcomes: consecutive errors back a site off exponentially, any success resets it.
@@ -23,11 +23,18 @@ export function checkResultConsumers(db: Db, logger: Logger, backoffMaxMs: numbe
       handler: async (message) => {
         const result = checkCompleted.decode(message.data);
         const dueAt = result.dueAt ?? result.completedAt ?? new Date();
+        // A success for a site with no failures changes nothing (ADR 0032): told without taking
+        // the row's lock, which would itself write the row's header.
+        if (result.outcome !== 'error' && (await failuresOf(db, result.targetId)) === 0) return;
         await db.transaction(async (tx) => {
           const counters = await lockCounters(tx, result.targetId);
           if (!counters) return;
           if (counters.lastResultDueAt && counters.lastResultDueAt.getTime() >= dueAt.getTime()) return;
           const failures = result.outcome === 'error' ? counters.failures + 1 : 0;
+          // A success while the site works changes nothing the dispatch reads, so it is not written
+          // (ADR 0032): the due time counted stays at the last failure's or older, and a failure
+          // reported late after such a success counts once, to be reset by the next success.
+          if (failures === 0 && counters.failures === 0) return;
           const until = backoffUntil(failures, dueAt, counters.intervalMs, backoffMaxMs);
           await saveCounters(tx, result.targetId, { failures, backoffUntil: until, lastResultDueAt: dueAt });
           if (until) logger.info({ targetId: result.targetId, failures, until }, 'failing site backed off');

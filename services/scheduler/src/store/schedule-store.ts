@@ -110,6 +110,15 @@ export async function lockCounters(sql: Sql, targetId: string): Promise<Schedule
   };
 }
 
+/** The site's consecutive failures, read without a lock (0 for a site without a schedule). */
+export async function failuresOf(sql: Sql, targetId: string): Promise<number> {
+  const { rows } = await sql.query<{ failures: number }>(
+    `SELECT failures FROM ${schedules} WHERE target_id = $1`,
+    [targetId],
+  );
+  return rows[0]?.failures ?? 0;
+}
+
 export async function saveCounters(
   sql: Sql,
   targetId: string,
@@ -222,7 +231,14 @@ export async function keepCheckState(
        sealed_session_state = CASE WHEN EXCLUDED.sealed_session_state = ''
          THEN ${keptState}.sealed_session_state ELSE EXCLUDED.sealed_session_state END,
        areas_digest = EXCLUDED.areas_digest, check_due_at = EXCLUDED.check_due_at
-     WHERE ${keptState}.check_due_at < EXCLUDED.check_due_at`,
+     WHERE ${keptState}.check_due_at < EXCLUDED.check_due_at
+       -- A check that read the areas as kept and brought no new session leaves the row as it is
+       -- (ADR 0032), unless the site's settings changed since the kept check, which makes the
+       -- kept state unsendable until a newer check stamps it.
+       AND (${keptState}.areas_digest <> EXCLUDED.areas_digest
+            OR (EXCLUDED.sealed_session_state <> ''
+                AND EXCLUDED.sealed_session_state <> ${keptState}.sealed_session_state)
+            OR ${keptState}.check_due_at <= (SELECT changed_at FROM ${schedules} WHERE target_id = $1))`,
     [state.targetId, state.sealedSessionState, state.areasDigest, state.checkDueAt],
   );
   return rowCount > 0;

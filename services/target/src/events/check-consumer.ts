@@ -1,13 +1,14 @@
-import { type CatalogEntry, idempotent } from '@mimamori/bus';
+import type { CatalogEntry } from '@mimamori/bus';
 import type { Db } from '@mimamori/db';
 import { checkCompleted, streams } from '@mimamori/events';
 import { isTargetId } from '../domain/target-id.ts';
-import { TARGET_SCHEMA } from '../store/migrations.ts';
 import type { TargetStore } from '../store/target-store.ts';
 
 /**
  * The site list's 'checked', 'updated', NEW and failing state follow the diff service's check
- * results.
+ * results. Each is written so that applying a result twice changes nothing (times only move
+ * forward, failures are counted in due-time order), so no processed_events row is written for a
+ * result: the checks' busiest subject would otherwise write one per check (ADR 0032).
  */
 export function checkConsumer(db: Db, targets: TargetStore): CatalogEntry {
   return {
@@ -17,19 +18,22 @@ export function checkConsumer(db: Db, targets: TargetStore): CatalogEntry {
     maxDeliver: 10,
     ackWaitMs: 30_000,
     concurrency: 8,
-    handler: idempotent(db, TARGET_SCHEMA, 'target-check-completed', async (message, tx) => {
+    handler: async (message) => {
       const check = checkCompleted.decode(message.data);
       if (!isTargetId(check.targetId) || !check.completedAt) return;
-      await targets.recordCheck(tx, {
-        targetId: check.targetId,
-        userId: check.userId,
-        dueAt: check.dueAt ?? check.completedAt,
-        completedAt: check.completedAt,
-        outcome: check.outcome,
-        errorCode: check.errorCode,
-        errorDetail: check.errorDetail,
-        errorAreaId: check.errorAreaId,
-      });
-    }),
+      const completedAt = check.completedAt;
+      await db.transaction((tx) =>
+        targets.recordCheck(tx, {
+          targetId: check.targetId,
+          userId: check.userId,
+          dueAt: check.dueAt ?? completedAt,
+          completedAt,
+          outcome: check.outcome,
+          errorCode: check.errorCode,
+          errorDetail: check.errorDetail,
+          errorAreaId: check.errorAreaId,
+        }),
+      );
+    },
   };
 }

@@ -116,4 +116,20 @@ export const targetMigrations: Migration[] = [
         ADD COLUMN quiet_hours jsonb;
     `,
   },
+  {
+    version: 11,
+    name: 'last check in a row of its own',
+    sql: `
+      -- ADR 0032: every check moves the list's 'checked' time, and an unchanged check moves
+      -- nothing else; written into the site's wide row, that one time cost about 900 bytes a
+      -- check. It lives here instead, a narrow row updated in place.
+      CREATE TABLE last_checks (
+        target_id uuid PRIMARY KEY REFERENCES targets (id) ON DELETE CASCADE,
+        checked_at timestamptz NOT NULL
+      );
+      INSERT INTO last_checks (target_id, checked_at)
+        SELECT id, last_checked_at FROM targets WHERE last_checked_at IS NOT NULL;
+      ALTER TABLE targets DROP COLUMN last_checked_at;
+    `,
+  },
 ];

@@ -1,5 +1,6 @@
 import type { Db, Sql } from '@mimamori/db';
 import {
+  changesBeyondDueTime,
   countCheck,
   type FailureKind,
   type FailureStreak,
@@ -106,7 +107,8 @@ function values(site: TargetRecord): unknown[] {
   ];
 }
 
-const SELECT = `SELECT ${COLUMNS.join(', ')}, last_update_at, last_checked_at, failing_since, failing_kind FROM ${S}.targets`;
+const SELECT = `SELECT ${COLUMNS.join(', ')}, last_update_at, failing_since, failing_kind,
+  (SELECT checked_at FROM ${S}.last_checks WHERE target_id = targets.id) AS last_checked_at FROM ${S}.targets`;
 
 export function createTargetStore(db: Db, now: () => Date = () => new Date()): TargetStore {
   const unitOn = (tx: Sql, userId: string): TargetUnit => ({
@@ -216,14 +218,31 @@ export function createTargetStore(db: Db, now: () => Date = () => new Date()): T
       return rows.map(toTargetRecord);
     },
     async recordCheck(tx, check) {
-      await recordFailureRun(tx, check);
+      // The check's time, in place, only forward; the only row an unchanged check writes here
+      // (ADR 0032). Whether a newer check already finished is what a late failure is read by.
+      const { rows } = await tx.query<{ checked_at: Date; newer: boolean }>(
+        `WITH site AS (SELECT id FROM ${S}.targets WHERE id = $1 AND user_id = $2),
+              before AS (SELECT checked_at FROM ${S}.last_checks WHERE target_id = $1),
+              moved AS (
+                INSERT INTO ${S}.last_checks (target_id, checked_at) SELECT id, $3 FROM site
+                ON CONFLICT (target_id) DO UPDATE SET checked_at = EXCLUDED.checked_at
+                 WHERE last_checks.checked_at < EXCLUDED.checked_at
+                RETURNING checked_at)
+         SELECT (SELECT checked_at FROM before) AS checked_at,
+                coalesce((SELECT checked_at FROM before) > $3, false) AS newer
+           FROM site`,
+        [check.targetId, check.userId, check.completedAt],
+      );
+      const site = rows[0];
+      if (!site) return;
+      await recordFailureRun(tx, check, site.newer);
+      if (check.outcome !== 'update') return;
       await tx.query(
         `UPDATE ${S}.targets
-            SET last_checked_at = GREATEST(last_checked_at, $3),
-                last_update_at = CASE WHEN $4 THEN GREATEST(last_update_at, $3) ELSE last_update_at END,
-                is_new = is_new OR ($4 AND (last_update_at IS NULL OR last_update_at < $3))
+            SET last_update_at = GREATEST(last_update_at, $3),
+                is_new = is_new OR last_update_at IS NULL OR last_update_at < $3
           WHERE id = $1 AND user_id = $2`,
-        [check.targetId, check.userId, check.completedAt, check.outcome === 'update'],
+        [check.targetId, check.userId, check.completedAt],
       );
     },
     async within(tx, userId) {
@@ -247,7 +266,16 @@ interface StoredRun {
  * Counts the check into the site's run of failures (in due-time order, under the row's lock) and
  * keeps the failing state the list shows. The notifier counts the same run for its alerts.
  */
-async function recordFailureRun(tx: Sql, check: CheckOutcome): Promise<void> {
+async function recordFailureRun(tx: Sql, check: CheckOutcome, newerChecked: boolean): Promise<void> {
+  // A success with no run going changes nothing (ADR 0032): told without taking the site row's
+  // lock, which would itself write the wide row's header.
+  if (check.outcome !== 'error') {
+    const { rows: quick } = await tx.query<{ running: boolean }>(
+      `SELECT coalesce(failure_run->>'startedAt', '') <> '' AS running FROM ${S}.targets WHERE id = $1 AND user_id = $2`,
+      [check.targetId, check.userId],
+    );
+    if (quick[0]?.running === false) return;
+  }
   const { rows } = await tx.query<{ failure_run: StoredRun | null; failure_alert_after: number }>(
     `SELECT failure_run, failure_alert_after FROM ${S}.targets WHERE id = $1 AND user_id = $2 FOR UPDATE`,
     [check.targetId, check.userId],
@@ -270,8 +298,12 @@ async function recordFailureRun(tx: Sql, check: CheckOutcome): Promise<void> {
     check.outcome === 'error'
       ? { kind: failureKindOf(check.errorCode, check.errorDetail), areaId: check.errorAreaId }
       : null;
+  // A failure reported after a newer check had finished does not start a run: with no run going,
+  // that newer check worked, and the success was not written down (below).
+  if (failure && !held.startedAt && newerChecked) return;
   const run = countCheck(held, { dueAt: check.dueAt, completedAt: check.completedAt, failure });
-  if (!run) return;
+  // A success with no run going changes nothing but the due time; it is not written (ADR 0032).
+  if (!run || !changesBeyondDueTime(held, run)) return;
   const failing = isFailing(run, row.failure_alert_after);
   await tx.query(
     `UPDATE ${S}.targets
