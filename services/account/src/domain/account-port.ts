@@ -32,6 +32,8 @@ export interface ProfileChange {
   lang?: 'ja' | 'en';
   timezone?: string;
   currency?: 'JPY' | 'USD';
+  /** When set, the save applies only over this revision (docs/product.md#edit-conflicts). */
+  expectedRevision?: number;
 }
 
 export type TokenUse = { userId: string; subject: string } | 'used' | null;
@@ -73,7 +75,8 @@ export interface AccountPort extends ApiAccessPort {
   setPassword(userId: string, passwordHash: string, keepSessionHash: string): Promise<void>;
   passwordHashOf(userId: string): Promise<string | null>;
 
-  updateProfile(userId: string, change: ProfileChange): Promise<void>;
+  /** False when `expectedRevision` is not the saved one: nothing was written. */
+  updateProfile(userId: string, change: ProfileChange): Promise<boolean>;
   /** The currency billing fixed at the payment provider; null before billing started (or without it). */
   billingCurrency(userId: string): Promise<'JPY' | 'USD' | null>;
   addMail(

@@ -279,12 +279,22 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
     },
 
     async updateProfile(userId, change: ProfileChange) {
-      await db.query(
+      // The revision is compared and raised in the one statement, so two saves cannot both pass.
+      const { rowCount } = await db.query(
         `UPDATE ${S}.users SET name = coalesce($2, name), lang = coalesce($3, lang),
-                timezone = coalesce($4, timezone), currency = coalesce($5, currency)
-          WHERE id = $1`,
-        [userId, change.name ?? null, change.lang ?? null, change.timezone ?? null, change.currency ?? null],
+                timezone = coalesce($4, timezone), currency = coalesce($5, currency),
+                settings_revision = settings_revision + 1
+          WHERE id = $1 AND ($6::bigint IS NULL OR settings_revision = $6)`,
+        [
+          userId,
+          change.name ?? null,
+          change.lang ?? null,
+          change.timezone ?? null,
+          change.currency ?? null,
+          change.expectedRevision ?? null,
+        ],
       );
+      return (rowCount ?? 0) > 0;
     },
 
     async addMail(address, mail) {

@@ -345,4 +345,13 @@ export const accountMigrations: Migration[] = [
       $fn$;
     `,
   },
+  {
+    version: 11,
+    name: 'settings revision',
+    sql: `
+      -- docs/product.md#edit-conflicts: raised by every save of the account's settings; a save
+      -- that names an older one is refused, so two open pages cannot overwrite each other unseen.
+      ALTER TABLE users ADD COLUMN settings_revision bigint NOT NULL DEFAULT 1;
+    `,
+  },
 ];

@@ -214,6 +214,11 @@ export interface AccountSettings {
   trialEndsAt?: Date | undefined;
   deleteAt?: Date | undefined;
   subscriptionStatus: number;
+  /**
+   * Raised by every save of the profile fields; an update names the one it was read at
+   * (docs/product.md#edit-conflicts).
+   */
+  revision: number;
 }
 
 /** An additional e-mail address; index is its stable position in the account's list. */
@@ -231,7 +236,11 @@ export interface UpdateAccountRequest {
   name?: string | undefined;
   lang?: string | undefined;
   timezone?: string | undefined;
-  currency?: string | undefined;
+  currency?:
+    | string
+    | undefined;
+  /** The revision the edit started from; a newer one refuses the update with ABORTED `edit_conflict`. */
+  expectedRevision?: number | undefined;
 }
 
 export interface UpdateAccountResponse {
@@ -3120,6 +3129,7 @@ function createBaseAccountSettings(): AccountSettings {
     trialEndsAt: undefined,
     deleteAt: undefined,
     subscriptionStatus: 0,
+    revision: 0,
   };
 }
 
@@ -3172,6 +3182,9 @@ export const AccountSettings: MessageFns<AccountSettings> = {
     }
     if (message.subscriptionStatus !== 0) {
       writer.uint32(128).int32(message.subscriptionStatus);
+    }
+    if (message.revision !== 0) {
+      writer.uint32(136).int64(message.revision);
     }
     return writer;
   },
@@ -3317,6 +3330,14 @@ export const AccountSettings: MessageFns<AccountSettings> = {
             message.subscriptionStatus = reader.int32();
             continue;
           }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.revision = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3379,6 +3400,7 @@ export const AccountSettings: MessageFns<AccountSettings> = {
         : isSet(object.subscription_status)
         ? globalThis.Number(object.subscription_status)
         : 0,
+      revision: isSet(object.revision) ? globalThis.Number(object.revision) : 0,
     };
   },
 
@@ -3432,6 +3454,9 @@ export const AccountSettings: MessageFns<AccountSettings> = {
     if (message.subscriptionStatus !== 0) {
       obj.subscriptionStatus = Math.round(message.subscriptionStatus);
     }
+    if (message.revision !== 0) {
+      obj.revision = Math.round(message.revision);
+    }
     return obj;
   },
 
@@ -3456,6 +3481,7 @@ export const AccountSettings: MessageFns<AccountSettings> = {
     message.trialEndsAt = object.trialEndsAt ?? undefined;
     message.deleteAt = object.deleteAt ?? undefined;
     message.subscriptionStatus = object.subscriptionStatus ?? 0;
+    message.revision = object.revision ?? 0;
     return message;
   },
 };
@@ -3578,7 +3604,15 @@ export const MailAddress: MessageFns<MailAddress> = {
 };
 
 function createBaseUpdateAccountRequest(): UpdateAccountRequest {
-  return { sessionToken: "", userId: "", name: undefined, lang: undefined, timezone: undefined, currency: undefined };
+  return {
+    sessionToken: "",
+    userId: "",
+    name: undefined,
+    lang: undefined,
+    timezone: undefined,
+    currency: undefined,
+    expectedRevision: undefined,
+  };
 }
 
 export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
@@ -3600,6 +3634,9 @@ export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
     }
     if (message.currency !== undefined) {
       writer.uint32(50).string(message.currency);
+    }
+    if (message.expectedRevision !== undefined) {
+      writer.uint32(56).int64(message.expectedRevision);
     }
     return writer;
   },
@@ -3665,6 +3702,14 @@ export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
             message.currency = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.expectedRevision = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3693,6 +3738,11 @@ export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
       lang: isSet(object.lang) ? globalThis.String(object.lang) : undefined,
       timezone: isSet(object.timezone) ? globalThis.String(object.timezone) : undefined,
       currency: isSet(object.currency) ? globalThis.String(object.currency) : undefined,
+      expectedRevision: isSet(object.expectedRevision)
+        ? globalThis.Number(object.expectedRevision)
+        : isSet(object.expected_revision)
+        ? globalThis.Number(object.expected_revision)
+        : undefined,
     };
   },
 
@@ -3716,6 +3766,9 @@ export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
     if (message.currency !== undefined) {
       obj.currency = message.currency;
     }
+    if (message.expectedRevision !== undefined) {
+      obj.expectedRevision = Math.round(message.expectedRevision);
+    }
     return obj;
   },
 
@@ -3730,6 +3783,7 @@ export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
     message.lang = object.lang ?? undefined;
     message.timezone = object.timezone ?? undefined;
     message.currency = object.currency ?? undefined;
+    message.expectedRevision = object.expectedRevision ?? undefined;
     return message;
   },
 };
