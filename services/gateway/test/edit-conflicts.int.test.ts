@@ -186,6 +186,25 @@ describe('edit conflicts', () => {
     expect((await browser.get('/api/account')).body.revision).toBe(revision + 1);
   });
 
+  it('refuses a stale quiet hours save with 409 naming the changed field; they share the settings revision', async () => {
+    const read = await browser.get('/api/v2/quiet-hours');
+    expect(read.status).toBe(200);
+    const revision = Number(read.body.revision);
+    const other = await browser.post('/api/v2/quiet-hours', { from: '22:00', until: '07:00', revision });
+    expect(other.status, other.text).toBe(200);
+    expect(other.body.revision).toBe(revision + 1);
+
+    const stale = await browser.post('/api/v2/quiet-hours', { from: '23:00', until: '07:00', revision });
+    expect(stale.status, stale.text).toBe(409);
+    const { conflict } = stale.body as unknown as Conflict;
+    expect(conflict).toEqual({ revision: revision + 1, changed: [{ field: 'from', value: '22:00' }] });
+    expect((await browser.get('/api/v2/quiet-hours')).body.from).toBe('22:00');
+    // The account's name form, opened before, meets the same revision.
+    const name = await browser.post('/api/account/update', { name: 'Late', revision });
+    expect(name.status).toBe(409);
+    expect((await browser.get('/api/account')).body.revision).toBe(revision + 1);
+  });
+
   it('keeps another user’s site out of reach: a revision does not open it', async () => {
     const { browser: mallory } = await harness.member('mallory-conflicts@example.com');
     const start = await readSite();

@@ -88,8 +88,12 @@ export interface AccountPort extends ApiAccessPort {
   /** The account-wide webhook URL as stored (sealed), or null when none is linked. */
   sealedDiscordWebhook(userId: string): Promise<string | null>;
   /** The account's quiet hours (docs/product.md#quiet-hours); NO_QUIET_HOURS when never set. */
-  quietHours(userId: string): Promise<QuietHours>;
-  setQuietHours(userId: string, quiet: QuietHours): Promise<void>;
+  quietHours(userId: string): Promise<{ quiet: QuietHours; revision: number }>;
+  /**
+   * Saves the quiet hours and raises the settings revision; with `expectedRevision`, only over
+   * that one (docs/product.md#edit-conflicts). The new revision, or null when it had moved on.
+   */
+  setQuietHours(userId: string, quiet: QuietHours, expectedRevision?: number): Promise<number | null>;
 
   insertSupportRequest(
     request: { id: string; userId: string; type: string; notes: string; createdAt: Date },

@@ -340,15 +340,24 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
     },
 
     async quietHours(userId) {
-      const { rows } = await db.query<{ quiet_hours: QuietHours | null }>(
-        `SELECT quiet_hours FROM ${S}.users WHERE id = $1`,
+      const { rows } = await db.query<{ quiet_hours: QuietHours | null; settings_revision: string }>(
+        `SELECT quiet_hours, settings_revision FROM ${S}.users WHERE id = $1`,
         [userId],
       );
-      return rows[0]?.quiet_hours ?? NO_QUIET_HOURS;
+      return {
+        quiet: rows[0]?.quiet_hours ?? NO_QUIET_HOURS,
+        revision: Number(rows[0]?.settings_revision ?? 0),
+      };
     },
 
-    async setQuietHours(userId, quiet) {
-      await db.query(`UPDATE ${S}.users SET quiet_hours = $2 WHERE id = $1`, [userId, JSON.stringify(quiet)]);
+    async setQuietHours(userId, quiet, expectedRevision) {
+      const { rows } = await db.query<{ settings_revision: string }>(
+        `UPDATE ${S}.users SET quiet_hours = $2, settings_revision = settings_revision + 1
+          WHERE id = $1 AND ($3::bigint IS NULL OR settings_revision = $3)
+          RETURNING settings_revision`,
+        [userId, JSON.stringify(quiet), expectedRevision ?? null],
+      );
+      return rows[0] ? Number(rows[0].settings_revision) : null;
     },
 
     async insertSupportRequest(request, mail) {

@@ -383,17 +383,26 @@ export interface GetQuietHoursRequest {
 }
 
 export interface GetQuietHoursResponse {
-  quietHours?: QuietHours | undefined;
+  quietHours?:
+    | QuietHours
+    | undefined;
+  /** The account settings' revision (AccountSettings.revision): quiet hours are one of them. */
+  revision: number;
 }
 
 /** Refused with INVALID_ARGUMENT quiet_hours_time_invalid or quiet_hours_day_invalid. */
 export interface SetQuietHoursRequest {
   sessionToken: string;
-  quietHours?: QuietHours | undefined;
+  quietHours?:
+    | QuietHours
+    | undefined;
+  /** The revision the edit started from; a newer one refuses the save with ABORTED `edit_conflict`. */
+  expectedRevision?: number | undefined;
 }
 
 export interface SetQuietHoursResponse {
   quietHours?: QuietHours | undefined;
+  revision: number;
 }
 
 export interface ProfileWebhook {
@@ -6034,13 +6043,16 @@ export const GetQuietHoursRequest: MessageFns<GetQuietHoursRequest> = {
 };
 
 function createBaseGetQuietHoursResponse(): GetQuietHoursResponse {
-  return { quietHours: undefined };
+  return { quietHours: undefined, revision: 0 };
 }
 
 export const GetQuietHoursResponse: MessageFns<GetQuietHoursResponse> = {
   encode(message: GetQuietHoursResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.quietHours !== undefined) {
       QuietHours.encode(message.quietHours, writer.uint32(10).fork()).join();
+    }
+    if (message.revision !== 0) {
+      writer.uint32(16).int64(message.revision);
     }
     return writer;
   },
@@ -6066,6 +6078,14 @@ export const GetQuietHoursResponse: MessageFns<GetQuietHoursResponse> = {
             message.quietHours = QuietHours.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.revision = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6085,6 +6105,7 @@ export const GetQuietHoursResponse: MessageFns<GetQuietHoursResponse> = {
         : isSet(object.quiet_hours)
         ? QuietHours.fromJSON(object.quiet_hours)
         : undefined,
+      revision: isSet(object.revision) ? globalThis.Number(object.revision) : 0,
     };
   },
 
@@ -6092,6 +6113,9 @@ export const GetQuietHoursResponse: MessageFns<GetQuietHoursResponse> = {
     const obj: any = {};
     if (message.quietHours !== undefined) {
       obj.quietHours = QuietHours.toJSON(message.quietHours);
+    }
+    if (message.revision !== 0) {
+      obj.revision = Math.round(message.revision);
     }
     return obj;
   },
@@ -6104,12 +6128,13 @@ export const GetQuietHoursResponse: MessageFns<GetQuietHoursResponse> = {
     message.quietHours = (object.quietHours !== undefined && object.quietHours !== null)
       ? QuietHours.fromPartial(object.quietHours)
       : undefined;
+    message.revision = object.revision ?? 0;
     return message;
   },
 };
 
 function createBaseSetQuietHoursRequest(): SetQuietHoursRequest {
-  return { sessionToken: "", quietHours: undefined };
+  return { sessionToken: "", quietHours: undefined, expectedRevision: undefined };
 }
 
 export const SetQuietHoursRequest: MessageFns<SetQuietHoursRequest> = {
@@ -6119,6 +6144,9 @@ export const SetQuietHoursRequest: MessageFns<SetQuietHoursRequest> = {
     }
     if (message.quietHours !== undefined) {
       QuietHours.encode(message.quietHours, writer.uint32(18).fork()).join();
+    }
+    if (message.expectedRevision !== undefined) {
+      writer.uint32(24).int64(message.expectedRevision);
     }
     return writer;
   },
@@ -6152,6 +6180,14 @@ export const SetQuietHoursRequest: MessageFns<SetQuietHoursRequest> = {
             message.quietHours = QuietHours.decode(reader, reader.uint32());
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.expectedRevision = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6176,6 +6212,11 @@ export const SetQuietHoursRequest: MessageFns<SetQuietHoursRequest> = {
         : isSet(object.quiet_hours)
         ? QuietHours.fromJSON(object.quiet_hours)
         : undefined,
+      expectedRevision: isSet(object.expectedRevision)
+        ? globalThis.Number(object.expectedRevision)
+        : isSet(object.expected_revision)
+        ? globalThis.Number(object.expected_revision)
+        : undefined,
     };
   },
 
@@ -6186,6 +6227,9 @@ export const SetQuietHoursRequest: MessageFns<SetQuietHoursRequest> = {
     }
     if (message.quietHours !== undefined) {
       obj.quietHours = QuietHours.toJSON(message.quietHours);
+    }
+    if (message.expectedRevision !== undefined) {
+      obj.expectedRevision = Math.round(message.expectedRevision);
     }
     return obj;
   },
@@ -6199,18 +6243,22 @@ export const SetQuietHoursRequest: MessageFns<SetQuietHoursRequest> = {
     message.quietHours = (object.quietHours !== undefined && object.quietHours !== null)
       ? QuietHours.fromPartial(object.quietHours)
       : undefined;
+    message.expectedRevision = object.expectedRevision ?? undefined;
     return message;
   },
 };
 
 function createBaseSetQuietHoursResponse(): SetQuietHoursResponse {
-  return { quietHours: undefined };
+  return { quietHours: undefined, revision: 0 };
 }
 
 export const SetQuietHoursResponse: MessageFns<SetQuietHoursResponse> = {
   encode(message: SetQuietHoursResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.quietHours !== undefined) {
       QuietHours.encode(message.quietHours, writer.uint32(10).fork()).join();
+    }
+    if (message.revision !== 0) {
+      writer.uint32(16).int64(message.revision);
     }
     return writer;
   },
@@ -6236,6 +6284,14 @@ export const SetQuietHoursResponse: MessageFns<SetQuietHoursResponse> = {
             message.quietHours = QuietHours.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.revision = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6255,6 +6311,7 @@ export const SetQuietHoursResponse: MessageFns<SetQuietHoursResponse> = {
         : isSet(object.quiet_hours)
         ? QuietHours.fromJSON(object.quiet_hours)
         : undefined,
+      revision: isSet(object.revision) ? globalThis.Number(object.revision) : 0,
     };
   },
 
@@ -6262,6 +6319,9 @@ export const SetQuietHoursResponse: MessageFns<SetQuietHoursResponse> = {
     const obj: any = {};
     if (message.quietHours !== undefined) {
       obj.quietHours = QuietHours.toJSON(message.quietHours);
+    }
+    if (message.revision !== 0) {
+      obj.revision = Math.round(message.revision);
     }
     return obj;
   },
@@ -6274,6 +6334,7 @@ export const SetQuietHoursResponse: MessageFns<SetQuietHoursResponse> = {
     message.quietHours = (object.quietHours !== undefined && object.quietHours !== null)
       ? QuietHours.fromPartial(object.quietHours)
       : undefined;
+    message.revision = object.revision ?? 0;
     return message;
   },
 };
