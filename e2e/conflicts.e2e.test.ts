@@ -39,6 +39,7 @@ const WORDS = {
     nameField: '名前',
     reload: '保存された内容を読み込む',
     reapply: '自分の入力を戻す',
+    quietSave: '保存',
   },
   en: {
     label: 'Label',
@@ -50,6 +51,7 @@ const WORDS = {
     nameField: 'Name',
     reload: 'Load the saved version',
     reapply: 'Put my input back',
+    quietSave: 'Save',
   },
 } as const;
 
@@ -195,6 +197,14 @@ describe('two tabs editing one thing', () => {
       await expect
         .poll(async () => ((await api.get('/api/account')).body as { name: string }).name)
         .toBe(nameB);
+      // Another form of the same page started from the revision before that save: it follows its
+      // own tab's save and is no conflict.
+      const quietForm = b.locator('form', { has: b.locator('#quiet-from') });
+      await b.locator('#quiet-from').fill(width === WIDE.width ? '22:00' : '21:30');
+      await b.locator('#quiet-until').fill('07:00');
+      await quietForm.getByRole('button', { name: words.quietSave }).click();
+      await expect.poll(() => quietForm.getByRole('status').count()).toBe(1);
+      expect(await quietForm.getByRole('alert').count()).toBe(0);
       await a.close();
       await b.close();
     }, 60_000);

@@ -39,6 +39,21 @@ function toIdentity(row: IdentityRow | undefined): SignInIdentity | null {
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === UNIQUE_VIOLATION;
 
+/**
+ * docs/product.md#edit-conflicts. Each save raises the settings revision and records it against
+ * the settings it wrote (`fields`, the parameter holding their names).
+ */
+const raiseRevision = (fields: string) => `settings_revision = settings_revision + 1,
+  settings_changed_at = settings_changed_at
+    || (SELECT coalesce(jsonb_object_agg(field, settings_revision + 1), '{}') FROM unnest(${fields}::text[]) AS field)`;
+/**
+ * A save naming a revision is refused when one of its own settings was written after it; compared
+ * and written in the one statement, so two saves cannot both pass. Without one it applies.
+ */
+const unchangedSince = (revision: string, fields: string) => `(${revision}::bigint IS NULL OR NOT EXISTS (
+  SELECT 1 FROM jsonb_each_text(settings_changed_at) AS changed
+   WHERE changed.key = ANY(${fields}::text[]) AND changed.value::bigint > ${revision}))`;
+
 export function createAccountStore(db: Db, box: SecretBox): AccountPort {
   const identity = `id, password_hash, email_verified_at, deleted_at, lang, email`;
   return {
@@ -279,12 +294,13 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
     },
 
     async updateProfile(userId, change: ProfileChange) {
-      // The revision is compared and raised in the one statement, so two saves cannot both pass.
+      const fields = (['name', 'lang', 'timezone', 'currency'] as const).filter(
+        (field) => change[field] !== undefined,
+      );
       const { rowCount } = await db.query(
         `UPDATE ${S}.users SET name = coalesce($2, name), lang = coalesce($3, lang),
-                timezone = coalesce($4, timezone), currency = coalesce($5, currency),
-                settings_revision = settings_revision + 1
-          WHERE id = $1 AND ($6::bigint IS NULL OR settings_revision = $6)`,
+                timezone = coalesce($4, timezone), currency = coalesce($5, currency), ${raiseRevision('$7')}
+          WHERE id = $1 AND ${unchangedSince('$6', '$7')}`,
         [
           userId,
           change.name ?? null,
@@ -292,6 +308,7 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
           change.timezone ?? null,
           change.currency ?? null,
           change.expectedRevision ?? null,
+          fields,
         ],
       );
       return (rowCount ?? 0) > 0;
@@ -352,10 +369,10 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
 
     async setQuietHours(userId, quiet, expectedRevision) {
       const { rows } = await db.query<{ settings_revision: string }>(
-        `UPDATE ${S}.users SET quiet_hours = $2, settings_revision = settings_revision + 1
-          WHERE id = $1 AND ($3::bigint IS NULL OR settings_revision = $3)
+        `UPDATE ${S}.users SET quiet_hours = $2, ${raiseRevision('$4')}
+          WHERE id = $1 AND ${unchangedSince('$3', '$4')}
           RETURNING settings_revision`,
-        [userId, JSON.stringify(quiet), expectedRevision ?? null],
+        [userId, JSON.stringify(quiet), expectedRevision ?? null, ['quiet_hours']],
       );
       return rows[0] ? Number(rows[0].settings_revision) : null;
     },
