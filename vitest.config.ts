@@ -29,6 +29,7 @@ const KNOWN_LONG_FILES: [string, number][] = [
   ['e2e/journey.e2e.test.ts', 200],
   ['e2e/billing-states.e2e.test.ts', 187],
   ['e2e/chat-channels.e2e.test.ts', 125],
+  ['e2e/conflicts.e2e.test.ts', 124],
   ['system-tests/faults/nats-restarted.int.test.ts', 94],
   ['system-tests/unchanged-check-writes.int.test.ts', 72],
   ['e2e/target-detail.e2e.test.ts', 68],

@@ -90,6 +90,8 @@ describe('quiet hours on the account page (docs/product.md#quiet-hours)', () => 
       all_day: [0, 6],
       holidays: true,
       alerts_break_through: false,
+      // The account settings' revision, which the next save sends back (docs/api.md#edit-conflicts).
+      revision: expect.any(Number),
     });
     await expectNoSeriousAxeViolations(page);
     await section.screenshot({ path: join(shots, 'quiet-hours-ja-1280-section.png') });

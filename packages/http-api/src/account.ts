@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { csrfFailed, refusal, signedOut, statusAnswer } from './api-error.ts';
+import { editRevision, savedRevision } from './edit-conflict.ts';
 
 // The account service checks every value and names what it refuses (password_too_short, …);
 // here a field of the wrong type is a bad_request, and a missing one reads as empty.
@@ -38,6 +39,7 @@ export const accountUpdateBody = body({
   lang: text('ja or en'),
   timezone: text('IANA zone, e.g. Asia/Tokyo or Etc/GMT-9'),
   currency: text('JPY or USD'),
+  revision: editRevision,
 });
 /** The profile fields the account screen saves; the user is the session's. */
 export type AccountUpdate = Omit<NonNullable<z.input<typeof accountUpdateBody>>, 'user_id'>;
@@ -87,6 +89,7 @@ export const accountSettings = z
       .describe('1 trial, 2 active, 6 renewal failed, 7 on hold, 9 cancelled'),
     trial_ends_at: z.iso.datetime().nullable(),
     delete_at: z.iso.datetime().nullable(),
+    revision: savedRevision.describe('Of the fields /api/account/update saves'),
   })
   .meta({ id: 'AccountSettings' });
 export type AccountSettings = z.infer<typeof accountSettings>;

@@ -10,6 +10,7 @@ export * from './api-error.ts';
 export * from './audit.ts';
 export * from './billing.ts';
 export * from './chat-link.ts';
+export * from './edit-conflict.ts';
 export * from './filings.ts';
 export * from './history.ts';
 export * from './invoice.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { csrfFailed, refusal, signedOut } from './api-error.ts';
+import { editRevision, savedRevision } from './edit-conflict.ts';
 
 // Quiet hours (docs/product.md#quiet-hours): when updates are held and sent as one digest.
 
@@ -23,7 +24,14 @@ const quietHoursFields = z.object({
   holidays: z.boolean().nullish(),
   alerts_break_through: z.boolean().nullish().describe('Left out: true.'),
 });
-export const quietHoursBody = quietHoursFields.nullish();
+export const quietHoursBody = quietHoursFields.extend({ revision: editRevision }).nullish();
+/** The account's quiet hours as GET and POST /api/v2/quiet-hours answer them: with the settings revision. */
+export const accountQuietHours = quietHours
+  .extend({
+    revision: savedRevision.describe('The account settings’ revision (quiet hours are one of them)'),
+  })
+  .meta({ id: 'AccountQuietHours' });
+export type AccountQuietHoursJson = z.infer<typeof accountQuietHours>;
 /** A site's own quiet hours in its settings (quiet_mode "own"). */
 export const siteQuietHoursBody = quietHoursFields
   .nullish()

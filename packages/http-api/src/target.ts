@@ -1,6 +1,7 @@
 import { CONTENT_KINDS } from '@mimamori/watch-engine/document-areas';
 import { z } from 'zod';
 import { refusal, signedOut } from './api-error.ts';
+import { editRevision, savedRevision } from './edit-conflict.ts';
 import {
   areaLocatorAnswer,
   loginVerifyAnswer,
@@ -120,7 +121,10 @@ export type TargetSettingsBody = z.infer<typeof targetSettingsBody>;
 /** What the SPA sends: fields with a default may be left out. */
 export type TargetSettingsInput = z.input<typeof targetSettingsBody>;
 
-export const targetUpdateBody = targetSettingsBody.extend({ target_v2_id: z.string().max(100) });
+export const targetUpdateBody = targetSettingsBody.extend({
+  target_v2_id: z.string().max(100),
+  revision: editRevision,
+});
 
 /** docs/product.md#targets: a v1 site is named by `target_id` under /api, a v2 site by `target_v2_id` under /api/v2. */
 export const siteRefBody = {
@@ -182,6 +186,7 @@ export const storedTarget = z
   .object({
     id: z.string(),
     ver: z.number().int(),
+    revision: savedRevision,
     settings: storedTargetSettings.nullable(),
     row: siteRow.nullable(),
   })
@@ -196,6 +201,7 @@ export const savedTarget = z
       .boolean()
       .describe('Saved paused: no free slot of the plan (docs/product.md#quotas).'),
     target: siteRow.nullable(),
+    revision: savedRevision.describe('The site’s revision after the save'),
   })
   .describe('Saved');
 export type SavedTarget = z.infer<typeof savedTarget>;

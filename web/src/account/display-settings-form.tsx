@@ -4,9 +4,9 @@ import type { AccountSettings, AccountUpdate } from '../api/account.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
 import { useFocusAfterSubmit } from '../forms/use-focus-after-submit.ts';
-import { useUpdateAccount } from '../hooks/use-account.ts';
 import { useTimezones } from '../hooks/use-timezones.ts';
 import { LANGUAGES, languageFromTag, rememberLanguageChoice } from '../i18n/language.ts';
+import { useAccountEdit } from './account-edit.tsx';
 
 const CURRENCIES = ['JPY', 'USD'] as const;
 
@@ -18,27 +18,42 @@ export function DisplaySettingsForm({ account }: { account: AccountSettings }) {
   const { t, i18n } = useTranslation();
   const errorText = useErrorText();
   const timezones = useTimezones();
-  const update = useUpdateAccount();
   const { container, focusResult } = useFocusAfterSubmit<HTMLFormElement>();
   const [timezone, setTimezone] = useState(account.timezone);
   const [lang, setLang] = useState(languageFromTag(account.lang));
   const [currency, setCurrency] = useState(account.currency);
+  const edit = useAccountEdit(
+    account,
+    (saved) => ({ timezone: saved.timezone, lang: saved.lang, currency: saved.currency }),
+    (values) => {
+      if (values.timezone !== undefined) setTimezone(values.timezone);
+      if (values.lang !== undefined) setLang(languageFromTag(values.lang));
+      if (values.currency !== undefined) setCurrency(values.currency);
+    },
+  );
+  const { update } = edit;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    // Compared with what the form started from, not the cache another tab's save may have refreshed.
+    const started = edit.base;
     const changes: AccountUpdate = {};
-    if (timezones.data && timezone !== account.timezone) changes.timezone = timezone;
-    if (lang !== account.lang) changes.lang = lang;
-    if (currency !== account.currency) changes.currency = currency;
-    update.mutate(changes, {
-      onSuccess: () => {
-        // The saved language is the screen's too, over an earlier footer choice in this browser.
-        if (!changes.lang) return;
-        rememberLanguageChoice(lang);
-        void i18n.changeLanguage(lang);
+    if (timezones.data && timezone !== started.timezone) changes.timezone = timezone;
+    if (lang !== started.lang) changes.lang = lang;
+    if (currency !== started.currency) changes.currency = currency;
+    edit.save(
+      changes,
+      { timezone, lang, currency },
+      {
+        onSuccess: () => {
+          // The saved language is the screen's too, over an earlier footer choice in this browser.
+          if (!changes.lang) return;
+          rememberLanguageChoice(lang);
+          void i18n.changeLanguage(lang);
+        },
+        onSettled: focusResult,
       },
-      onSettled: focusResult,
-    });
+    );
   };
 
   const zoneChoices = timezones.data ?? [];
@@ -47,7 +62,8 @@ export function DisplaySettingsForm({ account }: { account: AccountSettings }) {
   return (
     <form ref={container} className="form settings-form" noValidate onSubmit={submit}>
       {update.isSuccess && <FormMessage tone="success" message={t('account.saved')} />}
-      {update.isError && (
+      {edit.notice}
+      {update.isError && !edit.conflicted && (
         <FormMessage
           tone="error"
           message={

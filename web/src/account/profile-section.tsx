@@ -5,7 +5,8 @@ import { FormMessage } from '../forms/form-message.tsx';
 import { TextField } from '../forms/text-field.tsx';
 import { errorCode, useErrorText } from '../forms/use-error-text.ts';
 import { useFocusAfterSubmit } from '../forms/use-focus-after-submit.ts';
-import { useChangeEmail, useUpdateAccount } from '../hooks/use-account.ts';
+import { useChangeEmail } from '../hooks/use-account.ts';
+import { useAccountEdit } from './account-edit.tsx';
 import { AccountSection } from './account-section.tsx';
 import { EmailAddressForm } from './email-address-form.tsx';
 
@@ -16,28 +17,38 @@ export function ProfileSection({ account }: { account: AccountSettings }) {
   const { t } = useTranslation();
   return (
     <AccountSection id="profile" title={t('account.profile')}>
-      <NameForm name={account.name} />
+      <NameForm account={account} />
       <EmailForm current={account.email} />
     </AccountSection>
   );
 }
 
-function NameForm({ name: savedName }: { name: string }) {
+function NameForm({ account }: { account: AccountSettings }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
-  const update = useUpdateAccount();
   const { container, focusResult } = useFocusAfterSubmit<HTMLFormElement>();
-  const [name, setName] = useState(savedName);
+  const [name, setName] = useState(account.name);
+  const edit = useAccountEdit(
+    account,
+    (saved) => ({ name: saved.name }),
+    (values) => {
+      if (values.name !== undefined) setName(values.name);
+    },
+  );
+  const { update } = edit;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    update.mutate({ name: name.trim() }, { onSettled: focusResult });
+    edit.save({ name: name.trim() }, { name: name.trim() }, { onSettled: focusResult });
   };
   const code = errorCode(update.error);
   const fieldError = code === 'invalid_name' || code === 'name_too_long' ? errorText(code) : undefined;
   return (
     <form ref={container} className="form inline-form" noValidate onSubmit={submit}>
       {update.isSuccess && <FormMessage tone="success" message={t('account.saved')} />}
-      {update.isError && !fieldError && <FormMessage tone="error" message={errorText(update.error)} />}
+      {edit.notice}
+      {update.isError && !fieldError && !edit.conflicted && (
+        <FormMessage tone="error" message={errorText(update.error)} />
+      )}
       <TextField
         id="account-name"
         label={t('account.name')}

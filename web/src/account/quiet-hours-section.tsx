@@ -1,13 +1,14 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AccountSettings } from '../api/account.ts';
-import type { QuietHoursJson } from '../api/quiet-hours.ts';
+import type { AccountQuietHoursJson, QuietHoursJson } from '../api/quiet-hours.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
 import { useFocusAfterSubmit } from '../forms/use-focus-after-submit.ts';
-import { useQuietHours, useSaveQuietHours } from '../hooks/use-quiet-hours.ts';
+import { useQuietHours } from '../hooks/use-quiet-hours.ts';
 import { QuietHoursFields } from '../quiet-hours/quiet-hours-fields.tsx';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
+import { useQuietHoursEdit } from './account-edit.tsx';
 import { AccountSection } from './account-section.tsx';
 
 /**
@@ -37,21 +38,34 @@ export function QuietHoursSection({ account }: { account: AccountSettings }) {
   );
 }
 
-function QuietHoursForm({ stored, timeZone }: { stored: QuietHoursJson; timeZone: string }) {
+function QuietHoursForm({ stored, timeZone }: { stored: AccountQuietHoursJson; timeZone: string }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
-  const save = useSaveQuietHours();
   const { container, focusResult } = useFocusAfterSubmit<HTMLFormElement>();
-  const [quiet, setQuiet] = useState(stored);
+  const { revision: _revision, ...start } = stored;
+  const [quiet, setQuiet] = useState<QuietHoursJson>(start);
+  const edit = useQuietHoursEdit(
+    stored,
+    ({ from, until, all_day, holidays, alerts_break_through }) => ({
+      from,
+      until,
+      all_day,
+      holidays,
+      alerts_break_through,
+    }),
+    (values) => setQuiet((current) => ({ ...current, ...values })),
+  );
+  const save = edit.update;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate(quiet, { onSettled: focusResult });
+    edit.save(quiet, quiet, { onSettled: focusResult });
   };
   return (
     <form ref={container} className="form settings-form" noValidate onSubmit={submit}>
       {save.isSuccess && <FormMessage tone="success" message={t('quietHours.saved')} />}
-      {save.isError && <FormMessage tone="error" message={errorText(save.error)} />}
+      {edit.notice}
+      {save.isError && !edit.conflicted && <FormMessage tone="error" message={errorText(save.error)} />}
       <QuietHoursFields idPrefix="quiet" value={quiet} onChange={setQuiet} />
       <p className="field-hint">{t('quietHours.zone', { zone: timeZone })}</p>
       <div className="button-row">

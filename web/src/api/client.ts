@@ -1,3 +1,5 @@
+import type { EditConflict } from '@mimamori/http-api';
+
 /** A failed API call, carrying the gateway's stable error code and the message key the SPA translates. */
 export class ApiError extends Error {
   readonly status: number;
@@ -5,14 +7,23 @@ export class ApiError extends Error {
   readonly messageKey: string;
   /** What the refusal names, when it names something (a field, or the filings source). */
   readonly field: string | undefined;
+  /** A 409 edit_conflict's saved revision and the fields saved elsewhere (docs/api.md#edit-conflicts). */
+  readonly conflict: EditConflict['conflict'] | undefined;
 
-  constructor(status: number, code: string, messageKey: string, field?: string) {
+  constructor(
+    status: number,
+    code: string,
+    messageKey: string,
+    field?: string,
+    conflict?: EditConflict['conflict'],
+  ) {
     super(`API error ${status} ${code}`);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.messageKey = messageKey;
     this.field = field;
+    this.conflict = conflict;
   }
 }
 
@@ -61,11 +72,17 @@ export async function apiRequest<T>(path: string, request: ApiRequest = {}): Pro
 
 export async function errorFrom(response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => undefined);
-  const error = (body as { error?: { code?: unknown; message_key?: unknown; field?: unknown } } | undefined)
-    ?.error;
+  const answer = body as
+    | {
+        error?: { code?: unknown; message_key?: unknown; field?: unknown };
+        conflict?: EditConflict['conflict'];
+      }
+    | undefined;
+  const error = answer?.error;
   if (typeof error?.code === 'string' && typeof error.message_key === 'string') {
     const field = typeof error.field === 'string' ? error.field : undefined;
-    return new ApiError(response.status, error.code, error.message_key, field);
+    const conflict = error.code === 'edit_conflict' ? answer?.conflict : undefined;
+    return new ApiError(response.status, error.code, error.message_key, field, conflict);
   }
   // A proxy or crash page instead of the gateway's JSON: keep the status, use a generic message.
   return new ApiError(response.status, 'http_error', 'errors.internal');

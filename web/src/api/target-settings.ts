@@ -44,9 +44,14 @@ export function registerTarget(settings: TargetSettingsInput): Promise<SavedTarg
   return apiRequest<SavedTarget>('/api/v2/target/register', { method: 'POST', body: settings });
 }
 
-export function updateTarget(id: string, settings: TargetSettingsInput): Promise<SavedTarget> {
+/** `revision` is the one the edit started from: a site saved since answers 409 edit_conflict. */
+export function updateTarget(
+  id: string,
+  settings: TargetSettingsInput,
+  revision: number,
+): Promise<SavedTarget> {
   return apiRequest<SavedTarget>('/api/v2/target/update', {
     method: 'POST',
-    body: { ...settings, target_v2_id: id },
+    body: { ...settings, target_v2_id: id, revision },
   });
 }

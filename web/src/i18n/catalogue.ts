@@ -12,6 +12,8 @@ import chatLinksEn from './features/chatLinks.en.json';
 import chatLinksJa from './features/chatLinks.ja.json';
 import dashboardEn from './features/dashboard.en.json';
 import dashboardJa from './features/dashboard.ja.json';
+import editConflictEn from './features/editConflict.en.json';
+import editConflictJa from './features/editConflict.ja.json';
 import accountDataErrorsEn from './features/errors-account-data.en.json';
 import accountDataErrorsJa from './features/errors-account-data.ja.json';
 import apiAccessErrorsEn from './features/errors-api-access.en.json';
@@ -91,6 +93,7 @@ export const ja = {
   receipts: receiptsJa,
   accountData: accountDataJa,
   auditLog: auditLogJa,
+  editConflict: editConflictJa,
 };
 
 // English must carry every key the Japanese catalogue has; tsc fails on a missing one.
@@ -125,6 +128,7 @@ export const en: typeof ja = {
   receipts: receiptsEn,
   accountData: accountDataEn,
   auditLog: auditLogEn,
+  editConflict: editConflictEn,
 };
 
 export type Catalogue = typeof ja;

@@ -1,9 +1,17 @@
 import { slotRoom } from '@mimamori/plans';
+import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client.ts';
-import type { ChatNotify, SavedTarget } from '../api/target-settings.ts';
+import type { ChatNotify, SavedTarget, StoredTarget } from '../api/target-settings.ts';
+import { fetchTargetSettings } from '../api/target-settings.ts';
 import { ChatLinksPanel } from '../chat-links/chat-links-panel.tsx';
+import {
+  type ConflictField,
+  type ConflictStage,
+  changedElsewhere,
+  EditConflictNotice,
+} from '../forms/edit-conflict.tsx';
 import { FormMessage } from '../forms/form-message.tsx';
 import { TextField } from '../forms/text-field.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
@@ -12,16 +20,19 @@ import { useAccount } from '../hooks/use-account.ts';
 import { useChatLinks } from '../hooks/use-chat-links.ts';
 import { useSaveTarget } from '../hooks/use-target-settings.ts';
 import { useUserInfo } from '../hooks/use-user-info.ts';
+import { queryKeys } from '../query-keys.ts';
 import { RuleGroupEditor } from '../rules/rule-group-editor.tsx';
 import { rulesHaveProblems } from '../rules/rule-groups.ts';
 import { accountDefaults, newTargetFits } from './plan-room.ts';
 import { SiteQuietHoursField } from './site-quiet-hours-field.tsx';
 import { StepButtons } from './step-buttons.tsx';
 import {
+  draftFromStored,
   failureAlertAfterProblem,
   intervalProblem,
   settingsFromDraft,
   silenceAlertDaysProblem,
+  type WizardDraft,
 } from './wizard-draft.ts';
 import type { StepProps } from './wizard-step.ts';
 
@@ -43,7 +54,15 @@ export function NotifyStep({
   onBack,
   editId,
   onSaved,
-}: Omit<StepProps, 'onNext'> & { editId: string | null; onSaved: (saved: SavedTarget) => void }) {
+  base,
+  rebase,
+}: Omit<StepProps, 'onNext'> & {
+  editId: string | null;
+  onSaved: (saved: SavedTarget) => void;
+  /** In edit mode, the site as read and the draft made from it. */
+  base: { stored: StoredTarget; draft: WizardDraft } | null;
+  rebase: (stored: StoredTarget) => void;
+}) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const userInfo = useUserInfo();
@@ -57,6 +76,15 @@ export function NotifyStep({
   const [silenceError, setSilenceError] = useState<string>();
   const [problem, setProblem] = useState<string>();
   const [checkRules, setCheckRules] = useState(false);
+  const queryClient = useQueryClient();
+  // A save refused because another tab saved first: what changed there, and what was typed here.
+  const [conflict, setConflict] = useState<{
+    fields: ConflictField[];
+    mine: WizardDraft;
+    started: WizardDraft;
+    stage: ConflictStage;
+  }>();
+  const [reloading, setReloading] = useState(false);
   const set = <Key extends keyof typeof draft>(key: Key, value: (typeof draft)[Key]) =>
     change((current) => ({ ...current, [key]: value }));
   const quota = userInfo.data;
@@ -104,23 +132,74 @@ export function NotifyStep({
       focusResult();
       return;
     }
-    save.mutate(settingsFromDraft(draft), {
-      onSuccess: onSaved,
-      onError: (error) => {
-        // Refusals about one field are shown on it; the rest under the form.
-        const code = error instanceof ApiError ? error.code : '';
-        if (code === 'label_too_long') setLabelError(errorText(error));
-        else if (code.startsWith('interval_')) setIntervalError(errorText(error));
-        else if (code.startsWith('discord_webhook_')) setWebhookError(errorText(error));
-        else if (code === 'proxy_unavailable') setProxyError(errorText(error));
-        else if (code === 'failure_alert_after_invalid') setAlertAfterError(errorText(error));
-        else if (code === 'silence_alert_days_invalid') setSilenceError(errorText(error));
-        else if (error instanceof ApiError && (error.status === 0 || error.status >= 502))
-          setProblem(t('wizard.problems.saveTimeout'));
-        else setProblem(errorText(error));
+    const settings = settingsFromDraft(draft);
+    save.mutate(
+      { settings, revision: base?.stored.revision ?? 0 },
+      {
+        onSuccess: (saved) => {
+          setConflict(undefined);
+          onSaved(saved);
+        },
+        onError: (error) => {
+          // Refusals about one field are shown on it; the rest under the form.
+          const code = error instanceof ApiError ? error.code : '';
+          if (error instanceof ApiError && error.conflict && base?.stored.settings) {
+            const fields = changedElsewhere(
+              error.conflict.changed,
+              base.stored.settings,
+              settings,
+              comparableSetting,
+            );
+            setConflict({ fields, mine: draft, started: base.draft, stage: 'open' });
+          } else if (code === 'label_too_long') setLabelError(errorText(error));
+          else if (code.startsWith('interval_')) setIntervalError(errorText(error));
+          else if (code.startsWith('discord_webhook_')) setWebhookError(errorText(error));
+          else if (code === 'proxy_unavailable') setProxyError(errorText(error));
+          else if (code === 'failure_alert_after_invalid') setAlertAfterError(errorText(error));
+          else if (code === 'silence_alert_days_invalid') setSilenceError(errorText(error));
+          else if (error instanceof ApiError && (error.status === 0 || error.status >= 502))
+            setProblem(t('wizard.problems.saveTimeout'));
+          else setProblem(errorText(error));
+        },
+        onSettled: focusResult,
       },
-      onSettled: focusResult,
-    });
+    );
+  };
+
+  // The saved version replaces the form; what was typed stays listed, to be put back on request.
+  const reload = async () => {
+    if (!editId || !conflict) return;
+    setReloading(true);
+    try {
+      const latest = await queryClient.fetchQuery({
+        queryKey: queryKeys.targetSettings(editId),
+        queryFn: ({ signal }) => fetchTargetSettings(editId, signal),
+        staleTime: 0,
+      });
+      if (!latest.settings) return;
+      rebase(latest);
+      change(() => ({
+        ...draftFromStored(latest.settings as NonNullable<typeof latest.settings>),
+        defaultsApplied: true,
+      }));
+      setConflict({ ...conflict, stage: 'reloaded' });
+    } catch (error) {
+      setProblem(errorText(error));
+    } finally {
+      setReloading(false);
+    }
+  };
+  // Only what this screen changed goes back: a field the person never touched keeps the saved value.
+  const reapply = () => {
+    if (!conflict) return;
+    const typed = (Object.keys(conflict.mine) as (keyof WizardDraft)[]).filter(
+      (key) => JSON.stringify(conflict.mine[key]) !== JSON.stringify(conflict.started[key]),
+    );
+    change((current) => ({
+      ...current,
+      ...Object.fromEntries(typed.map((key) => [key, conflict.mine[key]])),
+    }));
+    setConflict({ ...conflict, stage: 'reapplied' });
   };
 
   return (
@@ -132,6 +211,15 @@ export function NotifyStep({
       data-tour="notification-settings"
     >
       <p className="lead">{t('wizard.notify.lead')}</p>
+      {conflict && (
+        <EditConflictNotice
+          fields={conflict.fields}
+          stage={conflict.stage}
+          busy={reloading}
+          onReload={() => void reload()}
+          onReapply={reapply}
+        />
+      )}
       <TextField
         id="wizard-label"
         label={t('wizard.notify.label')}
@@ -347,5 +435,17 @@ export function NotifyStep({
         nextLabel={save.isPending ? t('actions.saving') : t(editId ? 'wizard.update' : 'wizard.register')}
       />
     </form>
+  );
+}
+
+/** A site setting as the conflict answer spells it: an area by its id, name and selector. */
+function comparableSetting(field: string, value: unknown): unknown {
+  if (field !== 'areas' || !Array.isArray(value)) return value;
+  return value.map(
+    (area: { area_id: string; label: string; selector?: string; locator?: { selector?: string } }) => ({
+      area_id: area.area_id,
+      label: area.label,
+      selector: area.selector ?? area.locator?.selector ?? '',
+    }),
   );
 }

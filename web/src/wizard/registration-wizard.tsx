@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { PreviewRender } from '../api/preview.ts';
-import type { SavedTarget } from '../api/target-settings.ts';
+import type { SavedTarget, StoredTarget } from '../api/target-settings.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
 import { closePreviewQuietly } from '../hooks/use-preview.ts';
@@ -65,6 +65,7 @@ export function RegistrationWizard({ layout }: { layout: WizardLayout }) {
       key={editId}
       layout={layout}
       editId={editId}
+      stored={stored.data}
       initial={draftFromStored(stored.data.settings)}
       start={params.get('step') === 'notify' ? 'notify' : 'url'}
     />
@@ -97,17 +98,22 @@ function labelFromRender(render: PreviewRender): string {
 function WizardFlow({
   layout,
   editId,
+  stored,
   initial,
   start,
 }: {
   layout: WizardLayout;
   editId: string | null;
+  /** The edited site as read: its revision goes with the update (docs/product.md#edit-conflicts). */
+  stored?: StoredTarget;
   initial: WizardDraft;
   start: StepId;
 }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [draft, setDraft] = useState(initial);
+  // What the edit started from; loading the saved version after a conflict moves it on.
+  const [base, setBase] = useState(stored ? { stored, draft: initial } : null);
   const [step, setStep] = useState<StepId>(start);
   const [furthest, setFurthest] = useState(stepIndex(start));
   const [preview, setPreview] = useState<PreviewSession | null>(null);
@@ -285,7 +291,18 @@ function WizardFlow({
       case 'content':
         return <ContentStep {...shared} onBack={() => go('areas')} onNext={() => go('notify')} />;
       case 'notify':
-        return <NotifyStep {...shared} onBack={() => go('content')} editId={editId} onSaved={onSaved} />;
+        return (
+          <NotifyStep
+            {...shared}
+            onBack={() => go('content')}
+            editId={editId}
+            onSaved={onSaved}
+            base={base}
+            rebase={(next) =>
+              setBase({ stored: next, draft: next.settings ? draftFromStored(next.settings) : initial })
+            }
+          />
+        );
     }
   };
 

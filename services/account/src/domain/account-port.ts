@@ -32,6 +32,8 @@ export interface ProfileChange {
   lang?: 'ja' | 'en';
   timezone?: string;
   currency?: 'JPY' | 'USD';
+  /** When set, the save applies only over this revision (docs/product.md#edit-conflicts). */
+  expectedRevision?: number;
 }
 
 export type TokenUse = { userId: string; subject: string } | 'used' | null;
@@ -73,7 +75,8 @@ export interface AccountPort extends ApiAccessPort {
   setPassword(userId: string, passwordHash: string, keepSessionHash: string): Promise<void>;
   passwordHashOf(userId: string): Promise<string | null>;
 
-  updateProfile(userId: string, change: ProfileChange): Promise<void>;
+  /** False when `expectedRevision` is not the saved one: nothing was written. */
+  updateProfile(userId: string, change: ProfileChange): Promise<boolean>;
   /** The currency billing fixed at the payment provider; null before billing started (or without it). */
   billingCurrency(userId: string): Promise<'JPY' | 'USD' | null>;
   addMail(
@@ -85,8 +88,12 @@ export interface AccountPort extends ApiAccessPort {
   /** The account-wide webhook URL as stored (sealed), or null when none is linked. */
   sealedDiscordWebhook(userId: string): Promise<string | null>;
   /** The account's quiet hours (docs/product.md#quiet-hours); NO_QUIET_HOURS when never set. */
-  quietHours(userId: string): Promise<QuietHours>;
-  setQuietHours(userId: string, quiet: QuietHours): Promise<void>;
+  quietHours(userId: string): Promise<{ quiet: QuietHours; revision: number }>;
+  /**
+   * Saves the quiet hours and raises the settings revision; with `expectedRevision`, only over
+   * that one (docs/product.md#edit-conflicts). The new revision, or null when it had moved on.
+   */
+  setQuietHours(userId: string, quiet: QuietHours, expectedRevision?: number): Promise<number | null>;
 
   insertSupportRequest(
     request: { id: string; userId: string; type: string; notes: string; createdAt: Date },

@@ -6,7 +6,8 @@ export type ProblemKind =
   | 'not_found'
   | 'exists'
   | 'precondition'
-  | 'throttled';
+  | 'throttled'
+  | 'conflict';
 
 /** A refusal with a stable code (`password_too_short`) the SPA turns into its message (docs/product.md#account). */
 export class AccountProblem extends Error {

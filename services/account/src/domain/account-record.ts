@@ -34,6 +34,8 @@ export interface SubscriptionRecord {
 export interface AccountRecord {
   id: string;
   name: string;
+  /** Raised by every save of the settings (docs/product.md#edit-conflicts). */
+  settingsRevision: number;
   email: string | null;
   emailVerified: boolean;
   lang: 'ja' | 'en';

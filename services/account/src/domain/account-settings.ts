@@ -23,6 +23,8 @@ export interface ProfileInput {
   lang?: string | undefined;
   timezone?: string | undefined;
   currency?: string | undefined;
+  /** The revision the edit started from; a newer saved one refuses the update (docs/product.md#edit-conflicts). */
+  expectedRevision?: number | undefined;
 }
 
 /** Every field is checked before anything is written, so a refused update changes nothing. */
@@ -50,7 +52,9 @@ export async function updateProfile(userId: string, input: ProfileInput, deps: A
     change.currency = input.currency as 'JPY' | 'USD';
   }
   if (Object.keys(change).length === 0) throw new AccountProblem('invalid', 'no_changes');
-  await deps.accounts.updateProfile(userId, change);
+  if (input.expectedRevision !== undefined) change.expectedRevision = input.expectedRevision;
+  if (!(await deps.accounts.updateProfile(userId, change)))
+    throw new AccountProblem('conflict', 'edit_conflict');
 }
 
 /**

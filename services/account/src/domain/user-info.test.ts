@@ -9,6 +9,7 @@ function account(overrides: Partial<AccountRecord> = {}): AccountRecord {
   return {
     id: 'u-1',
     name: '',
+    settingsRevision: 1,
     email: 'a@example.com',
     emailVerified: true,
     lang: 'ja',

@@ -238,19 +238,21 @@ export function accountServer(deps: AccountServerDeps): accountV1.AccountService
             targetId: link.targetId,
             sealedCredentials: link.sealedCredentials,
           })),
-        quietHours: quietHoursMessage(await deps.accounts.quietHours(account.id)),
+        quietHours: quietHoursMessage((await deps.accounts.quietHours(account.id)).quiet),
       };
     }),
 
     getQuietHours: rpc(async (request: accountV1.GetQuietHoursRequest) => {
       const userId = await requireUser(request.sessionToken, deps);
-      return { quietHours: quietHoursMessage(await deps.accounts.quietHours(userId)) };
+      const { quiet, revision } = await deps.accounts.quietHours(userId);
+      return { quietHours: quietHoursMessage(quiet), revision };
     }),
 
     setQuietHours: rpc(async (request: accountV1.SetQuietHoursRequest) => {
       const userId = await requireUser(request.sessionToken, deps);
       const quiet = request.quietHours ?? NO_QUIET_HOURS;
-      return { quietHours: quietHoursMessage(await saveQuietHours(userId, quiet, deps)) };
+      const saved = await saveQuietHours(userId, quiet, deps, request.expectedRevision);
+      return { quietHours: quietHoursMessage(saved.quiet), revision: saved.revision };
     }),
   };
 }

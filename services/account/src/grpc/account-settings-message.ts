@@ -20,5 +20,6 @@ export function toAccountSettings(account: AccountRecord): accountV1.AccountSett
     trialEndsAt: sub.trialEndsAt ?? undefined,
     deleteAt: sub.deleteAt ?? undefined,
     subscriptionStatus: sub.status,
+    revision: account.settingsRevision,
   };
 }

@@ -10,6 +10,7 @@ const statusByKind: Record<ProblemKind, status> = {
   exists: status.ALREADY_EXISTS,
   precondition: status.FAILED_PRECONDITION,
   throttled: status.RESOURCE_EXHAUSTED,
+  conflict: status.ABORTED,
 };
 
 /** Runs a use case, answering its refusals with a status and the problem code as details. */

@@ -21,16 +21,18 @@ export interface AccountRow {
   delete_at: Date | null;
   has_card: boolean | null;
   renewal_suspend_at: Date | null;
+  settings_revision: string | number;
 }
 
 export const ACCOUNT_COLUMNS = `u.id, u.name, u.email, u.email_verified_at, u.lang, u.timezone, u.currency,
-  u.password_hash, u.x_subject, u.deleted_at, u.discord_state,
+  u.password_hash, u.x_subject, u.deleted_at, u.discord_state, u.settings_revision,
   s.plan, s.cycle, s.options, s.status, s.trial_ends_at, s.delete_at, s.has_card, b.suspend_at AS renewal_suspend_at`;
 
 export function toAccountRecord(row: AccountRow, mails: MailAddress[]): AccountRecord {
   return {
     id: row.id,
     name: row.name,
+    settingsRevision: Number(row.settings_revision),
     email: row.email,
     emailVerified: row.email_verified_at !== null,
     lang: row.lang === 'en' ? 'en' : 'ja',

@@ -39,6 +39,21 @@ function toIdentity(row: IdentityRow | undefined): SignInIdentity | null {
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === UNIQUE_VIOLATION;
 
+/**
+ * docs/product.md#edit-conflicts. Each save raises the settings revision and records it against
+ * the settings it wrote (`fields`, the parameter holding their names).
+ */
+const raiseRevision = (fields: string) => `settings_revision = settings_revision + 1,
+  settings_changed_at = settings_changed_at
+    || (SELECT coalesce(jsonb_object_agg(field, settings_revision + 1), '{}') FROM unnest(${fields}::text[]) AS field)`;
+/**
+ * A save naming a revision is refused when one of its own settings was written after it; compared
+ * and written in the one statement, so two saves cannot both pass. Without one it applies.
+ */
+const unchangedSince = (revision: string, fields: string) => `(${revision}::bigint IS NULL OR NOT EXISTS (
+  SELECT 1 FROM jsonb_each_text(settings_changed_at) AS changed
+   WHERE changed.key = ANY(${fields}::text[]) AND changed.value::bigint > ${revision}))`;
+
 export function createAccountStore(db: Db, box: SecretBox): AccountPort {
   const identity = `id, password_hash, email_verified_at, deleted_at, lang, email`;
   return {
@@ -279,12 +294,24 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
     },
 
     async updateProfile(userId, change: ProfileChange) {
-      await db.query(
-        `UPDATE ${S}.users SET name = coalesce($2, name), lang = coalesce($3, lang),
-                timezone = coalesce($4, timezone), currency = coalesce($5, currency)
-          WHERE id = $1`,
-        [userId, change.name ?? null, change.lang ?? null, change.timezone ?? null, change.currency ?? null],
+      const fields = (['name', 'lang', 'timezone', 'currency'] as const).filter(
+        (field) => change[field] !== undefined,
       );
+      const { rowCount } = await db.query(
+        `UPDATE ${S}.users SET name = coalesce($2, name), lang = coalesce($3, lang),
+                timezone = coalesce($4, timezone), currency = coalesce($5, currency), ${raiseRevision('$7')}
+          WHERE id = $1 AND ${unchangedSince('$6', '$7')}`,
+        [
+          userId,
+          change.name ?? null,
+          change.lang ?? null,
+          change.timezone ?? null,
+          change.currency ?? null,
+          change.expectedRevision ?? null,
+          fields,
+        ],
+      );
+      return (rowCount ?? 0) > 0;
     },
 
     async addMail(address, mail) {
@@ -330,15 +357,24 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
     },
 
     async quietHours(userId) {
-      const { rows } = await db.query<{ quiet_hours: QuietHours | null }>(
-        `SELECT quiet_hours FROM ${S}.users WHERE id = $1`,
+      const { rows } = await db.query<{ quiet_hours: QuietHours | null; settings_revision: string }>(
+        `SELECT quiet_hours, settings_revision FROM ${S}.users WHERE id = $1`,
         [userId],
       );
-      return rows[0]?.quiet_hours ?? NO_QUIET_HOURS;
+      return {
+        quiet: rows[0]?.quiet_hours ?? NO_QUIET_HOURS,
+        revision: Number(rows[0]?.settings_revision ?? 0),
+      };
     },
 
-    async setQuietHours(userId, quiet) {
-      await db.query(`UPDATE ${S}.users SET quiet_hours = $2 WHERE id = $1`, [userId, JSON.stringify(quiet)]);
+    async setQuietHours(userId, quiet, expectedRevision) {
+      const { rows } = await db.query<{ settings_revision: string }>(
+        `UPDATE ${S}.users SET quiet_hours = $2, ${raiseRevision('$4')}
+          WHERE id = $1 AND ${unchangedSince('$3', '$4')}
+          RETURNING settings_revision`,
+        [userId, JSON.stringify(quiet), expectedRevision ?? null, ['quiet_hours']],
+      );
+      return rows[0] ? Number(rows[0].settings_revision) : null;
     },
 
     async insertSupportRequest(request, mail) {

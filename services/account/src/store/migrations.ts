@@ -345,4 +345,16 @@ export const accountMigrations: Migration[] = [
       $fn$;
     `,
   },
+  {
+    version: 11,
+    name: 'settings revision',
+    sql: `
+      -- docs/product.md#edit-conflicts: raised by every save of the account's settings; a save
+      -- that names an older one is refused, so two open pages cannot overwrite each other unseen.
+      -- Each setting keeps the revision that last changed it, so a save is refused only when one
+      -- of its own settings changed since (the name saved elsewhere does not stop quiet hours).
+      ALTER TABLE users ADD COLUMN settings_revision bigint NOT NULL DEFAULT 1;
+      ALTER TABLE users ADD COLUMN settings_changed_at jsonb NOT NULL DEFAULT '{}';
+    `,
+  },
 ];

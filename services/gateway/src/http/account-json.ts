@@ -27,5 +27,6 @@ export function toAccountJson(account: accountV1.AccountSettings | undefined): A
     subscription_status: account.subscriptionStatus,
     trial_ends_at: account.trialEndsAt?.toISOString() ?? null,
     delete_at: account.deleteAt?.toISOString() ?? null,
+    revision: account.revision,
   };
 }

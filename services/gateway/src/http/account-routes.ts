@@ -5,6 +5,7 @@ import {
   accountSettings,
   accountUpdateBody,
   discordBody,
+  editConflict,
   emailBody,
   mailIdBody,
   passwordBody,
@@ -14,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toAccountJson } from './account-json.ts';
 import { accountWork } from './auth-routes.ts';
+import { changedFields, isEditConflict, sendEditConflict } from './edit-conflict.ts';
 import { SESSION_COOKIE } from './session-cookie.ts';
 
 const { signedOut, csrf } = accountRefusals;
@@ -53,21 +55,39 @@ export function accountRoutes(app: FastifyInstance, deps: { account: accountV1.A
           400: accountRefusals.update,
           401: signedOut,
           403: accountRefusals.forbidden,
+          409: editConflict,
         },
       },
     },
     (request, reply) =>
       accountWork(request, reply, async () => {
         const body = request.body;
-        const response = await unary(client, 'updateAccount', {
-          sessionToken: request.cookies[SESSION_COOKIE] ?? '',
-          userId: body?.user_id ?? '',
+        const sessionToken = request.cookies[SESSION_COOKIE] ?? '';
+        const change = {
           name: body?.name ?? undefined,
           lang: body?.lang ?? undefined,
           timezone: body?.timezone ?? undefined,
           currency: body?.currency ?? undefined,
-        });
-        return reply.send(toAccountJson(response.account));
+        };
+        try {
+          const response = await unary(client, 'updateAccount', {
+            sessionToken,
+            userId: body?.user_id ?? '',
+            ...change,
+            expectedRevision: body?.revision ?? undefined,
+          });
+          return reply.send(toAccountJson(response.account));
+        } catch (error) {
+          if (!isEditConflict(error)) throw error;
+          // Nothing was saved: name the fields this save sent that are saved differently now.
+          const now = toAccountJson((await unary(client, 'getAccount', { sessionToken })).account);
+          const { name, lang, timezone, currency } = now;
+          return sendEditConflict(
+            reply,
+            now.revision,
+            changedFields(change, { name, lang, timezone, currency }),
+          );
+        }
       }),
   );
 

@@ -1,9 +1,16 @@
 import type { accountV1, targetsEventsV1 } from '@mimamori/contracts';
-import { type QuietHoursJson, quietHours, quietHoursBody, quietHoursRefusals } from '@mimamori/http-api';
+import {
+  accountQuietHours,
+  editConflict,
+  type QuietHoursJson,
+  quietHoursBody,
+  quietHoursRefusals,
+} from '@mimamori/http-api';
 import { unary } from '@mimamori/runtime';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountWork } from './auth-routes.ts';
+import { changedFields, isEditConflict, sendEditConflict } from './edit-conflict.ts';
 import { SESSION_COOKIE } from './session-cookie.ts';
 
 const { signedOut, csrf } = quietHoursRefusals;
@@ -23,7 +30,7 @@ export function quietHoursRoutes(app: FastifyInstance, deps: { account: accountV
       schema: {
         summary: 'The account’s quiet hours; none set reads as an empty window and no days',
         security,
-        response: { 200: quietHours, 401: signedOut },
+        response: { 200: accountQuietHours, 401: signedOut },
       },
     },
     (request, reply) =>
@@ -31,7 +38,7 @@ export function quietHoursRoutes(app: FastifyInstance, deps: { account: accountV
         const answer = await unary(account, 'getQuietHours', {
           sessionToken: request.cookies[SESSION_COOKIE] ?? '',
         });
-        return reply.send(quietHoursJson(answer.quietHours));
+        return reply.send({ ...quietHoursJson(answer.quietHours), revision: answer.revision });
       }),
   );
 
@@ -43,23 +50,42 @@ export function quietHoursRoutes(app: FastifyInstance, deps: { account: accountV
           'Replace the account’s quiet hours; updates found inside them go out as one digest at their end',
         security,
         body: quietHoursBody,
-        response: { 200: quietHours, 400: quietHoursRefusals.save, 401: signedOut, 403: csrf },
+        response: {
+          200: accountQuietHours,
+          400: quietHoursRefusals.save,
+          401: signedOut,
+          403: csrf,
+          409: editConflict,
+        },
       },
     },
     (request, reply) =>
       accountWork(request, reply, async () => {
         const body = request.body;
-        const answer = await unary(account, 'setQuietHours', {
-          sessionToken: request.cookies[SESSION_COOKIE] ?? '',
-          quietHours: {
-            from: body?.from ?? '',
-            until: body?.until ?? '',
-            allDay: body?.all_day ?? [],
-            holidays: body?.holidays ?? false,
-            alertsBreakThrough: body?.alerts_break_through ?? true,
-          },
-        });
-        return reply.send(quietHoursJson(answer.quietHours));
+        const sessionToken = request.cookies[SESSION_COOKIE] ?? '';
+        const quiet = {
+          from: body?.from ?? '',
+          until: body?.until ?? '',
+          allDay: body?.all_day ?? [],
+          holidays: body?.holidays ?? false,
+          alertsBreakThrough: body?.alerts_break_through ?? true,
+        };
+        try {
+          const answer = await unary(account, 'setQuietHours', {
+            sessionToken,
+            quietHours: quiet,
+            expectedRevision: body?.revision ?? undefined,
+          });
+          return reply.send({ ...quietHoursJson(answer.quietHours), revision: answer.revision });
+        } catch (error) {
+          if (!isEditConflict(error)) throw error;
+          const now = await unary(account, 'getQuietHours', { sessionToken });
+          return sendEditConflict(
+            reply,
+            now.revision,
+            changedFields(quietHoursJson(quiet), quietHoursJson(now.quietHours)),
+          );
+        }
       }),
   );
 }

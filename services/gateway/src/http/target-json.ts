@@ -214,6 +214,7 @@ export function savedJson(saved: targetV1.SavedTarget | undefined): SavedTarget 
     paused: saved?.paused ?? false,
     paused_for_quota: saved?.pausedForQuota ?? false,
     target: targetRowJson(saved?.row),
+    revision: saved?.revision ?? 0,
   };
 }
 

@@ -1,6 +1,7 @@
 import { status as grpcStatus } from '@grpc/grpc-js';
 import type { accountV1, targetV1 } from '@mimamori/contracts';
 import {
+  editConflict,
   heldSitesResumed,
   importBody,
   importOutcome,
@@ -23,6 +24,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { sendAccountFailure } from './account-failure.ts';
 import { sendApiError } from './api-error.ts';
+import { changedFields, isEditConflict, sendEditConflict } from './edit-conflict.ts';
 import { requestShapeProblem, sendShapeProblem } from './request-shape.ts';
 import { answerAsCaller } from './session-caller.ts';
 import { importOutcomeJson, savedJson, settingsJson, settingsMessage, targetRowJson } from './target-json.ts';
@@ -180,6 +182,7 @@ export function targetRoutes(app: FastifyInstance, deps: TargetRouteDeps) {
         return reply.send({
           id: found.targetId,
           ver: found.version,
+          revision: found.revision,
           settings: settingsJson(found.settings),
           row: targetRowJson(found.row),
         });
@@ -222,19 +225,39 @@ export function targetRoutes(app: FastifyInstance, deps: TargetRouteDeps) {
         summary: 'Replace a v2 site’s settings',
         security,
         body: targetUpdateBody,
-        response: { 200: savedTarget, 400: siteRefusals.settings, 401: signedOut, 404: notFound, 409: busy },
+        response: {
+          200: savedTarget,
+          400: siteRefusals.settings,
+          401: signedOut,
+          404: notFound,
+          409: editConflict.or(busy),
+        },
       },
     },
     (request, reply) =>
       asCaller(request, reply, async (caller) => {
         const problem = requestShapeProblem(request);
         if (problem) return sendShapeProblem(reply, problem);
-        const { saved } = await unary(target, 'updateTarget', {
-          caller,
-          targetId: request.body.target_v2_id,
-          settings: settingsMessage(request.body),
-        });
-        return reply.send(savedJson(saved));
+        const targetId = request.body.target_v2_id;
+        try {
+          const { saved } = await unary(target, 'updateTarget', {
+            caller,
+            targetId,
+            settings: settingsMessage(request.body),
+            expectedRevision: request.body.revision,
+          });
+          return reply.send(savedJson(saved));
+        } catch (error) {
+          if (!isEditConflict(error)) throw error;
+          // Nothing was saved: the answer names what the other save changed, read as the edit screen reads it.
+          const now = await unary(target, 'getTarget', { caller, targetId });
+          const saved = settingsJson(now.settings);
+          return sendEditConflict(
+            reply,
+            now.revision,
+            saved ? changedFields(comparableSettings(request.body), comparableSettings(saved)) : [],
+          );
+        }
       }),
   );
 
@@ -259,6 +282,41 @@ export function targetRoutes(app: FastifyInstance, deps: TargetRouteDeps) {
       }),
   );
 }
+
+/**
+ * A site's settings as sent and as saved, in one shape for comparing: an area by its id, name and
+ * selector (the sent one carries defaults and its text at registration), the secrets left out.
+ */
+function comparableSettings(settings: {
+  areas: readonly { area_id: string; label: string; locator?: { selector: string } | null }[];
+}): Record<string, unknown> {
+  const plain: Record<string, unknown> = { ...settings };
+  for (const field of NOT_COMPARED) delete plain[field];
+  return {
+    ...plain,
+    areas: settings.areas.map(({ area_id, label, locator }) => ({
+      area_id,
+      label,
+      selector: locator?.selector ?? '',
+    })),
+  };
+}
+
+/** Secrets (write-only) and step lists whose sent and saved shapes differ are not named in a conflict. */
+const NOT_COMPARED = [
+  'discord_webhook_url',
+  'has_discord_webhook',
+  'cookies',
+  'has_cookies',
+  'clear_cookies',
+  'user_agent',
+  'viewport',
+  'login',
+  'actions',
+  'quiet_hours',
+  'target_v2_id',
+  'revision',
+];
 
 /**
  * The target service answers `<code>|<field>|<reason>`; the code becomes the API error code

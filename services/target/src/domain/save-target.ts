@@ -68,16 +68,23 @@ export async function registerTarget(
   });
 }
 
-/** Replaces a v2 site's settings; again saved paused when it no longer fits the plan. */
+/**
+ * Replaces a v2 site's settings; again saved paused when it no longer fits the plan. With
+ * `expectedRevision` (the revision the edit started from) a site changed since is refused, so
+ * one tab's save never silently puts back what another saved (docs/product.md#edit-conflicts).
+ */
 export async function updateTarget(
   caller: Caller,
   targetId: string,
   input: SettingsInput,
   deps: SaveDeps,
+  expectedRevision?: number,
 ): Promise<SavedTarget> {
   return deps.targets.forUser(caller.userId, targetId, async (unit) => {
     const previous = await unit.find(targetId, 2);
     if (!previous) throw new TargetProblem('not_found', 'not_found');
+    if (expectedRevision !== undefined && expectedRevision !== previous.revision)
+      throw new TargetProblem('conflict', 'edit_conflict');
     const settings = validateSettings(input, {
       targetId,
       previous,

@@ -1,5 +1,5 @@
 /** How a refusal reaches the caller; the gRPC layer maps each to a status. */
-export type ProblemKind = 'invalid' | 'not_found' | 'busy' | 'precondition';
+export type ProblemKind = 'invalid' | 'not_found' | 'busy' | 'precondition' | 'conflict';
 
 /**
  * A refusal with a stable code the SPA turns into its message, the field it is about

@@ -6,6 +6,7 @@ const statusByKind: Record<ProblemKind, status> = {
   invalid: status.INVALID_ARGUMENT,
   not_found: status.NOT_FOUND,
   busy: status.ABORTED,
+  conflict: status.ABORTED,
   precondition: status.FAILED_PRECONDITION,
 };
 

@@ -35,6 +35,7 @@ export function targetServer(deps: SaveDeps & { targets: TargetStore }): targetV
     paused: saved.record.paused,
     pausedForQuota: saved.pausedForQuota,
     row: rowMessage(saved.row),
+    revision: saved.record.revision,
   });
   const resultMessage = (outcome: ActionOutcome): targetV1.TargetActionResult => ({
     row: outcome.row ? rowMessage(outcome.row) : undefined,
@@ -52,7 +53,15 @@ export function targetServer(deps: SaveDeps & { targets: TargetStore }): targetV
       const caller = callerOf(request.caller);
       const targetId = knownId(request.targetId);
       return {
-        saved: savedMessage(await updateTarget(caller, targetId, settingsInput(request.settings), deps)),
+        saved: savedMessage(
+          await updateTarget(
+            caller,
+            targetId,
+            settingsInput(request.settings),
+            deps,
+            request.expectedRevision,
+          ),
+        ),
       };
     }),
 

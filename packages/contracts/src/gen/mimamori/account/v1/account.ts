@@ -214,6 +214,11 @@ export interface AccountSettings {
   trialEndsAt?: Date | undefined;
   deleteAt?: Date | undefined;
   subscriptionStatus: number;
+  /**
+   * Raised by every save of the profile fields; an update names the one it was read at
+   * (docs/product.md#edit-conflicts).
+   */
+  revision: number;
 }
 
 /** An additional e-mail address; index is its stable position in the account's list. */
@@ -231,7 +236,11 @@ export interface UpdateAccountRequest {
   name?: string | undefined;
   lang?: string | undefined;
   timezone?: string | undefined;
-  currency?: string | undefined;
+  currency?:
+    | string
+    | undefined;
+  /** The revision the edit started from; a newer one refuses the update with ABORTED `edit_conflict`. */
+  expectedRevision?: number | undefined;
 }
 
 export interface UpdateAccountResponse {
@@ -374,17 +383,26 @@ export interface GetQuietHoursRequest {
 }
 
 export interface GetQuietHoursResponse {
-  quietHours?: QuietHours | undefined;
+  quietHours?:
+    | QuietHours
+    | undefined;
+  /** The account settings' revision (AccountSettings.revision): quiet hours are one of them. */
+  revision: number;
 }
 
 /** Refused with INVALID_ARGUMENT quiet_hours_time_invalid or quiet_hours_day_invalid. */
 export interface SetQuietHoursRequest {
   sessionToken: string;
-  quietHours?: QuietHours | undefined;
+  quietHours?:
+    | QuietHours
+    | undefined;
+  /** The revision the edit started from; a newer one refuses the save with ABORTED `edit_conflict`. */
+  expectedRevision?: number | undefined;
 }
 
 export interface SetQuietHoursResponse {
   quietHours?: QuietHours | undefined;
+  revision: number;
 }
 
 export interface ProfileWebhook {
@@ -3120,6 +3138,7 @@ function createBaseAccountSettings(): AccountSettings {
     trialEndsAt: undefined,
     deleteAt: undefined,
     subscriptionStatus: 0,
+    revision: 0,
   };
 }
 
@@ -3172,6 +3191,9 @@ export const AccountSettings: MessageFns<AccountSettings> = {
     }
     if (message.subscriptionStatus !== 0) {
       writer.uint32(128).int32(message.subscriptionStatus);
+    }
+    if (message.revision !== 0) {
+      writer.uint32(136).int64(message.revision);
     }
     return writer;
   },
@@ -3317,6 +3339,14 @@ export const AccountSettings: MessageFns<AccountSettings> = {
             message.subscriptionStatus = reader.int32();
             continue;
           }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.revision = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3379,6 +3409,7 @@ export const AccountSettings: MessageFns<AccountSettings> = {
         : isSet(object.subscription_status)
         ? globalThis.Number(object.subscription_status)
         : 0,
+      revision: isSet(object.revision) ? globalThis.Number(object.revision) : 0,
     };
   },
 
@@ -3432,6 +3463,9 @@ export const AccountSettings: MessageFns<AccountSettings> = {
     if (message.subscriptionStatus !== 0) {
       obj.subscriptionStatus = Math.round(message.subscriptionStatus);
     }
+    if (message.revision !== 0) {
+      obj.revision = Math.round(message.revision);
+    }
     return obj;
   },
 
@@ -3456,6 +3490,7 @@ export const AccountSettings: MessageFns<AccountSettings> = {
     message.trialEndsAt = object.trialEndsAt ?? undefined;
     message.deleteAt = object.deleteAt ?? undefined;
     message.subscriptionStatus = object.subscriptionStatus ?? 0;
+    message.revision = object.revision ?? 0;
     return message;
   },
 };
@@ -3578,7 +3613,15 @@ export const MailAddress: MessageFns<MailAddress> = {
 };
 
 function createBaseUpdateAccountRequest(): UpdateAccountRequest {
-  return { sessionToken: "", userId: "", name: undefined, lang: undefined, timezone: undefined, currency: undefined };
+  return {
+    sessionToken: "",
+    userId: "",
+    name: undefined,
+    lang: undefined,
+    timezone: undefined,
+    currency: undefined,
+    expectedRevision: undefined,
+  };
 }
 
 export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
@@ -3600,6 +3643,9 @@ export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
     }
     if (message.currency !== undefined) {
       writer.uint32(50).string(message.currency);
+    }
+    if (message.expectedRevision !== undefined) {
+      writer.uint32(56).int64(message.expectedRevision);
     }
     return writer;
   },
@@ -3665,6 +3711,14 @@ export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
             message.currency = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.expectedRevision = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3693,6 +3747,11 @@ export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
       lang: isSet(object.lang) ? globalThis.String(object.lang) : undefined,
       timezone: isSet(object.timezone) ? globalThis.String(object.timezone) : undefined,
       currency: isSet(object.currency) ? globalThis.String(object.currency) : undefined,
+      expectedRevision: isSet(object.expectedRevision)
+        ? globalThis.Number(object.expectedRevision)
+        : isSet(object.expected_revision)
+        ? globalThis.Number(object.expected_revision)
+        : undefined,
     };
   },
 
@@ -3716,6 +3775,9 @@ export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
     if (message.currency !== undefined) {
       obj.currency = message.currency;
     }
+    if (message.expectedRevision !== undefined) {
+      obj.expectedRevision = Math.round(message.expectedRevision);
+    }
     return obj;
   },
 
@@ -3730,6 +3792,7 @@ export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
     message.lang = object.lang ?? undefined;
     message.timezone = object.timezone ?? undefined;
     message.currency = object.currency ?? undefined;
+    message.expectedRevision = object.expectedRevision ?? undefined;
     return message;
   },
 };
@@ -5980,13 +6043,16 @@ export const GetQuietHoursRequest: MessageFns<GetQuietHoursRequest> = {
 };
 
 function createBaseGetQuietHoursResponse(): GetQuietHoursResponse {
-  return { quietHours: undefined };
+  return { quietHours: undefined, revision: 0 };
 }
 
 export const GetQuietHoursResponse: MessageFns<GetQuietHoursResponse> = {
   encode(message: GetQuietHoursResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.quietHours !== undefined) {
       QuietHours.encode(message.quietHours, writer.uint32(10).fork()).join();
+    }
+    if (message.revision !== 0) {
+      writer.uint32(16).int64(message.revision);
     }
     return writer;
   },
@@ -6012,6 +6078,14 @@ export const GetQuietHoursResponse: MessageFns<GetQuietHoursResponse> = {
             message.quietHours = QuietHours.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.revision = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6031,6 +6105,7 @@ export const GetQuietHoursResponse: MessageFns<GetQuietHoursResponse> = {
         : isSet(object.quiet_hours)
         ? QuietHours.fromJSON(object.quiet_hours)
         : undefined,
+      revision: isSet(object.revision) ? globalThis.Number(object.revision) : 0,
     };
   },
 
@@ -6038,6 +6113,9 @@ export const GetQuietHoursResponse: MessageFns<GetQuietHoursResponse> = {
     const obj: any = {};
     if (message.quietHours !== undefined) {
       obj.quietHours = QuietHours.toJSON(message.quietHours);
+    }
+    if (message.revision !== 0) {
+      obj.revision = Math.round(message.revision);
     }
     return obj;
   },
@@ -6050,12 +6128,13 @@ export const GetQuietHoursResponse: MessageFns<GetQuietHoursResponse> = {
     message.quietHours = (object.quietHours !== undefined && object.quietHours !== null)
       ? QuietHours.fromPartial(object.quietHours)
       : undefined;
+    message.revision = object.revision ?? 0;
     return message;
   },
 };
 
 function createBaseSetQuietHoursRequest(): SetQuietHoursRequest {
-  return { sessionToken: "", quietHours: undefined };
+  return { sessionToken: "", quietHours: undefined, expectedRevision: undefined };
 }
 
 export const SetQuietHoursRequest: MessageFns<SetQuietHoursRequest> = {
@@ -6065,6 +6144,9 @@ export const SetQuietHoursRequest: MessageFns<SetQuietHoursRequest> = {
     }
     if (message.quietHours !== undefined) {
       QuietHours.encode(message.quietHours, writer.uint32(18).fork()).join();
+    }
+    if (message.expectedRevision !== undefined) {
+      writer.uint32(24).int64(message.expectedRevision);
     }
     return writer;
   },
@@ -6098,6 +6180,14 @@ export const SetQuietHoursRequest: MessageFns<SetQuietHoursRequest> = {
             message.quietHours = QuietHours.decode(reader, reader.uint32());
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.expectedRevision = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6122,6 +6212,11 @@ export const SetQuietHoursRequest: MessageFns<SetQuietHoursRequest> = {
         : isSet(object.quiet_hours)
         ? QuietHours.fromJSON(object.quiet_hours)
         : undefined,
+      expectedRevision: isSet(object.expectedRevision)
+        ? globalThis.Number(object.expectedRevision)
+        : isSet(object.expected_revision)
+        ? globalThis.Number(object.expected_revision)
+        : undefined,
     };
   },
 
@@ -6132,6 +6227,9 @@ export const SetQuietHoursRequest: MessageFns<SetQuietHoursRequest> = {
     }
     if (message.quietHours !== undefined) {
       obj.quietHours = QuietHours.toJSON(message.quietHours);
+    }
+    if (message.expectedRevision !== undefined) {
+      obj.expectedRevision = Math.round(message.expectedRevision);
     }
     return obj;
   },
@@ -6145,18 +6243,22 @@ export const SetQuietHoursRequest: MessageFns<SetQuietHoursRequest> = {
     message.quietHours = (object.quietHours !== undefined && object.quietHours !== null)
       ? QuietHours.fromPartial(object.quietHours)
       : undefined;
+    message.expectedRevision = object.expectedRevision ?? undefined;
     return message;
   },
 };
 
 function createBaseSetQuietHoursResponse(): SetQuietHoursResponse {
-  return { quietHours: undefined };
+  return { quietHours: undefined, revision: 0 };
 }
 
 export const SetQuietHoursResponse: MessageFns<SetQuietHoursResponse> = {
   encode(message: SetQuietHoursResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.quietHours !== undefined) {
       QuietHours.encode(message.quietHours, writer.uint32(10).fork()).join();
+    }
+    if (message.revision !== 0) {
+      writer.uint32(16).int64(message.revision);
     }
     return writer;
   },
@@ -6182,6 +6284,14 @@ export const SetQuietHoursResponse: MessageFns<SetQuietHoursResponse> = {
             message.quietHours = QuietHours.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.revision = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6201,6 +6311,7 @@ export const SetQuietHoursResponse: MessageFns<SetQuietHoursResponse> = {
         : isSet(object.quiet_hours)
         ? QuietHours.fromJSON(object.quiet_hours)
         : undefined,
+      revision: isSet(object.revision) ? globalThis.Number(object.revision) : 0,
     };
   },
 
@@ -6208,6 +6319,9 @@ export const SetQuietHoursResponse: MessageFns<SetQuietHoursResponse> = {
     const obj: any = {};
     if (message.quietHours !== undefined) {
       obj.quietHours = QuietHours.toJSON(message.quietHours);
+    }
+    if (message.revision !== 0) {
+      obj.revision = Math.round(message.revision);
     }
     return obj;
   },
@@ -6220,6 +6334,7 @@ export const SetQuietHoursResponse: MessageFns<SetQuietHoursResponse> = {
     message.quietHours = (object.quietHours !== undefined && object.quietHours !== null)
       ? QuietHours.fromPartial(object.quietHours)
       : undefined;
+    message.revision = object.revision ?? 0;
     return message;
   },
 };

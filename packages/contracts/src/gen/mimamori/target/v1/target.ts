@@ -165,7 +165,14 @@ export interface RegisterTargetRequest {
 export interface UpdateTargetRequest {
   caller?: Caller | undefined;
   targetId: string;
-  settings?: TargetSettings | undefined;
+  settings?:
+    | TargetSettings
+    | undefined;
+  /**
+   * The revision the edit started from; when set and the site has moved on, the update is refused
+   * with ABORTED `edit_conflict` and nothing is saved (docs/product.md#edit-conflicts).
+   */
+  expectedRevision?: number | undefined;
 }
 
 /** What a save did. */
@@ -174,7 +181,11 @@ export interface SavedTarget {
   paused: boolean;
   /** Saved paused because the plan had no free slot for it (docs/product.md#quotas). */
   pausedForQuota: boolean;
-  row?: TargetRow | undefined;
+  row?:
+    | TargetRow
+    | undefined;
+  /** The site's revision after the save: the version the next edit starts from. */
+  revision: number;
 }
 
 export interface RegisterTargetResponse {
@@ -1886,7 +1897,7 @@ export const RegisterTargetRequest: MessageFns<RegisterTargetRequest> = {
 };
 
 function createBaseUpdateTargetRequest(): UpdateTargetRequest {
-  return { caller: undefined, targetId: "", settings: undefined };
+  return { caller: undefined, targetId: "", settings: undefined, expectedRevision: undefined };
 }
 
 export const UpdateTargetRequest: MessageFns<UpdateTargetRequest> = {
@@ -1899,6 +1910,9 @@ export const UpdateTargetRequest: MessageFns<UpdateTargetRequest> = {
     }
     if (message.settings !== undefined) {
       TargetSettings.encode(message.settings, writer.uint32(26).fork()).join();
+    }
+    if (message.expectedRevision !== undefined) {
+      writer.uint32(32).int64(message.expectedRevision);
     }
     return writer;
   },
@@ -1940,6 +1954,14 @@ export const UpdateTargetRequest: MessageFns<UpdateTargetRequest> = {
             message.settings = TargetSettings.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.expectedRevision = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1961,6 +1983,11 @@ export const UpdateTargetRequest: MessageFns<UpdateTargetRequest> = {
         ? globalThis.String(object.target_id)
         : "",
       settings: isSet(object.settings) ? TargetSettings.fromJSON(object.settings) : undefined,
+      expectedRevision: isSet(object.expectedRevision)
+        ? globalThis.Number(object.expectedRevision)
+        : isSet(object.expected_revision)
+        ? globalThis.Number(object.expected_revision)
+        : undefined,
     };
   },
 
@@ -1974,6 +2001,9 @@ export const UpdateTargetRequest: MessageFns<UpdateTargetRequest> = {
     }
     if (message.settings !== undefined) {
       obj.settings = TargetSettings.toJSON(message.settings);
+    }
+    if (message.expectedRevision !== undefined) {
+      obj.expectedRevision = Math.round(message.expectedRevision);
     }
     return obj;
   },
@@ -1990,12 +2020,13 @@ export const UpdateTargetRequest: MessageFns<UpdateTargetRequest> = {
     message.settings = (object.settings !== undefined && object.settings !== null)
       ? TargetSettings.fromPartial(object.settings)
       : undefined;
+    message.expectedRevision = object.expectedRevision ?? undefined;
     return message;
   },
 };
 
 function createBaseSavedTarget(): SavedTarget {
-  return { targetId: "", paused: false, pausedForQuota: false, row: undefined };
+  return { targetId: "", paused: false, pausedForQuota: false, row: undefined, revision: 0 };
 }
 
 export const SavedTarget: MessageFns<SavedTarget> = {
@@ -2011,6 +2042,9 @@ export const SavedTarget: MessageFns<SavedTarget> = {
     }
     if (message.row !== undefined) {
       TargetRow.encode(message.row, writer.uint32(34).fork()).join();
+    }
+    if (message.revision !== 0) {
+      writer.uint32(40).int64(message.revision);
     }
     return writer;
   },
@@ -2060,6 +2094,14 @@ export const SavedTarget: MessageFns<SavedTarget> = {
             message.row = TargetRow.decode(reader, reader.uint32());
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.revision = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2086,6 +2128,7 @@ export const SavedTarget: MessageFns<SavedTarget> = {
         ? globalThis.Boolean(object.paused_for_quota)
         : false,
       row: isSet(object.row) ? TargetRow.fromJSON(object.row) : undefined,
+      revision: isSet(object.revision) ? globalThis.Number(object.revision) : 0,
     };
   },
 
@@ -2103,6 +2146,9 @@ export const SavedTarget: MessageFns<SavedTarget> = {
     if (message.row !== undefined) {
       obj.row = TargetRow.toJSON(message.row);
     }
+    if (message.revision !== 0) {
+      obj.revision = Math.round(message.revision);
+    }
     return obj;
   },
 
@@ -2115,6 +2161,7 @@ export const SavedTarget: MessageFns<SavedTarget> = {
     message.paused = object.paused ?? false;
     message.pausedForQuota = object.pausedForQuota ?? false;
     message.row = (object.row !== undefined && object.row !== null) ? TargetRow.fromPartial(object.row) : undefined;
+    message.revision = object.revision ?? 0;
     return message;
   },
 };
