@@ -149,6 +149,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.e2e.test.ts'],
+          // One migrated database for the run, copied by each file's product (e2e/database-template.ts).
+          globalSetup: ['e2e/database-template.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           // A screen's answer to a click waits on the product, which shares the two cores with
