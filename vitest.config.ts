@@ -157,6 +157,9 @@ export default defineConfig({
           // two other test files: a second (expect.poll's default) was too short for a sign-up,
           // whose answer takes at least 300 ms by design (the same time for a known address).
           expect: { poll: { timeout: 10_000 } },
+          // A file's concurrent tests (the journey's four new users) run two at a time: together they
+          // wait for the product's minute once, and two do not starve the product on two cores.
+          maxConcurrency: 2,
           maxWorkers: WORKERS,
           isolate: false,
         },
