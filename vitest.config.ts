@@ -20,6 +20,10 @@ const WORKERS = 3;
 // no mutable module state, and importing the services, Playwright and the SDKs anew for each of
 // about 220 files cost more CPU than many tests (integration: 150 → 79 CPU-s on 2 cores).
 
+// TEST_CPU_LOG=<file> appends each test file's CPU-seconds (its own and its products', browsers'
+// and clusters') to <file>: `TEST_CPU_LOG=$PWD/cpu.tsv pnpm vitest run …`, then sort -k3 -n.
+const measureCpu = process.env.TEST_CPU_LOG ? { setupFiles: ['scripts/cpu-per-file.ts'] } : {};
+
 /**
  * Seconds the long files took in a fresh-clone CI run on a 2-core machine (the tests' time scaled,
  * ADR 0019): a fresh clone has no timings cached yet, and without these the longest files would
@@ -117,6 +121,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           maxWorkers: WORKERS,
           isolate: false,
+          ...measureCpu,
         },
       },
       {
@@ -132,6 +137,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           maxWorkers: WORKERS,
           isolate: false,
+          ...measureCpu,
         },
       },
       {
@@ -142,6 +148,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           maxWorkers: WORKERS,
           isolate: false,
+          ...measureCpu,
         },
       },
       {
@@ -161,6 +168,7 @@ export default defineConfig({
           maxConcurrency: 2,
           maxWorkers: WORKERS,
           isolate: false,
+          ...measureCpu,
         },
       },
     ],
