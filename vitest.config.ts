@@ -20,28 +20,32 @@ const WORKERS = 3;
 // no mutable module state, and importing the services, Playwright and the SDKs anew for each of
 // about 220 files cost more CPU than many tests (integration: 150 → 79 CPU-s on 2 cores).
 
+// TEST_CPU_LOG=<file> appends each test file's CPU-seconds (its own and its products', browsers'
+// and clusters') to <file>: `TEST_CPU_LOG=$PWD/cpu.tsv pnpm vitest run …`, then sort -k3 -n.
+const measureCpu = process.env.TEST_CPU_LOG ? { setupFiles: ['scripts/cpu-per-file.ts'] } : {};
+
 /**
  * Seconds the long files took in a fresh-clone CI run on a 2-core machine (the tests' time scaled,
  * ADR 0019): a fresh clone has no timings cached yet, and without these the longest files would
- * not start first there.
+ * not start first there. The journey (its users two at a time) and failure-alerts (now with the
+ * cluster-mode deletion) are estimated from runs alone on a loaded machine until a CI run times them.
  */
 const KNOWN_LONG_FILES: [string, number][] = [
-  ['e2e/journey.e2e.test.ts', 200],
   ['e2e/billing-states.e2e.test.ts', 187],
+  ['e2e/journey.e2e.test.ts', 135],
   ['e2e/chat-channels.e2e.test.ts', 125],
   ['e2e/conflicts.e2e.test.ts', 124],
   ['system-tests/faults/nats-restarted.int.test.ts', 94],
   ['system-tests/unchanged-check-writes.int.test.ts', 72],
   ['e2e/target-detail.e2e.test.ts', 68],
+  ['system-tests/failure-alerts.int.test.ts', 65],
   ['e2e/api-tokens.e2e.test.ts', 59],
   ['e2e/billing.e2e.test.ts', 55],
   ['e2e/dashboard.e2e.test.ts', 54],
   ['services/crawler/src/browser/browser-page-fetcher.int.test.ts', 53],
   ['system-tests/pipeline.int.test.ts', 49],
-  ['system-tests/account-deletion.int.test.ts', 49],
   ['system-tests/faults/postgres-restarted.int.test.ts', 48],
   ['system-tests/faults/notifier-killed.int.test.ts', 46],
-  ['system-tests/failure-alerts.int.test.ts', 44],
   ['e2e/commerce.e2e.test.ts', 44],
   ['e2e/wizard.e2e.test.ts', 46],
   ['e2e/webhooks.e2e.test.ts', 41],
@@ -55,7 +59,6 @@ const KNOWN_LONG_FILES: [string, number][] = [
   ['system-tests/billing.int.test.ts', 29],
   ['e2e/shell.e2e.test.ts', 29],
   ['deploy/test/image.test.ts', 27],
-  ['packages/bus/src/outbox-pglite.test.ts', 26],
   ['e2e/account-data.e2e.test.ts', 26],
   ['system-tests/cluster.int.test.ts', 25],
   ['system-tests/filings-standalone.int.test.ts', 24],
@@ -118,6 +121,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           maxWorkers: WORKERS,
           isolate: false,
+          ...measureCpu,
         },
       },
       {
@@ -133,6 +137,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           maxWorkers: WORKERS,
           isolate: false,
+          ...measureCpu,
         },
       },
       {
@@ -143,20 +148,27 @@ export default defineConfig({
           hookTimeout: 60_000,
           maxWorkers: WORKERS,
           isolate: false,
+          ...measureCpu,
         },
       },
       {
         test: {
           name: 'e2e',
           include: ['e2e/**/*.e2e.test.ts'],
+          // One migrated database for the run, copied by each file's product (e2e/database-template.ts).
+          globalSetup: ['e2e/database-template.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           // A screen's answer to a click waits on the product, which shares the two cores with
           // two other test files: a second (expect.poll's default) was too short for a sign-up,
           // whose answer takes at least 300 ms by design (the same time for a known address).
           expect: { poll: { timeout: 10_000 } },
+          // A file's concurrent tests (the journey's four new users) run two at a time: together they
+          // wait for the product's minute once, and two do not starve the product on two cores.
+          maxConcurrency: 2,
           maxWorkers: WORKERS,
           isolate: false,
+          ...measureCpu,
         },
       },
     ],

@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { testTimeEnv } from '@mimamori/test-fixtures';
+import { inject } from 'vitest';
 
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -44,6 +45,11 @@ export async function startProduct(options: StartProductOptions = {}): Promise<R
     throw new Error(`${indexHtml} is missing: build the SPA first with pnpm --filter @mimamori/web build`);
   }
   const dataDir = await mkdtemp(join(tmpdir(), 'mimamori-e2e-'));
+  // A migrated, empty database when the run's template is ready (e2e/database-template.ts).
+  const template = inject('productDatabaseTemplate');
+  if (template && existsSync(join(dirname(template), 'ready'))) {
+    await cp(template, join(dataDir, 'pg'), { recursive: true });
+  }
   const child = spawn(process.execPath, ['--import', 'tsx', 'standalone/src/main.ts'], {
     cwd: repoRoot,
     // On the tests' scaled time: a 1-minute site is checked every 2 s (TEST_TIME_SCALE).

@@ -9,21 +9,45 @@ cd "$MIMAMORI_ROOT"
 
 # Each step says how far into the run it starts, so a slow step shows.
 step() { printf '\n== %s (at %d s)\n' "$*" "$SECONDS"; }
-# One command a line: under set -e a failure inside an && list does not stop the script, so a
-# type error once printed and CI went on.
-step lint
-biome ci .
-step "import rules"
-pnpm run --silent imports
-step "buf lint"
-(cd proto && buf lint)
-step "generated contracts are current"
-bash proto/check-generated.sh
-step type-check
-tsc -p tsconfig.json
-tsc -p web/tsconfig.json
-step "build web"
-pnpm --filter @mimamori/web build >/dev/null
+
+# The checks before the tests read the sources and write nothing the others read (the web build
+# writes web/dist, which biome, the import rules and tsc leave out), so they run side by side:
+# most are one Node thread each, and one after another they left the second core idle. Each prints
+# its output under its own heading, with the second it ended at; any failure stops the run before
+# the tests, as before (a type error once printed and CI went on: each job's exit code is kept and
+# read, not left to set -e).
+checks="$(mktemp -d)"
+check() {
+  local name="$1"
+  shift
+  (
+    code=0
+    "$@" >"$checks/$name.log" 2>&1 || code=$?
+    echo "$code $SECONDS" >"$checks/$name.status"
+  ) &
+}
+step "checks: lint, import rules, buf lint, generated contracts, type-check, web build"
+check lint biome ci .
+check imports pnpm run --silent imports
+check buf-lint bash -c 'cd proto && buf lint'
+check generated bash proto/check-generated.sh
+check typecheck tsc -p tsconfig.json
+check typecheck-web tsc -p web/tsconfig.json
+check web-build pnpm --filter @mimamori/web build
+wait
+failed=0
+for name in lint imports buf-lint generated typecheck typecheck-web web-build; do
+  read -r code ended <"$checks/$name.status"
+  printf '\n== %s (exit %s, ended at %s s)\n' "$name" "$code" "$ended"
+  # The web build's listing of every bundle says nothing a reader needs unless it failed.
+  if [ "$name" != web-build ] || [ "$code" != 0 ]; then cat "$checks/$name.log"; fi
+  [ "$code" = 0 ] || failed=1
+done
+rm -rf "$checks"
+if [ "$failed" != 0 ]; then
+  echo "a check failed: no tests run" >&2
+  exit 1
+fi
 
 step tests
 results="$(mktemp -d)/vitest.json"

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openPostgres } from '@mimamori/db';
-import { type HttpVisitor, TEST_MINUTE_MS } from '@mimamori/test-fixtures';
-import { describe, expect, it } from 'vitest';
+import { blobKeys, type HttpVisitor, TEST_MINUTE_MS, testNatsUrl } from '@mimamori/test-fixtures';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   linkDiscord,
   registerSite,
@@ -10,6 +10,7 @@ import {
   untilChecked,
   WEBHOOK_ID,
 } from './rig/account-steps.ts';
+import { exportThenDelete } from './rig/deletion-scenario.ts';
 import { priceSiteRegistration } from './rig/price-site.ts';
 import { useSystemRig } from './rig/system-rig.ts';
 import { waitFor } from './rig/wait-for.ts';
@@ -22,7 +23,18 @@ import { waitFor } from './rig/wait-for.ts';
 const INTERVAL_MS = TEST_MINUTE_MS;
 const EMAIL = 'alerts@example.jp';
 
-const rig = useSystemRig('failure-alerts', () => ({ env: { SCHEDULER_BACKOFF_MAX_MINUTES: '1' } }));
+// The same rig then runs the export and self-deletion in cluster mode (below), which would otherwise
+// start a cluster of its own: its account service's grace period is a few seconds
+// (ACCOUNT_PURGE_GRACE_DAYS), so the purge follows the deletion while the test watches. Neither
+// setting touches the other test: the backoff is the scheduler's, the grace and sweep the account's.
+const GRACE_DAYS = 0.0001;
+const rig = useSystemRig('failure-alerts', () => ({
+  env: {
+    SCHEDULER_BACKOFF_MAX_MINUTES: '1',
+    ACCOUNT_PURGE_GRACE_DAYS: String(GRACE_DAYS),
+    TRIAL_SWEEP_INTERVAL_MS: '500',
+  },
+}));
 let visitor: HttpVisitor;
 
 /** Failed checks the diff service recorded for the site. */
@@ -182,4 +194,42 @@ describe('failure alerts with recovery in cluster mode', () => {
     expect(JSON.stringify(alert?.to)).toContain(EMAIL);
     expect(rig().discord.problems).toEqual([]);
   }, 180_000);
+});
+
+// On this file's rig rather than a cluster of its own (a rig start is eight processes); it runs after
+// the alerts test, whose counts are taken by then.
+let db: ReturnType<typeof openPostgres> | undefined;
+afterAll(async () => {
+  await db?.close();
+});
+
+describe('export and self-deletion in cluster mode', () => {
+  it('exports everything, deletes the account, and after the grace period no row or blob names it', async () => {
+    db = openPostgres(rig().database.url, { max: 1 });
+    await exportThenDelete(
+      {
+        url: rig().cluster.url,
+        page: rig().page,
+        db,
+        async mailText(to, subject) {
+          const mail = await waitFor(
+            `a mail to ${to} matching ${subject}`,
+            () =>
+              rig().smtp.messages.findLast(
+                (message) => JSON.stringify(message.to).includes(to) && subject.test(message.subject ?? ''),
+              ),
+            60_000,
+          );
+          return mail.text ?? '';
+        },
+        async blobsNaming(needles) {
+          const keys = await blobKeys(testNatsUrl(), `${rig().namespace}_mimamori_blobs`);
+          return keys.filter((key) => needles.some((needle) => key.includes(needle)));
+        },
+        // The short grace period passes while the scan waits.
+        passGrace: async () => {},
+      },
+      'deleted-cluster@example.jp',
+    );
+  }, 240_000);
 });

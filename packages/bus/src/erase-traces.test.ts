@@ -1,5 +1,5 @@
 import { type Db, migrate, openPglite } from '@mimamori/db';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eraseEventTraces } from './erase-traces.ts';
 import { processedEventsMigration } from './idempotent-handler.ts';
 import { outboxMigration, writeEvent } from './outbox.ts';
@@ -9,13 +9,17 @@ const USER = '6f1c2d3e-0000-4000-8000-000000000001';
 const SITE = '6f1c2d3e-0000-4000-8000-0000000000aa';
 let db: Db;
 
-beforeEach(async () => {
+// One embedded database for the file (creating one costs a few CPU-seconds); a fresh schema a test.
+beforeAll(async () => {
   db = await openPglite();
-  await migrate(db, schema, [outboxMigration(schema), processedEventsMigration(schema)]);
+});
+afterAll(async () => {
+  await db.close();
 });
 
-afterEach(async () => {
-  await db.close();
+beforeEach(async () => {
+  await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await migrate(db, schema, [outboxMigration(schema), processedEventsMigration(schema)]);
 });
 
 const ids = async (table: string, column: string) =>
