@@ -122,17 +122,18 @@ function WizardFlow({
   // docs/product.md#wizard: once the areas are registered, login and actions are behind the user.
   const [areasRegistered, setAreasRegistered] = useState(start === 'notify');
   const [pausedSave, setPausedSave] = useState<SavedTarget>();
-  // A narrow screen shrinks a desktop page past pointing at anything: it starts at actual size.
-  const [actualSize, setActualSize] = useState(layout === 'stacked');
+  // Fitted into the preview's box a desktop page shrinks past pointing at anything (a price became
+  // a 19×7 px target): the page starts at its own size, and zooming out is a choice.
+  const [zoomedOut, setZoomedOut] = useState(false);
   const previewScroll = useRef<HTMLElement>(null);
   const shownRender = preview?.render;
   // At actual size a centred page would open on its empty left margin: start where its text does.
   useEffect(() => {
     const scroller = previewScroll.current;
-    if (!scroller || !shownRender || !actualSize) return;
+    if (!scroller || !shownRender || zoomedOut) return;
     const pageWidth = shownRender.image_width / shownRender.scale;
     scroller.scrollLeft = Math.max(0, contentLeft(shownRender.elements, pageWidth) - 16);
-  }, [shownRender, actualSize]);
+  }, [shownRender, zoomedOut]);
   const heading = useRef<HTMLHeadingElement>(null);
   const [focusRequest, setFocusRequest] = useState(0);
   const openSession = useRef<string | null>(null);
@@ -327,32 +328,26 @@ function WizardFlow({
             <label className="checkbox preview-zoom">
               <input
                 type="checkbox"
-                checked={actualSize}
-                onChange={(event) => setActualSize(event.target.checked)}
+                checked={zoomedOut}
+                onChange={(event) => setZoomedOut(event.target.checked)}
               />
-              {t('wizard.preview.actualSize')}
+              {t('wizard.preview.zoomOut')}
             </label>
           )}
         </div>
         {draft.contentKind !== 'page' && document ? (
           <DocumentPreview document={document} kind={draft.contentKind as DocumentKind} />
         ) : preview ? (
-          // Scrolls on its own; focusable so keyboard users can scroll a long page.
-          <section
-            ref={previewScroll}
-            className="preview-scroll"
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
-            tabIndex={0}
-            aria-label={t('wizard.preview.scrollLabel')}
-          >
-            <AreaPicker
-              render={preview.render}
-              areas={draft.areas}
-              picking={step === 'areas' && !selection.pending}
-              actualSize={actualSize}
-              onPick={selection.pick}
-            />
-          </section>
+          <AreaPicker
+            render={preview.render}
+            areas={draft.areas}
+            picking={step === 'areas' && !selection.pending}
+            zoomedOut={zoomedOut}
+            excluding={step === 'areas' ? selection.excludingArea : undefined}
+            onChoose={selection.choose}
+            onEscape={() => selection.setExcluding(undefined)}
+            scrollRef={previewScroll}
+          />
         ) : (
           <p className="muted preview-empty">
             {t(editId ? 'wizard.preview.emptyEditing' : 'wizard.preview.empty')}
