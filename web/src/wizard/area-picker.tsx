@@ -95,9 +95,6 @@ export function AreaPicker({
     observer.observe(node);
     return () => observer.disconnect();
   }, [pageWidth]);
-  useEffect(() => {
-    if (!picking) setPointed(undefined);
-  }, [picking]);
   // A key or button that moved the outline brings it into view; the pointer already is there.
   useEffect(() => {
     if (keyed && pointed !== undefined)

@@ -108,11 +108,7 @@ export function AreasStep({
                       )
                     }
                   >
-                    {t(
-                      selection.excludingArea?.areaId === area.areaId
-                        ? 'wizard.areas.excludeDone'
-                        : 'wizard.areas.exclude',
-                    )}
+                    {t('wizard.areas.exclude')}
                   </button>
                 )}
                 <button

@@ -307,6 +307,47 @@ function WizardFlow({
     }
   };
 
+  // On a phone the picture would come after the whole step (its lists and buttons): at the area
+  // step, where the picture is what one works on, it comes right under the step's heading.
+  const pictureFirst = layout === 'stacked' && step === 'areas' && draft.contentKind === 'page';
+  const previewSection = (
+    <section className="wizard-preview" aria-labelledby="wizard-preview-title">
+      <div className="preview-head">
+        <h2 id="wizard-preview-title" className="preview-title">
+          {t('wizard.preview.title')}
+        </h2>
+        {preview && (
+          <label className="checkbox preview-zoom">
+            <input
+              type="checkbox"
+              checked={zoomedOut}
+              onChange={(event) => setZoomedOut(event.target.checked)}
+            />
+            {t('wizard.preview.zoomOut')}
+          </label>
+        )}
+      </div>
+      {draft.contentKind !== 'page' && document ? (
+        <DocumentPreview document={document} kind={draft.contentKind as DocumentKind} />
+      ) : preview ? (
+        <AreaPicker
+          render={preview.render}
+          areas={draft.areas}
+          picking={step === 'areas' && !selection.pending}
+          zoomedOut={zoomedOut}
+          excluding={step === 'areas' ? selection.excludingArea : undefined}
+          onChoose={selection.choose}
+          onEscape={() => selection.setExcluding(undefined)}
+          scrollRef={previewScroll}
+        />
+      ) : (
+        <p className="muted preview-empty">
+          {t(editId ? 'wizard.preview.emptyEditing' : 'wizard.preview.empty')}
+        </p>
+      )}
+    </section>
+  );
+
   return (
     <div className={`wizard wizard-${layout}`}>
       <div className="wizard-panel">
@@ -317,43 +358,10 @@ function WizardFlow({
         <h2 ref={heading} tabIndex={-1} className="step-title">
           {stepHeading()}
         </h2>
+        {pictureFirst && previewSection}
         {stepView()}
       </div>
-      <section className="wizard-preview" aria-labelledby="wizard-preview-title">
-        <div className="preview-head">
-          <h2 id="wizard-preview-title" className="preview-title">
-            {t('wizard.preview.title')}
-          </h2>
-          {preview && (
-            <label className="checkbox preview-zoom">
-              <input
-                type="checkbox"
-                checked={zoomedOut}
-                onChange={(event) => setZoomedOut(event.target.checked)}
-              />
-              {t('wizard.preview.zoomOut')}
-            </label>
-          )}
-        </div>
-        {draft.contentKind !== 'page' && document ? (
-          <DocumentPreview document={document} kind={draft.contentKind as DocumentKind} />
-        ) : preview ? (
-          <AreaPicker
-            render={preview.render}
-            areas={draft.areas}
-            picking={step === 'areas' && !selection.pending}
-            zoomedOut={zoomedOut}
-            excluding={step === 'areas' ? selection.excludingArea : undefined}
-            onChoose={selection.choose}
-            onEscape={() => selection.setExcluding(undefined)}
-            scrollRef={previewScroll}
-          />
-        ) : (
-          <p className="muted preview-empty">
-            {t(editId ? 'wizard.preview.emptyEditing' : 'wizard.preview.empty')}
-          </p>
-        )}
-      </section>
+      {!pictureFirst && previewSection}
       {pausedSave && (
         <AlertDialog
           message={t('wizard.pausedForQuota')}
