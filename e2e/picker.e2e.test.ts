@@ -63,6 +63,9 @@ const words = {
     exclude: (label: string) => `「${label}」の中の要素を除外`,
     excluded: (label: string) => `「Updated 10:00」を「${label}」から除外しました。`,
     compared: '比較される内容 (オプション適用後)',
+    regexes: '除外する正規表現 (Python形式)',
+    refused: (label: string) =>
+      `エリア1「${label}」: 正規表現「(?<=a)b」は先読み・後読み ((?=…) (?!…) (?<=…) (?<!…)) を使っているため、RE2では実行できません。`,
     added: 'エリアを追加しました。',
     register: '登録する',
   },
@@ -77,6 +80,9 @@ const words = {
     exclude: (label: string) => `Exclude elements inside “${label}”`,
     excluded: (label: string) => `“Updated 10:00” is excluded from “${label}”.`,
     compared: 'Content as compared (options applied)',
+    regexes: 'Regular expressions to exclude (Python syntax)',
+    refused: (label: string) =>
+      `Area 1 “${label}”: the regular expression “(?<=a)b” uses a look-around ((?=…) (?!…) (?<=…) (?<!…)), which RE2 cannot run.`,
     added: 'Area added.',
     register: 'Register',
   },
@@ -211,6 +217,13 @@ describe('the area picker', () => {
       await expect
         .poll(() => page.getByLabel(w.compared).inputValue(), READING)
         .toBe('Sencha 100g\n¥1,280\nIn stock: 12');
+      // A pattern the server would refuse at Register is refused here, as typed, naming the area.
+      const regexes = page.getByLabel(w.regexes);
+      await regexes.fill('(?<=a)b');
+      await expect.poll(() => regexes.getAttribute('aria-invalid'), READING).toBe('true');
+      expect(await page.locator('.area-card .field-error').textContent()).toBe(w.refused(label));
+      await regexes.fill('');
+      await expect.poll(() => regexes.getAttribute('aria-invalid'), READING).toBeNull();
       await page.getByRole('button', { name: w.next }).click();
       await expect.poll(() => heading(page)).toBe(w.notifyStep);
       // The interval stays the plan's fastest free one: 10 product minutes, 20 s here.
