@@ -107,12 +107,15 @@ export function AreaPicker({
     width: `${(box.width / pageWidth) * 100}%`,
     height: `${(box.height / pageHeight) * 100}%`,
   });
-  /** A tag beside `box`, placed where it covers the least text (see placeLabel). */
-  const tagPlace = (box: Box, text: string) => {
+  /**
+   * A tag beside `box`, placed where it covers the least text (see placeLabel) and none of the
+   * `taken` tags already drawn.
+   */
+  const tagPlace = (box: Box, text: string, taken: readonly Box[] = []) => {
     const size = { width: tagWidth(text) / shownScale, height: TAG_HEIGHT / shownScale };
-    const place = placeLabel(box, size, page, labelObstacles(render.elements, box));
+    const place = placeLabel(box, size, page, [...labelObstacles(render.elements, box), ...taken]);
     return {
-      side: place.side,
+      rect: { x: place.x, y: place.y, ...size },
       style: { left: `${(place.x / pageWidth) * 100}%`, top: `${(place.y / pageHeight) * 100}%` },
     };
   };
@@ -219,6 +222,18 @@ export function AreaPicker({
     `${element.tag} ${Math.round(element.box.width)}×${Math.round(element.box.height)}`;
   const chooseLabel = excluding ? 'wizard.picker.exclude' : 'wizard.picker.choose';
   const shownAreas = areas.filter((area) => area.box && area.frameKey === frameKey);
+  // Names of the areas first; the pointer's tag then goes where none of them is.
+  const areaTags: { area: AreaDraft; tag: ReturnType<typeof tagPlace> }[] = [];
+  for (const area of shownAreas) {
+    areaTags.push({
+      area,
+      tag: tagPlace(
+        area.box as Box,
+        area.label,
+        areaTags.map(({ tag }) => tag.rect),
+      ),
+    });
+  }
 
   return (
     <div className="picker">
@@ -358,7 +373,13 @@ export function AreaPicker({
               <div ref={outline} className="area-inspect" style={placed(current.box)} />
               <span
                 className="area-inspect-label"
-                style={tagPlace(current.box, tagText(current)).style}
+                style={
+                  tagPlace(
+                    current.box,
+                    tagText(current),
+                    areaTags.map(({ tag }) => tag.rect),
+                  ).style
+                }
                 aria-hidden="true"
               >
                 {tagText(current)}

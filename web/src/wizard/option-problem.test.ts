@@ -1,3 +1,5 @@
+/// <reference types="node" />
+// The watch engine's check runs here as the server runs it, with its Node imports.
 import { validateAreaOptions } from '@mimamori/watch-engine';
 import { DEFAULT_AREA_OPTIONS } from '@mimamori/watch-engine/area-options';
 import i18next from 'i18next';
@@ -75,7 +77,9 @@ describe('option refusals at the content step', () => {
         expect(message.field).toBe('regexes');
         expect(message.text).toContain(lng === 'ja' ? 'エリア2「Sencha price」' : 'Area 2 “Sencha price”');
         if (pattern.trim() !== '') expect(message.text).toContain(pattern);
-        const reason = t(`wizard.optionProblems.reasons.${problem.code}`);
+        const reason = t(
+          `wizard.optionProblems.reasons.${problem.code}` as 'wizard.optionProblems.reasons.invalid',
+        );
         expect(reason, `${lng} ${problem.code}`).not.toContain('optionProblems');
         expect(message.text).toContain(reason);
       }
@@ -89,12 +93,15 @@ describe('option refusals at the content step', () => {
   });
 
   it('puts a refused word at the words field and a refused selector under the area, naming them', async () => {
-    const [[, ja], [, en]] = await translators;
+    const byLanguage = new Map(await translators);
+    const tJa = byLanguage.get('ja');
+    const tEn = byLanguage.get('en');
+    if (!tJa || !tEn) throw new Error('no translator');
     const words = validateAreaOptions({ excludeWords: ['ok', 'x'.repeat(300)] });
     const wordProblem = words.ok ? undefined : words.problems[0];
     expect(wordProblem?.code).toBe('too_long');
     if (!wordProblem) return;
-    const message = optionProblemMessage(wordProblem, area({ words: ['ok', 'x'.repeat(300)] }), 1, en);
+    const message = optionProblemMessage(wordProblem, area({ words: ['ok', 'x'.repeat(300)] }), 1, tEn);
     expect(message).toEqual({
       field: 'words',
       text: `Area 1 “Sencha price”: the excluded word “${'x'.repeat(300)}” is too long.`,
@@ -102,7 +109,7 @@ describe('option refusals at the content step', () => {
     const elements = validateAreaOptions({ excludeElements: ['p['] });
     const elementProblem = elements.ok ? undefined : elements.problems[0];
     if (!elementProblem) throw new Error('p[ was accepted');
-    expect(optionProblemMessage(elementProblem, area({ elements: ['p['] }), 1, ja)).toEqual({
+    expect(optionProblemMessage(elementProblem, area({ elements: ['p['] }), 1, tJa)).toEqual({
       field: 'elements',
       text: 'エリア1「Sencha price」: 除外する要素「p[」はCSSセレクターとして正しくありません。',
     });

@@ -5,6 +5,7 @@ import type { PreviewRender } from '../api/preview.ts';
 import type { SavedTarget, StoredTarget } from '../api/target-settings.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
+import { useNarrowWindow } from '../hooks/use-narrow-window.ts';
 import { closePreviewQuietly } from '../hooks/use-preview.ts';
 import { useTargetSettings } from '../hooks/use-target-settings.ts';
 import { routePaths } from '../route-paths.ts';
@@ -125,6 +126,7 @@ function WizardFlow({
   // Fitted into the preview's box a desktop page shrinks past pointing at anything (a price became
   // a 19×7 px target): the page starts at its own size, and zooming out is a choice.
   const [zoomedOut, setZoomedOut] = useState(false);
+  const narrow = useNarrowWindow();
   const previewScroll = useRef<HTMLElement>(null);
   const shownRender = preview?.render;
   // At actual size a centred page would open on its empty left margin: start where its text does.
@@ -309,7 +311,7 @@ function WizardFlow({
 
   // On a phone the picture would come after the whole step (its lists and buttons): at the area
   // step, where the picture is what one works on, it comes right under the step's heading.
-  const pictureFirst = layout === 'stacked' && step === 'areas' && draft.contentKind === 'page';
+  const pictureFirst = (layout === 'stacked' || narrow) && step === 'areas' && draft.contentKind === 'page';
   const previewSection = (
     <section className="wizard-preview" aria-labelledby="wizard-preview-title">
       <div className="preview-head">
