@@ -180,6 +180,8 @@ describe('the area picker', () => {
       const area = await page.locator('.area-designated').boundingBox();
       const name = await page.locator('.area-designated-label').boundingBox();
       expect(apart(name, area)).toBe(true);
+      // The card is still outlined: its tag and the area's name do not cover each other.
+      expect(apart(await page.locator('.area-inspect-label').boundingBox(), name)).toBe(true);
 
       // The time stamp inside the card is excluded: masked on the picture and listed.
       await page.getByRole('button', { name: w.exclude(label) }).click();

@@ -149,6 +149,8 @@ export function placeLabel(
   size: { width: number; height: number },
   page: { width: number; height: number },
   obstacles: readonly Box[] = [],
+  /** Other tags: covering one hides it whole, so each counts far more than text does. */
+  tags: readonly Box[] = [],
 ): LabelPlace {
   const gap = 2;
   const clampX = (x: number) => Math.max(0, Math.min(x, page.width - size.width));
@@ -165,7 +167,8 @@ export function placeLabel(
     place.x + size.width <= page.width &&
     place.y + size.height <= page.height;
   const overlap = (place: LabelPlace) =>
-    obstacles.reduce((sum, obstacle) => sum + intersection({ ...place, ...size }, obstacle), 0);
+    obstacles.reduce((sum, obstacle) => sum + intersection({ ...place, ...size }, obstacle), 0) +
+    tags.reduce((sum, tag) => sum + 100 * intersection({ ...place, ...size }, tag), 0);
   let best: LabelPlace | undefined;
   let bestOverlap = Number.POSITIVE_INFINITY;
   for (const candidate of candidates) {

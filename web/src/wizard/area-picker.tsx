@@ -113,7 +113,7 @@ export function AreaPicker({
    */
   const tagPlace = (box: Box, text: string, taken: readonly Box[] = []) => {
     const size = { width: tagWidth(text) / shownScale, height: TAG_HEIGHT / shownScale };
-    const place = placeLabel(box, size, page, [...labelObstacles(render.elements, box), ...taken]);
+    const place = placeLabel(box, size, page, labelObstacles(render.elements, box), taken);
     return {
       rect: { x: place.x, y: place.y, ...size },
       style: { left: `${(place.x / pageWidth) * 100}%`, top: `${(place.y / pageHeight) * 100}%` },

@@ -77,6 +77,15 @@ describe('where a name or tag goes beside a box', () => {
     expect(place.x + tag.width).toBeLessThanOrEqual(box.x);
   });
 
+  it('keeps clear of another tag even where that means covering some text', () => {
+    const box = { x: 100, y: 100, width: 200, height: 40 };
+    const text = [{ x: 90, y: 60, width: 300, height: 35 }];
+    const areaName = placeLabel(box, tag, page, text);
+    expect(areaName.side).toBe('below');
+    const pointerTag = placeLabel(box, tag, page, text, [{ ...areaName, ...tag }]);
+    expect(pointerTag.side).toBe('right');
+  });
+
   it('is kept on the page at its right edge', () => {
     const place = placeLabel({ x: 960, y: 100, width: 40, height: 40 }, tag, page);
     expect(place).toEqual({ x: 920, y: 78, side: 'above' });
