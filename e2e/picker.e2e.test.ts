@@ -50,6 +50,8 @@ const running = productAndBrowser(() => ({ env: { CRAWLER_ALLOW: `127.0.0.1:${po
 /** Opening a page in the crawler's browser may take up to about a minute (docs/product.md#checks). */
 const PAGE_LOAD = { timeout: 90_000 };
 const READING = { timeout: 30_000 };
+/** What the screen does at once, given time for a loaded machine (expect.poll's own is 1 s). */
+const SOON = { timeout: 10_000 };
 
 const words = {
   ja: {
@@ -151,25 +153,25 @@ describe('the area picker', () => {
       if (by === 'pointer') {
         // As an inspector: the element under the pointer is outlined, its tag beside it.
         await price.hover();
-        await expect.poll(() => outlined.textContent()).toContain('¥1,280');
+        await expect.poll(() => outlined.textContent(), SOON).toContain('¥1,280');
         const tag = await page.locator('.area-inspect-label').boundingBox();
         expect(apart(tag, priceBox)).toBe(true);
         await page.getByRole('button', { name: w.parent }).click();
       } else if (by === 'touch') {
         // A tap outlines without choosing; the buttons under the picture move and choose.
         await price.tap();
-        await expect.poll(() => outlined.textContent()).toContain('¥1,280');
+        await expect.poll(() => outlined.textContent(), SOON).toContain('¥1,280');
         expect(await page.locator('.area-row').count()).toBe(0);
         await page.getByRole('button', { name: w.parent }).tap();
       } else {
         // Keys: the first element with text, then its neighbours down to the card.
         await surface.focus();
         await page.keyboard.press('ArrowDown');
-        await expect.poll(() => outlined.textContent()).toContain('Tea shop');
+        await expect.poll(() => outlined.textContent(), SOON).toContain('Tea shop');
         await page.keyboard.press('ArrowRight');
         await page.keyboard.press('ArrowRight');
       }
-      await expect.poll(() => outlined.textContent()).toContain('Sencha 100g ¥1,280');
+      await expect.poll(() => outlined.textContent(), SOON).toContain('Sencha 100g ¥1,280');
       if (by === 'keys') await page.keyboard.press('Enter');
       else await page.getByRole('button', { name: w.choose }).click();
       await expect.poll(() => page.getByRole('status').filter({ hasText: w.added }).count(), READING).toBe(1);
@@ -195,17 +197,19 @@ describe('the area picker', () => {
         await page.keyboard.press('ArrowDown'); // the card's heading
         await page.keyboard.press('ArrowRight'); // the price
         await page.keyboard.press('ArrowRight'); // the stamp
-        await expect.poll(() => outlined.textContent()).toMatch(/[“「]Updated 10:00[”」]$/);
+        await expect.poll(() => outlined.textContent(), SOON).toMatch(/[“「]Updated 10:00[”」]$/);
         await page.keyboard.press('Enter');
       } else {
         await stamp.click();
       }
       await expect
-        .poll(() =>
-          page
-            .getByRole('status')
-            .filter({ hasText: w.excluded(label) })
-            .count(),
+        .poll(
+          () =>
+            page
+              .getByRole('status')
+              .filter({ hasText: w.excluded(label) })
+              .count(),
+          SOON,
         )
         .toBe(1);
       expect(await page.locator('.area-excluded').count()).toBe(1);
@@ -215,7 +219,7 @@ describe('the area picker', () => {
 
       // The content step shows what checks compare: the card without its time stamp.
       await page.getByRole('button', { name: w.next }).click();
-      await expect.poll(() => heading(page)).toBe(w.contentStep);
+      await expect.poll(() => heading(page), SOON).toBe(w.contentStep);
       await expect
         .poll(() => page.getByLabel(w.compared).inputValue(), READING)
         .toBe('Sencha 100g\n¥1,280\nIn stock: 12');
@@ -227,7 +231,7 @@ describe('the area picker', () => {
       await regexes.fill('');
       await expect.poll(() => regexes.getAttribute('aria-invalid'), READING).toBeNull();
       await page.getByRole('button', { name: w.next }).click();
-      await expect.poll(() => heading(page)).toBe(w.notifyStep);
+      await expect.poll(() => heading(page), SOON).toBe(w.notifyStep);
       // The interval stays the plan's fastest free one: 10 product minutes, 20 s here.
       const fetchedBefore = fetches.get(path) ?? 0;
       await page.getByRole('button', { name: w.register, exact: true }).click();
