@@ -42,6 +42,7 @@ const KNOWN_LONG_FILES: [string, number][] = [
   ['e2e/api-tokens.e2e.test.ts', 59],
   ['e2e/billing.e2e.test.ts', 55],
   ['e2e/dashboard.e2e.test.ts', 54],
+  ['e2e/picker.e2e.test.ts', 35],
   ['services/crawler/src/browser/browser-page-fetcher.int.test.ts', 53],
   ['system-tests/pipeline.int.test.ts', 49],
   ['system-tests/faults/postgres-restarted.int.test.ts', 48],

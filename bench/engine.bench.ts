@@ -20,6 +20,7 @@ const ALL_OPTIONS: AreaOptions = {
   excludeRegexes: [String.raw`閲覧数\s*\d+`, String.raw`(?i)ref=\w+`],
   allowSameWords: true,
   excludeSameAsPast: { enabled: true, count: 3 },
+  excludeElements: [],
 };
 
 // 'sparse' is a page between two checks: one line in ten has a moving counter, a date or stock, a new

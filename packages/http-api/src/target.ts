@@ -38,7 +38,8 @@ export type ActionBody = z.infer<typeof actionBody>;
 
 const areaOptionsDescription =
   'The watch engine’s area options: stripTags, excludeDates, excludeTimes, excludeNumbers, addOnly, excludeWords, ' +
-  'excludeRegexes (Python syntax), allowSameWords, excludeSameAsPast {enabled, count}.';
+  'excludeRegexes (Python syntax), allowSameWords, excludeSameAsPast {enabled, count}, ' +
+  'excludeElements (CSS selectors inside the area, `:scope` being the area; their text is not compared).';
 const rulesDescription =
   'Notification rule groups {combine, groups: [{combine, conditions: [{areaId, operand, operator, value}]}]}; empty groups are deleted on save.';
 

@@ -14,6 +14,12 @@ export interface AreaOptions {
   readonly allowSameWords: boolean;
   /** New content equal to one of the last `count` update versions is not an update. */
   readonly excludeSameAsPast: { readonly enabled: boolean; readonly count: number };
+  /**
+   * CSS selectors of elements inside the area whose text is not compared (picked in the wizard, or
+   * typed): matched within the area's markup, `:scope` being the area's element. The crawler paints
+   * the same elements over in screenshots.
+   */
+  readonly excludeElements: readonly string[];
 }
 
 export const DEFAULT_AREA_OPTIONS: AreaOptions = {
@@ -26,6 +32,7 @@ export const DEFAULT_AREA_OPTIONS: AreaOptions = {
   excludeRegexes: [],
   allowSameWords: false,
   excludeSameAsPast: { enabled: false, count: 0 },
+  excludeElements: [],
 };
 
 export const AREA_OPTION_LIMITS = {
@@ -33,4 +40,6 @@ export const AREA_OPTION_LIMITS = {
   wordLength: 200,
   excludeRegexes: 20,
   pastUpdates: 100,
+  excludeElements: 20,
+  selectorLength: 500,
 } as const;

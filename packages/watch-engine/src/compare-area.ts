@@ -76,12 +76,13 @@ export function compareArea(input: AreaCheckInput): AreaComparison {
   const extractedByMarkup = new Map<string, string>();
   const extract = (snapshot: AreaSnapshot): string => {
     const markup = snapshot.html;
-    if (markup === undefined || (options.stripTags && snapshot.text !== undefined)) {
+    const excluding = options.excludeElements.length > 0;
+    if (markup === undefined || (options.stripTags && snapshot.text !== undefined && !excluding)) {
       return extractAreaContent(snapshot, options.stripTags);
     }
     let extracted = extractedByMarkup.get(markup);
     if (extracted === undefined) {
-      extracted = extractAreaContent(snapshot, options.stripTags);
+      extracted = extractAreaContent(snapshot, options.stripTags, options.excludeElements);
       extractedByMarkup.set(markup, extracted);
     }
     return extracted;
@@ -120,7 +121,11 @@ export function compareArea(input: AreaCheckInput): AreaComparison {
   // Past versions are compared as they are parsed: most differ early on, and the rest is never parsed.
   const extractInPieces = (snapshot: AreaSnapshot): Iterable<string> => {
     const markup = snapshot.html;
-    const parsing = options.stripTags && snapshot.text === undefined && markup !== undefined;
+    const parsing =
+      options.stripTags &&
+      snapshot.text === undefined &&
+      markup !== undefined &&
+      options.excludeElements.length === 0;
     return parsing && !extractedByMarkup.has(markup)
       ? visibleTextPieces(markup, MARKUP_PIECE_LENGTH)
       : [extract(snapshot)];

@@ -1,4 +1,5 @@
 import { AREA_OPTION_LIMITS, type AreaOptions, DEFAULT_AREA_OPTIONS } from './area-options.ts';
+import { elementSelectorProblem } from './normalise/excluded-elements.ts';
 import { validatePythonRegex } from './python-regex/user-regex.ts';
 import { isRecord, type Validated, type ValidationProblem } from './validation.ts';
 
@@ -64,6 +65,16 @@ export function validateAreaOptions(input: unknown): Validated<AreaOptions> {
       problems.push({ path: `excludeRegexes[${index}]`, code: checked.code, message: checked.message });
   }
   const excludeSameAsPast = pastUpdates(input.excludeSameAsPast, problems);
+  const excludeElements = stringList(
+    input.excludeElements,
+    'excludeElements',
+    AREA_OPTION_LIMITS.excludeElements,
+    problems,
+  );
+  for (const [index, selector] of excludeElements.entries()) {
+    const problem = elementSelectorProblem(selector);
+    if (problem) problems.push({ path: `excludeElements[${index}]`, ...problem });
+  }
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
@@ -77,6 +88,7 @@ export function validateAreaOptions(input: unknown): Validated<AreaOptions> {
       excludeRegexes,
       allowSameWords: allowSameWords as boolean,
       excludeSameAsPast,
+      excludeElements,
     },
   };
 }

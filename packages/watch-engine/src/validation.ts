@@ -11,6 +11,7 @@ export type ValidationCode =
   | 'invalid_operator'
   | 'numeric_needs_all'
   | 'not_a_number'
+  | 'invalid_selector'
   | RegexProblemCode;
 
 /** One thing wrong with what the registration API received; `path` points into it ('groups[0].combine'). */

@@ -136,6 +136,18 @@ const pages: Record<string, Handler> = {
   '/heavy.js': (_request, response) =>
     response.writeHead(200, { 'content-type': 'text/javascript' }).end(`// ${'x'.repeat(500_000)}\n`),
 
+  '/excluded': (_request, response) =>
+    send(
+      response,
+      html(
+        '<div id="card" style="position:absolute;left:40px;top:40px;width:400px;height:300px;background:#fff">' +
+          '<p id="price" style="position:absolute;left:20px;top:20px;width:200px;height:60px;margin:0;background:#1d4ed8">1,200</p>' +
+          '<p id="stamp" style="position:absolute;left:20px;top:160px;width:200px;height:60px;margin:0;background:#dc2626">10:00</p>' +
+          '</div>',
+        '<style>body{margin:0;background:#fff}</style>',
+      ),
+    ),
+
   '/japanese': (_request, response) =>
     send(
       response,

@@ -112,3 +112,119 @@ export function contentLeft(elements: readonly PreviewElement[], pageWidth: numb
   }
   return Number.isFinite(left) ? left : 0;
 }
+
+/**
+ * The page's element tree as the preview's boxes tell it: the crawler lists elements in document
+ * order, so an element's parent is the nearest element before it whose box holds its box (an
+ * element drawn outside its parent, absolutely placed, hangs from the nearest one that holds it).
+ * -1 is the root.
+ */
+export function elementTree(elements: readonly PreviewElement[]): { parent: number[]; children: number[][] } {
+  const parent = elements.map(() => -1);
+  const children: number[][] = elements.map(() => []);
+  for (let index = 0; index < elements.length; index++) {
+    const box = (elements[index] as PreviewElement).box;
+    for (let before = index - 1; before >= 0; before--) {
+      if (boxContains((elements[before] as PreviewElement).box, box)) {
+        parent[index] = before;
+        (children[before] as number[]).push(index);
+        break;
+      }
+    }
+  }
+  return { parent, children };
+}
+
+/** Where a tag drawn next to a box goes: outside the box, so the box's own text stays readable. */
+export type LabelPlace = { x: number; y: number; side: 'above' | 'below' | 'right' | 'left' | 'inside' };
+
+/**
+ * Places a label of `size` beside `box` on a page of `page` size: above, below, right or left of it,
+ * whichever stays on the page and covers the least of the `obstacles` (other text on the page), in
+ * that order on a tie. Only a box as large as the page, with nowhere outside it, gets its label
+ * inside, in its top left corner.
+ */
+export function placeLabel(
+  box: Box,
+  size: { width: number; height: number },
+  page: { width: number; height: number },
+  obstacles: readonly Box[] = [],
+  /** Other tags: covering one hides it whole, so each counts far more than text does. */
+  tags: readonly Box[] = [],
+): LabelPlace {
+  const gap = 2;
+  const clampX = (x: number) => Math.max(0, Math.min(x, page.width - size.width));
+  const clampY = (y: number) => Math.max(0, Math.min(y, page.height - size.height));
+  const candidates: LabelPlace[] = [
+    { x: clampX(box.x), y: box.y - size.height - gap, side: 'above' },
+    { x: clampX(box.x), y: box.y + box.height + gap, side: 'below' },
+    { x: box.x + box.width + gap, y: clampY(box.y), side: 'right' },
+    { x: box.x - size.width - gap, y: clampY(box.y), side: 'left' },
+  ];
+  const onPage = (place: LabelPlace) =>
+    place.x >= 0 &&
+    place.y >= 0 &&
+    place.x + size.width <= page.width &&
+    place.y + size.height <= page.height;
+  const overlap = (place: LabelPlace) =>
+    obstacles.reduce((sum, obstacle) => sum + intersection({ ...place, ...size }, obstacle), 0) +
+    tags.reduce((sum, tag) => sum + 100 * intersection({ ...place, ...size }, tag), 0);
+  let best: LabelPlace | undefined;
+  let bestOverlap = Number.POSITIVE_INFINITY;
+  for (const candidate of candidates) {
+    if (!onPage(candidate)) continue;
+    const covered = overlap(candidate);
+    if (covered < bestOverlap) {
+      best = candidate;
+      bestOverlap = covered;
+    }
+  }
+  return best ?? { x: Math.max(0, box.x), y: Math.max(0, box.y), side: 'inside' };
+}
+
+function intersection(a: Box, b: Box): number {
+  const width = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const height = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  return width > 0 && height > 0 ? width * height : 0;
+}
+
+/**
+ * The text a label beside `box` should not cover: the boxes of elements with text that neither
+ * hold the box (its ancestors are under every place around it) nor lie inside it.
+ */
+export function labelObstacles(elements: readonly PreviewElement[], box: Box): Box[] {
+  return elements
+    .filter(
+      (element) =>
+        listedText(element) !== '' &&
+        areaOf(element.box) > 0 &&
+        !boxContains(element.box, box) &&
+        !boxContains(box, element.box),
+    )
+    .map((element) => element.box);
+}
+
+/**
+ * The selector an excluded element is stored under (docs/product.md#areas): relative to its area
+ * (`:scope > …`) when the element's path runs through the area's, otherwise its own path, which
+ * then starts at an id inside the area. Either runs on the area's markup and in the browser.
+ */
+export function exclusionSelector(areaCss: string, elementCss: string): string {
+  const prefix = `${areaCss} > `;
+  return elementCss.startsWith(prefix) ? `:scope > ${elementCss.slice(prefix.length)}` : elementCss;
+}
+
+/** The page-wide selector an excluded element's stored selector stands for, inside the area. */
+export function exclusionPagePath(areaCss: string, selector: string): string {
+  return selector.startsWith(':scope > ') ? `${areaCss} > ${selector.slice(':scope > '.length)}` : selector;
+}
+
+/** The preview's elements an area excludes, to be masked on the picture. */
+export function excludedElements(
+  areaCss: string,
+  selectors: readonly string[],
+  elements: readonly PreviewElement[],
+): PreviewElement[] {
+  const paths = new Set(selectors.map((selector) => exclusionPagePath(areaCss, selector)));
+  return elements.filter((element) => paths.has(element.css));
+}

@@ -4,6 +4,7 @@ import type { AreaReading, ReadDocumentInput } from '../api/preview.ts';
 import type { AreaOptions } from '../api/target-settings.ts';
 import { useErrorText } from '../forms/use-error-text.ts';
 import { useDocumentAreas, useNormalisedArea } from '../hooks/use-preview.ts';
+import { type OptionField, optionProblemMessage } from './option-problem.ts';
 import { type AreaDraft, areaOptions } from './wizard-draft.ts';
 
 type Flag = 'stripTags' | 'excludeDates' | 'excludeTimes' | 'excludeNumbers' | 'addOnly' | 'allowSameWords';
@@ -110,7 +111,13 @@ export function AreaCard({
   }, [answer, content, httpSuffices, onChange]);
   const shown = answer?.normalised_text ?? area.content;
   const empty = answer?.normalised_text !== undefined ? answer.normalised_text.trim() === '' : isEmpty(area);
-  const optionsProblem = answer?.options_problem;
+  // Refused as Register would refuse it (the gateway runs the watch engine's check), said here.
+  const optionsProblem = answer?.options_problem
+    ? optionProblemMessage(answer.options_problem, area, number, t)
+    : undefined;
+  const invalid = (field: OptionField) =>
+    optionsProblem &&
+    (optionsProblem.field === field || (field === 'regexes' && optionsProblem.field !== 'words'));
   const problemId = `${id}-options-problem`;
 
   return (
@@ -169,9 +176,15 @@ export function AreaCard({
           className="input"
           rows={2}
           value={area.wordsText}
-          aria-describedby={`${id}-lines-hint`}
+          aria-invalid={invalid('words') ? true : undefined}
+          aria-describedby={invalid('words') ? `${id}-lines-hint ${problemId}` : `${id}-lines-hint`}
           onChange={(event) => setText({ wordsText: event.target.value })}
         />
+        {optionsProblem?.field === 'words' && (
+          <p className="field-error" id={problemId}>
+            {optionsProblem.text}
+          </p>
+        )}
       </div>
       <div className="field">
         <label htmlFor={`${id}-regexes`} className="field-label">
@@ -182,9 +195,9 @@ export function AreaCard({
           className="input"
           rows={2}
           value={area.regexesText}
-          aria-invalid={optionsProblem ? true : undefined}
+          aria-invalid={invalid('regexes') ? true : undefined}
           aria-describedby={
-            optionsProblem
+            invalid('regexes')
               ? `${id}-lines-hint ${id}-regex-hint ${problemId}`
               : `${id}-lines-hint ${id}-regex-hint`
           }
@@ -197,9 +210,9 @@ export function AreaCard({
         <p className="field-hint" id={`${id}-regex-hint`}>
           {t('wizard.options.regexHint')}
         </p>
-        {optionsProblem && (
+        {optionsProblem && optionsProblem.field !== 'words' && (
           <p className="field-error" id={problemId}>
-            {errorText('invalid_area_options')}
+            {optionsProblem.text}
           </p>
         )}
       </div>

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormMessage } from '../forms/form-message.tsx';
-import { listedElements, listedText } from './area-boxes.ts';
+import { exclusionPagePath, listedElements, listedText } from './area-boxes.ts';
 import { StepButtons } from './step-buttons.tsx';
 import type { AreaSelection } from './use-area-selection.ts';
 import type { StepProps } from './wizard-step.ts';
@@ -96,6 +96,21 @@ export function AreasStep({
             {draft.areas.map((area) => (
               <li key={area.areaId} className="area-row">
                 <span className="area-row-label">{area.label}</span>
+                {preview && area.locator.selector_type === 'css' && (
+                  <button
+                    type="button"
+                    className="button small"
+                    aria-pressed={selection.excludingArea?.areaId === area.areaId}
+                    aria-label={t('wizard.areas.excludeNamed', { label: area.label })}
+                    onClick={() =>
+                      selection.setExcluding(
+                        selection.excludingArea?.areaId === area.areaId ? undefined : area.areaId,
+                      )
+                    }
+                  >
+                    {t('wizard.areas.exclude')}
+                  </button>
+                )}
                 <button
                   type="button"
                   className="button small"
@@ -104,6 +119,31 @@ export function AreasStep({
                 >
                   {t('wizard.areas.deselect')}
                 </button>
+                {(area.options.excludeElements ?? []).length > 0 && (
+                  <ul
+                    className="area-exclusions"
+                    aria-label={t('wizard.areas.exclusions', { label: area.label })}
+                  >
+                    {(area.options.excludeElements ?? []).map((selector) => {
+                      const path = exclusionPagePath(area.locator.selector, selector);
+                      const element = preview?.render.elements.find((entry) => entry.css === path);
+                      const shown = (element && listedText(element).slice(0, LISTED_TEXT)) || selector;
+                      return (
+                        <li key={selector} className="area-exclusion">
+                          <span className="area-exclusion-text">{shown}</span>
+                          <button
+                            type="button"
+                            className="button small"
+                            aria-label={t('wizard.areas.removeExclusionNamed', { text: shown })}
+                            onClick={() => selection.unexclude(area.areaId, selector)}
+                          >
+                            {t('wizard.areas.removeExclusion')}
+                          </button>
+                        </li>
+                      );
+                    })}
+                  </ul>
+                )}
               </li>
             ))}
           </ul>

@@ -5,6 +5,7 @@ import type { PreviewRender } from '../api/preview.ts';
 import type { SavedTarget, StoredTarget } from '../api/target-settings.ts';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
+import { useNarrowWindow } from '../hooks/use-narrow-window.ts';
 import { closePreviewQuietly } from '../hooks/use-preview.ts';
 import { useTargetSettings } from '../hooks/use-target-settings.ts';
 import { routePaths } from '../route-paths.ts';
@@ -122,17 +123,19 @@ function WizardFlow({
   // docs/product.md#wizard: once the areas are registered, login and actions are behind the user.
   const [areasRegistered, setAreasRegistered] = useState(start === 'notify');
   const [pausedSave, setPausedSave] = useState<SavedTarget>();
-  // A narrow screen shrinks a desktop page past pointing at anything: it starts at actual size.
-  const [actualSize, setActualSize] = useState(layout === 'stacked');
+  // Fitted into the preview's box a desktop page shrinks past pointing at anything (a price became
+  // a 19×7 px target): the page starts at its own size, and zooming out is a choice.
+  const [zoomedOut, setZoomedOut] = useState(false);
+  const narrow = useNarrowWindow();
   const previewScroll = useRef<HTMLElement>(null);
   const shownRender = preview?.render;
   // At actual size a centred page would open on its empty left margin: start where its text does.
   useEffect(() => {
     const scroller = previewScroll.current;
-    if (!scroller || !shownRender || !actualSize) return;
+    if (!scroller || !shownRender || zoomedOut) return;
     const pageWidth = shownRender.image_width / shownRender.scale;
     scroller.scrollLeft = Math.max(0, contentLeft(shownRender.elements, pageWidth) - 16);
-  }, [shownRender, actualSize]);
+  }, [shownRender, zoomedOut]);
   const heading = useRef<HTMLHeadingElement>(null);
   const [focusRequest, setFocusRequest] = useState(0);
   const openSession = useRef<string | null>(null);
@@ -306,6 +309,47 @@ function WizardFlow({
     }
   };
 
+  // On a phone the picture would come after the whole step (its lists and buttons): at the area
+  // step, where the picture is what one works on, it comes right under the step's heading.
+  const pictureFirst = (layout === 'stacked' || narrow) && step === 'areas' && draft.contentKind === 'page';
+  const previewSection = (
+    <section className="wizard-preview" aria-labelledby="wizard-preview-title">
+      <div className="preview-head">
+        <h2 id="wizard-preview-title" className="preview-title">
+          {t('wizard.preview.title')}
+        </h2>
+        {preview && (
+          <label className="checkbox preview-zoom">
+            <input
+              type="checkbox"
+              checked={zoomedOut}
+              onChange={(event) => setZoomedOut(event.target.checked)}
+            />
+            {t('wizard.preview.zoomOut')}
+          </label>
+        )}
+      </div>
+      {draft.contentKind !== 'page' && document ? (
+        <DocumentPreview document={document} kind={draft.contentKind as DocumentKind} />
+      ) : preview ? (
+        <AreaPicker
+          render={preview.render}
+          areas={draft.areas}
+          picking={step === 'areas' && !selection.pending}
+          zoomedOut={zoomedOut}
+          excluding={step === 'areas' ? selection.excludingArea : undefined}
+          onChoose={selection.choose}
+          onEscape={() => selection.setExcluding(undefined)}
+          scrollRef={previewScroll}
+        />
+      ) : (
+        <p className="muted preview-empty">
+          {t(editId ? 'wizard.preview.emptyEditing' : 'wizard.preview.empty')}
+        </p>
+      )}
+    </section>
+  );
+
   return (
     <div className={`wizard wizard-${layout}`}>
       <div className="wizard-panel">
@@ -316,49 +360,10 @@ function WizardFlow({
         <h2 ref={heading} tabIndex={-1} className="step-title">
           {stepHeading()}
         </h2>
+        {pictureFirst && previewSection}
         {stepView()}
       </div>
-      <section className="wizard-preview" aria-labelledby="wizard-preview-title">
-        <div className="preview-head">
-          <h2 id="wizard-preview-title" className="preview-title">
-            {t('wizard.preview.title')}
-          </h2>
-          {preview && (
-            <label className="checkbox preview-zoom">
-              <input
-                type="checkbox"
-                checked={actualSize}
-                onChange={(event) => setActualSize(event.target.checked)}
-              />
-              {t('wizard.preview.actualSize')}
-            </label>
-          )}
-        </div>
-        {draft.contentKind !== 'page' && document ? (
-          <DocumentPreview document={document} kind={draft.contentKind as DocumentKind} />
-        ) : preview ? (
-          // Scrolls on its own; focusable so keyboard users can scroll a long page.
-          <section
-            ref={previewScroll}
-            className="preview-scroll"
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
-            tabIndex={0}
-            aria-label={t('wizard.preview.scrollLabel')}
-          >
-            <AreaPicker
-              render={preview.render}
-              areas={draft.areas}
-              picking={step === 'areas' && !selection.pending}
-              actualSize={actualSize}
-              onPick={selection.pick}
-            />
-          </section>
-        ) : (
-          <p className="muted preview-empty">
-            {t(editId ? 'wizard.preview.emptyEditing' : 'wizard.preview.empty')}
-          </p>
-        )}
-      </section>
+      {!pictureFirst && previewSection}
       {pausedSave && (
         <AlertDialog
           message={t('wizard.pausedForQuota')}

@@ -213,7 +213,8 @@ export function intervalProblem(interval: string): 'interval_too_short' | undefi
     : 'interval_too_short';
 }
 
-const lines = (text: string) =>
+/** A list typed one entry per line, as it is sent: lines trimmed, blank ones left out. */
+export const lines = (text: string) =>
   text
     .split('\n')
     .map((line) => line.trim())

@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { withoutExcludedElements } from './excluded-elements.ts';
 import { BLOCK_ELEMENTS, TABLE_CELLS, visibleText } from './visible-text.ts';
 
 /** What the crawler captured for an area: its markup and its visible text (see visibleText). */
@@ -34,7 +35,17 @@ const HTML_SPACE_RUN = /[\t\n\f\r ]+/g;
  * canonical form (entities decoded then escaped minimally, attributes sorted, comments dropped, one
  * block element per line) so that '&amp;' against '&' or reordered attributes are not changes.
  */
-export function extractAreaContent(snapshot: AreaSnapshot, stripTags: boolean): string {
+export function extractAreaContent(
+  snapshot: AreaSnapshot,
+  stripTags: boolean,
+  excludeElements: readonly string[] = [],
+): string {
+  // Excluded elements are cut out of the markup, and the text read from what is left: the
+  // browser's text holds theirs and cannot be taken apart again.
+  if (excludeElements.length > 0 && snapshot.html !== undefined) {
+    const kept = withoutExcludedElements(snapshot.html, excludeElements);
+    return stripTags ? visibleText(kept) : canonicalMarkup(kept);
+  }
   if (stripTags) return snapshot.text ?? visibleText(snapshot.html ?? '');
   return snapshot.html === undefined ? (snapshot.text ?? '') : canonicalMarkup(snapshot.html);
 }

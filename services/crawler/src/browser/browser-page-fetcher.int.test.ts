@@ -434,6 +434,39 @@ describe('browser page fetcher', () => {
     }
   });
 
+  it('masks the elements an area excludes in page and area screenshots, and nothing else', async () => {
+    const card = { ...css('card', '#card'), excludeElements: [':scope > p:nth-of-type(2)'] };
+    /** The pixel's colour at (x, y) of a WebP picture. */
+    const pixel = async (image: Uint8Array | undefined, x: number, y: number) => {
+      const { data, info } = await sharp(image as Uint8Array)
+        .removeAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const at = (y * info.width + x) * info.channels;
+      return [data[at], data[at + 1], data[at + 2]] as number[];
+    };
+    const near = (actual: number[], expected: number[]) =>
+      actual.every((value, index) => Math.abs(value - (expected[index] ?? 0)) <= 24);
+    const grey = [0x6b, 0x72, 0x80];
+    const red = [0xdc, 0x26, 0x26];
+    const blue = [0x1d, 0x4e, 0xd8];
+
+    const page = await fetchOk(request('/excluded', { screenshot: 'page', areas: [card] }));
+    // The stamp (left 60, top 200 on the page) is masked; the price above it is as drawn.
+    expect(near(await pixel(page.pageScreenshot?.data, 160, 230), grey)).toBe(true);
+    expect(near(await pixel(page.pageScreenshot?.data, 160, 90), blue)).toBe(true);
+    // The text read is the page's own: masking only paints the picture.
+    expect(page.areas[0]?.text).toContain('10:00');
+
+    const area = await fetchOk(request('/excluded', { screenshot: 'areas', areas: [card] }));
+    expect(near(await pixel(area.areas[0]?.screenshot?.data, 120, 190), grey)).toBe(true);
+    expect(near(await pixel(area.areas[0]?.screenshot?.data, 120, 50), blue)).toBe(true);
+
+    // Without the exclusion the stamp is drawn red: the checks above can fail.
+    const plain = await fetchOk(request('/excluded', { screenshot: 'page', areas: [css('card', '#card')] }));
+    expect(near(await pixel(plain.pageScreenshot?.data, 160, 230), red)).toBe(true);
+  });
+
   it('takes screenshots only on change: areas read as at the last check are not pictured again', async () => {
     for (const screenshot of ['page', 'areas'] as const) {
       const first = await fetchOk(request('/static', { screenshot, areas: [css('price', '#price')] }));

@@ -1,8 +1,9 @@
 import type { EgressGuard } from '@mimamori/egress';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { areasDigest } from '../domain/areas-digest.ts';
 import {
   type AreaContent,
+  type AreaRequest,
   type FetchRequest,
   type FetchResult,
   pageLocator,
@@ -63,13 +64,14 @@ export async function checkOnPage(
     const digest = request.screenshot === 'none' ? undefined : areasDigest(areas);
     const shots =
       digest !== undefined && digest === request.previousAreasDigest ? 'none' : request.screenshot;
+    const mask = shots === 'none' ? [] : excludedElementLocators(page, request.areas);
     if (shots === 'areas') {
       for (const area of areas) {
         const box = boxes.get(area.areaId);
-        if (box) area.screenshot = imageOnly(await captureArea(page, box));
+        if (box) area.screenshot = imageOnly(await captureArea(page, box, mask));
       }
     }
-    const capture = shots === 'page' ? await capturePage(page) : undefined;
+    const capture = shots === 'page' ? await capturePage(page, mask) : undefined;
     const pageScreenshot = capture ? imageOnly(capture.image) : undefined;
     if (capture) {
       // The update's pictures box the watched element itself, wherever the page was scaled.
@@ -92,6 +94,18 @@ export async function checkOnPage(
   } finally {
     signal.removeEventListener('abort', abort);
   }
+}
+
+/** The elements the areas exclude, for screenshots to mask (docs/product.md#areas). */
+function excludedElementLocators(page: Page, areas: readonly AreaRequest[]): Locator[] {
+  return areas.flatMap((area) => {
+    if (!area.excludeElements?.length) return [];
+    if (area.selectorType !== 'css' && area.selectorType !== 'xpath') return [];
+    const engine = (type: string, selector: string) => `${type === 'xpath' ? 'xpath' : 'css'}=${selector}`;
+    const root = area.frame ? page.frameLocator(engine(area.frame.selectorType, area.frame.selector)) : page;
+    const element = root.locator(engine(area.selectorType, area.selector));
+    return area.excludeElements.map((selector) => element.locator(`css=${selector}`));
+  });
 }
 
 async function actAndRead(page: Page, request: FetchRequest, limits: ActionLimits, guard: EgressGuard) {

@@ -119,6 +119,34 @@ describe('openCheckJob', () => {
     expect(openCheckJob(job(), secrets, () => undefined).reader).toBeUndefined();
   });
 
+  it("carries each area's excluded elements from its watch options, for screenshots to mask", () => {
+    const opened = openCheckJob(
+      job({
+        areas: [
+          { areaId: 'a1', locator: css('#card') },
+          { areaId: 'a2', locator: css('#other') },
+          { areaId: 'a3', locator: css('#third') },
+        ],
+        watch: checksEventsV1.WatchSettings.fromPartial({
+          areas: [
+            {
+              areaId: 'a1',
+              optionsJson: JSON.stringify({ excludeElements: [':scope > p:nth-of-type(2)', 3] }),
+            },
+            { areaId: 'a2', optionsJson: '{not json' },
+          ],
+        }),
+      }),
+      secrets,
+      () => undefined,
+    );
+    expect(opened.areas.map((area) => area.excludeElements)).toEqual([
+      [':scope > p:nth-of-type(2)'],
+      undefined,
+      undefined,
+    ]);
+  });
+
   it('refuses unknown modes and selector types', () => {
     expect(() => openCheckJob(job({ fetchMode: 'ftp' }), secrets, () => undefined)).toThrow(
       /unknown fetch mode/,

@@ -111,13 +111,33 @@ export function openCheckJob(
       if (!area.locator) throw new InvalidJobError(`area ${area.areaId} has no locator`);
       if (contentKind !== 'page')
         return { areaId: area.areaId, ...documentLocator(area.locator, contentKind) };
-      return { areaId: area.areaId, ...locator(area.locator) };
+      const excluded = excludedElementsOf(job.watch?.areas.find((watched) => watched.areaId === area.areaId));
+      return {
+        areaId: area.areaId,
+        ...locator(area.locator),
+        ...(excluded.length > 0 ? { excludeElements: excluded } : {}),
+      };
     }),
     screenshot: job.screenshot === 'page' || job.screenshot === 'areas' ? job.screenshot : 'none',
     ...(proxyUrl ? { proxyUrl } : {}),
     // Lets browser mode keep a warm context for the same account's consecutive checks.
     ...(job.userId ? { accountId: job.userId } : {}),
   };
+}
+
+/**
+ * The elements an area excludes, from its watch options as the target service validated them:
+ * screenshots mask them. Options that do not parse mask nothing (the diff service reports them).
+ */
+function excludedElementsOf(watched: checksEventsV1.WatchedArea | undefined): string[] {
+  if (!watched?.optionsJson) return [];
+  try {
+    const options: unknown = JSON.parse(watched.optionsJson);
+    const list = (options as { excludeElements?: unknown } | null)?.excludeElements;
+    return Array.isArray(list) ? list.filter((entry): entry is string => typeof entry === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 function locator(sent: checksEventsV1.CheckLocator): Locator {

@@ -18,6 +18,11 @@ export interface Locator {
 
 export interface AreaRequest extends Omit<Locator, 'selectorType'> {
   areaId: string;
+  /**
+   * CSS selectors of elements inside the area that screenshots mask (the area's excludeElements
+   * option; `:scope` is the area's element). Their text is dropped by the watch engine.
+   */
+  excludeElements?: string[];
   /** A page's areas are CSS or XPath; a document's are named as its kind reads them. */
   selectorType: SelectorType | DocumentSelectorType;
 }

@@ -330,7 +330,11 @@ function normalisedJson(
     return { options_problem: { path: problem?.path ?? '', code: problem?.code ?? 'invalid_type' } };
   }
   if (!area.found) return { normalised_text: '' };
-  const content = extractAreaContent({ html: area.html, text: area.text }, checked.value.stripTags);
+  const content = extractAreaContent(
+    { html: area.html, text: area.text },
+    checked.value.stripTags,
+    checked.value.excludeElements,
+  );
   return { normalised_text: normaliseArea(content, checked.value).text };
 }
 
