@@ -45,6 +45,7 @@ import { openApiRoutes } from './http/openapi-routes.ts';
 import { operatorRoutes } from './http/operator-routes.ts';
 import { previewRoutes } from './http/preview-routes.ts';
 import { quietHoursRoutes } from './http/quiet-hours-routes.ts';
+import { roleGuard } from './http/route-roles.ts';
 import { type RouteEntry, recordRoutes } from './http/route-table.ts';
 import { spaRoutes } from './http/spa-routes.ts';
 import { supportRoutes } from './http/support-routes.ts';
@@ -173,6 +174,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       webhooks: deps.webhooks,
     });
   }
+  roleGuard(app, deps);
   healthRoutes(app, deps);
   await openApiRoutes(app);
   userInfoRoutes(app, deps);
