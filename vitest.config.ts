@@ -64,6 +64,7 @@ const KNOWN_LONG_FILES: [string, number][] = [
   ['system-tests/cluster.int.test.ts', 25],
   ['system-tests/filings-standalone.int.test.ts', 24],
   ['e2e/filings-demo.e2e.test.ts', 21],
+  ['services/account/src/store/workspace-migration.int.test.ts', 21],
   ['services/gateway/test/audit/audit-log.int.test.ts', 20],
   ['system-tests/documents-standalone.int.test.ts', 19],
   ['e2e/receipts.e2e.test.ts', 19],
