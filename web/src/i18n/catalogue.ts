@@ -34,6 +34,8 @@ import targetErrorsEn from './features/errors-target.en.json';
 import targetErrorsJa from './features/errors-target.ja.json';
 import webhookErrorsEn from './features/errors-webhook.en.json';
 import webhookErrorsJa from './features/errors-webhook.ja.json';
+import workspaceErrorsEn from './features/errors-workspace.en.json';
+import workspaceErrorsJa from './features/errors-workspace.ja.json';
 import filingsEn from './features/filings.en.json';
 import filingsJa from './features/filings.ja.json';
 import landingEn from './features/landing.en.json';
@@ -77,6 +79,7 @@ export const ja = {
     ...accountDataErrorsJa,
     ...quietHoursErrorsJa,
     ...auditErrorsJa,
+    ...workspaceErrorsJa,
   },
   dashboard: { ...dashboardJa, filings: filingsJa },
   wizard: wizardJa,
@@ -112,6 +115,7 @@ export const en: typeof ja = {
     ...accountDataErrorsEn,
     ...quietHoursErrorsEn,
     ...auditErrorsEn,
+    ...workspaceErrorsEn,
   },
   dashboard: { ...dashboardEn, filings: filingsEn },
   wizard: wizardEn,

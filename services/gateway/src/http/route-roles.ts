@@ -52,8 +52,14 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
 
   'POST /api/account/password': 'person',
   'POST /api/account/email': 'person',
+  // A person's own workspaces: listing, switching, joining and leaving (the owner cannot leave).
+  'GET /api/workspaces': 'person',
+  'POST /api/workspaces/switch': 'person',
+  'POST /api/invitations/accept': 'person',
+  'POST /api/workspace/leave': 'person',
 
   'GET /api/user_info': 'viewer',
+  'GET /api/workspace/members': 'viewer',
   'GET /api/account': 'viewer',
   'GET /api/account/storage': 'viewer',
   'POST /api/support': 'viewer',
@@ -92,6 +98,10 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   'POST /api/isin/register': 'editor',
   'POST /api/cikisin/delete': 'editor',
 
+  'POST /api/workspace/invitations': 'admin',
+  'POST /api/workspace/invitations/revoke': 'admin',
+  'POST /api/workspace/members/role': 'admin',
+  'POST /api/workspace/members/remove': 'admin',
   'POST /api/account/mails': 'admin',
   'POST /api/account/mails/delete': 'admin',
   'POST /api/account/discord': 'admin',
@@ -108,6 +118,7 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
 
   // The workspace's name, language, time zone and billing currency.
   'POST /api/account/update': 'owner',
+  'POST /api/workspace/transfer': 'owner',
   'POST /api/account/delete': 'owner',
   'POST /api/account/export': 'owner',
   'POST /api/billing/setup_intent': 'owner',

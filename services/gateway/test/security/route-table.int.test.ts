@@ -55,6 +55,16 @@ const SESSION_ONLY: Record<string, string> = {
   'POST /api/account/export': 'all the account’s data at once',
   'GET /api/audit': 'everyone’s addresses and browsers in the workspace (ADR 0036)',
   'GET /api/audit/csv': 'the same, as a file',
+  'GET /api/workspaces': 'a person’s workspaces: a token belongs to one',
+  'POST /api/workspaces/switch': 'moves the session to another workspace',
+  'GET /api/workspace/members': 'the members’ addresses',
+  'POST /api/workspace/invitations': 'invites a person',
+  'POST /api/workspace/invitations/revoke': 'revokes an invitation',
+  'POST /api/invitations/accept': 'the person at the browser joins',
+  'POST /api/workspace/members/role': 'gives a member another role',
+  'POST /api/workspace/members/remove': 'removes a member',
+  'POST /api/workspace/leave': 'the person at the browser leaves',
+  'POST /api/workspace/transfer': 'hands the workspace over',
 };
 /** Answers a deleted account's session with the marker (the SPA then reloads), by design. */
 const ANSWERS_DELETED_MARKER = 'GET /api/user_info';
@@ -392,19 +402,41 @@ describe('isolation by role: every route × every role, in its own workspace and
     };
   }
 
+  /**
+   * Puts the member back in Dave's workspace with their role after a route that may have moved
+   * them (leave, a role change): each call of the walk must be made with the role it names.
+   */
+  async function keepInPlace(role: Role) {
+    if (role === 'owner') return;
+    const member = asRole[role];
+    await harness.testHost.db.query(
+      `INSERT INTO account.memberships (workspace_id, person_id, role, created_at) VALUES ($1, $2, $3, now())
+       ON CONFLICT (workspace_id, person_id) DO UPDATE SET role = EXCLUDED.role`,
+      [dave.userId, member.userId, role],
+    );
+    await harness.testHost.db.query('UPDATE account.sessions SET workspace_id = $1 WHERE user_id = $2', [
+      dave.userId,
+      member.userId,
+    ]);
+  }
+
   beforeAll(async () => {
     dave = await harness.member('dave@example.com');
     asRole.owner = dave;
+    // Basic 25: room for Dave and three members (Basic 5 has three people in all).
+    await harness.testHost.db.query('UPDATE account.subscriptions SET plan = 5 WHERE user_id = $1', [
+      dave.userId,
+    ]);
+    // Each member joins by the mailed invitation's link, as a person would.
     for (const role of ['admin', 'editor', 'viewer'] as const) {
       const member = await harness.member(`${role}-of-dave@example.com`);
-      await harness.testHost.db.query(
-        `INSERT INTO account.memberships (workspace_id, person_id, role, created_at) VALUES ($1, $2, $3, now())`,
-        [dave.userId, member.userId, role],
-      );
-      await harness.testHost.db.query('UPDATE account.sessions SET workspace_id = $1 WHERE user_id = $2', [
-        dave.userId,
-        member.userId,
-      ]);
+      const invited = await dave.browser.post('/api/workspace/invitations', { email: member.email, role });
+      expect(invited.status, invited.text).toBe(200);
+      const accepted = await member.browser.post('/api/invitations/accept', {
+        token: await harness.invitationToken(member.email),
+      });
+      expect(accepted.status, accepted.text).toBe(200);
+      expect(accepted.body.workspace).toMatchObject({ id: dave.userId, role, current: true });
       asRole[role] = member;
     }
     const registered = await dave.browser.post(
@@ -448,6 +480,7 @@ describe('isolation by role: every route × every role, in its own workspace and
         if (least === 'person' || least === undefined || least === 'public' || roleAllows(role, least))
           continue;
         const response = await call(asRole[role].browser, route, daveParams(route));
+        await keepInPlace(role);
         if (response.status === 403 && response.text.includes('role_forbidden')) refused++;
         else wrong.push(`${role} ${key(route)} → ${response.status} ${response.text.slice(0, 120)}`);
       }
@@ -471,6 +504,7 @@ describe('isolation by role: every route × every role, in its own workspace and
         }
         walked++;
         const response = await call(asRole[role].browser, route, aliceParams(route));
+        await keepInPlace(role);
         const leaked = secrets.filter((secret) => response.text.includes(secret));
         if (
           response.status === 401 ||
