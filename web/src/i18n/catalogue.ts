@@ -56,6 +56,8 @@ import webhooksEn from './features/webhooks.en.json';
 import webhooksJa from './features/webhooks.ja.json';
 import wizardEn from './features/wizard.en.json';
 import wizardJa from './features/wizard.ja.json';
+import workspacesEn from './features/workspaces.en.json';
+import workspacesJa from './features/workspaces.ja.json';
 import coreJa from './ja.json';
 
 /*
@@ -97,6 +99,7 @@ export const ja = {
   accountData: accountDataJa,
   auditLog: auditLogJa,
   editConflict: editConflictJa,
+  workspaces: workspacesJa,
 };
 
 // English must carry every key the Japanese catalogue has; tsc fails on a missing one.
@@ -133,6 +136,7 @@ export const en: typeof ja = {
   accountData: accountDataEn,
   auditLog: auditLogEn,
   editConflict: editConflictEn,
+  workspaces: workspacesEn,
 };
 
 export type Catalogue = typeof ja;
