@@ -140,6 +140,29 @@ describe('workspaces: members, roles and invitations (docs/product.md#workspaces
       })
       .toEqual([false]);
 
+    // The audit log names the editor for the pause, and the owner for the invitations.
+    type Entry = {
+      action: string;
+      actor: { person_id: string | null; label: string };
+      subject: { label: string };
+    };
+    const entries = async () =>
+      ((await apiOf(owner.context(), running.product.url).get('/api/audit')).body as { entries: Entry[] })
+        .entries;
+    await expect
+      .poll(async () => (await entries()).find((entry) => entry.action === 'site.paused')?.actor.label)
+      .toContain('editor@example.com');
+    const invited = (await entries()).filter((entry) => entry.action === 'member.invited');
+    expect(
+      invited.map((entry) => [entry.subject.label, entry.actor.label.includes('owner@example.com')]),
+    ).toEqual([
+      ['viewer@example.com', true],
+      ['editor@example.com', true],
+    ]);
+    expect((await entries()).filter((entry) => entry.action === 'member.joined')).toHaveLength(2);
+    // A viewer does not see the audit log: owners and admins only.
+    expect((await apiOf(viewer.context(), running.product.url).get('/api/audit')).status).toBe(403);
+
     // Screens: the editor has two workspaces to switch between; the owner's members screen.
     await photograph(editor, 'switcher', '/', () => editor.locator('header.top-nav'));
     await owner.goto(url('/members'));
@@ -157,6 +180,12 @@ describe('workspaces: members, roles and invitations (docs/product.md#workspaces
       members: { email: string; role: string }[];
     };
     expect(roles.role).toBe('owner');
+    await expect
+      .poll(
+        async () =>
+          (await entries()).find((entry) => entry.action === 'member.ownership_transferred')?.subject.label,
+      )
+      .toBe('editor@example.com');
     expect(roles.members.map((member) => [member.email, member.role])).toEqual([
       ['owner@example.com', 'admin'],
       ['editor@example.com', 'owner'],

@@ -9,7 +9,7 @@ import { ACCOUNT_SCHEMA, accountMigrations } from './migrations.ts';
 // ADR 0033: the migration that makes every account its person's personal workspace must lose
 // nothing. Real-shaped data (accounts in each subscription state, with billing, mail addresses,
 // sessions, link tokens, webhooks, chat links and their codes, API and feed tokens, receipt
-// recipients, deleted sites, support requests, cancellation feedback, site usage) is written under
+// recipients, deleted sites, support requests, cancellation feedback, site usage, audit entries) is written under
 // the migrations before it, then the migration runs on the single-process product's embedded
 // database and on real PostgreSQL: every table keeps every row unchanged, and each account is a
 // workspace its own person owns, which its sessions open.
@@ -82,6 +82,9 @@ const SEED = `
   INSERT INTO invoice_recipients (user_id, name, revision, updated_at) VALUES
     ('${ids.active}', 'Acme GmbH, Buchhaltung', 2, '2026-01-01T00:00:00Z');
   INSERT INTO gone_targets (user_id, target_id) VALUES ('${ids.active}', 'site-1'), ('${ids.deleted}', 'site-7');
+  INSERT INTO audit_entries (workspace_id, at, actor_person_id, actor_label, action, subject_kind, subject_id, subject_label, client_address, user_agent, details) VALUES
+    ('${ids.active}', '2026-12-01T00:00:00Z', '${ids.active}', 'Acme GmbH <Active@Example.com>', 'site.created', 'site', 'site-9', 'Prices', '203.0.113.9', 'Firefox', '{}'),
+    ('${ids.active}', '2026-12-02T00:00:00Z', NULL, 'Stripe', 'billing.provider_event', '', '', '', '', '', '{"event":"invoice_paid"}');
 `;
 
 type Counts = Record<string, number>;
@@ -153,7 +156,9 @@ async function proveMigration(db: Db, mode: string) {
   const applied = await migrate(
     db,
     ACCOUNT_SCHEMA,
-    accountMigrations.filter((migration) => migration.version < WORKSPACES_VERSION),
+    // Every migration the product had before this one, whatever its number (the audit log's came
+    // first): the order a running product meets them in.
+    accountMigrations.filter((migration) => migration.version !== WORKSPACES_VERSION),
   );
   expect(applied).not.toContain(WORKSPACES_VERSION);
   await db.exec(`SET search_path TO ${ACCOUNT_SCHEMA}, public; ${SEED} SET search_path TO public;`);

@@ -98,6 +98,9 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   'POST /api/isin/register': 'editor',
   'POST /api/cikisin/delete': 'editor',
 
+  // The audit log: owners and admins see and filter it (docs/product.md#audit-log).
+  'GET /api/audit': 'admin',
+  'GET /api/audit/csv': 'admin',
   'POST /api/workspace/invitations': 'admin',
   'POST /api/workspace/invitations/revoke': 'admin',
   'POST /api/workspace/members/role': 'admin',
