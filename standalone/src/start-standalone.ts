@@ -25,6 +25,7 @@ import {
   invoiceV1,
   targetV1,
   webhookV1,
+  workspaceV1,
 } from '@mimamori/contracts';
 import { type CrawlerDeps, createCrawlerService } from '@mimamori/crawler';
 import { type Db, openPglite } from '@mimamori/db';
@@ -240,11 +241,17 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   shutdown.register('webhook client', async () => webhooks.close());
   const chatLinks = createGrpcClient(chatLinkV1.ChatLinkServiceClient, services.account?.grpcAddress ?? '');
   shutdown.register('chat link client', async () => chatLinks.close());
+  const workspaces = createGrpcClient(
+    workspaceV1.WorkspaceServiceClient,
+    services.account?.grpcAddress ?? '',
+  );
+  shutdown.register('workspace client', async () => workspaces.close());
   const gateway = await createGatewayService({
     logger: logger.child({ service: 'gateway' }),
     account,
     webhooks,
     chatLinks,
+    workspaces,
     chat: { settings: chatSettings },
     chatStandIns: discordStandIn
       ? {

@@ -1,6 +1,9 @@
 /** Every react-query key of the SPA, so invalidation and prefetching name the same thing. */
 export const queryKeys = {
   userInfo: ['user-info'] as const,
+  /** The current workspace's members and invitations; the person's workspaces. */
+  members: ['members'] as const,
+  workspaces: ['workspaces'] as const,
   account: ['account'] as const,
   storageUsed: ['storage-used'] as const,
   timezones: ['timezones'] as const,

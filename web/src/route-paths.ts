@@ -26,4 +26,8 @@ export const routePaths = {
   legalTerms: '/legal/terms',
   /** After the account was deleted; query `until` (when everything is erased). */
   accountDeleted: '/goodbye',
+  /** The current workspace's members and invitations (docs/product.md#workspaces). */
+  members: '/members',
+  /** A mailed invitation's link; query `token`. */
+  invitation: '/invitation',
 } as const;

@@ -14,6 +14,8 @@ export * as closureV1 from './gen/mimamori/account/v1/closure.ts';
 export * as invoiceV1 from './gen/mimamori/account/v1/invoice.ts';
 // Signed webhooks, served by the account service (docs/webhooks.md).
 export * as webhookV1 from './gen/mimamori/account/v1/webhook.ts';
+// Workspaces, members and invitations, served by the account service (docs/adr/0033-workspaces-are-accounts.md).
+export * as workspaceV1 from './gen/mimamori/account/v1/workspace.ts';
 export * as crawlerV1 from './gen/mimamori/crawler/v1/crawler.ts';
 export * as diffV1 from './gen/mimamori/diff/v1/history.ts';
 export * as accountsEventsV1 from './gen/mimamori/events/v1/accounts.ts';

@@ -23,3 +23,4 @@ export * from './site-row.ts';
 export * from './target.ts';
 export * from './user-info.ts';
 export * from './webhook.ts';
+export * from './workspace.ts';

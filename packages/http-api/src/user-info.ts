@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WORKSPACE_ROLES } from './workspace.ts';
 
 /** Limits (`num`) and usage (`used_num`) per feature, keyed as the spec names them. */
 export const quotaCounts = z.object({
@@ -51,6 +52,12 @@ export const userInfo = z
     locale: z.object({ Lang: z.string(), Timezone: z.string(), Currency: z.string() }),
     line_url: z.string(),
     line_need_setting: z.boolean(),
+    role: z
+      .enum(WORKSPACE_ROLES)
+      .optional()
+      .describe(
+        'The signed-in person’s role in this workspace (docs/product.md#workspaces); user_id is the workspace’s id.',
+      ),
     deleted_user: z
       .literal(true)
       .optional()

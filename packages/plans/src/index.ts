@@ -26,6 +26,8 @@ export {
   historyLimits,
   isCycle,
   isPlanId,
+  MEMBER_LIMITS,
+  memberLimit,
   PLAN_NAMES,
   PLANS,
   type Plan,

@@ -166,3 +166,27 @@ export function auditRetentionDays(plan: number): number {
   if (limits === MEDIUM_HISTORY) return AUDIT_RETENTION_DAYS.medium;
   return AUDIT_RETENTION_DAYS.small;
 }
+
+/**
+ * How many people may belong to a workspace on each plan, its owner and pending invitations
+ * included (docs/product.md#workspaces). Without a plan only the owner remains: members already
+ * there stay, but no one new is invited until a plan is chosen again.
+ */
+export const MEMBER_LIMITS: Record<PlanId, number> = {
+  0: 1,
+  1: 1,
+  2: 3,
+  3: 3,
+  4: 3,
+  5: 10,
+  6: 10,
+  7: 10,
+  8: 10,
+  9: 10,
+  10: 10,
+  11: 25,
+};
+
+export function memberLimit(plan: number): number {
+  return isPlanId(plan) ? MEMBER_LIMITS[plan] : 1;
+}

@@ -207,6 +207,9 @@ describe('chat links in the account service', () => {
       chatPlatform: 'chatwork',
       chatLabel: 'Room 7002',
       chatReason: 'chatwork_token_revoked',
+      workspaceName: '',
+      memberRole: '',
+      inviterName: '',
     });
     const listed = await unary(links, 'listChatLinks', { sessionToken });
     expect(listed.links[0]).toMatchObject({ status: 'broken', brokenReason: 'chatwork_token_revoked' });

@@ -15,6 +15,7 @@ import {
   closureV1,
   invoiceV1,
   webhookV1,
+  workspaceV1,
 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
 import { streams } from '@mimamori/events';
@@ -59,6 +60,7 @@ import { closureServer } from './grpc/closure-server.ts';
 import { invoiceServer } from './grpc/invoice-server.ts';
 import { webhookServer } from './grpc/webhook-server.ts';
 import { workAfterAnswer } from './grpc/work-after-answer.ts';
+import { workspaceServer } from './grpc/workspace-server.ts';
 import { receiptPdfRenderer } from './receipts/receipt-pdf.ts';
 import { createAccountStore } from './store/account-store.ts';
 import { createAuditStore } from './store/audit-store.ts';
@@ -70,6 +72,7 @@ import { createInvoiceStore } from './store/invoice-store.ts';
 import { ACCOUNT_SCHEMA, accountMigrations } from './store/migrations.ts';
 import { createTrialStore } from './store/trial-store.ts';
 import { createWebhookStore } from './store/webhook-store.ts';
+import { createWorkspaceStore } from './store/workspace-store.ts';
 
 export interface AccountServiceOptions {
   db: Db;
@@ -237,6 +240,15 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     outbox: true,
     grpc: [
       { definition: accountV1.AccountServiceService, implementation },
+      {
+        definition: workspaceV1.WorkspaceServiceService,
+        implementation: workspaceServer({
+          accounts,
+          clock,
+          newId: randomUUID,
+          workspaces: createWorkspaceStore(db, secretBox),
+        }),
+      },
       {
         definition: webhookV1.WebhookServiceService,
         implementation: webhookServer({

@@ -13,6 +13,7 @@ import type {
   invoiceV1,
   targetV1,
   webhookV1,
+  workspaceV1,
 } from '@mimamori/contracts';
 import type { Mailbox } from '@mimamori/mail';
 import { type OperatorDetails, operatorFromEnv } from '@mimamori/operator';
@@ -45,6 +46,7 @@ import { openApiRoutes } from './http/openapi-routes.ts';
 import { operatorRoutes } from './http/operator-routes.ts';
 import { previewRoutes } from './http/preview-routes.ts';
 import { quietHoursRoutes } from './http/quiet-hours-routes.ts';
+import { roleGuard } from './http/route-roles.ts';
 import { type RouteEntry, recordRoutes } from './http/route-table.ts';
 import { spaRoutes } from './http/spa-routes.ts';
 import { supportRoutes } from './http/support-routes.ts';
@@ -53,6 +55,7 @@ import { timezoneRoutes } from './http/timezone-routes.ts';
 import { userInfoRoutes } from './http/user-info-routes.ts';
 import { suggestedReceiverUrl, webhookReceiverRoutes } from './http/webhook-receiver-routes.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
+import { workspaceRoutes } from './http/workspace-routes.ts';
 import { xSignInRoutes } from './http/x-sign-in-routes.ts';
 
 export interface GatewayDeps {
@@ -60,6 +63,8 @@ export interface GatewayDeps {
   account: accountV1.AccountServiceClient;
   /** The account service's signed webhooks; the /api/webhooks routes exist only with it. */
   webhooks?: webhookV1.WebhookServiceClient | undefined;
+  /** The account service's workspaces, members and invitations; their routes exist only with it. */
+  workspaces?: workspaceV1.WorkspaceServiceClient | undefined;
   /** The account service's chat links; the chat link routes and /hooks/<platform> exist only with it. */
   chatLinks?: chatLinkV1.ChatLinkServiceClient | undefined;
   /** The chat platforms' settings (chatSettingsFromEnv), for their inbound callbacks and OAuth. */
@@ -173,6 +178,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       webhooks: deps.webhooks,
     });
   }
+  roleGuard(app, deps);
   healthRoutes(app, deps);
   await openApiRoutes(app);
   userInfoRoutes(app, deps);
@@ -208,6 +214,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       publicUrl: deps.publicUrl,
     });
   }
+  if (deps.workspaces) workspaceRoutes(app, { workspaces: deps.workspaces });
   supportRoutes(app, deps);
   xSignInRoutes(app, deps);
   timezoneRoutes(app);

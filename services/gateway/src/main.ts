@@ -26,6 +26,7 @@ await runStatelessProcess('gateway', gatewayEnv, async ({ config, logger, isShut
     account: clients.account,
     webhooks: clients.webhooks,
     chatLinks: clients.chatLinks,
+    workspaces: clients.workspaces,
     chat: { settings: chatSettingsFromEnv(config) },
     billing: clients.billing,
     invoices: clients.invoices,

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { TargetAction, TargetRow } from '../api/targets.ts';
 import { monitoringStopped } from '../billing/subscription-state.ts';
 import { useSubscriptionState } from '../billing/use-subscription-state.ts';
+import { useCanChange } from '../workspaces/use-role.ts';
 
 export type RequestTargetAction = (action: TargetAction, site: TargetRow) => void;
 
@@ -65,6 +66,9 @@ export function PauseButton(props: TargetButtonProps) {
   const { t } = useTranslation();
   const stopped = monitoringStopped(useSubscriptionState());
   const label = targetName(props.site);
+  // A viewer changes nothing (docs/product.md#workspaces): no button at all.
+  const canEdit = useCanChange('editor');
+  if (!canEdit) return null;
   if (props.site.valid) {
     return (
       <TargetActionButton
@@ -93,6 +97,8 @@ export function PauseButton(props: TargetButtonProps) {
 
 export function DeleteButton(props: TargetButtonProps) {
   const { t } = useTranslation();
+  const canEdit = useCanChange('editor');
+  if (!canEdit) return null;
   return (
     <TargetActionButton
       {...props}

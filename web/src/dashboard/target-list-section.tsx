@@ -11,6 +11,7 @@ import { routePaths } from '../route-paths.ts';
 import { AlertDialog } from '../shell/alert-dialog.tsx';
 import { LoadFailure } from '../shell/load-failure.tsx';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
+import { useCanChange } from '../workspaces/use-role.ts';
 import { ImportDialog } from './import-dialog.tsx';
 import { type ListPreferences, loadPreferences, savePreferences } from './list-preferences.ts';
 import { targetName } from './target-action-buttons.tsx';
@@ -96,6 +97,8 @@ export function TargetListSection() {
   const busy = action.isPending;
   // A site added while monitoring is stopped is saved paused: said before it is added.
   const stopped = monitoringStopped(useSubscriptionState());
+  // A viewer adds no site (docs/product.md#workspaces): the buttons are not offered.
+  const canEdit = useCanChange('editor');
 
   return (
     <section className="dashboard-section site-list" aria-labelledby="site-list-title">
@@ -103,19 +106,21 @@ export function TargetListSection() {
         <h2 id="site-list-title" className="section-title">
           {t('dashboard.sites.title')}
         </h2>
-        <div className="button-row">
-          <button type="button" className="button" onClick={() => setImportOpen(true)}>
-            {t('dashboard.import.open')}
-          </button>
-          <Link
-            to={narrow ? routePaths.targetRegistrationMobile : routePaths.targetRegistrationColumns}
-            className={stopped ? 'button' : 'button primary'}
-            data-tour="register-site"
-            aria-describedby={stopped ? 'register-stopped' : undefined}
-          >
-            {t('dashboard.sites.register')}
-          </Link>
-        </div>
+        {canEdit && (
+          <div className="button-row">
+            <button type="button" className="button" onClick={() => setImportOpen(true)}>
+              {t('dashboard.import.open')}
+            </button>
+            <Link
+              to={narrow ? routePaths.targetRegistrationMobile : routePaths.targetRegistrationColumns}
+              className={stopped ? 'button' : 'button primary'}
+              data-tour="register-site"
+              aria-describedby={stopped ? 'register-stopped' : undefined}
+            >
+              {t('dashboard.sites.register')}
+            </Link>
+          </div>
+        )}
       </div>
       {stopped && (
         <p id="register-stopped" className="field-hint stopped-hint" data-testid="register-stopped">

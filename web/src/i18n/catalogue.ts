@@ -34,6 +34,8 @@ import targetErrorsEn from './features/errors-target.en.json';
 import targetErrorsJa from './features/errors-target.ja.json';
 import webhookErrorsEn from './features/errors-webhook.en.json';
 import webhookErrorsJa from './features/errors-webhook.ja.json';
+import workspaceErrorsEn from './features/errors-workspace.en.json';
+import workspaceErrorsJa from './features/errors-workspace.ja.json';
 import filingsEn from './features/filings.en.json';
 import filingsJa from './features/filings.ja.json';
 import landingEn from './features/landing.en.json';
@@ -54,6 +56,8 @@ import webhooksEn from './features/webhooks.en.json';
 import webhooksJa from './features/webhooks.ja.json';
 import wizardEn from './features/wizard.en.json';
 import wizardJa from './features/wizard.ja.json';
+import workspacesEn from './features/workspaces.en.json';
+import workspacesJa from './features/workspaces.ja.json';
 import coreJa from './ja.json';
 
 /*
@@ -77,6 +81,7 @@ export const ja = {
     ...accountDataErrorsJa,
     ...quietHoursErrorsJa,
     ...auditErrorsJa,
+    ...workspaceErrorsJa,
   },
   dashboard: { ...dashboardJa, filings: filingsJa },
   wizard: wizardJa,
@@ -94,6 +99,7 @@ export const ja = {
   accountData: accountDataJa,
   auditLog: auditLogJa,
   editConflict: editConflictJa,
+  workspaces: workspacesJa,
 };
 
 // English must carry every key the Japanese catalogue has; tsc fails on a missing one.
@@ -112,6 +118,7 @@ export const en: typeof ja = {
     ...accountDataErrorsEn,
     ...quietHoursErrorsEn,
     ...auditErrorsEn,
+    ...workspaceErrorsEn,
   },
   dashboard: { ...dashboardEn, filings: filingsEn },
   wizard: wizardEn,
@@ -129,6 +136,7 @@ export const en: typeof ja = {
   accountData: accountDataEn,
   auditLog: auditLogEn,
   editConflict: editConflictEn,
+  workspaces: workspacesEn,
 };
 
 export type Catalogue = typeof ja;

@@ -1,3 +1,4 @@
+import type { WorkspaceRoleName } from '@mimamori/http-api';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { AccountSection } from '../account/account-section.tsx';
@@ -23,11 +24,13 @@ import { routePaths } from '../route-paths.ts';
 import { LoadingIndicator } from '../shell/loading-indicator.tsx';
 import { Page } from '../shell/page.tsx';
 import { WebhooksPanel } from '../webhooks/webhooks-panel.tsx';
+import { roleAllows, useRole } from '../workspaces/use-role.ts';
 
 export default function AccountPage() {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const account = useAccount();
+  const role = useRole();
 
   if (account.isPending) {
     return (
@@ -49,6 +52,7 @@ export default function AccountPage() {
     );
   }
   const data = account.data;
+  if (role && role !== 'owner') return <MemberAccountPage account={data} role={role} />;
   return (
     <Page title="account">
       <div className="account-grid">
@@ -87,6 +91,45 @@ export default function AccountPage() {
           <h3 className="account-data-subtitle">{t('accountData.deleteTitle')}</h3>
           <DeleteAccountForm hasPassword={data.has_password} />
         </AccountSection>
+      </div>
+    </Page>
+  );
+}
+
+/**
+ * The account screen of a member who is not the owner (docs/product.md#workspaces): their own
+ * password, and what their role manages; the plan, billing, tokens and the workspace's data are
+ * the owner's. A viewer or editor is told they change nothing here.
+ */
+function MemberAccountPage({
+  account,
+  role,
+}: {
+  account: NonNullable<ReturnType<typeof useAccount>['data']>;
+  role: WorkspaceRoleName | undefined;
+}) {
+  const { t } = useTranslation();
+  const admin = roleAllows(role, 'admin');
+  return (
+    <Page title="account">
+      <p className="notice" data-testid="member-account-notice">
+        {admin ? t('workspaces.ownerManages') : t('workspaces.readOnly')}
+      </p>
+      <div className="account-grid">
+        <PasswordSection hasPassword={account.has_password} />
+        {admin && (
+          <>
+            <MailsSection mails={account.mails} />
+            <DiscordSection state={account.discord_state} />
+            <ChatLinksSection />
+            <QuietHoursSection account={account} />
+            <AccountSection id="webhooks" title={t('webhooks.title')}>
+              <WebhooksPanel targetId="" />
+            </AccountSection>
+          </>
+        )}
+        <StorageSection />
+        <SupportSection />
       </div>
     </Page>
   );

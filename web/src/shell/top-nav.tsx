@@ -5,6 +5,8 @@ import { contactLinks } from '../contact-links.ts';
 import { useNarrowWindow } from '../hooks/use-narrow-window.ts';
 import { useSignOut } from '../hooks/use-sign-out.ts';
 import { routePaths } from '../route-paths.ts';
+import { useCanChange } from '../workspaces/use-role.ts';
+import { WorkspaceSwitcher } from '../workspaces/workspace-switcher.tsx';
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) => (isActive ? 'nav-link active' : 'nav-link');
 
@@ -12,6 +14,7 @@ export function TopNav({ signedIn }: { signedIn: boolean }) {
   const { t } = useTranslation();
   const narrow = useNarrowWindow();
   const signOut = useSignOut();
+  const canEdit = useCanChange('editor');
   const location = useLocation();
   // Below 768 px the links fold behind a menu button, so the bar stays one row on a phone.
   const [menuOpen, setMenuOpen] = useState(false);
@@ -68,13 +71,21 @@ export function TopNav({ signedIn }: { signedIn: boolean }) {
                     {t('nav.account')}
                   </NavLink>
                 </li>
+                <li>
+                  <NavLink to={routePaths.members} className={navLinkClass}>
+                    {t('nav.members')}
+                  </NavLink>
+                </li>
               </>
             )}
-            <li>
-              <NavLink to={siteRegistration} className={navLinkClass}>
-                {t('nav.siteRegistration')}
-              </NavLink>
-            </li>
+            {/* A viewer registers no site; signed out, the link leads to sign-up's way in. */}
+            {(!signedIn || canEdit) && (
+              <li>
+                <NavLink to={siteRegistration} className={navLinkClass}>
+                  {t('nav.siteRegistration')}
+                </NavLink>
+              </li>
+            )}
             <li>
               <a
                 className="nav-link"
@@ -98,7 +109,12 @@ export function TopNav({ signedIn }: { signedIn: boolean }) {
               </li>
             )}
             {signedIn && (
-              <li className="nav-end">
+              <li className="nav-end nav-workspace">
+                <WorkspaceSwitcher />
+              </li>
+            )}
+            {signedIn && (
+              <li>
                 <button
                   type="button"
                   className="nav-link nav-button"

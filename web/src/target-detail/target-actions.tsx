@@ -10,6 +10,7 @@ import { useTargetAction } from '../hooks/use-history.ts';
 import { useNarrowWindow } from '../hooks/use-narrow-window.ts';
 import { routePaths } from '../route-paths.ts';
 import { AlertDialog } from '../shell/alert-dialog.tsx';
+import { useCanChange } from '../workspaces/use-role.ts';
 
 const DONE = {
   pause: 'siteDetail.paused_done',
@@ -45,6 +46,9 @@ export function TargetActions({ version, site }: { version: TargetVersion; site:
   const busy = action.isPending;
   const subscription = useSubscriptionState();
   const unavailable = site.valid || site.resumable ? null : resumeBlock(subscription);
+  // A viewer changes nothing (docs/product.md#workspaces): the site's buttons are not offered.
+  const canEdit = useCanChange('editor');
+  if (!canEdit) return null;
 
   return (
     <div className="site-actions">

@@ -7,7 +7,8 @@ export type AccountMailKind =
   | 'email_taken'
   | 'reset_password'
   | 'support_received'
-  | 'chat_link_broken';
+  | 'chat_link_broken'
+  | 'workspace_invitation';
 
 /** A mail the notifier sends for the account service, with the link token it carries. */
 export interface AccountMail {
@@ -21,4 +22,6 @@ export interface AccountMail {
   supportType?: string;
   /** chat_link_broken: which link broke and why. */
   chat?: { platform: string; label: string; reason: string };
+  /** workspace_invitation: the workspace's name, the role offered and who invited. */
+  invitation?: { workspaceName: string; role: string; inviterName: string };
 }

@@ -2,6 +2,7 @@ import type { QuietHours } from '@mimamori/quiet-hours';
 import type { AccountMail } from './account-mail.ts';
 import type { AccountRecord, DiscordState, SubscriptionRecord } from './account-record.ts';
 import type { ApiAccessPort } from './api-access.ts';
+import type { WorkspaceRole } from './workspace-role.ts';
 
 export interface NewAccount {
   id: string;
@@ -36,6 +37,13 @@ export interface ProfileChange {
   expectedRevision?: number;
 }
 
+export interface SessionUser {
+  userId: string;
+  personId: string;
+  role: WorkspaceRole | null;
+  deleted: boolean;
+}
+
 export type TokenUse = { userId: string; subject: string } | 'used' | null;
 
 /** What the account's use cases need from storage; each call is one transaction. */
@@ -47,8 +55,13 @@ export interface AccountPort extends ApiAccessPort {
   loadAccount(userId: string): Promise<AccountRecord | null>;
   queueMail(mail: AccountMail): Promise<void>;
 
-  /** Live session → its user; `deleted` when the account ended but the session remains. */
-  findSession(tokenHash: string, now: Date): Promise<{ userId: string; deleted: boolean } | null>;
+  /**
+   * Live session → its workspace (`userId`, the id every service stores), the signed-in person and
+   * the person's role there; `deleted` when the workspace ended but the session remains. A session
+   * whose workspace the person no longer belongs to falls back to the person's own workspace;
+   * `role` is null when the person belongs to neither.
+   */
+  findSession(tokenHash: string, now: Date): Promise<SessionUser | null>;
   createSession(
     session: { userId: string; tokenHash: string; createdAt: Date; expiresAt: Date },
     replacedTokenHash: string | null,

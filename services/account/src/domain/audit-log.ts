@@ -212,21 +212,27 @@ async function actorOf(
   sessionToken: string,
 ): Promise<{ workspaceId: string; personId: string; label: string; token: string }> {
   const now = deps.clock.now();
-  let userId: string;
+  // The workspace the session works in and the person at it (ADR 0033): a member's action is
+  // logged under their own name in the workspace they acted in.
+  let workspaceId: string;
+  let personId: string;
   let token = '';
   if (isApiTokenShaped(sessionToken)) {
     const found = await deps.accounts.findApiToken(hashToken(sessionToken), now);
     if (!found || found.deleted) throw new AccountProblem('unauthenticated', 'unauthenticated');
-    userId = found.userId;
+    workspaceId = found.userId;
+    personId = found.userId;
     token = found.name;
   } else {
     const found = sessionToken ? await deps.accounts.findSession(hashSessionToken(sessionToken), now) : null;
-    if (!found || found.deleted) throw new AccountProblem('unauthenticated', 'unauthenticated');
-    userId = found.userId;
+    if (!found || found.deleted || !found.role)
+      throw new AccountProblem('unauthenticated', 'unauthenticated');
+    workspaceId = found.userId;
+    personId = found.personId;
   }
-  const account = await deps.accounts.loadAccount(userId);
-  if (!account) throw new AccountProblem('unauthenticated', 'unauthenticated');
-  return { workspaceId: userId, personId: userId, label: personLabel(account), token: clip(token, 100) };
+  const person = await deps.accounts.loadAccount(personId);
+  if (!person) throw new AccountProblem('unauthenticated', 'unauthenticated');
+  return { workspaceId, personId, label: personLabel(person), token: clip(token, 100) };
 }
 
 function clip(value: string, max: number): string {

@@ -6,7 +6,8 @@ export type TokenKind =
   | 'verify_mail'
   | 'change_email'
   | 'reset_password'
-  | 'support_follow_up';
+  | 'support_follow_up'
+  | 'workspace_invitation';
 
 const HOUR = 3_600_000;
 export const TOKEN_LIFETIME_MS: Record<TokenKind, number> = {
@@ -15,6 +16,7 @@ export const TOKEN_LIFETIME_MS: Record<TokenKind, number> = {
   change_email: 24 * HOUR,
   reset_password: HOUR,
   support_follow_up: 7 * 24 * HOUR,
+  workspace_invitation: 7 * 24 * HOUR,
 };
 
 export interface IssuedToken {

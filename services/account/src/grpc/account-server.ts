@@ -20,7 +20,7 @@ import { type DiscordLinkDeps, linkDiscord, unlinkDiscord } from '../domain/disc
 import { changePassword, requestPasswordReset, resetPassword } from '../domain/passwords.ts';
 import { saveQuietHours } from '../domain/quiet-hours-settings.ts';
 import { hashSessionToken } from '../domain/session-token.ts';
-import { findSessionUser, requireUser } from '../domain/sessions.ts';
+import { findSessionUser, requireCaller, requirePerson, requireUser } from '../domain/sessions.ts';
 import { signIn } from '../domain/sign-in.ts';
 import { signUp } from '../domain/sign-up.ts';
 import {
@@ -67,10 +67,15 @@ export function accountServer(deps: AccountServerDeps): accountV1.AccountService
   return {
     getUserInfo: rpc(async (request: accountV1.GetUserInfoRequest) => {
       const session = await findSessionUser(request.sessionToken, deps);
-      if (!session) throw new AccountProblem('unauthenticated', 'unauthenticated');
+      if (!session?.role) throw new AccountProblem('unauthenticated', 'unauthenticated');
       const account = session.deleted ? null : await deps.accounts.loadAccount(session.userId);
       if (!account || account.deleted) return { userInfo: deletedUserInfo(session.userId) };
       return { userInfo: toUserInfo(toUserInfoView(account, deps.prices)) };
+    }),
+
+    getCaller: rpc(async (request: accountV1.GetCallerRequest) => {
+      const caller = await requireCaller(request.sessionToken, deps);
+      return { workspaceId: caller.userId, personId: caller.personId, role: caller.role };
     }),
 
     ...apiAccessMethods(deps),
@@ -132,7 +137,7 @@ export function accountServer(deps: AccountServerDeps): accountV1.AccountService
     }),
 
     changePassword: rpc(async (request: accountV1.ChangePasswordRequest) => {
-      const userId = await requireUser(request.sessionToken, deps);
+      const userId = await requirePerson(request.sessionToken, deps);
       await changePassword(
         {
           userId,
@@ -156,7 +161,7 @@ export function accountServer(deps: AccountServerDeps): accountV1.AccountService
     }),
 
     changeEmail: rpc(async (request: accountV1.ChangeEmailRequest) => {
-      const userId = await requireUser(request.sessionToken, deps);
+      const userId = await requirePerson(request.sessionToken, deps);
       await changeEmail(userId, request.email, deps);
       return settingsOf(userId);
     }),

@@ -39,6 +39,9 @@ export async function writeAccountMail(tx: Sql, box: SecretBox, mail: AccountMai
       chatPlatform: mail.chat?.platform ?? '',
       chatLabel: mail.chat?.label ?? '',
       chatReason: mail.chat?.reason ?? '',
+      workspaceName: mail.invitation?.workspaceName ?? '',
+      memberRole: mail.invitation?.role ?? '',
+      inviterName: mail.invitation?.inviterName ?? '',
     }),
   });
 }

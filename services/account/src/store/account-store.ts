@@ -7,6 +7,7 @@ import type { AccountMail } from '../domain/account-mail.ts';
 import type { AccountPort, NewAccount, ProfileChange, SignInIdentity } from '../domain/account-port.ts';
 import type { AccountRecord, DiscordState, MailAddress } from '../domain/account-record.ts';
 import type { TokenKind } from '../domain/one-time-token.ts';
+import { isWorkspaceRole } from '../domain/workspace-role.ts';
 import { writeAccountMail } from './account-mail-writer.ts';
 import { ACCOUNT_COLUMNS, type AccountRow, toAccountRecord } from './account-row.ts';
 import { createApiAccessStore } from './api-access-store.ts';
@@ -75,6 +76,11 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
               account.createdAt,
               account.currency,
             ],
+          );
+          // A new account is its person's personal workspace, which they own (ADR 0033).
+          await tx.query(
+            `INSERT INTO ${S}.memberships (workspace_id, person_id, role, created_at) VALUES ($1, $1, 'owner', $2)`,
+            [account.id, account.createdAt],
           );
           const sub = account.subscription;
           await tx.query(
@@ -163,14 +169,38 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
     },
 
     async findSession(tokenHash, now) {
-      const { rows } = await db.query<{ user_id: string; deleted_at: Date | null }>(
-        `SELECT s.user_id, u.deleted_at
-           FROM ${S}.sessions s JOIN ${S}.users u ON u.id = s.user_id
+      // The session's workspace when the person still belongs to it, else the person's own. An
+      // account no membership names at all (made before memberships, or by a test's insert) is
+      // its own person's personal workspace, owned by them.
+      const { rows } = await db.query<{
+        person_id: string;
+        workspace_id: string;
+        role: string | null;
+        deleted_at: Date | null;
+      }>(
+        `SELECT s.user_id AS person_id,
+                COALESCE(cur.workspace_id, s.user_id) AS workspace_id,
+                COALESCE(cur.role, own.role,
+                         CASE WHEN EXISTS (SELECT 1 FROM ${S}.memberships m WHERE m.workspace_id = s.user_id)
+                              THEN NULL ELSE 'owner' END) AS role,
+                w.deleted_at
+           FROM ${S}.sessions s
+           LEFT JOIN ${S}.memberships cur
+                  ON cur.workspace_id = s.workspace_id AND cur.person_id = s.user_id
+           LEFT JOIN ${S}.memberships own
+                  ON own.workspace_id = s.user_id AND own.person_id = s.user_id
+           JOIN ${S}.users w ON w.id = COALESCE(cur.workspace_id, s.user_id)
           WHERE s.token_hash = $1 AND s.expires_at > $2`,
         [tokenHash, now],
       );
       const row = rows[0];
-      return row ? { userId: row.user_id, deleted: row.deleted_at !== null } : null;
+      if (!row) return null;
+      return {
+        userId: row.workspace_id,
+        personId: row.person_id,
+        role: isWorkspaceRole(row.role) ? row.role : null,
+        deleted: row.deleted_at !== null,
+      };
     },
 
     async createSession(session, replacedTokenHash) {

@@ -324,6 +324,9 @@ async function writeBillingMails(
         chatPlatform: '',
         chatLabel: '',
         chatReason: '',
+        workspaceName: '',
+        memberRole: '',
+        inviterName: '',
       }),
     });
   }

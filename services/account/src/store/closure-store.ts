@@ -51,6 +51,9 @@ export function createClosureStore(db: Db): ClosurePort {
             chatPlatform: '',
             chatLabel: '',
             chatReason: '',
+            workspaceName: '',
+            memberRole: '',
+            inviterName: '',
           }),
         });
       });

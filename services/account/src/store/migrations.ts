@@ -357,4 +357,50 @@ export const accountMigrations: Migration[] = [
       ALTER TABLE users ADD COLUMN settings_changed_at jsonb NOT NULL DEFAULT '{}';
     `,
   },
+  {
+    version: 12,
+    name: 'workspaces: members, roles, invitations',
+    sql: `
+      -- ADR 0033: a workspace IS an account row (users.id stays the id every other service stores),
+      -- so its subscription, quotas, sites, channels, webhooks, tokens and follows stay where they
+      -- are. A person is the sign-in side of a users row (mail, password, sessions); memberships say
+      -- which persons work in which workspace and with what role. Every existing account becomes
+      -- its own person's personal workspace, with that person as owner: no row moves or goes.
+      CREATE TABLE memberships (
+        workspace_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        person_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        role text NOT NULL CHECK (role IN ('owner', 'admin', 'editor', 'viewer')),
+        created_at timestamptz NOT NULL,
+        PRIMARY KEY (workspace_id, person_id)
+      );
+      CREATE INDEX memberships_person_idx ON memberships (person_id);
+      -- Exactly one owner at a time: a transfer demotes the old owner in the same transaction.
+      CREATE UNIQUE INDEX memberships_one_owner_key ON memberships (workspace_id) WHERE role = 'owner';
+      INSERT INTO memberships (workspace_id, person_id, role, created_at)
+        SELECT id, id, 'owner', created_at FROM users;
+
+      -- The workspace a session works in; NULL reads as the person's own (sessions opened before).
+      ALTER TABLE sessions ADD COLUMN workspace_id uuid REFERENCES users (id) ON DELETE CASCADE;
+
+      -- Invitations by mail (docs/product.md#workspaces): the link's token is kept as its hash only;
+      -- an invitation ends when accepted, revoked or past expires_at.
+      CREATE TABLE invitations (
+        id uuid PRIMARY KEY,
+        workspace_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        email text NOT NULL,
+        role text NOT NULL CHECK (role IN ('admin', 'editor', 'viewer')),
+        token_hash text NOT NULL UNIQUE,
+        invited_by uuid REFERENCES users (id) ON DELETE SET NULL,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        accepted_at timestamptz,
+        revoked_at timestamptz
+      );
+      CREATE INDEX invitations_workspace_idx ON invitations (workspace_id, created_at);
+
+      -- The workspace's own settings (the owner's to change), one object so later settings (such
+      -- as requiring two-factor sign-in) add keys, not columns.
+      ALTER TABLE users ADD COLUMN workspace_settings jsonb NOT NULL DEFAULT '{}';
+    `,
+  },
 ];

@@ -10,6 +10,7 @@ import {
   invoiceV1,
   targetV1,
   webhookV1,
+  workspaceV1,
 } from '@mimamori/contracts';
 import { createGrpcClient } from '@mimamori/runtime';
 import type { GatewayDeps } from '../gateway.ts';
@@ -30,6 +31,7 @@ export type ServiceClients = Pick<
   | 'account'
   | 'webhooks'
   | 'chatLinks'
+  | 'workspaces'
   | 'billing'
   | 'invoices'
   | 'closure'
@@ -53,6 +55,8 @@ export async function connectServices(addresses: ServiceAddresses): Promise<Serv
   const webhooks = createGrpcClient(webhookV1.WebhookServiceClient, addresses.account);
   // And the chat links (ADR 0021).
   const chatLinks = createGrpcClient(chatLinkV1.ChatLinkServiceClient, addresses.account);
+  // And workspaces, members and invitations (ADR 0033).
+  const workspaces = createGrpcClient(workspaceV1.WorkspaceServiceClient, addresses.account);
   // Billing is a part of the account service (ADR 0012); it answers billing_off without Stripe keys.
   const billing = createGrpcClient(billingV1.BillingServiceClient, addresses.account);
   // Receipts too, from the provider's invoices.
@@ -79,6 +83,7 @@ export async function connectServices(addresses: ServiceAddresses): Promise<Serv
     account,
     webhooks,
     chatLinks,
+    workspaces,
     billing,
     invoices,
     closure,
@@ -92,6 +97,7 @@ export async function connectServices(addresses: ServiceAddresses): Promise<Serv
         account,
         webhooks,
         chatLinks,
+        workspaces,
         preview,
         target,
         history?.client,

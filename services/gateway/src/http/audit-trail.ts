@@ -271,6 +271,34 @@ const RULES: Record<string, AuditRule> = {
     action: 'settings.mail_removed',
     subject: ({ body }) => ({ kind: 'mail', id: text(body.mail_id), label: '' }),
   },
+  // Workspaces (docs/product.md#workspaces): who invited, let in, moved or removed whom. Leaving
+  // is not recorded here: once the route has answered, the session is back in the person's own.
+  'POST /api/workspace/invitations': {
+    action: 'member.invited',
+    subject: ({ body }) => ({ kind: 'member', id: '', label: text(body.email) }),
+    details: ({ body }) => ({ role: text(body.role) }),
+  },
+  'POST /api/workspace/invitations/revoke': {
+    action: 'member.invitation_revoked',
+    subject: ({ body }) => ({ kind: 'invitation', id: text(body.id), label: '' }),
+  },
+  'POST /api/invitations/accept': {
+    action: 'member.joined',
+    details: ({ answer }) => ({ role: text(record(answer.workspace).role) }),
+  },
+  'POST /api/workspace/members/role': {
+    action: 'member.role_changed',
+    subject: (done) => memberOf(done),
+    details: ({ body }) => ({ role: text(body.role) }),
+  },
+  'POST /api/workspace/members/remove': {
+    action: 'member.removed',
+    subject: ({ body }) => ({ kind: 'member', id: text(body.person_id), label: '' }),
+  },
+  'POST /api/workspace/transfer': {
+    action: 'member.ownership_transferred',
+    subject: (done) => memberOf(done),
+  },
   'POST /api/v2/quiet-hours': {
     action: 'settings.quiet_hours_changed',
     details: ({ body }) => ({ fields: fieldsSent(body) }),
@@ -294,6 +322,14 @@ for (const prefix of ['/api', '/api/v2']) {
     before: siteRow,
     subject: (done) => site(siteRef(done), done.before?.label),
   };
+}
+
+/** The member a route named, with their address as the members list answered it. */
+function memberOf({ body, answer }: Done): Subject {
+  const id = text(body.person_id);
+  const members = Array.isArray(answer.members) ? answer.members.map(record) : [];
+  const member = members.find((candidate) => text(candidate.person_id) === id);
+  return { kind: 'member', id, label: text(member?.email) };
 }
 
 function chatLink(link: Json): Subject {

@@ -1,6 +1,12 @@
 import { status as grpcStatus } from '@grpc/grpc-js';
 import type { accountV1, filingsV1 } from '@mimamori/contracts';
-import { signedOut, type UserInfo, userInfo } from '@mimamori/http-api';
+import {
+  signedOut,
+  type UserInfo,
+  userInfo,
+  WORKSPACE_ROLES,
+  type WorkspaceRoleName,
+} from '@mimamori/http-api';
 import { unary } from '@mimamori/runtime';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -32,7 +38,11 @@ export function userInfoRoutes(
           if (!sessionToken) return sendApiError(reply, 401, 'unauthenticated');
           const response = await unary(deps.account, 'getUserInfo', { sessionToken });
           if (!response.userInfo) return sendApiError(reply, 401, 'unauthenticated');
-          const info = toUserInfoJson(response.userInfo);
+          const account = toUserInfoJson(response.userInfo);
+          // The person's role here, so the screens offer only what it allows (ADR 0033).
+          const info: UserInfo = account.deleted_user
+            ? account
+            : { ...account, role: roleName((await unary(deps.account, 'getCaller', { sessionToken })).role) };
           if (!deps.filings || !info.user_id || info.deleted_user) return reply.send(info);
           return reply.send(withFollows(info, await followsOf(deps.filings, info.user_id, request)));
         },
@@ -66,4 +76,8 @@ async function followsOf(
 
 function withFollows(info: UserInfo, follows: filingsV1.ListFollowsResponse | undefined): UserInfo {
   return follows ? { ...info, ...followsJson(follows) } : info;
+}
+
+function roleName(role: string): WorkspaceRoleName {
+  return WORKSPACE_ROLES.find((known) => known === role) ?? 'viewer';
 }

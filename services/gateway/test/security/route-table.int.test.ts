@@ -2,6 +2,7 @@ import { IMAGE_LINK_PATH, signImageLink } from '@mimamori/image-links';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { priceSiteRegistration } from '../../../../system-tests/rig/price-site.ts';
+import { ROLES, ROUTE_ACCESS, type Role, roleAllows } from '../../src/http/route-roles.ts';
 import type { RouteEntry } from '../../src/http/route-table.ts';
 import type { TestBrowser } from '../accounts/test-browser.ts';
 import { writeSecurityFigures } from './security-figures.ts';
@@ -54,6 +55,16 @@ const SESSION_ONLY: Record<string, string> = {
   'POST /api/account/export': 'all the account’s data at once',
   'GET /api/audit': 'everyone’s addresses and browsers in the workspace (ADR 0036)',
   'GET /api/audit/csv': 'the same, as a file',
+  'GET /api/workspaces': 'a person’s workspaces: a token belongs to one',
+  'POST /api/workspaces/switch': 'moves the session to another workspace',
+  'GET /api/workspace/members': 'the members’ addresses',
+  'POST /api/workspace/invitations': 'invites a person',
+  'POST /api/workspace/invitations/revoke': 'revokes an invitation',
+  'POST /api/invitations/accept': 'the person at the browser joins',
+  'POST /api/workspace/members/role': 'gives a member another role',
+  'POST /api/workspace/members/remove': 'removes a member',
+  'POST /api/workspace/leave': 'the person at the browser leaves',
+  'POST /api/workspace/transfer': 'hands the workspace over',
 };
 /** Answers a deleted account's session with the marker (the SPA then reloads), by design. */
 const ANSWERS_DELETED_MARKER = 'GET /api/user_info';
@@ -180,15 +191,20 @@ async function stillSignedIn(member: Member) {
 }
 
 async function aliceState() {
+  return stateOf(alice);
+}
+
+/** Everything of a workspace its owner can read, to compare before and after a walk. */
+async function stateOf(owner: Member) {
   const [sites, account, info, webhooks, tokens, feeds, chat, quiet] = await Promise.all([
-    alice.browser.get('/api/v2/targets'),
-    alice.browser.get('/api/account'),
-    alice.browser.get('/api/user_info'),
-    alice.browser.get('/api/webhooks'),
-    alice.browser.get('/api/tokens'),
-    alice.browser.get('/api/feeds'),
-    alice.browser.get('/api/v2/chat-links'),
-    alice.browser.get('/api/v2/quiet-hours'),
+    owner.browser.get('/api/v2/targets'),
+    owner.browser.get('/api/account'),
+    owner.browser.get('/api/user_info'),
+    owner.browser.get('/api/webhooks'),
+    owner.browser.get('/api/tokens'),
+    owner.browser.get('/api/feeds'),
+    owner.browser.get('/api/v2/chat-links'),
+    owner.browser.get('/api/v2/quiet-hours'),
   ]);
   return {
     sites: sites.body.targets,
@@ -365,6 +381,172 @@ describe('isolation: another account’s ids, for every guarded route', () => {
       publicByDesign: Object.keys(PUBLIC_BY_DESIGN).length,
     });
   }, 180_000);
+});
+
+describe('isolation by role: every route × every role, in its own workspace and with another’s ids', () => {
+  // Dave's workspace has one member of each role below owner; Dave is its owner.
+  let dave: Member;
+  const asRole = {} as Record<Role, Member>;
+  const daveIds = { targetV2: '', targetV1: '' };
+  const leastRole = (route: RouteEntry) => ROUTE_ACCESS[key(route)];
+
+  /** Dave's ids where a route takes one: a refused change must leave Dave's own data as it was. */
+  function daveParams(route: RouteEntry): Record<string, string> {
+    const v1 = !route.url.startsWith('/api/v2/') && !route.url.startsWith('/api/preview/');
+    const targetId = v1 ? daveIds.targetV1 : daveIds.targetV2;
+    return {
+      id: targetId,
+      target_id: daveIds.targetV1,
+      target_v2_id: daveIds.targetV2,
+      user_id: dave.userId,
+    };
+  }
+
+  /**
+   * Puts the member back in Dave's workspace with their role after a route that may have moved
+   * them (leave, a role change): each call of the walk must be made with the role it names.
+   */
+  async function keepInPlace(role: Role) {
+    if (role === 'owner') return;
+    const member = asRole[role];
+    await harness.testHost.db.query(
+      `INSERT INTO account.memberships (workspace_id, person_id, role, created_at) VALUES ($1, $2, $3, now())
+       ON CONFLICT (workspace_id, person_id) DO UPDATE SET role = EXCLUDED.role`,
+      [dave.userId, member.userId, role],
+    );
+    await harness.testHost.db.query('UPDATE account.sessions SET workspace_id = $1 WHERE user_id = $2', [
+      dave.userId,
+      member.userId,
+    ]);
+  }
+
+  beforeAll(async () => {
+    dave = await harness.member('dave@example.com');
+    asRole.owner = dave;
+    // Basic 25: room for Dave and three members (Basic 5 has three people in all).
+    await harness.testHost.db.query('UPDATE account.subscriptions SET plan = 5 WHERE user_id = $1', [
+      dave.userId,
+    ]);
+    // Each member joins by the mailed invitation's link, as a person would.
+    for (const role of ['admin', 'editor', 'viewer'] as const) {
+      const member = await harness.member(`${role}-of-dave@example.com`);
+      const invited = await dave.browser.post('/api/workspace/invitations', { email: member.email, role });
+      expect(invited.status, invited.text).toBe(200);
+      const accepted = await member.browser.post('/api/invitations/accept', {
+        token: await harness.invitationToken(member.email),
+      });
+      expect(accepted.status, accepted.text).toBe(200);
+      expect(accepted.body.workspace).toMatchObject({ id: dave.userId, role, current: true });
+      asRole[role] = member;
+    }
+    const registered = await dave.browser.post(
+      '/api/v2/target/register',
+      priceSiteRegistration('Dave’s shop', `${harness.siteUrl}?dave`),
+    );
+    expect(registered.status, registered.text).toBe(201);
+    daveIds.targetV2 = String(registered.body.target_v2_id);
+    const imported = await dave.browser.post('/api/v1/import', { text: `${harness.siteUrl}?dave-v1\n` });
+    daveIds.targetV1 = String((imported.body.imported as { id: string }[])[0]?.id);
+    // Each member works in Dave's workspace: its user_info is Dave's.
+    for (const role of ROLES) {
+      const info = await asRole[role].browser.get('/api/user_info');
+      expect([role, info.body.user_id]).toEqual([role, dave.userId]);
+    }
+  }, 120_000);
+
+  it('declares the least role of every /api route in one place, and nothing that is not a route', () => {
+    const undeclared = apiRoutes
+      .filter((route) => route.url.startsWith('/api/'))
+      .map(key)
+      .filter((name) => !(name in ROUTE_ACCESS));
+    expect(undeclared, 'declare these in route-roles.ts and walk them here').toEqual([]);
+    const routed = new Set(apiRoutes.map(key));
+    expect(Object.keys(ROUTE_ACCESS).filter((name) => !routed.has(name))).toEqual([]);
+    const publicRoutes = Object.keys(ROUTE_ACCESS).filter((name) => ROUTE_ACCESS[name] === 'public');
+    expect(publicRoutes.sort()).toEqual(
+      Object.keys(PUBLIC_BY_DESIGN)
+        .filter((name) => name.includes(' /api/'))
+        .sort(),
+    );
+  });
+
+  it('refuses each role below a route’s least role (403 role_forbidden) and changes nothing of the workspace', async () => {
+    const before = await stateOf(dave);
+    const wrong: string[] = [];
+    let refused = 0;
+    for (const route of guarded()) {
+      const least = leastRole(route);
+      for (const role of ROLES) {
+        if (least === 'person' || least === undefined || least === 'public' || roleAllows(role, least))
+          continue;
+        const response = await call(asRole[role].browser, route, daveParams(route));
+        await keepInPlace(role);
+        if (response.status === 403 && response.text.includes('role_forbidden')) refused++;
+        else wrong.push(`${role} ${key(route)} → ${response.status} ${response.text.slice(0, 120)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(refused).toBeGreaterThan(60);
+    expect(await stateOf(dave)).toEqual(before);
+    await writeSecurityFigures('role-refusals', { routes: guarded().length, refused });
+  }, 180_000);
+
+  it('lets each role at or above the least role past the guard, and with another workspace’s ids finds nothing of it', async () => {
+    const before = await aliceState();
+    const secrets = [alice.userId, alice.email, ...Object.values(aliceIds)];
+    const wrong: string[] = [];
+    let walked = 0;
+    for (const route of guarded()) {
+      const least = leastRole(route);
+      for (const role of ROLES) {
+        if (least !== 'person' && least !== 'viewer' && least !== undefined && least !== 'public') {
+          if (!roleAllows(role, least)) continue;
+        }
+        walked++;
+        const response = await call(asRole[role].browser, route, aliceParams(route));
+        await keepInPlace(role);
+        const leaked = secrets.filter((secret) => response.text.includes(secret));
+        if (
+          response.status === 401 ||
+          response.status >= 500 ||
+          /role_forbidden|route_undeclared/.test(response.text) ||
+          (response.status < 300 && leaked.length > 0)
+        )
+          wrong.push(`${role} ${key(route)} → ${response.status} ${leaked} ${response.text.slice(0, 120)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(walked).toBeGreaterThan(guarded().length);
+    expect(await aliceState()).toEqual(before);
+    // Still in Dave's workspace after the walk: no route moved a member out of it.
+    for (const role of ROLES) {
+      expect((await asRole[role].browser.get('/api/user_info')).body.user_id).toBe(dave.userId);
+    }
+  }, 240_000);
+
+  it('gives an editor’s change to the workspace, and a viewer’s own password stays theirs', async () => {
+    const made = await asRole.editor.browser.post(
+      '/api/v2/target/register',
+      priceSiteRegistration('Edited by the editor', `${harness.siteUrl}?editor`),
+    );
+    expect(made.status, made.text).toBe(201);
+    const sites = await dave.browser.get('/api/v2/targets');
+    expect(JSON.stringify(sites.body.targets)).toContain(String(made.body.target_v2_id));
+    expect((await asRole.editor.browser.get('/api/tokens')).status).toBe(403);
+    const viewer = asRole.viewer;
+    const changed = await viewer.browser.post('/api/account/password', {
+      current_password: PASSWORD,
+      new_password: 'efgh5678',
+    });
+    expect(changed.status, changed.text).toBe(200);
+    // Dave still signs in with his own password; the viewer with the new one.
+    const daveAgain = await harness.memberBrowser();
+    expect((await daveAgain.post('/api/signin', { email: dave.email, password: PASSWORD })).status).toBe(200);
+    const viewerAgain = await harness.memberBrowser();
+    expect(
+      (await viewerAgain.post('/api/signin', { email: viewer.email, password: 'efgh5678' })).status,
+    ).toBe(200);
+  }, 60_000);
 });
 
 /** A request as a program sends it: the bearer token, no CSRF header, cookies only when given. */

@@ -23,6 +23,7 @@ import {
   invoiceV1,
   targetV1,
   webhookV1,
+  workspaceV1,
 } from '@mimamori/contracts';
 import { createCrawlerService } from '@mimamori/crawler';
 import { createDiffService } from '@mimamori/diff';
@@ -83,6 +84,8 @@ export interface SecurityHarness {
   memberBrowser(): Promise<TestBrowser>;
   /** A signed-in user on a fresh Basic 5 trial (plan 3), address verified. */
   member(email: string): Promise<Member>;
+  /** The token of the last workspace invitation mailed to the address, once the mail arrived. */
+  invitationToken(email: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -189,6 +192,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
   const filings = createGrpcClient(filingsV1.FilingsServiceClient, filingsService.grpcAddress);
   const webhooks = createGrpcClient(webhookV1.WebhookServiceClient, accountService.grpcAddress);
   const chatLinks = createGrpcClient(chatLinkV1.ChatLinkServiceClient, accountService.grpcAddress);
+  const workspaces = createGrpcClient(workspaceV1.WorkspaceServiceClient, accountService.grpcAddress);
   const billing = createGrpcClient(billingV1.BillingServiceClient, accountService.grpcAddress);
   const invoices = createGrpcClient(invoiceV1.InvoiceServiceClient, accountService.grpcAddress);
   const closure = createGrpcClient(closureV1.AccountClosureServiceClient, accountService.grpcAddress);
@@ -201,6 +205,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     account,
     webhooks,
     chatLinks,
+    workspaces,
     chat: { settings: chatSettings },
     billing,
     invoices,
@@ -251,12 +256,25 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
       const userId = String((await browser.get('/api/user_info')).body.user_id);
       return { browser, userId, email };
     },
+    async invitationToken(email) {
+      for (let i = 0; i < 300; i++) {
+        const links = smtp.messages
+          .filter((mail) => JSON.stringify(mail.to).toLowerCase().includes(email.toLowerCase()))
+          .map((mail) => /\/invitation\?token=([\w-]+)/.exec(mail.text ?? '')?.[1])
+          .filter((token): token is string => Boolean(token));
+        const last = links.at(-1);
+        if (last) return last;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`no invitation mailed to ${email}`);
+    },
     async close() {
       await gateway.close();
       for (const client of [
         account,
         webhooks,
         chatLinks,
+        workspaces,
         billing,
         invoices,
         closure,

@@ -202,6 +202,28 @@ describe('account mail content', () => {
     expect(en.html).toContain('Team &lt;b&gt;');
   });
 
+  it('invites to a workspace by name, with the role offered, who invited, and the link', () => {
+    const invitation = { workspaceName: '価格調査チーム', role: 'editor', inviterName: '佐藤 花子' };
+    const ja = accountMailContent('workspace_invitation', 'ja', 'https://x.example/invitation?token=t', '', {
+      date: null,
+      plan: 0,
+      invitation,
+    });
+    expect(ja.subject).toBe('【Mimamori】ワークスペース「価格調査チーム」への招待');
+    expect(ja.text).toContain(
+      '佐藤 花子 さんがMimamori のワークスペース「価格調査チーム」に編集者としてあなたを招待しました。',
+    );
+    expect(ja.text).toContain('https://x.example/invitation?token=t');
+    const en = accountMailContent('workspace_invitation', 'en', 'https://x.example/invitation?token=t', '', {
+      date: null,
+      plan: 0,
+      invitation: { workspaceName: 'Acme <b>', role: 'viewer', inviterName: '' },
+    });
+    expect(en.text).toContain('Someone invited you to the Mimamori workspace “Acme <b>” as a viewer.');
+    expect(en.html).toContain('Acme &lt;b&gt;');
+    expect(en.html).toContain('Accept the invitation');
+  });
+
   it.each([
     [
       'slack_not_in_channel',

@@ -11,6 +11,7 @@ export type AccountMailKind =
   | 'reset_password'
   | 'support_received'
   | 'chat_link_broken'
+  | 'workspace_invitation'
   | BillingMailKind;
 
 /** Billing's mails (docs/billing.md): no token; the link opens the screen where the user acts. */
@@ -60,6 +61,8 @@ export interface BillingFacts {
   price?: { amount: number; currency: Currency; cycle: Cycle };
   /** chat_link_broken: the link's platform, the chat's name and why it broke (docs/product.md#chat-links). */
   chat?: { platform: string; label: string; reason: string };
+  /** workspace_invitation: the workspace's name, the role offered and who invited. */
+  invitation?: { workspaceName: string; role: string; inviterName: string };
 }
 
 /**
@@ -124,11 +127,19 @@ export const LINK_PATHS: Partial<Record<AccountMailKind, string>> = {
   change_email: '/verify',
   reset_password: '/reset_pass',
   support_received: '/req_support',
+  workspace_invitation: '/invitation',
 };
 
 /** Mails without a token whose link opens a screen where the user acts. */
 export const SCREEN_LINK_PATHS: Partial<Record<AccountMailKind, string>> = {
   chat_link_broken: '/account',
+};
+
+/** The roles as the members screen names them (docs/product.md#workspaces). */
+const ROLE_NAMES: Record<string, { ja: string; en: string }> = {
+  admin: { ja: '管理者', en: 'an admin' },
+  editor: { ja: '編集者', en: 'an editor' },
+  viewer: { ja: '閲覧者', en: 'a viewer' },
 };
 
 interface Copy {
@@ -158,6 +169,9 @@ function copy(
   const date = facts.date ? writtenTime(facts.date, facts.timezone ?? '', lang) : '';
   const plan = planName(facts.plan, lang);
   const price = writtenPrice(facts.price, lang);
+  const workspace = facts.invitation?.workspaceName ?? '';
+  const inviter = facts.invitation?.inviterName ?? '';
+  const role = ROLE_NAMES[facts.invitation?.role ?? '']?.[lang] ?? facts.invitation?.role ?? '';
   const ja: Record<AccountMailKind, Copy> = {
     verify_email: {
       subject: '【Mimamori】メールアドレスの確認',
@@ -312,6 +326,15 @@ function copy(
       ],
       action: '連携し直す',
     },
+    workspace_invitation: {
+      subject: `【Mimamori】ワークスペース「${workspace}」への招待`,
+      lines: [
+        `${inviter ? `${inviter} さんが` : ''}Mimamori のワークスペース「${workspace}」に${role}としてあなたを招待しました。`,
+        '下のリンクを開き、サインイン（アカウントがなければ登録）して参加してください（7日間有効、一度だけ使えます）。',
+        '心当たりがなければ、このメールは無視してください。',
+      ],
+      action: '招待を受ける',
+    },
   };
   const en: Record<AccountMailKind, Copy> = {
     verify_email: {
@@ -465,6 +488,15 @@ function copy(
       ],
       action: 'Link it again',
     },
+    workspace_invitation: {
+      subject: `Mimamori: you are invited to the workspace “${workspace}”`,
+      lines: [
+        `${inviter || 'Someone'} invited you to the Mimamori workspace “${workspace}” as ${role}.`,
+        'Open the link below, sign in (or sign up) and join. The link works once, for 7 days.',
+        'If you did not expect this, ignore this mail.',
+      ],
+      action: 'Accept the invitation',
+    },
   };
   return (lang === 'en' ? en : ja)[kind];
 }
@@ -478,6 +510,7 @@ export function isAccountMailKind(kind: string): kind is AccountMailKind {
     'reset_password',
     'support_received',
     'chat_link_broken',
+    'workspace_invitation',
     ...Object.keys(BILLING_LINK_PATHS),
   ].includes(kind);
 }

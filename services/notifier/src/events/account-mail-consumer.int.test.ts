@@ -70,6 +70,9 @@ describe('account mail consumer', () => {
       chatPlatform: '',
       chatLabel: '',
       chatReason: '',
+      workspaceName: '',
+      memberRole: '',
+      inviterName: '',
     });
     await consumer.handler(event);
     await consumer.handler(event);
@@ -107,6 +110,9 @@ describe('account mail consumer', () => {
       chatPlatform: '',
       chatLabel: '',
       chatReason: '',
+      workspaceName: '',
+      memberRole: '',
+      inviterName: '',
     });
     await expect(consumer.handler(event)).rejects.toThrow();
     expect(smtp.messages.filter((m) => JSON.stringify(m.to).includes('moved@example.jp'))).toHaveLength(0);
@@ -190,6 +196,9 @@ describe('account mail consumer', () => {
       chatPlatform: '',
       chatLabel: '',
       chatReason: '',
+      workspaceName: '',
+      memberRole: '',
+      inviterName: '',
     });
     await consumer.handler(event);
     await consumer.handler(event);

@@ -67,6 +67,11 @@ export function accountMailConsumer(deps: {
                 }
               : {}),
             chat: { platform: event.chatPlatform, label: event.chatLabel, reason: event.chatReason },
+            invitation: {
+              workspaceName: event.workspaceName,
+              role: event.memberRole,
+              inviterName: event.inviterName,
+            },
           }),
         });
         deps.logger.info({ deliveryId, kind }, 'account mail sent');

@@ -25,6 +25,17 @@ export const protobufPackage = "mimamori.account.v1";
 
 export const protobufFileName = "mimamori/account/v1/account.proto";
 
+export interface GetCallerRequest {
+  sessionToken: string;
+}
+
+export interface GetCallerResponse {
+  workspaceId: string;
+  personId: string;
+  /** owner, admin, editor or viewer (docs/product.md#workspaces). */
+  role: string;
+}
+
 export interface GetUserInfoRequest {
   sessionToken: string;
 }
@@ -492,6 +503,188 @@ export interface GetFeedOwnerRequest {
 export interface GetFeedOwnerResponse {
   userInfo?: UserInfo | undefined;
 }
+
+function createBaseGetCallerRequest(): GetCallerRequest {
+  return { sessionToken: "" };
+}
+
+export const GetCallerRequest: MessageFns<GetCallerRequest> = {
+  encode(message: GetCallerRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCallerRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCallerRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCallerRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+    };
+  },
+
+  toJSON(message: GetCallerRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCallerRequest>, I>>(base?: I): GetCallerRequest {
+    return GetCallerRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCallerRequest>, I>>(object: I): GetCallerRequest {
+    const message = createBaseGetCallerRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    return message;
+  },
+};
+
+function createBaseGetCallerResponse(): GetCallerResponse {
+  return { workspaceId: "", personId: "", role: "" };
+}
+
+export const GetCallerResponse: MessageFns<GetCallerResponse> = {
+  encode(message: GetCallerResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.workspaceId !== "") {
+      writer.uint32(10).string(message.workspaceId);
+    }
+    if (message.personId !== "") {
+      writer.uint32(18).string(message.personId);
+    }
+    if (message.role !== "") {
+      writer.uint32(26).string(message.role);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCallerResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCallerResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.workspaceId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.personId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCallerResponse {
+    return {
+      workspaceId: isSet(object.workspaceId)
+        ? globalThis.String(object.workspaceId)
+        : isSet(object.workspace_id)
+        ? globalThis.String(object.workspace_id)
+        : "",
+      personId: isSet(object.personId)
+        ? globalThis.String(object.personId)
+        : isSet(object.person_id)
+        ? globalThis.String(object.person_id)
+        : "",
+      role: isSet(object.role) ? globalThis.String(object.role) : "",
+    };
+  },
+
+  toJSON(message: GetCallerResponse): unknown {
+    const obj: any = {};
+    if (message.workspaceId !== "") {
+      obj.workspaceId = message.workspaceId;
+    }
+    if (message.personId !== "") {
+      obj.personId = message.personId;
+    }
+    if (message.role !== "") {
+      obj.role = message.role;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCallerResponse>, I>>(base?: I): GetCallerResponse {
+    return GetCallerResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCallerResponse>, I>>(object: I): GetCallerResponse {
+    const message = createBaseGetCallerResponse();
+    message.workspaceId = object.workspaceId ?? "";
+    message.personId = object.personId ?? "";
+    message.role = object.role ?? "";
+    return message;
+  },
+};
 
 function createBaseGetUserInfoRequest(): GetUserInfoRequest {
   return { sessionToken: "" };
@@ -8097,6 +8290,20 @@ export const AccountServiceService = {
       Buffer.from(SetQuietHoursResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SetQuietHoursResponse => SetQuietHoursResponse.decode(value),
   },
+  /**
+   * Who a session (or an API token standing in for one) is: the workspace it works in (the
+   * account id every service stores), the signed-in person and their role there (ADR 0033).
+   * UNAUTHENTICATED for no live session, an ended workspace or a person in no workspace.
+   */
+  getCaller: {
+    path: "/mimamori.account.v1.AccountService/GetCaller" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetCallerRequest): Buffer => Buffer.from(GetCallerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCallerRequest => GetCallerRequest.decode(value),
+    responseSerialize: (value: GetCallerResponse): Buffer => Buffer.from(GetCallerResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetCallerResponse => GetCallerResponse.decode(value),
+  },
 } as const;
 
 export interface AccountServiceServer extends UntypedServiceImplementation {
@@ -8172,6 +8379,12 @@ export interface AccountServiceServer extends UntypedServiceImplementation {
   /** The account's quiet hours (docs/product.md#quiet-hours), for the session's user. */
   getQuietHours: handleUnaryCall<GetQuietHoursRequest, GetQuietHoursResponse>;
   setQuietHours: handleUnaryCall<SetQuietHoursRequest, SetQuietHoursResponse>;
+  /**
+   * Who a session (or an API token standing in for one) is: the workspace it works in (the
+   * account id every service stores), the signed-in person and their role there (ADR 0033).
+   * UNAUTHENTICATED for no live session, an ended workspace or a person in no workspace.
+   */
+  getCaller: handleUnaryCall<GetCallerRequest, GetCallerResponse>;
 }
 
 export interface AccountServiceClient extends Client {
@@ -8680,6 +8893,26 @@ export interface AccountServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SetQuietHoursResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Who a session (or an API token standing in for one) is: the workspace it works in (the
+   * account id every service stores), the signed-in person and their role there (ADR 0033).
+   * UNAUTHENTICATED for no live session, an ended workspace or a person in no workspace.
+   */
+  getCaller(
+    request: GetCallerRequest,
+    callback: (error: ServiceError | null, response: GetCallerResponse) => void,
+  ): ClientUnaryCall;
+  getCaller(
+    request: GetCallerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetCallerResponse) => void,
+  ): ClientUnaryCall;
+  getCaller(
+    request: GetCallerRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetCallerResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -32,7 +32,7 @@ export interface AccountMailRequested {
    * "verify_email", "verify_mail", "change_email", "email_taken", "reset_password",
    * "support_received"; billing: "trial_ending", "trial_ended_no_card", "payment_failed",
    * "account_held", "hold_lifted", "plan_changed", "plan_change_booked", "booked_change_cancelled",
-   * "cancellation_confirmed", "cancellation_undone", "subscribed_again"; "chat_link_broken".
+   * "cancellation_confirmed", "cancellation_undone", "subscribed_again"; "chat_link_broken"; "workspace_invitation".
    */
   kind: string;
   /**
@@ -66,6 +66,13 @@ export interface AccountMailRequested {
   chatPlatform: string;
   chatLabel: string;
   chatReason: string;
+  /**
+   * "workspace_invitation" (docs/product.md#workspaces): the workspace's name, the role offered
+   * and who invited; the sealed token is the invitation's link.
+   */
+  workspaceName: string;
+  memberRole: string;
+  inviterName: string;
 }
 
 /** Published on accounts.trial_ended: the trial ran out without a card; monitoring stops. */
@@ -306,6 +313,9 @@ function createBaseAccountMailRequested(): AccountMailRequested {
     chatPlatform: "",
     chatLabel: "",
     chatReason: "",
+    workspaceName: "",
+    memberRole: "",
+    inviterName: "",
   };
 }
 
@@ -358,6 +368,15 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
     }
     if (message.chatReason !== "") {
       writer.uint32(130).string(message.chatReason);
+    }
+    if (message.workspaceName !== "") {
+      writer.uint32(138).string(message.workspaceName);
+    }
+    if (message.memberRole !== "") {
+      writer.uint32(146).string(message.memberRole);
+    }
+    if (message.inviterName !== "") {
+      writer.uint32(154).string(message.inviterName);
     }
     return writer;
   },
@@ -503,6 +522,30 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
             message.chatReason = reader.string();
             continue;
           }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.workspaceName = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.memberRole = reader.string();
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.inviterName = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -565,6 +608,21 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
         : isSet(object.chat_reason)
         ? globalThis.String(object.chat_reason)
         : "",
+      workspaceName: isSet(object.workspaceName)
+        ? globalThis.String(object.workspaceName)
+        : isSet(object.workspace_name)
+        ? globalThis.String(object.workspace_name)
+        : "",
+      memberRole: isSet(object.memberRole)
+        ? globalThis.String(object.memberRole)
+        : isSet(object.member_role)
+        ? globalThis.String(object.member_role)
+        : "",
+      inviterName: isSet(object.inviterName)
+        ? globalThis.String(object.inviterName)
+        : isSet(object.inviter_name)
+        ? globalThis.String(object.inviter_name)
+        : "",
     };
   },
 
@@ -618,6 +676,15 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
     if (message.chatReason !== "") {
       obj.chatReason = message.chatReason;
     }
+    if (message.workspaceName !== "") {
+      obj.workspaceName = message.workspaceName;
+    }
+    if (message.memberRole !== "") {
+      obj.memberRole = message.memberRole;
+    }
+    if (message.inviterName !== "") {
+      obj.inviterName = message.inviterName;
+    }
     return obj;
   },
 
@@ -642,6 +709,9 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
     message.chatPlatform = object.chatPlatform ?? "";
     message.chatLabel = object.chatLabel ?? "";
     message.chatReason = object.chatReason ?? "";
+    message.workspaceName = object.workspaceName ?? "";
+    message.memberRole = object.memberRole ?? "";
+    message.inviterName = object.inviterName ?? "";
     return message;
   },
 };
