@@ -56,7 +56,6 @@ async function photograph(page: Page, name: string, path: string, part: () => Re
       await page.setViewportSize(size);
       await page.goto(url(path));
       await expect.poll(() => part().count(), { timeout: 15_000 }).toBeGreaterThan(0);
-      if (size === NARROW && name === 'switcher') await openNavigation(page);
       await expectNoSidewaysOverflow(page);
       await expectNoSeriousAxeViolations(page);
       const file = join(NOTE_SHOTS, `37-${name}-${language}-${size.width}.png`);

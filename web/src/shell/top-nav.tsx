@@ -109,12 +109,7 @@ export function TopNav({ signedIn }: { signedIn: boolean }) {
               </li>
             )}
             {signedIn && (
-              <li className="nav-end nav-workspace">
-                <WorkspaceSwitcher />
-              </li>
-            )}
-            {signedIn && (
-              <li>
+              <li className="nav-end">
                 <button
                   type="button"
                   className="nav-link nav-button"
@@ -128,6 +123,7 @@ export function TopNav({ signedIn }: { signedIn: boolean }) {
           </ul>
         </nav>
       </div>
+      {signedIn && <WorkspaceSwitcher />}
       {signOut.isError && (
         <p className="nav-error" role="alert">
           {t('messages.signOutFailed')}

@@ -7,7 +7,9 @@ import './workspaces.css';
 /**
  * The shell's workspace switcher (docs/product.md#workspaces): the person's workspaces with their
  * role in each; choosing one makes it the session's and opens its dashboard afresh, as every
- * screen's data was the previous workspace's.
+ * screen's data was the previous workspace's. A slim bar under the header, shown only to a person
+ * with more than one workspace: in the header's row it pushed the links onto a second line at
+ * 1280 px, and a person with one workspace has nothing to switch to.
  */
 export function WorkspaceSwitcher() {
   const { t } = useTranslation();
@@ -21,14 +23,14 @@ export function WorkspaceSwitcher() {
   });
   const list = workspaces.data?.workspaces ?? [];
   const current = list.find((workspace) => workspace.current);
-  if (!current) return null;
+  if (!current || list.length < 2) return null;
   const label = (workspace: WorkspaceJson) =>
     `${workspace.personal ? t('workspaces.personal', { name: workspace.name }) : workspace.name} · ${t(
       `workspaces.roles.${workspace.role}`,
     )}`;
   return (
     <div className="workspace-switcher">
-      <label htmlFor="workspace-switcher" className="visually-hidden">
+      <label htmlFor="workspace-switcher" className="workspace-switcher-label">
         {t('workspaces.switcherLabel')}
       </label>
       <select
