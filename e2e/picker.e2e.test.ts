@@ -69,6 +69,10 @@ const words = {
     refused: (label: string) =>
       `エリア1「${label}」: 正規表現「(?<=a)b」は先読み・後読み ((?=…) (?!…) (?<=…) (?<!…)) を使っているため、RE2では実行できません。`,
     added: 'エリアを追加しました。',
+    addGroup: 'グループを追加',
+    removeGroup: 'グループを削除 (1)',
+    ruleRefused: (label: string) =>
+      `条件1（エリア「${label}」）: 正規表現「(?<=a)b」は先読み・後読み ((?=…) (?!…) (?<=…) (?<!…)) を使っているため、RE2では実行できません。`,
     register: '登録する',
   },
   en: {
@@ -86,6 +90,10 @@ const words = {
     refused: (label: string) =>
       `Area 1 “${label}”: the regular expression “(?<=a)b” uses a look-around ((?=…) (?!…) (?<=…) (?<!…)), which RE2 cannot run.`,
     added: 'Area added.',
+    addGroup: 'Add a group',
+    removeGroup: 'Remove group 1',
+    ruleRefused: (label: string) =>
+      `Condition 1 on “${label}”: the regular expression “(?<=a)b” uses a look-around ((?=…) (?!…) (?<=…) (?<!…)), which RE2 cannot run.`,
     register: 'Register',
   },
 } as const;
@@ -232,6 +240,16 @@ describe('the area picker', () => {
       await expect.poll(() => regexes.getAttribute('aria-invalid'), READING).toBeNull();
       await page.getByRole('button', { name: w.next }).click();
       await expect.poll(() => heading(page), SOON).toBe(w.notifyStep);
+      // A rule's pattern is checked as typed too, naming the condition, its area and the pattern.
+      await page.getByRole('button', { name: w.addGroup }).click();
+      await page.locator('#wizard-rules-group-0-condition-0-operator').selectOption('re');
+      const rulePattern = page.locator('#wizard-rules-group-0-condition-0-value');
+      await rulePattern.fill('(?<=a)b');
+      await expect.poll(() => rulePattern.getAttribute('aria-invalid'), READING).toBe('true');
+      expect(await page.locator('#wizard-rules-group-0-condition-0-problem').textContent()).toBe(
+        w.ruleRefused(label),
+      );
+      await page.getByRole('button', { name: w.removeGroup }).click();
       // The interval stays the plan's fastest free one: 10 product minutes, 20 s here.
       const fetchedBefore = fetches.get(path) ?? 0;
       await page.getByRole('button', { name: w.register, exact: true }).click();

@@ -31,6 +31,8 @@ export const queryKeys = {
   /** A verification link is used once; its outcome is kept under its token. */
   emailVerification: (token: string) => ['email-verification', token] as const,
   supportFollowUp: (token: string) => ['support-follow-up', token] as const,
+  /** A rule's regular expression as Register's RE2 check judges it (docs/product.md#rules). */
+  patternCheck: (pattern: string) => ['pattern-check', pattern] as const,
   /** A v2 site's stored settings, edited by the registration wizard. */
   targetSettings: (id: string) => ['target-settings', id] as const,
   /** Every area read from a wizard preview, so the wizard can wait for the ones under way. */

@@ -135,6 +135,31 @@ export const siteRefBody = {
 
 export const siteIdQuery = z.object({ id: z.string() });
 
+/**
+ * A rule's regular expression checked as it is typed (docs/product.md#rules), by the same RE2
+ * check Register makes, so the wizard never lets through what Register would refuse.
+ */
+export const patternCheckBody = z.object({ pattern: z.string().max(10_000) });
+export const patternCheck = z.object({
+  ok: z.boolean(),
+  code: z
+    .enum([
+      'empty_pattern',
+      'too_long',
+      'syntax_error',
+      'unsupported_lookaround',
+      'unsupported_backreference',
+      'unsupported_atomic_group',
+      'unsupported_possessive',
+      'unsupported_conditional',
+      'unsupported_flag',
+      'too_complex',
+    ])
+    .optional()
+    .describe('Why the pattern is refused (absent when ok)'),
+});
+export type PatternCheck = z.infer<typeof patternCheck>;
+
 export const chatNotify = z.enum(['none', 'account', 'site']);
 export type ChatNotify = z.infer<typeof chatNotify>;
 export const fetchMode = z.enum(['http', 'browser']);

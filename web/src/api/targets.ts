@@ -2,6 +2,7 @@ import type {
   HeldSitesResumed,
   ImportFormat,
   ImportOutcome,
+  PatternCheck,
   TargetList,
   TargetRow,
 } from '@mimamori/http-api';
@@ -46,4 +47,18 @@ export type { ImportFormat, ImportOutcome, ImportProblem } from '@mimamori/http-
  */
 export function importSites(input: { text: string; format: ImportFormat | '' }): Promise<ImportOutcome> {
   return apiRequest<ImportOutcome>('/api/v1/import', { method: 'POST', body: input });
+}
+
+export type { PatternCheck } from '@mimamori/http-api';
+
+/**
+ * POST /api/v2/pattern/check: a rule's regular expression checked as it is typed, by the same RE2
+ * check Register makes (docs/product.md#rules).
+ */
+export function checkPattern(pattern: string, signal?: AbortSignal): Promise<PatternCheck> {
+  return apiRequest<PatternCheck>('/api/v2/pattern/check', {
+    method: 'POST',
+    body: { pattern },
+    ...(signal ? { signal } : {}),
+  });
 }

@@ -1,4 +1,4 @@
-import { RULE_OPERATORS } from '@mimamori/watch-engine/notification-rules';
+import { RULE_LIMITS, RULE_OPERATORS } from '@mimamori/watch-engine/notification-rules';
 import { useTranslation } from 'react-i18next';
 import type { NotificationRules, RuleCondition, RuleGroup, RuleOperator } from '../api/target-settings.ts';
 import {
@@ -10,6 +10,7 @@ import {
   operandsFor,
   withOperator,
 } from './rule-groups.ts';
+import type { PatternProblems } from './use-pattern-problems.ts';
 import './rule-editor.css';
 
 export type RuleArea = { areaId: string; label: string };
@@ -24,6 +25,7 @@ export function RuleGroupEditor({
   rules,
   areas,
   showProblems = false,
+  patternProblems = new Map(),
   onChange,
 }: {
   idPrefix: string;
@@ -31,6 +33,8 @@ export function RuleGroupEditor({
   areas: readonly RuleArea[];
   /** Mark values the watch engine would refuse (after a save was tried). */
   showProblems?: boolean;
+  /** Regular expressions Register would refuse, shown as typed (usePatternProblems). */
+  patternProblems?: PatternProblems;
   onChange: (rules: NotificationRules) => void;
 }) {
   const { t } = useTranslation();
@@ -62,6 +66,7 @@ export function RuleGroupEditor({
           group={group}
           areas={areas}
           showProblems={showProblems}
+          patternProblems={patternProblems}
           onChange={(changed) => setGroup(groupIndex, changed)}
           onRemove={() => onChange({ ...rules, groups: rules.groups.filter((_, at) => at !== groupIndex) })}
         />
@@ -114,6 +119,7 @@ function GroupEditor({
   group,
   areas,
   showProblems,
+  patternProblems,
   onChange,
   onRemove,
 }: {
@@ -122,6 +128,7 @@ function GroupEditor({
   group: RuleGroup;
   areas: readonly RuleArea[];
   showProblems: boolean;
+  patternProblems: PatternProblems;
   onChange: (group: RuleGroup) => void;
   onRemove: () => void;
 }) {
@@ -153,6 +160,7 @@ function GroupEditor({
               condition={condition}
               areas={areas}
               problem={showProblems ? conditionProblem(condition) : undefined}
+              patternProblem={patternProblems.get(condition.value)}
               onChange={(changed) => setCondition(index, changed)}
               onRemove={() =>
                 onChange({ ...group, conditions: group.conditions.filter((_, at) => at !== index) })
@@ -191,6 +199,7 @@ function ConditionEditor({
   condition,
   areas,
   problem,
+  patternProblem,
   onChange,
   onRemove,
 }: {
@@ -199,6 +208,8 @@ function ConditionEditor({
   condition: RuleCondition;
   areas: readonly RuleArea[];
   problem: ConditionProblem | undefined;
+  /** Why Register would refuse this pattern, known as it is typed. */
+  patternProblem: string | undefined;
   onChange: (condition: RuleCondition) => void;
   onRemove: () => void;
 }) {
@@ -206,6 +217,20 @@ function ConditionEditor({
   const numeric = isNumericOperator(condition.operator);
   // A pattern rule says which regular expressions run (docs/product.md#rules).
   const pattern = condition.operator === 're' || condition.operator === 'not_re';
+  const area = areas.find((entry) => entry.areaId === condition.areaId);
+  // The message names the condition, its area and the pattern as typed, as the area step's do.
+  const message = problem
+    ? t(`wizard.rules.problems.${problem}`, { max: RULE_LIMITS.valueLength })
+    : pattern && patternProblem
+      ? t('wizard.rules.patternProblem', {
+          number,
+          area: area?.label || condition.areaId,
+          pattern: condition.value,
+          reason: t(`wizard.optionProblems.reasons.${patternProblem}`, {
+            defaultValue: t('wizard.optionProblems.reasons.invalid'),
+          }),
+        })
+      : undefined;
   return (
     <fieldset className="rule-condition">
       <legend className="rule-condition-title">{t('wizard.rules.condition', { number })}</legend>
@@ -271,12 +296,12 @@ function ConditionEditor({
           className="input"
           inputMode={numeric ? 'decimal' : undefined}
           value={condition.value}
-          aria-invalid={problem ? true : undefined}
+          aria-invalid={message ? true : undefined}
           aria-describedby={
             [
               numeric ? `${id}-numeric-hint` : '',
               pattern ? `${id}-regex-hint` : '',
-              problem ? `${id}-problem` : '',
+              message ? `${id}-problem` : '',
             ]
               .filter(Boolean)
               .join(' ') || undefined
@@ -293,9 +318,9 @@ function ConditionEditor({
             {t('wizard.rules.regexHint')}
           </p>
         )}
-        {problem && (
+        {message && (
           <p className="field-error" id={`${id}-problem`}>
-            {t(`wizard.rules.problems.${problem}`)}
+            {message}
           </p>
         )}
       </div>

@@ -1,9 +1,11 @@
+import { validatePythonRegex, validateRuleGroups } from '@mimamori/watch-engine';
 import { describe, expect, it } from 'vitest';
 import type { NotificationRules } from '../api/target-settings.ts';
 import {
   conditionProblem,
   newCondition,
   operandsFor,
+  rulePatterns,
   rulesHaveProblems,
   rulesToSave,
   usesArea,
@@ -94,8 +96,61 @@ describe('a condition checked before saving', () => {
     expect(conditionProblem(condition('decrease_percent', '5%'))).toBeUndefined();
   });
 
-  it('leaves patterns to the server, which runs them on RE2', () => {
-    expect(conditionProblem(condition('re', ''))).toBeUndefined();
+  it('needs a pattern, and leaves its syntax to the gateway, which runs Register’s RE2 check', () => {
+    expect(conditionProblem(condition('re', ''))).toBe('value_required');
+    expect(conditionProblem(condition('not_re', ' '))).toBeUndefined();
+    expect(conditionProblem(condition('re', '(?<=a)b'))).toBeUndefined();
+  });
+
+  it('refuses a value longer than the engine keeps', () => {
+    expect(conditionProblem(condition('keyword', 'x'.repeat(1_001)))).toBe('value_too_long');
+    expect(conditionProblem(condition('keyword', 'x'.repeat(1_000)))).toBeUndefined();
+  });
+
+  it('lists each pattern to check once, and none that is empty', () => {
+    const rules: NotificationRules = {
+      combine: 'or',
+      groups: [
+        { combine: 'and', conditions: [condition('re', 'a+'), condition('keyword', 'a+')] },
+        {
+          combine: 'and',
+          conditions: [condition('not_re', 'a+'), condition('re', ''), condition('re', 'b')],
+        },
+      ],
+    };
+    expect(rulePatterns(rules)).toEqual(['a+', 'b']);
+  });
+
+  // Register never refuses what the step let through: the step's own checks, plus the gateway's
+  // answer for each pattern (validatePythonRegex, which POST /api/v2/pattern/check runs), refuse
+  // exactly the conditions the watch engine refuses when the site is saved.
+  const values: [Parameters<typeof withOperator>[1], string][] = [
+    ['keyword', ''],
+    ['keyword', ' '],
+    ['keyword', '在庫あり'],
+    ['keyword', 'x'.repeat(1_001)],
+    ['re', ''],
+    ['re', ' '],
+    ['re', '(?<=a)b'],
+    ['re', 'a(b'],
+    ['re', '\\d+円'],
+    ['not_re', '(a)\\1'],
+    ['not_re', 'a*+'],
+    ['re', 'x'.repeat(1_001)],
+    ['greater', ''],
+    ['greater', 'cheap'],
+    ['less', '１，０００円'],
+    ['increase', ''],
+    ['decrease_percent', '-5'],
+  ];
+  it.each(values)('%s “%s”: refused here exactly when Register refuses it', (operator, value) => {
+    const rules: NotificationRules = {
+      combine: 'and',
+      groups: [{ combine: 'and', conditions: [condition(operator, value)] }],
+    };
+    const answer = validatePythonRegex(value);
+    const fromGateway = new Map(answer.ok ? [] : [[value, answer.code]]);
+    expect(rulesHaveProblems(rules, fromGateway)).toBe(!validateRuleGroups(rules, ['a1']).ok);
   });
 
   it('finds a problem anywhere in the groups', () => {

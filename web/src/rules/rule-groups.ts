@@ -1,4 +1,5 @@
-import { NUMERIC_OPERATORS } from '@mimamori/watch-engine/notification-rules';
+import { firstNumber } from '@mimamori/watch-engine/first-number';
+import { NUMERIC_OPERATORS, RULE_LIMITS } from '@mimamori/watch-engine/notification-rules';
 import type {
   NotificationRules,
   RuleCondition,
@@ -67,23 +68,48 @@ const VALUE_OPTIONAL: ReadonlySet<RuleOperator> = new Set([
   'decrease_percent',
 ]);
 
-export type ConditionProblem = 'value_required' | 'value_not_a_number';
+export type ConditionProblem = 'value_required' | 'value_not_a_number' | 'value_negative' | 'value_too_long';
+
+const isPatternOperator = (operator: RuleOperator) => operator === 're' || operator === 'not_re';
 
 /**
  * What the watch engine would refuse in a condition's value, found before saving: keywords and
- * patterns need one, numeric conditions a number (full-width digits and 万 read too).
+ * patterns need one, numeric conditions a number (full-width digits and 万 read too; an amount of
+ * change not below zero), and none may be longer than the engine keeps. A pattern's own syntax is the gateway's to judge (usePatternProblems).
  */
 export function conditionProblem(condition: RuleCondition): ConditionProblem | undefined {
+  if (condition.value.length > RULE_LIMITS.valueLength) return 'value_too_long';
   const value = condition.value.trim();
   if (isNumericOperator(condition.operator)) {
     if (value === '') return VALUE_OPTIONAL.has(condition.operator) ? undefined : 'value_required';
-    return /[0-9０-９]/.test(value) ? undefined : 'value_not_a_number';
+    // The engine's own reading of the number, so the step and Register agree on every value.
+    const number = firstNumber(value);
+    if (number === null) return 'value_not_a_number';
+    return VALUE_OPTIONAL.has(condition.operator) && number < 0 ? 'value_negative' : undefined;
   }
-  if (condition.operator === 're' || condition.operator === 'not_re') return undefined;
+  // A pattern is kept as typed: Register refuses an empty one, not one of spaces.
+  if (isPatternOperator(condition.operator)) return condition.value === '' ? 'value_required' : undefined;
   return value === '' ? 'value_required' : undefined;
 }
 
-export const rulesHaveProblems = (rules: NotificationRules) =>
+/** The distinct regular expressions the rules' re/not_re conditions hold, for the check as typed. */
+export function rulePatterns(rules: NotificationRules): string[] {
+  const patterns = rules.groups.flatMap((group) =>
+    group.conditions
+      .filter((condition) => isPatternOperator(condition.operator) && condition.value !== '')
+      .map((condition) => condition.value),
+  );
+  return [...new Set(patterns)];
+}
+
+export const rulesHaveProblems = (
+  rules: NotificationRules,
+  patternProblems: ReadonlyMap<string, string> = new Map(),
+) =>
   rules.groups.some((group) =>
-    group.conditions.some((condition) => conditionProblem(condition) !== undefined),
+    group.conditions.some(
+      (condition) =>
+        conditionProblem(condition) !== undefined ||
+        (isPatternOperator(condition.operator) && patternProblems.has(condition.value)),
+    ),
   );

@@ -23,6 +23,7 @@ import { useUserInfo } from '../hooks/use-user-info.ts';
 import { queryKeys } from '../query-keys.ts';
 import { RuleGroupEditor } from '../rules/rule-group-editor.tsx';
 import { rulesHaveProblems } from '../rules/rule-groups.ts';
+import { usePatternProblems } from '../rules/use-pattern-problems.ts';
 import { accountDefaults, newTargetFits } from './plan-room.ts';
 import { SiteQuietHoursField } from './site-quiet-hours-field.tsx';
 import { StepButtons } from './step-buttons.tsx';
@@ -76,6 +77,7 @@ export function NotifyStep({
   const [silenceError, setSilenceError] = useState<string>();
   const [problem, setProblem] = useState<string>();
   const [checkRules, setCheckRules] = useState(false);
+  const patternProblems = usePatternProblems(draft.rules);
   const queryClient = useQueryClient();
   // A save refused because another tab saved first: what changed there, and what was typed here.
   const [conflict, setConflict] = useState<{
@@ -128,7 +130,7 @@ export function NotifyStep({
     const wrongSilence = silenceAlertDaysProblem(draft.silenceAlertDays);
     setSilenceError(wrongSilence ? errorText(wrongSilence) : undefined);
     setCheckRules(true);
-    if (wrongInterval || wrongAlertAfter || wrongSilence || rulesHaveProblems(draft.rules)) {
+    if (wrongInterval || wrongAlertAfter || wrongSilence || rulesHaveProblems(draft.rules, patternProblems)) {
       focusResult();
       return;
     }
@@ -420,6 +422,7 @@ export function NotifyStep({
         rules={draft.rules}
         areas={draft.areas.map((area) => ({ areaId: area.areaId, label: area.label }))}
         showProblems={checkRules}
+        patternProblems={patternProblems}
         onChange={(rules) => set('rules', rules)}
       />
       {noRoom && (

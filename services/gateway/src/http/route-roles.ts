@@ -89,6 +89,7 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   'POST /api/preview/render': 'editor',
   'POST /api/preview/document': 'editor',
   'POST /api/preview/area': 'editor',
+  'POST /api/v2/pattern/check': 'editor',
   'POST /api/preview/actions': 'editor',
   'POST /api/preview/login': 'editor',
   'POST /api/preview/close': 'editor',

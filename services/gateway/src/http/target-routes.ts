@@ -5,6 +5,8 @@ import {
   heldSitesResumed,
   importBody,
   importOutcome,
+  patternCheck,
+  patternCheckBody,
   savedTarget,
   siteDeleted,
   siteIdQuery,
@@ -19,6 +21,7 @@ import {
   targetUpdateBody,
 } from '@mimamori/http-api';
 import { unary } from '@mimamori/runtime';
+import { validatePythonRegex } from '@mimamori/watch-engine';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
@@ -71,6 +74,25 @@ export function targetRoutes(app: FastifyInstance, deps: TargetRouteDeps) {
       asCaller(request, reply, async (caller) => {
         const { rows } = await unary(target, 'listTargets', { caller });
         return reply.send({ targets: rows.map((row) => targetRowJson(row)), at: new Date().toISOString() });
+      }),
+  );
+
+  api.post(
+    '/api/v2/pattern/check',
+    {
+      attachValidation: true,
+      schema: {
+        summary: 'Check a rule’s regular expression as it is typed, as Register will',
+        security,
+        body: patternCheckBody,
+        response: { 200: patternCheck, 400: badRequest, 401: signedOut },
+      },
+    },
+    (request, reply) =>
+      asCaller(request, reply, async () => {
+        if (requestShapeProblem(request)) return sendApiError(reply, 400, 'bad_request');
+        const checked = validatePythonRegex(request.body.pattern);
+        return reply.send(checked.ok ? { ok: true } : { ok: false, code: checked.code });
       }),
   );
 
