@@ -237,6 +237,7 @@ export async function startDiffHarness(options: { embedded?: boolean } = {}): Pr
         pageScreenshotBlobKey: '',
         sealedSessionState: '',
         areasDigest: '',
+        sealedRevalidationState: '',
         watch: watches.get(snapshot.targetId),
         ...snapshot,
       };

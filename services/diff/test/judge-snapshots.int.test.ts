@@ -162,6 +162,7 @@ describe('judging snapshots', () => {
         pageScreenshotBlobKey: '',
         sealedSessionState: '',
         areasDigest: '',
+        sealedRevalidationState: '',
         ...snapshot,
       }),
       { msgId: `${checkId}:again` },

@@ -47,7 +47,7 @@ describe('revalidation state', () => {
     expect(second.volatile).toBe(true);
     const third = afterRender(second, rendered([request('https://a.example/d', 'y')], 'C'));
     expect(third.volatile).toBe(true);
-    expect(mayRevalidate(third, 's', 1_001, policy)).toBe(false);
+    expect(mayRevalidate(third, 's', 1_001, policy, 0.5)).toBe(false);
   });
 
   it('keeps a page verified while its code stays, and asks again when a script changed', () => {
@@ -67,13 +67,15 @@ describe('revalidation state', () => {
 
   it('takes the shortcut only for verified state of the same settings, within the count and the time limit', () => {
     const state: RevalidationState = { ...afterRender(undefined, rendered([], 'A')), verified: true };
-    expect(mayRevalidate(state, 's', 1_001, policy)).toBe(true);
-    expect(mayRevalidate(state, 'other settings', 1_001, policy)).toBe(false);
-    expect(mayRevalidate({ ...state, verified: false }, 's', 1_001, policy)).toBe(false);
-    expect(mayRevalidate({ ...state, unfit: 'the page streams' }, 's', 1_001, policy)).toBe(false);
-    expect(mayRevalidate({ ...state, checksSinceRender: 9 }, 's', 1_001, policy)).toBe(false);
-    expect(mayRevalidate(state, 's', 61_000, policy)).toBe(false);
+    expect(mayRevalidate(state, 's', 1_001, policy, 0.5)).toBe(true);
+    expect(mayRevalidate(state, 'other settings', 1_001, policy, 0.5)).toBe(false);
+    expect(mayRevalidate({ ...state, verified: false }, 's', 1_001, policy, 0.5)).toBe(false);
+    expect(mayRevalidate({ ...state, unfit: 'the page streams' }, 's', 1_001, policy, 0.5)).toBe(false);
+    // One draw in ten renders.
+    expect(mayRevalidate(state, 's', 1_001, policy, 0.09)).toBe(false);
+    expect(mayRevalidate(state, 's', 1_001, policy, 0.1)).toBe(true);
+    expect(mayRevalidate(state, 's', 61_000, policy, 0.5)).toBe(false);
     // A clock that went back is not trusted either.
-    expect(mayRevalidate(state, 's', 999, policy)).toBe(false);
+    expect(mayRevalidate(state, 's', 999, policy, 0.5)).toBe(false);
   });
 });

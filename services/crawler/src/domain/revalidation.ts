@@ -32,9 +32,8 @@ export interface RevalidationState {
   requests: RecordedRequest[];
   /** What the full render read, given back unchanged when nothing it depended on changed. */
   result: { finalUrl: string; status: number; areas: AreaContent[]; areasDigest: string };
-  /** When the last full render ran (epoch ms) and the checks answered without one since. */
+  /** When the last full render ran (epoch ms). */
   renderedAt: number;
-  checksSinceRender: number;
   /**
    * Renders with the clock moved and the random numbers pushed low and high read the same: the
    * areas come from the answers, not from the clock or chance.
@@ -47,7 +46,10 @@ export interface RevalidationState {
 }
 
 export interface RevalidationPolicy {
-  /** Every Nth check renders in full whatever the answers. */
+  /**
+   * One check in this many renders in full whatever the answers, drawn at random: a count would
+   * change the kept state on every check, and an unchanged check is to write nothing new.
+   */
   renderEvery: number;
   /** And a render at least this often (wall-clock, product time). */
   maxAgeMs: number;
@@ -66,10 +68,12 @@ export function mayRevalidate(
   settings: string,
   now: number,
   policy: RevalidationPolicy,
+  /** A number in [0, 1) drawn for this check. */
+  draw: number,
 ): state is RevalidationState {
   if (state?.v !== 1) return false;
   if (state.settings !== settings || !state.verified || state.volatile || state.unfit) return false;
-  if (state.checksSinceRender + 1 >= policy.renderEvery) return false;
+  if (draw * policy.renderEvery < 1) return false;
   return now - state.renderedAt < policy.maxAgeMs && now >= state.renderedAt;
 }
 
@@ -110,7 +114,7 @@ function answerKey(request: RecordedRequest): string {
  */
 export function afterRender(
   previous: RevalidationState | undefined,
-  next: Omit<RevalidationState, 'verified' | 'volatile' | 'checksSinceRender'>,
+  next: Omit<RevalidationState, 'verified' | 'volatile'>,
 ): RevalidationState {
   const comparable = previous?.v === 1 && previous.settings === next.settings;
   const volatile =
@@ -119,7 +123,7 @@ export function afterRender(
       (sameAnswers(previous.requests, next.requests) &&
         previous.result.areasDigest !== next.result.areasDigest));
   const verified = comparable && !volatile && previous.verified && sameCode(previous.requests, next.requests);
-  return { ...next, checksSinceRender: 0, verified, volatile };
+  return { ...next, verified, volatile };
 }
 
 export function parseRevalidationState(text: string | undefined): RevalidationState | undefined {
