@@ -55,7 +55,7 @@ export interface RevalidationPolicy {
   maxAgeMs: number;
 }
 
-export const DEFAULT_REVALIDATION_POLICY: RevalidationPolicy = { renderEvery: 10, maxAgeMs: 60 * 60_000 };
+export const DEFAULT_REVALIDATION_POLICY: RevalidationPolicy = { renderEvery: 30, maxAgeMs: 60 * 60_000 };
 
 /** Recorded requests per page at most; a page asking for more is rendered every time. */
 export const MAX_RECORDED_REQUESTS = 60;
