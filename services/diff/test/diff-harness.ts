@@ -81,6 +81,7 @@ function siteSettings(areas: AreaSpec[], extra: SiteExtras): targetV1.TargetSett
     hasDiscordWebhook: false,
     failureAlertAfter: 0,
     silenceAlertDays: 0,
+    alwaysRender: false,
     quietMode: 'account',
   };
 }

@@ -126,7 +126,7 @@ export function checkTemplate(site: TargetRecord): checksEventsV1.RunCheck {
     sealedSessionState: '',
     previousAreasDigest: '',
     sealedRevalidationState: '',
-    alwaysRender: false,
+    alwaysRender: site.alwaysRender,
     watch: {
       areas: site.areas.map((area) => ({ areaId: area.areaId, optionsJson: JSON.stringify(area.options) })),
       rulesJson: site.rules ? JSON.stringify(site.rules) : '',
