@@ -98,7 +98,9 @@ async function recorded(
   try {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(await request.allHeaders())) {
-      if (!name.startsWith(':') && !DROPPED_HEADERS.has(name)) headers[name] = value;
+      // A proxy's own headers (its credentials) are never kept, nor sent to the site.
+      if (!name.startsWith(':') && !name.startsWith('proxy-') && !DROPPED_HEADERS.has(name))
+        headers[name] = value;
     }
     const postData = hasBody(request.method()) ? request.postData() : null;
     const body = postData !== null && postData.length <= MAX_BODY_CHARS ? postData : undefined;
