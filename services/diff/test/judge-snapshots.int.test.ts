@@ -199,6 +199,7 @@ describe('judging snapshots', () => {
         pageScreenshotBlobKey: '',
         sealedSessionState: '',
         areasDigest: '',
+        sealedRevalidationState: '',
         watch: harness.watchOf(targetId),
         ...snapshot,
       }),
