@@ -56,6 +56,7 @@ const KNOWN_LONG_FILES: [string, number][] = [
   ['e2e/audit-log.e2e.test.ts', 40],
   ['e2e/first-hour.e2e.test.ts', 40],
   ['e2e/documents.e2e.test.ts', 39],
+  ['services/crawler/src/browser/revalidation.int.test.ts', 37],
   ['e2e/account.e2e.test.ts', 36],
   ['e2e/quiet-hours.e2e.test.ts', 34],
   ['system-tests/filings.int.test.ts', 33],

@@ -19,10 +19,15 @@ import {
   type FetchRequest,
 } from '@mimamori/crawler';
 import { type Browser, chromium } from 'playwright-core';
+import { startCorpusSite } from '../services/crawler/test/revalidation-corpus.ts';
 
 const POOL_CHECKS = Number(process.env.BENCH_BROWSER_CHECKS ?? 320);
 const LAUNCH_CHECKS = Number(process.env.BENCH_LAUNCH_CHECKS ?? 48);
 const SCREENSHOT_CHECKS = Number(process.env.BENCH_SCREENSHOT_CHECKS ?? 100);
+/** Unchanged pages checked again with what their last render kept (ADR 0031). */
+const REVALIDATE_CHECKS = Number(process.env.BENCH_REVALIDATE_CHECKS ?? 400);
+/** The share of checks the product renders whatever the answers (its policy's 1 in N). */
+const FORCED_RENDER_SHARE = 1 / 30;
 const IN_FLIGHT = Number(process.env.BENCH_BROWSER_IN_FLIGHT ?? 8);
 /**
  * Turns the four ways take, so each meets the same mix of the machine's other load; by default
@@ -41,6 +46,8 @@ export interface BrowserFigures {
 
 interface Run {
   checks: number;
+  /** Checks Chromium rendered (revalidation runs only). */
+  rendered?: number;
   failed: number;
   wallSeconds: number;
   cpuSeconds: number;
@@ -118,6 +125,30 @@ export async function measureBrowser(pages: Target[]): Promise<BrowserFigures> {
     () => undefined,
   );
 
+  // Revalidating before rendering: each page rendered once with its requests recorded, then
+  // checked again unchanged with what that render kept, no check drawn for a forced render (its
+  // share is added after, at the policy's rate). The full render it is set against is the
+  // fresh-context run without screenshots just above, in the same run.
+  const revalidatedPages = Math.min(REVALIDATE_CHECKS, pages.length);
+  const kept = await keptStates(requestFor, allow, revalidatedPages);
+  const unchanged = await measurePool(
+    (index) => {
+      const state = kept.get(index % revalidatedPages);
+      return {
+        ...requestFor(index % revalidatedPages),
+        revalidate: true,
+        ...(state ? { revalidation: state } : {}),
+      };
+    },
+    allow,
+    REVALIDATE_CHECKS,
+    1,
+    () => undefined,
+    { draw: () => 0.99 },
+  );
+  const corpus = await corpusMisses();
+  const floor = await blankFloorMb(allow);
+
   const perSecond = (run: Run) => run.checks / run.wallSeconds;
   const cpuPerCheck = (run: Run) => run.cpuSeconds / run.checks;
   const row = (mode: string, run: Run) => ({
@@ -137,6 +168,7 @@ export async function measureBrowser(pages: Target[]): Promise<BrowserFigures> {
       row('plain Playwright: a browser launched per check', plainLaunch),
       row('browser pool, fresh context, no screenshot (unchanged page)', withoutShots),
       row('browser pool, fresh context, page screenshot (unchanged page)', withShots),
+      row(`revalidated before rendering (unchanged page, ${kept.size} kept states)`, unchanged),
     ],
     browser_checks_per_s: round(perSecond(fresh)),
     browser_warm_checks_per_s: round(perSecond(warm)),
@@ -162,6 +194,23 @@ export async function measureBrowser(pages: Target[]): Promise<BrowserFigures> {
     // the last check (the product takes no screenshot then).
     screenshot_cost_ratio_unchanged: round(cpuPerCheck(withShots) / cpuPerCheck(withoutShots), 2),
     screenshot_wall_ratio_unchanged: round(perSecond(withoutShots) / perSecond(withShots), 2),
+    // An unchanged check answered by asking the page's requests again, over a full render.
+    browser_unchanged_cpu_ratio_vs_full: round(cpuPerCheck(unchanged) / cpuPerCheck(withoutShots), 3),
+    browser_unchanged_cpu_ms_per_check: round(cpuPerCheck(unchanged) * 1_000, 2),
+    browser_unchanged_checks_rendered: unchanged.rendered ?? 0,
+    // With the policy's forced renders (1 in 30 of the unchanged checks render anyway).
+    browser_unchanged_cpu_ratio_vs_full_with_forced_renders: round(
+      (1 - FORCED_RENDER_SHARE) * (cpuPerCheck(unchanged) / cpuPerCheck(withoutShots)) + FORCED_RENDER_SHARE,
+      3,
+    ),
+    browser_revalidate_missed_changes: corpus.missed.length,
+    browser_revalidate_missed_pages: corpus.missed.join(' '),
+    browser_revalidate_corpus_pages: corpus.pages,
+    browser_revalidate_corpus_shortcuts: corpus.shortcuts,
+    // Memory: the product's fresh contexts against the plain context pool's, per page in flight,
+    // and the floor: a blank page in each of IN_FLIGHT fresh contexts, with the shared processes.
+    browser_pss_ratio_vs_plain_context_pool: round(fresh.peakMb / plainPool.peakMb, 2),
+    browser_pss_floor_mb_per_page: round(floor / IN_FLIGHT),
     browser_binary: binary,
   };
 }
@@ -172,16 +221,20 @@ async function measurePool(
   checks: number,
   chunk: number,
   accountOf: (index: number) => string | undefined,
+  options: { draw?: () => number } = {},
 ): Promise<Run> {
   const pool = createBrowserPool({ allow, pagesPerBrowser: IN_FLIGHT });
-  const fetcher = createBrowserPageFetcher({ pool });
+  const fetcher = createBrowserPageFetcher({ pool, allow, ...(options.draw ? { draw: options.draw } : {}) });
+  let rendered = 0;
   try {
     // The pool is long-lived: its launch is not part of any check.
-    await fetcher.fetch(requestFor(0), new AbortController().signal);
-    return await timed(checks, chunk, async (index) => {
+    await fetcher.fetch({ ...requestFor(0), revalidate: false }, new AbortController().signal);
+    const run = await timed(checks, chunk, async (index) => {
       const result = await fetcher.fetch(requestFor(index, accountOf(index)), new AbortController().signal);
+      if (result.ok && result.rendered !== false) rendered++;
       return result.ok;
     });
+    return { ...run, rendered };
   } finally {
     await fetcher.close();
   }
@@ -213,6 +266,127 @@ async function lastDigests(
     return digests;
   } finally {
     await fetcher.close();
+  }
+}
+
+/** What each page's full render keeps for revalidating the next check, by page index. */
+async function keptStates(
+  requestFor: (index: number) => FetchRequest,
+  allow: string[],
+  count: number,
+): Promise<Map<number, string>> {
+  const fetcher = createBrowserPageFetcher({
+    pool: createBrowserPool({ allow, pagesPerBrowser: IN_FLIGHT }),
+    allow,
+  });
+  const states = new Map<number, string>();
+  try {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        for (let index = next++; index < count; index = next++) {
+          const result = await fetcher.fetch(
+            { ...requestFor(index), revalidate: true },
+            new AbortController().signal,
+          );
+          if (result.ok && result.revalidation) states.set(index, result.revalidation);
+        }
+      }),
+    );
+    return states;
+  } finally {
+    await fetcher.close();
+  }
+}
+
+/**
+ * The revalidation corpus (services/crawler/test/revalidation-corpus.ts): each page checked,
+ * checked again, changed and checked with what was kept; a change the last check does not show
+ * is missed.
+ */
+async function corpusMisses(): Promise<{ pages: number; missed: string[]; shortcuts: number }> {
+  const site = await startCorpusSite();
+  const allow = [site.authority];
+  const fetcher = createBrowserPageFetcher({
+    pool: createBrowserPool({ allow, pagesPerBrowser: IN_FLIGHT }),
+    allow,
+    draw: () => 0.99,
+  });
+  const missed: string[] = [];
+  let shortcuts = 0;
+  try {
+    const check = async (page: (typeof site.pages)[number], revalidation?: string) => {
+      const result = await fetcher.fetch(
+        {
+          url: `${site.origin}${page.path}`,
+          mode: 'browser',
+          userAgent: { kind: 'chrome' },
+          actions: [],
+          areas: [
+            {
+              areaId: 'area',
+              selector: '#area',
+              selectorType: 'css',
+              ...(page.frame ? { frame: { selector: page.frame, selectorType: 'css' as const } } : {}),
+            },
+          ],
+          screenshot: 'none',
+          revalidate: true,
+          ...(page.cookies ? { cookies: page.cookies } : {}),
+          ...(page.sessionState ? { sessionState: page.sessionState } : {}),
+          ...(revalidation ? { revalidation } : {}),
+        },
+        new AbortController().signal,
+      );
+      if (!result.ok) return { shown: '', rendered: true, revalidation: undefined };
+      const area = result.areas[0];
+      return {
+        shown: (page.inHtml ? area?.html : area?.text) ?? '',
+        rendered: result.rendered !== false,
+        revalidation: result.revalidation,
+      };
+    };
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(IN_FLIGHT, 6) }, async () => {
+        for (let at = next++; at < site.pages.length; at = next++) {
+          const page = site.pages[at] as (typeof site.pages)[number];
+          const first = await check(page);
+          const second = await check(page, first.revalidation);
+          if (!second.rendered) shortcuts++;
+          site.change(page.name);
+          const third = await check(page, second.revalidation ?? first.revalidation);
+          if (!third.shown.includes(`V${site.version(page.name)}`)) missed.push(page.name);
+        }
+      }),
+    );
+    return { pages: site.pages.length, missed, shortcuts };
+  } finally {
+    await fetcher.close();
+    await site.close();
+  }
+}
+
+/** PSS of the browser tree with a blank page in each of IN_FLIGHT fresh contexts, in MB. */
+async function blankFloorMb(allow: string[]): Promise<number> {
+  const pool = createBrowserPool({ allow, pagesPerBrowser: IN_FLIGHT });
+  try {
+    const device = {
+      viewport: { width: 1280, height: 800 },
+      isMobile: false,
+      hasTouch: false,
+      deviceScaleFactor: 1,
+    };
+    const opened = await Promise.all(
+      Array.from({ length: IN_FLIGHT }, () => pool.open({ device, blockImages: true })),
+    );
+    // Give the renderers a moment to settle into their idle size.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const mb = browserTreePssMb();
+    await Promise.all(opened.map((lease) => lease.close()));
+    return mb;
+  } finally {
+    await pool.close();
   }
 }
 

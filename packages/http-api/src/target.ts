@@ -101,6 +101,12 @@ export const targetSettingsBody = z.object({
     .describe(
       'Failed checks of one kind in a row before the failure alert, 1–100 (docs/product.md#failure-alerts).',
     ),
+  always_render: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Browser mode: every check renders the page instead of first asking its requests again (docs/product.md#checks).',
+    ),
   silence_alert_days: z
     .number()
     .int()
@@ -202,6 +208,7 @@ export const storedTargetSettings = z.object({
   paused: z.boolean(),
   failure_alert_after: z.number().int(),
   silence_alert_days: z.number().int(),
+  always_render: z.boolean(),
   quiet_mode: z.enum(['account', 'none', 'own']),
   quiet_hours: quietHours.describe('The site’s own; empty unless quiet_mode is own.'),
 });

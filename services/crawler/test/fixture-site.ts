@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Encoding from 'encoding-japanese';
 import iconv from 'iconv-lite';
@@ -23,6 +23,8 @@ export interface FixtureSite {
 /** Serves `route` on a free loopback port, recording each request before it is routed. */
 export async function serveFixtureSite(
   route: (path: string, incoming: IncomingMessage, response: ServerResponse) => void,
+  /** More for the server than requests (a WebSocket upgrade). */
+  setup?: (server: Server) => void,
 ): Promise<FixtureSite> {
   const requests: FixtureSite['requests'] = [];
   const server = createServer((incoming, response) => {
@@ -30,6 +32,7 @@ export async function serveFixtureSite(
     requests.push({ path, headers: incoming.headers });
     route(path, incoming, response);
   });
+  setup?.(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -81,6 +81,7 @@ function siteSettings(areas: AreaSpec[], extra: SiteExtras): targetV1.TargetSett
     hasDiscordWebhook: false,
     failureAlertAfter: 0,
     silenceAlertDays: 0,
+    alwaysRender: false,
     quietMode: 'account',
   };
 }
@@ -237,6 +238,7 @@ export async function startDiffHarness(options: { embedded?: boolean } = {}): Pr
         pageScreenshotBlobKey: '',
         sealedSessionState: '',
         areasDigest: '',
+        sealedRevalidationState: '',
         watch: watches.get(snapshot.targetId),
         ...snapshot,
       };

@@ -200,4 +200,38 @@ describe('kept check state (PostgreSQL + JetStream)', () => {
     expect(await keepDigest('other', new Date(changedAt.getTime() + MINUTE))).toBe(true);
     expect(await keepDigest('other', new Date(changedAt.getTime() + 2 * MINUTE))).toBe(false);
   });
+
+  it('sends what a full render kept for revalidating until another render keeps more; a check answered without one keeps it', async () => {
+    const site = newSite(1);
+    await harness.publishState('registered', site, savedAt);
+    await harness.untilApplied(site.targetId, 1);
+    const revalidationOf = async () => {
+      const { rows } = await harness.db.query<{ sealed_revalidation_state: string }>(
+        'SELECT sealed_revalidation_state FROM scheduler.kept_check_state WHERE target_id = $1',
+        [site.targetId],
+      );
+      return rows[0]?.sealed_revalidation_state;
+    };
+    const first = await nextCheck(site.targetId);
+    expect(first.sealedRevalidationState).toBe('');
+    await harness.publishSnapshot(site.targetId, first.dueAt as Date, {
+      areasDigest: 'd1',
+      sealedRevalidationState: 'rendered-1',
+    });
+    await eventually(async () => (await revalidationOf()) === 'rendered-1', 'the first state kept');
+    const second = await nextCheck(site.targetId);
+    expect(second.sealedRevalidationState).toBe('rendered-1');
+    // Answered over HTTP: the snapshot brings no state, and the rendered one stays.
+    await harness.publishSnapshot(site.targetId, second.dueAt as Date, { areasDigest: 'd2' });
+    await eventually(async () => (await nextCheckPeek(site.targetId)) === 'd2', 'the second digest kept');
+    const third = await nextCheck(site.targetId);
+    expect(third.sealedRevalidationState).toBe('rendered-1');
+    // A render that read the areas as kept still keeps its new state.
+    await harness.publishSnapshot(site.targetId, third.dueAt as Date, {
+      areasDigest: 'd2',
+      sealedRevalidationState: 'rendered-3',
+    });
+    await eventually(async () => (await revalidationOf()) === 'rendered-3', 'the newer state kept');
+    expect((await nextCheck(site.targetId)).sealedRevalidationState).toBe('rendered-3');
+  });
 });

@@ -66,7 +66,12 @@ export interface SchedulerHarness {
   publishSnapshot(
     targetId: string,
     dueAt: Date,
-    kept: { sealedSessionState?: string; areasDigest?: string; failed?: boolean },
+    kept: {
+      sealedSessionState?: string;
+      areasDigest?: string;
+      sealedRevalidationState?: string;
+      failed?: boolean;
+    },
   ): Promise<void>;
   /** Waits until the schedule row holds this revision (or is gone, for undefined). */
   untilApplied(targetId: string, revision: number | undefined): Promise<void>;
@@ -264,6 +269,7 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
             httpStatus: 200,
             sealedSessionState: kept.sealedSessionState ?? '',
             areasDigest: kept.areasDigest ?? '',
+            sealedRevalidationState: kept.sealedRevalidationState ?? '',
             ...(kept.failed ? { error: { code: 'timeout', detail: 'too slow', retryable: true } } : {}),
           }),
         ),

@@ -34,6 +34,7 @@ describe('registering a v2 site', () => {
       '/api/v2/target/register',
       targetBody({
         screenshot: true,
+        always_render: true,
         chat_notify: 'site',
         discord_webhook_url: 'https://discord.com/api/webhooks/123/abc-DEF_ghi',
         cookies: 'session=secret-cookie',
@@ -107,6 +108,8 @@ describe('registering a v2 site', () => {
       fetchMode: 'browser',
       screenshot: 'page',
       viewportWidth: 1280,
+      // The person insists on the browser: the crawler renders every check (ADR 0031).
+      alwaysRender: true,
       areas: [{ areaId: 'price', locator: { selector: '#price', selectorType: 'css' } }],
     });
     // What the diff service judges the check with travels in the check (ADR 0008).

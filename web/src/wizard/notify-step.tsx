@@ -30,6 +30,7 @@ import { StepButtons } from './step-buttons.tsx';
 import {
   draftFromStored,
   failureAlertAfterProblem,
+  fetchModeOf,
   intervalProblem,
   settingsFromDraft,
   silenceAlertDaysProblem,
@@ -356,6 +357,27 @@ export function NotifyStep({
           <p className="field-error" id="wizard-proxy-error">
             {proxyError}
           </p>
+        )}
+        {/* How checks read the page, and the person's say over it (ADR 0031). */}
+        {draft.contentKind === 'page' && (
+          <div className="field">
+            <p className="field-label">{t('wizard.notify.readBy')}</p>
+            <p className="muted" data-testid="wizard-read-by">
+              {fetchModeOf(draft) === 'browser'
+                ? t('wizard.notify.readByBrowser')
+                : t('wizard.notify.readByHttp')}
+            </p>
+            {fetchModeOf(draft) === 'browser' && (
+              <label className="checkbox">
+                <input
+                  type="checkbox"
+                  checked={draft.alwaysRender}
+                  onChange={(event) => set('alwaysRender', event.target.checked)}
+                />
+                {t('wizard.notify.alwaysRender')}
+              </label>
+            )}
+          </div>
         )}
         <div className="field">
           <label htmlFor="wizard-failure-alert" className="field-label">

@@ -90,6 +90,14 @@ describe('the registration request', () => {
     expect(settingsFromDraft(draft({ screenshot: true })).screenshot).toBe(true);
   });
 
+  it('sends the person’s wish that every check renders only for a site the browser reads', () => {
+    expect(settingsFromDraft(draft({ screenshot: true, alwaysRender: true })).always_render).toBe(true);
+    expect(settingsFromDraft(draft({ screenshot: true })).always_render).toBe(false);
+    expect(settingsFromDraft(draft({ areas: [area('a', true)], alwaysRender: true })).always_render).toBe(
+      false,
+    );
+  });
+
   it('keeps the stored fetch mode while a stored area was not read again', () => {
     expect(settingsFromDraft(draft({ areas: [area('a', null)], storedFetchMode: 'http' })).fetch_mode).toBe(
       'http',
@@ -170,6 +178,7 @@ describe('edit mode', () => {
     const again = draftFromStored({
       ...storable,
       silence_alert_days: 7,
+      always_render: false,
       quiet_hours: { from: '', until: '', all_day: [], holidays: false, alerts_break_through: true },
       viewport: viewport ?? null,
       has_discord_webhook: false,

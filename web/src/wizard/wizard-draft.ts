@@ -88,6 +88,8 @@ export type WizardDraft = {
   failureAlertAfter: string;
   /** Days without an update before the silence alert; '' or '0' is off. */
   silenceAlertDays: string;
+  /** Browser mode: every check renders the page (docs/product.md#checks). */
+  alwaysRender: boolean;
   /** Whose quiet hours the site keeps (docs/product.md#quiet-hours); `quietHours` for 'own'. */
   quietMode: SiteQuietMode;
   quietHours: QuietHoursJson;
@@ -140,6 +142,7 @@ export const newDraft = (): WizardDraft => ({
   discordWebhookUrl: '',
   failureAlertAfter: '3',
   silenceAlertDays: '',
+  alwaysRender: false,
   quietMode: 'account',
   quietHours: SITE_QUIET_HOURS,
   rules: emptyRules(),
@@ -312,6 +315,7 @@ export function settingsFromDraft(draft: WizardDraft) {
     discord_webhook_url: draft.chatNotify === 'site' ? draft.discordWebhookUrl.trim() : '',
     failure_alert_after: Number(draft.failureAlertAfter.trim()),
     silence_alert_days: Number(draft.silenceAlertDays.trim() || '0'),
+    always_render: fetchModeOf(draft) === 'browser' && draft.alwaysRender,
     quiet_mode: draft.quietMode,
     quiet_hours: draft.quietMode === 'own' ? draft.quietHours : null,
     user_agent: {
@@ -386,6 +390,7 @@ export function draftFromStored(settings: StoredTargetSettings): WizardDraft {
     discordWebhookUrl: '',
     failureAlertAfter: String(settings.failure_alert_after),
     silenceAlertDays: settings.silence_alert_days > 0 ? String(settings.silence_alert_days) : '',
+    alwaysRender: settings.always_render,
     quietMode: settings.quiet_mode,
     quietHours: settings.quiet_mode === 'own' ? settings.quiet_hours : SITE_QUIET_HOURS,
     rules: settings.rules ?? emptyRules(),

@@ -1,9 +1,25 @@
+import { createHash } from 'node:crypto';
+import { createGuardedDispatcher } from '@mimamori/egress';
+import type { Dispatcher } from 'undici';
+import { areasDigest } from '../domain/areas-digest.ts';
 import type { FetchRequest, FetchResult, PageFetcher } from '../domain/page-fetcher.ts';
 import { presentedLocale } from '../domain/reader-locale.ts';
+import {
+  afterRender,
+  DEFAULT_REVALIDATION_POLICY,
+  keptRevalidationState,
+  mayRevalidate,
+  parseRevalidationState,
+  type RevalidationPolicy,
+  type RevalidationState,
+} from '../domain/revalidation.ts';
 import { CrawlFailure } from '../http/crawl-failure.ts';
+import { sameAnswersNow } from '../http/revalidate-requests.ts';
 import { BrowserCrashedError, type BrowserPool, type ContextSpec } from './browser-pool.ts';
 import { checkOnPage, DEFAULT_ACTION_LIMITS } from './check-on-page.ts';
 import type { ActionLimits } from './page-actions.ts';
+import { perturbationScript, READS_SCRIPT, readClockOrChance } from './perturbed-render.ts';
+import { type Recording, recordRequests } from './request-recorder.ts';
 import { deviceProfile } from './user-agent-presets.ts';
 
 export interface BrowserFetcherOptions {
@@ -11,6 +27,17 @@ export interface BrowserFetcherOptions {
   limits?: Partial<ActionLimits>;
   /** Page reads per check before a transient failure is reported (up to 3, docs/product.md#checks). */
   attempts?: number;
+  /**
+   * `host:port` destinations the egress guard lets through when a check's requests are asked
+   * again over HTTP (tests' loopback fixtures only; the pool's own for the browser).
+   */
+  allow?: readonly string[];
+  /** When a check may be answered by asking the page's requests again (ADR 0031); false: never. */
+  revalidation?: RevalidationPolicy | false;
+  /** The product's clock, for the revalidation's time limit. */
+  now?: () => number;
+  /** Draws the number that picks the checks rendered whatever the answers (tests fix it). */
+  draw?: () => number;
 }
 
 /** Failures another attempt may cure within the same check. */
@@ -26,38 +53,181 @@ export function createBrowserPageFetcher(options: BrowserFetcherOptions): PageFe
   const attempts = options.attempts ?? 3;
   const { pool } = options;
 
-  async function attempt(request: FetchRequest, signal: AbortSignal): Promise<FetchResult> {
+  const policy = options.revalidation === undefined ? DEFAULT_REVALIDATION_POLICY : options.revalidation;
+  const now = options.now ?? Date.now;
+  const draw = options.draw ?? Math.random;
+  const direct = createGuardedDispatcher({ allow: options.allow ?? [] });
+  const proxied = new Map<string, Dispatcher>();
+  const dispatcherFor = (proxyUrl: string | undefined) => {
+    if (!proxyUrl) return direct;
+    let dispatcher = proxied.get(proxyUrl);
+    if (!dispatcher) {
+      dispatcher = createGuardedDispatcher({ allow: options.allow ?? [], upstreamProxy: proxyUrl });
+      proxied.set(proxyUrl, dispatcher);
+    }
+    return dispatcher;
+  };
+
+  type Rendered = { result: FetchResult; recording?: Recording & { readsClockOrChance: boolean } };
+
+  async function attempt(
+    request: FetchRequest,
+    signal: AbortSignal,
+    { record, initScript }: { record: boolean; initScript?: string },
+  ): Promise<Rendered> {
+    const spec = contextSpec(request, record);
     try {
-      return await pool.run(contextSpec(request), (lease) =>
-        checkOnPage(lease, request, { limits, guard: pool.guard, signal }),
-      );
+      return await pool.run(initScript ? { ...withoutWarmKey(spec), initScript } : spec, async (lease) => {
+        const recorder = record ? recordRequests(lease.context) : undefined;
+        try {
+          const result = await checkOnPage(lease, request, { limits, guard: pool.guard, signal });
+          if (!recorder) return { result };
+          const recording = await recorder.finish();
+          const reads = result.ok && (await readClockOrChance(lease.page.frames()));
+          return { result, recording: { ...recording, readsClockOrChance: reads } };
+        } catch (error) {
+          await recorder?.finish();
+          throw error;
+        }
+      });
     } catch (error) {
-      if (error instanceof CrawlFailure) return error.toResult();
+      if (error instanceof CrawlFailure) return { result: error.toResult() };
       if (error instanceof BrowserCrashedError) {
-        return { ok: false, code: 'browser_crashed', detail: error.message, retryable: true };
+        return { result: { ok: false, code: 'browser_crashed', detail: error.message, retryable: true } };
       }
       if (signal.aborted)
-        return { ok: false, code: 'timeout', detail: 'the check was cancelled', retryable: true };
+        return { result: { ok: false, code: 'timeout', detail: 'the check was cancelled', retryable: true } };
       // Playwright's own messages may quote what was typed into a field; only the kind is kept.
       const kind = error instanceof Error ? error.name : 'unknown';
-      return { ok: false, code: 'unreachable', detail: `the browser failed (${kind})`, retryable: true };
+      return {
+        result: { ok: false, code: 'unreachable', detail: `the browser failed (${kind})`, retryable: true },
+      };
     }
+  }
+
+  async function render(
+    request: FetchRequest,
+    signal: AbortSignal,
+    how: { record: boolean; initScript?: string },
+  ): Promise<Rendered> {
+    let rendered: Rendered = {
+      result: { ok: false, code: 'unreachable', detail: 'not attempted', retryable: true },
+    };
+    for (let tried = 1; tried <= attempts && !signal.aborted; tried++) {
+      rendered = await attempt(request, signal, how);
+      const { result } = rendered;
+      if (result.ok || !result.retryable || !RETRIED_IN_CHECK.has(result.code)) return rendered;
+    }
+    return rendered;
+  }
+
+  /**
+   * Renders the page twice more, its clock moved and its random numbers pushed low and then
+   * high: the same areas all three times mean they come from the page's answers (ADR 0031).
+   */
+  async function verify(
+    request: FetchRequest,
+    digest: string,
+    signal: AbortSignal,
+  ): Promise<'verified' | 'volatile' | 'failed'> {
+    const plain = { ...request, screenshot: 'none' as const };
+    for (const half of ['low', 'high'] as const) {
+      const { result } = await render(plain, signal, { record: false, initScript: perturbationScript(half) });
+      if (!result.ok) return 'failed';
+      if (areasDigest(result.areas) !== digest) return 'volatile';
+    }
+    return 'verified';
   }
 
   return {
     async fetch(request, signal) {
-      let result: FetchResult = { ok: false, code: 'unreachable', detail: 'not attempted', retryable: true };
-      for (let tried = 1; tried <= attempts && !signal.aborted; tried++) {
-        result = await attempt(request, signal);
-        if (result.ok || !result.retryable || !RETRIED_IN_CHECK.has(result.code)) return result;
+      const settings = settingsKey(request);
+      const record = Boolean(policy) && request.revalidate === true;
+      const kept = record ? parseRevalidationState(request.revalidation) : undefined;
+      if (policy && record && mayRevalidate(kept, settings, now(), policy, draw())) {
+        const answers = await sameAnswersNow(kept.requests, dispatcherFor(request.proxyUrl), signal);
+        if (answers.same) return revalidated(request, kept);
       }
-      return result;
+      const { result, recording } = await render(request, signal, { record });
+      if (!policy || !record || !recording || !result.ok) return result;
+      const digest = areasDigest(result.areas);
+      let state = afterRender(kept, {
+        v: 1,
+        settings,
+        requests: recording.requests,
+        result: {
+          finalUrl: result.finalUrl,
+          status: result.status,
+          areas: result.areas.map(({ areaId, found, html, text }) => ({ areaId, found, html, text })),
+          areasDigest: digest,
+        },
+        renderedAt: now(),
+        ...(recording.unfit ? { unfit: recording.unfit } : {}),
+      });
+      if (!state.verified && !state.volatile && !state.unfit) {
+        // A page that read neither the clock nor chance read its areas from its answers alone.
+        const verdict = recording.readsClockOrChance ? await verify(request, digest, signal) : 'verified';
+        state =
+          verdict === 'verified'
+            ? { ...state, verified: true }
+            : verdict === 'volatile'
+              ? { ...state, volatile: true }
+              : { ...state, unfit: 'the verification render failed' };
+      }
+      const text = keptRevalidationState(state);
+      return { ...result, rendered: true, ...(text ? { revalidation: text } : {}) };
     },
-    close: () => pool.close(),
+    async close() {
+      await pool.close();
+      await Promise.allSettled([
+        direct.destroy(),
+        ...[...proxied.values()].map((dispatcher) => dispatcher.destroy()),
+      ]);
+    },
   };
 }
 
-function contextSpec(request: FetchRequest): ContextSpec {
+/**
+ * Nothing the page was asked for changed: the last render's reading stands. The kept state
+ * stays as it is, so the check leaves nothing new to keep.
+ */
+function revalidated(request: FetchRequest, state: RevalidationState): FetchResult {
+  const { finalUrl, status, areas, areasDigest: digest } = state.result;
+  return {
+    ok: true,
+    finalUrl,
+    status,
+    areas: areas.map((area) => ({ ...area })),
+    rendered: false,
+    // The same reading as the last render: its pictures stand (ADR 0016).
+    ...(request.screenshot === 'none' ? {} : { areasDigest: digest }),
+    ...(request.sessionState ? { sessionState: request.sessionState } : {}),
+  };
+}
+
+/** What a recording is only good for: a check with other settings reads another way. */
+function settingsKey(request: FetchRequest): string {
+  // Hashed: the settings hold the site's cookies and login.
+  const settings = JSON.stringify([
+    request.url,
+    request.areas,
+    request.actions,
+    request.userAgent,
+    request.viewport ?? null,
+    request.cookies ?? '',
+    request.login ?? null,
+    request.proxyUrl ?? '',
+    request.reader ?? null,
+  ]);
+  return createHash('sha256').update(settings).digest('hex');
+}
+
+function withoutWarmKey(spec: ContextSpec): ContextSpec {
+  const { warmKey: _warm, ...fresh } = spec;
+  return fresh;
+}
+
+function contextSpec(request: FetchRequest, record: boolean): ContextSpec {
   const device = deviceProfile(request.userAgent, request.viewport);
   const locale = presentedLocale(request.reader);
   const spec: ContextSpec = {
@@ -66,6 +236,7 @@ function contextSpec(request: FetchRequest): ContextSpec {
     blockImages: request.screenshot === 'none',
     ...(request.proxyUrl ? { upstreamProxy: request.proxyUrl } : {}),
     ...(request.sessionState ? { storageState: request.sessionState } : {}),
+    ...(record ? { initScript: READS_SCRIPT } : {}),
   };
   // A warm context carries the previous check's cookies, so only checks without their own
   // session, cookies or login share one, and only within the same account.
@@ -79,6 +250,7 @@ function contextSpec(request: FetchRequest): ContextSpec {
       spec.blockImages,
       request.proxyUrl ?? '',
       locale ?? null,
+      record,
     ]),
   };
 }

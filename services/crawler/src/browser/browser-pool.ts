@@ -55,6 +55,8 @@ export interface ContextSpec {
    * (never across accounts): a fresh context and page cost more than the check itself.
    */
   warmKey?: string;
+  /** A script run before the page's own in every document (a verification render's, ADR 0031). */
+  initScript?: string;
 }
 
 /** The browser running a check went away (crash, kill); the check may be run again. */
@@ -291,6 +293,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         return route.abort('blockedbyclient');
       return route.fallback();
     });
+    if (spec.initScript) await context.addInitScript({ content: spec.initScript });
     const page = await context.newPage();
     return { context, page };
   }

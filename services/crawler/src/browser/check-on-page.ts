@@ -110,13 +110,15 @@ function excludedElementLocators(page: Page, areas: readonly AreaRequest[]): Loc
 
 async function actAndRead(page: Page, request: FetchRequest, limits: ActionLimits, guard: EgressGuard) {
   if (request.actions.length > 0) await runActions(page, request.actions, limits, guard);
-  // A page that navigated itself somewhere refused shows the guard's answer, not the page.
-  await throwIfPageStopped(page, request.url);
+  // A page that navigated itself somewhere refused shows the guard's answer, not the page; a
+  // frame sent somewhere refused is dropped, unless an area is read inside a frame.
+  const stopped = { framesToo: request.areas.some((area) => area.frame) };
+  await throwIfPageStopped(page, request.url, stopped);
   const read = await readCheckedAreas(page, request).catch(async (error: unknown) => {
-    await throwIfPageStopped(page, request.url);
+    await throwIfPageStopped(page, request.url, stopped);
     throw error;
   });
-  await throwIfPageStopped(page, request.url);
+  await throwIfPageStopped(page, request.url, stopped);
   return read;
 }
 

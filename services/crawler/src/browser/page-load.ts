@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EgressGuard } from '@mimamori/egress';
-import { errors, type Page, type Response, type Route } from 'playwright-core';
+import { errors, type Page, type Request, type Response, type Route } from 'playwright-core';
 import { botProtectionMarker } from '../http/bot-protection.ts';
 import { CrawlFailure, shownUrl } from '../http/crawl-failure.ts';
 import { isolatedWorld } from './isolated-world.ts';
@@ -104,13 +104,19 @@ function withoutFragment(url: string): string {
 }
 
 /**
- * Throws the refused-address failure when the page, or a frame in it, tried to go somewhere the
- * guard refuses (a redirect, a meta refresh, `location = …`, a link an action clicked), at any
- * time since it was first loaded: what is left on screen then is the guard's refusal, not the
- * page. Sub-resources are not navigations: refusing them silently leaves the page readable.
+ * Throws the refused-address failure when the page tried to go somewhere the guard refuses (a
+ * redirect, a meta refresh, `location = …`, a link an action clicked), at any time since it was
+ * first loaded: what is left on screen then is the guard's refusal, not the page. A frame sent
+ * somewhere refused is dropped like a sub-resource, as a person's browser would still show the
+ * page around it, unless `framesToo` (an area is read inside a frame, which then shows only the
+ * guard's answer). Sub-resources are not navigations: refusing them leaves the page readable.
  */
-export async function throwIfPageStopped(page: Page, url: string): Promise<void> {
-  const failure = (await refusalsOf(page)?.failure(url)) ?? downloads.get(page)?.failure;
+export async function throwIfPageStopped(
+  page: Page,
+  url: string,
+  { framesToo = false }: { framesToo?: boolean } = {},
+): Promise<void> {
+  const failure = (await refusalsOf(page)?.failure(url, framesToo)) ?? downloads.get(page)?.failure;
   if (failure) throw failure;
 }
 
@@ -166,8 +172,11 @@ async function trackDownload(page: Page, maxPageBytes: number): Promise<{ stoppe
 const abortAll = (route: Route) => void route.abort().catch(() => undefined);
 
 interface RefusalTracker {
-  /** The refusal as the user is told it, naming the URL they gave; undefined when there was none. */
-  failure(url: string): Promise<CrawlFailure | undefined>;
+  /**
+   * The refusal as the user is told it, naming the URL they gave; undefined when there was none.
+   * Frames' refusals count only with `framesToo`.
+   */
+  failure(url: string, framesToo?: boolean): Promise<CrawlFailure | undefined>;
   forget(): void;
 }
 
@@ -180,34 +189,47 @@ function refusalsOf(page: Page): RefusalTracker | undefined {
 function trackRefusals(page: Page, guard: EgressGuard): RefusalTracker {
   let tracker = refusalTrackers.get(page);
   if (tracker) return tracker;
-  let reasons: Promise<string | undefined>[] = [];
+  let reasons: { inFrame: boolean; reason: Promise<string | undefined> }[] = [];
+  const inFrame = (request: Request) => {
+    try {
+      return request.frame() !== page.mainFrame();
+    } catch {
+      return false;
+    }
+  };
   page.on('response', (response) => {
     const refused = response.headers()[REFUSED_HEADER];
-    if (refused && response.status() === 403 && response.request().isNavigationRequest()) {
-      reasons.push(Promise.resolve(refused));
+    const request = response.request();
+    if (refused && response.status() === 403 && request.isNavigationRequest()) {
+      reasons.push({ inFrame: inFrame(request), reason: Promise.resolve(refused) });
     }
   });
   page.on('requestfailed', (request) => {
     if (!request.isNavigationRequest()) return;
     const failure = request.failure()?.errorText ?? '';
     if (failure.includes('ERR_UNSAFE_REDIRECT')) {
-      reasons.push(Promise.resolve('refused a redirect to a URL other than http and https'));
+      reasons.push({
+        inFrame: inFrame(request),
+        reason: Promise.resolve('refused a redirect to a URL other than http and https'),
+      });
     } else if (failure.includes('ERR_TUNNEL_CONNECTION_FAILED')) {
       // An https refusal only shows as a failed tunnel; ask the same guard why.
-      reasons.push(
-        guard.checkUrl(request.url()).then(
+      reasons.push({
+        inFrame: inFrame(request),
+        reason: guard.checkUrl(request.url()).then(
           () => undefined,
           (cause: Error) => (cause.name === 'RefusedAddressError' ? cause.message : undefined),
         ),
-      );
+      });
     }
   });
   tracker = {
     forget() {
       reasons = [];
     },
-    async failure(url) {
-      const [reason] = (await Promise.all(reasons)).filter((found) => found !== undefined);
+    async failure(url, framesToo = false) {
+      const counted = reasons.filter((entry) => framesToo || !entry.inFrame).map((entry) => entry.reason);
+      const [reason] = (await Promise.all(counted)).filter((found) => found !== undefined);
       if (reason === undefined) return undefined;
       return new CrawlFailure(
         'refused_address',

@@ -68,6 +68,7 @@ describe('openCheckJob', () => {
       userAgent: { kind: 'iphone' },
       cookies: 'sid=abc',
       sessionState: '{"cookies":[]}',
+      revalidate: true,
       previousAreasDigest: 'ab12',
       login: {
         actions: [
@@ -107,6 +108,32 @@ describe('openCheckJob', () => {
       'the cookies could not be opened (wrong key or context)',
     );
     expect(() => openCheckJob(moved, undefined, () => undefined)).toThrow(/SECRET_KEYS is not configured/);
+  });
+
+  it('asks a browser check to revalidate with its opened state, unless the person insists on the browser', () => {
+    const sealed = secrets.seal('{"v":1}', sealingContext.revalidation('t1'));
+    expect(openCheckJob(job({ sealedRevalidationState: sealed }), secrets, () => undefined)).toMatchObject({
+      revalidate: true,
+      revalidation: '{"v":1}',
+    });
+    const insisted = openCheckJob(
+      job({ sealedRevalidationState: sealed, alwaysRender: true }),
+      secrets,
+      () => undefined,
+    );
+    expect(insisted.revalidate).toBeUndefined();
+    expect(insisted.revalidation).toBeUndefined();
+    const http = openCheckJob(
+      job({ fetchMode: 'http', sealedRevalidationState: sealed }),
+      secrets,
+      () => undefined,
+    );
+    expect(http.revalidate).toBeUndefined();
+    // A state that does not open (another target's, a rotated key) only costs a full render.
+    const moved = secrets.seal('{"v":1}', sealingContext.revalidation('t2'));
+    const request = openCheckJob(job({ sealedRevalidationState: moved }), secrets, () => undefined);
+    expect(request).toMatchObject({ revalidate: true });
+    expect(request.revalidation).toBeUndefined();
   });
 
   it('carries the account’s language and time zone to the fetch, or none when the job has none', () => {

@@ -23,6 +23,8 @@ export class InvalidJobError extends Error {
 export const sealingContext = {
   cookies: (targetId: string) => `target:${targetId}:cookies`,
   session: (targetId: string) => `target:${targetId}:session`,
+  /** What a full render kept for asking the page's requests again (ADR 0031). */
+  revalidation: (targetId: string) => `target:${targetId}:revalidation`,
   action: (targetId: string, index: number) => `target:${targetId}:actions:${index}`,
   loginAction: (targetId: string, index: number) => `target:${targetId}:login:${index}`,
   /** A login typed in the wizard, sealed by the gateway for one user's preview session. */
@@ -70,6 +72,14 @@ export function openCheckJob(
     });
   const cookies = open(job.sealedCookies, sealingContext.cookies(job.targetId), 'cookies');
   const sessionState = open(job.sealedSessionState, sealingContext.session(job.targetId), 'session state');
+  const revalidate = mode === 'browser' && !job.alwaysRender;
+  // Only a shortcut rides on it: a state that does not open (a rotated key) means a full render.
+  const revalidation =
+    revalidate && job.sealedRevalidationState && secrets
+      ? openOrNothing(() =>
+          secrets.open(job.sealedRevalidationState, sealingContext.revalidation(job.targetId)),
+        )
+      : undefined;
   const proxyUrl = job.useProxy ? pickProxy() : undefined;
   // Fetching directly instead would quietly drop what the site asked for.
   if (job.useProxy && !proxyUrl)
@@ -102,6 +112,8 @@ export function openCheckJob(
         }
       : {}),
     ...(sessionState ? { sessionState } : {}),
+    ...(revalidate ? { revalidate } : {}),
+    ...(revalidation ? { revalidation } : {}),
     ...(job.previousAreasDigest ? { previousAreasDigest: job.previousAreasDigest } : {}),
     ...(job.readerLang || job.readerTimeZone
       ? { reader: { lang: job.readerLang, timeZone: job.readerTimeZone } }
@@ -137,6 +149,14 @@ function excludedElementsOf(watched: checksEventsV1.WatchedArea | undefined): st
     return Array.isArray(list) ? list.filter((entry): entry is string => typeof entry === 'string') : [];
   } catch {
     return [];
+  }
+}
+
+function openOrNothing(open: () => string): string | undefined {
+  try {
+    return open();
+  } catch {
+    return undefined;
   }
 }
 

@@ -76,6 +76,13 @@ export interface FetchRequest {
    * cannot make an update, so no screenshot is taken (docs/product.md#checks).
    */
   previousAreasDigest?: string;
+  /**
+   * Browser mode: record what the page asks for, and answer the next checks by asking it again
+   * over HTTP while nothing differs (ADR 0031). Off when the person insists on the browser.
+   */
+  revalidate?: boolean;
+  /** What the site's last browser check kept for that (opened from its sealed form). */
+  revalidation?: string;
   actions: PageAction[];
   areas: AreaRequest[];
   screenshot: 'none' | 'page' | 'areas';
@@ -128,6 +135,10 @@ export type FetchResult =
       sessionState?: string;
       /** With screenshots asked for: the digest of what was read of the areas (see areasDigest). */
       areasDigest?: string;
+      /** Browser mode: what to keep for revalidating the next check (sealed before it leaves). */
+      revalidation?: string;
+      /** Browser mode: false when the page's requests were asked again and Chromium never ran. */
+      rendered?: boolean;
     }
   | {
       ok: false;

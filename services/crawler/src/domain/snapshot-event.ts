@@ -43,6 +43,7 @@ export async function snapshotEvent(
       },
       sealedSessionState: '',
       areasDigest: '',
+      sealedRevalidationState: '',
     };
   }
   const folder = `${segment(job.targetId)}/${segment(job.dueAt?.toISOString() ?? job.checkId)}`;
@@ -93,6 +94,10 @@ export async function snapshotEvent(
         ? deps.secrets.seal(result.sessionState, sealingContext.session(job.targetId))
         : '',
     areasDigest: result.areasDigest ?? '',
+    sealedRevalidationState:
+      result.revalidation && deps.secrets
+        ? deps.secrets.seal(result.revalidation, sealingContext.revalidation(job.targetId))
+        : '',
   };
 }
 

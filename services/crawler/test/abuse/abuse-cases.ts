@@ -2,7 +2,15 @@
  * The abuse matrix: forbidden destinations × the ways a watched page can send a check there ×
  * the three ways the product opens a page. `{port}` is the canary's port.
  */
-export const VECTORS = ['direct', 'redirect', 'meta', 'location', 'iframe', 'subresource'] as const;
+export const VECTORS = [
+  'direct',
+  'redirect',
+  'meta',
+  'location',
+  'iframe',
+  'side-frame',
+  'subresource',
+] as const;
 export type Vector = (typeof VECTORS)[number];
 export type Mode = 'http' | 'browser' | 'preview';
 
@@ -79,7 +87,9 @@ const SCHEMES: Destination[] = [
  */
 export function destinations(vector: Vector): Destination[] {
   if (vector === 'direct' || vector === 'redirect') return [...ADDRESSES, ...SCHEMES];
-  return vector === 'iframe' ? ADDRESSES.filter(({ url }) => !url.includes('@')) : ADDRESSES;
+  return vector === 'iframe' || vector === 'side-frame'
+    ? ADDRESSES.filter(({ url }) => !url.includes('@'))
+    : ADDRESSES;
 }
 
 export interface AbuseCase {
@@ -104,12 +114,17 @@ export interface CaseResult {
 
 /**
  * What the product must answer. A refusal is the product's own `refused_address`; sub-resources
- * are dropped and the page still reads; HTTP mode runs no script and follows no meta refresh, so
+ * and frames beside the watched area are dropped and the page still reads; HTTP mode runs no script and follows no meta refresh, so
  * there the page itself is read. The wizard turns a typed non-http URL down as invalid before
  * anything is fetched, which is a refusal too.
  */
 export function expected(result: Pick<CaseResult, 'mode' | 'vector' | 'destination'>): 'refused' | 'read' {
   if (result.vector === 'subresource') return 'read';
+  // A frame to a forbidden place is dropped like a sub-resource when the area is beside it (the
+  // wizard's page too: a person's own browser would show the page without it); only a check that
+  // reads inside the frame is refused, as it would read the guard's answer.
+  if (result.vector === 'side-frame' || (result.vector === 'iframe' && result.mode === 'preview'))
+    return 'read';
   if (result.mode === 'http' && (result.vector === 'meta' || result.vector === 'location')) return 'read';
   return 'refused';
 }

@@ -42,6 +42,7 @@ function attack(incoming: IncomingMessage, response: ServerResponse) {
     case '/location':
       return html(`${own}<script>location.href = ${JSON.stringify(to)};</script>`);
     case '/iframe':
+    case '/side-frame':
       return html(`${own}<iframe id="f" src="${attribute}"></iframe>`);
     case '/subresource':
       return html(
@@ -80,7 +81,8 @@ function checkRequest(url: string, vector: Vector, mode: 'http' | 'browser'): Fe
     mode,
     userAgent: { kind: 'none' },
     actions: [],
-    // The iframe case reads inside the frame, so HTTP mode loads the frame too.
+    // The iframe case reads inside the frame, so HTTP mode loads the frame too; the side-frame
+    // case reads the page's own text beside the same frame.
     areas: vector === 'direct' || vector === 'redirect' ? [] : [vector === 'iframe' ? FRAME_AREA : OWN_AREA],
     screenshot: 'none',
   };

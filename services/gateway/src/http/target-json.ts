@@ -62,6 +62,7 @@ export function settingsMessage(body: TargetSettingsBody): targetV1.TargetSettin
     paused: body.paused,
     failureAlertAfter: body.failure_alert_after,
     silenceAlertDays: body.silence_alert_days,
+    alwaysRender: body.always_render,
     quietMode: body.quiet_mode,
     quietHours: body.quiet_hours
       ? {
@@ -170,6 +171,7 @@ export function settingsJson(settings: targetV1.TargetSettings | undefined): Sto
     paused: settings.paused,
     failure_alert_after: settings.failureAlertAfter,
     silence_alert_days: settings.silenceAlertDays,
+    always_render: settings.alwaysRender,
     quiet_mode:
       settings.quietMode === 'none' || settings.quietMode === 'own' ? settings.quietMode : 'account',
     quiet_hours: {

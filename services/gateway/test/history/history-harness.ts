@@ -133,6 +133,7 @@ export async function startHistoryHarness(options: { imageLinkKey?: Buffer } = {
         pageScreenshotBlobKey: '',
         sealedSessionState: '',
         areasDigest: '',
+        sealedRevalidationState: '',
         watch: await currentWatch(snapshot.targetId),
         ...snapshot,
       };

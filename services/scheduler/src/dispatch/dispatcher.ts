@@ -154,6 +154,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
             dueAt,
             ...(schedule.sealedSessionState ? { sealedSessionState: schedule.sealedSessionState } : {}),
             ...(schedule.areasDigest ? { previousAreasDigest: schedule.areasDigest } : {}),
+            ...(schedule.sealedRevalidationState
+              ? { sealedRevalidationState: schedule.sealedRevalidationState }
+              : {}),
           };
           await bus.publish(runCheck.subject, runCheck.encode(check), { msgId: checkId });
         } catch (error) {

@@ -96,4 +96,13 @@ export const schedulerMigrations: Migration[] = [
       ALTER TABLE schedules ADD CONSTRAINT schedules_interval_ms_check CHECK (interval_ms > 0);
     `,
   },
+  {
+    version: 7,
+    name: 'kept_revalidation_state',
+    sql: `
+      -- What a browser check's full render kept for asking the page's requests again before the
+      -- next render (ADR 0031), sealed by the crawler; written only by checks that rendered.
+      ALTER TABLE kept_check_state ADD COLUMN sealed_revalidation_state text NOT NULL DEFAULT '';
+    `,
+  },
 ];

@@ -16,6 +16,8 @@ export interface DueSchedule {
   sealedSessionState: string | null;
   /** The areas' digest of the site's last successful check (ADR 0016). */
   areasDigest: string | null;
+  /** What the site's last full browser render kept for revalidating, sealed (ADR 0031). */
+  sealedRevalidationState: string | null;
 }
 
 export interface ScheduleCounters {
@@ -163,8 +165,10 @@ export async function schedulesInPhases(
     backoff_until: Date | null;
     sealed_session_state: string | null;
     areas_digest: string | null;
+    sealed_revalidation_state: string | null;
   }>(
-    `SELECT s.target_id, s.phase_ms, s.check_template, s.backoff_until, k.sealed_session_state, k.areas_digest
+    `SELECT s.target_id, s.phase_ms, s.check_template, s.backoff_until, k.sealed_session_state, k.areas_digest,
+            k.sealed_revalidation_state
        FROM ${schedules} s
        LEFT JOIN ${keptState} k ON k.target_id = s.target_id AND k.check_due_at > s.changed_at
       WHERE s.active AND s.interval_ms = $1 AND s.phase_ms BETWEEN $2 AND $3`,
@@ -177,6 +181,7 @@ export async function schedulesInPhases(
     backoffUntil: row.backoff_until,
     sealedSessionState: row.sealed_session_state,
     areasDigest: row.areas_digest,
+    sealedRevalidationState: row.sealed_revalidation_state,
   }));
 }
 
@@ -194,9 +199,11 @@ export async function schedulesStartedIn(sql: Sql, after: Date, until: Date): Pr
     backoff_until: Date | null;
     sealed_session_state: string | null;
     areas_digest: string | null;
+    sealed_revalidation_state: string | null;
   }>(
     `SELECT s.target_id, s.interval_ms, s.phase_ms, s.started_at, s.check_template, s.backoff_until,
-            k.sealed_session_state, k.areas_digest
+            k.sealed_session_state, k.areas_digest,
+            k.sealed_revalidation_state
        FROM ${schedules} s
        LEFT JOIN ${keptState} k ON k.target_id = s.target_id AND k.check_due_at > s.changed_at
       WHERE s.active AND s.started_at > $1 AND s.started_at <= $2`,
@@ -211,35 +218,52 @@ export async function schedulesStartedIn(sql: Sql, after: Date, until: Date): Pr
     backoffUntil: row.backoff_until,
     sealedSessionState: row.sealed_session_state,
     areasDigest: row.areas_digest,
+    sealedRevalidationState: row.sealed_revalidation_state,
   }));
 }
 
 /**
- * Keeps what a successful check of the site left: its areas' digest, and its session when it
- * brought one (a check without one keeps the earlier). Nothing changes when a check due later
+ * Keeps what a successful check of the site left: its areas' digest, and its session and
+ * revalidation state when it brought them (a check without one keeps the earlier). Nothing changes when a check due later
  * already left its state, the site has no schedule (deleted), or its settings changed after
  * this check was due.
  */
 export async function keepCheckState(
   sql: Sql,
-  state: { targetId: string; sealedSessionState: string; areasDigest: string; checkDueAt: Date },
+  state: {
+    targetId: string;
+    sealedSessionState: string;
+    areasDigest: string;
+    sealedRevalidationState?: string;
+    checkDueAt: Date;
+  },
 ): Promise<boolean> {
   const { rowCount } = await sql.query(
-    `INSERT INTO ${keptState} (target_id, sealed_session_state, areas_digest, check_due_at)
-     SELECT target_id, $2, $3, $4 FROM ${schedules} WHERE target_id = $1 AND changed_at < $4
+    `INSERT INTO ${keptState} (target_id, sealed_session_state, areas_digest, check_due_at, sealed_revalidation_state)
+     SELECT target_id, $2, $3, $4, $5 FROM ${schedules} WHERE target_id = $1 AND changed_at < $4
      ON CONFLICT (target_id) DO UPDATE SET
        sealed_session_state = CASE WHEN EXCLUDED.sealed_session_state = ''
          THEN ${keptState}.sealed_session_state ELSE EXCLUDED.sealed_session_state END,
+       sealed_revalidation_state = CASE WHEN EXCLUDED.sealed_revalidation_state = ''
+         THEN ${keptState}.sealed_revalidation_state ELSE EXCLUDED.sealed_revalidation_state END,
        areas_digest = EXCLUDED.areas_digest, check_due_at = EXCLUDED.check_due_at
      WHERE ${keptState}.check_due_at < EXCLUDED.check_due_at
        -- A check that read the areas as kept and brought no new session leaves the row as it is
        -- (ADR 0032), unless the site's settings changed since the kept check, which makes the
-       -- kept state unsendable until a newer check stamps it.
+       -- kept state unsendable until a newer check stamps it. A render's new revalidation state
+       -- is kept (ADR 0031); a check answered without rendering brings none.
        AND (${keptState}.areas_digest <> EXCLUDED.areas_digest
             OR (EXCLUDED.sealed_session_state <> ''
                 AND EXCLUDED.sealed_session_state <> ${keptState}.sealed_session_state)
+            OR EXCLUDED.sealed_revalidation_state <> ''
             OR ${keptState}.check_due_at <= (SELECT changed_at FROM ${schedules} WHERE target_id = $1))`,
-    [state.targetId, state.sealedSessionState, state.areasDigest, state.checkDueAt],
+    [
+      state.targetId,
+      state.sealedSessionState,
+      state.areasDigest,
+      state.checkDueAt,
+      state.sealedRevalidationState ?? '',
+    ],
   );
   return rowCount > 0;
 }

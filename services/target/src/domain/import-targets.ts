@@ -101,6 +101,7 @@ function v1Settings(url: string, label: string) {
     contentKind: 'page' as const,
     failureAlertAfter: DEFAULT_ALERT_AFTER,
     silenceAlertDays: 0,
+    alwaysRender: false,
     quietMode: 'account' as const,
     quietHours: NO_QUIET_HOURS,
   };

@@ -50,6 +50,8 @@ export interface SettingsInput {
   failureAlertAfter: number;
   /** 0: no silence alert. */
   silenceAlertDays: number;
+  /** Browser mode: every check renders (ADR 0031). */
+  alwaysRender: boolean;
   /** 'account' ('' too), 'none' or 'own' (docs/product.md#quiet-hours). */
   quietMode: string;
   /** The site's own quiet hours, read with quietMode 'own'. */

@@ -69,6 +69,8 @@ export interface TargetSettingsRecord {
   failureAlertAfter: number;
   /** Days without an update before the silence alert; 0: off (docs/product.md#silence-alerts). */
   silenceAlertDays: number;
+  /** Browser mode: every check renders, never answered by asking the page's requests again (ADR 0031). */
+  alwaysRender: boolean;
   /** Whose quiet hours the site keeps (docs/product.md#quiet-hours); `quietHours` for 'own'. */
   quietMode: QuietMode;
   quietHours: QuietHours;

@@ -40,6 +40,7 @@ function input(overrides: Partial<SettingsInput> = {}): SettingsInput {
     paused: false,
     failureAlertAfter: 0,
     silenceAlertDays: 0,
+    alwaysRender: false,
     quietMode: '',
     quietHours: null,
     ...overrides,
@@ -156,6 +157,16 @@ describe('validateSettings', () => {
       field: 'rules',
       reason: 'invalid_json',
     });
+  });
+
+  it('keeps the wish that every check renders for a browser site only', () => {
+    expect(validateSettings(input({ fetchMode: 'browser', alwaysRender: true }), context).alwaysRender).toBe(
+      true,
+    );
+    expect(validateSettings(input({ fetchMode: 'browser' }), context).alwaysRender).toBe(false);
+    expect(validateSettings(input({ fetchMode: 'http', alwaysRender: true }), context).alwaysRender).toBe(
+      false,
+    );
   });
 
   it('refuses a fractional or too long interval', () => {

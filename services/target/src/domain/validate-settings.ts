@@ -173,6 +173,8 @@ export function validateSettings(input: SettingsInput, context: ValidationContex
     contentKind,
     failureAlertAfter,
     silenceAlertDays,
+    // Only the browser renders; an HTTP site keeps none.
+    alwaysRender: fetchMode === 'browser' && input.alwaysRender === true,
     quietMode,
     quietHours,
   };

@@ -66,6 +66,7 @@ export function settingsInput(message: targetV1.TargetSettings | undefined): Set
     paused: message.paused,
     failureAlertAfter: message.failureAlertAfter,
     silenceAlertDays: message.silenceAlertDays,
+    alwaysRender: message.alwaysRender,
     quietMode: message.quietMode,
     quietHours: message.quietHours ?? null,
   };
@@ -124,6 +125,7 @@ export function settingsMessage(site: TargetRecord): targetV1.TargetSettings {
     hasDiscordWebhook: site.sealedDiscordWebhook !== '',
     failureAlertAfter: site.failureAlertAfter,
     silenceAlertDays: site.silenceAlertDays,
+    alwaysRender: site.alwaysRender,
     quietMode: site.quietMode,
     quietHours: { ...site.quietHours, allDay: [...site.quietHours.allDay] },
   };

@@ -117,6 +117,15 @@ export const targetMigrations: Migration[] = [
     `,
   },
   {
+    version: 10,
+    name: 'always render',
+    sql: `
+      -- Browser mode: the person insists every check renders the page (ADR 0031); by default a
+      -- check first asks the page's own requests again and renders only when one differs.
+      ALTER TABLE targets ADD COLUMN always_render boolean NOT NULL DEFAULT false;
+    `,
+  },
+  {
     version: 11,
     name: 'last check in a row of its own',
     sql: `

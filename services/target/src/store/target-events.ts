@@ -125,6 +125,8 @@ export function checkTemplate(site: TargetRecord): checksEventsV1.RunCheck {
     useProxy: site.useProxy,
     sealedSessionState: '',
     previousAreasDigest: '',
+    sealedRevalidationState: '',
+    alwaysRender: site.alwaysRender,
     watch: {
       areas: site.areas.map((area) => ({ areaId: area.areaId, optionsJson: JSON.stringify(area.options) })),
       rulesJson: site.rules ? JSON.stringify(site.rules) : '',

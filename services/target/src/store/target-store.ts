@@ -65,6 +65,7 @@ const COLUMNS = [
   'history_updates',
   'history_days',
   'content_kind',
+  'always_render',
 ] as const;
 
 function values(site: TargetRecord): unknown[] {
@@ -104,6 +105,7 @@ function values(site: TargetRecord): unknown[] {
     site.history.updates,
     site.history.checkDays,
     site.contentKind,
+    site.alwaysRender,
   ];
 }
 

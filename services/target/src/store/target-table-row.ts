@@ -34,6 +34,7 @@ export interface TargetTableRow {
   reader_time_zone: string;
   failure_alert_after: number;
   silence_alert_days: number;
+  always_render: boolean;
   quiet_mode: string;
   quiet_hours: QuietHours | null;
   history_updates: number;
@@ -77,6 +78,7 @@ export function toTargetRecord(row: TargetTableRow): TargetRecord {
     reader: { lang: row.reader_lang, timeZone: row.reader_time_zone },
     failureAlertAfter: row.failure_alert_after,
     silenceAlertDays: row.silence_alert_days,
+    alwaysRender: row.always_render,
     quietMode: row.quiet_mode as TargetRecord['quietMode'],
     quietHours: row.quiet_hours ?? NO_QUIET_HOURS,
     history: { updates: row.history_updates, checkDays: row.history_days },

@@ -113,6 +113,17 @@ export interface RunCheck {
    * "xpath" (xml) (docs/product.md#documents-and-data).
    */
   contentKind: string;
+  /**
+   * Browser mode: what the site's last full render kept for asking its requests again before
+   * rendering (ADR 0031), sealed (context `target:<target id>:revalidation`); kept by the
+   * scheduler as the session is. Empty: none kept.
+   */
+  sealedRevalidationState: string;
+  /**
+   * The person insists on the browser: every browser check renders, nothing is kept for asking
+   * the page's requests again.
+   */
+  alwaysRender: boolean;
 }
 
 /**
@@ -221,6 +232,12 @@ export interface SnapshotCaptured {
    * screenshots on; empty otherwise.
    */
   areasDigest: string;
+  /**
+   * Browser mode: what this check's full render keeps for the next checks (ADR 0031), sealed
+   * (context `target:<target id>:revalidation`); empty when the check kept nothing new (it was
+   * answered without rendering, or the page cannot be revalidated), and the earlier stays kept.
+   */
+  sealedRevalidationState: string;
 }
 
 function createBaseCheckLocator(): CheckLocator {
@@ -715,6 +732,8 @@ function createBaseRunCheck(): RunCheck {
     readerTimeZone: "",
     previousAreasDigest: "",
     contentKind: "",
+    sealedRevalidationState: "",
+    alwaysRender: false,
   };
 }
 
@@ -785,6 +804,12 @@ export const RunCheck: MessageFns<RunCheck> = {
     }
     if (message.contentKind !== "") {
       writer.uint32(178).string(message.contentKind);
+    }
+    if (message.sealedRevalidationState !== "") {
+      writer.uint32(186).string(message.sealedRevalidationState);
+    }
+    if (message.alwaysRender !== false) {
+      writer.uint32(192).bool(message.alwaysRender);
     }
     return writer;
   },
@@ -978,6 +1003,22 @@ export const RunCheck: MessageFns<RunCheck> = {
             message.contentKind = reader.string();
             continue;
           }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.sealedRevalidationState = reader.string();
+            continue;
+          }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.alwaysRender = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1082,6 +1123,16 @@ export const RunCheck: MessageFns<RunCheck> = {
         : isSet(object.content_kind)
         ? globalThis.String(object.content_kind)
         : "",
+      sealedRevalidationState: isSet(object.sealedRevalidationState)
+        ? globalThis.String(object.sealedRevalidationState)
+        : isSet(object.sealed_revalidation_state)
+        ? globalThis.String(object.sealed_revalidation_state)
+        : "",
+      alwaysRender: isSet(object.alwaysRender)
+        ? globalThis.Boolean(object.alwaysRender)
+        : isSet(object.always_render)
+        ? globalThis.Boolean(object.always_render)
+        : false,
     };
   },
 
@@ -1153,6 +1204,12 @@ export const RunCheck: MessageFns<RunCheck> = {
     if (message.contentKind !== "") {
       obj.contentKind = message.contentKind;
     }
+    if (message.sealedRevalidationState !== "") {
+      obj.sealedRevalidationState = message.sealedRevalidationState;
+    }
+    if (message.alwaysRender !== false) {
+      obj.alwaysRender = message.alwaysRender;
+    }
     return obj;
   },
 
@@ -1187,6 +1244,8 @@ export const RunCheck: MessageFns<RunCheck> = {
     message.readerTimeZone = object.readerTimeZone ?? "";
     message.previousAreasDigest = object.previousAreasDigest ?? "";
     message.contentKind = object.contentKind ?? "";
+    message.sealedRevalidationState = object.sealedRevalidationState ?? "";
+    message.alwaysRender = object.alwaysRender ?? false;
     return message;
   },
 };
@@ -1896,6 +1955,7 @@ function createBaseSnapshotCaptured(): SnapshotCaptured {
     sealedSessionState: "",
     watch: undefined,
     areasDigest: "",
+    sealedRevalidationState: "",
   };
 }
 
@@ -1945,6 +2005,9 @@ export const SnapshotCaptured: MessageFns<SnapshotCaptured> = {
     }
     if (message.areasDigest !== "") {
       writer.uint32(122).string(message.areasDigest);
+    }
+    if (message.sealedRevalidationState !== "") {
+      writer.uint32(130).string(message.sealedRevalidationState);
     }
     return writer;
   },
@@ -2082,6 +2145,14 @@ export const SnapshotCaptured: MessageFns<SnapshotCaptured> = {
             message.areasDigest = reader.string();
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.sealedRevalidationState = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2161,6 +2232,11 @@ export const SnapshotCaptured: MessageFns<SnapshotCaptured> = {
         : isSet(object.areas_digest)
         ? globalThis.String(object.areas_digest)
         : "",
+      sealedRevalidationState: isSet(object.sealedRevalidationState)
+        ? globalThis.String(object.sealedRevalidationState)
+        : isSet(object.sealed_revalidation_state)
+        ? globalThis.String(object.sealed_revalidation_state)
+        : "",
     };
   },
 
@@ -2211,6 +2287,9 @@ export const SnapshotCaptured: MessageFns<SnapshotCaptured> = {
     if (message.areasDigest !== "") {
       obj.areasDigest = message.areasDigest;
     }
+    if (message.sealedRevalidationState !== "") {
+      obj.sealedRevalidationState = message.sealedRevalidationState;
+    }
     return obj;
   },
 
@@ -2238,6 +2317,7 @@ export const SnapshotCaptured: MessageFns<SnapshotCaptured> = {
       ? WatchSettings.fromPartial(object.watch)
       : undefined;
     message.areasDigest = object.areasDigest ?? "";
+    message.sealedRevalidationState = object.sealedRevalidationState ?? "";
     return message;
   },
 };

@@ -154,7 +154,14 @@ export interface TargetSettings {
    * account's), "none" (never held) or "own" (quiet_hours below).
    */
   quietMode: string;
-  quietHours?: QuietHours | undefined;
+  quietHours?:
+    | QuietHours
+    | undefined;
+  /**
+   * Browser mode: every check renders the page, never answered by asking its requests again
+   * (docs/product.md#checks, ADR 0031).
+   */
+  alwaysRender: boolean;
 }
 
 export interface RegisterTargetRequest {
@@ -1241,6 +1248,7 @@ function createBaseTargetSettings(): TargetSettings {
     contentKind: "",
     quietMode: "",
     quietHours: undefined,
+    alwaysRender: false,
   };
 }
 
@@ -1326,6 +1334,9 @@ export const TargetSettings: MessageFns<TargetSettings> = {
     }
     if (message.quietHours !== undefined) {
       QuietHours.encode(message.quietHours, writer.uint32(218).fork()).join();
+    }
+    if (message.alwaysRender !== false) {
+      writer.uint32(224).bool(message.alwaysRender);
     }
     return writer;
   },
@@ -1559,6 +1570,14 @@ export const TargetSettings: MessageFns<TargetSettings> = {
             message.quietHours = QuietHours.decode(reader, reader.uint32());
             continue;
           }
+          case 28: {
+            if (tag !== 224) {
+              break;
+            }
+
+            message.alwaysRender = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1680,6 +1699,11 @@ export const TargetSettings: MessageFns<TargetSettings> = {
         : isSet(object.quiet_hours)
         ? QuietHours.fromJSON(object.quiet_hours)
         : undefined,
+      alwaysRender: isSet(object.alwaysRender)
+        ? globalThis.Boolean(object.alwaysRender)
+        : isSet(object.always_render)
+        ? globalThis.Boolean(object.always_render)
+        : false,
     };
   },
 
@@ -1766,6 +1790,9 @@ export const TargetSettings: MessageFns<TargetSettings> = {
     if (message.quietHours !== undefined) {
       obj.quietHours = QuietHours.toJSON(message.quietHours);
     }
+    if (message.alwaysRender !== false) {
+      obj.alwaysRender = message.alwaysRender;
+    }
     return obj;
   },
 
@@ -1803,6 +1830,7 @@ export const TargetSettings: MessageFns<TargetSettings> = {
     message.quietHours = (object.quietHours !== undefined && object.quietHours !== null)
       ? QuietHours.fromPartial(object.quietHours)
       : undefined;
+    message.alwaysRender = object.alwaysRender ?? false;
     return message;
   },
 };
