@@ -48,6 +48,8 @@ export function SecondStep({
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    // Nothing typed yet: the field, which says what it wants, gets the focus back.
+    if (code.trim() === '') return document.getElementById('signin-code')?.focus();
     verify.mutate(useRecovery ? { recovery_code: code.trim() } : { code: code.trim() }, {
       onSettled: focusResult,
     });
@@ -55,7 +57,7 @@ export function SecondStep({
   const failure = verify.error ?? passkey.error;
   const expired = errorCode(failure) === 'sign_in_expired';
   return (
-    <form ref={container} className="form" noValidate onSubmit={submit} data-testid="second-step">
+    <form ref={container} className="form second-step" noValidate onSubmit={submit} data-testid="second-step">
       <h2 className="section-title">{t('security.signin.title')}</h2>
       {failure && <FormMessage tone="error" message={errorText(failure)} />}
       {expired ? (
@@ -78,34 +80,39 @@ export function SecondStep({
                 onChange={setCode}
                 required
               />
-              <button
-                type="submit"
-                className="button primary wide"
-                disabled={verify.isPending || code.trim() === ''}
-              >
+              <button type="submit" className="button primary wide" disabled={verify.isPending}>
                 {verify.isPending ? t('app.loading') : t('security.signin.submit')}
-              </button>
-              <button
-                type="button"
-                className="second-step-switch"
-                onClick={() => {
-                  setUseRecovery(!useRecovery);
-                  setCode('');
-                  verify.reset();
-                }}
-              >
-                {useRecovery ? t('security.signin.useCode') : t('security.signin.useRecovery')}
               </button>
             </>
           )}
           {canPasskey && (
+            <>
+              {hasTotp && (
+                <p className="divider">
+                  <span>{t('signin.or')}</span>
+                </p>
+              )}
+              <button
+                type="button"
+                className={`button wide${hasTotp ? '' : ' primary'}`}
+                disabled={passkey.isPending}
+                onClick={() => passkey.mutate()}
+              >
+                {t('security.signin.usePasskey')}
+              </button>
+            </>
+          )}
+          {hasTotp && (
             <button
               type="button"
-              className={`button wide${hasTotp ? '' : ' primary'}`}
-              disabled={passkey.isPending}
-              onClick={() => passkey.mutate()}
+              className="second-step-switch"
+              onClick={() => {
+                setUseRecovery(!useRecovery);
+                setCode('');
+                verify.reset();
+              }}
             >
-              {t('security.signin.usePasskey')}
+              {useRecovery ? t('security.signin.useCode') : t('security.signin.useRecovery')}
             </button>
           )}
         </>

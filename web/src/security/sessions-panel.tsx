@@ -63,11 +63,8 @@ function SessionRow({ session, timeZone }: { session: SessionJson; timeZone: str
         <span className="muted">
           {session.client_address && t('security.sessions.address', { address: session.client_address })}
         </span>
-        <span className="muted">
-          {t('security.sessions.started', { at: at(session.created_at) })}
-          {' · '}
-          {t('security.sessions.lastSeen', { at: at(session.last_seen_at) })}
-        </span>
+        <span className="muted">{t('security.sessions.started', { at: at(session.created_at) })}</span>
+        <span className="muted">{t('security.sessions.lastSeen', { at: at(session.last_seen_at) })}</span>
         {end.isError && <FormMessage tone="error" message={errorText(end.error)} />}
       </div>
       {!session.current && (

@@ -77,14 +77,13 @@ function SetUp({ onCodes }: { onCodes: (codes: string[]) => void }) {
   }
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    confirm.mutate(code.trim(), {
-      onSuccess: (codes) => {
-        setEnrolment(null);
-        setCode('');
-        onCodes(codes);
-      },
-      onSettled: focusResult,
-    });
+    // mutateAsync: the set-up form is gone once the refetched settings say TOTP is on, and the
+    // codes must still reach the panel that shows them.
+    confirm
+      .mutateAsync(code.trim())
+      .then(onCodes)
+      .catch(() => undefined)
+      .finally(focusResult);
   };
   return (
     <form ref={container} className="form totp-setup" noValidate onSubmit={submit}>
@@ -167,17 +166,11 @@ function DisableForm({ onDisabled }: { onDisabled: () => void }) {
   const [code, setCode] = useState('');
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    disable.mutate(
-      { password, code: code.trim() },
-      {
-        onSuccess: () => {
-          setPassword('');
-          setCode('');
-          onDisabled();
-        },
-        onSettled: focusResult,
-      },
-    );
+    // As with set-up: this form is gone once TOTP reads as off, and the panel still says so.
+    disable
+      .mutateAsync({ password, code: code.trim() })
+      .then(onDisabled)
+      .catch(() => focusResult());
   };
   return (
     <form ref={container} className="form security-subform" noValidate onSubmit={submit}>
