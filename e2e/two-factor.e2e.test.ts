@@ -119,7 +119,7 @@ async function setUpTotp(page: Page, words: Words) {
   await page.getByRole('button', { name: words.turnOn }).click();
   const list = page.getByTestId('recovery-codes').locator('li');
   await expect
-    .poll(async () => ((await list.count()) === 10 ? 10 : await page.locator('main').innerText()), {
+    .poll(async () => ((await list.count()) === 10 ? 10 : await page.locator('main').textContent()), {
       timeout: 15_000,
     })
     .toBe(10);
