@@ -161,6 +161,25 @@ describe('two-factor sign-in with TOTP and recovery codes, through the gateway',
     harness.clock.advance(16 * 60_000);
   });
 
+  it('throttles wrong codes like wrong passwords: ten in fifteen minutes, then even the right code waits', async () => {
+    for (let ticket = 0; ticket < 2; ticket++) {
+      const { browser: guesser } = await signIn(email);
+      for (let i = 0; i < 5; i++) await guesser.post('/api/signin/code', { code: '000000' });
+    }
+    nextStep();
+    const { browser: late } = await signIn(email);
+    expect(await late.post('/api/signin/code', { code: phone(secret) })).toMatchObject({
+      status: 429,
+      body: { error: { code: 'too_many_attempts' } },
+    });
+    expect((await late.get('/api/user_info')).status).toBe(401);
+    harness.clock.advance(16 * 60_000);
+    const { browser: rested } = await signIn(email);
+    expect((await rested.post('/api/signin/code', { code: phone(secret) })).body).toEqual({
+      status: 'signed_in',
+    });
+  });
+
   it('lists the sessions, this one marked; ends one, then all the others', async () => {
     nextStep();
     const { browser: other } = await signIn(email, IPHONE_SAFARI);
