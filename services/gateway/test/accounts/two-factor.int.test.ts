@@ -1,5 +1,6 @@
 import { totpCode } from '@mimamori/account';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectEveryApiRouteDescribed } from '../openapi-coverage.ts';
 import { type AccountHarness, startAccountHarness, tokenIn } from './account-harness.ts';
 import type { TestBrowser } from './test-browser.ts';
 
@@ -39,6 +40,14 @@ const phone = (secret: string) => totpCode(secret, harness.clock.now());
 const nextStep = () => harness.clock.advance(30_000);
 
 describe('two-factor sign-in with TOTP and recovery codes, through the gateway', () => {
+  it('describes every security and second-step route in the OpenAPI document', async () => {
+    const document = await expectEveryApiRouteDescribed(harness.gateway.app);
+    const paths = Object.keys(document.paths).filter((path) =>
+      /^\/api\/(security|signin\/(code|passkey))/.test(path),
+    );
+    expect(paths.length).toBe(14);
+  });
+
   const email = 'tf-owner@example.jp';
   let owner: TestBrowser;
   let secret = '';
