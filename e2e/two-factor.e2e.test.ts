@@ -109,12 +109,16 @@ async function shoot(page: Page, name: string) {
 }
 
 /** Sets TOTP up from the security page: the shown secret typed into "the phone", its recovery codes read. */
-async function setUpTotp(page: Page, words: Words) {
+async function setUpTotp(page: Page, words: Words, lang: 'ja' | 'en') {
   await page.goto(at('/security'));
   await page.getByRole('button', { name: words.setUp }).click();
   const secret = String(await page.getByTestId('totp-secret').textContent()).replace(/\s/g, '');
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   expect(await page.locator('img.totp-qr').getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
+  const panel = page.getByTestId('totp-panel');
+  await mkdir(SHOTS, { recursive: true });
+  await expectNoSeriousAxeViolations(page);
+  await panel.screenshot({ path: `${SHOTS}/37-totp-setup-${lang}-1280.png` });
   await page.getByLabel(words.code).fill(phone(secret));
   await page.getByRole('button', { name: words.turnOn }).click();
   const list = page.getByTestId('recovery-codes').locator('li');
@@ -124,6 +128,8 @@ async function setUpTotp(page: Page, words: Words) {
     })
     .toBe(10);
   const recovery = (await list.allTextContents()).map((code) => code.trim());
+  await expectNoSeriousAxeViolations(page);
+  await panel.screenshot({ path: `${SHOTS}/37-recovery-codes-${lang}-1280.png` });
   return { secret, recovery };
 }
 
@@ -171,7 +177,7 @@ describe('two-factor sign-in, passkeys and sessions in the running product', () 
     await owner.waitForURL((url) => url.pathname === '/');
     await chooseSuggestedTimezone(owner);
 
-    const { secret, recovery } = await setUpTotp(owner, words);
+    const { secret, recovery } = await setUpTotp(owner, words, 'ja');
 
     // Another browser: the password, then the code from the phone (the next step's: the first
     // one was spent turning TOTP on, and a code works once).
@@ -238,7 +244,7 @@ describe('two-factor sign-in, passkeys and sessions in the running product', () 
     await page.waitForURL((url) => url.pathname === '/');
     await chooseSuggestedTimezone(page);
 
-    const { secret } = await setUpTotp(page, words);
+    const { secret } = await setUpTotp(page, words, 'en');
     await page.getByRole('button', { name: 'I have saved them' }).click();
     await page.getByLabel(words.passkeyName).fill('Test laptop');
     await page.getByRole('button', { name: words.addPasskey }).click();
