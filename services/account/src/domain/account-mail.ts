@@ -8,7 +8,7 @@ export type AccountMailKind =
   | 'reset_password'
   | 'support_received'
   | 'chat_link_broken'
-  | 'workspace_invitation';
+  | 'workspace_invitation'
   | 'new_device';
 
 /** A mail the notifier sends for the account service, with the link token it carries. */

@@ -26,7 +26,7 @@ import {
   startTotp,
 } from '../domain/security/totp-actions.ts';
 import { describeUserAgent } from '../domain/security/user-agent.ts';
-import { requireUser } from '../domain/sessions.ts';
+import { requirePerson } from '../domain/sessions.ts';
 import { answering } from './problem-status.ts';
 
 const clientOf = (client: securityV1.SignInClient | undefined): SignInClient & { previous: string } => ({
@@ -52,7 +52,8 @@ export function securityServer(deps: SecurityDeps): securityV1.SecurityServiceSe
     unaryHandler((request: Req) => answering(() => work(request)));
   const sessionUser = (sessionToken: string) => {
     if (isApiTokenShaped(sessionToken)) throw new AccountProblem('forbidden', 'session_required');
-    return requireUser(sessionToken, deps);
+    // The person, not the workspace: second factors and sessions are the person's own sign-in.
+    return requirePerson(sessionToken, deps);
   };
   const signedIn = async (userId: string, client: securityV1.SignInClient | undefined) => {
     const from = clientOf(client);

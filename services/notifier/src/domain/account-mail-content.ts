@@ -349,6 +349,7 @@ function copy(
         '心当たりがなければ、このメールは無視してください。',
       ],
       action: '招待を受ける',
+    },
     new_device: {
       subject: '【Mimamori】新しい端末からログインがありました',
       lines: [
@@ -521,6 +522,7 @@ function copy(
         'If you did not expect this, ignore this mail.',
       ],
       action: 'Accept the invitation',
+    },
     new_device: {
       subject: 'Mimamori: a sign-in from a new device',
       lines: [

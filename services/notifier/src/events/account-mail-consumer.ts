@@ -71,6 +71,7 @@ export function accountMailConsumer(deps: {
               workspaceName: event.workspaceName,
               role: event.memberRole,
               inviterName: event.inviterName,
+            },
             device: {
               browser: event.deviceBrowser,
               os: event.deviceOs,
