@@ -41,6 +41,7 @@ const KNOWN_LONG_FILES: [string, number][] = [
   ['system-tests/unchanged-check-writes.int.test.ts', 72],
   ['e2e/target-detail.e2e.test.ts', 68],
   ['system-tests/failure-alerts.int.test.ts', 65],
+  ['e2e/two-factor.e2e.test.ts', 65],
   ['e2e/api-tokens.e2e.test.ts', 59],
   ['e2e/billing.e2e.test.ts', 55],
   ['e2e/dashboard.e2e.test.ts', 54],

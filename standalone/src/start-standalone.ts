@@ -23,6 +23,7 @@ import {
   diffV1,
   filingsV1,
   invoiceV1,
+  securityV1,
   targetV1,
   webhookV1,
   workspaceV1,
@@ -231,6 +232,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   shutdown.register('closure client', async () => closure.close());
   const audit = createGrpcClient(auditV1.AuditServiceClient, services.account?.grpcAddress ?? '');
   shutdown.register('audit client', async () => audit.close());
+  const security = createGrpcClient(securityV1.SecurityServiceClient, services.account?.grpcAddress ?? '');
+  shutdown.register('security client', async () => security.close());
   const target = createGrpcClient(targetV1.TargetServiceClient, services.target?.grpcAddress ?? '');
   shutdown.register('target client', async () => target.close());
   const history = createGrpcClient(diffV1.HistoryServiceClient, services.diff?.grpcAddress ?? '');
@@ -264,6 +267,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     invoices,
     closure,
     audit,
+    security,
     stripePublishableKey: options.stripe?.publishableKey,
     preview,
     secretBox,

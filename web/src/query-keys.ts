@@ -28,6 +28,9 @@ export const queryKeys = {
   quietHours: ['quiet-hours'] as const,
   /** One page of the workspace's audit log for a filter. */
   auditLog: (query: object) => ['audit-log', query] as const,
+  /** Two-factor sign-in as set, and the sign-in sessions (docs/product.md#two-factor-sign-in). */
+  security: ['security'] as const,
+  sessions: ['security', 'sessions'] as const,
   /** A verification link is used once; its outcome is kept under its token. */
   emailVerification: (token: string) => ['email-verification', token] as const,
   supportFollowUp: (token: string) => ['support-follow-up', token] as const,

@@ -4,6 +4,8 @@ export const routePaths = {
   account: '/account',
   /** The workspace's audit log; query `person`, `kind`, `subject`, `from`, `until`, `page`. */
   auditLog: '/audit',
+  /** Two-factor sign-in, passkeys and the session list. */
+  security: '/security',
   newCard: '/newcard',
   planChange: '/planchange',
   cancel: '/cancel',

@@ -89,6 +89,7 @@ export const routes: RouteObject[] = [
               { path: routePaths.auditLog, lazy: screen(() => import('./pages/audit-log-page.tsx')) },
               { path: routePaths.members, lazy: screen(() => import('./pages/members-page.tsx')) },
               { path: routePaths.invitation, lazy: screen(() => import('./pages/invitation-page.tsx')) },
+              { path: routePaths.security, lazy: screen(() => import('./pages/security-page.tsx')) },
               { path: routePaths.newCard, lazy: screen(() => import('./pages/new-card-page.tsx')) },
               { path: routePaths.planChange, lazy: screen(() => import('./pages/plan-change-page.tsx')) },
               { path: routePaths.cancel, lazy: screen(() => import('./pages/cancel-page.tsx')) },

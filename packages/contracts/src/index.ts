@@ -13,6 +13,8 @@ export * as closureV1 from './gen/mimamori/account/v1/closure.ts';
 // Receipts from the payment provider's invoices, served by the account service (docs/billing.md#receipts).
 export * as invoiceV1 from './gen/mimamori/account/v1/invoice.ts';
 // Signed webhooks, served by the account service (docs/webhooks.md).
+// Two-factor sign-in, passkeys and the session list, served by the account service (docs/adr/0034-two-factor-passkeys-sessions.md).
+export * as securityV1 from './gen/mimamori/account/v1/security.ts';
 export * as webhookV1 from './gen/mimamori/account/v1/webhook.ts';
 // Workspaces, members and invitations, served by the account service (docs/adr/0033-workspaces-are-accounts.md).
 export * as workspaceV1 from './gen/mimamori/account/v1/workspace.ts';

@@ -48,6 +48,13 @@ export const AUDIT_ACTIONS = [
   'settings.mail_added',
   'settings.mail_removed',
   'settings.quiet_hours_changed',
+  'settings.totp_enabled',
+  'settings.totp_disabled',
+  'settings.recovery_codes_renewed',
+  'settings.passkey_added',
+  'settings.passkey_removed',
+  'settings.session_ended',
+  'settings.other_sessions_ended',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

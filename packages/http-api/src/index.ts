@@ -18,6 +18,7 @@ export * from './operator.ts';
 export * from './page-steps.ts';
 export * from './preview.ts';
 export * from './quiet-hours.ts';
+export * from './security.ts';
 export * from './service.ts';
 export * from './site-row.ts';
 export * from './target.ts';

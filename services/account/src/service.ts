@@ -14,6 +14,7 @@ import {
   chatLinkV1,
   closureV1,
   invoiceV1,
+  securityV1,
   webhookV1,
   workspaceV1,
 } from '@mimamori/contracts';
@@ -58,6 +59,7 @@ import { billingServer } from './grpc/billing-server.ts';
 import { chatLinkServer } from './grpc/chat-link-server.ts';
 import { closureServer } from './grpc/closure-server.ts';
 import { invoiceServer } from './grpc/invoice-server.ts';
+import { securityServer } from './grpc/security-server.ts';
 import { webhookServer } from './grpc/webhook-server.ts';
 import { workAfterAnswer } from './grpc/work-after-answer.ts';
 import { workspaceServer } from './grpc/workspace-server.ts';
@@ -70,6 +72,7 @@ import { createClosureStore } from './store/closure-store.ts';
 import { createExpiredRowsStore } from './store/expired-rows-store.ts';
 import { createInvoiceStore } from './store/invoice-store.ts';
 import { ACCOUNT_SCHEMA, accountMigrations } from './store/migrations.ts';
+import { createSecurityStore } from './store/security-store.ts';
 import { createTrialStore } from './store/trial-store.ts';
 import { createWebhookStore } from './store/webhook-store.ts';
 import { createWorkspaceStore } from './store/workspace-store.ts';
@@ -201,11 +204,18 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
   const chatLinks = createChatLinkStore(db, secretBox);
   const chatLinkContext = (userId: string, id: string) => `account:${userId}:chat_link:${id}`;
   const adapters = options.chatAdapters ?? chatAdapters();
-  const implementation = accountServer({
+  const totpContext = (userId: string) => `account:${userId}:totp`;
+  const securityDeps = {
     accounts,
     clock,
     passwords,
     newId: randomUUID,
+    security: createSecurityStore(db),
+    sealTotp: (secret: string, userId: string) => secretBox.seal(secret, totpContext(userId)),
+    openTotp: (sealed: string, userId: string) => secretBox.open(sealed, totpContext(userId)),
+  };
+  const implementation = accountServer({
+    ...securityDeps,
     logger,
     prices: options.prices ?? {},
     discord: {
@@ -240,6 +250,7 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     outbox: true,
     grpc: [
       { definition: accountV1.AccountServiceService, implementation },
+      { definition: securityV1.SecurityServiceService, implementation: securityServer(securityDeps) },
       {
         definition: workspaceV1.WorkspaceServiceService,
         implementation: workspaceServer({

@@ -297,7 +297,14 @@ describe('workspaces in the account service', () => {
     const hashes = Object.fromEntries(rows.map((row) => [row.id, row.password_hash]));
     expect(hashes[owner.userId]).not.toBe(hashes[viewer.userId]);
     const signIn = (email: string, password: string) =>
-      unary(accounts, 'signIn', { email, password, clientAddress: '192.0.2.1', previousSessionToken: '' });
+      unary(accounts, 'signIn', {
+        email,
+        password,
+        clientAddress: '192.0.2.1',
+        previousSessionToken: '',
+        userAgent: '',
+        deviceToken: '',
+      });
     await expect(signIn(owner.email, 'abcd1234')).resolves.toMatchObject({
       sessionToken: expect.any(String),
     });

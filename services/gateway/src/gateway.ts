@@ -11,6 +11,7 @@ import type {
   diffV1,
   filingsV1,
   invoiceV1,
+  securityV1,
   targetV1,
   webhookV1,
   workspaceV1,
@@ -48,6 +49,7 @@ import { previewRoutes } from './http/preview-routes.ts';
 import { quietHoursRoutes } from './http/quiet-hours-routes.ts';
 import { roleGuard } from './http/route-roles.ts';
 import { type RouteEntry, recordRoutes } from './http/route-table.ts';
+import { securityRoutes } from './http/security-routes.ts';
 import { spaRoutes } from './http/spa-routes.ts';
 import { supportRoutes } from './http/support-routes.ts';
 import { targetRoutes } from './http/target-routes.ts';
@@ -84,6 +86,8 @@ export interface GatewayDeps {
   audit?: auditV1.AuditServiceClient | undefined;
   /** The account service's closing of an account; the delete route exists only with it. */
   closure?: closureV1.AccountClosureServiceClient | undefined;
+  /** The account service's two-factor sign-in, passkeys and session list; their routes exist only with it. */
+  security?: securityV1.SecurityServiceClient | undefined;
   /** Stripe's publishable key for the browser's Payment Element; the test card form without it. */
   stripePublishableKey?: string | undefined;
   /** The crawler's wizard preview; the /api/preview routes exist only with it. */
@@ -193,6 +197,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   apiAccessRoutes(app, deps);
   if (deps.audit) auditRoutes(app, { audit: deps.audit });
   quietHoursRoutes(app, deps);
+  if (deps.security) securityRoutes(app, { security: deps.security, publicUrl: deps.publicUrl });
   if (deps.webhooks) {
     const receiver = deps.webhookReceiver;
     webhookRoutes(app, {

@@ -32,6 +32,7 @@ await runStatelessProcess('gateway', gatewayEnv, async ({ config, logger, isShut
     invoices: clients.invoices,
     closure: clients.closure,
     audit: clients.audit,
+    security: clients.security,
     stripePublishableKey: config.STRIPE_PUBLISHABLE_KEY || undefined,
     preview: clients.preview,
     secretBox: config.SECRET_KEYS ? createSecretBox(config.SECRET_KEYS) : undefined,

@@ -1,3 +1,4 @@
+import type { SignInAnswer } from '@mimamori/http-api';
 import { apiRequest } from './client.ts';
 
 export type SignUpInput = {
@@ -15,9 +16,12 @@ export function signUp(input: SignUpInput): Promise<void> {
   return apiRequest<void>('/api/signup', { method: 'POST', body: input });
 }
 
-/** POST /api/signin: the gateway sets the session cookie. */
-export function signIn(input: { email: string; password: string }): Promise<void> {
-  return apiRequest<void>('/api/signin', { method: 'POST', body: input });
+/**
+ * POST /api/signin: the gateway sets the session cookie, or (the account has a second factor)
+ * answers second_factor_required and keeps the accepted password's ticket in its own cookie.
+ */
+export function signIn(input: { email: string; password: string }): Promise<SignInAnswer> {
+  return apiRequest<SignInAnswer>('/api/signin', { method: 'POST', body: input });
 }
 
 export type VerifyOutcome = 'verified' | 'already_verified';

@@ -1,4 +1,4 @@
-import type { ChangeEvent, HTMLInputAutoCompleteAttribute } from 'react';
+import type { ChangeEvent, HTMLAttributes, HTMLInputAutoCompleteAttribute } from 'react';
 
 type TextFieldProps = {
   id: string;
@@ -13,6 +13,8 @@ type TextFieldProps = {
   error?: string | undefined;
   required?: boolean;
   disabled?: boolean;
+  /** The keyboard a phone shows: `numeric` for a one-time code. */
+  inputMode?: HTMLAttributes<HTMLInputElement>['inputMode'];
 };
 
 /** A labelled input whose hint and error are tied to it with aria-describedby. */
@@ -27,6 +29,7 @@ export function TextField({
   error,
   required,
   disabled,
+  inputMode,
 }: TextFieldProps) {
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
@@ -44,6 +47,7 @@ export function TextField({
         autoComplete={autoComplete}
         required={required}
         disabled={disabled}
+        inputMode={inputMode}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy || undefined}
         onChange={(event: ChangeEvent<HTMLInputElement>) => onChange(event.target.value)}

@@ -30,6 +30,8 @@ import quietHoursErrorsEn from './features/errors-quiet-hours.en.json';
 import quietHoursErrorsJa from './features/errors-quiet-hours.ja.json';
 import receiptErrorsEn from './features/errors-receipts.en.json';
 import receiptErrorsJa from './features/errors-receipts.ja.json';
+import securityErrorsEn from './features/errors-security.en.json';
+import securityErrorsJa from './features/errors-security.ja.json';
 import targetErrorsEn from './features/errors-target.en.json';
 import targetErrorsJa from './features/errors-target.ja.json';
 import webhookErrorsEn from './features/errors-webhook.en.json';
@@ -48,6 +50,8 @@ import quietHoursEn from './features/quietHours.en.json';
 import quietHoursJa from './features/quietHours.ja.json';
 import receiptsEn from './features/receipts.en.json';
 import receiptsJa from './features/receipts.ja.json';
+import securityEn from './features/security.en.json';
+import securityJa from './features/security.ja.json';
 import siteDetailEn from './features/siteDetail.en.json';
 import siteDetailJa from './features/siteDetail.ja.json';
 import tourEn from './features/tour.en.json';
@@ -82,6 +86,7 @@ export const ja = {
     ...quietHoursErrorsJa,
     ...auditErrorsJa,
     ...workspaceErrorsJa,
+    ...securityErrorsJa,
   },
   dashboard: { ...dashboardJa, filings: filingsJa },
   wizard: wizardJa,
@@ -100,6 +105,7 @@ export const ja = {
   auditLog: auditLogJa,
   editConflict: editConflictJa,
   workspaces: workspacesJa,
+  security: securityJa,
 };
 
 // English must carry every key the Japanese catalogue has; tsc fails on a missing one.
@@ -119,6 +125,7 @@ export const en: typeof ja = {
     ...quietHoursErrorsEn,
     ...auditErrorsEn,
     ...workspaceErrorsEn,
+    ...securityErrorsEn,
   },
   dashboard: { ...dashboardEn, filings: filingsEn },
   wizard: wizardEn,
@@ -137,6 +144,7 @@ export const en: typeof ja = {
   auditLog: auditLogEn,
   editConflict: editConflictEn,
   workspaces: workspacesEn,
+  security: securityEn,
 };
 
 export type Catalogue = typeof ja;

@@ -58,6 +58,12 @@ export default function AccountPage() {
       <div className="account-grid">
         <ProfileSection account={data} />
         <PasswordSection hasPassword={data.has_password} />
+        <AccountSection id="security" title={t('pages.security')}>
+          <p className="lead">{t('security.accountLinkLead')}</p>
+          <Link className="button" to={routePaths.security}>
+            {t('security.accountLink')}
+          </Link>
+        </AccountSection>
         <SubscriptionSection account={data} />
         <AccountSection id="settings" title={t('account.settings')}>
           <DisplaySettingsForm account={data} />

@@ -11,6 +11,7 @@ import { useSignIn } from '../hooks/use-auth.ts';
 import { useXSignInAvailable } from '../hooks/use-x-sign-in-available.ts';
 import { nextPathFrom } from '../next-path.ts';
 import { routePaths } from '../route-paths.ts';
+import { PasskeySignInButton, type SecondFactor, SecondStep } from '../security/second-step.tsx';
 import { Page } from '../shell/page.tsx';
 
 type Problems = { email?: string; password?: string };
@@ -26,8 +27,14 @@ export default function SigninPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [problems, setProblems] = useState<Problems>({});
-  // The gateway sends a failed X sign-in back here with ?error=x_sign_in_failed.
+  // The gateway sends a failed X sign-in back here with ?error=x_sign_in_failed, and one that
+  // needs its second factor with ?second_factor=totp,passkey.
   const xError = search.get('error');
+  const [secondFactor, setSecondFactor] = useState<SecondFactor[] | null>(() => {
+    const asked = search.get('second_factor');
+    return asked ? (asked.split(',').filter((m) => m === 'totp' || m === 'passkey') as SecondFactor[]) : null;
+  });
+  const done = () => navigate(nextPathFrom(search), { replace: true });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -40,13 +47,31 @@ export default function SigninPage() {
     signIn.mutate(
       { email: email.trim(), password },
       {
-        onSuccess: () => navigate(nextPathFrom(search), { replace: true }),
+        onSuccess: (answer) => {
+          if (answer?.status === 'second_factor_required') setSecondFactor(answer.methods ?? ['totp']);
+          else done();
+        },
         onSettled: focusResult,
       },
     );
   };
 
   const failure = signIn.error;
+  if (secondFactor) {
+    return (
+      <Page title="signin">
+        <SecondStep
+          methods={secondFactor}
+          onDone={done}
+          onRestart={() => {
+            setSecondFactor(null);
+            setPassword('');
+            signIn.reset();
+          }}
+        />
+      </Page>
+    );
+  }
   return (
     <Page title="signin">
       <form ref={container} className="form" noValidate onSubmit={submit}>
@@ -76,16 +101,17 @@ export default function SigninPage() {
           {signIn.isPending ? t('app.loading') : t('signin.submit')}
         </button>
       </form>
-      {xAvailable && (
-        <div className="alternative-sign-in">
-          <p className="divider">
-            <span>{t('signin.or')}</span>
-          </p>
+      <div className="alternative-sign-in">
+        <p className="divider">
+          <span>{t('signin.or')}</span>
+        </p>
+        <PasskeySignInButton onDone={done} />
+        {xAvailable && (
           <a className="button wide x-button" href={X_SIGN_IN_PATH}>
             {t('signin.withX')}
           </a>
-        </div>
-      )}
+        )}
+      </div>
       <ul className="form-links">
         <li>
           <Link to={routePaths.resetPassword}>{t('signin.forgot')}</Link>

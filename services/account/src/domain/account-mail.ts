@@ -8,7 +8,8 @@ export type AccountMailKind =
   | 'reset_password'
   | 'support_received'
   | 'chat_link_broken'
-  | 'workspace_invitation';
+  | 'workspace_invitation'
+  | 'new_device';
 
 /** A mail the notifier sends for the account service, with the link token it carries. */
 export interface AccountMail {
@@ -24,4 +25,6 @@ export interface AccountMail {
   chat?: { platform: string; label: string; reason: string };
   /** workspace_invitation: the workspace's name, the role offered and who invited. */
   invitation?: { workspaceName: string; role: string; inviterName: string };
+  /** new_device: the browser, the address and the time of the sign-in, written in the user's zone. */
+  device?: { browser: string; os: string; clientAddress: string; at: Date; timezone: string };
 }

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { AccountDeps } from './account-deps.ts';
 import { AccountProblem } from './account-problem.ts';
 import { normaliseEmail } from './credentials.ts';
-import { type IssuedSession, openSession } from './sessions.ts';
+import { afterFirstFactor, type FirstFactorOutcome } from './security/after-password.ts';
+import type { SecurityDeps } from './security/security-deps.ts';
 import { isThrottled, SIGN_IN_WINDOW_MS } from './sign-in-throttle.ts';
 
 // Verified against when the address is unknown, so an unknown address takes as long as a
@@ -18,9 +19,11 @@ export interface SignInInput {
   password: string;
   clientAddress: string;
   previousSessionToken: string;
+  userAgent: string;
+  deviceToken: string;
 }
 
-export async function signIn(input: SignInInput, deps: AccountDeps): Promise<IssuedSession> {
+export async function signIn(input: SignInInput, deps: SecurityDeps): Promise<FirstFactorOutcome> {
   const email = normaliseEmail(input.email);
   const accountKey = email.toLowerCase().slice(0, 254);
   const now = deps.clock.now();
@@ -47,5 +50,5 @@ export async function signIn(input: SignInInput, deps: AccountDeps): Promise<Iss
   await deps.accounts.clearSignInAttempt(attemptId);
   // Only someone who knows the password learns this, so it reveals no account.
   if (!user.emailVerified) throw new AccountProblem('precondition', 'email_not_verified');
-  return openSession(user.id, input.previousSessionToken, deps);
+  return afterFirstFactor(user.id, input.previousSessionToken, input, deps);
 }

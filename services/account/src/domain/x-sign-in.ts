@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { AccountDeps } from './account-deps.ts';
 import { AccountProblem } from './account-problem.ts';
 import { currencyForLang } from './profile-fields.ts';
-import { type IssuedSession, openSession } from './sessions.ts';
+import { afterFirstFactor, type FirstFactorOutcome } from './security/after-password.ts';
+import type { SecurityDeps } from './security/security-deps.ts';
 import { startTrial } from './trial.ts';
 
 /** X's OAuth 2.0 endpoints (or a stand-in provider's), from configuration. */
@@ -80,9 +80,17 @@ async function fetchXUser(config: XOAuthConfig, accessToken: string): Promise<{ 
  */
 export async function finishXSignIn(
   config: XOAuthConfig | null,
-  input: { code: string; codeVerifier: string; redirectUri: string; previousSessionToken: string },
-  deps: AccountDeps,
-): Promise<IssuedSession> {
+  input: {
+    code: string;
+    codeVerifier: string;
+    redirectUri: string;
+    previousSessionToken: string;
+    clientAddress: string;
+    userAgent: string;
+    deviceToken: string;
+  },
+  deps: SecurityDeps,
+): Promise<FirstFactorOutcome> {
   if (!config) throw new AccountProblem('precondition', 'x_sign_in_unavailable');
   if (!input.code || !input.codeVerifier) throw new AccountProblem('unauthenticated', 'x_sign_in_failed');
   const tokens = await postForm(
@@ -117,5 +125,5 @@ export async function finishXSignIn(
     user = await deps.accounts.findByXSubject(subject);
   }
   if (!user || user.deleted) throw new AccountProblem('unauthenticated', 'x_sign_in_failed');
-  return openSession(user.id, input.previousSessionToken, deps);
+  return afterFirstFactor(user.id, input.previousSessionToken, input, deps);
 }

@@ -4,7 +4,6 @@ import type { PlanPrices } from '@mimamori/plans';
 import { NO_QUIET_HOURS, type QuietHours } from '@mimamori/quiet-hours';
 import type { Logger } from '@mimamori/runtime';
 import { unaryHandler } from '@mimamori/service-host';
-import type { AccountDeps } from '../domain/account-deps.ts';
 import { AccountProblem } from '../domain/account-problem.ts';
 import {
   addMail,
@@ -19,6 +18,8 @@ import { createAccount } from '../domain/create-account.ts';
 import { type DiscordLinkDeps, linkDiscord, unlinkDiscord } from '../domain/discord-link.ts';
 import { changePassword, requestPasswordReset, resetPassword } from '../domain/passwords.ts';
 import { saveQuietHours } from '../domain/quiet-hours-settings.ts';
+import type { FirstFactorOutcome } from '../domain/security/after-password.ts';
+import type { SecurityDeps } from '../domain/security/security-deps.ts';
 import { hashSessionToken } from '../domain/session-token.ts';
 import { findSessionUser, requireCaller, requirePerson, requireUser } from '../domain/sessions.ts';
 import { signIn } from '../domain/sign-in.ts';
@@ -44,7 +45,7 @@ import type { WorkAfterAnswer } from './work-after-answer.ts';
  */
 const SIGN_UP_ANSWER_MS = 300;
 
-export interface AccountServerDeps extends AccountDeps {
+export interface AccountServerDeps extends SecurityDeps {
   logger: Logger;
   prices: PlanPrices;
   discord: Omit<DiscordLinkDeps, 'accounts'>;
@@ -112,8 +113,7 @@ export function accountServer(deps: AccountServerDeps): accountV1.AccountService
     }),
 
     signIn: rpc(async (request: accountV1.SignInRequest) => {
-      const session = await signIn(request, deps);
-      return { sessionToken: session.token, expiresAt: session.expiresAt };
+      return firstFactorAnswer(await signIn(request, deps));
     }),
 
     signOut: rpc(async (request: accountV1.SignOutRequest) => {
@@ -213,8 +213,7 @@ export function accountServer(deps: AccountServerDeps): accountV1.AccountService
     ),
 
     finishXSignIn: rpc(async (request: accountV1.FinishXSignInRequest) => {
-      const session = await finishXSignIn(deps.xOAuth, request, deps);
-      return { sessionToken: session.token, expiresAt: session.expiresAt };
+      return firstFactorAnswer(await finishXSignIn(deps.xOAuth, request, deps));
     }),
 
     // Internal: the notifier asks by user id; the webhook stays sealed on the way.
@@ -260,6 +259,21 @@ export function accountServer(deps: AccountServerDeps): accountV1.AccountService
       return { quietHours: quietHoursMessage(saved.quiet), revision: saved.revision };
     }),
   };
+}
+
+/** A session, or the ticket for the second step (the account has a second factor). */
+function firstFactorAnswer(outcome: FirstFactorOutcome): accountV1.SignInResponse {
+  if (outcome.kind === 'second_factor') {
+    return accountV1.SignInResponse.fromPartial({
+      secondFactorTicket: outcome.ticket,
+      secondFactorMethods: outcome.methods,
+    });
+  }
+  return accountV1.SignInResponse.fromPartial({
+    sessionToken: outcome.token,
+    expiresAt: outcome.expiresAt,
+    deviceToken: outcome.deviceToken,
+  });
 }
 
 function quietHoursMessage(quiet: QuietHours): targetsEventsV1.QuietHours {

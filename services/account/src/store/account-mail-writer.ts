@@ -32,7 +32,8 @@ export async function writeAccountMail(tx: Sql, box: SecretBox, mail: AccountMai
       sealedToken: token ? box.seal(token.token, eventId) : '',
       supportType: mail.supportType ?? '',
       plan: 0,
-      timezone: '',
+      billingDate: mail.device?.at,
+      timezone: mail.device?.timezone ?? '',
       price: 0,
       currency: '',
       cycle: '',
@@ -42,6 +43,9 @@ export async function writeAccountMail(tx: Sql, box: SecretBox, mail: AccountMai
       workspaceName: mail.invitation?.workspaceName ?? '',
       memberRole: mail.invitation?.role ?? '',
       inviterName: mail.invitation?.inviterName ?? '',
+      deviceBrowser: mail.device?.browser ?? '',
+      deviceOs: mail.device?.os ?? '',
+      deviceClientAddress: mail.device?.clientAddress ?? '',
     }),
   });
 }

@@ -169,6 +169,7 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
     },
 
     async findSession(tokenHash, now) {
+      // The session list's "last seen", written at most once a minute per session, not per request.
       // The session's workspace when the person still belongs to it, else the person's own. An
       // account no membership names at all (made before memberships, or by a test's insert) is
       // its own person's personal workspace, owned by them.
@@ -178,7 +179,11 @@ export function createAccountStore(db: Db, box: SecretBox): AccountPort {
         role: string | null;
         deleted_at: Date | null;
       }>(
-        `SELECT s.user_id AS person_id,
+        `WITH seen AS (
+           UPDATE ${S}.sessions SET last_seen_at = $2
+            WHERE token_hash = $1 AND expires_at > $2
+              AND (last_seen_at IS NULL OR last_seen_at < $2::timestamptz - interval '1 minute'))
+         SELECT s.user_id AS person_id,
                 COALESCE(cur.workspace_id, s.user_id) AS workspace_id,
                 COALESCE(cur.role, own.role,
                          CASE WHEN EXISTS (SELECT 1 FROM ${S}.memberships m WHERE m.workspace_id = s.user_id)

@@ -327,6 +327,9 @@ async function writeBillingMails(
         workspaceName: '',
         memberRole: '',
         inviterName: '',
+        deviceBrowser: '',
+        deviceOs: '',
+        deviceClientAddress: '',
       }),
     });
   }

@@ -54,6 +54,9 @@ export function createClosureStore(db: Db): ClosurePort {
             workspaceName: '',
             memberRole: '',
             inviterName: '',
+            deviceBrowser: '',
+            deviceOs: '',
+            deviceClientAddress: '',
           }),
         });
       });

@@ -25,8 +25,15 @@ export function createExpiredRowsStore(db: Db): ExpiredRowsPort {
       );
       // A chat link's code lives 15 minutes; past it, it can only be refused.
       const chatCodes = await db.query(`DELETE FROM ${S}.chat_link_codes WHERE expires_at < $1`, [now]);
+      // A password waiting for its second factor, or a passkey challenge, lives minutes.
+      const pending = await db.query(`DELETE FROM ${S}.pending_sign_ins WHERE expires_at < $1`, [now]);
       return (
-        failures.rowCount + tokens.rowCount + sessions.rowCount + apiTokens.rowCount + chatCodes.rowCount
+        failures.rowCount +
+        tokens.rowCount +
+        sessions.rowCount +
+        apiTokens.rowCount +
+        chatCodes.rowCount +
+        pending.rowCount
       );
     },
   };

@@ -282,6 +282,69 @@ export const accountMigrations: Migration[] = [
     `,
   },
   {
+    version: 14,
+    name: 'two-factor sign-in, passkeys, session list, known devices',
+    sql: `
+      -- docs/product.md#two-factor-sign-in. A session gets an id the session list can name (the
+      -- token's hash never leaves the service), the browser it was opened from and when it was last used.
+      ALTER TABLE sessions
+        ADD COLUMN id uuid NOT NULL DEFAULT gen_random_uuid(),
+        ADD COLUMN user_agent text NOT NULL DEFAULT '',
+        ADD COLUMN client_address text NOT NULL DEFAULT '',
+        ADD COLUMN last_seen_at timestamptz;
+      CREATE UNIQUE INDEX sessions_id_key ON sessions (id);
+
+      -- The TOTP secret sealed with the secret box (context: the user id); confirmed_at stays NULL
+      -- while the user has not yet typed a first code, and such a row asks nothing at sign-in.
+      -- last_step is the newest 30-second step a code was accepted for: a code is good once.
+      CREATE TABLE totp_factors (
+        user_id uuid PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        sealed_secret text NOT NULL,
+        created_at timestamptz NOT NULL,
+        confirmed_at timestamptz,
+        last_step bigint NOT NULL DEFAULT 0
+      );
+      -- Only a hash of each recovery code; used_at marks the one use it has.
+      CREATE TABLE recovery_codes (
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        code_hash text NOT NULL,
+        used_at timestamptz,
+        PRIMARY KEY (user_id, code_hash)
+      );
+      CREATE TABLE passkeys (
+        id uuid PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        credential_id text NOT NULL UNIQUE,
+        public_key bytea NOT NULL,
+        counter bigint NOT NULL DEFAULT 0,
+        transports text[] NOT NULL DEFAULT '{}',
+        name text NOT NULL,
+        created_at timestamptz NOT NULL,
+        last_used_at timestamptz
+      );
+      CREATE INDEX passkeys_user_id_idx ON passkeys (user_id);
+      -- A password accepted for an account with a second factor, waiting for that factor; and the
+      -- WebAuthn challenges handed out. Both by the hash of what the browser holds, short-lived.
+      CREATE TABLE pending_sign_ins (
+        ticket_hash text PRIMARY KEY,
+        user_id uuid REFERENCES users (id) ON DELETE CASCADE,
+        purpose text NOT NULL,
+        challenge text NOT NULL DEFAULT '',
+        failures integer NOT NULL DEFAULT 0,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX pending_sign_ins_expiry_idx ON pending_sign_ins (expires_at);
+      -- Browsers an account has signed in from, by the hash of the device cookie: a sign-in from any
+      -- other sends the new-device mail.
+      CREATE TABLE known_devices (
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        device_hash text NOT NULL,
+        first_seen_at timestamptz NOT NULL,
+        PRIMARY KEY (user_id, device_hash)
+      );
+    `,
+  },
+  {
     version: 15,
     name: 'audit log',
     sql: `

@@ -8,6 +8,7 @@ import {
   diffV1,
   filingsV1,
   invoiceV1,
+  securityV1,
   targetV1,
   webhookV1,
   workspaceV1,
@@ -36,6 +37,7 @@ export type ServiceClients = Pick<
   | 'invoices'
   | 'closure'
   | 'audit'
+  | 'security'
   | 'preview'
   | 'target'
   | 'history'
@@ -65,6 +67,8 @@ export async function connectServices(addresses: ServiceAddresses): Promise<Serv
   const closure = createGrpcClient(closureV1.AccountClosureServiceClient, addresses.account);
   // And the audit log (ADR 0036).
   const audit = createGrpcClient(auditV1.AuditServiceClient, addresses.account);
+  // And two-factor sign-in, passkeys and the session list (ADR 0034).
+  const security = createGrpcClient(securityV1.SecurityServiceClient, addresses.account);
   // Each preview session is served by the crawler that opened it (ADR 0011).
   const preview = addresses.crawler ? previewCrawlers(addresses.crawler) : undefined;
   const target = addresses.target
@@ -88,6 +92,7 @@ export async function connectServices(addresses: ServiceAddresses): Promise<Serv
     invoices,
     closure,
     audit,
+    security,
     preview,
     target,
     history,
@@ -106,6 +111,7 @@ export async function connectServices(addresses: ServiceAddresses): Promise<Serv
         invoices,
         closure,
         audit,
+        security,
       ])
         client?.close();
       await history?.blobs.close();

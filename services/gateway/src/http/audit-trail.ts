@@ -251,7 +251,31 @@ const RULES: Record<string, AuditRule> = {
       );
     },
   },
-  'POST /api/signin': { action: 'signin.succeeded', details: () => ({ method: 'password' }) },
+  // A right password for an account with a second factor opens no session yet: the second step
+  // records the sign-in, naming the factor.
+  'POST /api/signin': {
+    action: 'signin.succeeded',
+    done: ({ reply }) => newSession(reply) !== '',
+    details: () => ({ method: 'password' }),
+  },
+  'POST /api/signin/code': {
+    action: 'signin.succeeded',
+    details: ({ body }) => ({ method: text(body.recovery_code) ? 'recovery_code' : 'totp' }),
+  },
+  'POST /api/signin/passkey': { action: 'signin.succeeded', details: () => ({ method: 'passkey' }) },
+  'POST /api/security/totp/confirm': { action: 'settings.totp_enabled' },
+  'POST /api/security/totp/disable': { action: 'settings.totp_disabled' },
+  'POST /api/security/recovery_codes': { action: 'settings.recovery_codes_renewed' },
+  'POST /api/security/passkeys': {
+    action: 'settings.passkey_added',
+    subject: ({ answer }) => ({ kind: 'passkey', id: text(answer.id), label: text(answer.name) }),
+  },
+  'POST /api/security/passkeys/delete': {
+    action: 'settings.passkey_removed',
+    subject: ({ body }) => ({ kind: 'passkey', id: text(body.passkey_id), label: '' }),
+  },
+  'POST /api/security/sessions/end': { action: 'settings.session_ended' },
+  'POST /api/security/sessions/end_others': { action: 'settings.other_sessions_ended' },
   'GET /api/signin/x/callback': {
     action: 'signin.succeeded',
     done: ({ reply }) => newSession(reply) !== '',

@@ -4,6 +4,7 @@ import {
   accountRefusals,
   resetBody,
   resetRequestBody,
+  signInAnswer,
   signInBody,
   signUpBody,
   verifyBody,
@@ -14,6 +15,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sendAccountFailure } from './account-failure.ts';
 import { answer } from './answer.ts';
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from './session-cookie.ts';
+import { clearPendingSignIn, setDeviceCookie, setPendingSignIn, signInClient } from './sign-in-cookies.ts';
 
 /**
  * Runs an account route's work in the request's trace and answers account refusals with their
@@ -62,10 +64,10 @@ export function authRoutes(app: FastifyInstance, deps: { account: accountV1.Acco
     {
       schema: {
         summary:
-          'Sign in; sets a new httpOnly session cookie (the previous one ends). Throttled per account and address.',
+          'Sign in; sets a new httpOnly session cookie (the previous one ends), or asks for the second factor (POST /api/signin/code or a passkey). Throttled per account and address.',
         body: signInBody,
         response: {
-          200: accountAnswers.signedIn.describe('Signed in (Set-Cookie mimamori_session)'),
+          200: signInAnswer,
           401: accountRefusals.credentials,
           403: csrf,
           409: accountRefusals.notVerified,
@@ -75,13 +77,19 @@ export function authRoutes(app: FastifyInstance, deps: { account: accountV1.Acco
     },
     (request, reply) =>
       accountWork(request, reply, async () => {
-        const { sessionToken } = await unary(account, 'signIn', {
+        const answer = await unary(account, 'signIn', {
           email: request.body?.email ?? '',
           password: request.body?.password ?? '',
-          clientAddress: request.ip,
-          previousSessionToken: request.cookies[SESSION_COOKIE] ?? '',
+          ...signInClient(request, request.cookies[SESSION_COOKIE] ?? ''),
         });
-        setSessionCookie(reply, sessionToken);
+        if (answer.secondFactorTicket) {
+          setPendingSignIn(reply, answer.secondFactorTicket);
+          const methods = answer.secondFactorMethods.filter((m) => m === 'totp' || m === 'passkey');
+          return reply.send({ status: 'second_factor_required', methods });
+        }
+        clearPendingSignIn(reply);
+        setSessionCookie(reply, answer.sessionToken);
+        setDeviceCookie(reply, answer.deviceToken);
         return reply.send({ status: 'signed_in' });
       }),
   );

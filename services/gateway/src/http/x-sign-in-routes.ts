@@ -5,6 +5,7 @@ import { unary, withIncomingHttpContext } from '@mimamori/runtime';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { SESSION_COOKIE, setSessionCookie } from './session-cookie.ts';
+import { setDeviceCookie, setPendingSignIn, signInClient } from './sign-in-cookies.ts';
 
 const START_PATH = '/api/signin/x';
 const CALLBACK_PATH = '/api/signin/x/callback';
@@ -70,7 +71,11 @@ export function xSignInRoutes(
       schema: {
         summary: 'The provider sends the browser back here; signs in (creating the account on first use)',
         querystring: xCallbackQuery,
-        response: { 302: redirect('To / signed in, or to /signin?error=x_sign_in_failed') },
+        response: {
+          302: redirect(
+            'To / signed in, to /signin?second_factor=totp,passkey for the second step, or to /signin?error=x_sign_in_failed',
+          ),
+        },
       },
     },
     (request, reply) =>
@@ -86,14 +91,20 @@ export function xSignInRoutes(
         )
           return failed(reply);
         try {
-          const { sessionToken } = await unary(deps.account, 'finishXSignIn', {
+          const answer = await unary(deps.account, 'finishXSignIn', {
             code: query.code,
             codeVerifier,
             redirectUri: callbackUrl(request, deps.publicUrl),
-            previousSessionToken: request.cookies[SESSION_COOKIE] ?? '',
+            ...signInClient(request, request.cookies[SESSION_COOKIE] ?? ''),
           });
           reply.clearCookie(X_OAUTH_COOKIE, { path: START_PATH });
-          setSessionCookie(reply, sessionToken);
+          if (answer.secondFactorTicket) {
+            // The sign-in page asks for the code (or passkey) the account has.
+            setPendingSignIn(reply, answer.secondFactorTicket);
+            return reply.redirect(`/signin?second_factor=${answer.secondFactorMethods.join(',')}`, 302);
+          }
+          setSessionCookie(reply, answer.sessionToken);
+          setDeviceCookie(reply, answer.deviceToken);
           return reply.redirect('/', 302);
         } catch (error) {
           request.log.warn({ err: error }, 'X sign-in failed');

@@ -1,6 +1,6 @@
 import { createAccountService, type XOAuthConfig } from '@mimamori/account';
 import type { EventBus } from '@mimamori/bus';
-import { accountV1, billingV1, filingsV1 } from '@mimamori/contracts';
+import { accountV1, billingV1, filingsV1, securityV1 } from '@mimamori/contracts';
 import type { Db } from '@mimamori/db';
 import { createFilingsService, type FilingsService, type FilingsSettings } from '@mimamori/filings';
 import { openMailTransport } from '@mimamori/mail';
@@ -94,11 +94,13 @@ export async function startAccountHarness(options: HarnessOptions = {}): Promise
     : undefined;
   // Billing is off here (no Stripe keys): its routes answer billing_off.
   const billing = createGrpcClient(billingV1.BillingServiceClient, running.grpcAddress);
+  const security = createGrpcClient(securityV1.SecurityServiceClient, running.grpcAddress);
   const gateway = await createGateway({
     logger,
     account,
     filings,
     billing,
+    security,
     publicUrl: PUBLIC_URL,
     isShuttingDown: shutdown.isShuttingDown,
   });
@@ -136,6 +138,7 @@ export async function startAccountHarness(options: HarnessOptions = {}): Promise
       account.close();
       filings?.close();
       billing.close();
+      security.close();
       await testHost.close();
       await smtp.close();
     },

@@ -1,3 +1,4 @@
+import { totpCode } from '@mimamori/account';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AccountHarness, PUBLIC_URL, startAccountHarness } from './account-harness.ts';
 import { authorizeAtProvider, startXProviderStandIn } from './x-provider-stand-in.ts';
@@ -83,5 +84,34 @@ describe('sign-in with X (OAuth 2.0 + PKCE) against a real local provider', () =
     const stolen = await other.get(`${back.pathname}${back.search}`);
     expect(stolen.headers.location).toBe('/signin?error=x_sign_in_failed');
     expect(other.cookies.has('mimamori_session')).toBe(false);
+  });
+
+  it('asks an X user with two-factor sign-in for the code after X, as after a password', async () => {
+    const viaX = async (browser: Awaited<ReturnType<AccountHarness['browser']>>) => {
+      const start = new URL(String((await browser.get('/api/signin/x')).headers.location));
+      const back = await authorizeAtProvider(start.toString(), REDIRECT_URI, 'x-2fa');
+      return browser.get(`${back.pathname}${back.search}`);
+    };
+    const first = await harness.browser();
+    await viaX(first);
+    const secret = String((await first.post('/api/security/totp/start')).body.secret);
+    const confirm = await first.post('/api/security/totp/confirm', {
+      code: totpCode(secret, harness.clock.now()),
+    });
+    expect(confirm.status, confirm.text).toBe(200);
+
+    const second = await harness.browser();
+    expect(await viaX(second)).toMatchObject({
+      status: 302,
+      headers: { location: '/signin?second_factor=totp' },
+    });
+    expect(second.cookies.has('mimamori_session')).toBe(false);
+    expect((await second.get('/api/user_info')).status).toBe(401);
+    harness.clock.advance(30_000);
+    const code = totpCode(secret, harness.clock.now());
+    expect((await second.post('/api/signin/code', { code })).body).toEqual({ status: 'signed_in' });
+    expect((await second.get('/api/account')).body.user_id).toBe(
+      (await first.get('/api/account')).body.user_id,
+    );
   });
 });

@@ -235,7 +235,7 @@ describe('the audit log through the gateway', () => {
         route.startsWith('POST /api/') &&
         // Following a company's filings is not among the actions the log keeps.
         !/^POST \/api\/(tdedi|cik|isin|cikisin)\//.test(route) &&
-        /\/(v2\/target|pause|resume|delete|webhooks|chat-links|tokens|feeds|billing|account|signin|v1\/import|v2\/quiet-hours)/.test(
+        /\/(v2\/target|pause|resume|delete|webhooks|chat-links|tokens|feeds|billing|account|signin|security|v1\/import|v2\/quiet-hours)/.test(
           route,
         ),
     );
@@ -249,6 +249,11 @@ describe('the audit log through the gateway', () => {
       'POST /api/billing/plan/preview',
       'POST /api/billing/project_request',
       'POST /api/account/delete',
+      // A passkey ceremony's options: nothing changes until the browser answers.
+      'POST /api/signin/passkey/options',
+      'POST /api/security/passkeys/options',
+      // Starting TOTP set-up changes nothing that works until a code confirms it.
+      'POST /api/security/totp/start',
     ]);
     const unrecorded = mutating.filter((route) => !(route in audited) && !READS_OR_TRIES.has(route));
     expect(unrecorded).toEqual([]);

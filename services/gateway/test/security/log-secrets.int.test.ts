@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { totpCode } from '@mimamori/account';
 import { runCheck } from '@mimamori/events';
 import { unary } from '@mimamori/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,7 +54,7 @@ async function checkAsScheduled(targetId: string, url: string) {
 const linkToken = (text: string | undefined) => /[?&]token=([A-Za-z0-9_-]+)/.exec(text ?? '')?.[1] ?? '';
 
 describe('logs of a full journey', () => {
-  it('hold none of the passwords, session and CSRF tokens, link tokens, webhook URLs, URL query tokens or keys it used', async () => {
+  it('hold none of the passwords, session and CSRF tokens, link tokens, webhook URLs, URL query tokens, TOTP secrets, recovery codes or keys it used', async () => {
     const secrets: Record<string, string> = {};
     const keep = (name: string, value: string) => {
       expect(value.length, name).toBeGreaterThan(7);
@@ -195,6 +196,24 @@ describe('logs of a full journey', () => {
     ).toBe(200);
     expect((await browser.post('/api/signin', { email, password: thirdPassword })).status).toBe(200);
     keep('second session token', browser.cookies.get('mimamori_session') ?? '');
+    keep('device cookie', browser.cookies.get('mimamori_device') ?? '');
+
+    // Two-factor sign-in: the TOTP secret, the recovery codes and the waiting sign-in's ticket.
+    const started = await browser.post('/api/security/totp/start');
+    const totpSecret = keep('TOTP secret', String(started.body.secret));
+    const confirmed = await browser.post('/api/security/totp/confirm', {
+      code: totpCode(totpSecret, new Date()),
+    });
+    expect(confirmed.status, confirmed.text).toBe(200);
+    const recovery = confirmed.body.recovery_codes as string[];
+    for (const [i, code] of recovery.entries()) keep(`recovery code ${i}`, code);
+    expect((await browser.get('/api/signout')).status).toBe(200);
+    expect((await browser.post('/api/signin', { email, password: thirdPassword })).body).toMatchObject({
+      status: 'second_factor_required',
+    });
+    keep('second-factor ticket', browser.cookies.get('mimamori_sign_in') ?? '');
+    expect((await browser.post('/api/signin/code', { recovery_code: recovery[0] })).status).toBe(200);
+    keep('session token after the second factor', browser.cookies.get('mimamori_session') ?? '');
 
     const [, secretKey = ''] = harness.secretKeys.split(':');
     keep('SECRET_KEYS', secretKey);

@@ -22,6 +22,11 @@ import {
 const PUBLIC_BY_DESIGN: Record<string, string> = {
   'POST /api/signup': 'creates an account: there is no session yet',
   'POST /api/signin': 'starts a session',
+  'POST /api/signin/code':
+    'the second step of a sign-in: the pending sign-in cookie (a password accepted minutes ago) and the code authorise it',
+  'POST /api/signin/passkey/options': 'begins a passkey sign-in: there is no session yet',
+  'POST /api/signin/passkey':
+    'finishes a passkey sign-in: the passkey’s signature over the challenge authorises it',
   'GET /api/signin/x': 'starts the X sign-in: there is no session yet',
   'GET /api/signin/x/callback': 'X sign-in callback: the OAuth state authorises it',
   'POST /api/verify': 'the mailed link token authorises it',
@@ -65,6 +70,18 @@ const SESSION_ONLY: Record<string, string> = {
   'POST /api/workspace/members/remove': 'removes a member',
   'POST /api/workspace/leave': 'the person at the browser leaves',
   'POST /api/workspace/transfer': 'hands the workspace over',
+  // Sign-in security: a token must not weaken the sign-in it outlives, or end the owner's sessions.
+  'GET /api/security': 'the second factors set',
+  'POST /api/security/totp/start': 'sets up TOTP',
+  'POST /api/security/totp/confirm': 'turns TOTP on',
+  'POST /api/security/totp/disable': 'turns TOTP off',
+  'POST /api/security/recovery_codes': 'new recovery codes',
+  'POST /api/security/passkeys/options': 'begins registering a passkey',
+  'POST /api/security/passkeys': 'registers a passkey',
+  'POST /api/security/passkeys/delete': 'removes a passkey',
+  'GET /api/security/sessions': 'the sign-in sessions',
+  'POST /api/security/sessions/end': 'ends a session',
+  'POST /api/security/sessions/end_others': 'ends every other session',
 };
 /** Answers a deleted account's session with the marker (the SPA then reloads), by design. */
 const ANSWERS_DELETED_MARKER = 'GET /api/user_info';
@@ -82,6 +99,7 @@ const aliceIds = {
   webhook: '',
   apiToken: '',
   chatLink: '',
+  signInSession: '',
 };
 /** The Japanese company Alice follows (its EDINET code names the item, as the spec's item has no id). */
 const ALICE_EDINET = 'E02144';
@@ -138,6 +156,9 @@ beforeAll(async () => {
   });
   expect(token.status, token.text).toBe(201);
   aliceIds.apiToken = String((token.body.token as { id: string }).id);
+  const sessions = await alice.browser.get('/api/security/sessions');
+  expect(sessions.status, sessions.text).toBe(200);
+  aliceIds.signInSession = String((sessions.body.sessions as { id: string }[])[0]?.id);
   for (const id of Object.values(aliceIds)) expect(id).toMatch(/^[\w-]{4,}$/);
 }, 180_000);
 
@@ -163,7 +184,8 @@ function aliceParams(route: RouteEntry): Record<string, string> {
           : targetId,
     target_id: aliceIds.targetV1,
     target_v2_id: aliceIds.targetV2,
-    session_id: aliceIds.previewSession,
+    // The session list names sign-in sessions; the preview routes their own.
+    session_id: route.url.startsWith('/api/security/') ? aliceIds.signInSession : aliceIds.previewSession,
     mail_id: aliceIds.mail,
     user_id: alice.userId,
     image: 'registration_page',
@@ -196,7 +218,7 @@ async function aliceState() {
 
 /** Everything of a workspace its owner can read, to compare before and after a walk. */
 async function stateOf(owner: Member) {
-  const [sites, account, info, webhooks, tokens, feeds, chat, quiet] = await Promise.all([
+  const [sites, account, info, webhooks, tokens, feeds, chat, quiet, security, sessions] = await Promise.all([
     owner.browser.get('/api/v2/targets'),
     owner.browser.get('/api/account'),
     owner.browser.get('/api/user_info'),
@@ -205,6 +227,8 @@ async function stateOf(owner: Member) {
     owner.browser.get('/api/feeds'),
     owner.browser.get('/api/v2/chat-links'),
     owner.browser.get('/api/v2/quiet-hours'),
+    owner.browser.get('/api/security'),
+    owner.browser.get('/api/security/sessions'),
   ]);
   return {
     sites: sites.body.targets,
@@ -216,6 +240,8 @@ async function stateOf(owner: Member) {
     feeds: feeds.body,
     chatLinks: chat.body.links,
     quietHours: quiet.body,
+    security: security.body,
+    sessions: (sessions.body.sessions as { id: string }[]).map(({ id }) => id),
   };
 }
 
@@ -612,7 +638,7 @@ describe('API tokens on every guarded route', () => {
     expect(undeclared.map(key)).toEqual([]);
   });
 
-  it('lists every session-only route, and only token management', () => {
+  it('lists every session-only route: token management, closing, export and sign-in security', () => {
     const known = new Set(apiRoutes.map(key));
     for (const route of Object.keys(SESSION_ONLY))
       expect(known, `${route} is listed but gone`).toContain(route);
@@ -707,6 +733,11 @@ describe('arbitrary input on every route', () => {
     'target_id',
     'target_v2_id',
     'session_id',
+    'code',
+    'recovery_code',
+    'passkey_id',
+    'challenge_token',
+    'response',
     'mail_id',
     'user_id',
     'url',

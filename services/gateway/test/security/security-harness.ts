@@ -21,6 +21,7 @@ import {
   diffV1,
   filingsV1,
   invoiceV1,
+  securityV1,
   targetV1,
   webhookV1,
   workspaceV1,
@@ -197,6 +198,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
   const invoices = createGrpcClient(invoiceV1.InvoiceServiceClient, accountService.grpcAddress);
   const closure = createGrpcClient(closureV1.AccountClosureServiceClient, accountService.grpcAddress);
   const audit = createGrpcClient(auditV1.AuditServiceClient, accountService.grpcAddress);
+  const security = createGrpcClient(securityV1.SecurityServiceClient, accountService.grpcAddress);
   const target = createGrpcClient(targetV1.TargetServiceClient, targetService.grpcAddress);
   const history = createGrpcClient(diffV1.HistoryServiceClient, diffService.grpcAddress);
   const preview = previewCrawlers(crawlerService.grpcAddress, { deadlineMs: 60_000 });
@@ -211,6 +213,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
     invoices,
     closure,
     audit,
+    security,
     target,
     preview,
     secretBox,
@@ -279,6 +282,7 @@ export async function startSecurityHarness(options: SecurityHarnessOptions = {})
         invoices,
         closure,
         audit,
+        security,
         target,
         history,
         preview,

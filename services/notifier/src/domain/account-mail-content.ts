@@ -12,6 +12,7 @@ export type AccountMailKind =
   | 'support_received'
   | 'chat_link_broken'
   | 'workspace_invitation'
+  | 'new_device'
   | BillingMailKind;
 
 /** Billing's mails (docs/billing.md): no token; the link opens the screen where the user acts. */
@@ -63,6 +64,8 @@ export interface BillingFacts {
   chat?: { platform: string; label: string; reason: string };
   /** workspace_invitation: the workspace's name, the role offered and who invited. */
   invitation?: { workspaceName: string; role: string; inviterName: string };
+  /** new_device: the sign-in's browser and system (empty when unknown) and its address; its time is `date`. */
+  device?: { browser: string; os: string; clientAddress: string };
 }
 
 /**
@@ -83,6 +86,14 @@ function writtenPrice(price: BillingFacts['price'], lang: 'ja' | 'en'): string {
   return tax === null
     ? `${money} ${cycle} (no Japanese consumption tax)`
     : `${money} ${cycle} (tax included: ${formatPrice(tax, 'JPY')} consumption tax)`;
+}
+
+/** "macOSのChrome" / "Chrome on macOS"; a browser or system not told apart reads as unknown. */
+function writtenDevice(device: BillingFacts['device'], lang: 'ja' | 'en'): string {
+  const unknown = lang === 'ja' ? '不明' : 'unknown';
+  const browser = device?.browser || (lang === 'ja' ? '不明なブラウザ' : 'an unknown browser');
+  if (!device?.os) return device?.browser ? browser : unknown;
+  return lang === 'ja' ? `${device.os}の${browser}` : `${browser} on ${device.os}`;
 }
 
 const CHAT_PLATFORM_NAMES: Record<string, string> = {
@@ -133,6 +144,8 @@ export const LINK_PATHS: Partial<Record<AccountMailKind, string>> = {
 /** Mails without a token whose link opens a screen where the user acts. */
 export const SCREEN_LINK_PATHS: Partial<Record<AccountMailKind, string>> = {
   chat_link_broken: '/account',
+  // The session list, where the sign-in can be ended.
+  new_device: '/security',
 };
 
 /** The roles as the members screen names them (docs/product.md#workspaces). */
@@ -172,6 +185,8 @@ function copy(
   const workspace = facts.invitation?.workspaceName ?? '';
   const inviter = facts.invitation?.inviterName ?? '';
   const role = ROLE_NAMES[facts.invitation?.role ?? '']?.[lang] ?? facts.invitation?.role ?? '';
+  const device = writtenDevice(facts.device, lang);
+  const address = facts.device?.clientAddress || (lang === 'ja' ? '不明' : 'unknown');
   const ja: Record<AccountMailKind, Copy> = {
     verify_email: {
       subject: '【Mimamori】メールアドレスの確認',
@@ -335,6 +350,17 @@ function copy(
       ],
       action: '招待を受ける',
     },
+    new_device: {
+      subject: '【Mimamori】新しい端末からログインがありました',
+      lines: [
+        'これまでに使われていない端末から、あなたのアカウントにログインがありました。',
+        `端末: ${device}`,
+        `場所（IPアドレス）: ${address}`,
+        `日時: ${date}`,
+        'ご自身のログインであれば、このメールへの対応は不要です。心当たりがない場合は、セッション一覧からこのログインを終了し、パスワードを変更して2段階認証を設定してください。',
+      ],
+      action: 'セッション一覧を開く',
+    },
   };
   const en: Record<AccountMailKind, Copy> = {
     verify_email: {
@@ -497,6 +523,17 @@ function copy(
       ],
       action: 'Accept the invitation',
     },
+    new_device: {
+      subject: 'Mimamori: a sign-in from a new device',
+      lines: [
+        'Someone signed in to your account from a device not used with it before.',
+        `Device: ${device}`,
+        `Place (IP address): ${address}`,
+        `Time: ${date}`,
+        'If it was you, there is nothing to do. If not, end that session in the session list, change your password and turn on two-factor sign-in.',
+      ],
+      action: 'Open the session list',
+    },
   };
   return (lang === 'en' ? en : ja)[kind];
 }
@@ -511,6 +548,7 @@ export function isAccountMailKind(kind: string): kind is AccountMailKind {
     'support_received',
     'chat_link_broken',
     'workspace_invitation',
+    'new_device',
     ...Object.keys(BILLING_LINK_PATHS),
   ].includes(kind);
 }

@@ -73,6 +73,9 @@ describe('account mail consumer', () => {
       workspaceName: '',
       memberRole: '',
       inviterName: '',
+      deviceBrowser: '',
+      deviceOs: '',
+      deviceClientAddress: '',
     });
     await consumer.handler(event);
     await consumer.handler(event);
@@ -113,6 +116,9 @@ describe('account mail consumer', () => {
       workspaceName: '',
       memberRole: '',
       inviterName: '',
+      deviceBrowser: '',
+      deviceOs: '',
+      deviceClientAddress: '',
     });
     await expect(consumer.handler(event)).rejects.toThrow();
     expect(smtp.messages.filter((m) => JSON.stringify(m.to).includes('moved@example.jp'))).toHaveLength(0);
@@ -199,6 +205,9 @@ describe('account mail consumer', () => {
       workspaceName: '',
       memberRole: '',
       inviterName: '',
+      deviceBrowser: '',
+      deviceOs: '',
+      deviceClientAddress: '',
     });
     await consumer.handler(event);
     await consumer.handler(event);

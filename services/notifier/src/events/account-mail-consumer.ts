@@ -72,6 +72,11 @@ export function accountMailConsumer(deps: {
               role: event.memberRole,
               inviterName: event.inviterName,
             },
+            device: {
+              browser: event.deviceBrowser,
+              os: event.deviceOs,
+              clientAddress: event.deviceClientAddress,
+            },
           }),
         });
         deps.logger.info({ deliveryId, kind }, 'account mail sent');

@@ -148,11 +148,26 @@ export interface SignInRequest {
   clientAddress: string;
   /** The session cookie the browser still had, ended so a fixated token is useless. */
   previousSessionToken: string;
+  /**
+   * The browser's User-Agent (the session list shows it) and its device cookie (empty when none):
+   * a sign-in from a device the account has not used mails the owner.
+   */
+  userAgent: string;
+  deviceToken: string;
 }
 
+/** Either a session, or (the account has a second factor) a ticket for the second step. */
 export interface SignInResponse {
   sessionToken: string;
-  expiresAt?: Date | undefined;
+  expiresAt?:
+    | Date
+    | undefined;
+  /** Set instead of a session: the password was right; SecurityService.FinishSignIn takes the code. */
+  secondFactorTicket: string;
+  /** "totp", "passkey": the second factors the account has. */
+  secondFactorMethods: string[];
+  /** The device cookie to set (the one sent, or a new one) with a session. */
+  deviceToken: string;
 }
 
 export interface SignOutRequest {
@@ -347,11 +362,18 @@ export interface FinishXSignInRequest {
   codeVerifier: string;
   redirectUri: string;
   previousSessionToken: string;
+  clientAddress: string;
+  userAgent: string;
+  deviceToken: string;
 }
 
+/** As SignInResponse: an account with a second factor is asked for it after X too. */
 export interface FinishXSignInResponse {
   sessionToken: string;
   expiresAt?: Date | undefined;
+  secondFactorTicket: string;
+  secondFactorMethods: string[];
+  deviceToken: string;
 }
 
 export interface GetNotificationProfileRequest {
@@ -2256,7 +2278,7 @@ export const SignUpResponse: MessageFns<SignUpResponse> = {
 };
 
 function createBaseSignInRequest(): SignInRequest {
-  return { email: "", password: "", clientAddress: "", previousSessionToken: "" };
+  return { email: "", password: "", clientAddress: "", previousSessionToken: "", userAgent: "", deviceToken: "" };
 }
 
 export const SignInRequest: MessageFns<SignInRequest> = {
@@ -2272,6 +2294,12 @@ export const SignInRequest: MessageFns<SignInRequest> = {
     }
     if (message.previousSessionToken !== "") {
       writer.uint32(34).string(message.previousSessionToken);
+    }
+    if (message.userAgent !== "") {
+      writer.uint32(42).string(message.userAgent);
+    }
+    if (message.deviceToken !== "") {
+      writer.uint32(50).string(message.deviceToken);
     }
     return writer;
   },
@@ -2321,6 +2349,22 @@ export const SignInRequest: MessageFns<SignInRequest> = {
             message.previousSessionToken = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.userAgent = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.deviceToken = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2347,6 +2391,16 @@ export const SignInRequest: MessageFns<SignInRequest> = {
         : isSet(object.previous_session_token)
         ? globalThis.String(object.previous_session_token)
         : "",
+      userAgent: isSet(object.userAgent)
+        ? globalThis.String(object.userAgent)
+        : isSet(object.user_agent)
+        ? globalThis.String(object.user_agent)
+        : "",
+      deviceToken: isSet(object.deviceToken)
+        ? globalThis.String(object.deviceToken)
+        : isSet(object.device_token)
+        ? globalThis.String(object.device_token)
+        : "",
     };
   },
 
@@ -2364,6 +2418,12 @@ export const SignInRequest: MessageFns<SignInRequest> = {
     if (message.previousSessionToken !== "") {
       obj.previousSessionToken = message.previousSessionToken;
     }
+    if (message.userAgent !== "") {
+      obj.userAgent = message.userAgent;
+    }
+    if (message.deviceToken !== "") {
+      obj.deviceToken = message.deviceToken;
+    }
     return obj;
   },
 
@@ -2376,12 +2436,14 @@ export const SignInRequest: MessageFns<SignInRequest> = {
     message.password = object.password ?? "";
     message.clientAddress = object.clientAddress ?? "";
     message.previousSessionToken = object.previousSessionToken ?? "";
+    message.userAgent = object.userAgent ?? "";
+    message.deviceToken = object.deviceToken ?? "";
     return message;
   },
 };
 
 function createBaseSignInResponse(): SignInResponse {
-  return { sessionToken: "", expiresAt: undefined };
+  return { sessionToken: "", expiresAt: undefined, secondFactorTicket: "", secondFactorMethods: [], deviceToken: "" };
 }
 
 export const SignInResponse: MessageFns<SignInResponse> = {
@@ -2391,6 +2453,15 @@ export const SignInResponse: MessageFns<SignInResponse> = {
     }
     if (message.expiresAt !== undefined) {
       Timestamp.encode(toTimestamp(message.expiresAt), writer.uint32(18).fork()).join();
+    }
+    if (message.secondFactorTicket !== "") {
+      writer.uint32(26).string(message.secondFactorTicket);
+    }
+    for (const v of message.secondFactorMethods) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.deviceToken !== "") {
+      writer.uint32(42).string(message.deviceToken);
     }
     return writer;
   },
@@ -2424,6 +2495,30 @@ export const SignInResponse: MessageFns<SignInResponse> = {
             message.expiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.secondFactorTicket = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.secondFactorMethods.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.deviceToken = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2448,6 +2543,21 @@ export const SignInResponse: MessageFns<SignInResponse> = {
         : isSet(object.expires_at)
         ? fromJsonTimestamp(object.expires_at)
         : undefined,
+      secondFactorTicket: isSet(object.secondFactorTicket)
+        ? globalThis.String(object.secondFactorTicket)
+        : isSet(object.second_factor_ticket)
+        ? globalThis.String(object.second_factor_ticket)
+        : "",
+      secondFactorMethods: globalThis.Array.isArray(object?.secondFactorMethods)
+        ? object.secondFactorMethods.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.second_factor_methods)
+        ? object.second_factor_methods.map((e: any) => globalThis.String(e))
+        : [],
+      deviceToken: isSet(object.deviceToken)
+        ? globalThis.String(object.deviceToken)
+        : isSet(object.device_token)
+        ? globalThis.String(object.device_token)
+        : "",
     };
   },
 
@@ -2459,6 +2569,15 @@ export const SignInResponse: MessageFns<SignInResponse> = {
     if (message.expiresAt !== undefined) {
       obj.expiresAt = message.expiresAt.toISOString();
     }
+    if (message.secondFactorTicket !== "") {
+      obj.secondFactorTicket = message.secondFactorTicket;
+    }
+    if (message.secondFactorMethods?.length) {
+      obj.secondFactorMethods = message.secondFactorMethods;
+    }
+    if (message.deviceToken !== "") {
+      obj.deviceToken = message.deviceToken;
+    }
     return obj;
   },
 
@@ -2469,6 +2588,9 @@ export const SignInResponse: MessageFns<SignInResponse> = {
     const message = createBaseSignInResponse();
     message.sessionToken = object.sessionToken ?? "";
     message.expiresAt = object.expiresAt ?? undefined;
+    message.secondFactorTicket = object.secondFactorTicket ?? "";
+    message.secondFactorMethods = object.secondFactorMethods?.map((e) => e) || [];
+    message.deviceToken = object.deviceToken ?? "";
     return message;
   },
 };
@@ -5491,7 +5613,15 @@ export const StartXSignInResponse: MessageFns<StartXSignInResponse> = {
 };
 
 function createBaseFinishXSignInRequest(): FinishXSignInRequest {
-  return { code: "", codeVerifier: "", redirectUri: "", previousSessionToken: "" };
+  return {
+    code: "",
+    codeVerifier: "",
+    redirectUri: "",
+    previousSessionToken: "",
+    clientAddress: "",
+    userAgent: "",
+    deviceToken: "",
+  };
 }
 
 export const FinishXSignInRequest: MessageFns<FinishXSignInRequest> = {
@@ -5507,6 +5637,15 @@ export const FinishXSignInRequest: MessageFns<FinishXSignInRequest> = {
     }
     if (message.previousSessionToken !== "") {
       writer.uint32(34).string(message.previousSessionToken);
+    }
+    if (message.clientAddress !== "") {
+      writer.uint32(42).string(message.clientAddress);
+    }
+    if (message.userAgent !== "") {
+      writer.uint32(50).string(message.userAgent);
+    }
+    if (message.deviceToken !== "") {
+      writer.uint32(58).string(message.deviceToken);
     }
     return writer;
   },
@@ -5556,6 +5695,30 @@ export const FinishXSignInRequest: MessageFns<FinishXSignInRequest> = {
             message.previousSessionToken = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.clientAddress = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.userAgent = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.deviceToken = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5586,6 +5749,21 @@ export const FinishXSignInRequest: MessageFns<FinishXSignInRequest> = {
         : isSet(object.previous_session_token)
         ? globalThis.String(object.previous_session_token)
         : "",
+      clientAddress: isSet(object.clientAddress)
+        ? globalThis.String(object.clientAddress)
+        : isSet(object.client_address)
+        ? globalThis.String(object.client_address)
+        : "",
+      userAgent: isSet(object.userAgent)
+        ? globalThis.String(object.userAgent)
+        : isSet(object.user_agent)
+        ? globalThis.String(object.user_agent)
+        : "",
+      deviceToken: isSet(object.deviceToken)
+        ? globalThis.String(object.deviceToken)
+        : isSet(object.device_token)
+        ? globalThis.String(object.device_token)
+        : "",
     };
   },
 
@@ -5603,6 +5781,15 @@ export const FinishXSignInRequest: MessageFns<FinishXSignInRequest> = {
     if (message.previousSessionToken !== "") {
       obj.previousSessionToken = message.previousSessionToken;
     }
+    if (message.clientAddress !== "") {
+      obj.clientAddress = message.clientAddress;
+    }
+    if (message.userAgent !== "") {
+      obj.userAgent = message.userAgent;
+    }
+    if (message.deviceToken !== "") {
+      obj.deviceToken = message.deviceToken;
+    }
     return obj;
   },
 
@@ -5615,12 +5802,15 @@ export const FinishXSignInRequest: MessageFns<FinishXSignInRequest> = {
     message.codeVerifier = object.codeVerifier ?? "";
     message.redirectUri = object.redirectUri ?? "";
     message.previousSessionToken = object.previousSessionToken ?? "";
+    message.clientAddress = object.clientAddress ?? "";
+    message.userAgent = object.userAgent ?? "";
+    message.deviceToken = object.deviceToken ?? "";
     return message;
   },
 };
 
 function createBaseFinishXSignInResponse(): FinishXSignInResponse {
-  return { sessionToken: "", expiresAt: undefined };
+  return { sessionToken: "", expiresAt: undefined, secondFactorTicket: "", secondFactorMethods: [], deviceToken: "" };
 }
 
 export const FinishXSignInResponse: MessageFns<FinishXSignInResponse> = {
@@ -5630,6 +5820,15 @@ export const FinishXSignInResponse: MessageFns<FinishXSignInResponse> = {
     }
     if (message.expiresAt !== undefined) {
       Timestamp.encode(toTimestamp(message.expiresAt), writer.uint32(18).fork()).join();
+    }
+    if (message.secondFactorTicket !== "") {
+      writer.uint32(26).string(message.secondFactorTicket);
+    }
+    for (const v of message.secondFactorMethods) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.deviceToken !== "") {
+      writer.uint32(42).string(message.deviceToken);
     }
     return writer;
   },
@@ -5663,6 +5862,30 @@ export const FinishXSignInResponse: MessageFns<FinishXSignInResponse> = {
             message.expiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.secondFactorTicket = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.secondFactorMethods.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.deviceToken = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5687,6 +5910,21 @@ export const FinishXSignInResponse: MessageFns<FinishXSignInResponse> = {
         : isSet(object.expires_at)
         ? fromJsonTimestamp(object.expires_at)
         : undefined,
+      secondFactorTicket: isSet(object.secondFactorTicket)
+        ? globalThis.String(object.secondFactorTicket)
+        : isSet(object.second_factor_ticket)
+        ? globalThis.String(object.second_factor_ticket)
+        : "",
+      secondFactorMethods: globalThis.Array.isArray(object?.secondFactorMethods)
+        ? object.secondFactorMethods.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.second_factor_methods)
+        ? object.second_factor_methods.map((e: any) => globalThis.String(e))
+        : [],
+      deviceToken: isSet(object.deviceToken)
+        ? globalThis.String(object.deviceToken)
+        : isSet(object.device_token)
+        ? globalThis.String(object.device_token)
+        : "",
     };
   },
 
@@ -5698,6 +5936,15 @@ export const FinishXSignInResponse: MessageFns<FinishXSignInResponse> = {
     if (message.expiresAt !== undefined) {
       obj.expiresAt = message.expiresAt.toISOString();
     }
+    if (message.secondFactorTicket !== "") {
+      obj.secondFactorTicket = message.secondFactorTicket;
+    }
+    if (message.secondFactorMethods?.length) {
+      obj.secondFactorMethods = message.secondFactorMethods;
+    }
+    if (message.deviceToken !== "") {
+      obj.deviceToken = message.deviceToken;
+    }
     return obj;
   },
 
@@ -5708,6 +5955,9 @@ export const FinishXSignInResponse: MessageFns<FinishXSignInResponse> = {
     const message = createBaseFinishXSignInResponse();
     message.sessionToken = object.sessionToken ?? "";
     message.expiresAt = object.expiresAt ?? undefined;
+    message.secondFactorTicket = object.secondFactorTicket ?? "";
+    message.secondFactorMethods = object.secondFactorMethods?.map((e) => e) || [];
+    message.deviceToken = object.deviceToken ?? "";
     return message;
   },
 };

@@ -32,7 +32,7 @@ export interface AccountMailRequested {
    * "verify_email", "verify_mail", "change_email", "email_taken", "reset_password",
    * "support_received"; billing: "trial_ending", "trial_ended_no_card", "payment_failed",
    * "account_held", "hold_lifted", "plan_changed", "plan_change_booked", "booked_change_cancelled",
-   * "cancellation_confirmed", "cancellation_undone", "subscribed_again"; "chat_link_broken"; "workspace_invitation".
+   * "cancellation_confirmed", "cancellation_undone", "subscribed_again"; "chat_link_broken"; "workspace_invitation"; "new_device".
    */
   kind: string;
   /**
@@ -73,6 +73,13 @@ export interface AccountMailRequested {
   workspaceName: string;
   memberRole: string;
   inviterName: string;
+  /**
+   * "new_device": the browser and system a sign-in came from (as read from its user agent; empty
+   * when unknown) and its address; its time is billing_date, written in `timezone`.
+   */
+  deviceBrowser: string;
+  deviceOs: string;
+  deviceClientAddress: string;
 }
 
 /** Published on accounts.trial_ended: the trial ran out without a card; monitoring stops. */
@@ -316,6 +323,9 @@ function createBaseAccountMailRequested(): AccountMailRequested {
     workspaceName: "",
     memberRole: "",
     inviterName: "",
+    deviceBrowser: "",
+    deviceOs: "",
+    deviceClientAddress: "",
   };
 }
 
@@ -377,6 +387,15 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
     }
     if (message.inviterName !== "") {
       writer.uint32(154).string(message.inviterName);
+    }
+    if (message.deviceBrowser !== "") {
+      writer.uint32(162).string(message.deviceBrowser);
+    }
+    if (message.deviceOs !== "") {
+      writer.uint32(170).string(message.deviceOs);
+    }
+    if (message.deviceClientAddress !== "") {
+      writer.uint32(178).string(message.deviceClientAddress);
     }
     return writer;
   },
@@ -546,6 +565,30 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
             message.inviterName = reader.string();
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.deviceBrowser = reader.string();
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.deviceOs = reader.string();
+            continue;
+          }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.deviceClientAddress = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -623,6 +666,21 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
         : isSet(object.inviter_name)
         ? globalThis.String(object.inviter_name)
         : "",
+      deviceBrowser: isSet(object.deviceBrowser)
+        ? globalThis.String(object.deviceBrowser)
+        : isSet(object.device_browser)
+        ? globalThis.String(object.device_browser)
+        : "",
+      deviceOs: isSet(object.deviceOs)
+        ? globalThis.String(object.deviceOs)
+        : isSet(object.device_os)
+        ? globalThis.String(object.device_os)
+        : "",
+      deviceClientAddress: isSet(object.deviceClientAddress)
+        ? globalThis.String(object.deviceClientAddress)
+        : isSet(object.device_client_address)
+        ? globalThis.String(object.device_client_address)
+        : "",
     };
   },
 
@@ -685,6 +743,15 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
     if (message.inviterName !== "") {
       obj.inviterName = message.inviterName;
     }
+    if (message.deviceBrowser !== "") {
+      obj.deviceBrowser = message.deviceBrowser;
+    }
+    if (message.deviceOs !== "") {
+      obj.deviceOs = message.deviceOs;
+    }
+    if (message.deviceClientAddress !== "") {
+      obj.deviceClientAddress = message.deviceClientAddress;
+    }
     return obj;
   },
 
@@ -712,6 +779,9 @@ export const AccountMailRequested: MessageFns<AccountMailRequested> = {
     message.workspaceName = object.workspaceName ?? "";
     message.memberRole = object.memberRole ?? "";
     message.inviterName = object.inviterName ?? "";
+    message.deviceBrowser = object.deviceBrowser ?? "";
+    message.deviceOs = object.deviceOs ?? "";
+    message.deviceClientAddress = object.deviceClientAddress ?? "";
     return message;
   },
 };
