@@ -279,7 +279,7 @@ function workspaceJson(workspace: workspaceV1.Workspace | undefined): WorkspaceJ
   };
 }
 
-function membersJson(answer: workspaceV1.MembersResponse): MemberList {
+function membersJson(answer: workspaceV1.ListMembersResponse): MemberList {
   return {
     members: answer.members.map(
       (member): MemberJson => ({

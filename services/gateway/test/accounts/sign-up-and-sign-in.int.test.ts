@@ -81,11 +81,14 @@ describe('sign-up, verification, sign-in and sign-out', () => {
       subscription: { price: 980, status: 1, s_info: { Plan: 3, Cycle: 'month', Options: [] } },
       has_pi: false,
       locale: { Lang: 'ja', Timezone: 'Etc/GMT-9', Currency: 'JPY' },
+      role: 'owner',
     });
-    // Exactly user_info's keys, nothing more.
+    // Exactly user_info's keys, nothing more: the spec's, and the caller's role in the workspace
+    // (docs/product.md#workspaces).
     expect(Object.keys(info.body).sort()).toEqual(
       [
         'user_id',
+        'role',
         'mails',
         'num',
         'used_num',

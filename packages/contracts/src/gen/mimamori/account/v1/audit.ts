@@ -53,6 +53,9 @@ export interface RecordAuditEntryRequest_DetailsEntry {
 export interface RecordAuditEntryResponse {
 }
 
+export interface RecordFailedSignInResponse {
+}
+
 export interface RecordFailedSignInRequest {
   email: string;
   client?: AuditClient | undefined;
@@ -578,6 +581,58 @@ export const RecordAuditEntryResponse: MessageFns<RecordAuditEntryResponse> = {
   },
   fromPartial<I extends Exact<DeepPartial<RecordAuditEntryResponse>, I>>(_: I): RecordAuditEntryResponse {
     const message = createBaseRecordAuditEntryResponse();
+    return message;
+  },
+};
+
+function createBaseRecordFailedSignInResponse(): RecordFailedSignInResponse {
+  return {};
+}
+
+export const RecordFailedSignInResponse: MessageFns<RecordFailedSignInResponse> = {
+  encode(_: RecordFailedSignInResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordFailedSignInResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordFailedSignInResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): RecordFailedSignInResponse {
+    return {};
+  },
+
+  toJSON(_: RecordFailedSignInResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordFailedSignInResponse>, I>>(base?: I): RecordFailedSignInResponse {
+    return RecordFailedSignInResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordFailedSignInResponse>, I>>(_: I): RecordFailedSignInResponse {
+    const message = createBaseRecordFailedSignInResponse();
     return message;
   },
 };
@@ -1795,9 +1850,9 @@ export const AuditServiceService = {
     requestSerialize: (value: RecordFailedSignInRequest): Buffer =>
       Buffer.from(RecordFailedSignInRequest.encode(value).finish()),
     requestDeserialize: (value: Buffer): RecordFailedSignInRequest => RecordFailedSignInRequest.decode(value),
-    responseSerialize: (value: RecordAuditEntryResponse): Buffer =>
-      Buffer.from(RecordAuditEntryResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): RecordAuditEntryResponse => RecordAuditEntryResponse.decode(value),
+    responseSerialize: (value: RecordFailedSignInResponse): Buffer =>
+      Buffer.from(RecordFailedSignInResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecordFailedSignInResponse => RecordFailedSignInResponse.decode(value),
   },
   /**
    * The session's workspace's entries, newest first, filtered; the browser's session only
@@ -1838,7 +1893,7 @@ export interface AuditServiceServer extends UntypedServiceImplementation {
    * A sign-in refused for a wrong password: recorded in the workspace of the account the address
    * names, if any (an unknown address records nothing and answers the same).
    */
-  recordFailedSignIn: handleUnaryCall<RecordFailedSignInRequest, RecordAuditEntryResponse>;
+  recordFailedSignIn: handleUnaryCall<RecordFailedSignInRequest, RecordFailedSignInResponse>;
   /**
    * The session's workspace's entries, newest first, filtered; the browser's session only
    * (PERMISSION_DENIED session_required for an API token).
@@ -1874,18 +1929,18 @@ export interface AuditServiceClient extends Client {
    */
   recordFailedSignIn(
     request: RecordFailedSignInRequest,
-    callback: (error: ServiceError | null, response: RecordAuditEntryResponse) => void,
+    callback: (error: ServiceError | null, response: RecordFailedSignInResponse) => void,
   ): ClientUnaryCall;
   recordFailedSignIn(
     request: RecordFailedSignInRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: RecordAuditEntryResponse) => void,
+    callback: (error: ServiceError | null, response: RecordFailedSignInResponse) => void,
   ): ClientUnaryCall;
   recordFailedSignIn(
     request: RecordFailedSignInRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: RecordAuditEntryResponse) => void,
+    callback: (error: ServiceError | null, response: RecordFailedSignInResponse) => void,
   ): ClientUnaryCall;
   /**
    * The session's workspace's entries, newest first, filtered; the browser's session only

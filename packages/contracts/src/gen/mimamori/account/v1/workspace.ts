@@ -75,7 +75,56 @@ export interface ListMembersRequest {
   sessionToken: string;
 }
 
-export interface MembersResponse {
+/**
+ * Each change to the members answers the list as it now stands, in the same shape as ListMembers
+ * (one message per RPC, as buf's STANDARD rules ask, so each can grow on its own).
+ */
+export interface ListMembersResponse {
+  members: Member[];
+  invitations: Invitation[];
+  /** How many people the plan allows, the owner and pending invitations included. */
+  memberLimit: number;
+  /** The caller's role here. */
+  role: string;
+}
+
+export interface InviteMemberResponse {
+  members: Member[];
+  invitations: Invitation[];
+  /** How many people the plan allows, the owner and pending invitations included. */
+  memberLimit: number;
+  /** The caller's role here. */
+  role: string;
+}
+
+export interface RevokeInvitationResponse {
+  members: Member[];
+  invitations: Invitation[];
+  /** How many people the plan allows, the owner and pending invitations included. */
+  memberLimit: number;
+  /** The caller's role here. */
+  role: string;
+}
+
+export interface ChangeMemberRoleResponse {
+  members: Member[];
+  invitations: Invitation[];
+  /** How many people the plan allows, the owner and pending invitations included. */
+  memberLimit: number;
+  /** The caller's role here. */
+  role: string;
+}
+
+export interface RemoveMemberResponse {
+  members: Member[];
+  invitations: Invitation[];
+  /** How many people the plan allows, the owner and pending invitations included. */
+  memberLimit: number;
+  /** The caller's role here. */
+  role: string;
+}
+
+export interface TransferOwnershipResponse {
   members: Member[];
   invitations: Invitation[];
   /** How many people the plan allows, the owner and pending invitations included. */
@@ -937,12 +986,12 @@ export const ListMembersRequest: MessageFns<ListMembersRequest> = {
   },
 };
 
-function createBaseMembersResponse(): MembersResponse {
+function createBaseListMembersResponse(): ListMembersResponse {
   return { members: [], invitations: [], memberLimit: 0, role: "" };
 }
 
-export const MembersResponse: MessageFns<MembersResponse> = {
-  encode(message: MembersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const ListMembersResponse: MessageFns<ListMembersResponse> = {
+  encode(message: ListMembersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.members) {
       Member.encode(v!, writer.uint32(10).fork()).join();
     }
@@ -958,7 +1007,7 @@ export const MembersResponse: MessageFns<MembersResponse> = {
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): MembersResponse {
+  decode(input: BinaryReader | Uint8Array, length?: number): ListMembersResponse {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -967,7 +1016,7 @@ export const MembersResponse: MessageFns<MembersResponse> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseMembersResponse();
+      const message = createBaseListMembersResponse();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -1015,7 +1064,7 @@ export const MembersResponse: MessageFns<MembersResponse> = {
     }
   },
 
-  fromJSON(object: any): MembersResponse {
+  fromJSON(object: any): ListMembersResponse {
     return {
       members: globalThis.Array.isArray(object?.members) ? object.members.map((e: any) => Member.fromJSON(e)) : [],
       invitations: globalThis.Array.isArray(object?.invitations)
@@ -1030,7 +1079,7 @@ export const MembersResponse: MessageFns<MembersResponse> = {
     };
   },
 
-  toJSON(message: MembersResponse): unknown {
+  toJSON(message: ListMembersResponse): unknown {
     const obj: any = {};
     if (message.members?.length) {
       obj.members = message.members.map((e) => Member.toJSON(e));
@@ -1047,11 +1096,626 @@ export const MembersResponse: MessageFns<MembersResponse> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<MembersResponse>, I>>(base?: I): MembersResponse {
-    return MembersResponse.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<ListMembersResponse>, I>>(base?: I): ListMembersResponse {
+    return ListMembersResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<MembersResponse>, I>>(object: I): MembersResponse {
-    const message = createBaseMembersResponse();
+  fromPartial<I extends Exact<DeepPartial<ListMembersResponse>, I>>(object: I): ListMembersResponse {
+    const message = createBaseListMembersResponse();
+    message.members = object.members?.map((e) => Member.fromPartial(e)) || [];
+    message.invitations = object.invitations?.map((e) => Invitation.fromPartial(e)) || [];
+    message.memberLimit = object.memberLimit ?? 0;
+    message.role = object.role ?? "";
+    return message;
+  },
+};
+
+function createBaseInviteMemberResponse(): InviteMemberResponse {
+  return { members: [], invitations: [], memberLimit: 0, role: "" };
+}
+
+export const InviteMemberResponse: MessageFns<InviteMemberResponse> = {
+  encode(message: InviteMemberResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.members) {
+      Member.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.invitations) {
+      Invitation.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.memberLimit !== 0) {
+      writer.uint32(24).int32(message.memberLimit);
+    }
+    if (message.role !== "") {
+      writer.uint32(34).string(message.role);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InviteMemberResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInviteMemberResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.members.push(Member.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.invitations.push(Invitation.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.memberLimit = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InviteMemberResponse {
+    return {
+      members: globalThis.Array.isArray(object?.members) ? object.members.map((e: any) => Member.fromJSON(e)) : [],
+      invitations: globalThis.Array.isArray(object?.invitations)
+        ? object.invitations.map((e: any) => Invitation.fromJSON(e))
+        : [],
+      memberLimit: isSet(object.memberLimit)
+        ? globalThis.Number(object.memberLimit)
+        : isSet(object.member_limit)
+        ? globalThis.Number(object.member_limit)
+        : 0,
+      role: isSet(object.role) ? globalThis.String(object.role) : "",
+    };
+  },
+
+  toJSON(message: InviteMemberResponse): unknown {
+    const obj: any = {};
+    if (message.members?.length) {
+      obj.members = message.members.map((e) => Member.toJSON(e));
+    }
+    if (message.invitations?.length) {
+      obj.invitations = message.invitations.map((e) => Invitation.toJSON(e));
+    }
+    if (message.memberLimit !== 0) {
+      obj.memberLimit = Math.round(message.memberLimit);
+    }
+    if (message.role !== "") {
+      obj.role = message.role;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InviteMemberResponse>, I>>(base?: I): InviteMemberResponse {
+    return InviteMemberResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InviteMemberResponse>, I>>(object: I): InviteMemberResponse {
+    const message = createBaseInviteMemberResponse();
+    message.members = object.members?.map((e) => Member.fromPartial(e)) || [];
+    message.invitations = object.invitations?.map((e) => Invitation.fromPartial(e)) || [];
+    message.memberLimit = object.memberLimit ?? 0;
+    message.role = object.role ?? "";
+    return message;
+  },
+};
+
+function createBaseRevokeInvitationResponse(): RevokeInvitationResponse {
+  return { members: [], invitations: [], memberLimit: 0, role: "" };
+}
+
+export const RevokeInvitationResponse: MessageFns<RevokeInvitationResponse> = {
+  encode(message: RevokeInvitationResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.members) {
+      Member.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.invitations) {
+      Invitation.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.memberLimit !== 0) {
+      writer.uint32(24).int32(message.memberLimit);
+    }
+    if (message.role !== "") {
+      writer.uint32(34).string(message.role);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeInvitationResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeInvitationResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.members.push(Member.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.invitations.push(Invitation.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.memberLimit = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevokeInvitationResponse {
+    return {
+      members: globalThis.Array.isArray(object?.members) ? object.members.map((e: any) => Member.fromJSON(e)) : [],
+      invitations: globalThis.Array.isArray(object?.invitations)
+        ? object.invitations.map((e: any) => Invitation.fromJSON(e))
+        : [],
+      memberLimit: isSet(object.memberLimit)
+        ? globalThis.Number(object.memberLimit)
+        : isSet(object.member_limit)
+        ? globalThis.Number(object.member_limit)
+        : 0,
+      role: isSet(object.role) ? globalThis.String(object.role) : "",
+    };
+  },
+
+  toJSON(message: RevokeInvitationResponse): unknown {
+    const obj: any = {};
+    if (message.members?.length) {
+      obj.members = message.members.map((e) => Member.toJSON(e));
+    }
+    if (message.invitations?.length) {
+      obj.invitations = message.invitations.map((e) => Invitation.toJSON(e));
+    }
+    if (message.memberLimit !== 0) {
+      obj.memberLimit = Math.round(message.memberLimit);
+    }
+    if (message.role !== "") {
+      obj.role = message.role;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RevokeInvitationResponse>, I>>(base?: I): RevokeInvitationResponse {
+    return RevokeInvitationResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RevokeInvitationResponse>, I>>(object: I): RevokeInvitationResponse {
+    const message = createBaseRevokeInvitationResponse();
+    message.members = object.members?.map((e) => Member.fromPartial(e)) || [];
+    message.invitations = object.invitations?.map((e) => Invitation.fromPartial(e)) || [];
+    message.memberLimit = object.memberLimit ?? 0;
+    message.role = object.role ?? "";
+    return message;
+  },
+};
+
+function createBaseChangeMemberRoleResponse(): ChangeMemberRoleResponse {
+  return { members: [], invitations: [], memberLimit: 0, role: "" };
+}
+
+export const ChangeMemberRoleResponse: MessageFns<ChangeMemberRoleResponse> = {
+  encode(message: ChangeMemberRoleResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.members) {
+      Member.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.invitations) {
+      Invitation.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.memberLimit !== 0) {
+      writer.uint32(24).int32(message.memberLimit);
+    }
+    if (message.role !== "") {
+      writer.uint32(34).string(message.role);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangeMemberRoleResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangeMemberRoleResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.members.push(Member.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.invitations.push(Invitation.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.memberLimit = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChangeMemberRoleResponse {
+    return {
+      members: globalThis.Array.isArray(object?.members) ? object.members.map((e: any) => Member.fromJSON(e)) : [],
+      invitations: globalThis.Array.isArray(object?.invitations)
+        ? object.invitations.map((e: any) => Invitation.fromJSON(e))
+        : [],
+      memberLimit: isSet(object.memberLimit)
+        ? globalThis.Number(object.memberLimit)
+        : isSet(object.member_limit)
+        ? globalThis.Number(object.member_limit)
+        : 0,
+      role: isSet(object.role) ? globalThis.String(object.role) : "",
+    };
+  },
+
+  toJSON(message: ChangeMemberRoleResponse): unknown {
+    const obj: any = {};
+    if (message.members?.length) {
+      obj.members = message.members.map((e) => Member.toJSON(e));
+    }
+    if (message.invitations?.length) {
+      obj.invitations = message.invitations.map((e) => Invitation.toJSON(e));
+    }
+    if (message.memberLimit !== 0) {
+      obj.memberLimit = Math.round(message.memberLimit);
+    }
+    if (message.role !== "") {
+      obj.role = message.role;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChangeMemberRoleResponse>, I>>(base?: I): ChangeMemberRoleResponse {
+    return ChangeMemberRoleResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChangeMemberRoleResponse>, I>>(object: I): ChangeMemberRoleResponse {
+    const message = createBaseChangeMemberRoleResponse();
+    message.members = object.members?.map((e) => Member.fromPartial(e)) || [];
+    message.invitations = object.invitations?.map((e) => Invitation.fromPartial(e)) || [];
+    message.memberLimit = object.memberLimit ?? 0;
+    message.role = object.role ?? "";
+    return message;
+  },
+};
+
+function createBaseRemoveMemberResponse(): RemoveMemberResponse {
+  return { members: [], invitations: [], memberLimit: 0, role: "" };
+}
+
+export const RemoveMemberResponse: MessageFns<RemoveMemberResponse> = {
+  encode(message: RemoveMemberResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.members) {
+      Member.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.invitations) {
+      Invitation.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.memberLimit !== 0) {
+      writer.uint32(24).int32(message.memberLimit);
+    }
+    if (message.role !== "") {
+      writer.uint32(34).string(message.role);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemoveMemberResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemoveMemberResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.members.push(Member.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.invitations.push(Invitation.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.memberLimit = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RemoveMemberResponse {
+    return {
+      members: globalThis.Array.isArray(object?.members) ? object.members.map((e: any) => Member.fromJSON(e)) : [],
+      invitations: globalThis.Array.isArray(object?.invitations)
+        ? object.invitations.map((e: any) => Invitation.fromJSON(e))
+        : [],
+      memberLimit: isSet(object.memberLimit)
+        ? globalThis.Number(object.memberLimit)
+        : isSet(object.member_limit)
+        ? globalThis.Number(object.member_limit)
+        : 0,
+      role: isSet(object.role) ? globalThis.String(object.role) : "",
+    };
+  },
+
+  toJSON(message: RemoveMemberResponse): unknown {
+    const obj: any = {};
+    if (message.members?.length) {
+      obj.members = message.members.map((e) => Member.toJSON(e));
+    }
+    if (message.invitations?.length) {
+      obj.invitations = message.invitations.map((e) => Invitation.toJSON(e));
+    }
+    if (message.memberLimit !== 0) {
+      obj.memberLimit = Math.round(message.memberLimit);
+    }
+    if (message.role !== "") {
+      obj.role = message.role;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RemoveMemberResponse>, I>>(base?: I): RemoveMemberResponse {
+    return RemoveMemberResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RemoveMemberResponse>, I>>(object: I): RemoveMemberResponse {
+    const message = createBaseRemoveMemberResponse();
+    message.members = object.members?.map((e) => Member.fromPartial(e)) || [];
+    message.invitations = object.invitations?.map((e) => Invitation.fromPartial(e)) || [];
+    message.memberLimit = object.memberLimit ?? 0;
+    message.role = object.role ?? "";
+    return message;
+  },
+};
+
+function createBaseTransferOwnershipResponse(): TransferOwnershipResponse {
+  return { members: [], invitations: [], memberLimit: 0, role: "" };
+}
+
+export const TransferOwnershipResponse: MessageFns<TransferOwnershipResponse> = {
+  encode(message: TransferOwnershipResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.members) {
+      Member.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.invitations) {
+      Invitation.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.memberLimit !== 0) {
+      writer.uint32(24).int32(message.memberLimit);
+    }
+    if (message.role !== "") {
+      writer.uint32(34).string(message.role);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TransferOwnershipResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTransferOwnershipResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.members.push(Member.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.invitations.push(Invitation.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.memberLimit = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TransferOwnershipResponse {
+    return {
+      members: globalThis.Array.isArray(object?.members) ? object.members.map((e: any) => Member.fromJSON(e)) : [],
+      invitations: globalThis.Array.isArray(object?.invitations)
+        ? object.invitations.map((e: any) => Invitation.fromJSON(e))
+        : [],
+      memberLimit: isSet(object.memberLimit)
+        ? globalThis.Number(object.memberLimit)
+        : isSet(object.member_limit)
+        ? globalThis.Number(object.member_limit)
+        : 0,
+      role: isSet(object.role) ? globalThis.String(object.role) : "",
+    };
+  },
+
+  toJSON(message: TransferOwnershipResponse): unknown {
+    const obj: any = {};
+    if (message.members?.length) {
+      obj.members = message.members.map((e) => Member.toJSON(e));
+    }
+    if (message.invitations?.length) {
+      obj.invitations = message.invitations.map((e) => Invitation.toJSON(e));
+    }
+    if (message.memberLimit !== 0) {
+      obj.memberLimit = Math.round(message.memberLimit);
+    }
+    if (message.role !== "") {
+      obj.role = message.role;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TransferOwnershipResponse>, I>>(base?: I): TransferOwnershipResponse {
+    return TransferOwnershipResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TransferOwnershipResponse>, I>>(object: I): TransferOwnershipResponse {
+    const message = createBaseTransferOwnershipResponse();
     message.members = object.members?.map((e) => Member.fromPartial(e)) || [];
     message.invitations = object.invitations?.map((e) => Invitation.fromPartial(e)) || [];
     message.memberLimit = object.memberLimit ?? 0;
@@ -1879,8 +2543,8 @@ export const WorkspaceServiceService = {
     responseStream: false as const,
     requestSerialize: (value: ListMembersRequest): Buffer => Buffer.from(ListMembersRequest.encode(value).finish()),
     requestDeserialize: (value: Buffer): ListMembersRequest => ListMembersRequest.decode(value),
-    responseSerialize: (value: MembersResponse): Buffer => Buffer.from(MembersResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): MembersResponse => MembersResponse.decode(value),
+    responseSerialize: (value: ListMembersResponse): Buffer => Buffer.from(ListMembersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListMembersResponse => ListMembersResponse.decode(value),
   },
   /** Admin or owner: mails an invitation with a role below owner. */
   inviteMember: {
@@ -1889,8 +2553,9 @@ export const WorkspaceServiceService = {
     responseStream: false as const,
     requestSerialize: (value: InviteMemberRequest): Buffer => Buffer.from(InviteMemberRequest.encode(value).finish()),
     requestDeserialize: (value: Buffer): InviteMemberRequest => InviteMemberRequest.decode(value),
-    responseSerialize: (value: MembersResponse): Buffer => Buffer.from(MembersResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): MembersResponse => MembersResponse.decode(value),
+    responseSerialize: (value: InviteMemberResponse): Buffer =>
+      Buffer.from(InviteMemberResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): InviteMemberResponse => InviteMemberResponse.decode(value),
   },
   revokeInvitation: {
     path: "/mimamori.account.v1.WorkspaceService/RevokeInvitation" as const,
@@ -1899,8 +2564,9 @@ export const WorkspaceServiceService = {
     requestSerialize: (value: RevokeInvitationRequest): Buffer =>
       Buffer.from(RevokeInvitationRequest.encode(value).finish()),
     requestDeserialize: (value: Buffer): RevokeInvitationRequest => RevokeInvitationRequest.decode(value),
-    responseSerialize: (value: MembersResponse): Buffer => Buffer.from(MembersResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): MembersResponse => MembersResponse.decode(value),
+    responseSerialize: (value: RevokeInvitationResponse): Buffer =>
+      Buffer.from(RevokeInvitationResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RevokeInvitationResponse => RevokeInvitationResponse.decode(value),
   },
   /** The signed-in person joins the invitation's workspace, which becomes the session's current one. */
   acceptInvitation: {
@@ -1922,8 +2588,9 @@ export const WorkspaceServiceService = {
     requestSerialize: (value: ChangeMemberRoleRequest): Buffer =>
       Buffer.from(ChangeMemberRoleRequest.encode(value).finish()),
     requestDeserialize: (value: Buffer): ChangeMemberRoleRequest => ChangeMemberRoleRequest.decode(value),
-    responseSerialize: (value: MembersResponse): Buffer => Buffer.from(MembersResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): MembersResponse => MembersResponse.decode(value),
+    responseSerialize: (value: ChangeMemberRoleResponse): Buffer =>
+      Buffer.from(ChangeMemberRoleResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ChangeMemberRoleResponse => ChangeMemberRoleResponse.decode(value),
   },
   removeMember: {
     path: "/mimamori.account.v1.WorkspaceService/RemoveMember" as const,
@@ -1931,8 +2598,9 @@ export const WorkspaceServiceService = {
     responseStream: false as const,
     requestSerialize: (value: RemoveMemberRequest): Buffer => Buffer.from(RemoveMemberRequest.encode(value).finish()),
     requestDeserialize: (value: Buffer): RemoveMemberRequest => RemoveMemberRequest.decode(value),
-    responseSerialize: (value: MembersResponse): Buffer => Buffer.from(MembersResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): MembersResponse => MembersResponse.decode(value),
+    responseSerialize: (value: RemoveMemberResponse): Buffer =>
+      Buffer.from(RemoveMemberResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RemoveMemberResponse => RemoveMemberResponse.decode(value),
   },
   /** Anyone but the owner; the session goes back to the person's own workspace. */
   leaveWorkspace: {
@@ -1954,8 +2622,9 @@ export const WorkspaceServiceService = {
     requestSerialize: (value: TransferOwnershipRequest): Buffer =>
       Buffer.from(TransferOwnershipRequest.encode(value).finish()),
     requestDeserialize: (value: Buffer): TransferOwnershipRequest => TransferOwnershipRequest.decode(value),
-    responseSerialize: (value: MembersResponse): Buffer => Buffer.from(MembersResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): MembersResponse => MembersResponse.decode(value),
+    responseSerialize: (value: TransferOwnershipResponse): Buffer =>
+      Buffer.from(TransferOwnershipResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): TransferOwnershipResponse => TransferOwnershipResponse.decode(value),
   },
 } as const;
 
@@ -1965,19 +2634,19 @@ export interface WorkspaceServiceServer extends UntypedServiceImplementation {
   /** Makes another of the person's workspaces the session's current one. */
   switchWorkspace: handleUnaryCall<SwitchWorkspaceRequest, SwitchWorkspaceResponse>;
   /** The current workspace's members and pending invitations (any member reads them). */
-  listMembers: handleUnaryCall<ListMembersRequest, MembersResponse>;
+  listMembers: handleUnaryCall<ListMembersRequest, ListMembersResponse>;
   /** Admin or owner: mails an invitation with a role below owner. */
-  inviteMember: handleUnaryCall<InviteMemberRequest, MembersResponse>;
-  revokeInvitation: handleUnaryCall<RevokeInvitationRequest, MembersResponse>;
+  inviteMember: handleUnaryCall<InviteMemberRequest, InviteMemberResponse>;
+  revokeInvitation: handleUnaryCall<RevokeInvitationRequest, RevokeInvitationResponse>;
   /** The signed-in person joins the invitation's workspace, which becomes the session's current one. */
   acceptInvitation: handleUnaryCall<AcceptInvitationRequest, AcceptInvitationResponse>;
   /** Admin or owner, for anyone but the owner and themselves. */
-  changeMemberRole: handleUnaryCall<ChangeMemberRoleRequest, MembersResponse>;
-  removeMember: handleUnaryCall<RemoveMemberRequest, MembersResponse>;
+  changeMemberRole: handleUnaryCall<ChangeMemberRoleRequest, ChangeMemberRoleResponse>;
+  removeMember: handleUnaryCall<RemoveMemberRequest, RemoveMemberResponse>;
   /** Anyone but the owner; the session goes back to the person's own workspace. */
   leaveWorkspace: handleUnaryCall<LeaveWorkspaceRequest, LeaveWorkspaceResponse>;
   /** The owner hands the workspace to another member and becomes an admin. */
-  transferOwnership: handleUnaryCall<TransferOwnershipRequest, MembersResponse>;
+  transferOwnership: handleUnaryCall<TransferOwnershipRequest, TransferOwnershipResponse>;
 }
 
 export interface WorkspaceServiceClient extends Client {
@@ -2016,49 +2685,49 @@ export interface WorkspaceServiceClient extends Client {
   /** The current workspace's members and pending invitations (any member reads them). */
   listMembers(
     request: ListMembersRequest,
-    callback: (error: ServiceError | null, response: MembersResponse) => void,
+    callback: (error: ServiceError | null, response: ListMembersResponse) => void,
   ): ClientUnaryCall;
   listMembers(
     request: ListMembersRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: MembersResponse) => void,
+    callback: (error: ServiceError | null, response: ListMembersResponse) => void,
   ): ClientUnaryCall;
   listMembers(
     request: ListMembersRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: MembersResponse) => void,
+    callback: (error: ServiceError | null, response: ListMembersResponse) => void,
   ): ClientUnaryCall;
   /** Admin or owner: mails an invitation with a role below owner. */
   inviteMember(
     request: InviteMemberRequest,
-    callback: (error: ServiceError | null, response: MembersResponse) => void,
+    callback: (error: ServiceError | null, response: InviteMemberResponse) => void,
   ): ClientUnaryCall;
   inviteMember(
     request: InviteMemberRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: MembersResponse) => void,
+    callback: (error: ServiceError | null, response: InviteMemberResponse) => void,
   ): ClientUnaryCall;
   inviteMember(
     request: InviteMemberRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: MembersResponse) => void,
+    callback: (error: ServiceError | null, response: InviteMemberResponse) => void,
   ): ClientUnaryCall;
   revokeInvitation(
     request: RevokeInvitationRequest,
-    callback: (error: ServiceError | null, response: MembersResponse) => void,
+    callback: (error: ServiceError | null, response: RevokeInvitationResponse) => void,
   ): ClientUnaryCall;
   revokeInvitation(
     request: RevokeInvitationRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: MembersResponse) => void,
+    callback: (error: ServiceError | null, response: RevokeInvitationResponse) => void,
   ): ClientUnaryCall;
   revokeInvitation(
     request: RevokeInvitationRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: MembersResponse) => void,
+    callback: (error: ServiceError | null, response: RevokeInvitationResponse) => void,
   ): ClientUnaryCall;
   /** The signed-in person joins the invitation's workspace, which becomes the session's current one. */
   acceptInvitation(
@@ -2079,33 +2748,33 @@ export interface WorkspaceServiceClient extends Client {
   /** Admin or owner, for anyone but the owner and themselves. */
   changeMemberRole(
     request: ChangeMemberRoleRequest,
-    callback: (error: ServiceError | null, response: MembersResponse) => void,
+    callback: (error: ServiceError | null, response: ChangeMemberRoleResponse) => void,
   ): ClientUnaryCall;
   changeMemberRole(
     request: ChangeMemberRoleRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: MembersResponse) => void,
+    callback: (error: ServiceError | null, response: ChangeMemberRoleResponse) => void,
   ): ClientUnaryCall;
   changeMemberRole(
     request: ChangeMemberRoleRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: MembersResponse) => void,
+    callback: (error: ServiceError | null, response: ChangeMemberRoleResponse) => void,
   ): ClientUnaryCall;
   removeMember(
     request: RemoveMemberRequest,
-    callback: (error: ServiceError | null, response: MembersResponse) => void,
+    callback: (error: ServiceError | null, response: RemoveMemberResponse) => void,
   ): ClientUnaryCall;
   removeMember(
     request: RemoveMemberRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: MembersResponse) => void,
+    callback: (error: ServiceError | null, response: RemoveMemberResponse) => void,
   ): ClientUnaryCall;
   removeMember(
     request: RemoveMemberRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: MembersResponse) => void,
+    callback: (error: ServiceError | null, response: RemoveMemberResponse) => void,
   ): ClientUnaryCall;
   /** Anyone but the owner; the session goes back to the person's own workspace. */
   leaveWorkspace(
@@ -2126,18 +2795,18 @@ export interface WorkspaceServiceClient extends Client {
   /** The owner hands the workspace to another member and becomes an admin. */
   transferOwnership(
     request: TransferOwnershipRequest,
-    callback: (error: ServiceError | null, response: MembersResponse) => void,
+    callback: (error: ServiceError | null, response: TransferOwnershipResponse) => void,
   ): ClientUnaryCall;
   transferOwnership(
     request: TransferOwnershipRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: MembersResponse) => void,
+    callback: (error: ServiceError | null, response: TransferOwnershipResponse) => void,
   ): ClientUnaryCall;
   transferOwnership(
     request: TransferOwnershipRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: MembersResponse) => void,
+    callback: (error: ServiceError | null, response: TransferOwnershipResponse) => void,
   ): ClientUnaryCall;
 }
 
