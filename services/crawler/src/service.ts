@@ -10,6 +10,7 @@ import { browserMemoryBytes } from './browser/browser-memory.ts';
 import { createBrowserPageFetcher } from './browser/browser-page-fetcher.ts';
 import { createBrowserPool } from './browser/browser-pool.ts';
 import type { PageFetcher } from './domain/page-fetcher.ts';
+import { DEFAULT_REVALIDATION_POLICY } from './domain/revalidation.ts';
 import { checkConsumer } from './events/check-consumer.ts';
 import { previewServer } from './grpc/preview-server.ts';
 import { createHttpPageFetcher, RETRY_DELAY_MS } from './http/index.ts';
@@ -58,7 +59,18 @@ export function createCrawlerService(deps: CrawlerDeps): ServiceModule {
     ...(deps.allowPages ? { allowPages: deps.allowPages } : {}),
     logger: deps.logger,
   });
-  const browser = deps.browser ?? createBrowserPageFetcher({ pool });
+  // The loopback fixtures a test allows are asked again over HTTP too, and the render's time limit
+  // is product time (ADR 0031), so a scaled test sees what a day of checks would.
+  const browser =
+    deps.browser ??
+    createBrowserPageFetcher({
+      pool,
+      allow: deps.allow ?? [],
+      revalidation: {
+        ...DEFAULT_REVALIDATION_POLICY,
+        maxAgeMs: scaledMs(DEFAULT_REVALIDATION_POLICY.maxAgeMs, deps.timeScale ?? 1),
+      },
+    });
   const metrics = deps.metrics ?? createMetrics({ service: 'crawler' });
   metrics.gauge({
     name: 'mimamori_browser_pool_browsers',
