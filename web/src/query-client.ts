@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { ApiError } from './api/client.ts';
 
 /**
@@ -10,8 +10,21 @@ function shouldRetry(failureCount: number, error: Error): boolean {
   return !clientError && failureCount < 2;
 }
 
+/**
+ * docs/product.md#workspaces: a workspace that requires two-factor sign-in refuses a member without
+ * a second factor on every screen's calls; they are taken to their security page, which says why
+ * and is the one place (with switching workspace) that still answers.
+ */
+function sendToSecurityWhenRequired(error: Error): void {
+  if (!(error instanceof ApiError) || error.code !== 'two_factor_required') return;
+  if (window.location.pathname === '/security') return;
+  window.location.assign('/security?required=1');
+}
+
 export function createQueryClient(): QueryClient {
   return new QueryClient({
+    queryCache: new QueryCache({ onError: sendToSecurityWhenRequired }),
+    mutationCache: new MutationCache({ onError: sendToSecurityWhenRequired }),
     defaultOptions: {
       queries: { retry: shouldRetry, staleTime: 30_000 },
       mutations: { retry: false },

@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = [
   'member.removed',
   'member.role_changed',
   'member.ownership_transferred',
+  'member.two_factor_requirement_changed',
   'billing.card_changed',
   'billing.plan_changed',
   'billing.plan_change_cancelled',

@@ -36,6 +36,7 @@ export const member = z
     role,
     joined_at: z.iso.datetime(),
     you: z.boolean(),
+    has_second_factor: z.boolean().describe('An authenticator app or a passkey is set up'),
   })
   .meta({ id: 'Member' });
 export type MemberJson = z.infer<typeof member>;
@@ -60,6 +61,9 @@ export const memberList = z
       .int()
       .describe('People the plan allows, the owner and pending invitations included'),
     role: role.describe('The caller’s role in this workspace'),
+    two_factor_required: z
+      .boolean()
+      .describe('Every member must sign in with a second factor (docs/product.md#workspaces)'),
   })
   .describe('The current workspace’s members and pending invitations');
 export type MemberList = z.infer<typeof memberList>;
@@ -72,6 +76,12 @@ export const inviteBody = body({
 export const invitationIdBody = body({ id: z.string().nullish().describe('The invitation’s id') });
 export const invitationTokenBody = body({ token: z.string().nullish().describe('The mailed link’s token') });
 export const memberBody = body({ person_id: z.string().nullish() });
+export const twoFactorRequiredBody = body({
+  two_factor_required: z
+    .boolean()
+    .nullish()
+    .describe('Require a second factor of every member, or stop requiring it'),
+});
 export const memberRoleBody = body({
   person_id: z.string().nullish(),
   role: z.string().nullish().describe('admin, editor or viewer'),
@@ -87,11 +97,13 @@ export const workspaceRefusals = {
     'role_forbidden',
     'session_required',
     'csrf_failed',
+    'two_factor_required',
   ]),
   invite: refusal('Refused', ['invalid_email', 'invalid_role']),
   inviteState: refusal('Not now', ['member_limit_reached', 'already_member', 'already_invited']),
   change: refusal('Refused', ['invalid_role', 'cannot_change_own_role', 'owner_cannot_leave']),
   changeState: refusal('Not for the owner', ['owner_role_fixed']),
+  security: refusal('The owner has no second factor to require of others', ['owner_needs_second_factor']),
   notFound: refusal('Not found in this workspace', [
     'workspace_not_found',
     'member_not_found',

@@ -214,8 +214,10 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
     sealTotp: (secret: string, userId: string) => secretBox.seal(secret, totpContext(userId)),
     openTotp: (sealed: string, userId: string) => secretBox.open(sealed, totpContext(userId)),
   };
+  const workspaces = createWorkspaceStore(db, secretBox);
   const implementation = accountServer({
     ...securityDeps,
+    workspaces,
     logger,
     prices: options.prices ?? {},
     discord: {
@@ -257,7 +259,7 @@ export function createAccountService(options: AccountServiceOptions): ServiceMod
           accounts,
           clock,
           newId: randomUUID,
-          workspaces: createWorkspaceStore(db, secretBox),
+          workspaces,
         }),
       },
       {

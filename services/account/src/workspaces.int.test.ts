@@ -122,6 +122,7 @@ describe('workspaces in the account service', () => {
       workspaceId: owner.userId,
       personId: editor.userId,
       role: 'editor',
+      secondFactorMissing: false,
     });
     // user_info is the workspace's: what every other service is asked for.
     const info = await unary(accounts, 'getUserInfo', { sessionToken: editor.sessionToken });
@@ -249,6 +250,7 @@ describe('workspaces in the account service', () => {
       workspaceId: viewer.userId,
       personId: viewer.userId,
       role: 'owner',
+      secondFactorMissing: false,
     });
     // Left likewise; the owner cannot leave.
     await unary(workspaces, 'leaveWorkspace', { sessionToken: editor.sessionToken });
@@ -311,5 +313,55 @@ describe('workspaces in the account service', () => {
     await expect(signIn(viewer.email, 'efgh5678')).resolves.toMatchObject({
       sessionToken: expect.any(String),
     });
+  });
+
+  it('lets the owner require a second factor once they have one; a member without one is told so until they set one up', async () => {
+    const owner = await signedIn('Strict');
+    const member = await signedIn('Member');
+    await invite(owner, member, 'editor');
+    const confirmTotp = (person: Person) =>
+      db.query(
+        `INSERT INTO account.totp_factors (user_id, sealed_secret, created_at, confirmed_at)
+         VALUES ($1, 'sealed', now(), now())`,
+        [person.userId],
+      );
+    const require = (required: boolean) =>
+      unary(workspaces, 'setTwoFactorRequired', { sessionToken: owner.sessionToken, required });
+
+    // The owner cannot require what they do not have, and a member cannot require it at all.
+    await expect(require(true)).rejects.toEqual(
+      refusal(status.FAILED_PRECONDITION, 'owner_needs_second_factor'),
+    );
+    await expect(
+      unary(workspaces, 'setTwoFactorRequired', { sessionToken: member.sessionToken, required: true }),
+    ).rejects.toEqual(refusal(status.PERMISSION_DENIED, 'role_forbidden'));
+    expect((await caller(member)).secondFactorMissing).toBe(false);
+
+    await confirmTotp(owner);
+    const required = await require(true);
+    expect(required.twoFactorRequired).toBe(true);
+    expect(required.members.map((each) => [each.name, each.hasSecondFactor])).toEqual([
+      ['Strict', true],
+      ['Member', false],
+    ]);
+    expect((await caller(owner)).secondFactorMissing).toBe(false);
+    expect((await caller(member)).secondFactorMissing).toBe(true);
+    // Their own workspace asks nothing of them.
+    await unary(workspaces, 'switchWorkspace', {
+      sessionToken: member.sessionToken,
+      workspaceId: member.userId,
+    });
+    expect((await caller(member)).secondFactorMissing).toBe(false);
+    await unary(workspaces, 'switchWorkspace', {
+      sessionToken: member.sessionToken,
+      workspaceId: owner.userId,
+    });
+    // Once the member has a factor (a passkey counts as well as an app), nothing is missing.
+    await confirmTotp(member);
+    expect((await caller(member)).secondFactorMissing).toBe(false);
+    await db.query('DELETE FROM account.totp_factors WHERE user_id = $1', [member.userId]);
+    expect((await caller(member)).secondFactorMissing).toBe(true);
+    await require(false);
+    expect((await caller(member)).secondFactorMissing).toBe(false);
   });
 });

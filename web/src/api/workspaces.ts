@@ -49,3 +49,8 @@ export function leaveWorkspace(): Promise<{ status: 'left' }> {
 export function transferOwnership(personId: string): Promise<MemberList> {
   return apiRequest('/api/workspace/transfer', { method: 'POST', body: { person_id: personId } });
 }
+
+/** POST /api/workspace/security: the owner requires a second factor of every member, or stops. */
+export function setTwoFactorRequired(required: boolean): Promise<MemberList> {
+  return apiRequest('/api/workspace/security', { method: 'POST', body: { two_factor_required: required } });
+}

@@ -11,6 +11,7 @@ import {
   type MemberList,
   removeMember,
   revokeInvitation,
+  setTwoFactorRequired,
   transferOwnership,
 } from '../api/workspaces.ts';
 import { FormMessage } from '../forms/form-message.tsx';
@@ -102,6 +103,9 @@ export default function MembersPage() {
                     {member.you && <span className="member-you"> ({t('workspaces.you')})</span>}
                   </span>
                   {member.name && <span className="member-email">{member.email}</span>}
+                  <span className="member-email" data-testid="member-second-factor">
+                    {t(member.has_second_factor ? 'workspaces.secondFactorOn' : 'workspaces.secondFactorOff')}
+                  </span>
                 </div>
                 {manages && !member.you && member.role !== 'owner' ? (
                   <div className="member-actions">
@@ -214,6 +218,32 @@ export default function MembersPage() {
             )}
           </AccountSection>
         )}
+
+        <AccountSection id="two-factor" title={t('workspaces.twoFactorTitle')}>
+          <p className="field-hint">{t('workspaces.twoFactorHelp')}</p>
+          {owns ? (
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={list.two_factor_required}
+                disabled={change.isPending}
+                onChange={(event) => {
+                  const required = event.target.checked;
+                  setNotice('');
+                  change.mutate(() => setTwoFactorRequired(required), {
+                    onSuccess: () =>
+                      setNotice(t(required ? 'workspaces.twoFactorOn' : 'workspaces.twoFactorOff')),
+                  });
+                }}
+              />
+              {t('workspaces.twoFactorRequire')}
+            </label>
+          ) : (
+            <p data-testid="two-factor-state">
+              {t(list.two_factor_required ? 'workspaces.twoFactorOn' : 'workspaces.twoFactorOff')}
+            </p>
+          )}
+        </AccountSection>
 
         <AccountSection id="leave" title={t('workspaces.leaveTitle')}>
           {owns ? (

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { AccountSection } from '../account/account-section.tsx';
 import { FormMessage } from '../forms/form-message.tsx';
 import { useErrorText } from '../forms/use-error-text.ts';
@@ -20,12 +20,19 @@ export default function SecurityPage() {
   const security = useSecurity();
   const account = useAccount();
   const timeZone = account.data?.timezone ?? '';
+  // Sent here by a workspace that requires a second factor (query-client.ts).
+  const [search] = useSearchParams();
 
   return (
     <Page title="security">
       <p className="lead security-lead">
         {t('security.lead')} <Link to={routePaths.account}>{t('security.toAccount')}</Link>
       </p>
+      {search.get('required') === '1' && (
+        <p className="notice" role="status" data-testid="two-factor-required">
+          {t('errors.two_factor_required')}
+        </p>
+      )}
       {security.isPending && <LoadingIndicator />}
       {security.isError && (
         <div className="notice">

@@ -24,6 +24,8 @@ export interface MemberRecord {
   email: string;
   role: WorkspaceRole;
   joinedAt: Date;
+  /** An authenticator app or a passkey is set up (ADR 0034). */
+  hasSecondFactor: boolean;
 }
 
 export interface InvitationRecord {
@@ -53,7 +55,10 @@ export interface WorkspacePort {
     plan: number;
     name: string;
     lang: 'ja' | 'en';
+    /** Every member must sign in with a second factor (docs/product.md#workspaces). */
+    twoFactorRequired: boolean;
   }>;
+  setTwoFactorRequired(workspaceId: string, required: boolean): Promise<void>;
   setSessionWorkspace(sessionTokenHash: string, workspaceId: string | null): Promise<void>;
   /** Stores the invitation and queues its mail together; 'exists' when one is pending for the address. */
   insertInvitation(invitation: NewInvitation, mail: AccountMail, now: Date): Promise<'created' | 'exists'>;
@@ -108,7 +113,39 @@ async function membersOf(caller: SessionUser & { role: WorkspaceRole }, deps: Wo
     invitations: loaded.invitations,
     memberLimit: memberLimit(loaded.plan),
     role: caller.role,
+    twoFactorRequired: loaded.twoFactorRequired,
   };
+}
+
+/**
+ * docs/product.md#workspaces: the owner may require a second factor of every member, once they
+ * have one themselves (else the owner would lock themselves out of their own workspace's routes).
+ */
+export async function setTwoFactorRequired(sessionToken: string, required: boolean, deps: WorkspaceDeps) {
+  const caller = await callerAtLeast(sessionToken, 'owner', deps);
+  if (required) {
+    const loaded = await deps.workspaces.loadMembers(caller.userId, deps.clock.now());
+    const owner = loaded.members.find((member) => member.personId === caller.personId);
+    if (!owner?.hasSecondFactor) {
+      throw new AccountProblem('precondition', 'owner_needs_second_factor');
+    }
+  }
+  await deps.workspaces.setTwoFactorRequired(caller.userId, required);
+  return membersOf(caller, deps);
+}
+
+/**
+ * Whether the caller's workspace requires a second factor the person has not set up; the gateway
+ * then answers only the person's own routes (their sign-in security, their workspaces). An API
+ * token stands for the owner, who must have a factor to require one, so it is not asked.
+ */
+export async function secondFactorMissing(
+  caller: SessionUser & { role: WorkspaceRole },
+  deps: WorkspaceDeps,
+): Promise<boolean> {
+  const loaded = await deps.workspaces.loadMembers(caller.userId, deps.clock.now());
+  if (!loaded.twoFactorRequired) return false;
+  return !loaded.members.find((member) => member.personId === caller.personId)?.hasSecondFactor;
 }
 
 export async function inviteMember(

@@ -12,7 +12,7 @@ import {
   removeMail,
   updateProfile,
 } from '../domain/account-settings.ts';
-import { feedOwner } from '../domain/api-access.ts';
+import { feedOwner, isApiTokenShaped } from '../domain/api-access.ts';
 import type { ChatLinkStore } from '../domain/chat-links.ts';
 import { createAccount } from '../domain/create-account.ts';
 import { type DiscordLinkDeps, linkDiscord, unlinkDiscord } from '../domain/discord-link.ts';
@@ -32,6 +32,7 @@ import {
 import { toUserInfoView } from '../domain/user-info.ts';
 import { verifyEmail } from '../domain/verify-email.ts';
 import type { WebhookStore } from '../domain/webhooks.ts';
+import { secondFactorMissing, type WorkspacePort } from '../domain/workspaces.ts';
 import { finishXSignIn, startXSignIn, type XOAuthConfig } from '../domain/x-sign-in.ts';
 import { toAccountSettings } from './account-settings-message.ts';
 import { apiAccessMethods } from './api-access-methods.ts';
@@ -55,6 +56,8 @@ export interface AccountServerDeps extends SecurityDeps {
   webhooks: Pick<WebhookStore, 'list'>;
   /** The chat links the notification profile lists (linked ones only). */
   chatLinks: Pick<ChatLinkStore, 'list'>;
+  /** Whether the caller's workspace requires a second factor they lack (GetCaller). */
+  workspaces: WorkspacePort;
 }
 
 /** Every method resolves the caller from the session token first; no method takes a user id on trust. */
@@ -76,7 +79,13 @@ export function accountServer(deps: AccountServerDeps): accountV1.AccountService
 
     getCaller: rpc(async (request: accountV1.GetCallerRequest) => {
       const caller = await requireCaller(request.sessionToken, deps);
-      return { workspaceId: caller.userId, personId: caller.personId, role: caller.role };
+      return {
+        workspaceId: caller.userId,
+        personId: caller.personId,
+        role: caller.role,
+        secondFactorMissing:
+          !isApiTokenShaped(request.sessionToken) && (await secondFactorMissing(caller, deps)),
+      };
     }),
 
     ...apiAccessMethods(deps),

@@ -9,6 +9,7 @@ import {
   listWorkspaces,
   removeMember,
   revokeInvitation,
+  setTwoFactorRequired,
   switchWorkspace,
   transferOwnership,
   type WorkspaceDeps,
@@ -48,6 +49,9 @@ export function workspaceServer(deps: WorkspaceDeps): workspaceV1.WorkspaceServi
     }),
     transferOwnership: rpc((request: workspaceV1.TransferOwnershipRequest) =>
       transferOwnership(request.sessionToken, request.personId, deps),
+    ),
+    setTwoFactorRequired: rpc((request: workspaceV1.SetTwoFactorRequiredRequest) =>
+      setTwoFactorRequired(request.sessionToken, request.required, deps),
     ),
   };
 }

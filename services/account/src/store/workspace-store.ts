@@ -29,8 +29,18 @@ export function createWorkspaceStore(db: Db, box: SecretBox): WorkspacePort {
 
     async loadMembers(workspaceId, now) {
       const [members, invitations, workspace] = await Promise.all([
-        db.query<{ person_id: string; name: string; email: string | null; role: string; created_at: Date }>(
-          `SELECT m.person_id, p.name, p.email, m.role, m.created_at
+        db.query<{
+          person_id: string;
+          name: string;
+          email: string | null;
+          role: string;
+          created_at: Date;
+          has_second_factor: boolean;
+        }>(
+          `SELECT m.person_id, p.name, p.email, m.role, m.created_at,
+                  (EXISTS (SELECT 1 FROM ${S}.totp_factors t
+                            WHERE t.user_id = m.person_id AND t.confirmed_at IS NOT NULL)
+                   OR EXISTS (SELECT 1 FROM ${S}.passkeys k WHERE k.user_id = m.person_id)) AS has_second_factor
              FROM ${S}.memberships m JOIN ${S}.users p ON p.id = m.person_id
             WHERE m.workspace_id = $1 AND p.deleted_at IS NULL
             ORDER BY m.created_at, p.email`,
@@ -42,8 +52,15 @@ export function createWorkspaceStore(db: Db, box: SecretBox): WorkspacePort {
             ORDER BY created_at`,
           [workspaceId, now],
         ),
-        db.query<{ name: string; email: string | null; lang: string; plan: number | null }>(
-          `SELECT w.name, w.email, w.lang, s.plan
+        db.query<{
+          name: string;
+          email: string | null;
+          lang: string;
+          plan: number | null;
+          two_factor_required: boolean | null;
+        }>(
+          `SELECT w.name, w.email, w.lang, s.plan,
+                  (w.workspace_settings->>'two_factor_required')::boolean AS two_factor_required
              FROM ${S}.users w LEFT JOIN ${S}.subscriptions s ON s.user_id = w.id
             WHERE w.id = $1`,
           [workspaceId],
@@ -58,6 +75,7 @@ export function createWorkspaceStore(db: Db, box: SecretBox): WorkspacePort {
             email: member.email ?? '',
             role: roleOf(member.role),
             joinedAt: member.created_at,
+            hasSecondFactor: member.has_second_factor,
           }),
         ),
         invitations: invitations.rows.map(
@@ -72,7 +90,16 @@ export function createWorkspaceStore(db: Db, box: SecretBox): WorkspacePort {
         plan: row?.plan ?? 0,
         name: row?.name || row?.email || '',
         lang: row?.lang === 'en' ? 'en' : 'ja',
+        twoFactorRequired: row?.two_factor_required === true,
       };
+    },
+
+    async setTwoFactorRequired(workspaceId, required) {
+      await db.query(
+        `UPDATE ${S}.users SET workspace_settings = workspace_settings || jsonb_build_object('two_factor_required', $2::boolean)
+          WHERE id = $1`,
+        [workspaceId, required],
+      );
     },
 
     async setSessionWorkspace(sessionTokenHash, workspaceId) {

@@ -323,6 +323,10 @@ const RULES: Record<string, AuditRule> = {
     action: 'member.ownership_transferred',
     subject: (done) => memberOf(done),
   },
+  'POST /api/workspace/security': {
+    action: 'member.two_factor_requirement_changed',
+    details: ({ body }) => ({ required: body.two_factor_required === true ? 'yes' : 'no' }),
+  },
   'POST /api/v2/quiet-hours': {
     action: 'settings.quiet_hours_changed',
     details: ({ body }) => ({ fields: fieldsSent(body) }),

@@ -57,6 +57,9 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   'POST /api/account/password': 'person',
   'POST /api/account/email': 'person',
   // A person's own workspaces: listing, switching, joining and leaving (the owner cannot leave).
+  // Who the caller is and where: the screen a member without a required second factor is sent to
+  // needs it too, and it says when the workspace is gone.
+  'GET /api/user_info': 'person',
   'GET /api/workspaces': 'person',
   'POST /api/workspaces/switch': 'person',
   'POST /api/invitations/accept': 'person',
@@ -74,7 +77,6 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   'POST /api/security/sessions/end': 'person',
   'POST /api/security/sessions/end_others': 'person',
 
-  'GET /api/user_info': 'viewer',
   'GET /api/workspace/members': 'viewer',
   'GET /api/account': 'viewer',
   'GET /api/account/storage': 'viewer',
@@ -139,6 +141,7 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   // The workspace's name, language, time zone and billing currency.
   'POST /api/account/update': 'owner',
   'POST /api/workspace/transfer': 'owner',
+  'POST /api/workspace/security': 'owner',
   'POST /api/account/delete': 'owner',
   'POST /api/account/export': 'owner',
   'POST /api/billing/setup_intent': 'owner',
@@ -166,8 +169,8 @@ export function roleAllows(role: string, least: Role): boolean {
 /**
  * Refuses a member whose role is below the route's declared least role (403 role_forbidden)
  * before the route runs, and any /api route without a declaration (403 route_undeclared: closed,
- * never open, by mistake). Reads need only a viewer, which every member is, so only changes ask
- * the account service for the caller's role. A request without a session goes on to the route,
+ * never open, by mistake), and a member of a workspace that requires a second factor they lack
+ * (403 two_factor_required) on every workspace route. A request without a session goes on to the route,
  * which answers 401 as before. Registered after the bearer check: a token stands in for the
  * session and acts as the owner within its scope.
  */
@@ -177,15 +180,18 @@ export function roleGuard(app: FastifyInstance, deps: { account: accountV1.Accou
     if (!url?.startsWith('/api/')) return;
     const access = ROUTE_ACCESS[`${request.method === 'HEAD' ? 'GET' : request.method} ${url}`];
     if (access === undefined) return sendApiError(reply, 403, 'route_undeclared');
-    if (access === 'public' || access === 'person' || access === 'viewer') return;
+    if (access === 'public' || access === 'person') return;
     const sessionToken = request.cookies[SESSION_COOKIE];
     if (!sessionToken) return;
-    let role: string;
+    let caller: { role: string; secondFactorMissing: boolean };
     try {
-      ({ role } = await unary(deps.account, 'getCaller', { sessionToken }));
+      caller = await unary(deps.account, 'getCaller', { sessionToken });
     } catch (error) {
       return sendAccountFailure(reply, error);
     }
-    if (!roleAllows(role, access)) return sendApiError(reply, 403, 'role_forbidden');
+    // docs/product.md#workspaces: a workspace that requires a second factor answers a member
+    // without one only on their own routes (setting one up, switching workspace) until they have.
+    if (caller.secondFactorMissing) return sendApiError(reply, 403, 'two_factor_required');
+    if (!roleAllows(caller.role, access)) return sendApiError(reply, 403, 'role_forbidden');
   });
 }

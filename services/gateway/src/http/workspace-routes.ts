@@ -9,6 +9,7 @@ import {
   memberBody,
   memberList,
   memberRoleBody,
+  twoFactorRequiredBody,
   type WorkspaceJson,
   workspaceIdBody,
   workspaceLeft,
@@ -240,6 +241,31 @@ export function workspaceRoutes(
   );
 
   api.post(
+    '/api/workspace/security',
+    {
+      schema: {
+        summary: 'The owner requires a second factor of every member, or stops requiring it',
+        security,
+        body: twoFactorRequiredBody,
+        response: {
+          200: memberList,
+          401: signedOut,
+          403: forbidden,
+          409: workspaceRefusals.security,
+        },
+      },
+    },
+    (request, reply) =>
+      work(request, reply, async (sessionToken) => {
+        const answer = await unary(workspaces, 'setTwoFactorRequired', {
+          sessionToken,
+          required: request.body?.two_factor_required === true,
+        });
+        return reply.send(membersJson(answer));
+      }),
+  );
+
+  api.post(
     '/api/workspace/transfer',
     {
       schema: {
@@ -289,6 +315,7 @@ function membersJson(answer: workspaceV1.ListMembersResponse): MemberList {
         role: roleName(member.role),
         joined_at: (member.joinedAt ?? new Date(0)).toISOString(),
         you: member.you,
+        has_second_factor: member.hasSecondFactor,
       }),
     ),
     invitations: answer.invitations.map(
@@ -302,5 +329,6 @@ function membersJson(answer: workspaceV1.ListMembersResponse): MemberList {
     ),
     member_limit: answer.memberLimit,
     role: roleName(answer.role),
+    two_factor_required: answer.twoFactorRequired,
   };
 }

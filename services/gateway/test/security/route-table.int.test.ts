@@ -70,6 +70,7 @@ const SESSION_ONLY: Record<string, string> = {
   'POST /api/workspace/members/remove': 'removes a member',
   'POST /api/workspace/leave': 'the person at the browser leaves',
   'POST /api/workspace/transfer': 'hands the workspace over',
+  'POST /api/workspace/security': 'requires a second factor of every member',
   // Sign-in security: a token must not weaken the sign-in it outlives, or end the owner's sessions.
   'GET /api/security': 'the second factors set',
   'POST /api/security/totp/start': 'sets up TOTP',

@@ -34,6 +34,11 @@ export interface GetCallerResponse {
   personId: string;
   /** owner, admin, editor or viewer (docs/product.md#workspaces). */
   role: string;
+  /**
+   * The workspace requires a second factor and the person has none: only their own sign-in's
+   * routes answer until they set one up.
+   */
+  secondFactorMissing: boolean;
 }
 
 export interface GetUserInfoRequest {
@@ -600,7 +605,7 @@ export const GetCallerRequest: MessageFns<GetCallerRequest> = {
 };
 
 function createBaseGetCallerResponse(): GetCallerResponse {
-  return { workspaceId: "", personId: "", role: "" };
+  return { workspaceId: "", personId: "", role: "", secondFactorMissing: false };
 }
 
 export const GetCallerResponse: MessageFns<GetCallerResponse> = {
@@ -613,6 +618,9 @@ export const GetCallerResponse: MessageFns<GetCallerResponse> = {
     }
     if (message.role !== "") {
       writer.uint32(26).string(message.role);
+    }
+    if (message.secondFactorMissing !== false) {
+      writer.uint32(32).bool(message.secondFactorMissing);
     }
     return writer;
   },
@@ -654,6 +662,14 @@ export const GetCallerResponse: MessageFns<GetCallerResponse> = {
             message.role = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.secondFactorMissing = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -679,6 +695,11 @@ export const GetCallerResponse: MessageFns<GetCallerResponse> = {
         ? globalThis.String(object.person_id)
         : "",
       role: isSet(object.role) ? globalThis.String(object.role) : "",
+      secondFactorMissing: isSet(object.secondFactorMissing)
+        ? globalThis.Boolean(object.secondFactorMissing)
+        : isSet(object.second_factor_missing)
+        ? globalThis.Boolean(object.second_factor_missing)
+        : false,
     };
   },
 
@@ -693,6 +714,9 @@ export const GetCallerResponse: MessageFns<GetCallerResponse> = {
     if (message.role !== "") {
       obj.role = message.role;
     }
+    if (message.secondFactorMissing !== false) {
+      obj.secondFactorMissing = message.secondFactorMissing;
+    }
     return obj;
   },
 
@@ -704,6 +728,7 @@ export const GetCallerResponse: MessageFns<GetCallerResponse> = {
     message.workspaceId = object.workspaceId ?? "";
     message.personId = object.personId ?? "";
     message.role = object.role ?? "";
+    message.secondFactorMissing = object.secondFactorMissing ?? false;
     return message;
   },
 };

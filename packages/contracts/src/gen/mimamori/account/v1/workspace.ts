@@ -44,6 +44,8 @@ export interface Member {
     | undefined;
   /** The caller. */
   you: boolean;
+  /** An authenticator app or a passkey is set up (ADR 0034). */
+  hasSecondFactor: boolean;
 }
 
 export interface Invitation {
@@ -86,6 +88,8 @@ export interface ListMembersResponse {
   memberLimit: number;
   /** The caller's role here. */
   role: string;
+  /** Every member must sign in with a second factor (docs/product.md#workspaces). */
+  twoFactorRequired: boolean;
 }
 
 export interface InviteMemberResponse {
@@ -95,6 +99,8 @@ export interface InviteMemberResponse {
   memberLimit: number;
   /** The caller's role here. */
   role: string;
+  /** Every member must sign in with a second factor (docs/product.md#workspaces). */
+  twoFactorRequired: boolean;
 }
 
 export interface RevokeInvitationResponse {
@@ -104,6 +110,8 @@ export interface RevokeInvitationResponse {
   memberLimit: number;
   /** The caller's role here. */
   role: string;
+  /** Every member must sign in with a second factor (docs/product.md#workspaces). */
+  twoFactorRequired: boolean;
 }
 
 export interface ChangeMemberRoleResponse {
@@ -113,6 +121,8 @@ export interface ChangeMemberRoleResponse {
   memberLimit: number;
   /** The caller's role here. */
   role: string;
+  /** Every member must sign in with a second factor (docs/product.md#workspaces). */
+  twoFactorRequired: boolean;
 }
 
 export interface RemoveMemberResponse {
@@ -122,6 +132,8 @@ export interface RemoveMemberResponse {
   memberLimit: number;
   /** The caller's role here. */
   role: string;
+  /** Every member must sign in with a second factor (docs/product.md#workspaces). */
+  twoFactorRequired: boolean;
 }
 
 export interface TransferOwnershipResponse {
@@ -131,6 +143,8 @@ export interface TransferOwnershipResponse {
   memberLimit: number;
   /** The caller's role here. */
   role: string;
+  /** Every member must sign in with a second factor (docs/product.md#workspaces). */
+  twoFactorRequired: boolean;
 }
 
 export interface InviteMemberRequest {
@@ -174,6 +188,19 @@ export interface LeaveWorkspaceResponse {
 export interface TransferOwnershipRequest {
   sessionToken: string;
   personId: string;
+}
+
+export interface SetTwoFactorRequiredRequest {
+  sessionToken: string;
+  required: boolean;
+}
+
+export interface SetTwoFactorRequiredResponse {
+  members: Member[];
+  invitations: Invitation[];
+  memberLimit: number;
+  role: string;
+  twoFactorRequired: boolean;
 }
 
 function createBaseWorkspace(): Workspace {
@@ -310,7 +337,7 @@ export const Workspace: MessageFns<Workspace> = {
 };
 
 function createBaseMember(): Member {
-  return { personId: "", name: "", email: "", role: "", joinedAt: undefined, you: false };
+  return { personId: "", name: "", email: "", role: "", joinedAt: undefined, you: false, hasSecondFactor: false };
 }
 
 export const Member: MessageFns<Member> = {
@@ -332,6 +359,9 @@ export const Member: MessageFns<Member> = {
     }
     if (message.you !== false) {
       writer.uint32(48).bool(message.you);
+    }
+    if (message.hasSecondFactor !== false) {
+      writer.uint32(56).bool(message.hasSecondFactor);
     }
     return writer;
   },
@@ -397,6 +427,14 @@ export const Member: MessageFns<Member> = {
             message.you = reader.bool();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.hasSecondFactor = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -425,6 +463,11 @@ export const Member: MessageFns<Member> = {
         ? fromJsonTimestamp(object.joined_at)
         : undefined,
       you: isSet(object.you) ? globalThis.Boolean(object.you) : false,
+      hasSecondFactor: isSet(object.hasSecondFactor)
+        ? globalThis.Boolean(object.hasSecondFactor)
+        : isSet(object.has_second_factor)
+        ? globalThis.Boolean(object.has_second_factor)
+        : false,
     };
   },
 
@@ -448,6 +491,9 @@ export const Member: MessageFns<Member> = {
     if (message.you !== false) {
       obj.you = message.you;
     }
+    if (message.hasSecondFactor !== false) {
+      obj.hasSecondFactor = message.hasSecondFactor;
+    }
     return obj;
   },
 
@@ -462,6 +508,7 @@ export const Member: MessageFns<Member> = {
     message.role = object.role ?? "";
     message.joinedAt = object.joinedAt ?? undefined;
     message.you = object.you ?? false;
+    message.hasSecondFactor = object.hasSecondFactor ?? false;
     return message;
   },
 };
@@ -987,7 +1034,7 @@ export const ListMembersRequest: MessageFns<ListMembersRequest> = {
 };
 
 function createBaseListMembersResponse(): ListMembersResponse {
-  return { members: [], invitations: [], memberLimit: 0, role: "" };
+  return { members: [], invitations: [], memberLimit: 0, role: "", twoFactorRequired: false };
 }
 
 export const ListMembersResponse: MessageFns<ListMembersResponse> = {
@@ -1003,6 +1050,9 @@ export const ListMembersResponse: MessageFns<ListMembersResponse> = {
     }
     if (message.role !== "") {
       writer.uint32(34).string(message.role);
+    }
+    if (message.twoFactorRequired !== false) {
+      writer.uint32(40).bool(message.twoFactorRequired);
     }
     return writer;
   },
@@ -1052,6 +1102,14 @@ export const ListMembersResponse: MessageFns<ListMembersResponse> = {
             message.role = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.twoFactorRequired = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1076,6 +1134,11 @@ export const ListMembersResponse: MessageFns<ListMembersResponse> = {
         ? globalThis.Number(object.member_limit)
         : 0,
       role: isSet(object.role) ? globalThis.String(object.role) : "",
+      twoFactorRequired: isSet(object.twoFactorRequired)
+        ? globalThis.Boolean(object.twoFactorRequired)
+        : isSet(object.two_factor_required)
+        ? globalThis.Boolean(object.two_factor_required)
+        : false,
     };
   },
 
@@ -1093,6 +1156,9 @@ export const ListMembersResponse: MessageFns<ListMembersResponse> = {
     if (message.role !== "") {
       obj.role = message.role;
     }
+    if (message.twoFactorRequired !== false) {
+      obj.twoFactorRequired = message.twoFactorRequired;
+    }
     return obj;
   },
 
@@ -1105,12 +1171,13 @@ export const ListMembersResponse: MessageFns<ListMembersResponse> = {
     message.invitations = object.invitations?.map((e) => Invitation.fromPartial(e)) || [];
     message.memberLimit = object.memberLimit ?? 0;
     message.role = object.role ?? "";
+    message.twoFactorRequired = object.twoFactorRequired ?? false;
     return message;
   },
 };
 
 function createBaseInviteMemberResponse(): InviteMemberResponse {
-  return { members: [], invitations: [], memberLimit: 0, role: "" };
+  return { members: [], invitations: [], memberLimit: 0, role: "", twoFactorRequired: false };
 }
 
 export const InviteMemberResponse: MessageFns<InviteMemberResponse> = {
@@ -1126,6 +1193,9 @@ export const InviteMemberResponse: MessageFns<InviteMemberResponse> = {
     }
     if (message.role !== "") {
       writer.uint32(34).string(message.role);
+    }
+    if (message.twoFactorRequired !== false) {
+      writer.uint32(40).bool(message.twoFactorRequired);
     }
     return writer;
   },
@@ -1175,6 +1245,14 @@ export const InviteMemberResponse: MessageFns<InviteMemberResponse> = {
             message.role = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.twoFactorRequired = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1199,6 +1277,11 @@ export const InviteMemberResponse: MessageFns<InviteMemberResponse> = {
         ? globalThis.Number(object.member_limit)
         : 0,
       role: isSet(object.role) ? globalThis.String(object.role) : "",
+      twoFactorRequired: isSet(object.twoFactorRequired)
+        ? globalThis.Boolean(object.twoFactorRequired)
+        : isSet(object.two_factor_required)
+        ? globalThis.Boolean(object.two_factor_required)
+        : false,
     };
   },
 
@@ -1216,6 +1299,9 @@ export const InviteMemberResponse: MessageFns<InviteMemberResponse> = {
     if (message.role !== "") {
       obj.role = message.role;
     }
+    if (message.twoFactorRequired !== false) {
+      obj.twoFactorRequired = message.twoFactorRequired;
+    }
     return obj;
   },
 
@@ -1228,12 +1314,13 @@ export const InviteMemberResponse: MessageFns<InviteMemberResponse> = {
     message.invitations = object.invitations?.map((e) => Invitation.fromPartial(e)) || [];
     message.memberLimit = object.memberLimit ?? 0;
     message.role = object.role ?? "";
+    message.twoFactorRequired = object.twoFactorRequired ?? false;
     return message;
   },
 };
 
 function createBaseRevokeInvitationResponse(): RevokeInvitationResponse {
-  return { members: [], invitations: [], memberLimit: 0, role: "" };
+  return { members: [], invitations: [], memberLimit: 0, role: "", twoFactorRequired: false };
 }
 
 export const RevokeInvitationResponse: MessageFns<RevokeInvitationResponse> = {
@@ -1249,6 +1336,9 @@ export const RevokeInvitationResponse: MessageFns<RevokeInvitationResponse> = {
     }
     if (message.role !== "") {
       writer.uint32(34).string(message.role);
+    }
+    if (message.twoFactorRequired !== false) {
+      writer.uint32(40).bool(message.twoFactorRequired);
     }
     return writer;
   },
@@ -1298,6 +1388,14 @@ export const RevokeInvitationResponse: MessageFns<RevokeInvitationResponse> = {
             message.role = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.twoFactorRequired = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1322,6 +1420,11 @@ export const RevokeInvitationResponse: MessageFns<RevokeInvitationResponse> = {
         ? globalThis.Number(object.member_limit)
         : 0,
       role: isSet(object.role) ? globalThis.String(object.role) : "",
+      twoFactorRequired: isSet(object.twoFactorRequired)
+        ? globalThis.Boolean(object.twoFactorRequired)
+        : isSet(object.two_factor_required)
+        ? globalThis.Boolean(object.two_factor_required)
+        : false,
     };
   },
 
@@ -1339,6 +1442,9 @@ export const RevokeInvitationResponse: MessageFns<RevokeInvitationResponse> = {
     if (message.role !== "") {
       obj.role = message.role;
     }
+    if (message.twoFactorRequired !== false) {
+      obj.twoFactorRequired = message.twoFactorRequired;
+    }
     return obj;
   },
 
@@ -1351,12 +1457,13 @@ export const RevokeInvitationResponse: MessageFns<RevokeInvitationResponse> = {
     message.invitations = object.invitations?.map((e) => Invitation.fromPartial(e)) || [];
     message.memberLimit = object.memberLimit ?? 0;
     message.role = object.role ?? "";
+    message.twoFactorRequired = object.twoFactorRequired ?? false;
     return message;
   },
 };
 
 function createBaseChangeMemberRoleResponse(): ChangeMemberRoleResponse {
-  return { members: [], invitations: [], memberLimit: 0, role: "" };
+  return { members: [], invitations: [], memberLimit: 0, role: "", twoFactorRequired: false };
 }
 
 export const ChangeMemberRoleResponse: MessageFns<ChangeMemberRoleResponse> = {
@@ -1372,6 +1479,9 @@ export const ChangeMemberRoleResponse: MessageFns<ChangeMemberRoleResponse> = {
     }
     if (message.role !== "") {
       writer.uint32(34).string(message.role);
+    }
+    if (message.twoFactorRequired !== false) {
+      writer.uint32(40).bool(message.twoFactorRequired);
     }
     return writer;
   },
@@ -1421,6 +1531,14 @@ export const ChangeMemberRoleResponse: MessageFns<ChangeMemberRoleResponse> = {
             message.role = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.twoFactorRequired = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1445,6 +1563,11 @@ export const ChangeMemberRoleResponse: MessageFns<ChangeMemberRoleResponse> = {
         ? globalThis.Number(object.member_limit)
         : 0,
       role: isSet(object.role) ? globalThis.String(object.role) : "",
+      twoFactorRequired: isSet(object.twoFactorRequired)
+        ? globalThis.Boolean(object.twoFactorRequired)
+        : isSet(object.two_factor_required)
+        ? globalThis.Boolean(object.two_factor_required)
+        : false,
     };
   },
 
@@ -1462,6 +1585,9 @@ export const ChangeMemberRoleResponse: MessageFns<ChangeMemberRoleResponse> = {
     if (message.role !== "") {
       obj.role = message.role;
     }
+    if (message.twoFactorRequired !== false) {
+      obj.twoFactorRequired = message.twoFactorRequired;
+    }
     return obj;
   },
 
@@ -1474,12 +1600,13 @@ export const ChangeMemberRoleResponse: MessageFns<ChangeMemberRoleResponse> = {
     message.invitations = object.invitations?.map((e) => Invitation.fromPartial(e)) || [];
     message.memberLimit = object.memberLimit ?? 0;
     message.role = object.role ?? "";
+    message.twoFactorRequired = object.twoFactorRequired ?? false;
     return message;
   },
 };
 
 function createBaseRemoveMemberResponse(): RemoveMemberResponse {
-  return { members: [], invitations: [], memberLimit: 0, role: "" };
+  return { members: [], invitations: [], memberLimit: 0, role: "", twoFactorRequired: false };
 }
 
 export const RemoveMemberResponse: MessageFns<RemoveMemberResponse> = {
@@ -1495,6 +1622,9 @@ export const RemoveMemberResponse: MessageFns<RemoveMemberResponse> = {
     }
     if (message.role !== "") {
       writer.uint32(34).string(message.role);
+    }
+    if (message.twoFactorRequired !== false) {
+      writer.uint32(40).bool(message.twoFactorRequired);
     }
     return writer;
   },
@@ -1544,6 +1674,14 @@ export const RemoveMemberResponse: MessageFns<RemoveMemberResponse> = {
             message.role = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.twoFactorRequired = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1568,6 +1706,11 @@ export const RemoveMemberResponse: MessageFns<RemoveMemberResponse> = {
         ? globalThis.Number(object.member_limit)
         : 0,
       role: isSet(object.role) ? globalThis.String(object.role) : "",
+      twoFactorRequired: isSet(object.twoFactorRequired)
+        ? globalThis.Boolean(object.twoFactorRequired)
+        : isSet(object.two_factor_required)
+        ? globalThis.Boolean(object.two_factor_required)
+        : false,
     };
   },
 
@@ -1585,6 +1728,9 @@ export const RemoveMemberResponse: MessageFns<RemoveMemberResponse> = {
     if (message.role !== "") {
       obj.role = message.role;
     }
+    if (message.twoFactorRequired !== false) {
+      obj.twoFactorRequired = message.twoFactorRequired;
+    }
     return obj;
   },
 
@@ -1597,12 +1743,13 @@ export const RemoveMemberResponse: MessageFns<RemoveMemberResponse> = {
     message.invitations = object.invitations?.map((e) => Invitation.fromPartial(e)) || [];
     message.memberLimit = object.memberLimit ?? 0;
     message.role = object.role ?? "";
+    message.twoFactorRequired = object.twoFactorRequired ?? false;
     return message;
   },
 };
 
 function createBaseTransferOwnershipResponse(): TransferOwnershipResponse {
-  return { members: [], invitations: [], memberLimit: 0, role: "" };
+  return { members: [], invitations: [], memberLimit: 0, role: "", twoFactorRequired: false };
 }
 
 export const TransferOwnershipResponse: MessageFns<TransferOwnershipResponse> = {
@@ -1618,6 +1765,9 @@ export const TransferOwnershipResponse: MessageFns<TransferOwnershipResponse> = 
     }
     if (message.role !== "") {
       writer.uint32(34).string(message.role);
+    }
+    if (message.twoFactorRequired !== false) {
+      writer.uint32(40).bool(message.twoFactorRequired);
     }
     return writer;
   },
@@ -1667,6 +1817,14 @@ export const TransferOwnershipResponse: MessageFns<TransferOwnershipResponse> = 
             message.role = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.twoFactorRequired = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1691,6 +1849,11 @@ export const TransferOwnershipResponse: MessageFns<TransferOwnershipResponse> = 
         ? globalThis.Number(object.member_limit)
         : 0,
       role: isSet(object.role) ? globalThis.String(object.role) : "",
+      twoFactorRequired: isSet(object.twoFactorRequired)
+        ? globalThis.Boolean(object.twoFactorRequired)
+        : isSet(object.two_factor_required)
+        ? globalThis.Boolean(object.two_factor_required)
+        : false,
     };
   },
 
@@ -1708,6 +1871,9 @@ export const TransferOwnershipResponse: MessageFns<TransferOwnershipResponse> = 
     if (message.role !== "") {
       obj.role = message.role;
     }
+    if (message.twoFactorRequired !== false) {
+      obj.twoFactorRequired = message.twoFactorRequired;
+    }
     return obj;
   },
 
@@ -1720,6 +1886,7 @@ export const TransferOwnershipResponse: MessageFns<TransferOwnershipResponse> = 
     message.invitations = object.invitations?.map((e) => Invitation.fromPartial(e)) || [];
     message.memberLimit = object.memberLimit ?? 0;
     message.role = object.role ?? "";
+    message.twoFactorRequired = object.twoFactorRequired ?? false;
     return message;
   },
 };
@@ -2500,6 +2667,238 @@ export const TransferOwnershipRequest: MessageFns<TransferOwnershipRequest> = {
   },
 };
 
+function createBaseSetTwoFactorRequiredRequest(): SetTwoFactorRequiredRequest {
+  return { sessionToken: "", required: false };
+}
+
+export const SetTwoFactorRequiredRequest: MessageFns<SetTwoFactorRequiredRequest> = {
+  encode(message: SetTwoFactorRequiredRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== "") {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    if (message.required !== false) {
+      writer.uint32(16).bool(message.required);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetTwoFactorRequiredRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetTwoFactorRequiredRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.required = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetTwoFactorRequiredRequest {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      required: isSet(object.required) ? globalThis.Boolean(object.required) : false,
+    };
+  },
+
+  toJSON(message: SetTwoFactorRequiredRequest): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== "") {
+      obj.sessionToken = message.sessionToken;
+    }
+    if (message.required !== false) {
+      obj.required = message.required;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetTwoFactorRequiredRequest>, I>>(base?: I): SetTwoFactorRequiredRequest {
+    return SetTwoFactorRequiredRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetTwoFactorRequiredRequest>, I>>(object: I): SetTwoFactorRequiredRequest {
+    const message = createBaseSetTwoFactorRequiredRequest();
+    message.sessionToken = object.sessionToken ?? "";
+    message.required = object.required ?? false;
+    return message;
+  },
+};
+
+function createBaseSetTwoFactorRequiredResponse(): SetTwoFactorRequiredResponse {
+  return { members: [], invitations: [], memberLimit: 0, role: "", twoFactorRequired: false };
+}
+
+export const SetTwoFactorRequiredResponse: MessageFns<SetTwoFactorRequiredResponse> = {
+  encode(message: SetTwoFactorRequiredResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.members) {
+      Member.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.invitations) {
+      Invitation.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.memberLimit !== 0) {
+      writer.uint32(24).int32(message.memberLimit);
+    }
+    if (message.role !== "") {
+      writer.uint32(34).string(message.role);
+    }
+    if (message.twoFactorRequired !== false) {
+      writer.uint32(40).bool(message.twoFactorRequired);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetTwoFactorRequiredResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetTwoFactorRequiredResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.members.push(Member.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.invitations.push(Invitation.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.memberLimit = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.twoFactorRequired = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetTwoFactorRequiredResponse {
+    return {
+      members: globalThis.Array.isArray(object?.members) ? object.members.map((e: any) => Member.fromJSON(e)) : [],
+      invitations: globalThis.Array.isArray(object?.invitations)
+        ? object.invitations.map((e: any) => Invitation.fromJSON(e))
+        : [],
+      memberLimit: isSet(object.memberLimit)
+        ? globalThis.Number(object.memberLimit)
+        : isSet(object.member_limit)
+        ? globalThis.Number(object.member_limit)
+        : 0,
+      role: isSet(object.role) ? globalThis.String(object.role) : "",
+      twoFactorRequired: isSet(object.twoFactorRequired)
+        ? globalThis.Boolean(object.twoFactorRequired)
+        : isSet(object.two_factor_required)
+        ? globalThis.Boolean(object.two_factor_required)
+        : false,
+    };
+  },
+
+  toJSON(message: SetTwoFactorRequiredResponse): unknown {
+    const obj: any = {};
+    if (message.members?.length) {
+      obj.members = message.members.map((e) => Member.toJSON(e));
+    }
+    if (message.invitations?.length) {
+      obj.invitations = message.invitations.map((e) => Invitation.toJSON(e));
+    }
+    if (message.memberLimit !== 0) {
+      obj.memberLimit = Math.round(message.memberLimit);
+    }
+    if (message.role !== "") {
+      obj.role = message.role;
+    }
+    if (message.twoFactorRequired !== false) {
+      obj.twoFactorRequired = message.twoFactorRequired;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetTwoFactorRequiredResponse>, I>>(base?: I): SetTwoFactorRequiredResponse {
+    return SetTwoFactorRequiredResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetTwoFactorRequiredResponse>, I>>(object: I): SetTwoFactorRequiredResponse {
+    const message = createBaseSetTwoFactorRequiredResponse();
+    message.members = object.members?.map((e) => Member.fromPartial(e)) || [];
+    message.invitations = object.invitations?.map((e) => Invitation.fromPartial(e)) || [];
+    message.memberLimit = object.memberLimit ?? 0;
+    message.role = object.role ?? "";
+    message.twoFactorRequired = object.twoFactorRequired ?? false;
+    return message;
+  },
+};
+
 /**
  * Workspaces, their members and invitations (docs/product.md#workspaces, ADR 0033), part of the
  * account service. Called by the gateway; every method resolves the session to its person and
@@ -2626,6 +3025,22 @@ export const WorkspaceServiceService = {
       Buffer.from(TransferOwnershipResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): TransferOwnershipResponse => TransferOwnershipResponse.decode(value),
   },
+  /**
+   * The owner requires (or stops requiring) a second factor of every member: a member without one
+   * is refused the workspace's routes until they set one up. FAILED_PRECONDITION
+   * owner_needs_second_factor when the owner has none themselves.
+   */
+  setTwoFactorRequired: {
+    path: "/mimamori.account.v1.WorkspaceService/SetTwoFactorRequired" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetTwoFactorRequiredRequest): Buffer =>
+      Buffer.from(SetTwoFactorRequiredRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetTwoFactorRequiredRequest => SetTwoFactorRequiredRequest.decode(value),
+    responseSerialize: (value: SetTwoFactorRequiredResponse): Buffer =>
+      Buffer.from(SetTwoFactorRequiredResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SetTwoFactorRequiredResponse => SetTwoFactorRequiredResponse.decode(value),
+  },
 } as const;
 
 export interface WorkspaceServiceServer extends UntypedServiceImplementation {
@@ -2647,6 +3062,12 @@ export interface WorkspaceServiceServer extends UntypedServiceImplementation {
   leaveWorkspace: handleUnaryCall<LeaveWorkspaceRequest, LeaveWorkspaceResponse>;
   /** The owner hands the workspace to another member and becomes an admin. */
   transferOwnership: handleUnaryCall<TransferOwnershipRequest, TransferOwnershipResponse>;
+  /**
+   * The owner requires (or stops requiring) a second factor of every member: a member without one
+   * is refused the workspace's routes until they set one up. FAILED_PRECONDITION
+   * owner_needs_second_factor when the owner has none themselves.
+   */
+  setTwoFactorRequired: handleUnaryCall<SetTwoFactorRequiredRequest, SetTwoFactorRequiredResponse>;
 }
 
 export interface WorkspaceServiceClient extends Client {
@@ -2807,6 +3228,26 @@ export interface WorkspaceServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: TransferOwnershipResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The owner requires (or stops requiring) a second factor of every member: a member without one
+   * is refused the workspace's routes until they set one up. FAILED_PRECONDITION
+   * owner_needs_second_factor when the owner has none themselves.
+   */
+  setTwoFactorRequired(
+    request: SetTwoFactorRequiredRequest,
+    callback: (error: ServiceError | null, response: SetTwoFactorRequiredResponse) => void,
+  ): ClientUnaryCall;
+  setTwoFactorRequired(
+    request: SetTwoFactorRequiredRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SetTwoFactorRequiredResponse) => void,
+  ): ClientUnaryCall;
+  setTwoFactorRequired(
+    request: SetTwoFactorRequiredRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SetTwoFactorRequiredResponse) => void,
   ): ClientUnaryCall;
 }
 
