@@ -108,7 +108,19 @@ describe('workspaces: members, roles and invitations (docs/product.md#workspaces
     await expect
       .poll(() => viewer.getByTestId('member-account-notice').textContent())
       .toContain('変更はできません');
-    expect(await viewer.getByRole('region', { name: 'Webhook' }).count()).toBe(0);
+    // A viewer sees everything: the subscription and the channels, every control disabled.
+    await expect
+      .poll(() => viewer.getByRole('region', { name: 'Webhook' }).count(), { timeout: 15_000 })
+      .toBe(1);
+    await expect
+      .poll(() => viewer.getByTestId('subscription-owner-manages').count(), { timeout: 15_000 })
+      .toBe(1);
+    const shown = viewer.getByTestId('read-only-sections');
+    expect(await shown.locator('button, input, select, textarea').count()).toBeGreaterThan(0);
+    expect(
+      await shown.locator('button:enabled, input:enabled, select:enabled, textarea:enabled').count(),
+    ).toBe(0);
+    await photograph(viewer, 'viewer-account', '/account', () => viewer.getByTestId('read-only-sections'));
     await viewer.goto(url('/members'));
     await expect.poll(() => viewer.getByTestId('your-role').textContent()).toContain('閲覧者');
     expect(await viewer.getByRole('button', { name: '招待を送る' }).count()).toBe(0);

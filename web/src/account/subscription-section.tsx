@@ -33,7 +33,14 @@ import '../billing/billing.css';
  * dates, a booked change, the card, and the places to change them. The account answer's plan stands
  * in while billing loads.
  */
-export function SubscriptionSection({ account }: { account: AccountSettings }) {
+export function SubscriptionSection({
+  account,
+  readOnly = false,
+}: {
+  account: AccountSettings;
+  /** A member who is not the owner sees the subscription and none of the ways to change it. */
+  readOnly?: boolean;
+}) {
   const { t } = useTranslation();
   const billing = useBilling();
   const info = useUserInfo().data;
@@ -58,7 +65,7 @@ export function SubscriptionSection({ account }: { account: AccountSettings }) {
           </button>
         </div>
       ) : billing.data ? (
-        <BillingSummary billing={billing.data} state={state} />
+        <BillingSummary billing={billing.data} state={state} readOnly={readOnly} />
       ) : (
         <LoadingIndicator />
       )}
@@ -81,7 +88,15 @@ function PlanWithoutBilling({ account }: { account: AccountSettings }) {
   );
 }
 
-function BillingSummary({ billing, state }: { billing: Billing; state: SubscriptionState | null }) {
+function BillingSummary({
+  billing,
+  state,
+  readOnly,
+}: {
+  billing: Billing;
+  state: SubscriptionState | null;
+  readOnly: boolean;
+}) {
   const { t } = useTranslation();
   const text = usePlanText();
   const time = useTargetTime();
@@ -173,13 +188,17 @@ function BillingSummary({ billing, state }: { billing: Billing; state: Subscript
             : t('billing.card.none')}
         </dd>
       </dl>
-      {billing.booked && <CancelBookedButton />}
+      {billing.booked && !readOnly && <CancelBookedButton />}
       {cardSavedFrom !== null && <FormMessage tone="success" message={t('billing.card.saved')} />}
       {cardSavedFrom === BillingStatus.onHold && billing.status !== BillingStatus.onHold && (
         <p className="field-hint">{t('billing.card.heldHint')}</p>
       )}
-      {canReprocess(billing) && <ReprocessButton />}
-      {cardFormOpen ? (
+      {canReprocess(billing) && !readOnly && <ReprocessButton />}
+      {readOnly ? (
+        <p className="field-hint" data-testid="subscription-owner-manages">
+          {t('workspaces.ownerManagesBilling')}
+        </p>
+      ) : cardFormOpen ? (
         <div className="card-form-panel">
           <h3 className="subsection-title">
             {billing.card ? t('billing.card.update') : t('billing.card.register')}

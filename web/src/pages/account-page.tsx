@@ -104,8 +104,9 @@ export default function AccountPage() {
 
 /**
  * The account screen of a member who is not the owner (docs/product.md#workspaces): their own
- * password, and what their role manages; the plan, billing, tokens and the workspace's data are
- * the owner's. A viewer or editor is told they change nothing here.
+ * password, and the workspace's subscription and channels. An admin manages the channels; a
+ * viewer or editor sees them read-only (every control disabled), as a viewer sees everything and
+ * changes nothing. The plan, billing, tokens and the workspace's data are the owner's.
  */
 function MemberAccountPage({
   account,
@@ -116,23 +117,35 @@ function MemberAccountPage({
 }) {
   const { t } = useTranslation();
   const admin = roleAllows(role, 'admin');
+  const channels = (
+    <>
+      <MailsSection mails={account.mails} />
+      <DiscordSection state={account.discord_state} />
+      <ChatLinksSection />
+      <QuietHoursSection account={account} />
+      <AccountSection id="webhooks" title={t('webhooks.title')}>
+        <WebhooksPanel targetId="" />
+      </AccountSection>
+    </>
+  );
   return (
     <Page title="account">
       <p className="notice" data-testid="member-account-notice">
-        {admin ? t('workspaces.ownerManages') : t('workspaces.readOnly')}
+        {admin
+          ? t('workspaces.ownerManages')
+          : t(role === 'editor' ? 'workspaces.editorReadOnly' : 'workspaces.readOnly')}
       </p>
       <div className="account-grid">
         <PasswordSection hasPassword={account.has_password} />
-        {admin && (
-          <>
-            <MailsSection mails={account.mails} />
-            <DiscordSection state={account.discord_state} />
-            <ChatLinksSection />
-            <QuietHoursSection account={account} />
-            <AccountSection id="webhooks" title={t('webhooks.title')}>
-              <WebhooksPanel targetId="" />
-            </AccountSection>
-          </>
+        <SubscriptionSection account={account} readOnly />
+        {admin ? (
+          channels
+        ) : (
+          // display: contents keeps each section a cell of the grid; disabled reaches every control.
+          <fieldset disabled className="read-only-sections" data-testid="read-only-sections">
+            <legend className="visually-hidden">{t('workspaces.readOnlyLegend')}</legend>
+            {channels}
+          </fieldset>
         )}
         <StorageSection />
         <SupportSection />
