@@ -1,3 +1,4 @@
+import { AUDIT_KINDS, type AuditKind } from '@mimamori/http-api';
 import type { AccountDeps } from './account-deps.ts';
 import { AccountProblem } from './account-problem.ts';
 import { isApiTokenShaped } from './api-access.ts';
@@ -11,18 +12,6 @@ import { hashSessionToken } from './session-token.ts';
 
 /** An action's name is `<kind>.<verb>`; the kind is what the screen filters by. */
 const ACTION = /^([a-z_]{2,20})\.([a-z_]{2,40})$/;
-export const AUDIT_KINDS = [
-  'site',
-  'channel',
-  'webhook',
-  'member',
-  'billing',
-  'token',
-  'export',
-  'signin',
-  'settings',
-] as const;
-export type AuditKind = (typeof AUDIT_KINDS)[number];
 
 export const AUDIT_PAGE_SIZE = 50;
 /** A CSV holds at most this many entries; the screen's filters narrow a bigger log. */
