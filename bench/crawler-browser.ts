@@ -19,7 +19,7 @@ import {
   type FetchRequest,
 } from '@mimamori/crawler';
 import { type Browser, chromium } from 'playwright-core';
-import { startCorpusSite } from '../services/crawler/test/revalidation-corpus.ts';
+import { corpusCheckRequest, startCorpusSite } from '../services/crawler/test/revalidation-corpus.ts';
 
 const POOL_CHECKS = Number(process.env.BENCH_BROWSER_CHECKS ?? 320);
 const LAUNCH_CHECKS = Number(process.env.BENCH_LAUNCH_CHECKS ?? 48);
@@ -317,25 +317,7 @@ async function corpusMisses(): Promise<{ pages: number; missed: string[]; shortc
   try {
     const check = async (page: (typeof site.pages)[number], revalidation?: string) => {
       const result = await fetcher.fetch(
-        {
-          url: `${site.origin}${page.path}`,
-          mode: 'browser',
-          userAgent: { kind: 'chrome' },
-          actions: [],
-          areas: [
-            {
-              areaId: 'area',
-              selector: '#area',
-              selectorType: 'css',
-              ...(page.frame ? { frame: { selector: page.frame, selectorType: 'css' as const } } : {}),
-            },
-          ],
-          screenshot: 'none',
-          revalidate: true,
-          ...(page.cookies ? { cookies: page.cookies } : {}),
-          ...(page.sessionState ? { sessionState: page.sessionState } : {}),
-          ...(revalidation ? { revalidation } : {}),
-        },
+        corpusCheckRequest(site.origin, page, revalidation),
         new AbortController().signal,
       );
       if (!result.ok) return { shown: '', rendered: true, revalidation: undefined };

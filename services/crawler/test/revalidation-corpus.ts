@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { FetchRequest } from '../src/domain/page-fetcher.ts';
 import { type FixtureSite, serveFixtureSite } from './fixture-site.ts';
 
 /**
@@ -21,6 +22,29 @@ export interface CorpusPage {
   frame?: string;
   /** The version shows in the area's HTML rather than its text. */
   inHtml?: boolean;
+}
+
+/** The browser check of a corpus page, with the kept revalidation state when there is one. */
+export function corpusCheckRequest(origin: string, page: CorpusPage, revalidation?: string): FetchRequest {
+  return {
+    url: `${origin}${page.path}`,
+    mode: 'browser',
+    userAgent: { kind: 'chrome' },
+    actions: [],
+    areas: [
+      {
+        areaId: 'area',
+        selector: '#area',
+        selectorType: 'css',
+        ...(page.frame ? { frame: { selector: page.frame, selectorType: 'css' as const } } : {}),
+      },
+    ],
+    screenshot: 'none',
+    revalidate: true,
+    ...(page.cookies ? { cookies: page.cookies } : {}),
+    ...(page.sessionState ? { sessionState: page.sessionState } : {}),
+    ...(revalidation ? { revalidation } : {}),
+  };
 }
 
 export interface CorpusSite extends FixtureSite {

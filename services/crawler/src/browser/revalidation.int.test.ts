@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FixtureSite, serveFixtureSite } from '../../test/fixture-site.ts';
-import { type CorpusPage, type CorpusSite, startCorpusSite } from '../../test/revalidation-corpus.ts';
+import {
+  type CorpusPage,
+  type CorpusSite,
+  corpusCheckRequest,
+  startCorpusSite,
+} from '../../test/revalidation-corpus.ts';
 import type { FetchRequest, PageFetcher } from '../domain/page-fetcher.ts';
 import { parseRevalidationState } from '../domain/revalidation.ts';
 import { createBrowserPageFetcher } from './browser-page-fetcher.ts';
@@ -33,25 +38,7 @@ afterAll(async () => {
 });
 
 function requestFor(page: CorpusPage, revalidation?: string): FetchRequest {
-  return {
-    url: `${site.origin}${page.path}`,
-    mode: 'browser',
-    userAgent: { kind: 'chrome' },
-    actions: [],
-    areas: [
-      {
-        areaId: 'area',
-        selector: '#area',
-        selectorType: 'css',
-        ...(page.frame ? { frame: { selector: page.frame, selectorType: 'css' as const } } : {}),
-      },
-    ],
-    screenshot: 'none',
-    revalidate: true,
-    ...(page.cookies ? { cookies: page.cookies } : {}),
-    ...(page.sessionState ? { sessionState: page.sessionState } : {}),
-    ...(revalidation ? { revalidation } : {}),
-  };
+  return corpusCheckRequest(site.origin, page, revalidation);
 }
 
 async function check(page: CorpusPage, revalidation?: string) {
