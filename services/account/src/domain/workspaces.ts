@@ -59,6 +59,8 @@ export interface WorkspacePort {
     twoFactorRequired: boolean;
   }>;
   setTwoFactorRequired(workspaceId: string, required: boolean): Promise<void>;
+  /** The workspace requires a second factor and the person has none (one read, asked on every call). */
+  secondFactorMissing(workspaceId: string, personId: string): Promise<boolean>;
   setSessionWorkspace(sessionTokenHash: string, workspaceId: string | null): Promise<void>;
   /** Stores the invitation and queues its mail together; 'exists' when one is pending for the address. */
   insertInvitation(invitation: NewInvitation, mail: AccountMail, now: Date): Promise<'created' | 'exists'>;
@@ -143,9 +145,7 @@ export async function secondFactorMissing(
   caller: SessionUser & { role: WorkspaceRole },
   deps: WorkspaceDeps,
 ): Promise<boolean> {
-  const loaded = await deps.workspaces.loadMembers(caller.userId, deps.clock.now());
-  if (!loaded.twoFactorRequired) return false;
-  return !loaded.members.find((member) => member.personId === caller.personId)?.hasSecondFactor;
+  return deps.workspaces.secondFactorMissing(caller.userId, caller.personId);
 }
 
 export async function inviteMember(

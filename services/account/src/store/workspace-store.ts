@@ -94,6 +94,18 @@ export function createWorkspaceStore(db: Db, box: SecretBox): WorkspacePort {
       };
     },
 
+    async secondFactorMissing(workspaceId, personId) {
+      const { rows } = await db.query<{ missing: boolean }>(
+        `SELECT COALESCE((w.workspace_settings->>'two_factor_required')::boolean, false)
+                AND NOT EXISTS (SELECT 1 FROM ${S}.totp_factors t
+                                 WHERE t.user_id = $2 AND t.confirmed_at IS NOT NULL)
+                AND NOT EXISTS (SELECT 1 FROM ${S}.passkeys k WHERE k.user_id = $2) AS missing
+           FROM ${S}.users w WHERE w.id = $1`,
+        [workspaceId, personId],
+      );
+      return rows[0]?.missing === true;
+    },
+
     async setTwoFactorRequired(workspaceId, required) {
       await db.query(
         `UPDATE ${S}.users SET workspace_settings = workspace_settings || jsonb_build_object('two_factor_required', $2::boolean)

@@ -56,10 +56,10 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
 
   'POST /api/account/password': 'person',
   'POST /api/account/email': 'person',
-  // A person's own workspaces: listing, switching, joining and leaving (the owner cannot leave).
   // Who the caller is and where: the screen a member without a required second factor is sent to
   // needs it too, and it says when the workspace is gone.
   'GET /api/user_info': 'person',
+  // A person's own workspaces: listing, switching, joining and leaving (the owner cannot leave).
   'GET /api/workspaces': 'person',
   'POST /api/workspaces/switch': 'person',
   'POST /api/invitations/accept': 'person',
