@@ -37,4 +37,7 @@ export const crawlerEnv = {
   CRAWLER_PREVIEW_HOST: z.string().optional(),
   // Tests only: host:port fixture servers the egress guard lets through. Empty in production.
   CRAWLER_ALLOW: list,
+  // One browser check in this many renders in full whatever its recorded answers (ADR 0031);
+  // 0: none, for a test that counts what unchanged checks write.
+  CRAWLER_FORCED_RENDER_EVERY: z.coerce.number().int().min(0).default(30),
 };

@@ -30,6 +30,7 @@ await runServiceProcess('crawler', crawlerEnv, async ({ config, bus, logger, met
     pageTimeoutMs: config.CRAWLER_PAGE_TIMEOUT_MS,
     proxies: config.CRAWLER_PROXIES,
     allow: config.CRAWLER_ALLOW,
+    forcedRenderEvery: config.CRAWLER_FORCED_RENDER_EVERY,
     metrics,
     timeScale: config.MIMAMORI_TIME_SCALE,
     ...(previewHost ? { previewHome: hostPort(previewHost, config.GRPC_PORT) } : {}),

@@ -39,6 +39,8 @@ export interface CrawlerDeps {
   allowPages?: () => readonly AllowedPages[];
   /** The registry /metrics serves; a private one when the process serves none (single-process mode). */
   metrics?: Metrics;
+  /** One browser check in this many renders whatever its recorded answers (ADR 0031); 0: none. */
+  forcedRenderEvery?: number;
   /** Tests only: how many times faster the product's time passes (the pause between a check's tries). */
   timeScale?: number;
 }
@@ -67,7 +69,7 @@ export function createCrawlerService(deps: CrawlerDeps): ServiceModule {
       pool,
       allow: deps.allow ?? [],
       revalidation: {
-        ...DEFAULT_REVALIDATION_POLICY,
+        renderEvery: deps.forcedRenderEvery ?? DEFAULT_REVALIDATION_POLICY.renderEvery,
         maxAgeMs: scaledMs(DEFAULT_REVALIDATION_POLICY.maxAgeMs, deps.timeScale ?? 1),
       },
     });

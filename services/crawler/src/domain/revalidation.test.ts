@@ -74,6 +74,8 @@ describe('revalidation state', () => {
     // One draw in ten renders.
     expect(mayRevalidate(state, 's', 1_001, policy, 0.09)).toBe(false);
     expect(mayRevalidate(state, 's', 1_001, policy, 0.1)).toBe(true);
+    // Forced renders off: even the lowest draw takes the shortcut.
+    expect(mayRevalidate(state, 's', 1_001, { ...policy, renderEvery: 0 }, 0)).toBe(true);
     expect(mayRevalidate(state, 's', 61_000, policy, 0.5)).toBe(false);
     // A clock that went back is not trusted either.
     expect(mayRevalidate(state, 's', 999, policy, 0.5)).toBe(false);

@@ -48,7 +48,8 @@ export interface RevalidationState {
 export interface RevalidationPolicy {
   /**
    * One check in this many renders in full whatever the answers, drawn at random: a count would
-   * change the kept state on every check, and an unchanged check is to write nothing new.
+   * change the kept state on every check, and an unchanged check is to write nothing new. 0: none
+   * (a test that counts what unchanged checks write).
    */
   renderEvery: number;
   /** And a render at least this often (wall-clock, product time). */
@@ -73,7 +74,7 @@ export function mayRevalidate(
 ): state is RevalidationState {
   if (state?.v !== 1) return false;
   if (state.settings !== settings || !state.verified || state.volatile || state.unfit) return false;
-  if (draw * policy.renderEvery < 1) return false;
+  if (policy.renderEvery > 0 && draw * policy.renderEvery < 1) return false;
   return now - state.renderedAt < policy.maxAgeMs && now >= state.renderedAt;
 }
 
