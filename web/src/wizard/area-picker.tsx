@@ -302,9 +302,8 @@ export function AreaPicker({
           onPointerMove={onPointerMove}
           onPointerUp={onPointerUp}
           onPointerCancel={endDrag}
-          onPointerLeave={() => {
-            if (!keyed) setPointed(undefined);
-          }}
+          // Leaving the picture keeps the outline: the Parent, Child and Choose buttons under it
+          // act on the element last pointed at, as an inspector's toolbar does.
         >
           <img
             className="area-screenshot"
