@@ -6,6 +6,7 @@ import type { FetchRequest, FetchResult, PageFetcher } from '../domain/page-fetc
 import { presentedLocale } from '../domain/reader-locale.ts';
 import {
   afterRender,
+  confirmsKept,
   DEFAULT_REVALIDATION_POLICY,
   keptRevalidationState,
   mayRevalidate,
@@ -174,6 +175,7 @@ export function createBrowserPageFetcher(options: BrowserFetcherOptions): PageFe
               ? { ...state, volatile: true }
               : { ...state, unfit: 'the verification render failed' };
       }
+      if (confirmsKept(kept, state, policy)) return { ...result, rendered: true };
       const text = keptRevalidationState(state);
       return { ...result, rendered: true, ...(text ? { revalidation: text } : {}) };
     },

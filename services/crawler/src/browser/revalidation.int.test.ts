@@ -112,13 +112,17 @@ describe('revalidating before rendering', () => {
     for (let n = 0; n < 4; n++) {
       const next = await check(page, state);
       rendered.push(next.rendered);
-      // A shortcut leaves nothing new to keep.
-      if (next.rendered === false) expect(next.revalidation).toBeUndefined();
+      // A shortcut leaves nothing new to keep, nor does a drawn render that read the same from
+      // the same answers (ADR 0032).
+      expect(next.revalidation).toBeUndefined();
     }
     // A draw under a tenth renders; the others are answered over HTTP.
     expect(rendered).toEqual([false, false, true, false]);
     clock += 60 * 60_000;
-    expect((await check(page, state)).rendered).toBe(true);
+    const late = await check(page, state);
+    expect(late.rendered).toBe(true);
+    // The render's time is kept: the limit counts from it.
+    expect(parseRevalidationState(late.revalidation)?.renderedAt).toBe(clock);
   });
 
   it('asks again only through the egress guard: a recorded address it refuses renders the page', async () => {

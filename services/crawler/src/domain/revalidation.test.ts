@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   afterRender,
+  confirmsKept,
   mayRevalidate,
   type RecordedRequest,
   type RevalidationState,
@@ -79,5 +80,26 @@ describe('revalidation state', () => {
     expect(mayRevalidate(state, 's', 61_000, policy, 0.5)).toBe(false);
     // A clock that went back is not trusted either.
     expect(mayRevalidate(state, 's', 999, policy, 0.5)).toBe(false);
+  });
+
+  it('leaves the kept state as it is after a render that only confirmed it, until half the time limit has passed', () => {
+    const doc = request('https://a.example/', 'doc', 'document');
+    const kept: RevalidationState = { ...afterRender(undefined, rendered([doc], 'A')), verified: true };
+    const renderedAt = (at: number, requests = [doc], digest = 'A') => ({
+      ...afterRender(kept, rendered(requests, digest)),
+      renderedAt: at,
+    });
+    expect(confirmsKept(kept, renderedAt(1_000 + 29_999), policy)).toBe(true);
+    // Half the limit gone: the render's time is kept, so the limit counts from it.
+    expect(confirmsKept(kept, renderedAt(1_000 + 30_000), policy)).toBe(false);
+    expect(confirmsKept(kept, renderedAt(999), policy)).toBe(false);
+    // Anything new read or answered is kept.
+    expect(confirmsKept(kept, renderedAt(2_000, [doc], 'B'), policy)).toBe(false);
+    expect(
+      confirmsKept(kept, renderedAt(2_000, [request('https://a.example/', 'doc2', 'document')]), policy),
+    ).toBe(false);
+    expect(confirmsKept(kept, { ...renderedAt(2_000), volatile: true }, policy)).toBe(false);
+    expect(confirmsKept(kept, { ...renderedAt(2_000), settings: 'other' }, policy)).toBe(false);
+    expect(confirmsKept(undefined, renderedAt(2_000), policy)).toBe(false);
   });
 });

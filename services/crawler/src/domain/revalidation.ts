@@ -127,6 +127,33 @@ export function afterRender(
   return { ...next, verified, volatile };
 }
 
+/**
+ * Whether a render only confirmed the kept state: the same settings, answers, reading and verdict,
+ * while the state is younger than half the time limit. Such a render (one in `renderEvery` drawn
+ * at random) leaves the state as it is, so an unchanged check writes nothing new (ADR 0032); an
+ * older state takes the render's time, so the limit still counts from a render.
+ */
+export function confirmsKept(
+  kept: RevalidationState | undefined,
+  next: RevalidationState,
+  policy: RevalidationPolicy,
+): boolean {
+  if (kept?.v !== 1) return false;
+  const age = next.renderedAt - kept.renderedAt;
+  return (
+    age >= 0 &&
+    age < policy.maxAgeMs / 2 &&
+    kept.settings === next.settings &&
+    kept.verified === next.verified &&
+    kept.volatile === next.volatile &&
+    kept.unfit === next.unfit &&
+    kept.result.finalUrl === next.result.finalUrl &&
+    kept.result.status === next.result.status &&
+    kept.result.areasDigest === next.result.areasDigest &&
+    sameAnswers(kept.requests, next.requests)
+  );
+}
+
 export function parseRevalidationState(text: string | undefined): RevalidationState | undefined {
   if (!text) return undefined;
   try {
