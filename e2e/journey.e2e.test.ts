@@ -22,7 +22,10 @@ import {
 // the demo shop's next price (ADR 0020). That minute must outlast a check on a busy machine, or the
 // second check overtakes the first and the update waits for the site's phase, 10 minutes on the
 // default plan: 20 s here (at a 10 s minute one run in four waited 108 s; at the tests' usual 2 s
-// the product, busy with screenshots, also answered some picture requests 503).
+// the product, busy with screenshots, also answered some picture requests 503). The shop's prices
+// change every half minute, so a first check that read the page late (its start still on its way
+// to the scheduler, a cold browser) still reads another price than the second: with a change
+// every minute, one CI run in about six saw both read one price and the phase outlast the test.
 const running = productAndBrowser(() => ({ env: { MIMAMORI_TIME_SCALE: '3' } }));
 
 const pageUrl = (path: string) => new URL(path, running.product.url).href;
@@ -124,7 +127,7 @@ function redBoxOf(image: HTMLImageElement) {
 }
 
 /**
- * A new site is checked at once and a minute later (ADR 0020), and prices move each minute: the
+ * A new site is checked at once and a minute later (ADR 0020), and prices move each half minute: the
  * update comes about a minute after registering, on any plan.
  */
 const UPDATE_WAIT_MS = 240_000;

@@ -5,9 +5,9 @@ import { formatYen, priceAt, type ShopProduct, stockAt } from './shop-prices.ts'
  * One product. The price is its own element with a stable id, so a person designating an area
  * on the screenshot can click exactly the price.
  */
-export function ProductCard({ product, minute }: { product: ShopProduct; minute: number }) {
+export function ProductCard({ product, turn }: { product: ShopProduct; turn: number }) {
   const { t } = useTranslation();
-  const stock = stockAt(product, minute);
+  const stock = stockAt(product, turn);
   const nameId = `product-${product.id}`;
   return (
     <li className="mock-shop-product" aria-labelledby={nameId}>
@@ -19,7 +19,7 @@ export function ProductCard({ product, minute }: { product: ShopProduct; minute:
       <p className="mock-shop-price-row">
         <span className="mock-shop-price-label">{t('mockShop.price')}</span>
         <span id={`price-${product.id}`} className="price mock-shop-price" data-product={product.id}>
-          {formatYen(priceAt(product, minute))}
+          {formatYen(priceAt(product, turn))}
         </span>
       </p>
       <p className={`mock-shop-stock mock-shop-stock-${stock}`} data-stock={product.id}>

@@ -1,7 +1,10 @@
 /*
- * The demo shop's prices and stock, a pure function of the minute. The visitor's browser and the
- * crawler's browser compute the same figures at the same moment, so a site registered on a
- * price with a one-minute interval sees it change at its next check.
+ * The demo shop's prices and stock, a pure function of the turn: half of the product's minute.
+ * The visitor's browser and the crawler's browser compute the same figures at the same moment.
+ * Checks a minute apart read pages up to half a minute late (a first check waits for the site's
+ * start to reach the scheduler and for a cold browser, docs/product.md#checks) and still fall in
+ * different turns, so each sees a new price: a turn of a whole minute let two such reads share
+ * one, and the tour's first update then waited for the site's interval.
  */
 
 export type ProductId = 'tea' | 'mug' | 'earbuds' | 'backpack';
@@ -18,40 +21,46 @@ export const shopProducts: readonly ShopProduct[] = [
 
 /**
  * Each product walks through this many distinct price levels in its own shuffled order, one per
- * minute. Distinct levels mean a price never equals the one a minute, or any minute within the
- * cycle, before: a check always sees an update, never one the "same as a past update" option
- * would swallow.
+ * turn. Distinct levels mean a price never equals the one a turn, or any turn within the cycle
+ * (a quarter of an hour), before: a check always sees an update, never one the "same as a past
+ * update" option would swallow.
  */
 const PRICE_LEVELS = 30;
-const STOCK_MINUTES = 3;
+/** Stock changes every three minutes. */
+const STOCK_TURNS = 6;
 
 /**
  * The product's minute in real time, which the gateway writes into the page it serves: 60,000 ms,
  * shorter only where tests pass the product's time faster (MIMAMORI_TIME_SCALE), so the shop
- * changes as often as their scaled 1-minute checks come.
+ * keeps pace with their scaled checks.
  */
 export const REAL_MINUTE_MS = 60_000;
 
-/** Whole minutes since the epoch: the bucket every figure is derived from. */
-export function minuteOf(time: number, minuteMs = REAL_MINUTE_MS): number {
-  return Math.floor(time / minuteMs);
+/** How long one turn lasts: half the product's minute. */
+export function turnMs(minuteMs = REAL_MINUTE_MS): number {
+  return minuteMs / 2;
+}
+
+/** Whole turns since the epoch: the bucket every figure is derived from. */
+export function turnOf(time: number, minuteMs = REAL_MINUTE_MS): number {
+  return Math.floor(time / turnMs(minuteMs));
 }
 
 /** When the figures next change, for the page's timer. */
-export function nextMinuteStart(time: number, minuteMs = REAL_MINUTE_MS): number {
-  return (minuteOf(time, minuteMs) + 1) * minuteMs;
+export function nextTurnStart(time: number, minuteMs = REAL_MINUTE_MS): number {
+  return (turnOf(time, minuteMs) + 1) * turnMs(minuteMs);
 }
 
-export function priceAt(product: ShopProduct, minute: number): number {
+export function priceAt(product: ShopProduct, turn: number): number {
   const order = levelOrder(product.id);
-  const level = order[minute % PRICE_LEVELS] ?? 0;
+  const level = order[turn % PRICE_LEVELS] ?? 0;
   // About 1 % of the price per level, in whole tens of yen, around the base price.
   const step = Math.max(10, Math.round(product.basePrice / 1000) * 10);
   return product.basePrice + (level - PRICE_LEVELS / 2) * step;
 }
 
-export function stockAt(product: ShopProduct, minute: number): StockStatus {
-  const roll = mulberry32(seedOf(`${product.id}:${Math.floor(minute / STOCK_MINUTES)}`))();
+export function stockAt(product: ShopProduct, turn: number): StockStatus {
+  const roll = mulberry32(seedOf(`${product.id}:${Math.floor(turn / STOCK_TURNS)}`))();
   if (roll < 0.15) return 'soldOut';
   if (roll < 0.45) return 'fewLeft';
   return 'inStock';
