@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dispatcher } from '../src/dispatch/dispatcher.ts';
-import { keepCheckState } from '../src/store/schedule-store.ts';
+import { keepCheckState, schedulesStartedIn } from '../src/store/schedule-store.ts';
 import {
   eventually,
   ManualClock,
@@ -121,6 +121,21 @@ describe('kept check state (PostgreSQL + JetStream)', () => {
     });
     await untilKept(site.targetId, 'after-the-change');
     expect((await nextCheck(site.targetId)).sealedSessionState).toBe('after-the-change');
+  });
+
+  it('keeps what a start check left: it is due at the start itself, which is the change, and carries the new settings (ADR 0020)', async () => {
+    const site = newSite(10);
+    const startedAt = new Date(clock.now().getTime() + 1_000);
+    await harness.publishState('registered', site, startedAt);
+    await harness.untilApplied(site.targetId, 1);
+    expect(await keep(site.targetId, 'from-the-start-check', startedAt)).toBe(true);
+    // The second start check, a minute later, is sent with it.
+    const started = await schedulesStartedIn(harness.db, new Date(startedAt.getTime() - 1), startedAt);
+    expect(started.find((row) => row.targetId === site.targetId)?.sealedSessionState).toBe(
+      'from-the-start-check',
+    );
+    // A check due before the change is still neither kept nor sent.
+    expect(await keep(site.targetId, 'from-before', new Date(startedAt.getTime() - 1))).toBe(false);
   });
 
   it('a deleted site’s session goes with its schedule, and a snapshot of a site without a schedule keeps nothing', async () => {

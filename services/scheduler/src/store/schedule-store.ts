@@ -170,7 +170,7 @@ export async function schedulesInPhases(
     `SELECT s.target_id, s.phase_ms, s.check_template, s.backoff_until, k.sealed_session_state, k.areas_digest,
             k.sealed_revalidation_state
        FROM ${schedules} s
-       LEFT JOIN ${keptState} k ON k.target_id = s.target_id AND k.check_due_at > s.changed_at
+       LEFT JOIN ${keptState} k ON k.target_id = s.target_id AND k.check_due_at >= s.changed_at
       WHERE s.active AND s.interval_ms = $1 AND s.phase_ms BETWEEN $2 AND $3`,
     [intervalMs, low, high],
   );
@@ -205,7 +205,7 @@ export async function schedulesStartedIn(sql: Sql, after: Date, until: Date): Pr
             k.sealed_session_state, k.areas_digest,
             k.sealed_revalidation_state
        FROM ${schedules} s
-       LEFT JOIN ${keptState} k ON k.target_id = s.target_id AND k.check_due_at > s.changed_at
+       LEFT JOIN ${keptState} k ON k.target_id = s.target_id AND k.check_due_at >= s.changed_at
       WHERE s.active AND s.started_at > $1 AND s.started_at <= $2`,
     [after, until],
   );
@@ -226,7 +226,9 @@ export async function schedulesStartedIn(sql: Sql, after: Date, until: Date): Pr
  * Keeps what a successful check of the site left: its areas' digest, and its session and
  * revalidation state when it brought them (a check without one keeps the earlier). Nothing changes when a check due later
  * already left its state, the site has no schedule (deleted), or its settings changed after
- * this check was due.
+ * this check was due. A check due at the very time of the change is kept: a start check is due at
+ * its start, which is the change (ADR 0020), and was sent with the new settings; refusing it left
+ * a new site's second check with nothing kept, so a browser site rendered it in full.
  */
 export async function keepCheckState(
   sql: Sql,
@@ -240,7 +242,7 @@ export async function keepCheckState(
 ): Promise<boolean> {
   const { rowCount } = await sql.query(
     `INSERT INTO ${keptState} (target_id, sealed_session_state, areas_digest, check_due_at, sealed_revalidation_state)
-     SELECT target_id, $2, $3, $4, $5 FROM ${schedules} WHERE target_id = $1 AND changed_at < $4
+     SELECT target_id, $2, $3, $4, $5 FROM ${schedules} WHERE target_id = $1 AND changed_at <= $4
      ON CONFLICT (target_id) DO UPDATE SET
        sealed_session_state = CASE WHEN EXCLUDED.sealed_session_state = ''
          THEN ${keptState}.sealed_session_state ELSE EXCLUDED.sealed_session_state END,
@@ -256,7 +258,7 @@ export async function keepCheckState(
             OR (EXCLUDED.sealed_session_state <> ''
                 AND EXCLUDED.sealed_session_state <> ${keptState}.sealed_session_state)
             OR EXCLUDED.sealed_revalidation_state <> ''
-            OR ${keptState}.check_due_at <= (SELECT changed_at FROM ${schedules} WHERE target_id = $1))`,
+            OR ${keptState}.check_due_at < (SELECT changed_at FROM ${schedules} WHERE target_id = $1))`,
     [
       state.targetId,
       state.sealedSessionState,
