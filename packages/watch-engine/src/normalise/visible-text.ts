@@ -124,7 +124,33 @@ export function* visibleTextPieces(html: string, markupLength: number): Generato
   yield text;
 }
 
+/** The parser events visibleText reads markup by, in document order. */
+export interface VisibleTextEvents {
+  onopentag(name: string, attributes: Record<string, string>): void;
+  onclosetag(name: string): void;
+  ontext(data: string): void;
+}
+
+/**
+ * visibleText of markup that was parsed already, without parsing it again: `replay` gives the events
+ * a parse of that markup gives (text may come in other pieces: runs of spaces join across them) and
+ * answers whether it could. Undefined when it could not.
+ */
+export function visibleTextOfEvents(replay: (events: VisibleTextEvents) => boolean): string | undefined {
+  let text = '';
+  const events = visibleTextEvents((piece) => {
+    text += piece;
+  });
+  if (!replay(events)) return undefined;
+  events.onend();
+  return text;
+}
+
 function visibleTextParser(emit: (text: string) => void): Parser {
+  return new Parser(visibleTextEvents(emit), { decodeEntities: true, Tokenizer: SkimmingTokenizer });
+}
+
+function visibleTextEvents(emit: (text: string) => void): VisibleTextEvents & { onend(): void } {
   // Whether each open element hides its content; htmlparser2 closes every element it opens.
   const hiding: boolean[] = [];
   let hiddenDepth = 0;
@@ -145,43 +171,40 @@ function visibleTextParser(emit: (text: string) => void): Parser {
         ? text.slice(1)
         : text;
   };
-  return new Parser(
-    {
-      onopentag(name, attributes) {
-        if (PREFORMATTED.has(name)) preformattedDepth++;
-        const hides = hidesContent(name, attributes);
-        hiding.push(hides);
-        if (hides) hiddenDepth++;
-        if (hiddenDepth > 0) return;
-        if (name === 'br' || BLOCK_ELEMENTS.has(name)) breakLine();
-        else if (TABLE_CELLS.has(name)) appendCollapsed(' ');
-        else if (name === 'img' && attributes.alt) appendCollapsed(collapseHtmlSpace(` ${attributes.alt} `));
-      },
-      onclosetag(name) {
-        if (PREFORMATTED.has(name)) preformattedDepth--;
-        if (hiding.pop()) hiddenDepth--;
-        else if (hiddenDepth === 0) {
-          if (BLOCK_ELEMENTS.has(name)) breakLine();
-          else if (TABLE_CELLS.has(name)) appendCollapsed(' ');
-        }
-      },
-      ontext(data) {
-        if (hiddenDepth > 0) return;
-        if (preformattedDepth === 0) {
-          appendCollapsed(collapseHtmlSpace(data));
-          return;
-        }
-        const lines = data.split(PREFORMATTED_LINE_BREAK);
-        for (let index = 0; index < lines.length - 1; index++) {
-          line += lines[index];
-          breakLine();
-        }
-        line += lines.at(-1);
-      },
-      onend: breakLine,
+  return {
+    onopentag(name, attributes) {
+      if (PREFORMATTED.has(name)) preformattedDepth++;
+      const hides = hidesContent(name, attributes);
+      hiding.push(hides);
+      if (hides) hiddenDepth++;
+      if (hiddenDepth > 0) return;
+      if (name === 'br' || BLOCK_ELEMENTS.has(name)) breakLine();
+      else if (TABLE_CELLS.has(name)) appendCollapsed(' ');
+      else if (name === 'img' && attributes.alt) appendCollapsed(collapseHtmlSpace(` ${attributes.alt} `));
     },
-    { decodeEntities: true, Tokenizer: SkimmingTokenizer },
-  );
+    onclosetag(name) {
+      if (PREFORMATTED.has(name)) preformattedDepth--;
+      if (hiding.pop()) hiddenDepth--;
+      else if (hiddenDepth === 0) {
+        if (BLOCK_ELEMENTS.has(name)) breakLine();
+        else if (TABLE_CELLS.has(name)) appendCollapsed(' ');
+      }
+    },
+    ontext(data) {
+      if (hiddenDepth > 0) return;
+      if (preformattedDepth === 0) {
+        appendCollapsed(collapseHtmlSpace(data));
+        return;
+      }
+      const lines = data.split(PREFORMATTED_LINE_BREAK);
+      for (let index = 0; index < lines.length - 1; index++) {
+        line += lines[index];
+        breakLine();
+      }
+      line += lines.at(-1);
+    },
+    onend: breakLine,
+  };
 }
 
 const SPACE = 0x20;

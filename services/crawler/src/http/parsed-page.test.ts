@@ -206,3 +206,68 @@ describe('ParsedPage stopping early gives what the whole parse gives', () => {
     }
   });
 });
+
+describe("ParsedPage reads an area's text from the element as parsed", () => {
+  // What parsing the area's recorded markup again could read otherwise: entities, implied and stray
+  // closes, hiding, preformatted line breaks, raw-text and RCDATA elements, foreign content, CDATA.
+  const pieces = [
+    '<p>',
+    '</p>',
+    '<li>',
+    '<td>',
+    '<br>',
+    '</br>',
+    '<pre>',
+    '</pre>',
+    '\r\n',
+    ' ',
+    '  x ',
+    'あ',
+    '&amp;',
+    '&lt;b&gt;',
+    '&nbsp;',
+    '&copy',
+    '<b>',
+    '</b>',
+    '<DIV Hidden>',
+    '<span style="display: none">',
+    '<div aria-hidden="true">',
+    '</div>',
+    '<img alt="a &amp; b">',
+    '<textarea>t &amp; &lt;/textarea&gt;</textarea>',
+    '<title>&lt;i&gt;</title>',
+    '<script>"</p>"</script>',
+    '<xmp>&lt;b&gt;<i></xmp>',
+    '<noscript>&lt;/noscript&gt;&lt;p&gt;shown</noscript>',
+    '<svg><![CDATA[c]]><title>s</title></svg>',
+    '<math><mi>&lt;m&gt;</mi><![CDATA[d]]></math>',
+    '<!-- c -->',
+    '<!doctype x>',
+    '<table><tr><th>h',
+    '<plaintext>p',
+  ];
+  let state = 7;
+  const next = () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state / 2_147_483_648;
+  };
+
+  it('is visibleText of its recorded markup, on random markup, whichever way the area is found', () => {
+    for (let run = 0; run < 400; run += 1) {
+      const inner = Array.from({ length: 12 }, () => pieces[Math.floor(next() * pieces.length)]).join('');
+      const page = `<body><section><div id="area">${inner}</div><p>after</p></section></body>`;
+      for (const selector of ['#area', 'section > div:first-child', 'div#area:last-of-type']) {
+        // The random closes may leave the last two selectors nothing to match; '#area' always has one.
+        const area = new ParsedPage(page).locate({ selector, selectorType: 'css' });
+        if (area) expect(area.text, `${selector} in ${page}`).toBe(visibleText(area.html));
+        else expect(selector).not.toBe('#area');
+      }
+    }
+  });
+
+  it('inside SVG or MathML too, where the markup is read again', () => {
+    const page = '<math><mrow id="area"><mi>a</mi><![CDATA[b]]></mrow></math>';
+    const area = new ParsedPage(page).locate({ selector: '#area', selectorType: 'css' });
+    expect(area?.text).toBe(visibleText(area?.html ?? ''));
+  });
+});

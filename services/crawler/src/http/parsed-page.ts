@@ -1,8 +1,21 @@
 import { SkimmingTokenizer } from '@mimamori/watch-engine/skimming-tokenizer';
-import { visibleText } from '@mimamori/watch-engine/visible-text';
+import {
+  type VisibleTextEvents,
+  visibleText,
+  visibleTextOfEvents,
+} from '@mimamori/watch-engine/visible-text';
 import { compile, selectOne } from 'css-select';
 import render from 'dom-serializer';
-import { type AnyNode, type ChildNode, DomHandler, type Element } from 'domhandler';
+import {
+  type AnyNode,
+  type ChildNode,
+  DomHandler,
+  type Element,
+  isComment,
+  isDirective,
+  isTag,
+  isText,
+} from 'domhandler';
 import { Parser } from 'htmlparser2';
 import { parseHTML } from 'linkedom';
 import xpath from 'xpath';
@@ -67,9 +80,10 @@ export class ParsedPage {
     if (!element) return null;
     const src = element.attribs.src;
     const html = render(element, { encodeEntities: 'utf8' });
-    // The text is read from the markup the area records, as the engine reads it when it has only
-    // the markup: the two agree by construction (see visible-text.test.ts).
-    return { html, text: visibleText(html), ...(src ? { src } : {}) };
+    // The text is the text of the markup the area records, as the engine reads it when it has only
+    // the markup (see visible-text.test.ts): read from the element as parsed, which is what parsing
+    // that markup again gives, or from the markup where the two parses could differ.
+    return { html, text: textAsRecorded(element) ?? visibleText(html), ...(src ? { src } : {}) };
   }
 
   #firstInWhole(query: ElementQuery): Element | null {
@@ -131,6 +145,37 @@ export class ParsedPage {
 }
 
 type ElementQuery = (node: AnyNode) => boolean;
+
+/**
+ * visibleText of the element's rendered markup, read from the element itself: its tree gives the
+ * events parsing that markup again gives, and the area's markup is not parsed a second time (that was
+ * a tenth of an HTTP check's CPU). Undefined where a second parse could read the markup otherwise:
+ * inside SVG or MathML, whose rendering switches to XML rules, and in the elements the renderer writes
+ * unescaped but the parser reads as markup (`noscript`) or never closes (`plaintext`).
+ */
+function textAsRecorded(element: Element): string | undefined {
+  for (let parent = element.parent; parent; parent = parent.parent) {
+    if (isTag(parent) && READ_OTHERWISE.has(parent.name)) return undefined;
+  }
+  return visibleTextOfEvents((events) => replay(element, events));
+}
+
+const READ_OTHERWISE = new Set(['svg', 'math', 'noscript', 'plaintext']);
+
+function replay(node: ChildNode, events: VisibleTextEvents): boolean {
+  if (isText(node)) {
+    events.ontext(node.data);
+    return true;
+  }
+  // Neither is read for text, and each renders as it was parsed.
+  if (isComment(node) || isDirective(node)) return true;
+  // CDATA, the one other kind, is only parsed as such in foreign content.
+  if (!isTag(node) || READ_OTHERWISE.has(node.name)) return false;
+  events.onopentag(node.name, node.attribs);
+  for (const child of node.children) if (!replay(child, events)) return false;
+  events.onclosetag(node.name);
+  return true;
+}
 
 /** The document as the selector's context, as selectOne(selector, document) compiles it. */
 function compileCss(selector: string, document: AnyNode): ElementQuery {
