@@ -33,7 +33,7 @@ const running = productAndBrowser(() => ({
   env: {
     PLAN_PRICES: JSON.stringify(PRICES),
     // A passed hold deadline is acted on soon after the clock moves.
-    TRIAL_SWEEP_INTERVAL_MS: '200',
+    TRIAL_SWEEP_INTERVAL_MS: '1000',
   },
 }));
 

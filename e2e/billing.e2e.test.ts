@@ -31,7 +31,7 @@ const running = productAndBrowser(() => ({
     PLAN_PRICES: JSON.stringify(PRICES),
     ADDON_PRICES: JSON.stringify(ADDON_PRICES),
     // A passed hold deadline is acted on soon after the clock moves.
-    TRIAL_SWEEP_INTERVAL_MS: '200',
+    TRIAL_SWEEP_INTERVAL_MS: '1000',
   },
 }));
 

@@ -26,7 +26,7 @@ const PRICES = {
   5: { month: { JPY: 2980, USD: 2000 }, year: { JPY: 29800, USD: 20000 } },
 };
 const running = productAndBrowser(() => ({
-  env: { PLAN_PRICES: JSON.stringify(PRICES), TRIAL_SWEEP_INTERVAL_MS: '200' },
+  env: { PLAN_PRICES: JSON.stringify(PRICES), TRIAL_SWEEP_INTERVAL_MS: '1000' },
 }));
 const DAY = 86_400;
 const pageUrl = (path: string) => new URL(path, running.product.url).href;

@@ -7,7 +7,10 @@ import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
   interface ProvidedContext {
-    /** The template's database folder; usable once the `ready` file beside it exists. */
+    /**
+     * The template's database folder; usable once the `ready` file beside it exists, never once the
+     * `unusable` file does (the template product failed).
+     */
     productDatabaseTemplate: string;
   }
 }
@@ -19,9 +22,10 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
  * folder and stopped as soon as it is ready, so its embedded database holds every service's schema
  * and no rows. Each e2e product then starts on a copy of that database instead of creating one
  * (initdb) and applying all migrations itself: about 5 of a product start's 11 CPU-seconds, paid
- * once a run instead of once a file. Not awaited: files that start before the template is ready
- * start as before, on an empty folder. A product's first start on an empty folder stays covered by
- * standalone/src/start-standalone.test.ts and the standalone system tests.
+ * once a run instead of once a file. Not awaited here, so the other projects' files start at once;
+ * an e2e file that starts before the template is ready waits for it (e2e/product.ts). A product's
+ * first start on an empty folder stays covered by standalone/src/start-standalone.test.ts and the
+ * standalone system tests.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dataDir = await mkdtemp(join(tmpdir(), 'mimamori-e2e-template-'));
@@ -40,11 +44,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
       child.kill('SIGTERM');
     }
   });
-  // Only a product that started and then shut down cleanly (its database closed) leaves a template.
+  // Only a product that started and then shut down cleanly (its database closed) leaves a template;
+  // otherwise the waiting files are told to start on an empty folder.
   const built = new Promise<void>((resolve) =>
     child.once('exit', (code) => {
       const usable = ready && code === 0;
-      void (usable ? writeFile(join(dataDir, 'ready'), '') : Promise.resolve()).finally(resolve);
+      void writeFile(join(dataDir, usable ? 'ready' : 'unusable'), '').finally(resolve);
     }),
   );
   return async () => {

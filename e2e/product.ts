@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { testTimeEnv } from '@mimamori/test-fixtures';
 import { inject } from 'vitest';
@@ -11,6 +12,8 @@ export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 const READY_LINE = /Mimamori is running at (http:\/\/127\.0\.0\.1:\d+\/)/;
 const READY_TIMEOUT_MS = 90_000;
+/** How long a file waits for the run's database template before its product makes its own. */
+const TEMPLATE_WAIT_MS = 60_000;
 /** A product that ignores SIGTERM this long is killed, so a broken shutdown fails instead of hanging. */
 const STOP_TIMEOUT_MS = 30_000;
 
@@ -45,9 +48,9 @@ export async function startProduct(options: StartProductOptions = {}): Promise<R
     throw new Error(`${indexHtml} is missing: build the SPA first with pnpm --filter @mimamori/web build`);
   }
   const dataDir = await mkdtemp(join(tmpdir(), 'mimamori-e2e-'));
-  // A migrated, empty database when the run's template is ready (e2e/database-template.ts).
+  // A migrated, empty database from the run's template (e2e/database-template.ts).
   const template = inject('productDatabaseTemplate');
-  if (template && existsSync(join(dirname(template), 'ready'))) {
+  if (template && (await templateReady(template))) {
     await cp(template, join(dataDir, 'pg'), { recursive: true });
   }
   const child = spawn(process.execPath, ['--import', 'tsx', 'standalone/src/main.ts'], {
@@ -89,6 +92,22 @@ export async function startProduct(options: StartProductOptions = {}): Promise<R
     return stopped;
   };
   return { url, dataDir, output: () => output, stop };
+}
+
+/**
+ * Waits while the run's template is still being made: the first files of a run start before it is
+ * ready, and each would otherwise create and migrate its own database (about 6 CPU-seconds) beside
+ * the template's product doing the same, on cores the other files need. False when it will not be
+ * ready (it failed, or takes longer than a product start may): the product then makes its own.
+ */
+async function templateReady(template: string): Promise<boolean> {
+  const deadline = Date.now() + TEMPLATE_WAIT_MS;
+  while (Date.now() < deadline) {
+    if (existsSync(join(dirname(template), 'ready'))) return true;
+    if (existsSync(join(dirname(template), 'unusable'))) return false;
+    await sleep(200);
+  }
+  return false;
 }
 
 function waitForReadyLine(
