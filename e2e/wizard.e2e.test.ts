@@ -251,6 +251,16 @@ describe('site registration wizard against the running product', () => {
     await page.getByLabel('エリア名').fill('煎茶の価格');
     await page.getByRole('checkbox', { name: '日付を除外' }).check();
     await check(page, 'wizard-content-1280-ja');
+    // The account's defaults arrive after the person typed (a slow connection, or a busy CI
+    // machine): what they typed stays. The step's account request is held until then.
+    let releaseAccount = () => {};
+    const accountHeld = new Promise<void>((resolve) => {
+      releaseAccount = resolve;
+    });
+    await page.route('**/api/account', async (route) => {
+      await accountHeld;
+      await route.continue();
+    });
     await page.getByRole('button', { name: '次へ' }).click();
 
     await expect.poll(() => stepHeading(page)).toBe('ステップ 5/5: 通知設定');
@@ -260,6 +270,13 @@ describe('site registration wizard against the running product', () => {
     ).toEqual(['1. URLの入力', '2. サイト表示の確認', '3. 監視エリアの指定', '4. エリア内容の確認']);
     await page.getByLabel('ラベル', { exact: true }).fill('お茶屋さん');
     await page.getByLabel('チェック間隔 (分)').fill('0');
+    const accountRead = page.waitForResponse('**/api/account');
+    releaseAccount();
+    await accountRead;
+    await page.unroute('**/api/account');
+    // The defaults have applied (screenshots on, as the plan has room) and left the interval typed.
+    await expect.poll(() => page.getByLabel('スクリーンショットを添付').isChecked()).toBe(true);
+    expect(await page.getByLabel('チェック間隔 (分)').inputValue()).toBe('0');
     await page.getByRole('button', { name: '登録する' }).click();
     await expect
       .poll(() => page.locator('#wizard-interval-error').textContent())

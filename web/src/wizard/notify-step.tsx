@@ -24,7 +24,7 @@ import { queryKeys } from '../query-keys.ts';
 import { RuleGroupEditor } from '../rules/rule-group-editor.tsx';
 import { rulesHaveProblems } from '../rules/rule-groups.ts';
 import { usePatternProblems } from '../rules/use-pattern-problems.ts';
-import { accountDefaults, newTargetFits } from './plan-room.ts';
+import { accountDefaults, chosenWith, newTargetFits } from './plan-room.ts';
 import { SiteQuietHoursField } from './site-quiet-hours-field.tsx';
 import { StepButtons } from './step-buttons.tsx';
 import {
@@ -89,7 +89,7 @@ export function NotifyStep({
   }>();
   const [reloading, setReloading] = useState(false);
   const set = <Key extends keyof typeof draft>(key: Key, value: (typeof draft)[Key]) =>
-    change((current) => ({ ...current, [key]: value }));
+    change((current) => ({ ...current, [key]: value, chosen: chosenWith(current, key) }));
   const quota = userInfo.data;
   const room = quota && slotRoom(quota.num, quota.used_num);
   // A new site takes the account's defaults once user_info is known (docs/product.md#wizard); what

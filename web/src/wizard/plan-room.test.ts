@@ -1,6 +1,12 @@
 import { NO_QUOTA, type Quota } from '@mimamori/plans';
 import { describe, expect, it } from 'vitest';
-import { accountDefaults, defaultIntervalMinutes, intervalBucket, newTargetFits } from './plan-room.ts';
+import {
+  accountDefaults,
+  chosenWith,
+  defaultIntervalMinutes,
+  intervalBucket,
+  newTargetFits,
+} from './plan-room.ts';
 
 const quota = (values: Partial<Quota>): Quota => ({ ...NO_QUOTA, ...values });
 const site = { intervalMinutes: 60, screenshot: false, proxy: false, chat: false };
@@ -36,22 +42,41 @@ describe('what a new site takes from the account (docs/product.md#wizard)', () =
   const basic5 = { num: quota({ _10min: 5, ss: 5 }), used_num: NO_QUOTA };
 
   it('the fastest free interval and screenshots while the plan has room', () => {
-    expect(accountDefaults({ chatNotify: 'none' }, basic5, false)).toEqual({
+    expect(accountDefaults({ chatNotify: 'none', chosen: [] }, basic5, false)).toEqual({
       defaultsApplied: true,
       interval: '10',
       screenshot: true,
     });
     const noPictures = { num: quota({ _10min: 5, ss: 1 }), used_num: quota({ ss: 1 }) };
-    expect(accountDefaults({ chatNotify: 'none' }, noPictures, false)).toEqual({
+    expect(accountDefaults({ chatNotify: 'none', chosen: [] }, noPictures, false)).toEqual({
       defaultsApplied: true,
       interval: '10',
     });
   });
 
+  it('keeps what the person set before the account was known', () => {
+    // On a slow connection the person may pick an interval before user_info arrives.
+    let chosen = chosenWith({ chosen: [], defaultsApplied: false }, 'interval');
+    chosen = chosenWith({ chosen, defaultsApplied: false }, 'label');
+    chosen = chosenWith({ chosen, defaultsApplied: false }, 'interval');
+    expect(chosen).toEqual(['interval']);
+    expect(accountDefaults({ chatNotify: 'none', chosen }, basic5, true)).toEqual({
+      defaultsApplied: true,
+      screenshot: true,
+      chatNotify: 'account',
+    });
+    const all = chosenWith({ chosen: ['interval', 'screenshot'], defaultsApplied: false }, 'chatNotify');
+    expect(accountDefaults({ chatNotify: 'none', chosen: all }, basic5, true)).toEqual({
+      defaultsApplied: true,
+    });
+    // Once applied, later choices need no record.
+    expect(chosenWith({ chosen: [], defaultsApplied: true }, 'interval')).toEqual([]);
+  });
+
   it('chat on when a chat is linked for every site, and never turned off', () => {
-    expect(accountDefaults({ chatNotify: 'none' }, basic5, true).chatNotify).toBe('account');
-    expect(accountDefaults({ chatNotify: 'site' }, basic5, true).chatNotify).toBeUndefined();
-    expect(accountDefaults({ chatNotify: 'none' }, basic5, false).chatNotify).toBeUndefined();
+    expect(accountDefaults({ chatNotify: 'none', chosen: [] }, basic5, true).chatNotify).toBe('account');
+    expect(accountDefaults({ chatNotify: 'site', chosen: [] }, basic5, true).chatNotify).toBeUndefined();
+    expect(accountDefaults({ chatNotify: 'none', chosen: [] }, basic5, false).chatNotify).toBeUndefined();
   });
 });
 

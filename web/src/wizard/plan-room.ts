@@ -1,5 +1,5 @@
 import { fastestSlotWithRoom, hasFreeSlot, type IntervalSlot, type Quota } from '@mimamori/plans';
-import type { WizardDraft } from './wizard-draft.ts';
+import type { DefaultedField, WizardDraft } from './wizard-draft.ts';
 
 /** What a new site asks of the plan. */
 export type TargetNeed = { intervalMinutes: number; screenshot: boolean; proxy: boolean; chat: boolean };
@@ -39,18 +39,35 @@ export function defaultIntervalMinutes(limits: Quota, used: Quota): number {
  * What a new site takes from the account, once (docs/product.md#wizard): the fastest free
  * interval; screenshots while the plan has room for one more, which is what a plan with
  * screenshots is for (and what the tour's demo shop shows off); chat on when the account has a
- * chat linked for every site.
+ * chat linked for every site. A field the person set before the account was known (`chosen`)
+ * keeps what they set: the defaults arrive late on a slow connection, and must not undo a choice.
  */
 export function accountDefaults(
-  draft: Pick<WizardDraft, 'chatNotify'>,
+  draft: Pick<WizardDraft, 'chatNotify' | 'chosen'>,
   quota: { num: Quota; used_num: Quota },
   chatLinked: boolean,
-): Pick<WizardDraft, 'defaultsApplied' | 'interval'> &
-  Partial<Pick<WizardDraft, 'screenshot' | 'chatNotify'>> {
+): Pick<WizardDraft, 'defaultsApplied'> &
+  Partial<Pick<WizardDraft, 'interval' | 'screenshot' | 'chatNotify'>> {
+  const open = (field: DefaultedField) => !draft.chosen.includes(field);
   return {
     defaultsApplied: true,
-    interval: String(defaultIntervalMinutes(quota.num, quota.used_num)),
-    ...(quota.num.ss > quota.used_num.ss && { screenshot: true }),
-    ...(chatLinked && draft.chatNotify === 'none' && { chatNotify: 'account' as const }),
+    ...(open('interval') && { interval: String(defaultIntervalMinutes(quota.num, quota.used_num)) }),
+    ...(open('screenshot') && quota.num.ss > quota.used_num.ss && { screenshot: true }),
+    ...(open('chatNotify') &&
+      chatLinked &&
+      draft.chatNotify === 'none' && { chatNotify: 'account' as const }),
   };
+}
+
+const DEFAULTED: readonly DefaultedField[] = ['interval', 'screenshot', 'chatNotify'];
+const isDefaulted = (field: string): field is DefaultedField =>
+  (DEFAULTED as readonly string[]).includes(field);
+
+/** The draft's `chosen` once the person has set `field`: only needed until the defaults apply. */
+export function chosenWith(
+  draft: Pick<WizardDraft, 'chosen' | 'defaultsApplied'>,
+  field: string,
+): DefaultedField[] {
+  if (draft.defaultsApplied || !isDefaulted(field) || draft.chosen.includes(field)) return draft.chosen;
+  return [...draft.chosen, field];
 }

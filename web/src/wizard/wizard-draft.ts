@@ -107,7 +107,12 @@ export type WizardDraft = {
    * choice the person made after is never overwritten, even when the step is shown again.
    */
   defaultsApplied: boolean;
+  /** The fields with an account default that the person set before the defaults were applied. */
+  chosen: DefaultedField[];
 };
+
+/** The fields a new site takes from the account's defaults (docs/product.md#wizard). */
+export type DefaultedField = 'interval' | 'screenshot' | 'chatNotify';
 
 export type SiteQuietMode = 'account' | 'none' | 'own';
 
@@ -151,6 +156,7 @@ export const newDraft = (): WizardDraft => ({
   kindChoice: 'auto',
   paused: false,
   defaultsApplied: false,
+  chosen: [],
 });
 
 export const newAction = (): ActionDraft => ({
@@ -399,5 +405,6 @@ export function draftFromStored(settings: StoredTargetSettings): WizardDraft {
     kindChoice: settings.content_kind,
     paused: settings.paused,
     defaultsApplied: true,
+    chosen: [],
   };
 }
