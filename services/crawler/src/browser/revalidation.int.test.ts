@@ -41,8 +41,9 @@ function requestFor(page: CorpusPage, revalidation?: string): FetchRequest {
   return corpusCheckRequest(site.origin, page, revalidation);
 }
 
-async function check(page: CorpusPage, revalidation?: string) {
-  const result = await fetcher.fetch(requestFor(page, revalidation), new AbortController().signal);
+async function check(page: CorpusPage, revalidation?: string, targetId?: string) {
+  const request = { ...requestFor(page, revalidation), ...(targetId ? { targetId } : {}) };
+  const result = await fetcher.fetch(request, new AbortController().signal);
   if (!result.ok) throw new Error(`${page.name}: ${result.code} ${result.detail}`);
   // A lazy image's version is in its address, not in any text.
   const area = result.areas[0];
@@ -123,6 +124,27 @@ describe('revalidating before rendering', () => {
     expect(late.rendered).toBe(true);
     // The render's time is kept: the limit counts from it.
     expect(parseRevalidationState(late.revalidation)?.renderedAt).toBe(clock);
+  });
+
+  it('answers a check queued before the site’s last render kept its state from the newest one it made', async () => {
+    const page = site.pages.find((candidate) => candidate.name === 'fetch-json') as CorpusPage;
+    const first = await check(page, undefined, 'queued-site');
+    expect(first.rendered).toBe(true);
+    // Dispatched before the first check's state was kept: it carries none.
+    const second = await check(page, undefined, 'queued-site');
+    expect(second).toMatchObject({ rendered: false, revalidation: undefined });
+    expect(second.text).toContain(`V${site.version(page.name)}`);
+    site.change(page.name);
+    clock += 60_000;
+    const third = await check(page, first.revalidation, 'queued-site');
+    expect(third.rendered).toBe(true);
+    // Carries the first render's state, older than the third's: the newer answers stand.
+    const fourth = await check(page, first.revalidation, 'queued-site');
+    expect(fourth).toMatchObject({ rendered: false, revalidation: undefined });
+    expect(fourth.text).toContain(`V${site.version(page.name)}`);
+    // Nothing remembered serves another site, nor the same site without its name.
+    expect((await check(page, undefined, 'other-site')).rendered).toBe(true);
+    expect((await check(page)).rendered).toBe(true);
   });
 
   it('asks again only through the egress guard: a recorded address it refuses renders the page', async () => {

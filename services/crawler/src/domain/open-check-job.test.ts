@@ -69,6 +69,7 @@ describe('openCheckJob', () => {
       cookies: 'sid=abc',
       sessionState: '{"cookies":[]}',
       revalidate: true,
+      targetId: 't1',
       previousAreasDigest: 'ab12',
       login: {
         actions: [

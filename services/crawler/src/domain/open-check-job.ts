@@ -114,6 +114,7 @@ export function openCheckJob(
     ...(sessionState ? { sessionState } : {}),
     ...(revalidate ? { revalidate } : {}),
     ...(revalidation ? { revalidation } : {}),
+    targetId: job.targetId,
     ...(job.previousAreasDigest ? { previousAreasDigest: job.previousAreasDigest } : {}),
     ...(job.readerLang || job.readerTimeZone
       ? { reader: { lang: job.readerLang, timeZone: job.readerTimeZone } }

@@ -83,6 +83,11 @@ export interface FetchRequest {
   revalidate?: boolean;
   /** What the site's last browser check kept for that (opened from its sealed form). */
   revalidation?: string;
+  /**
+   * The site the check is for: the crawler remembers the newest revalidation state it made for
+   * it, which a check queued before that state was kept does not carry (ADR 0031).
+   */
+  targetId?: string;
   actions: PageAction[];
   areas: AreaRequest[];
   screenshot: 'none' | 'page' | 'areas';

@@ -3,6 +3,7 @@ import {
   afterRender,
   confirmsKept,
   mayRevalidate,
+  newerState,
   type RecordedRequest,
   type RevalidationState,
   sameAnswers,
@@ -101,5 +102,17 @@ describe('revalidation state', () => {
     expect(confirmsKept(kept, { ...renderedAt(2_000), volatile: true }, policy)).toBe(false);
     expect(confirmsKept(kept, { ...renderedAt(2_000), settings: 'other' }, policy)).toBe(false);
     expect(confirmsKept(undefined, renderedAt(2_000), policy)).toBe(false);
+  });
+
+  it('takes the state of the later render, whether the check carried it or the crawler remembers it', () => {
+    const older: RevalidationState = { ...afterRender(undefined, rendered([], 'A')), renderedAt: 1_000 };
+    const newer: RevalidationState = { ...afterRender(undefined, rendered([], 'B')), renderedAt: 2_000 };
+    expect(newerState(older, newer)).toBe(newer);
+    expect(newerState(newer, older)).toBe(newer);
+    expect(newerState(undefined, older)).toBe(older);
+    expect(newerState(older, undefined)).toBe(older);
+    expect(newerState(undefined, undefined)).toBeUndefined();
+    // The same render either way: the carried one, as the scheduler keeps it.
+    expect(newerState(older, { ...older })).toBe(older);
   });
 });

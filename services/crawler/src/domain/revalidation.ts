@@ -154,6 +154,20 @@ export function confirmsKept(
   );
 }
 
+/**
+ * Of the state a check carries and the one this crawler remembers for the site, the one from the
+ * later render. A check that waited in the queue carries what was kept when it was dispatched,
+ * which may be older than a render finished since, or nothing for a new site's second check.
+ */
+export function newerState(
+  carried: RevalidationState | undefined,
+  remembered: RevalidationState | undefined,
+): RevalidationState | undefined {
+  if (!remembered) return carried;
+  if (!carried) return remembered;
+  return remembered.renderedAt > carried.renderedAt ? remembered : carried;
+}
+
 export function parseRevalidationState(text: string | undefined): RevalidationState | undefined {
   if (!text) return undefined;
   try {
