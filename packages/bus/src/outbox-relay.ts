@@ -1,5 +1,6 @@
 import type { Db } from '@mimamori/db';
 import type { EventBus } from './event-bus.ts';
+import { onEventCommitted } from './outbox.ts';
 
 export interface OutboxRelayLogger {
   error(details: object, message: string): void;
@@ -10,7 +11,10 @@ export interface OutboxRelayOptions {
   schema: string;
   bus: EventBus;
   logger?: OutboxRelayLogger;
-  /** How often to look for unpublished rows when nobody kicks the relay. */
+  /**
+   * How often to look for unpublished rows besides being woken by this process's commits (rows
+   * another process wrote, a publish that failed).
+   */
   pollMs?: number;
   /** Rows published per transaction. */
   batchSize?: number;
@@ -19,9 +23,8 @@ export interface OutboxRelayOptions {
 }
 
 export interface OutboxRelay {
+  /** Publishes what is waiting, then each event this process commits at once, and polls. */
   start(): void;
-  /** Publish now (right after a commit) instead of at the next poll. */
-  kick(): void;
   /** Stops polling, waits for the batch being published, then publishes what is left. */
   stop(): Promise<void>;
 }
@@ -46,7 +49,7 @@ export function createOutboxRelay({
   schema,
   bus,
   logger,
-  pollMs = 250,
+  pollMs = 1_000,
   batchSize = 100,
   keepPublishedMs = 7 * 24 * 3_600_000,
 }: OutboxRelayOptions): OutboxRelay {
@@ -55,6 +58,7 @@ export function createOutboxRelay({
   let cycle: Promise<void> | undefined;
   let again = false;
   let prunedAt = 0;
+  let stopWaking = () => {};
 
   /** Publishes one batch; returns how many rows it claimed. */
   const publishBatch = async () => {
@@ -137,14 +141,13 @@ export function createOutboxRelay({
     start() {
       if (running) return;
       running = true;
+      stopWaking = onEventCommitted(schema, tick);
       tick();
-    },
-    kick() {
-      if (running) tick();
     },
     async stop() {
       if (!running) return;
       running = false;
+      stopWaking();
       clearTimeout(timer);
       await cycle;
       await publishAll().catch((error: unknown) =>

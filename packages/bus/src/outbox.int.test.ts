@@ -112,8 +112,7 @@ describe('transactional outbox on PostgreSQL and JetStream', () => {
         headers: { 'x-tenant': 'a' },
       }),
     );
-    const relay = startRelay();
-    relay.kick();
+    startRelay();
     await waitUntil(() => seen.length >= 1, 'the committed event');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(seen.map((message) => message.msgId)).toEqual(['placed:1']);
