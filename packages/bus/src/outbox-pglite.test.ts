@@ -65,36 +65,6 @@ const tallies = async () =>
   ).rows;
 
 describe('outbox and idempotent consumer on PGlite with the in-process bus', () => {
-  it('publishes an event as soon as its transaction commits, not at the next poll', async () => {
-    await relay.stop();
-    relay = createOutboxRelay({ db, schema, bus, pollMs: 600_000 });
-    relay.start();
-    const seen: string[] = [];
-    await bus.consume(
-      { stream: 'ORDERS', durable: 'reader', ackWaitMs: 1_000, maxDeliver: 3 },
-      async (message) => {
-        seen.push(message.msgId);
-      },
-    );
-    // The relay's first look found nothing; its next poll is ten minutes away.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await expect(
-      db.transaction(async (tx) => {
-        await writeEvent(tx, schema, {
-          id: 'order-placed:gone',
-          subject: 'orders.placed',
-          data: encoder.encode('0'),
-        });
-        throw new Error('refused');
-      }),
-    ).rejects.toThrow('refused');
-    await db.transaction((tx) =>
-      writeEvent(tx, schema, { id: 'order-placed:now', subject: 'orders.placed', data: encoder.encode('1') }),
-    );
-    await waitUntil(() => seen.length > 0, 'the committed event');
-    expect(seen).toEqual(['order-placed:now']);
-  });
-
   it('publishes committed events in the order written, and never a rolled-back one', async () => {
     const seen: string[] = [];
     await bus.consume(

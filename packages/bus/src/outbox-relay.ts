@@ -1,6 +1,5 @@
 import type { Db } from '@mimamori/db';
 import type { EventBus } from './event-bus.ts';
-import { onEventCommitted } from './outbox.ts';
 
 export interface OutboxRelayLogger {
   error(details: object, message: string): void;
@@ -11,10 +10,7 @@ export interface OutboxRelayOptions {
   schema: string;
   bus: EventBus;
   logger?: OutboxRelayLogger;
-  /**
-   * How often to look for unpublished rows besides being woken by this process's commits (rows
-   * another process wrote, a publish that failed).
-   */
+  /** How often to look for unpublished rows when nobody kicks the relay. */
   pollMs?: number;
   /** Rows published per transaction. */
   batchSize?: number;
@@ -23,8 +19,9 @@ export interface OutboxRelayOptions {
 }
 
 export interface OutboxRelay {
-  /** Publishes what is waiting, then each event this process commits at once, and polls. */
   start(): void;
+  /** Publish now (right after a commit) instead of at the next poll. */
+  kick(): void;
   /** Stops polling, waits for the batch being published, then publishes what is left. */
   stop(): Promise<void>;
 }
@@ -49,7 +46,7 @@ export function createOutboxRelay({
   schema,
   bus,
   logger,
-  pollMs = 1_000,
+  pollMs = 250,
   batchSize = 100,
   keepPublishedMs = 7 * 24 * 3_600_000,
 }: OutboxRelayOptions): OutboxRelay {
@@ -58,7 +55,6 @@ export function createOutboxRelay({
   let cycle: Promise<void> | undefined;
   let again = false;
   let prunedAt = 0;
-  let stopWaking = () => {};
 
   /** Publishes one batch; returns how many rows it claimed. */
   const publishBatch = async () => {
@@ -141,13 +137,14 @@ export function createOutboxRelay({
     start() {
       if (running) return;
       running = true;
-      stopWaking = onEventCommitted(schema, tick);
       tick();
+    },
+    kick() {
+      if (running) tick();
     },
     async stop() {
       if (!running) return;
       running = false;
-      stopWaking();
       clearTimeout(timer);
       await cycle;
       await publishAll().catch((error: unknown) =>

@@ -112,7 +112,8 @@ describe('transactional outbox on PostgreSQL and JetStream', () => {
         headers: { 'x-tenant': 'a' },
       }),
     );
-    startRelay();
+    const relay = startRelay();
+    relay.kick();
     await waitUntil(() => seen.length >= 1, 'the committed event');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(seen.map((message) => message.msgId)).toEqual(['placed:1']);

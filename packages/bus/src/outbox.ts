@@ -53,29 +53,5 @@ export async function writeEvent(tx: Sql, schema: string, event: OutboxEvent): P
     event.data,
     JSON.stringify({ ...currentTraceHeaders(), ...event.headers }),
   ]);
-  tx.afterCommit(() => {
-    for (const wake of waiting.get(schema) ?? []) wake();
-  });
   return id;
-}
-
-/** This process's relays by the schema they publish: woken when an event there is committed. */
-const waiting = new Map<string, Set<() => void>>();
-
-/**
- * Calls `wake` whenever this process commits an event into `schema`'s outbox, so its relay
- * publishes at once instead of at its next poll; returns what stops it. Events committed by
- * another process are left to that process's relay, or to the poll.
- */
-export function onEventCommitted(schema: string, wake: () => void): () => void {
-  let wakes = waiting.get(schema);
-  if (!wakes) {
-    wakes = new Set();
-    waiting.set(schema, wakes);
-  }
-  wakes.add(wake);
-  return () => {
-    wakes.delete(wake);
-    if (wakes.size === 0) waiting.delete(schema);
-  };
 }

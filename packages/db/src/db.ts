@@ -3,11 +3,6 @@ export interface Sql {
   query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<QueryResult<Row>>;
   /** Runs several statements without parameters (migrations). */
   exec(script: string): Promise<void>;
-  /**
-   * Calls `callback` once what was written here is committed: at once outside a transaction,
-   * after COMMIT inside one, never after a rollback.
-   */
-  afterCommit(callback: () => void): void;
 }
 
 export interface QueryResult<Row> {

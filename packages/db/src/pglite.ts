@@ -21,22 +21,16 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     exec: async (script) => {
       await pglite.exec(script);
     },
-    afterCommit: (callback) => callback(),
-    async transaction(work) {
-      const committed: (() => void)[] = [];
-      const result = await pglite.transaction(async (client) => {
+    transaction: (work) =>
+      pglite.transaction(async (client) => {
         const tx: Sql = {
           query: (text, params) => run(client, text, params),
           exec: async (script) => {
             await client.exec(script);
           },
-          afterCommit: (callback) => committed.push(callback),
         };
         return work(tx);
-      });
-      for (const callback of committed) callback();
-      return result;
-    },
+      }),
     async ping() {
       try {
         await pglite.query('SELECT 1');

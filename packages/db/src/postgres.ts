@@ -27,11 +27,9 @@ export function openPostgres(url: string, options: { max?: number; applicationNa
     exec: async (script) => {
       await pool.query(script);
     },
-    afterCommit: (callback) => callback(),
     async transaction(work) {
       const client = await pool.connect();
       let broken: Error | undefined;
-      const committed: (() => void)[] = [];
       try {
         await client.query('BEGIN');
         const tx: Sql = {
@@ -39,11 +37,9 @@ export function openPostgres(url: string, options: { max?: number; applicationNa
           exec: async (script) => {
             await client.query(script);
           },
-          afterCommit: (callback) => committed.push(callback),
         };
         const result = await work(tx);
         await client.query('COMMIT');
-        for (const callback of committed) callback();
         return result;
       } catch (error) {
         // A connection that cannot even roll back (cut by a restart) is not handed out again.
