@@ -55,7 +55,7 @@ describe('what a new site takes from the account (docs/product.md#wizard)', () =
   });
 
   it('keeps what the person set before the account was known', () => {
-    // On a slow connection the person may pick an interval before user_info arrives.
+    // On a slow connection the person may pick an interval before the account has loaded.
     let chosen = chosenWith({ chosen: [], defaultsApplied: false }, 'interval');
     chosen = chosenWith({ chosen, defaultsApplied: false }, 'label');
     chosen = chosenWith({ chosen, defaultsApplied: false }, 'interval');
