@@ -30,8 +30,13 @@ async function signedIn(email: string): Promise<TestBrowser> {
   return browser;
 }
 
+/**
+ * Polls until `probe` answers. 30 s: the account sweep runs on its own timer, and in a CI run
+ * beside two browser-heavy files the cancellation came later than 10 s.
+ */
 async function eventually<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 100; i++) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
     const value = await probe();
     if (value !== undefined) return value;
     await new Promise((resolve) => setTimeout(resolve, 100));
