@@ -168,8 +168,8 @@ export default defineConfig({
           // A screen's answer to a click waits on the product, which shares the two cores with
           // two other test files: a second (expect.poll's default) was too short for a sign-up,
           // whose answer takes at least 300 ms by design (the same time for a known address), and
-          // on a slower CI machine (steal time, 2026-12-07) 10 s was passed by a sign-up and an
-          // account read. A screen that never answers still fails, 20 s later.
+          // on a slower CI machine (steal time, 2026-12-07) a file's first sign-up passed 10 s. A
+          // screen that never answers still fails, 20 s later.
           expect: { poll: { timeout: 20_000 } },
           // A file's concurrent tests (the journey's four new users) run two at a time: together they
           // wait for the product's minute once, and two do not starve the product on two cores.
