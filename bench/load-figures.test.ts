@@ -24,18 +24,46 @@ describe('rotatingChanges', () => {
     expect(pages.versionAt(3, started + 13 * MINUTE)).toBe(3);
   });
 
+  it("changes a tenth of each mode's sites each minute when modes take every fifth site", () => {
+    const started = 1_000_000;
+    const pages = rotatingChanges(() => started, 5);
+    const browser = Array.from({ length: 1_000 }, (_, n) => n).filter((n) => n % 5 === 4);
+    const http = Array.from({ length: 1_000 }, (_, n) => n).filter((n) => n % 5 !== 4);
+    for (let minute = 0; minute < 10; minute++) {
+      const changed = (sites: number[]) =>
+        sites.filter(
+          (n) =>
+            pages.versionAt(n, started + minute * MINUTE + 1) !==
+            pages.versionAt(n, started + minute * MINUTE - 1),
+        );
+      expect(changed(browser)).toHaveLength(20);
+      expect(changed(http)).toHaveLength(80);
+    }
+    // Without the stride, the browser sites' changes all fall in two minutes of ten.
+    const plain = rotatingChanges(() => started);
+    const inMinute = (minute: number) =>
+      browser.filter(
+        (n) =>
+          plain.versionAt(n, started + minute * MINUTE + 1) !==
+          plain.versionAt(n, started + minute * MINUTE - 1),
+      ).length;
+    expect([0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map(inMinute)).toEqual([0, 0, 0, 0, 100, 0, 0, 0, 0, 100]);
+  });
+
   it('dates each version at the minute the page began to show it', () => {
     const start = 5_000_000;
-    const pages = rotatingChanges(() => start);
-    for (const [n, version] of [
-      [0, 2],
-      [7, 2],
-      [7, 3],
-      [42, 4],
-    ] as const) {
-      const at = pages.changedAt(n, version);
-      expect(pages.versionAt(n, at)).toBe(version);
-      expect(pages.versionAt(n, at - 1)).toBe(version - 1);
+    for (const stride of [1, 5]) {
+      const pages = rotatingChanges(() => start, stride);
+      for (const [n, version] of [
+        [0, 2],
+        [7, 2],
+        [7, 3],
+        [42, 4],
+      ] as const) {
+        const at = pages.changedAt(n, version);
+        expect(pages.versionAt(n, at)).toBe(version);
+        expect(pages.versionAt(n, at - 1)).toBe(version - 1);
+      }
     }
   });
 });

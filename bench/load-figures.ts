@@ -2,23 +2,30 @@
 // version each fixture page shows over time, and quantiles from the scheduler's histogram.
 
 const MINUTE = 60_000;
-/** Site n's page changes at the minutes k (counted from the start) with k % 10 = n % 10: 10 % a minute. */
+/** Each site's page changes once every ROTATION minutes: 10 % of the sites a minute. */
 const ROTATION = 10;
 
-/** Pages that change on a rotation from `start` (undefined: not yet), each a tenth of the sites a minute. */
-export function rotatingChanges(start: () => number | undefined) {
+/**
+ * Pages that change on a rotation from `start` (undefined: not yet), each a tenth of the sites a
+ * minute: site n's page changes at the minutes k (counted from the start) with
+ * k % 10 = floor(n / stride) % 10. The bench gives sites their fetch mode by n % stride (one in five
+ * is a browser site), so each mode's sites take their turns over all ten minutes as well; by
+ * n % 10 alone, every browser site (n % 5 = 4) changed in minutes 4 and 9 and none in the others.
+ */
+export function rotatingChanges(start: () => number | undefined, stride = 1) {
+  const slotOf = (n: number) => Math.floor(n / stride) % ROTATION;
   return {
     /** The version site n's page shows at `time`: 1 until its first change, then one more each change. */
     versionAt(n: number, time: number): number {
       const from = start();
       if (from === undefined || time < from) return 1;
       const minute = Math.floor((time - from) / MINUTE);
-      const first = n % ROTATION;
+      const first = slotOf(n);
       return minute < first ? 1 : 2 + Math.floor((minute - first) / ROTATION);
     },
     /** When site n's page changed to `version` (≥ 2). */
     changedAt(n: number, version: number): number {
-      return (start() ?? 0) + ((n % ROTATION) + ROTATION * (version - 2)) * MINUTE;
+      return (start() ?? 0) + (slotOf(n) + ROTATION * (version - 2)) * MINUTE;
     },
   };
 }

@@ -1,8 +1,8 @@
 // Sites held at a 1-minute interval in cluster mode: every service as its own Node process
 // (scripts/cluster/launch-cluster.ts) on real PostgreSQL (a fresh database), JetStream (a
 // namespace of its own) and an SMTP server on loopback, checking loopback fixture pages: 80 % in
-// HTTP mode, 20 % in the browser (system Chromium), a rotating 10 % of the pages changing each
-// minute so updates go through diff and notifier to the SMTP server. Users sign up through the
+// HTTP mode, 20 % in the browser (system Chromium), a rotating tenth of each mode's pages changing
+// each minute so updates go through diff and notifier to the SMTP server. Users sign up through the
 // gateway on a trial of the Advanced plan (50 one-minute slots each), verify by the mailed link
 // and register 50 sites each, as the wizard would; the scheduler dispatches on its own phases.
 //
@@ -53,8 +53,9 @@ const QUIET_SECONDS = Number(process.env.BENCH_QUIET_SECONDS ?? 60);
 /** The Advanced plan: 50 one-minute slots per user. */
 const ADVANCED_PLAN = 11;
 const PER_USER = 50;
-/** One site in five is checked in the browser. */
-const isBrowser = (n: number) => n % 5 === 4;
+/** One site in five is checked in the browser: the last of each five. */
+const MODE_CYCLE = 5;
+const isBrowser = (n: number) => n % MODE_CYCLE === MODE_CYCLE - 1;
 /** A count is held when every one of these is. */
 const HELD = {
   dispatchLagP99Ms: 10_000,
@@ -174,7 +175,8 @@ cleanups.push({ what: 'mail stamps', run: async () => clearInterval(stamping) })
 
 // The pages start changing when the first window starts.
 let changeStart: number | undefined;
-const { versionAt, changedAt } = rotatingChanges(() => changeStart);
+// A tenth of each mode's sites changes each minute, not only a tenth of all sites.
+const { versionAt, changedAt } = rotatingChanges(() => changeStart, MODE_CYCLE);
 pages.setVersion((n) => versionAt(n, Date.now()));
 const users = new Map<number, ApiUser>();
 const modeOf = new Map<string, 'http' | 'browser'>();

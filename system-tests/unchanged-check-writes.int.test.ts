@@ -42,6 +42,21 @@ afterAll(async () => {
 });
 
 const CHECKS_SQL = 'SELECT count(*)::int AS n FROM diff.check_results';
+/**
+ * Each row's xmax in the tables an unchanged check reads but must not write, not even lock: an
+ * upsert whose WHERE refuses still locks its row, which sets xmax, dirties the page and writes WAL,
+ * and the write meter (row versions) cannot see it (ADR 0037).
+ */
+const LOCKS_SQL = `
+  SELECT 'diff.history_limits' AS source, target_id::text AS site, xmax::text FROM diff.history_limits
+  UNION ALL SELECT 'scheduler.kept_check_state', target_id::text, xmax::text FROM scheduler.kept_check_state
+  UNION ALL SELECT 'scheduler.schedules', target_id::text, xmax::text FROM scheduler.schedules
+  UNION ALL SELECT 'target.targets', id::text, xmax::text FROM target.targets
+  UNION ALL SELECT 'notifier.target_notices', target_id::text, xmax::text FROM notifier.target_notices
+  UNION ALL SELECT 'notifier.error_streaks', target_id::text, xmax::text FROM notifier.error_streaks
+  UNION ALL SELECT 'notifier.silences', target_id::text, xmax::text FROM notifier.silences
+  ORDER BY 1, 2`;
+const locks = async () => (await db.query<{ source: string; site: string; xmax: string }>(LOCKS_SQL)).rows;
 const checksOf = async (targetId: string) =>
   Number(
     (
@@ -114,6 +129,7 @@ describe('what an unchanged check writes, in cluster mode', () => {
     // A check may complete between the reset and the first settled reading: what it wrote is in
     // `start` with it, so the measure is what was written after `start`, over the checks after it.
     const start = await settledReading();
+    const locksBefore = await locks();
     await waitFor(
       `${MEASURED_CHECKS} more checks`,
       async () =>
@@ -122,6 +138,7 @@ describe('what an unchanged check writes, in cluster mode', () => {
       20 * TEST_MINUTE_MS,
     );
     const end = await settledReading();
+    const locksAfter = await locks();
     const checks = end.checks - start.checks;
     const perCheck = {
       rows: (end.rows - start.rows) / checks,
@@ -138,6 +155,12 @@ describe('what an unchanged check writes, in cluster mode', () => {
     expect(outcomes.map((row) => row.outcome)).toEqual(['no_change']);
     expect(perCheck.rows).toBeLessThanOrEqual(ROWS_PER_UNCHANGED_CHECK);
     expect(perCheck.bytes).toBeLessThanOrEqual(BYTES_PER_UNCHANGED_CHECK);
+    // Nor did they lock a row they only read: the browser site's kept state and both sites' history
+    // limits among them (each was locked by every check before).
+    expect(locksBefore.map((row) => row.source)).toEqual(
+      expect.arrayContaining(['diff.history_limits', 'scheduler.kept_check_state', 'notifier.silences']),
+    );
+    expect(locksAfter).toEqual(locksBefore);
     // The list still shows when each site was last checked.
     const checkedBefore = new Date((await siteRow(visitor, http))?.checked ?? 0);
     await waitFor(

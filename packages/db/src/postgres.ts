@@ -18,8 +18,23 @@ export function openPostgres(url: string, options: { max?: number; applicationNa
   // The same for a connection cut while checked out between two queries (a transaction waiting
   // on its handler): the next query on it fails and the transaction rolls back.
   pool.on('connect', (client) => client.on('error', () => undefined));
+  const statements = preparedNames();
+  const send = async (client: pg.Pool | pg.PoolClient, text: string, params?: unknown[]) => {
+    const name = params?.length ? statements.nameOf(text) : undefined;
+    try {
+      return await client.query(name ? { name, text, values: params } : { text, values: params });
+    } catch (error) {
+      if (!name || !isStalePlan(error)) throw error;
+      // Prepared before a migration changed the table's shape: from now on the text goes under a
+      // new name, prepared afresh on each connection. Outside a transaction it is asked again at
+      // once; a transaction has failed and is retried by its caller (its event is redelivered).
+      statements.renew(text);
+      if (client !== pool) throw error;
+      return client.query({ name: statements.nameOf(text), text, values: params });
+    }
+  };
   const run = async <Row>(client: pg.Pool | pg.PoolClient, text: string, params?: unknown[]) => {
-    const result = await client.query(text, params as unknown[]);
+    const result = await send(client, text, params);
     return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 } satisfies QueryResult<Row>;
   };
   return {
@@ -61,4 +76,42 @@ export function openPostgres(url: string, options: { max?: number; applicationNa
     },
     close: () => pool.end(),
   };
+}
+
+/** Statements prepared on a connection at most; texts beyond these are sent unnamed. */
+const MAX_PREPARED = 500;
+
+/**
+ * Names for the parameterised statements a service sends, so that PostgreSQL parses and plans
+ * each once per connection instead of once per query (ADR 0037): a check's statements are the
+ * same few texts thousands of times a minute. Texts beyond MAX_PREPARED, built with varying
+ * parts, stay unnamed rather than piling up on the server.
+ */
+function preparedNames() {
+  const names = new Map<string, string>();
+  let made = 0;
+  return {
+    nameOf(text: string): string | undefined {
+      const known = names.get(text);
+      if (known || names.size >= MAX_PREPARED) return known;
+      made += 1;
+      names.set(text, `m${made}`);
+      return `m${made}`;
+    },
+    renew(text: string): void {
+      made += 1;
+      names.set(text, `m${made}`);
+    },
+  };
+}
+
+/**
+ * A prepared statement whose table changed shape under it (a migration of a newer release while
+ * this one runs): PostgreSQL refuses it on that connection from then on.
+ */
+function isStalePlan(error: unknown): boolean {
+  return (
+    (error as { code?: string } | null)?.code === '0A000' &&
+    /cached plan/.test(String((error as Error).message))
+  );
 }

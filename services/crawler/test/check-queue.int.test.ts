@@ -62,7 +62,8 @@ const crawlerEnv = () => ({
   SECRET_KEYS: secretKeys,
   CRAWLER_ALLOW: site.authority,
   CRAWLER_ACK_WAIT_MS: '2000',
-  LOG_LEVEL: 'info',
+  // The captured check is told at debug; the secrets are looked for in every line there is.
+  LOG_LEVEL: 'debug',
 });
 
 function jobFor(targetId: string, path: string) {

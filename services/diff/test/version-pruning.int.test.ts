@@ -2,8 +2,9 @@ import { type Db, migrate, openPostgres } from '@mimamori/db';
 import { createFreshDatabase, type FreshDatabase } from '@mimamori/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VersionToRecord } from '../src/domain/judge-check.ts';
+import { readJudging } from '../src/store/judging-store.ts';
 import { DIFF_SCHEMA, diffMigrations } from '../src/store/migrations.ts';
-import { pruneVersions, recordedVersions, recordVersions } from '../src/store/version-store.ts';
+import { pruneVersions, recordVersions } from '../src/store/version-store.ts';
 
 let database: FreshDatabase;
 let db: Db;
@@ -60,7 +61,13 @@ describe('pruning area versions', () => {
     expect(texts.slice(0, 2)).toEqual(['a0', 'a3']);
     expect(rows.filter((row) => row.area_id === 'b').map((row) => row.text)).toEqual(['b0', 'b1']);
 
-    const newest = await recordedVersions(db, 't1', ['a']);
-    expect(newest.get('a')?.[0]?.text).toBe('a102');
+    // Judging reads as many of an area's newest versions as its comparison asks for, newest first.
+    const read = await readJudging(db, 'c103', 't1', [
+      { areaId: 'a', versions: 3 },
+      { areaId: 'b', versions: 1 },
+    ]);
+    expect(read.versions.get('a')?.map((kept) => kept.text)).toEqual(['a102', 'a101', 'a100']);
+    expect(read.versions.get('b')?.map((kept) => kept.text)).toEqual(['b1']);
+    expect(read).toMatchObject({ judged: false, forgotten: false, limits: null });
   });
 });

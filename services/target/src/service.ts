@@ -50,10 +50,6 @@ export function createTargetService(options: TargetServiceOptions): ServiceModul
     streams: [streams.targets, streams.accounts, streams.checkResults],
     outbox: true,
     grpc: [{ definition: targetV1.TargetServiceService, implementation }],
-    consumers: [
-      ...accountConsumers(db, targets, logger),
-      accountPurgedConsumer(db),
-      checkConsumer(db, targets),
-    ],
+    consumers: [...accountConsumers(db, targets, logger), accountPurgedConsumer(db), checkConsumer(targets)],
   };
 }

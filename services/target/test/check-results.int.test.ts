@@ -105,7 +105,7 @@ describe("the site list's checked, updated and NEW follow checks.completed", () 
     const { browser, userId } = await harness.signedIn('late@example.com');
     const other = await harness.signedIn('other@example.com');
     const id = String((await browser.post('/api/v2/target/register', targetBody())).body.target_v2_id);
-    const { handler } = checkConsumer(harness.db, createTargetStore(harness.db));
+    const { handler } = checkConsumer(createTargetStore(harness.db));
 
     const newer = '2026-11-23T12:00:00.000Z';
     await handler(delivery(completed(id, userId, 'n1', newer, 'update'), 'checked:n1'));
@@ -131,7 +131,7 @@ describe("the site list's checked, updated and NEW follow checks.completed", () 
     );
     const stored = await browser.get(`/api/v2/target?id=${id}`);
     expect(stored.body.settings).toMatchObject({ failure_alert_after: 2 });
-    const { handler } = checkConsumer(harness.db, createTargetStore(harness.db));
+    const { handler } = checkConsumer(createTargetStore(harness.db));
     const check = (n: number, outcome: string, code = '') =>
       handler(
         delivery(
@@ -169,7 +169,7 @@ describe("the site list's checked, updated and NEW follow checks.completed", () 
       (await browser.post('/api/v2/target/register', { ...targetBody(), failure_alert_after: 1 })).body
         .target_v2_id,
     );
-    const { handler } = checkConsumer(harness.db, createTargetStore(harness.db));
+    const { handler } = checkConsumer(createTargetStore(harness.db));
     const siteRow = async () =>
       (
         await harness.db.query<{ xmin: string }>(

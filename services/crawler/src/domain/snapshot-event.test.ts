@@ -33,4 +33,26 @@ describe('snapshotEvent', () => {
       await rm(folder, { recursive: true, force: true });
     }
   });
+
+  it('sends the areas digest only when it differs from the one the check carried', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'crawler-snapshot-'));
+    try {
+      const deps = { blobs: await createFileBlobStore(folder), secrets, now: new Date() };
+      const read = {
+        ok: true as const,
+        finalUrl: 'https://shop.example/',
+        status: 200,
+        areas: [],
+        areasDigest: 'ab12',
+      };
+      const carried = { ...job, previousAreasDigest: 'ab12' };
+      expect((await snapshotEvent(carried, read, deps)).areasDigest).toBe('');
+      expect((await snapshotEvent(carried, { ...read, areasDigest: 'cd34' }, deps)).areasDigest).toBe('cd34');
+      // A check that carried none (the first, or the first after the settings changed) sends it.
+      expect((await snapshotEvent(job, read, deps)).areasDigest).toBe('ab12');
+      expect((await snapshotEvent(carried, { ...read, areasDigest: undefined }, deps)).areasDigest).toBe('');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
 });

@@ -93,7 +93,9 @@ export async function snapshotEvent(
       result.sessionState && deps.secrets
         ? deps.secrets.seal(result.sessionState, sealingContext.session(job.targetId))
         : '',
-    areasDigest: result.areasDigest ?? '',
+    // The digest the check carried is kept already: sent again, it would only make the scheduler
+    // read its row for nothing (ADR 0037).
+    areasDigest: result.areasDigest !== job.previousAreasDigest ? (result.areasDigest ?? '') : '',
     sealedRevalidationState:
       result.revalidation && deps.secrets
         ? deps.secrets.seal(result.revalidation, sealingContext.revalidation(job.targetId))

@@ -91,7 +91,8 @@ export function checkConsumer(deps: CheckConsumerDeps): CatalogEntry {
           msgId: job.checkId,
         });
         if (result.ok) {
-          log.info({ areas: result.areas.length, mode: job.fetchMode }, 'snapshot captured');
+          // Debug, not info: a line per check is most of a crawler's log at its rate (ADR 0037).
+          log.debug({ areas: result.areas.length, mode: job.fetchMode }, 'snapshot captured');
           message.ack();
         } else if (result.retryable) {
           log.warn({ code: result.code, detail: result.detail }, 'check failed after its tries');

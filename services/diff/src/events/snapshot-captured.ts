@@ -7,20 +7,20 @@ import type { Logger } from '@mimamori/runtime';
 import { type CapturedArea, type Judgement, judgeCheck } from '../domain/judge-check.ts';
 import { type Highlight, screenshotPair } from '../domain/screenshot-pair.ts';
 import { updateIdFor } from '../domain/update-id.ts';
-import { watchSettingsOf } from '../domain/watch-settings.ts';
+import { type WatchSettings, watchSettingsOf } from '../domain/watch-settings.ts';
 import { saveHistoryLimits } from '../store/history-retention.ts';
+import { readJudging } from '../store/judging-store.ts';
 import { DIFF_SCHEMA } from '../store/migrations.ts';
 import {
   type CheckResultRow,
-  isForgotten,
   recordCheckResult,
   recordedCheckResult,
   recordUpdate,
 } from '../store/result-store.ts';
 import {
+  MAX_PAST_VERSIONS,
   newestScreenshots,
   pruneVersions,
-  recordedVersions,
   recordVersions,
 } from '../store/version-store.ts';
 import { deleteBlobs } from './blobs.ts';
@@ -91,21 +91,25 @@ async function recordCheck(
   // Checks of one site are judged one at a time, each against the versions the last one recorded
   // (and a check reported twice at once is seen as judged by the second).
   await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [snapshot.targetId]);
-  const judged = await recordedCheckResult(tx, snapshot.checkId);
-  if (judged) {
+  const settings = snapshot.watch ? watchSettingsOf(snapshot.watch) : null;
+  const state = await readJudging(tx, snapshot.checkId, snapshot.targetId, versionsRead(snapshot, settings));
+  if (state.judged) {
     // A redelivery: an unchanged check's event may not have gone out before a crash, so it goes
     // again (JetStream drops the copy); the outbox holds the others'.
-    return judged.outcome === 'no_change'
+    const judged = await recordedCheckResult(tx, snapshot.checkId);
+    return judged?.outcome === 'no_change'
       ? { unused: [], completed: completedEvent(judged) }
       : { unused: [] };
   }
   // The site was deleted after the check was sent: nothing of it is kept.
-  if (await isForgotten(tx, snapshot.targetId)) return { unused: written };
+  if (state.forgotten) return { unused: written };
   if (snapshot.watch) {
-    await saveHistoryLimits(tx, snapshot, {
-      keepUpdates: snapshot.watch.keepUpdates,
-      keepCheckDays: snapshot.watch.keepCheckDays,
-    });
+    await saveHistoryLimits(
+      tx,
+      snapshot,
+      { keepUpdates: snapshot.watch.keepUpdates, keepCheckDays: snapshot.watch.keepCheckDays },
+      state.limits,
+    );
   }
   const result: CheckResultRow = {
     checkId: snapshot.checkId,
@@ -131,7 +135,7 @@ async function recordCheck(
     );
     return { unused: written };
   }
-  if (!snapshot.watch) {
+  if (!settings) {
     await finish(tx, {
       ...result,
       outcome: 'error',
@@ -141,13 +145,8 @@ async function recordCheck(
     return { unused: written };
   }
 
-  const settings = watchSettingsOf(snapshot.watch);
   const areas = await capturedAreas(snapshot, deps.blobs);
-  const versions = await recordedVersions(
-    tx,
-    snapshot.targetId,
-    areas.map((area) => area.areaId),
-  );
+  const versions = state.versions;
   const judgement = judgeCheck(areas, settings, versions);
   if (judgement.outcome === 'error') {
     await finish(
@@ -247,6 +246,22 @@ function completedEvent(result: CheckResultRow, errorAreaId = ''): updatesEvents
     updateId: result.updateId ?? '',
     errorAreaId,
   };
+}
+
+/**
+ * How many recorded versions each of the snapshot's areas is compared with: the newest, or the
+ * past updates 'exclude same as past' looks through. None without settings, which cannot be judged.
+ */
+function versionsRead(
+  snapshot: checksEventsV1.SnapshotCaptured,
+  settings: WatchSettings | null,
+): { areaId: string; versions: number }[] {
+  if (!settings || snapshot.error) return [];
+  const optionsOf = new Map(settings.areas.map((area) => [area.areaId, area.options]));
+  return snapshot.areas.map(({ areaId }) => {
+    const past = optionsOf.get(areaId)?.excludeSameAsPast;
+    return { areaId, versions: past?.enabled ? Math.min(Math.max(past.count, 1), MAX_PAST_VERSIONS) : 1 };
+  });
 }
 
 /** The snapshot's areas, content that was too large for the event read from the blob store. */

@@ -6,16 +6,22 @@ export interface HistoryLimits {
   keepCheckDays: number;
 }
 
-/** Keeps the limits the site's newest check carried; none (0) takes the site off the sweep. */
+/**
+ * Keeps the limits the site's newest check carried; none (0) takes the site off the sweep. `kept`
+ * is what is kept now (read under the site's lock): the same limits write nothing, not even the
+ * row lock an upsert would take (ADR 0037).
+ */
 export async function saveHistoryLimits(
   tx: Sql,
   site: { targetId: string; userId: string },
   limits: HistoryLimits,
+  kept: HistoryLimits | null,
 ): Promise<void> {
   if (limits.keepUpdates <= 0 || limits.keepCheckDays <= 0) {
-    await tx.query('DELETE FROM diff.history_limits WHERE target_id = $1', [site.targetId]);
+    if (kept) await tx.query('DELETE FROM diff.history_limits WHERE target_id = $1', [site.targetId]);
     return;
   }
+  if (kept?.keepUpdates === limits.keepUpdates && kept.keepCheckDays === limits.keepCheckDays) return;
   await tx.query(
     `INSERT INTO diff.history_limits (target_id, user_id, keep_updates, keep_check_days)
      VALUES ($1, $2, $3, $4)

@@ -120,11 +120,3 @@ export async function forgetTarget(tx: Sql, targetId: string): Promise<string[]>
   );
   return rows.map((row) => row.key);
 }
-
-/** Whether targets.deleted removed the site (a check of it arriving later is not recorded). */
-export async function isForgotten(tx: Sql, targetId: string): Promise<boolean> {
-  const { rowCount } = await tx.query('SELECT 1 FROM diff.forgotten_targets WHERE target_id = $1', [
-    targetId,
-  ]);
-  return rowCount > 0;
-}

@@ -1,31 +1,8 @@
 import type { Sql } from '@mimamori/db';
-import type { RecordedVersion, VersionToRecord } from '../domain/judge-check.ts';
+import type { VersionToRecord } from '../domain/judge-check.ts';
 
 /** 'exclude same as past' reads at most this many versions (the engine's limit). */
-const MAX_PAST_VERSIONS = 100;
-
-/** The recorded versions of the given areas, newest first per area. */
-export async function recordedVersions(
-  tx: Sql,
-  targetId: string,
-  areaIds: readonly string[],
-): Promise<Map<string, RecordedVersion[]>> {
-  const { rows } = await tx.query<{ area_id: string; html: string | null; text: string | null }>(
-    `SELECT area_id, html, text FROM (
-       SELECT area_id, html, text, id,
-              row_number() OVER (PARTITION BY area_id ORDER BY id DESC) AS n
-         FROM diff.area_versions WHERE target_id = $1 AND area_id = ANY($2)
-     ) newest WHERE n <= $3 ORDER BY area_id, id DESC`,
-    [targetId, [...areaIds], MAX_PAST_VERSIONS],
-  );
-  const versions = new Map<string, RecordedVersion[]>();
-  for (const row of rows) {
-    const list = versions.get(row.area_id) ?? [];
-    list.push({ html: row.html, text: row.text });
-    versions.set(row.area_id, list);
-  }
-  return versions;
-}
+export const MAX_PAST_VERSIONS = 100;
 
 /** The screenshot keys of each area's newest version, and the page screenshot it came with. */
 export async function newestScreenshots(

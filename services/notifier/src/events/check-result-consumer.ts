@@ -21,8 +21,8 @@ import { type NotifierClock, siteQuietHours } from '../domain/site-quiet-hours.t
 import type { TargetNotice } from '../domain/target-notice.ts';
 import { failureWebhookPayload, webhooksFor } from '../domain/webhook-payload.ts';
 import { readerZone } from '../domain/written-time.ts';
+import { readCheckStanding } from '../store/check-standing-store.ts';
 import { countOutcome, markAlerted, markRecoveryTold } from '../store/error-streak-store.ts';
-import { loadNotice } from '../store/notice-store.ts';
 import { countForSilence, markSilenceTold } from '../store/silence-store.ts';
 import { type ChatSetup, sendChat } from './chat-send.ts';
 import { type ClaimedSend, sendClaimed } from './claimed-send.ts';
@@ -79,8 +79,15 @@ export function checkResultConsumer(deps: CheckResultConsumerDeps): CatalogEntry
         result.outcome === 'error'
           ? { kind: failureKindOf(result.errorCode, result.errorDetail), areaId: result.errorAreaId }
           : null;
-      const streak = await countOutcome(deps.db, result.targetId, { dueAt, completedAt, failure });
-      const notice = await loadNotice(deps.db, result.targetId);
+      // One read answers a check that changes nothing; only a change is counted under a lock.
+      const standing = await readCheckStanding(deps.db, result.targetId);
+      const streak = await countOutcome(
+        deps.db,
+        result.targetId,
+        { dueAt, completedAt, failure },
+        standing.streak,
+      );
+      const notice = standing.notice;
       if (notice === 'deleted') return;
       // Before the site's notice arrives its count is not known yet: the default decides, and the
       // event waits for the notice below.
@@ -90,10 +97,12 @@ export function checkResultConsumer(deps: CheckResultConsumerDeps): CatalogEntry
       const watch =
         result.outcome === 'error' || !notice
           ? null
-          : await countForSilence(deps.db, result.targetId, {
-              completedAt,
-              changed: result.outcome === 'update',
-            });
+          : await countForSilence(
+              deps.db,
+              result.targetId,
+              { completedAt, changed: result.outcome === 'update' },
+              standing.silence,
+            );
       const silence = watch && silenceDue(watch, notice?.silenceAlertDays ?? 0, completedAt) ? watch : null;
       if (!alert && !streak.recoveredRun && !silence) return;
       // The site's targets.* event is not in yet (streams are read independently): wait for it.

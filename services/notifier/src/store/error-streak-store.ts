@@ -11,7 +11,8 @@ import { NOTIFIER_SCHEMA } from './migrations.ts';
 
 const S = NOTIFIER_SCHEMA;
 
-interface StreakRow {
+/** A row of `error_streaks` as the queries here read it. */
+export interface StreakRow {
   last_due_at: Date;
   started_at: Date | null;
   failed_since: Date | null;
@@ -23,7 +24,26 @@ interface StreakRow {
   recovered_at: Date | null;
 }
 
-function streakOf(row: StreakRow | undefined): FailureStreak {
+/** The columns of `StreakRow` (`alias.` before each when given). */
+export function streakColumns(alias = ''): string {
+  const prefix = alias ? `${alias}.` : '';
+  return [
+    'last_due_at',
+    'started_at',
+    'failed_since',
+    'kind_counts',
+    'last_kind',
+    'last_area_id',
+    'alerted_run',
+    'recovered_run',
+    'recovered_at',
+  ]
+    .map((column) => prefix + column)
+    .join(', ');
+}
+
+/** The streak a row holds; none without a row. */
+export function streakOf(row: StreakRow | undefined): FailureStreak {
   if (!row) return NO_STREAK;
   return {
     lastDueAt: row.last_due_at,
@@ -40,19 +60,29 @@ function streakOf(row: StreakRow | undefined): FailureStreak {
 
 /**
  * Counts a check's outcome (domain/failure-streak.ts) under the site's row lock and answers the
- * streak as it stands, whether this check changed it or was counted before.
+ * streak as it stands, whether this check changed it or was counted before. `read` is the streak
+ * as the caller already read it without a lock (check-standing-store.ts), which a success that
+ * changes nothing needs no more than.
  */
-export async function countOutcome(db: Db, targetId: string, check: CheckOutcome): Promise<FailureStreak> {
-  const columns = `last_due_at, started_at, failed_since, kind_counts, last_kind, last_area_id, alerted_run,
-              recovered_run, recovered_at`;
+export async function countOutcome(
+  db: Db,
+  targetId: string,
+  check: CheckOutcome,
+  read?: FailureStreak,
+): Promise<FailureStreak> {
+  const columns = streakColumns();
   // A success while the site works changes nothing (ADR 0032): told without taking the row's
   // lock, which would itself write the row's header.
   if (!check.failure) {
-    const { rows } = await db.query<StreakRow>(
-      `SELECT ${columns} FROM ${S}.error_streaks WHERE target_id = $1`,
-      [targetId],
-    );
-    const held = streakOf(rows[0]);
+    const held =
+      read ??
+      streakOf(
+        (
+          await db.query<StreakRow>(`SELECT ${columns} FROM ${S}.error_streaks WHERE target_id = $1`, [
+            targetId,
+          ])
+        ).rows[0],
+      );
     const counted = countCheck(held, check);
     if (!counted) return held;
     if (!changesBeyondDueTime(held, counted)) return counted;

@@ -62,28 +62,55 @@ export async function removeNotice(
   });
 }
 
+/** A row of `target_notices` as the queries here read it. */
+export interface NoticeRow {
+  user_id: string;
+  deleted: boolean;
+  label: string;
+  url: string;
+  mail_notify: boolean;
+  chat_notify: string;
+  sealed_discord_webhook: string;
+  version: number;
+  area_labels: Record<string, string>;
+  failure_alert_after: number;
+  silence_alert_days: number;
+  quiet_mode: string;
+  quiet_hours: QuietHours | null;
+}
+
+/** The columns of `NoticeRow`, for a query that reads them beside others' (`alias.` before each). */
+export function noticeColumns(alias = ''): string {
+  const prefix = alias ? `${alias}.` : '';
+  return [
+    'user_id',
+    'deleted',
+    'label',
+    'url',
+    'mail_notify',
+    'chat_notify',
+    'sealed_discord_webhook',
+    'version',
+    'area_labels',
+    'failure_alert_after',
+    'silence_alert_days',
+    'quiet_mode',
+    'quiet_hours',
+  ]
+    .map((column) => prefix + column)
+    .join(', ');
+}
+
 export async function loadNotice(db: Db, targetId: string): Promise<NoticeLookup> {
-  const { rows } = await db.query<{
-    user_id: string;
-    deleted: boolean;
-    label: string;
-    url: string;
-    mail_notify: boolean;
-    chat_notify: string;
-    sealed_discord_webhook: string;
-    version: number;
-    area_labels: Record<string, string>;
-    failure_alert_after: number;
-    silence_alert_days: number;
-    quiet_mode: string;
-    quiet_hours: QuietHours | null;
-  }>(
-    `SELECT user_id, deleted, label, url, mail_notify, chat_notify, sealed_discord_webhook, version,
-            area_labels, failure_alert_after, silence_alert_days, quiet_mode, quiet_hours
-       FROM ${S}.target_notices WHERE target_id = $1`,
+  const { rows } = await db.query<NoticeRow>(
+    `SELECT ${noticeColumns()} FROM ${S}.target_notices WHERE target_id = $1`,
     [targetId],
   );
-  const row = rows[0];
+  return noticeOf(targetId, rows[0]);
+}
+
+/** The notice a row holds: 'deleted' for a site that is gone, null for no row. */
+export function noticeOf(targetId: string, row: NoticeRow | undefined): NoticeLookup {
   if (!row) return null;
   if (row.deleted) return 'deleted';
   return {

@@ -1,5 +1,4 @@
 import type { CatalogEntry } from '@mimamori/bus';
-import type { Db } from '@mimamori/db';
 import { checkCompleted, streams } from '@mimamori/events';
 import { isTargetId } from '../domain/target-id.ts';
 import type { TargetStore } from '../store/target-store.ts';
@@ -10,7 +9,7 @@ import type { TargetStore } from '../store/target-store.ts';
  * forward, failures are counted in due-time order), so no processed_events row is written for a
  * result: the checks' busiest subject would otherwise write one per check (ADR 0032).
  */
-export function checkConsumer(db: Db, targets: TargetStore): CatalogEntry {
+export function checkConsumer(targets: TargetStore): CatalogEntry {
   return {
     stream: streams.checkResults.name,
     durable: 'target-check-completed',
@@ -22,18 +21,16 @@ export function checkConsumer(db: Db, targets: TargetStore): CatalogEntry {
       const check = checkCompleted.decode(message.data);
       if (!isTargetId(check.targetId) || !check.completedAt) return;
       const completedAt = check.completedAt;
-      await db.transaction((tx) =>
-        targets.recordCheck(tx, {
-          targetId: check.targetId,
-          userId: check.userId,
-          dueAt: check.dueAt ?? completedAt,
-          completedAt,
-          outcome: check.outcome,
-          errorCode: check.errorCode,
-          errorDetail: check.errorDetail,
-          errorAreaId: check.errorAreaId,
-        }),
-      );
+      await targets.recordCheck({
+        targetId: check.targetId,
+        userId: check.userId,
+        dueAt: check.dueAt ?? completedAt,
+        completedAt,
+        outcome: check.outcome,
+        errorCode: check.errorCode,
+        errorDetail: check.errorDetail,
+        errorAreaId: check.errorAreaId,
+      });
     },
   };
 }

@@ -22,9 +22,10 @@ export interface TargetStore extends TargetPort {
   within(tx: Sql, userId: string): Promise<TargetUnit>;
   /**
    * Moves the row's 'checked' (and, for an update, 'updated' and the NEW flag) forward; a
-   * check older than the one shown, or of a deleted site, changes nothing.
+   * check older than the one shown, or of a deleted site, changes nothing. A success while the
+   * site works is one statement; anything more runs in a transaction of its own.
    */
-  recordCheck(tx: Sql, check: CheckOutcome): Promise<void>;
+  recordCheck(check: CheckOutcome): Promise<void>;
   /** Every user's sites in id order, after `afterId` (the scheduler's rebuild). */
   states(afterId: string, limit: number): Promise<TargetRecord[]>;
 }
@@ -219,33 +220,39 @@ export function createTargetStore(db: Db, now: () => Date = () => new Date()): T
       );
       return rows.map(toTargetRecord);
     },
-    async recordCheck(tx, check) {
+    async recordCheck(check) {
       // The check's time, in place, only forward; the only row an unchanged check writes here
-      // (ADR 0032). Whether a newer check already finished is what a late failure is read by.
-      const { rows } = await tx.query<{ checked_at: Date; newer: boolean }>(
-        `WITH site AS (SELECT id FROM ${S}.targets WHERE id = $1 AND user_id = $2),
+      // (ADR 0032). Whether a newer check already finished is what a late failure is read by;
+      // whether a run of failures is going tells a success that changes nothing else, so such a
+      // check (most of them) is this one statement, its own transaction (ADR 0037).
+      const { rows } = await db.query<{ newer: boolean; running: boolean }>(
+        `WITH site AS (
+                SELECT id, coalesce(failure_run->>'startedAt', '') <> '' AS running
+                  FROM ${S}.targets WHERE id = $1 AND user_id = $2),
               before AS (SELECT checked_at FROM ${S}.last_checks WHERE target_id = $1),
               moved AS (
                 INSERT INTO ${S}.last_checks (target_id, checked_at) SELECT id, $3 FROM site
                 ON CONFLICT (target_id) DO UPDATE SET checked_at = EXCLUDED.checked_at
                  WHERE last_checks.checked_at < EXCLUDED.checked_at
                 RETURNING checked_at)
-         SELECT (SELECT checked_at FROM before) AS checked_at,
-                coalesce((SELECT checked_at FROM before) > $3, false) AS newer
+         SELECT coalesce((SELECT checked_at FROM before) > $3, false) AS newer, running
            FROM site`,
         [check.targetId, check.userId, check.completedAt],
       );
       const site = rows[0];
       if (!site) return;
-      await recordFailureRun(tx, check, site.newer);
-      if (check.outcome !== 'update') return;
-      await tx.query(
-        `UPDATE ${S}.targets
-            SET last_update_at = GREATEST(last_update_at, $3),
-                is_new = is_new OR last_update_at IS NULL OR last_update_at < $3
-          WHERE id = $1 AND user_id = $2`,
-        [check.targetId, check.userId, check.completedAt],
-      );
+      if (check.outcome !== 'error' && check.outcome !== 'update' && !site.running) return;
+      await db.transaction(async (tx) => {
+        await recordFailureRun(tx, check, site);
+        if (check.outcome !== 'update') return;
+        await tx.query(
+          `UPDATE ${S}.targets
+              SET last_update_at = GREATEST(last_update_at, $3),
+                  is_new = is_new OR last_update_at IS NULL OR last_update_at < $3
+            WHERE id = $1 AND user_id = $2`,
+          [check.targetId, check.userId, check.completedAt],
+        );
+      });
     },
     async within(tx, userId) {
       await lockUser(tx, userId);
@@ -268,16 +275,14 @@ interface StoredRun {
  * Counts the check into the site's run of failures (in due-time order, under the row's lock) and
  * keeps the failing state the list shows. The notifier counts the same run for its alerts.
  */
-async function recordFailureRun(tx: Sql, check: CheckOutcome, newerChecked: boolean): Promise<void> {
-  // A success with no run going changes nothing (ADR 0032): told without taking the site row's
-  // lock, which would itself write the wide row's header.
-  if (check.outcome !== 'error') {
-    const { rows: quick } = await tx.query<{ running: boolean }>(
-      `SELECT coalesce(failure_run->>'startedAt', '') <> '' AS running FROM ${S}.targets WHERE id = $1 AND user_id = $2`,
-      [check.targetId, check.userId],
-    );
-    if (quick[0]?.running === false) return;
-  }
+async function recordFailureRun(
+  tx: Sql,
+  check: CheckOutcome,
+  site: { newer: boolean; running: boolean },
+): Promise<void> {
+  // A success with no run going changes nothing (ADR 0032): told, by the read before, without
+  // taking the site row's lock, which would itself write the wide row's header.
+  if (check.outcome !== 'error' && !site.running) return;
   const { rows } = await tx.query<{ failure_run: StoredRun | null; failure_alert_after: number }>(
     `SELECT failure_run, failure_alert_after FROM ${S}.targets WHERE id = $1 AND user_id = $2 FOR UPDATE`,
     [check.targetId, check.userId],
@@ -302,7 +307,7 @@ async function recordFailureRun(tx: Sql, check: CheckOutcome, newerChecked: bool
       : null;
   // A failure reported after a newer check had finished does not start a run: with no run going,
   // that newer check worked, and the success was not written down (below).
-  if (failure && !held.startedAt && newerChecked) return;
+  if (failure && !held.startedAt && site.newer) return;
   const run = countCheck(held, { dueAt: check.dueAt, completedAt: check.completedAt, failure });
   // A success with no run going changes nothing but the due time; it is not written (ADR 0032).
   if (!run || !changesBeyondDueTime(held, run)) return;

@@ -229,7 +229,8 @@ export interface SnapshotCaptured {
     | undefined;
   /**
    * sha256 (hex) of what was read of the areas (found, HTML, text), set by browser checks with
-   * screenshots on; empty otherwise.
+   * screenshots on when it differs from the check's previous_areas_digest; empty otherwise (the
+   * scheduler keeps what it has, ADR 0037).
    */
   areasDigest: string;
   /**
