@@ -179,10 +179,15 @@ it('ten checks of a site behind a login, through scheduler and crawler, log in o
   }, 'the schedule');
 
   for (let check = 0; check < 10; check++) {
-    const snapshot = await nextCheck(targetId);
-    expect(snapshot.sealedSessionState).not.toBe('');
+    await nextCheck(targetId);
+    const { rows } = await db.query<{ sealed: string }>(
+      'SELECT sealed_session_state AS sealed FROM scheduler.kept_check_state WHERE target_id = $1',
+      [targetId],
+    );
+    const sealed = rows[0]?.sealed ?? '';
+    expect(sealed).not.toBe('');
     // Sealed for this site only; the scheduler stored and sent it as it came.
-    expect(secrets.open(snapshot.sealedSessionState, sealingContext.session(targetId))).toContain('"sid"');
+    expect(secrets.open(sealed, sealingContext.session(targetId))).toContain('"sid"');
   }
   expect(login.logins()).toBe(1);
 

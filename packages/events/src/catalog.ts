@@ -113,6 +113,12 @@ export const snapshotCaptured = eventType(
   checksEventsV1.SnapshotCaptured,
 );
 
+export const checkStateKept = eventType(
+  'snapshots.state_kept',
+  streams.snapshots.name,
+  checksEventsV1.CheckStateKept,
+);
+
 export const targetRegistered = eventType(
   'targets.registered',
   streams.targets.name,

@@ -5,6 +5,7 @@ export {
   accountMailRequested,
   accountPurged,
   checkCompleted,
+  checkStateKept,
   filingPublished,
   holdLifted,
   planChanged,

@@ -236,9 +236,6 @@ export async function startDiffHarness(options: { embedded?: boolean } = {}): Pr
         httpStatus: 200,
         areas: [],
         pageScreenshotBlobKey: '',
-        sealedSessionState: '',
-        areasDigest: '',
-        sealedRevalidationState: '',
         watch: watches.get(snapshot.targetId),
         ...snapshot,
       };

@@ -69,7 +69,7 @@ describe('kept check state (PostgreSQL + JetStream)', () => {
 
     const first = await nextCheck(site.targetId);
     expect(first.sealedSessionState).toBe('');
-    await harness.publishSnapshot(site.targetId, first.dueAt as Date, {
+    await harness.publishKeptState(site.targetId, first.dueAt as Date, {
       sealedSessionState: 'sealed-session-1',
     });
     await untilKept(site.targetId, 'sealed-session-1');
@@ -79,7 +79,7 @@ describe('kept check state (PostgreSQL + JetStream)', () => {
     const third = await nextCheck(site.targetId);
     expect(third.sealedSessionState).toBe('sealed-session-1');
 
-    await harness.publishSnapshot(site.targetId, third.dueAt as Date, {
+    await harness.publishKeptState(site.targetId, third.dueAt as Date, {
       sealedSessionState: 'sealed-session-2',
     });
     await untilKept(site.targetId, 'sealed-session-2');
@@ -103,7 +103,7 @@ describe('kept check state (PostgreSQL + JetStream)', () => {
     await harness.publishState('registered', site, savedAt);
     await harness.untilApplied(site.targetId, 1);
     const first = await nextCheck(site.targetId);
-    await harness.publishSnapshot(site.targetId, first.dueAt as Date, {
+    await harness.publishKeptState(site.targetId, first.dueAt as Date, {
       sealedSessionState: 'before-the-change',
     });
     await untilKept(site.targetId, 'before-the-change');
@@ -116,7 +116,7 @@ describe('kept check state (PostgreSQL + JetStream)', () => {
     expect(afterChange.sealedSessionState).toBe('');
     expect(await keep(site.targetId, 'late-from-before', first.dueAt as Date)).toBe(false);
 
-    await harness.publishSnapshot(site.targetId, afterChange.dueAt as Date, {
+    await harness.publishKeptState(site.targetId, afterChange.dueAt as Date, {
       sealedSessionState: 'after-the-change',
     });
     await untilKept(site.targetId, 'after-the-change');
@@ -143,7 +143,7 @@ describe('kept check state (PostgreSQL + JetStream)', () => {
     await harness.publishState('registered', site, savedAt);
     await harness.untilApplied(site.targetId, 1);
     const first = await nextCheck(site.targetId);
-    await harness.publishSnapshot(site.targetId, first.dueAt as Date, {
+    await harness.publishKeptState(site.targetId, first.dueAt as Date, {
       sealedSessionState: 'to-be-deleted',
     });
     await untilKept(site.targetId, 'to-be-deleted');
@@ -154,13 +154,13 @@ describe('kept check state (PostgreSQL + JetStream)', () => {
     expect(await keep(site.targetId, 'after-delete', new Date(start + 90 * MINUTE))).toBe(false);
   });
 
-  it('sends the areas’ digest of the last successful check; a check without a session keeps the earlier session, a failed check keeps nothing', async () => {
+  it('sends the areas’ digest of the last successful check; a check without a session keeps the earlier session', async () => {
     const site = newSite(1);
     await harness.publishState('registered', site, savedAt);
     await harness.untilApplied(site.targetId, 1);
     const first = await nextCheck(site.targetId);
     expect(first.previousAreasDigest).toBe('');
-    await harness.publishSnapshot(site.targetId, first.dueAt as Date, {
+    await harness.publishKeptState(site.targetId, first.dueAt as Date, {
       sealedSessionState: 'signed-in',
       areasDigest: 'digest-1',
     });
@@ -168,7 +168,7 @@ describe('kept check state (PostgreSQL + JetStream)', () => {
 
     const second = await nextCheck(site.targetId);
     expect(second).toMatchObject({ sealedSessionState: 'signed-in', previousAreasDigest: 'digest-1' });
-    await harness.publishSnapshot(site.targetId, second.dueAt as Date, { areasDigest: 'digest-2' });
+    await harness.publishKeptState(site.targetId, second.dueAt as Date, { areasDigest: 'digest-2' });
     await eventually(
       async () => (await nextCheckPeek(site.targetId)) === 'digest-2',
       'the second digest kept',
@@ -176,11 +176,7 @@ describe('kept check state (PostgreSQL + JetStream)', () => {
     const third = await nextCheck(site.targetId);
     expect(third).toMatchObject({ sealedSessionState: 'signed-in', previousAreasDigest: 'digest-2' });
 
-    // A failed check due later keeps nothing: were it kept, the successful one due before it
-    // would be refused as older.
-    const later = new Date((third.dueAt as Date).getTime() + 30_000);
-    await harness.publishSnapshot(site.targetId, later, { areasDigest: 'failed', failed: true });
-    await harness.publishSnapshot(site.targetId, third.dueAt as Date, { areasDigest: 'digest-3' });
+    await harness.publishKeptState(site.targetId, third.dueAt as Date, { areasDigest: 'digest-3' });
     await eventually(
       async () => (await nextCheckPeek(site.targetId)) === 'digest-3',
       'the third digest kept',
@@ -229,7 +225,7 @@ describe('kept check state (PostgreSQL + JetStream)', () => {
     };
     const first = await nextCheck(site.targetId);
     expect(first.sealedRevalidationState).toBe('');
-    await harness.publishSnapshot(site.targetId, first.dueAt as Date, {
+    await harness.publishKeptState(site.targetId, first.dueAt as Date, {
       areasDigest: 'd1',
       sealedRevalidationState: 'rendered-1',
     });
@@ -237,12 +233,12 @@ describe('kept check state (PostgreSQL + JetStream)', () => {
     const second = await nextCheck(site.targetId);
     expect(second.sealedRevalidationState).toBe('rendered-1');
     // Answered over HTTP: the snapshot brings no state, and the rendered one stays.
-    await harness.publishSnapshot(site.targetId, second.dueAt as Date, { areasDigest: 'd2' });
+    await harness.publishKeptState(site.targetId, second.dueAt as Date, { areasDigest: 'd2' });
     await eventually(async () => (await nextCheckPeek(site.targetId)) === 'd2', 'the second digest kept');
     const third = await nextCheck(site.targetId);
     expect(third.sealedRevalidationState).toBe('rendered-1');
     // A render that read the areas as kept still keeps its new state.
-    await harness.publishSnapshot(site.targetId, third.dueAt as Date, {
+    await harness.publishKeptState(site.targetId, third.dueAt as Date, {
       areasDigest: 'd2',
       sealedRevalidationState: 'rendered-3',
     });

@@ -4,8 +4,8 @@ import { checksEventsV1, type targetsEventsV1 } from '@mimamori/contracts';
 import { type Db, openPostgres } from '@mimamori/db';
 import {
   checkCompleted,
+  checkStateKept,
   runCheck,
-  snapshotCaptured,
   streams,
   targetDeleted,
   targetPaused,
@@ -62,16 +62,11 @@ export interface SchedulerHarness {
   publishDeleted(site: Site): Promise<void>;
   publishTrialEnded(userId: string, endedAt: Date): Promise<void>;
   publishResult(targetId: string, dueAt: Date, outcome: 'error' | 'no_change' | 'update'): Promise<void>;
-  /** Publishes the snapshot of the check due at `dueAt` as the crawler does, with what it kept. */
-  publishSnapshot(
+  /** Publishes what the check due at `dueAt` left for the next ones, as the crawler does. */
+  publishKeptState(
     targetId: string,
     dueAt: Date,
-    kept: {
-      sealedSessionState?: string;
-      areasDigest?: string;
-      sealedRevalidationState?: string;
-      failed?: boolean;
-    },
+    kept: { sealedSessionState?: string; areasDigest?: string; sealedRevalidationState?: string },
   ): Promise<void>;
   /** Waits until the schedule row holds this revision (or is gone, for undefined). */
   untilApplied(targetId: string, revision: number | undefined): Promise<void>;
@@ -252,28 +247,20 @@ export async function startSchedulerHarness(): Promise<SchedulerHarness> {
       );
       resultAcks.set(checkId, { stream: `${namespace}_${ack.stream}`, seq: ack.seq });
     },
-    async publishSnapshot(targetId, dueAt, kept) {
+    async publishKeptState(targetId, dueAt, kept) {
       const checkId = `${targetId}:${dueAt.toISOString()}`;
       await bus.publish(
-        snapshotCaptured.subject,
-        snapshotCaptured.encode(
-          checksEventsV1.SnapshotCaptured.fromPartial({
-            eventId: checkId,
-            checkId,
-            targetId,
-            userId: 'u',
-            dueAt,
-            capturedAt: new Date(dueAt.getTime() + 5_000),
-            fetchMode: 'browser',
-            finalUrl: `https://example.test/${targetId}`,
-            httpStatus: 200,
-            sealedSessionState: kept.sealedSessionState ?? '',
-            areasDigest: kept.areasDigest ?? '',
-            sealedRevalidationState: kept.sealedRevalidationState ?? '',
-            ...(kept.failed ? { error: { code: 'timeout', detail: 'too slow', retryable: true } } : {}),
-          }),
-        ),
-        { msgId: checkId },
+        checkStateKept.subject,
+        checkStateKept.encode({
+          eventId: `state:${checkId}`,
+          checkId,
+          targetId,
+          dueAt,
+          sealedSessionState: kept.sealedSessionState ?? '',
+          areasDigest: kept.areasDigest ?? '',
+          sealedRevalidationState: kept.sealedRevalidationState ?? '',
+        }),
+        { msgId: `state:${checkId}` },
       );
     },
     async untilApplied(targetId, revision) {

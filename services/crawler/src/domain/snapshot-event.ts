@@ -15,7 +15,7 @@ export const INLINE_AREA_BYTES = 32 * 1024;
 export async function snapshotEvent(
   job: checksEventsV1.RunCheck,
   result: FetchResult,
-  deps: { blobs: BlobStore; secrets: SecretBox | undefined; now: Date },
+  deps: { blobs: BlobStore; now: Date },
 ): Promise<checksEventsV1.SnapshotCaptured> {
   const base = {
     eventId: job.checkId,
@@ -41,9 +41,6 @@ export async function snapshotEvent(
         retryable: result.retryable,
         areaId: result.areaId ?? '',
       },
-      sealedSessionState: '',
-      areasDigest: '',
-      sealedRevalidationState: '',
     };
   }
   const folder = `${segment(job.targetId)}/${segment(job.dueAt?.toISOString() ?? job.checkId)}`;
@@ -89,17 +86,39 @@ export async function snapshotEvent(
     httpStatus: result.status,
     areas,
     pageScreenshotBlobKey,
+  };
+}
+
+/**
+ * What a successful check leaves for the next checks of its site, when it leaves anything new
+ * (ADR 0016, 0031, 0037): the session it kept, the areas' digest when it differs from the one the
+ * check carried (that one is kept already), and what a full render kept for revalidating. A check
+ * that leaves nothing new (most) answers undefined, and the scheduler hears nothing of it.
+ */
+export function keptStateEvent(
+  job: checksEventsV1.RunCheck,
+  result: FetchResult,
+  secrets: SecretBox | undefined,
+): checksEventsV1.CheckStateKept | undefined {
+  if (!result.ok || !job.dueAt) return undefined;
+  const kept = {
     sealedSessionState:
-      result.sessionState && deps.secrets
-        ? deps.secrets.seal(result.sessionState, sealingContext.session(job.targetId))
+      result.sessionState && secrets
+        ? secrets.seal(result.sessionState, sealingContext.session(job.targetId))
         : '',
-    // The digest the check carried is kept already: sent again, it would only make the scheduler
-    // read its row for nothing (ADR 0037).
     areasDigest: result.areasDigest !== job.previousAreasDigest ? (result.areasDigest ?? '') : '',
     sealedRevalidationState:
-      result.revalidation && deps.secrets
-        ? deps.secrets.seal(result.revalidation, sealingContext.revalidation(job.targetId))
+      result.revalidation && secrets
+        ? secrets.seal(result.revalidation, sealingContext.revalidation(job.targetId))
         : '',
+  };
+  if (!kept.sealedSessionState && !kept.areasDigest && !kept.sealedRevalidationState) return undefined;
+  return {
+    eventId: `state:${job.checkId}`,
+    checkId: job.checkId,
+    targetId: job.targetId,
+    dueAt: job.dueAt,
+    ...kept,
   };
 }
 

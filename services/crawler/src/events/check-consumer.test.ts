@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type BlobStore, createFileBlobStore } from '@mimamori/blob-store';
 import { type BusMessage, createInProcessBus, type EventBus, startConsumers } from '@mimamori/bus';
 import { checksEventsV1 } from '@mimamori/contracts';
-import { runCheck, snapshotCaptured, streams } from '@mimamori/events';
+import { checkStateKept, runCheck, snapshotCaptured, streams } from '@mimamori/events';
 import { createLogger, createMetrics } from '@mimamori/runtime';
 import { createSecretBox, generateSecretKey } from '@mimamori/secret-box';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -45,6 +45,7 @@ async function run(
     async close() {},
   };
   const snapshots: checksEventsV1.SnapshotCaptured[] = [];
+  const keptStates: checksEventsV1.CheckStateKept[] = [];
   const deadLetters: BusMessage[] = [];
   const metrics = createMetrics({ service: 'crawler-test' });
   const stop = await startConsumers(bus, [
@@ -67,6 +68,16 @@ async function run(
       ackWaitMs: 5_000,
       handler: async (message) => {
         snapshots.push(snapshotCaptured.decode(message.data));
+      },
+    },
+    {
+      stream: checkStateKept.stream,
+      durable: 'test-kept-states',
+      subject: checkStateKept.subject,
+      maxDeliver: 1,
+      ackWaitMs: 5_000,
+      handler: async (message) => {
+        keptStates.push(checkStateKept.decode(message.data));
       },
     },
   ]);
@@ -94,7 +105,7 @@ async function run(
     await stop();
     await consumeDeadLetters.stop();
   };
-  return { seen, snapshots, deadLetters, metrics, stop: stopAll };
+  return { seen, snapshots, keptStates, deadLetters, metrics, stop: stopAll };
 }
 
 const until = async (condition: () => boolean) => {
@@ -112,7 +123,7 @@ const watch: checksEventsV1.WatchSettings = {
 describe('check consumer', () => {
   it('publishes one snapshot with small areas inline and large ones in the blob store, and seals the session', async () => {
     const large = 'x'.repeat(INLINE_AREA_BYTES);
-    const { snapshots, seen, stop } = await run(
+    const { snapshots, keptStates, seen, stop } = await run(
       () => ({
         ok: true,
         finalUrl: 'https://example.jp/',
@@ -140,7 +151,10 @@ describe('check consumer', () => {
     const textKey = snapshot?.areas[1]?.textBlobKey ?? '';
     expect(textKey).toBe('snapshots/t1/2026-11-23T10-00-00.000Z/a2.txt');
     expect(Buffer.from((await blobs.get(textKey))?.data ?? []).toString()).toBe(large);
-    expect(secrets.open(snapshot?.sealedSessionState ?? '', sealingContext.session('t1'))).toBe(
+    // The session it kept went to the scheduler on its own, published before the snapshot.
+    expect(keptStates).toHaveLength(1);
+    expect(keptStates[0]).toMatchObject({ eventId: `state:${snapshot?.checkId}`, targetId: 't1' });
+    expect(secrets.open(keptStates[0]?.sealedSessionState ?? '', sealingContext.session('t1'))).toBe(
       'session-cookies',
     );
     // The diff service judges the snapshot with the settings the check was planned with.
@@ -148,7 +162,7 @@ describe('check consumer', () => {
   });
 
   it('records a permanent failure and terminates the check', async () => {
-    const { snapshots, deadLetters, seen, metrics, stop } = await run(() => ({
+    const { snapshots, keptStates, deadLetters, seen, metrics, stop } = await run(() => ({
       ok: false,
       code: 'element_not_found',
       detail: 'element not found: CSS "#a"',
@@ -167,6 +181,8 @@ describe('check consumer', () => {
       retryable: false,
       areaId: 'a1',
     });
+    // A failed check leaves nothing for the next ones.
+    expect(keptStates).toEqual([]);
   });
 
   it('carries the watch settings into a failed check too', async () => {

@@ -1,12 +1,12 @@
 import type { BlobStore } from '@mimamori/blob-store';
 import type { CatalogEntry, EventBus } from '@mimamori/bus';
-import { runCheck, snapshotCaptured } from '@mimamori/events';
+import { checkStateKept, runCheck, snapshotCaptured } from '@mimamori/events';
 import type { Logger, Metrics } from '@mimamori/runtime';
 import type { SecretBox } from '@mimamori/secret-box';
 import { ACK_WAIT_FLOOR_MS } from '@mimamori/service-host';
 import { InvalidJobError, openCheckJob } from '../domain/open-check-job.ts';
 import type { FetchResult, PageFetcher } from '../domain/page-fetcher.ts';
-import { snapshotEvent } from '../domain/snapshot-event.ts';
+import { keptStateEvent, snapshotEvent } from '../domain/snapshot-event.ts';
 
 export interface CheckConsumerDeps {
   bus: EventBus;
@@ -32,8 +32,8 @@ const MAX_DELIVER = 3;
 
 /**
  * Runs checks from the work queue: open the job, fetch with the mode's fetcher while telling
- * the queue it is still working, publish the snapshot (message id = check id, so a check
- * redelivered after a crash publishes once), then ack. A failure that may pass later is
+ * the queue it is still working, publish what it leaves for the next checks and the snapshot
+ * (message ids from the check id, so a check redelivered after a crash publishes once), then ack. A failure that may pass later is
  * handed back with a delay a few times, then recorded; a permanent one is recorded and the
  * message terminated.
  */
@@ -82,11 +82,15 @@ export function checkConsumer(deps: CheckConsumerDeps): CatalogEntry {
         const result = await performCheck(job, abort.signal);
         endTimer();
         checks.inc({ mode, result: result.ok ? 'ok' : 'failed' });
-        const event = await snapshotEvent(job, result, {
-          blobs: deps.blobs,
-          secrets: deps.secrets,
-          now: new Date(),
-        });
+        const event = await snapshotEvent(job, result, { blobs: deps.blobs, now: new Date() });
+        // What the check leaves for the next ones goes first, under its own id: a crash before the
+        // snapshot redelivers the check, and the copy of the state is dropped as a duplicate.
+        const kept = keptStateEvent(job, result, deps.secrets);
+        if (kept) {
+          await deps.bus.publish(checkStateKept.subject, checkStateKept.encode(kept), {
+            msgId: kept.eventId,
+          });
+        }
         await deps.bus.publish(snapshotCaptured.subject, snapshotCaptured.encode(event), {
           msgId: job.checkId,
         });

@@ -131,9 +131,6 @@ export async function startHistoryHarness(options: { imageLinkKey?: Buffer } = {
         httpStatus: 200,
         areas: [],
         pageScreenshotBlobKey: '',
-        sealedSessionState: '',
-        areasDigest: '',
-        sealedRevalidationState: '',
         watch: await currentWatch(snapshot.targetId),
         ...snapshot,
       };

@@ -1,9 +1,10 @@
 import type { Db } from '@mimamori/db';
 import type { FailureStreak, SilenceWatch } from '@mimamori/watch-engine';
 import type { NoticeLookup } from '../domain/target-notice.ts';
-import { type StreakRow, streakColumns, streakOf } from './error-streak-store.ts';
+import { columnList } from './column-list.ts';
+import { STREAK_COLUMNS, type StreakRow, streakOf } from './error-streak-store.ts';
 import { NOTIFIER_SCHEMA } from './migrations.ts';
-import { type NoticeRow, noticeColumns, noticeOf } from './notice-store.ts';
+import { NOTICE_COLUMNS, type NoticeRow, noticeOf } from './notice-store.ts';
 import { type SilenceRow, silenceOf } from './silence-store.ts';
 
 const S = NOTIFIER_SCHEMA;
@@ -25,7 +26,7 @@ export async function readCheckStanding(db: Db, targetId: string): Promise<Check
   const { rows } = await db.query<
     NoticeRow & StreakRow & SilenceRow & { has_notice: boolean; has_streak: boolean; has_silence: boolean }
   >(
-    `SELECT ${noticeColumns('n')}, ${streakColumns('e')}, s.last_change_at, s.told_for,
+    `SELECT ${columnList(NOTICE_COLUMNS, 'n')}, ${columnList(STREAK_COLUMNS, 'e')}, s.last_change_at, s.told_for,
             n.target_id IS NOT NULL AS has_notice, e.target_id IS NOT NULL AS has_streak,
             s.target_id IS NOT NULL AS has_silence
        FROM (SELECT $1::text AS target_id) site

@@ -7,6 +7,7 @@ import {
   type FailureStreak,
   NO_STREAK,
 } from '@mimamori/watch-engine';
+import { columnList } from './column-list.ts';
 import { NOTIFIER_SCHEMA } from './migrations.ts';
 
 const S = NOTIFIER_SCHEMA;
@@ -24,23 +25,18 @@ export interface StreakRow {
   recovered_at: Date | null;
 }
 
-/** The columns of `StreakRow` (`alias.` before each when given). */
-export function streakColumns(alias = ''): string {
-  const prefix = alias ? `${alias}.` : '';
-  return [
-    'last_due_at',
-    'started_at',
-    'failed_since',
-    'kind_counts',
-    'last_kind',
-    'last_area_id',
-    'alerted_run',
-    'recovered_run',
-    'recovered_at',
-  ]
-    .map((column) => prefix + column)
-    .join(', ');
-}
+/** The columns of `StreakRow`, for `columnList`. */
+export const STREAK_COLUMNS = [
+  'last_due_at',
+  'started_at',
+  'failed_since',
+  'kind_counts',
+  'last_kind',
+  'last_area_id',
+  'alerted_run',
+  'recovered_run',
+  'recovered_at',
+] as const;
 
 /** The streak a row holds; none without a row. */
 export function streakOf(row: StreakRow | undefined): FailureStreak {
@@ -70,7 +66,7 @@ export async function countOutcome(
   check: CheckOutcome,
   read?: FailureStreak,
 ): Promise<FailureStreak> {
-  const columns = streakColumns();
+  const columns = columnList(STREAK_COLUMNS);
   // A success while the site works changes nothing (ADR 0032): told without taking the row's
   // lock, which would itself write the row's header.
   if (!check.failure) {

@@ -2,6 +2,7 @@ import type { Db } from '@mimamori/db';
 import { NO_QUIET_HOURS, type QuietHours } from '@mimamori/quiet-hours';
 import { siteQuietMode } from '../domain/site-quiet-hours.ts';
 import type { NoticeLookup, TargetNotice } from '../domain/target-notice.ts';
+import { columnList } from './column-list.ts';
 import { NOTIFIER_SCHEMA } from './migrations.ts';
 
 const S = NOTIFIER_SCHEMA;
@@ -79,31 +80,26 @@ export interface NoticeRow {
   quiet_hours: QuietHours | null;
 }
 
-/** The columns of `NoticeRow`, for a query that reads them beside others' (`alias.` before each). */
-export function noticeColumns(alias = ''): string {
-  const prefix = alias ? `${alias}.` : '';
-  return [
-    'user_id',
-    'deleted',
-    'label',
-    'url',
-    'mail_notify',
-    'chat_notify',
-    'sealed_discord_webhook',
-    'version',
-    'area_labels',
-    'failure_alert_after',
-    'silence_alert_days',
-    'quiet_mode',
-    'quiet_hours',
-  ]
-    .map((column) => prefix + column)
-    .join(', ');
-}
+/** The columns of `NoticeRow`, for `columnList`. */
+export const NOTICE_COLUMNS = [
+  'user_id',
+  'deleted',
+  'label',
+  'url',
+  'mail_notify',
+  'chat_notify',
+  'sealed_discord_webhook',
+  'version',
+  'area_labels',
+  'failure_alert_after',
+  'silence_alert_days',
+  'quiet_mode',
+  'quiet_hours',
+] as const;
 
 export async function loadNotice(db: Db, targetId: string): Promise<NoticeLookup> {
   const { rows } = await db.query<NoticeRow>(
-    `SELECT ${noticeColumns()} FROM ${S}.target_notices WHERE target_id = $1`,
+    `SELECT ${columnList(NOTICE_COLUMNS)} FROM ${S}.target_notices WHERE target_id = $1`,
     [targetId],
   );
   return noticeOf(targetId, rows[0]);

@@ -221,16 +221,30 @@ export interface SnapshotCaptured {
   error?:
     | CheckError
     | undefined;
+  /** The check's watch settings, copied from RunCheck.watch. */
+  watch?: WatchSettings | undefined;
+}
+
+/**
+ * Published on snapshots.state_kept (stream SNAPSHOTS) by the crawler when a successful check
+ * leaves something new for the next checks of its site (ADR 0016, 0031, 0037); the scheduler
+ * keeps it and sends it with them. A check that leaves nothing new (most) publishes none. The
+ * message id is `state:<check id>`.
+ */
+export interface CheckStateKept {
+  eventId: string;
+  checkId: string;
+  targetId: string;
+  /** The check's due time: state is kept in due-time order. */
+  dueAt?:
+    | Date
+    | undefined;
   /** Session cookies to keep for the next check, sealed (context `target:<target id>:session`). */
   sealedSessionState: string;
-  /** The check's watch settings, copied from RunCheck.watch. */
-  watch?:
-    | WatchSettings
-    | undefined;
   /**
    * sha256 (hex) of what was read of the areas (found, HTML, text), set by browser checks with
    * screenshots on when it differs from the check's previous_areas_digest; empty otherwise (the
-   * scheduler keeps what it has, ADR 0037).
+   * scheduler keeps what it has).
    */
   areasDigest: string;
   /**
@@ -1953,10 +1967,7 @@ function createBaseSnapshotCaptured(): SnapshotCaptured {
     areas: [],
     pageScreenshotBlobKey: "",
     error: undefined,
-    sealedSessionState: "",
     watch: undefined,
-    areasDigest: "",
-    sealedRevalidationState: "",
   };
 }
 
@@ -1998,17 +2009,8 @@ export const SnapshotCaptured: MessageFns<SnapshotCaptured> = {
     if (message.error !== undefined) {
       CheckError.encode(message.error, writer.uint32(98).fork()).join();
     }
-    if (message.sealedSessionState !== "") {
-      writer.uint32(106).string(message.sealedSessionState);
-    }
     if (message.watch !== undefined) {
       WatchSettings.encode(message.watch, writer.uint32(114).fork()).join();
-    }
-    if (message.areasDigest !== "") {
-      writer.uint32(122).string(message.areasDigest);
-    }
-    if (message.sealedRevalidationState !== "") {
-      writer.uint32(130).string(message.sealedRevalidationState);
     }
     return writer;
   },
@@ -2122,36 +2124,12 @@ export const SnapshotCaptured: MessageFns<SnapshotCaptured> = {
             message.error = CheckError.decode(reader, reader.uint32());
             continue;
           }
-          case 13: {
-            if (tag !== 106) {
-              break;
-            }
-
-            message.sealedSessionState = reader.string();
-            continue;
-          }
           case 14: {
             if (tag !== 114) {
               break;
             }
 
             message.watch = WatchSettings.decode(reader, reader.uint32());
-            continue;
-          }
-          case 15: {
-            if (tag !== 122) {
-              break;
-            }
-
-            message.areasDigest = reader.string();
-            continue;
-          }
-          case 16: {
-            if (tag !== 130) {
-              break;
-            }
-
-            message.sealedRevalidationState = reader.string();
             continue;
           }
         }
@@ -2222,22 +2200,7 @@ export const SnapshotCaptured: MessageFns<SnapshotCaptured> = {
         ? globalThis.String(object.page_screenshot_blob_key)
         : "",
       error: isSet(object.error) ? CheckError.fromJSON(object.error) : undefined,
-      sealedSessionState: isSet(object.sealedSessionState)
-        ? globalThis.String(object.sealedSessionState)
-        : isSet(object.sealed_session_state)
-        ? globalThis.String(object.sealed_session_state)
-        : "",
       watch: isSet(object.watch) ? WatchSettings.fromJSON(object.watch) : undefined,
-      areasDigest: isSet(object.areasDigest)
-        ? globalThis.String(object.areasDigest)
-        : isSet(object.areas_digest)
-        ? globalThis.String(object.areas_digest)
-        : "",
-      sealedRevalidationState: isSet(object.sealedRevalidationState)
-        ? globalThis.String(object.sealedRevalidationState)
-        : isSet(object.sealed_revalidation_state)
-        ? globalThis.String(object.sealed_revalidation_state)
-        : "",
     };
   },
 
@@ -2279,17 +2242,8 @@ export const SnapshotCaptured: MessageFns<SnapshotCaptured> = {
     if (message.error !== undefined) {
       obj.error = CheckError.toJSON(message.error);
     }
-    if (message.sealedSessionState !== "") {
-      obj.sealedSessionState = message.sealedSessionState;
-    }
     if (message.watch !== undefined) {
       obj.watch = WatchSettings.toJSON(message.watch);
-    }
-    if (message.areasDigest !== "") {
-      obj.areasDigest = message.areasDigest;
-    }
-    if (message.sealedRevalidationState !== "") {
-      obj.sealedRevalidationState = message.sealedRevalidationState;
     }
     return obj;
   },
@@ -2313,10 +2267,208 @@ export const SnapshotCaptured: MessageFns<SnapshotCaptured> = {
     message.error = (object.error !== undefined && object.error !== null)
       ? CheckError.fromPartial(object.error)
       : undefined;
-    message.sealedSessionState = object.sealedSessionState ?? "";
     message.watch = (object.watch !== undefined && object.watch !== null)
       ? WatchSettings.fromPartial(object.watch)
       : undefined;
+    return message;
+  },
+};
+
+function createBaseCheckStateKept(): CheckStateKept {
+  return {
+    eventId: "",
+    checkId: "",
+    targetId: "",
+    dueAt: undefined,
+    sealedSessionState: "",
+    areasDigest: "",
+    sealedRevalidationState: "",
+  };
+}
+
+export const CheckStateKept: MessageFns<CheckStateKept> = {
+  encode(message: CheckStateKept, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.checkId !== "") {
+      writer.uint32(18).string(message.checkId);
+    }
+    if (message.targetId !== "") {
+      writer.uint32(26).string(message.targetId);
+    }
+    if (message.dueAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.dueAt), writer.uint32(34).fork()).join();
+    }
+    if (message.sealedSessionState !== "") {
+      writer.uint32(42).string(message.sealedSessionState);
+    }
+    if (message.areasDigest !== "") {
+      writer.uint32(50).string(message.areasDigest);
+    }
+    if (message.sealedRevalidationState !== "") {
+      writer.uint32(58).string(message.sealedRevalidationState);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckStateKept {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckStateKept();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.checkId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.targetId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.dueAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.sealedSessionState = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.areasDigest = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.sealedRevalidationState = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckStateKept {
+    return {
+      eventId: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+      checkId: isSet(object.checkId)
+        ? globalThis.String(object.checkId)
+        : isSet(object.check_id)
+        ? globalThis.String(object.check_id)
+        : "",
+      targetId: isSet(object.targetId)
+        ? globalThis.String(object.targetId)
+        : isSet(object.target_id)
+        ? globalThis.String(object.target_id)
+        : "",
+      dueAt: isSet(object.dueAt)
+        ? fromJsonTimestamp(object.dueAt)
+        : isSet(object.due_at)
+        ? fromJsonTimestamp(object.due_at)
+        : undefined,
+      sealedSessionState: isSet(object.sealedSessionState)
+        ? globalThis.String(object.sealedSessionState)
+        : isSet(object.sealed_session_state)
+        ? globalThis.String(object.sealed_session_state)
+        : "",
+      areasDigest: isSet(object.areasDigest)
+        ? globalThis.String(object.areasDigest)
+        : isSet(object.areas_digest)
+        ? globalThis.String(object.areas_digest)
+        : "",
+      sealedRevalidationState: isSet(object.sealedRevalidationState)
+        ? globalThis.String(object.sealedRevalidationState)
+        : isSet(object.sealed_revalidation_state)
+        ? globalThis.String(object.sealed_revalidation_state)
+        : "",
+    };
+  },
+
+  toJSON(message: CheckStateKept): unknown {
+    const obj: any = {};
+    if (message.eventId !== "") {
+      obj.eventId = message.eventId;
+    }
+    if (message.checkId !== "") {
+      obj.checkId = message.checkId;
+    }
+    if (message.targetId !== "") {
+      obj.targetId = message.targetId;
+    }
+    if (message.dueAt !== undefined) {
+      obj.dueAt = message.dueAt.toISOString();
+    }
+    if (message.sealedSessionState !== "") {
+      obj.sealedSessionState = message.sealedSessionState;
+    }
+    if (message.areasDigest !== "") {
+      obj.areasDigest = message.areasDigest;
+    }
+    if (message.sealedRevalidationState !== "") {
+      obj.sealedRevalidationState = message.sealedRevalidationState;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckStateKept>, I>>(base?: I): CheckStateKept {
+    return CheckStateKept.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckStateKept>, I>>(object: I): CheckStateKept {
+    const message = createBaseCheckStateKept();
+    message.eventId = object.eventId ?? "";
+    message.checkId = object.checkId ?? "";
+    message.targetId = object.targetId ?? "";
+    message.dueAt = object.dueAt ?? undefined;
+    message.sealedSessionState = object.sealedSessionState ?? "";
     message.areasDigest = object.areasDigest ?? "";
     message.sealedRevalidationState = object.sealedRevalidationState ?? "";
     return message;
