@@ -33,9 +33,9 @@ const MAX_DELIVER = 3;
 /**
  * Runs checks from the work queue: open the job, fetch with the mode's fetcher while telling
  * the queue it is still working, publish what it leaves for the next checks and the snapshot
- * (message ids from the check id, so a check redelivered after a crash publishes once), then ack. A failure that may pass later is
- * handed back with a delay a few times, then recorded; a permanent one is recorded and the
- * message terminated.
+ * (message ids from the check id, so a check redelivered after a crash publishes once), then
+ * ack. A failure that may pass later is handed back with a delay a few times, then recorded; a
+ * permanent one is recorded and the message terminated.
  */
 export function checkConsumer(deps: CheckConsumerDeps): CatalogEntry {
   const checks = deps.metrics.counter({
