@@ -151,7 +151,7 @@ describe('check consumer', () => {
     const textKey = snapshot?.areas[1]?.textBlobKey ?? '';
     expect(textKey).toBe('snapshots/t1/2026-11-23T10-00-00.000Z/a2.txt');
     expect(Buffer.from((await blobs.get(textKey))?.data ?? []).toString()).toBe(large);
-    // The session it kept went to the scheduler on its own, published before the snapshot.
+    // The session it kept went to the scheduler on its own, published beside the snapshot.
     expect(keptStates).toHaveLength(1);
     expect(keptStates[0]).toMatchObject({ eventId: `state:${snapshot?.checkId}`, targetId: 't1' });
     expect(secrets.open(keptStates[0]?.sealedSessionState ?? '', sealingContext.session('t1'))).toBe(

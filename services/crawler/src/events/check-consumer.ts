@@ -83,17 +83,18 @@ export function checkConsumer(deps: CheckConsumerDeps): CatalogEntry {
         endTimer();
         checks.inc({ mode, result: result.ok ? 'ok' : 'failed' });
         const event = await snapshotEvent(job, result, { blobs: deps.blobs, now: new Date() });
-        // What the check leaves for the next ones goes first, under its own id: a crash before the
-        // snapshot redelivers the check, and the copy of the state is dropped as a duplicate.
+        await deps.bus.publish(snapshotCaptured.subject, snapshotCaptured.encode(event), {
+          msgId: job.checkId,
+        });
+        // What the check leaves for the next ones goes after the snapshot, so the next check is not
+        // sent with this one's digest before the diff service can have its snapshot; under its own
+        // id, so a crash in between redelivers the check and the snapshot's copy is dropped.
         const kept = keptStateEvent(job, result, deps.secrets);
         if (kept) {
           await deps.bus.publish(checkStateKept.subject, checkStateKept.encode(kept), {
             msgId: kept.eventId,
           });
         }
-        await deps.bus.publish(snapshotCaptured.subject, snapshotCaptured.encode(event), {
-          msgId: job.checkId,
-        });
         if (result.ok) {
           // Debug, not info: a line per check is most of a crawler's log at its rate (ADR 0037).
           log.debug({ areas: result.areas.length, mode: job.fetchMode }, 'snapshot captured');
